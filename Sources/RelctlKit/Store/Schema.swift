@@ -1,0 +1,83 @@
+/// Migrations in order; index + 1 is the schema version they produce.
+/// Never edit a shipped migration: append a new one.
+enum Schema {
+    /// 'relc' — tells our databases apart from any other SQLite file.
+    static let applicationID: Int64 = 0x7265_6C63
+
+    static let migrations: [String] = [
+        """
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+        CREATE TABLE project(
+            id INTEGER PRIMARY KEY,
+            slug TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            default_locale TEXT NOT NULL DEFAULT 'en',
+            locales TEXT NOT NULL DEFAULT '',
+            rules TEXT NOT NULL DEFAULT '',
+            release_delay_days INTEGER NOT NULL DEFAULT 1,
+            remind_hours INTEGER NOT NULL DEFAULT 24,
+            outdated TEXT NOT NULL DEFAULT 'recommend'
+        ) STRICT;
+        CREATE TABLE platform(
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            bundle_id TEXT,
+            app_store_id TEXT,
+            store_url TEXT,
+            min_os TEXT,
+            force_version TEXT,
+            force_build INTEGER,
+            recommend_version TEXT,
+            recommend_build INTEGER,
+            UNIQUE(project_id, name)
+        ) STRICT;
+        CREATE TABLE version(
+            id INTEGER PRIMARY KEY,
+            platform_id INTEGER NOT NULL REFERENCES platform(id) ON DELETE CASCADE,
+            version TEXT NOT NULL,
+            build INTEGER,
+            released_at INTEGER,
+            min_os TEXT,
+            policy TEXT,
+            UNIQUE(platform_id, version)
+        ) STRICT;
+        CREATE UNIQUE INDEX version_build ON version(platform_id, build) WHERE build IS NOT NULL;
+        CREATE TABLE note(
+            version_id INTEGER NOT NULL REFERENCES version(id) ON DELETE CASCADE,
+            locale TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY(version_id, locale)
+        ) STRICT;
+        CREATE TABLE maintenance(
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+            platform_id INTEGER REFERENCES platform(id) ON DELETE CASCADE,
+            starts_at INTEGER NOT NULL,
+            ends_at INTEGER
+        ) STRICT;
+        CREATE TABLE maintenance_copy(
+            window_id INTEGER NOT NULL REFERENCES maintenance(id) ON DELETE CASCADE,
+            locale TEXT NOT NULL,
+            title TEXT,
+            message TEXT,
+            PRIMARY KEY(window_id, locale)
+        ) STRICT;
+        CREATE TABLE message(
+            project_id INTEGER NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            locale TEXT NOT NULL,
+            field TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY(project_id, kind, locale, field)
+        ) STRICT;
+        CREATE TABLE audit(
+            id INTEGER PRIMARY KEY,
+            at INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            project TEXT,
+            action TEXT NOT NULL
+        ) STRICT;
+        """,
+    ]
+}

@@ -1,0 +1,120 @@
+import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The relctl database: opening with every check a user deserves a clear
+/// message for, migrations, and the audit trail.
+public final class Store {
+    public enum Mode { case create, write, read }
+
+    public let path: String
+    public let db: Connection
+    let user: String
+
+    public static let schemaVersion = Int64(Schema.migrations.count)
+
+    public init(path: String, mode: Mode, user: String) throws {
+        self.path = path
+        self.user = user
+        let fileState = FileSystem.kind(of: path)
+        switch fileState {
+        case .directory:
+            throw RelctlError.failure("\(path) is a directory, not a database file",
+                                      hint: "pass a file path with --db PATH")
+        case .missing where mode != .create:
+            throw RelctlError.failure("no relctl database at \(path)",
+                                      hint: "create one with 'relctl init', or point --db (or RELCTL_DB) at an existing one")
+        case .file where mode == .write && !FileSystem.isWritable(path):
+            throw RelctlError.failure("the database \(path) is read-only",
+                                      hint: "make it writable (chmod u+w \(path)) or copy it somewhere writable")
+        default: break
+        }
+        do {
+            db = try Connection(path: path, readOnly: mode == .read, create: mode == .create)
+            try db.execute("PRAGMA foreign_keys = ON")
+            try prepare(mode: mode, isNew: fileState == .missing)
+        } catch let e as SQLiteError {
+            throw Store.explain(e, path: path)
+        }
+    }
+
+    static func explain(_ e: SQLiteError, path: String) -> RelctlError {
+        switch e.primary {
+        case SQLITE_NOTADB:
+            return .failure("\(path) is not an SQLite database", hint: "point --db at a relctl database, or create one with 'relctl init --db NEWPATH'")
+        case SQLITE_CORRUPT:
+            return .failure("the database \(path) is corrupt", hint: "restore it from a backup")
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
+            return .failure("cannot write the database \(path): \(e.message)", hint: "check the permissions of the file and of its folder")
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .failure("the database \(path) stayed locked by another process for 15 s", hint: "try again when the other relctl has finished")
+        case SQLITE_FULL:
+            return .failure("the disk holding \(path) is full", hint: "free some space and try again")
+        default:
+            return .failure("database error on \(path): \(e.message)")
+        }
+    }
+
+    private func prepare(mode: Mode, isNew: Bool) throws {
+        let appID = try db.scalar("PRAGMA application_id")
+        let version = try db.scalar("PRAGMA user_version")
+        let tables = try db.scalar("SELECT count(*) FROM sqlite_schema")
+        let isEmpty = tables == .int(0) && appID == .int(0)
+        if isEmpty && mode != .create {
+            throw RelctlError.failure("\(path) is not a relctl database (it is empty)",
+                                      hint: "run 'relctl init --db \(path)' to set it up")
+        }
+        if !isEmpty && appID != .int(Schema.applicationID) {
+            throw RelctlError.failure("\(path) is an SQLite database but not a relctl one",
+                                      hint: "point --db at a relctl database, or create one with 'relctl init --db NEWPATH'")
+        }
+        guard case .int(let current) = version else { return }
+        if current > Store.schemaVersion {
+            throw RelctlError.failure("\(path) was written by a newer relctl (schema \(current), this relctl knows up to \(Store.schemaVersion))",
+                                      hint: "upgrade relctl to use this database")
+        }
+        if current < Store.schemaVersion && mode != .read {
+            if isEmpty { try db.execute("PRAGMA journal_mode = WAL") }
+            try db.write {
+                // Re-read inside the lock: another process may have migrated meanwhile.
+                guard case .int(let now) = try db.scalar("PRAGMA user_version") else { return }
+                for (i, sql) in Schema.migrations.enumerated() where Int64(i) >= now {
+                    try db.execute(sql)
+                }
+                try db.execute("PRAGMA application_id = \(Schema.applicationID)")
+                try db.execute("PRAGMA user_version = \(Store.schemaVersion)")
+            }
+        }
+    }
+
+    /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.
+    public func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
+        do {
+            return try db.write {
+                let result = try body()
+                try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
+                           [.int(now), .text(user), SQLValue(project), .text(action)])
+                return result
+            }
+        } catch let e as SQLiteError {
+            throw Store.explain(e, path: path)
+        }
+    }
+
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        do { return try db.read(body) } catch let e as SQLiteError { throw Store.explain(e, path: path) }
+    }
+
+    /// The number of the last change: names the state a published tree came from.
+    public func revision() throws -> Int64 {
+        try db.scalar("SELECT coalesce(max(id), 0) FROM audit").intValue ?? 0
+    }
+}
+
+extension SQLValue {
+    var intValue: Int64? { if case .int(let n) = self { return n }; return nil }
+    var stringValue: String? { if case .text(let s) = self { return s }; return nil }
+}

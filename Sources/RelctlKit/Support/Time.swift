@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Instants are Unix seconds in UTC. Input accepts what people type
+/// (design.md: RFC 3339, local "YYYY-MM-DD HH:MM" and "HH:MM", durations);
+/// output is always RFC 3339 in UTC with no fraction.
+public enum Time {
+    public static func format(_ t: Int64) -> String {
+        var time = time_t(t)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ n: Int32, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+    }
+
+    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM' or 'HH:MM' in local time, or 'now'"
+
+    /// Parses an instant. `now` anchors "HH:MM" (today, local) and "now".
+    public static func parse(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
+        let s = text.trimmingSpaces()
+        if s == "now" { return now }
+        let bytes = Array(s.utf8)
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var n = 0
+            for b in bytes[from..<from + count] {
+                guard b >= 48 && b <= 57 else { return nil }
+                n = n * 10 + Int(b - 48)
+            }
+            return n
+        }
+        func at(_ i: Int, _ c: Character) -> Bool { i < bytes.count && bytes[i] == c.asciiValue! }
+        let bad = RelctlError.usage("invalid time '\(text)'", hint: accepted)
+
+        // HH:MM, today in the local zone.
+        if bytes.count == 5, let h = digits(0, 2), at(2, ":"), let m = digits(3, 2) {
+            guard h < 24, m < 60 else { throw bad }
+            let today = localParts(now, timeZone: timeZone)
+            return try local(year: today.year, month: today.month, day: today.day, hour: h, minute: m, second: 0, timeZone: timeZone, text: text)
+        }
+        guard let y = digits(0, 4), at(4, "-"), let mo = digits(5, 2), at(7, "-"), let d = digits(8, 2),
+              at(10, "T") || at(10, "t") || at(10, " "), let h = digits(11, 2), at(13, ":"), let mi = digits(14, 2)
+        else { throw bad }
+        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60 else { throw bad }
+        var i = 16
+        var sec = 0
+        if at(i, ":") {
+            guard let s2 = digits(i + 1, 2), s2 < 61 else { throw bad }
+            sec = min(s2, 59)
+            i += 3
+            if at(i, ".") {
+                i += 1
+                let start = i
+                while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+                guard i > start else { throw bad }
+            }
+        }
+        if i == bytes.count {
+            return try local(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, timeZone: timeZone, text: text)
+        }
+        var offset = 0
+        if at(i, "Z") || at(i, "z") {
+            i += 1
+        } else if at(i, "+") || at(i, "-") {
+            guard let oh = digits(i + 1, 2), at(i + 3, ":"), let om = digits(i + 4, 2), oh < 24, om < 60 else { throw bad }
+            offset = (oh * 60 + om) * 60 * (at(i, "-") ? -1 : 1)
+            i += 6
+        }
+        guard i == bytes.count else { throw bad }
+        guard d <= daysIn(month: mo, year: y) else { throw bad }
+        return Int64(daysFromCivil(y, mo, d)) * 86400 + Int64(h * 3600 + mi * 60 + sec - offset)
+    }
+
+    /// "90m", "2h", "1d", "1h30m", "45s", "1w"; always positive.
+    public static func parseDuration(_ text: String) throws -> Int64 {
+        let bad = RelctlError.usage("invalid duration '\(text)'", hint: "use a number with a unit: 90m, 2h, 1d, 1h30m (s, m, h, d, w)")
+        var total: Int64 = 0
+        var number: Int64? = nil
+        var sawUnit = false
+        for c in text.trimmingSpaces() {
+            if let digit = c.wholeNumberValue, c.isASCII {
+                number = (number ?? 0) * 10 + Int64(digit)
+                guard number! < 100_000_000 else { throw bad }
+                continue
+            }
+            guard let n = number else { throw bad }
+            let unit: Int64
+            switch c {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86400
+            case "w": unit = 604800
+            default: throw bad
+            }
+            total += n * unit
+            number = nil
+            sawUnit = true
+        }
+        guard sawUnit, number == nil else { throw bad }
+        guard total > 0 else {
+            throw RelctlError.usage("the duration '\(text)' is zero", hint: "give a positive duration such as 90m or 2h")
+        }
+        return total
+    }
+
+    public static func formatDuration(_ seconds: Int64) -> String {
+        var s = seconds
+        var out = ""
+        for (unit, size) in [("d", Int64(86400)), ("h", 3600), ("m", 60), ("s", 1)] where s >= size {
+            out += "\(s / size)\(unit)"
+            s %= size
+        }
+        return out.isEmpty ? "0s" : out
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    private static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
+        // libc reads TZ from the process environment; the context's TZ wins.
+        let previous = getenv("TZ").map { String(cString: $0) }
+        if zone != previous {
+            if let zone { setenv("TZ", zone, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        defer {
+            if zone != previous {
+                if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+                tzset()
+            }
+        }
+        return body()
+    }
+
+    static func localParts(_ t: Int64, timeZone: String?) -> (year: Int, month: Int, day: Int) {
+        withZone(timeZone) {
+            var time = time_t(t)
+            var parts = tm()
+            localtime_r(&time, &parts)
+            return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        }
+    }
+
+    static func local(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, timeZone: String?, text: String) throws -> Int64 {
+        guard day <= daysIn(month: month, year: year) else {
+            throw RelctlError.usage("invalid time '\(text)'", hint: accepted)
+        }
+        return withZone(timeZone) {
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            parts.tm_isdst = -1
+            return Int64(mktime(&parts))
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
