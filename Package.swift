@@ -13,11 +13,18 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .executableTarget(name: "embed-templates", path: "Sources/embed-templates"),
+        .plugin(
+            name: "EmbedTemplates",
+            capability: .buildTool(),
+            dependencies: ["embed-templates"],
+            path: "Sources/EmbedTemplatesPlugin"
+        ),
         .target(
             name: "RelctlKit",
             dependencies: ["CSQLite"],
-            resources: [],
-            swiftSettings: [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))]
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))],
+            plugins: ["EmbedTemplates"]
         ),
         .executableTarget(name: "relctl", dependencies: ["RelctlKit"]),
         .testTarget(name: "RelctlKitTests", dependencies: ["RelctlKit"]),

@@ -5,7 +5,9 @@ public enum Relctl {
         discussion: "relctl keeps an app's release-control configuration in one SQLite database and publishes it as static files that client libraries download on launch.",
         subcommands: [
             InitCommand.command, ProjectCommands.command, PlatformCommands.command, VersionCommands.command,
-            NotesCommands.command, LogCommand.command, HelpCommand.command,
+            NotesCommands.command, FloorCommands.force, FloorCommands.recommend, PolicyCommands.command,
+            RulesCommands.command, MaintenanceCommands.command, MessageCommands.command, CheckCommand.command,
+            StatusCommand.command, LogCommand.command, HelpCommand.command,
         ],
         examples: [
             Example("relctl init", "Create ./relctl.db."),

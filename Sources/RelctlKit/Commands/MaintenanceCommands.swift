@@ -1,0 +1,187 @@
+/// `relctl maintenance`: windows during which apps show a blocking screen.
+enum MaintenanceCommands {
+    static let copyOptions: [Option] = [
+        Option("title", value: "TEXT", help: "The title shown during this window (placeholders {app}, {until})."),
+        Option("message", value: "TEXT", help: "The message shown during this window (placeholders {app}, {until})."),
+        Option("locale", value: "LOCALE", help: "The locale of --title and --message (default the project's default locale).", completion: .dynamic(.locales)),
+        Option("platform", value: "NAME", help: "Only this platform (default every platform of the project).", completion: .dynamic(.platforms)),
+    ]
+
+    static let command: Command = Command(
+        "maintenance", abstract: "Start, schedule and stop maintenance windows.",
+        subcommands: [start, schedule, stop, status, list, cancel]
+    )
+
+    static let start: Command = Command(
+        "start", abstract: "Start a maintenance window now.",
+        discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
+        options: [Option("until", value: "TIME", help: "When the window ends."),
+                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions,
+        examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
+                   Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
+    ) { inv in
+        if inv.given("until") && inv.given("for") {
+            throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
+        }
+        let now = inv.now
+        var end: Int64? = nil
+        if let u = inv.value("until") { end = try inv.time(u) }
+        if let d = inv.value("for") { end = now + (try Time.parseDuration(d)) }
+        try create(inv, from: now, until: end)
+    }
+
+    static let schedule: Command = Command(
+        "schedule", abstract: "Schedule a maintenance window.",
+        options: [Option("from", value: "TIME", help: "When the window starts."),
+                  Option("until", value: "TIME", help: "When the window ends.")] + copyOptions,
+        examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time.")]
+    ) { inv in
+        guard let from = inv.value("from"), let until = inv.value("until") else {
+            throw RelctlError.usage("a scheduled window needs --from and --until", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
+        }
+        try create(inv, from: try inv.time(from), until: try inv.time(until))
+    }
+
+    static func validatePlaceholders(_ text: String, allowed: [String], option: String) throws {
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { break }
+            let name = "{" + after[..<close] + "}"
+            if !allowed.contains(name) {
+                throw RelctlError.usage("unknown placeholder \(name) in \(option)", hint: "use \(allowed.joined(separator: ", "))")
+            }
+            rest = after[after.index(after: close)...]
+        }
+    }
+
+    static func create(_ inv: Invocation, from start: Int64, until end: Int64?) throws {
+        let now = inv.now
+        if let end {
+            guard end > now else {
+                throw RelctlError.usage("the end \(Time.format(end)) is in the past", hint: "give a future time or a duration with --for")
+            }
+            guard end > start else {
+                throw RelctlError.usage("the window would end at \(Time.format(end)), not after its start at \(Time.format(start))", hint: "give an end after the start")
+            }
+        }
+        let title = inv.value("title"), message = inv.value("message")
+        for (text, name) in [(title, "--title"), (message, "--message")] {
+            if let text { try validatePlaceholders(text, allowed: ["{app}", "{until}"], option: name) }
+        }
+        if end == nil, [title, message].contains(where: { $0?.contains("{until}") == true }) {
+            throw RelctlError.usage("{until} needs an end time, and this window has none", hint: "add --until or --for, or drop {until}")
+        }
+        let locale = try inv.locale(inv.value("locale"))
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let platform = inv.given("platform") ? try inv.platform(in: store, project: project) : nil
+        let scope = platform?.name ?? "all platforms"
+        let span = "\(Time.format(start)) to \(end.map(Time.format) ?? "stop")"
+        let id: Int64 = try store.change(project: project.slug, "maintenance \(scope) \(span)", now: now) {
+            for w in try store.maintenanceWindows(project: project.id) where !w.isOver(at: now) {
+                let sameScope = w.platformID == nil || platform == nil || w.platformID == platform!.id
+                let overlaps = start < (w.endsAt ?? Int64.max) && w.startsAt < (end ?? Int64.max)
+                if sameScope && overlaps {
+                    throw RelctlError.failure("this window overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop"))",
+                                              hint: w.isActive(at: now) ? "stop it first with 'relctl maintenance stop'" : "cancel it with 'relctl maintenance cancel \(w.id)' or choose other times")
+                }
+            }
+            try store.db.run("INSERT INTO maintenance(project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?)",
+                             [.int(project.id), SQLValue(platform?.id), .int(start), SQLValue(end)])
+            let id = store.db.lastInsertRowID
+            if title != nil || message != nil {
+                try store.db.run("INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (?, ?, ?, ?)",
+                                 [.int(id), .text(locale ?? project.defaultLocale), SQLValue(title), SQLValue(message)])
+            }
+            return id
+        }
+        inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name)])) { "" }
+        inv.info("maintenance window #\(id) for \(scope): \(span)")
+    }
+
+    static let stop: Command = Command(
+        "stop", abstract: "End the active maintenance window now.",
+        options: [Option("platform", value: "NAME", help: "Only the window of this platform.", completion: .dynamic(.platforms))]
+    ) { inv in
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let now = inv.now
+        let platform = inv.given("platform") ? try inv.platform(in: store, project: project) : nil
+        let stopped: [Int64] = try store.change(project: project.slug, "maintenance stop", now: now) {
+            let active = try store.maintenanceWindows(project: project.id).filter {
+                $0.isActive(at: now) && (platform == nil || $0.platformID == platform!.id)
+            }
+            guard !active.isEmpty else {
+                throw RelctlError.failure("no maintenance window is active", hint: "see 'relctl maintenance list'")
+            }
+            for w in active { try store.db.run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(w.id)]) }
+            return active.map(\.id)
+        }
+        inv.render(.object(["stopped": .array(stopped.map { .int($0) })])) { "" }
+        inv.info("stopped maintenance window \(stopped.map { "#\($0)" }.joined(separator: ", "))")
+    }
+
+    static func json(_ w: MaintenanceWindow, now: Int64) -> JSON {
+        .object(["id": .int(w.id), "platform": .optional(w.platformName), "startsAt": .time(w.startsAt), "endsAt": .time(w.endsAt),
+                 "state": .string(state(w, now)),
+                 "copy": .object(w.copy.mapValues { .object(["title": .optional($0.title), "message": .optional($0.message)]) })])
+    }
+
+    static func state(_ w: MaintenanceWindow, _ now: Int64) -> String {
+        w.isActive(at: now) ? "active" : w.isUpcoming(at: now) ? "upcoming" : "over"
+    }
+
+    static func table(_ windows: [MaintenanceWindow], now: Int64) -> String {
+        Table.render(["ID", "STATE", "PLATFORM", "STARTS", "ENDS", "MESSAGE"], windows.map { w in
+            ["#\(w.id)", state(w, now), w.platformName ?? "all", Time.format(w.startsAt), w.endsAt.map(Time.format) ?? "until stopped",
+             w.copy.keys.sorted().first.flatMap { w.copy[$0]?.message } ?? "-"]
+        })
+    }
+
+    static let status: Command = Command("status", abstract: "Show active and upcoming maintenance.") { inv in
+        let store = try inv.store(.read)
+        let project = try inv.project(in: store)
+        let now = inv.now
+        let windows = try store.maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
+        inv.render(.object(["active": .array(windows.filter { $0.isActive(at: now) }.map { json($0, now: now) }),
+                            "upcoming": .array(windows.filter { $0.isUpcoming(at: now) }.map { json($0, now: now) })])) {
+            windows.isEmpty ? "no maintenance active or scheduled\n" : table(windows, now: now)
+        }
+    }
+
+    static let list: Command = Command("list", abstract: "List every maintenance window, past ones included.") { inv in
+        let store = try inv.store(.read)
+        let project = try inv.project(in: store)
+        let now = inv.now
+        let windows = try store.maintenanceWindows(project: project.id)
+        inv.render(.object(["windows": .array(windows.map { json($0, now: now) })])) { table(windows, now: now) }
+    }
+
+    static let cancel: Command = Command(
+        "cancel", abstract: "Cancel a scheduled window that has not begun.",
+        arguments: [Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))],
+        options: [Shared.yes]
+    ) { inv in
+        let text = inv.arg("ID")!
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
+            throw RelctlError.usage("invalid window id '\(text)'", hint: "give the number shown by 'relctl maintenance list'")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let now = inv.now
+        guard let w = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }) else {
+            throw RelctlError.failure("no maintenance window #\(id) in '\(project.slug)'", hint: "see 'relctl maintenance list'")
+        }
+        guard w.isUpcoming(at: now) else {
+            throw RelctlError.failure("window #\(id) has already begun, so it cannot be cancelled",
+                                      hint: w.isActive(at: now) ? "end it with 'relctl maintenance stop'" : "it is over; past windows stay in the record")
+        }
+        try inv.confirm("Cancel maintenance window #\(id) (\(Time.format(w.startsAt)))?")
+        try store.change(project: project.slug, "maintenance cancel #\(id)", now: now) {
+            try store.db.run("DELETE FROM maintenance WHERE id = ? AND starts_at > ?", [.int(id), .int(now)])
+            if store.db.changes == 0 { throw RelctlError.failure("window #\(id) began meanwhile; it was not cancelled") }
+        }
+        inv.info("cancelled maintenance window #\(id)")
+    }
+}

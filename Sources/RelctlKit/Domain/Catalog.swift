@@ -1,0 +1,76 @@
+/// The built-in message catalog, compiled from templates/messages (see the
+/// EmbedTemplates plugin), and the kinds and fields of messages.
+public enum Catalog {
+    public static var locales: [String] { builtin.keys.sorted() }
+
+    public static let kinds = ["required", "optional", "maintenance"]
+    public static let fields: [String: [String]] = [
+        "required": ["title", "message", "update_button"],
+        "optional": ["title", "message", "update_button", "later_button", "skip_button"],
+        "maintenance": ["title", "message", "retry_button"],
+    ]
+    /// Every key a catalog file must have.
+    public static var keys: [String] {
+        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"]
+    }
+    public static let placeholders = ["{app}", "{version}", "{until}"]
+
+    /// The order in which locales are tried: the tag, its language, the
+    /// project's default locale, its language, then English.
+    public static func chain(_ locale: String, defaultLocale: String) -> [String] {
+        var out: [String] = []
+        for candidate in [locale, LocaleTag.language(locale), defaultLocale, LocaleTag.language(defaultLocale), "en"]
+        where !out.contains(candidate) { out.append(candidate) }
+        return out
+    }
+}
+
+/// One resolved string and where it came from.
+public struct ResolvedText: Equatable, Sendable {
+    public var value: String
+    /// "project tr" for an override, "built-in tr" for the catalog.
+    public var source: String
+}
+
+/// Resolves message fields through the locale chain, project overrides first
+/// at each step, and fills placeholders.
+public struct MessageResolver: Sendable {
+    public var overrides: [String: [String: [String: String]]]
+    public var defaultLocale: String
+
+    /// `window` holds copy given with a maintenance window: at each step of
+    /// the chain it wins over the project's and the catalog's text.
+    public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
+        for candidate in Catalog.chain(locale, defaultLocale: defaultLocale) {
+            if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") }
+            if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") }
+            if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") }
+        }
+        // Unreachable while the English catalog has every key (a test checks it).
+        return ResolvedText(value: "", source: "missing")
+    }
+
+    public func message(_ kind: String, locale: String, values: [String: String],
+                        window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
+        var out: [String: ResolvedText] = [:]
+        for field in Catalog.fields[kind]! {
+            var text = resolve(kind, field, locale: locale, window: window)
+            text.value = MessageResolver.fill(text.value, values)
+            out[field] = text
+        }
+        return out
+    }
+
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        var s = template
+        for (key, value) in values { s = s.replacing("{\(key)}", with: value) }
+        return s
+    }
+
+    public func generic(locale: String) -> ResolvedText {
+        for candidate in Catalog.chain(locale, defaultLocale: defaultLocale) {
+            if let v = Catalog.builtin[candidate]?["whatsnew.generic"] { return ResolvedText(value: v, source: "built-in \(candidate)") }
+        }
+        return ResolvedText(value: "", source: "missing")
+    }
+}
