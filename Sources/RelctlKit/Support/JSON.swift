@@ -13,12 +13,75 @@ public indirect enum JSON: Equatable, Sendable {
     public static func optional(_ n: Int64?) -> JSON { n.map { .int($0) } ?? .null }
     public static func time(_ t: Int64?) -> JSON { t.map { .string(Time.format($0)) } ?? .null }
 
-    /// The document followed by a newline.
+    /// The document followed by a newline, indented for people.
     public func rendered() -> String {
         var out = ""
         write(to: &out, indent: 0)
         out.append("\n")
         return out
+    }
+
+    /// The compact canonical bytes of a published file: no spaces, sorted
+    /// keys, UTF-8, a trailing newline. Apps download these on every launch.
+    public func compactBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        writeCompact(to: &out)
+        out.append(10)
+        return out
+    }
+
+    private func writeCompact(to out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let n): out.append(contentsOf: String(n).utf8)
+        case .string(let s): JSON.quoteBytes(s, into: &out)
+        case .array(let items):
+            out.append(91)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(44) }
+                item.writeCompact(to: &out)
+            }
+            out.append(93)
+        case .object(let members):
+            out.append(123)
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (i, key) in keys.enumerated() {
+                if i > 0 { out.append(44) }
+                JSON.quoteBytes(key, into: &out)
+                out.append(58)
+                members[key]!.writeCompact(to: &out)
+            }
+            out.append(125)
+        }
+    }
+
+    static func quoteBytes(_ s: String, into out: inout [UInt8]) {
+        out.append(34)
+        var s = s
+        s.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                switch b {
+                case 34: out.append(92); out.append(34)
+                case 92: out.append(92); out.append(92)
+                case 10: out.append(92); out.append(110)
+                case 13: out.append(92); out.append(114)
+                case 9: out.append(92); out.append(116)
+                case 0..<32, 127:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [92, 117, 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                    i += 2
+                default: out.append(b)
+                }
+                i += 1
+            }
+        }
+        out.append(34)
     }
 
     private func write(to out: inout String, indent: Int) {

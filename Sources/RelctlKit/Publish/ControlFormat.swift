@@ -1,0 +1,72 @@
+/// relctl's own control document (schema/control.schema.json): the whole
+/// release-control state of a project for custom clients.
+enum ControlFormat {
+    static let schemaVersion: Int64 = 1
+    static let normalPoll: Int64 = 900
+    static let urgentPoll: Int64 = 60
+
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64) -> JSON {
+        let locales = snapshot.publishedLocales
+        let live = snapshot.windows.filter { !$0.isOver(at: at) }
+        let urgent = live.contains { $0.isActive(at: at) || $0.startsAt - at <= 3600 }
+        return .object([
+            "schemaVersion": .int(schemaVersion),
+            "project": .object(["slug": .string(snapshot.project.slug), "name": .string(snapshot.project.name),
+                                "defaultLocale": .string(snapshot.project.defaultLocale), "locales": .array(locales.map { .string($0) })]),
+            "pollIntervalSeconds": .int(urgent ? urgentPoll : normalPoll),
+            "maintenance": .object([
+                "active": .array(live.filter { $0.isActive(at: at) }.map { window($0, snapshot, locales) }),
+                "upcoming": .array(live.filter { $0.isUpcoming(at: at) }.map { window($0, snapshot, locales) }),
+            ]),
+            "messages": .object(Dictionary(uniqueKeysWithValues: locales.map { locale in
+                (locale, JSON.object(Dictionary(uniqueKeysWithValues: ["required", "optional"].map { kind in
+                    (kind, fields(snapshot.messages.message(kind, locale: locale, values: ["app": snapshot.project.name])))
+                })))
+            })),
+            "platforms": .object(Dictionary(uniqueKeysWithValues: states.map { ($0.platform.name, platform($0)) })),
+        ])
+    }
+
+    static func fields(_ m: [String: ResolvedText]) -> JSON {
+        .object(Dictionary(uniqueKeysWithValues: m.map { (camel($0.key), JSON.string($0.value.value)) }))
+    }
+
+    static func camel(_ s: String) -> String {
+        let parts = s.split(separator: "_")
+        return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
+    }
+
+    static func window(_ w: MaintenanceWindow, _ snapshot: ProjectSnapshot, _ locales: [String]) -> JSON {
+        let evaluator = Evaluator(snapshot)
+        let verdict = Verdict(kind: .maintenance, decidedBy: "maintenance", why: "", target: nil, window: w)
+        return .object([
+            "id": .int(w.id), "platform": .optional(w.platformName), "startsAt": .time(w.startsAt), "endsAt": .time(w.endsAt),
+            "messages": .object(Dictionary(uniqueKeysWithValues: locales.map { ($0, fields(evaluator.message(verdict, locale: $0)!)) })),
+        ])
+    }
+
+    static func platform(_ s: PlatformState) -> JSON {
+        func version(_ v: VersionRecord?) -> JSON {
+            v.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt), "minOs": .optional($0.minOS ?? s.platform.minOS)]) } ?? .null
+        }
+        return .object([
+            "latest": version(s.announced),
+            "latestReleased": version(s.released),
+            "force": s.platform.force?.json ?? .null,
+            "recommend": s.platform.recommend?.json ?? .null,
+            "pins": .array(s.verdicts.map(\.0).filter { $0.policy != nil }.map {
+                .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)])
+            }),
+            "rules": s.project.rules.json,
+            "releaseDelayDays": .int(s.project.releaseDelayDays),
+            "remindAfterHours": .int(s.project.remindHours),
+            "outdated": .string(s.project.outdated),
+            "updateUrl": .optional(s.platform.updateURL),
+            "versions": .array(s.verdicts.map { v, verdict in
+                .object(["version": .string(v.version.text), "build": .optional(v.build),
+                         "update": .string(verdict.kind.rawValue), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                         "target": .optional(verdict.target?.version.text)])
+            }),
+        ])
+    }
+}

@@ -1,0 +1,42 @@
+/// An App Store lookup-shaped file (clients.md, Siren): trackId a number,
+/// the date exactly yyyy-MM-ddTHH:mm:ssZ, every key present.
+enum LookupFormat {
+    static func render(_ state: PlatformState, locale: String, warnings: inout [String]) -> JSON? {
+        let p = state.platform
+        guard let v = state.announced, let releasedAt = v.releasedAt else { return nil }
+        guard let id = p.appStoreID.flatMap({ Int64($0) }), let bundle = p.bundleID, let url = p.updateURL else { return nil }
+        guard let minOS = v.minOS ?? p.minOS else {
+            if locale == state.snapshot.publishedLocales.first {
+                warnings.append("\(state.project.slug)/\(p.name): no minimum OS is set, so no lookup file is published (relctl platform edit \(p.name) --min-os 15.0)")
+            }
+            return nil
+        }
+        return .object([
+            "resultCount": .int(1),
+            "results": .array([.object([
+                "trackId": .int(id), "bundleId": .string(bundle), "version": .string(v.version.text),
+                "currentVersionReleaseDate": .string(Time.format(releasedAt)),
+                "minimumOsVersion": .string(minOS),
+                "releaseNotes": .string(state.notes(v, locale: locale)?.1 ?? ""),
+                "trackViewUrl": .string(url),
+            ])]),
+        ])
+    }
+}
+
+/// Siren's rules for apps that configure Siren from a file they fetch first.
+enum SirenFormat {
+    static func render(_ state: PlatformState) -> JSON {
+        let rules = state.project.rules
+        var members: [String: JSON] = [:]
+        for (i, type) in Rules.types.enumerated() {
+            let r = rules.byType[i]
+            members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert), "frequency": .string(r.frequency), "preset": .string(r.name)])
+        }
+        members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(state.project.releaseDelayDays)
+        members["forceFloor"] = .optional(state.platform.force?.version.text)
+        members["currentVersion"] = .optional(state.announced?.version.text)
+        members["appStoreId"] = .optional(state.platform.appStoreID)
+        return .object(members)
+    }
+}

@@ -1,0 +1,104 @@
+/// A small strict JSON parser, enough to read back relctl's own index.json.
+public enum JSONReader {
+    struct Failure: Error {}
+
+    public static func parse(_ bytes: [UInt8]) throws -> JSON {
+        var i = 0
+        let value = try parseValue(bytes, &i)
+        skipSpace(bytes, &i)
+        guard i == bytes.count else { throw Failure() }
+        return value
+    }
+
+    static func skipSpace(_ b: [UInt8], _ i: inout Int) {
+        while i < b.count, b[i] == 32 || b[i] == 10 || b[i] == 13 || b[i] == 9 { i += 1 }
+    }
+
+    static func parseValue(_ b: [UInt8], _ i: inout Int) throws -> JSON {
+        skipSpace(b, &i)
+        guard i < b.count else { throw Failure() }
+        switch b[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var members: [String: JSON] = [:]
+            skipSpace(b, &i)
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            while true {
+                skipSpace(b, &i)
+                guard case .string(let key) = try parseValue(b, &i) else { throw Failure() }
+                skipSpace(b, &i)
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
+                i += 1
+                members[key] = try parseValue(b, &i)
+                skipSpace(b, &i)
+                guard i < b.count else { throw Failure() }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard b[i] == UInt8(ascii: "}") else { throw Failure() }
+                i += 1
+                return .object(members)
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [JSON] = []
+            skipSpace(b, &i)
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            while true {
+                items.append(try parseValue(b, &i))
+                skipSpace(b, &i)
+                guard i < b.count else { throw Failure() }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard b[i] == UInt8(ascii: "]") else { throw Failure() }
+                i += 1
+                return .array(items)
+            }
+        case UInt8(ascii: "\""):
+            i += 1
+            var out: [UInt8] = []
+            while i < b.count, b[i] != UInt8(ascii: "\"") {
+                if b[i] == UInt8(ascii: "\\") {
+                    i += 1
+                    guard i < b.count else { throw Failure() }
+                    switch b[i] {
+                    case UInt8(ascii: "n"): out.append(10)
+                    case UInt8(ascii: "r"): out.append(13)
+                    case UInt8(ascii: "t"): out.append(9)
+                    case UInt8(ascii: "b"): out.append(8)
+                    case UInt8(ascii: "f"): out.append(12)
+                    case UInt8(ascii: "u"):
+                        guard i + 4 < b.count, let code = UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) else { throw Failure() }
+                        i += 4
+                        var scalar = code
+                        if (0xD800..<0xDC00).contains(code), i + 6 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
+                           let low = UInt32(String(decoding: b[(i + 3)...(i + 6)], as: UTF8.self), radix: 16) {
+                            scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            i += 6
+                        }
+                        out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                    default: out.append(b[i])
+                    }
+                } else {
+                    out.append(b[i])
+                }
+                i += 1
+            }
+            guard i < b.count else { throw Failure() }
+            i += 1
+            return .string(String(decoding: out, as: UTF8.self))
+        case UInt8(ascii: "t"): return try literal(b, &i, "true", .bool(true))
+        case UInt8(ascii: "f"): return try literal(b, &i, "false", .bool(false))
+        case UInt8(ascii: "n"): return try literal(b, &i, "null", .null)
+        default:
+            let start = i
+            while i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: "-") { i += 1 }
+            guard let n = Int64(String(decoding: b[start..<i], as: UTF8.self)) else { throw Failure() }
+            return .int(n)
+        }
+    }
+
+    static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {
+        let w = Array(word.utf8)
+        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw Failure() }
+        i += w.count
+        return value
+    }
+}
