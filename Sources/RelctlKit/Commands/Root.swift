@@ -7,7 +7,8 @@ public enum Relctl {
             InitCommand.command, ProjectCommands.command, PlatformCommands.command, VersionCommands.command,
             NotesCommands.command, FloorCommands.force, FloorCommands.recommend, PolicyCommands.command,
             RulesCommands.command, MaintenanceCommands.command, MessageCommands.command, CheckCommand.command,
-            StatusCommand.command, PublishCommand.command, LogCommand.command, HelpCommand.command,
+            StatusCommand.command, PublishCommand.command, LogCommand.command, CompletionCommand.command,
+            HelpCommand.command, CompletionCommand.callback,
         ],
         examples: [
             Example("relctl init", "Create ./relctl.db."),
