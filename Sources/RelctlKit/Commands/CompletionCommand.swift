@@ -21,6 +21,10 @@ enum CompletionCommand {
         }
     }
 
+    static let manpage: Command = Command(
+        "__manpage", abstract: "Print the manual page (mdoc) generated from the command model.", hidden: true
+    ) { inv in inv.out(ManPage.generate()) }
+
     static let callback: Command = Command(
         "__complete", abstract: "Print completion candidates from the database, one per line.",
         arguments: [Argument("KIND", help: "What to list.", allowed: DynamicValues.allCases.map(\.rawValue))],

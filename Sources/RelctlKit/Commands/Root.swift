@@ -8,7 +8,7 @@ public enum Relctl {
             NotesCommands.command, FloorCommands.force, FloorCommands.recommend, PolicyCommands.command,
             RulesCommands.command, MaintenanceCommands.command, MessageCommands.command, CheckCommand.command,
             StatusCommand.command, PublishCommand.command, LogCommand.command, CompletionCommand.command,
-            HelpCommand.command, CompletionCommand.callback,
+            HelpCommand.command, CompletionCommand.callback, CompletionCommand.manpage,
         ],
         examples: [
             Example("relctl init", "Create ./relctl.db."),

@@ -1,0 +1,44 @@
+# relctl: build, install and regenerate the files derived from the command model.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+BASHDIR = $(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(PREFIX)/share/zsh/site-functions
+FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
+RELEASE = .build/release/relctl
+
+.PHONY: all release install uninstall generate test clean
+
+all: release
+
+# The Swift standard library is linked in, so the binary runs on machines
+# without a Swift toolchain.
+release:
+	swift build -c release --static-swift-stdlib --product relctl
+
+install: release
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
+	install -m 755 $(RELEASE) $(DESTDIR)$(BINDIR)/relctl
+	install -m 644 man/relctl.1 $(DESTDIR)$(MANDIR)/relctl.1
+	install -m 644 completions/relctl.bash $(DESTDIR)$(BASHDIR)/relctl
+	install -m 644 completions/_relctl $(DESTDIR)$(ZSHDIR)/_relctl
+	install -m 644 completions/relctl.fish $(DESTDIR)$(FISHDIR)/relctl.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/relctl $(DESTDIR)$(MANDIR)/relctl.1 $(DESTDIR)$(BASHDIR)/relctl \
+	      $(DESTDIR)$(ZSHDIR)/_relctl $(DESTDIR)$(FISHDIR)/relctl.fish
+
+# Rewrites the committed completion scripts and manual from the model.
+generate:
+	swift build --product relctl
+	.build/debug/relctl completion bash > completions/relctl.bash
+	.build/debug/relctl completion zsh > completions/_relctl
+	.build/debug/relctl completion fish > completions/relctl.fish
+	.build/debug/relctl __manpage > man/relctl.1
+
+test:
+	swift test
+
+clean:
+	rm -rf .build
