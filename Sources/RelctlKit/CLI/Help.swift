@@ -56,7 +56,7 @@ public enum Help {
     }
 
     static func table(_ rows: [(String, String)], width: Int) -> String {
-        let column = min(max(rows.map { $0.0.count }.max() ?? 0, 8) + 4, 28)
+        let column = min(max(rows.map { $0.0.count }.max() ?? 0, 8) + 4, 28, width / 2)
         var out = ""
         for (left, right) in rows {
             let head = "  " + left
@@ -73,7 +73,7 @@ public enum Help {
     /// Greedy word wrap; every line starts with `indent` spaces.
     public static func wrap(_ text: String, width: Int, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
-        let limit = max(width, indent + 20)
+        let limit = max(width, indent + 1)
         var lines: [String] = []
         var line = pad
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
