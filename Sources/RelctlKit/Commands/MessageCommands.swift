@@ -11,7 +11,7 @@ enum MessageCommands {
 
     static let command: Command = Command(
         "message", abstract: "Override the built-in messages per locale.",
-        discussion: "Text is resolved for a user's locale by trying the exact tag, then its language (pt-BR -> pt), then the project's default locale, then English; at each step the project's text wins over the built-in catalog.",
+        discussion: "Text is resolved for a user's locale by trying the user's language (the exact tag, then its language: pt-BR, then pt), then the project's default locale, then English; at each step the project's text wins over the built-in catalog.",
         subcommands: [set, show, rm]
     )
 

@@ -38,13 +38,17 @@ public struct MessageResolver: Sendable {
     public var overrides: [String: [String: [String: String]]]
     public var defaultLocale: String
 
-    /// `window` holds copy given with a maintenance window: at each step of
-    /// the chain it wins over the project's and the catalog's text.
+    /// Resolution walks the user's language (the tag, then its language), then
+    /// the project's default locale, then English. Within each step the copy of
+    /// a maintenance window wins, then the project's text, then the catalog's:
+    /// a project that wrote Portuguese copy shows it to pt-BR users even though
+    /// the catalog has pt-BR.
     public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
-        for candidate in Catalog.chain(locale, defaultLocale: defaultLocale) {
-            if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") }
-            if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") }
-            if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") }
+        let groups = [[locale, LocaleTag.language(locale)], [defaultLocale, LocaleTag.language(defaultLocale)], ["en"]]
+        for group in groups {
+            for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } }
+            for candidate in group { if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } }
+            for candidate in group { if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
         }
         // Unreachable while the English catalog has every key (a test checks it).
         return ResolvedText(value: "", source: "missing")
