@@ -27,7 +27,7 @@ let package = Package(
             plugins: ["EmbedTemplates"]
         ),
         .executableTarget(name: "relctl", dependencies: ["RelctlKit"]),
-        .testTarget(name: "RelctlKitTests", dependencies: ["RelctlKit"]),
+        .testTarget(name: "RelctlKitTests", dependencies: ["RelctlKit"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,10 +45,10 @@ enum ZshScript {
                     let act = action(a.completion, allowed: a.allowed)
                     specs.append(a.repeating ? q("*:\(a.name):\(act)") : q("\(i + 1):\(a.name):\(act)"))
                 }
-                functions += "    _arguments -s -S : \"${_relctl_globals[@]}\"" + specs.map { " \\\n        " + $0 }.joined() + "\n"
+                functions += "    _relctl_free_globals\n    _arguments -s -S : \"${_relctl_free[@]}\"" + specs.map { " \\\n        " + $0 }.joined() + "\n"
             } else {
                 functions += "    local curcontext=\"$curcontext\" state line\n    typeset -A opt_args\n"
-                functions += "    _arguments -C -s -S : \"${_relctl_globals[@]}\"" + specs.map { " \\\n        " + $0 }.joined()
+                functions += "    _relctl_free_globals\n    _arguments -C -s -S -A \"-*\" : \"${_relctl_free[@]}\"" + specs.map { " \\\n        " + $0 }.joined()
                 functions += " \\\n        ':command:->command' \\\n        '*::argument:->argument' && return\n"
                 functions += "    case $state in\n        command)\n            local -a commands\n            commands=(\n"
                 for sub in visible { functions += "                \(q("\(sub.name):\(describe(sub.abstract))"))\n" }
@@ -62,6 +62,10 @@ enum ZshScript {
             functions += "}\n\n"
         }
         let globals = Globals.options.flatMap(optionSpecs).map { "    " + $0 }.joined(separator: "\n")
+        let globalNames = Globals.options.flatMap { o -> [String] in
+            let names = (o.short.map { "-\($0) " } ?? "") + "--\(o.long)"
+            return Array(repeating: q(names), count: optionSpecs(o).count)
+        }.map { "    " + $0 }.joined(separator: "\n")
 
         return """
         #compdef relctl
@@ -71,6 +75,26 @@ enum ZshScript {
         _relctl_globals=(
         \(globals)
         )
+
+        # The option names of each entry above.
+        _relctl_global_names=(
+        \(globalNames)
+        )
+
+        # The global options not given before this command's words: those came
+        # earlier on the line, where this level's _arguments cannot see them.
+        _relctl_free_globals() {
+            local i n w prefix=$(( ${#_relctl_words} - ${#words} ))
+            _relctl_free=()
+            for (( i = 1; i <= ${#_relctl_globals}; i++ )); do
+                for n in ${=_relctl_global_names[i]}; do
+                    for w in "${(@)_relctl_words[2,prefix]}"; do
+                        [[ $w == $n || $w == $n=* ]] && continue 3
+                    done
+                done
+                _relctl_free+=("${_relctl_globals[i]}")
+            done
+        }
 
         # Values stored in the database, honouring --db, --project and --platform
         # typed earlier on the line. _arguments passes compadd options first and

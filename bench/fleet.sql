@@ -1,0 +1,29 @@
+-- Fills an initialised relctl database with a fleet of apps, directly in SQL
+-- (not through hundreds of thousands of processes). {{PROJECTS}}, {{VERSIONS}}
+-- and {{LOCALES}} are replaced by the caller (bench/run, the tests).
+BEGIN IMMEDIATE;
+CREATE TEMP TABLE n(i INTEGER PRIMARY KEY);
+WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < max({{PROJECTS}}, {{VERSIONS}}))
+INSERT INTO n SELECT i FROM c;
+CREATE TEMP TABLE tags(pos INTEGER PRIMARY KEY, tag TEXT);
+INSERT INTO tags(tag) VALUES ('en'), ('tr'), ('de'), ('fr'), ('es'), ('it'), ('ja'), ('ko'), ('zh-Hans'), ('zh-Hant'),
+    ('pt-BR'), ('pt-PT'), ('ru'), ('ar'), ('he'), ('nl'), ('sv'), ('pl'), ('th'), ('vi'), ('da'), ('fi'), ('nb'), ('id'), ('ms');
+DELETE FROM tags WHERE pos > {{LOCALES}};
+INSERT INTO project(slug, name, default_locale, locales, rules)
+    SELECT printf('app-%03d', i), printf('App %d', i), 'en', (SELECT group_concat(tag, ',') FROM (SELECT tag FROM tags ORDER BY pos)),
+           'skip/daily,skip/daily,skip/daily,skip/daily'
+    FROM n WHERE i <= {{PROJECTS}};
+INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os)
+    SELECT id, 'ios', 'com.example.app' || id, CAST(1000000000 + id AS TEXT), '15.0' FROM project;
+INSERT INTO platform(project_id, name, bundle_id)
+    SELECT id, 'android', 'com.example.app' || id FROM project;
+INSERT INTO version(platform_id, version, build, released_at)
+    SELECT p.id, (n.i / 100 + 1) || '.' || (n.i / 10 % 10) || '.' || (n.i % 10), n.i, 1700000000 + n.i * 86400
+    FROM platform p, n WHERE n.i <= {{VERSIONS}};
+INSERT INTO note(version_id, locale, body)
+    SELECT v.id, t.tag, 'Release ' || v.version || ' for ' || t.tag || ': faster sync' || char(10) || 'Bug fixes and improvements'
+    FROM version v, tags t;
+UPDATE platform SET force_version = '1.5.0' WHERE name = 'ios';
+UPDATE platform SET recommend_version = '2.0.0' WHERE name = 'android';
+INSERT INTO audit(at, user, project, action) VALUES (1700000000, 'bench', NULL, 'fleet generated');
+COMMIT;
