@@ -8,7 +8,7 @@ ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE = .build/release/relctl
 
-.PHONY: all release install uninstall generate test clean
+.PHONY: all release install uninstall generate demo check bench clean
 
 all: release
 
@@ -37,8 +37,22 @@ generate:
 	.build/debug/relctl completion fish > completions/relctl.fish
 	.build/debug/relctl __manpage > man/relctl.1
 
-test:
-	swift test
+# Builds relctl and runs a sample day on a throw-away database.
+demo:
+	scripts/deps.sh build
+	swift build --product relctl
+	scripts/demo.sh
+
+# The whole test suite: unit, command, end-to-end, shell and install tests.
+check:
+	scripts/deps.sh test
+	swift build --build-tests
+	swift test --skip-build
+	scripts/install-test.sh
+
+bench:
+	scripts/deps.sh test
+	bench/run
 
 clean:
 	rm -rf .build

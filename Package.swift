@@ -13,6 +13,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .executableTarget(name: "embed-templates", path: "Sources/embed-templates"),
         .plugin(
             name: "EmbedTemplates",
@@ -22,7 +27,7 @@ let package = Package(
         ),
         .target(
             name: "RelctlKit",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CCrypto"],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))],
             plugins: ["EmbedTemplates"]
         ),

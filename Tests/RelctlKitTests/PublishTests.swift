@@ -299,6 +299,25 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: out + "/shop/control.json")[.type] as? FileAttributeType, .typeRegular)
     }
 
+    /// The hand-written what's-new entry is byte for byte the general one.
+    func testWhatsNewEntryWriterMatchesTheGeneralRenderer() throws {
+        let cases: [(VersionRecord, (String, String)?, String)] = [
+            (VersionRecord(id: 1, platformID: 1, version: try Version("2.1.0"), build: 210, releasedAt: 1_790_000_000, minOS: nil, policy: nil,
+                           notes: [:]), ("tr", "Daha hızlı \"ödeme\"\n\tİkinci\u{2028}satır\\"), "tr"),
+            (VersionRecord(id: 2, platformID: 1, version: try Version("1"), build: nil, releasedAt: nil, minOS: nil, policy: nil,
+                           notes: [:]), ("en", "Fixes"), "pt-BR"),
+            (VersionRecord(id: 3, platformID: 1, version: try Version("1.0.0.1"), build: 0, releasedAt: 0, minOS: nil, policy: nil,
+                           notes: [:]), nil, "en"),
+        ]
+        for (v, notes, locale) in cases {
+            var bytes: [UInt8] = []
+            let parts = WhatsNewFormat.parts(v)
+            WhatsNewFormat.entry(head: parts.head, tail: parts.tail, notes: notes, locale: locale, into: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
+                           String(decoding: WhatsNewFormat.entryJSON(v, notes: notes, locale: locale).compactBytes().dropLast(), as: UTF8.self))
+        }
+    }
+
     func testMissingNotesFallBackToTheGenericLineWithAWarning() throws {
         let h = Harness()
         h.ok("init"); h.ok("project add app --locales en,de")

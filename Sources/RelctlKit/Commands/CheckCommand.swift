@@ -45,7 +45,7 @@ enum CheckCommand {
                 }
             }
             if let (l, text) = notes {
-                s += "notes (\(l)):\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
+                s += "notes (\(l)):\n" + text.lines.map { "  \($0)\n" }.joined()
             }
             return s
         }
@@ -64,7 +64,7 @@ enum CheckCommand {
             "window": verdict.window.map { MaintenanceCommands.json($0, now: $0.startsAt) } ?? .null,
             "updateUrl": verdict.kind == .required || verdict.kind == .optional ? .optional(platform.updateURL) : .null,
             "message": message.map { m in .object(m.mapValues { .object(["text": .string($0.value), "source": .string($0.source)]) }) } ?? .null,
-            "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.split(separator: "\n", omittingEmptySubsequences: false).map { .string(String($0)) })]) } ?? .null,
+            "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.lines.map { .string($0) })]) } ?? .null,
         ]
         if verdict.window != nil, case .object(var w) = o["window"]! { w["state"] = .string("active"); o["window"] = .object(w) }
         return .object(o)

@@ -48,7 +48,7 @@ enum NotesCommands {
             notes = [locale: text]
         }
         inv.render(.object(["version": .string(v.version.text), "notes": .object(notes.mapValues {
-            .array($0.split(separator: "\n", omittingEmptySubsequences: false).map { .string(String($0)) })
+            .array($0.lines.map { .string($0) })
         })])) {
             if locale != nil { return notes.values.first! + "\n" }
             return notes.keys.sorted().map { "[\($0)]\n\(notes[$0]!)\n" }.joined(separator: "\n")

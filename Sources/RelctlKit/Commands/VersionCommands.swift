@@ -63,7 +63,7 @@ enum VersionCommands {
             "platform": .string(platform), "version": .string(v.version.text), "build": .optional(v.build),
             "releasedAt": .time(v.releasedAt), "released": .bool(v.isReleased(at: now)), "minOs": .optional(v.minOS),
             "policy": .optional(v.policy),
-            "notes": .object(v.notes.mapValues { .array($0.split(separator: "\n", omittingEmptySubsequences: false).map { .string(String($0)) }) }),
+            "notes": .object(v.notes.mapValues { .array($0.lines.map { .string($0) }) }),
         ])
     }
 
@@ -102,7 +102,7 @@ enum VersionCommands {
             var s = "platform: \(p.name)\nversion:  \(v.version.text)\nbuild:    \(v.build.map(String.init) ?? "-")\n"
             s += "released: \(v.releasedAt.map(Time.format) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy ?? "-")\n"
             for locale in v.notes.keys.sorted() {
-                s += "\nnotes (\(locale)):\n" + v.notes[locale]!.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)\n" }.joined()
+                s += "\nnotes (\(locale)):\n" + v.notes[locale]!.lines.map { "  \($0)\n" }.joined()
             }
             return s
         }

@@ -10,6 +10,10 @@ struct PlatformState {
     let verdicts: [(VersionRecord, Verdict)]
     let announced: VersionRecord?
     let released: VersionRecord?
+    let releasedNewestFirst: [VersionRecord]
+    let whatsNewParts: [(head: [UInt8], tail: [UInt8])]
+    /// Retired's version list is the same in every locale: rendered once.
+    let retiredVersions: JSON
 
     init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64) {
         self.snapshot = evaluator.snapshot
@@ -20,6 +24,11 @@ struct PlatformState {
         verdicts = versions.map { ($0, evaluator.update(platform, $0.release, at: at)) }
         announced = evaluator.snapshot.newestAnnounced(platform, at: at)
         released = evaluator.snapshot.newestReleased(platform, at: at)
+        releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
+        whatsNewParts = releasedNewestFirst.map(WhatsNewFormat.parts)
+        retiredVersions = .raw(JSON.array(verdicts.map { v, verdict in
+            .object(["version": .string(v.version.text), "policy": .string(verdict.retiredPolicy)])
+        }).compactBytes().dropLast())
     }
 
     var project: ProjectRecord { snapshot.project }
@@ -35,8 +44,4 @@ struct PlatformState {
 public struct PublishProblem: Error, Equatable {
     public var message: String
     public var fix: String
-}
-
-extension String {
-    var lines: [String] { split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 }

@@ -19,9 +19,7 @@ enum RetiredFormat {
                     "cancelButtonText": .string(optional["later_button"]!.value),
                 ]),
             ]),
-            "versions": .array(state.verdicts.map { v, verdict in
-                .object(["version": .string(v.version.text), "policy": .string(verdict.retiredPolicy)])
-            }),
+            "versions": state.retiredVersions,
         ])
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value with one canonical serialisation: sorted keys, two-space
 /// indentation, UTF-8, so the same data always gives the same bytes.
 public indirect enum JSON: Equatable, Sendable {
@@ -7,6 +13,9 @@ public indirect enum JSON: Equatable, Sendable {
     case string(String)
     case array([JSON])
     case object([String: JSON])
+    /// Bytes already in canonical compact form, for fragments that many files
+    /// share or that a publisher writes directly.
+    case raw([UInt8])
 
     public static func int(_ n: Int) -> JSON { .int(Int64(n)) }
     public static func optional(_ s: String?) -> JSON { s.map { .string($0) } ?? .null }
@@ -19,6 +28,16 @@ public indirect enum JSON: Equatable, Sendable {
         write(to: &out, indent: 0)
         out.append("\n")
         return out
+    }
+
+    /// Keys sort by their UTF-8 bytes (code point order), whatever the locale.
+    static func keyOrder(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in
+            let n = min(x.count, y.count)
+            let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+            return c != 0 ? c < 0 : x.count < y.count
+        } }
     }
 
     /// The compact canonical bytes of a published file: no spaces, sorted
@@ -44,9 +63,10 @@ public indirect enum JSON: Equatable, Sendable {
                 item.writeCompact(to: &out)
             }
             out.append(93)
+        case .raw(let bytes): out.append(contentsOf: bytes)
         case .object(let members):
             out.append(123)
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let keys = members.keys.sorted(by: JSON.keyOrder)
             for (i, key) in keys.enumerated() {
                 if i > 0 { out.append(44) }
                 JSON.quoteBytes(key, into: &out)
@@ -58,30 +78,57 @@ public indirect enum JSON: Equatable, Sendable {
     }
 
     static func quoteBytes(_ s: String, into out: inout [UInt8]) {
-        out.append(34)
         var s = s
         s.withUTF8 { bytes in
-            var i = 0
-            while i < bytes.count {
-                let b = bytes[i]
-                switch b {
-                case 34: out.append(92); out.append(34)
-                case 92: out.append(92); out.append(92)
-                case 10: out.append(92); out.append(110)
-                case 13: out.append(92); out.append(114)
-                case 9: out.append(92); out.append(116)
-                case 0..<32, 127:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [92, 117, 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
-                case 0xE2 where i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                    out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
-                    i += 2
-                default: out.append(b)
-                }
-                i += 1
-            }
+            out.append(34)
+            appendEscaped(bytes[...], into: &out)
+            out.append(34)
         }
-        out.append(34)
+    }
+
+    /// A text's lines as a JSON array of strings, straight from its bytes.
+    static func quoteLines(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            out.append(91)
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == 10 {
+                if start > 0 { out.append(44) }
+                out.append(34)
+                appendEscaped(bytes[start..<i], into: &out)
+                out.append(34)
+                start = i + 1
+            }
+            out.append(93)
+        }
+    }
+
+    private static func appendEscaped(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, into out: inout [UInt8]) {
+        // Most strings need no escaping: copy them whole.
+        if !bytes.contains(where: { $0 < 32 || $0 == 34 || $0 == 92 || $0 == 127 || $0 == 0xE2 }) {
+            out.append(contentsOf: bytes)
+            return
+        }
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            switch b {
+            case 34: out.append(92); out.append(34)
+            case 92: out.append(92); out.append(92)
+            case 10: out.append(92); out.append(110)
+            case 13: out.append(92); out.append(114)
+            case 9: out.append(92); out.append(116)
+            case 0..<32, 127:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, 117, 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+            // U+2028/2029 break JavaScript parsers that treat JSON as script.
+            case 0xE2 where i + 2 < bytes.endIndex && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                out.append(contentsOf: Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                i += 2
+            default: out.append(b)
+            }
+            i += 1
+        }
     }
 
     private func write(to out: inout String, indent: Int) {
@@ -100,10 +147,12 @@ public indirect enum JSON: Equatable, Sendable {
             }
             out.append(String(repeating: " ", count: indent))
             out.append("]")
+        case .raw(let bytes):
+            out.append(String(decoding: bytes, as: UTF8.self))
         case .object(let members):
             if members.isEmpty { out.append("{}"); return }
             out.append("{\n")
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let keys = members.keys.sorted(by: JSON.keyOrder)
             for (i, key) in keys.enumerated() {
                 out.append(String(repeating: " ", count: indent + 2))
                 JSON.quote(key, into: &out)

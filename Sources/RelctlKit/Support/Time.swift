@@ -180,12 +180,3 @@ public enum Time {
         }
     }
 }
-
-extension StringProtocol {
-    func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}
