@@ -65,10 +65,23 @@ public struct MessageResolver: Sendable {
         return out
     }
 
+    /// Replaces {name} with values[name]; unknown placeholders stay as written.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var s = template
-        for (key, value) in values { s = s.replacing("{\(key)}", with: value) }
-        return s
+        guard template.contains("{") else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
+                out += value
+                rest = after[after.index(after: close)...]
+            } else {
+                out += "{"
+                rest = after
+            }
+        }
+        return out + rest
     }
 
     public func generic(locale: String) -> ResolvedText {

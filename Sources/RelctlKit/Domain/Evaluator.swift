@@ -145,7 +145,12 @@ public struct Evaluator: Sendable {
 
     /// Notes of a version in a locale, along the locale chain: (locale used, text).
     public func notes(_ v: VersionRecord, locale: String) -> (String, String)? {
-        for candidate in Catalog.chain(locale, defaultLocale: snapshot.project.defaultLocale) {
+        notes(v, chain: Catalog.chain(locale, defaultLocale: snapshot.project.defaultLocale))
+    }
+
+    /// The same with the chain worked out once, for callers that ask for many versions.
+    public func notes(_ v: VersionRecord, chain: [String]) -> (String, String)? {
+        for candidate in chain {
             if let text = v.notes[candidate] { return (candidate, text) }
         }
         return nil

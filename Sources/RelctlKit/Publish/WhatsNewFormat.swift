@@ -3,10 +3,11 @@
 enum WhatsNewFormat {
     static func render(_ state: PlatformState, locale: String) -> JSON {
         var versions: [UInt8] = [91]
+        let chain = Catalog.chain(locale, defaultLocale: state.project.defaultLocale)
         for (i, v) in state.releasedNewestFirst.enumerated() {
             if i > 0 { versions.append(44) }
             let parts = state.whatsNewParts[i]
-            entry(head: parts.head, tail: parts.tail, notes: state.notes(v, locale: locale), locale: locale, into: &versions)
+            entry(head: parts.head, tail: parts.tail, notes: state.evaluator.notes(v, chain: chain), locale: locale, into: &versions)
         }
         versions.append(93)
         return .object([

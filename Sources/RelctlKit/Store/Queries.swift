@@ -57,8 +57,8 @@ extension Store {
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
-            for r in try db.query("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) {
-                if let i = index[r.int(0)!] { list[i].notes[r.text(1)] = r.text(2) }
+            try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
+                if let id = c.int(0), let i = index[id], let locale = c.text(1), let body = c.text(2) { list[i].notes[locale] = body }
             }
         }
         return Store.sorted(list)

@@ -39,6 +39,20 @@ public struct Row {
     }
 }
 
+/// The current row of `Connection.each`.
+public struct Cursor {
+    let stmt: OpaquePointer
+
+    public func int(_ i: Int32) -> Int64? {
+        sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
+    }
+
+    public func text(_ i: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, i) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))), as: UTF8.self)
+    }
+}
+
 // SQLITE_TRANSIENT is a macro C casts to a function pointer; Swift cannot import it.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -122,6 +136,26 @@ public final class Connection {
             rows.append(Row(values: values))
         }
         return rows
+    }
+
+    /// Steps through the rows without materialising them: for bulk reads.
+    public func each(_ sql: String, _ args: [SQLValue] = [], _ body: (Cursor) throws -> Void) throws {
+        let stmt = try statement(sql)
+        defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+        for (i, arg) in args.enumerated() {
+            let idx = Int32(i + 1)
+            switch arg {
+            case .null: sqlite3_bind_null(stmt, idx)
+            case .int(let n): sqlite3_bind_int64(stmt, idx, n)
+            case .text(let s): sqlite3_bind_text(stmt, idx, s, -1, SQLITE_TRANSIENT)
+            }
+        }
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw error(rc) }
+            try body(Cursor(stmt: stmt))
+        }
     }
 
     public func run(_ sql: String, _ args: [SQLValue] = []) throws {
