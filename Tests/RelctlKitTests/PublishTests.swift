@@ -222,6 +222,14 @@ final class PublishTests: XCTestCase {
             let date = try FileManager.default.attributesOfItem(atPath: a + "/" + path)[.modificationDate] as! Date
             XCTAssertEqual(date, old, "\(path) was touched")
         }
+        // A file changed behind relctl's back is put right, even at the same size.
+        let victim = a + "/shop/ios/retired/en.json"
+        var bytes = Array(FileManager.default.contents(atPath: victim)!)
+        bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let repaired = publish(h, a, ["--json"]).json as! [String: Any]
+        XCTAssertEqual(repaired["changed"] as? Int, 1)
+        XCTAssertEqual(tree(a)["shop/ios/retired/en.json"], tree(b)["shop/ios/retired/en.json"])
         // One change touches only the files it affects, and the index.
         h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
         let changed = publish(h, a, ["--json"]).json as! [String: Any]

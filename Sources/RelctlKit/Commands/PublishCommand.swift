@@ -30,20 +30,22 @@ enum PublishCommand {
                     projects = [p]
                     entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
                 }
-                for (n, project) in projects.enumerated() {
-                    if progress { inv.context.stderr.write("\rpublishing \(n + 1)/\(projects.count) \(project.slug)\u{1B}[K"); inv.context.stderr.flush() }
-                    let snapshot = try ProjectSnapshot.load(store, project: project)
-                    for file in try Publisher.files(snapshot, at: at, warnings: &warnings) {
-                        let outcome = try writer.stage(file.path, file.bytes)
-                        switch outcome {
-                        case .added: added.append(file.path)
-                        case .changed: changed.append(file.path)
-                        case .unchanged: unchanged += 1
-                        }
-                        if outcome == .unchanged, let previous = writer.previousIndex[file.path], previous.size == file.bytes.count {
-                            entries[file.path] = previous
-                        } else {
-                            entries[file.path] = (file.bytes.count, SHA256.hex(file.bytes))
+                // Snapshots are read here, on the connection's thread; a batch
+                // renders in parallel; its files are staged in order.
+                let batchSize = 8
+                for start in stride(from: 0, to: projects.count, by: batchSize) {
+                    let batch = projects[start..<min(start + batchSize, projects.count)]
+                    if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
+                    let snapshots = try batch.map { try ProjectSnapshot.load(store, project: $0) }
+                    for rendered in try Publisher.render(snapshots, at: at) {
+                        warnings += rendered.warnings
+                        for file in rendered.files {
+                            switch try writer.stage(file.path, file.bytes, sha256: file.sha256) {
+                            case .added: added.append(file.path)
+                            case .changed: changed.append(file.path)
+                            case .unchanged: unchanged += 1
+                            }
+                            entries[file.path] = (file.bytes.count, file.sha256)
                         }
                     }
                 }

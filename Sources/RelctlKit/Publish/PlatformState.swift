@@ -41,7 +41,7 @@ struct PlatformState {
 }
 
 /// A problem that stops a publish, or one worth a warning.
-public struct PublishProblem: Error, Equatable {
+public struct PublishProblem: Error, Equatable, Sendable {
     public var message: String
     public var fix: String
 }

@@ -21,6 +21,8 @@ public final class TreeWriter {
     private var pending: [(temp: String, target: String)] = []
     private var createdDirectories: Set<String> = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
+    /// When the previous index.json was written: published files are older.
+    private var indexTime: timespec?
 
     public init(root: String, dryRun: Bool) throws {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
@@ -33,6 +35,8 @@ public final class TreeWriter {
                 throw RelctlError.failure("cannot write to \(self.root): permission denied", hint: "choose a writable directory or fix its permissions")
             }
             previousIndex = TreeWriter.readIndex(self.root + "/index.json")
+            var st = stat()
+            if lstat(self.root + "/index.json", &st) == 0 { indexTime = st.st_mtim }
         default:
             throw RelctlError.failure("\(self.root) exists and is not a directory", hint: "give a directory path to publish into")
         }
@@ -83,8 +87,11 @@ public final class TreeWriter {
         }
     }
 
-    /// Stages one file; returns what will happen to it.
-    public func stage(_ relative: String, _ bytes: [UInt8]) throws -> Outcome {
+    /// Stages one file; returns what will happen to it. `sha256` allows the
+    /// quick check rsync makes: a file the previous index lists with the same
+    /// size and hash, not modified since that index was written, is unchanged
+    /// without reading it.
+    public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
         guard TreeWriter.isSafe(relative) else {
             throw RelctlError.failure("refusing to write '\(relative)': it would leave the publish directory")
         }
@@ -101,9 +108,14 @@ public final class TreeWriter {
                 try makeDirectory(dir)
             }
         }
+        var st = stat()
         let existing = FileSystem.kind(of: target, followLinks: false)
-        if existing == .file, FileSystem.size(of: target) == Int64(bytes.count), (try? FileSystem.readFile(target)) == bytes {
-            return .unchanged
+        if existing == .file, lstat(target, &st) == 0, Int(st.st_size) == bytes.count {
+            if let sha256, let previous = previousIndex[relative], previous == (bytes.count, sha256), let indexTime,
+               (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec) {
+                return .unchanged
+            }
+            if (try? FileSystem.readFile(target)) == bytes { return .unchanged }
         }
         if existing == .directory {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")

@@ -66,12 +66,11 @@ public indirect enum JSON: Equatable, Sendable {
         case .raw(let bytes): out.append(contentsOf: bytes)
         case .object(let members):
             out.append(123)
-            let keys = members.keys.sorted(by: JSON.keyOrder)
-            for (i, key) in keys.enumerated() {
+            for (i, member) in members.sorted(by: { JSON.keyOrder($0.key, $1.key) }).enumerated() {
                 if i > 0 { out.append(44) }
-                JSON.quoteBytes(key, into: &out)
+                JSON.quoteBytes(member.key, into: &out)
                 out.append(58)
-                members[key]!.writeCompact(to: &out)
+                member.value.writeCompact(to: &out)
             }
             out.append(125)
         }
