@@ -12,10 +12,12 @@ RELEASE = .build/release/relctl
 
 all: release
 
-# The Swift standard library is linked in, so the binary runs on machines
-# without a Swift toolchain.
+# A fully static executable: the Swift standard library, SQLite and
+# libcrypto are linked in, so the binary runs on machines without them and
+# starts without the dynamic loader's work. The linker warns that SQLite's and
+# libcrypto's unused dlopen paths would need a matching glibc at run time.
 release:
-	swift build -c release --static-swift-stdlib --product relctl
+	swift build -c release -Xswiftc -static-executable --product relctl
 
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)

@@ -66,7 +66,7 @@ public final class Context {
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
             p += 1
         }
-        let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env, user: FileSystem.currentUser())
+        let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env, user: FileSystem.currentUser(env: env))
         c.stdinIsTerminal = isatty(0) == 1
         c.stdoutIsTerminal = isatty(1) == 1
         c.stderrIsTerminal = isatty(2) == 1

@@ -74,18 +74,19 @@ public final class Invocation {
     }
 
     public func project(in store: Store) throws -> ProjectRecord {
-        let all = try store.projects()
         if let slug = value("project") {
-            if let p = all.first(where: { $0.slug == slug }) { return p }
-            throw RelctlError.failure("no project '\(slug)'\(Suggest.didYouMean(slug, all.map(\.slug)))",
-                                      hint: all.isEmpty ? "add one with 'relctl project add \(slug) --name NAME'" : "known projects: \(all.map(\.slug).joined(separator: ", "))")
+            if let p = try store.project(slug: slug) { return p }
+            let all = try store.projectSlugs()
+            throw RelctlError.failure("no project '\(slug)'\(Suggest.didYouMean(slug, all))",
+                                      hint: all.isEmpty ? "add one with 'relctl project add \(slug) --name NAME'" : "known projects: \(all.joined(separator: ", "))")
         }
-        if let slug = try store.meta("default_project"), let p = all.first(where: { $0.slug == slug }) { return p }
+        if let slug = try store.meta("default_project"), let p = try store.project(slug: slug) { return p }
+        let all = try store.projectSlugs()
         switch all.count {
         case 0: throw RelctlError.failure("no project yet", hint: "add one with 'relctl project add SLUG --name NAME'")
-        case 1: return all[0]
+        case 1: return try store.project(slug: all[0])!
         default:
-            throw RelctlError.usage("several projects (\(all.map(\.slug).joined(separator: ", "))): which one?",
+            throw RelctlError.usage("several projects (\(all.joined(separator: ", "))): which one?",
                                     hint: "choose with -p SLUG, or set a default with 'relctl project use SLUG'")
         }
     }

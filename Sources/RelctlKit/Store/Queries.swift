@@ -24,6 +24,14 @@ extension Store {
         try db.query("SELECT \(Store.projectColumns) FROM project ORDER BY slug").map(Store.project)
     }
 
+    public func project(slug: String) throws -> ProjectRecord? {
+        try db.query("SELECT \(Store.projectColumns) FROM project WHERE slug = ?", [.text(slug)]).first.map(Store.project)
+    }
+
+    public func projectSlugs() throws -> [String] {
+        try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
+    }
+
     static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build"
 
     static func platform(_ r: Row) -> PlatformRecord {

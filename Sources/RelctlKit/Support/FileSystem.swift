@@ -63,7 +63,10 @@ public enum FileSystem {
         return bytes
     }
 
-    public static func currentUser() -> String {
+    /// The OS user for the audit trail: $USER or $LOGNAME as git does, then
+    /// the password database (which a fully static binary may not reach).
+    public static func currentUser(env: [String: String]) -> String {
+        for key in ["USER", "LOGNAME"] { if let name = env[key], !name.isEmpty { return name } }
         if let pw = getpwuid(geteuid()), let name = pw.pointee.pw_name { return String(cString: name) }
         return "uid \(geteuid())"
     }

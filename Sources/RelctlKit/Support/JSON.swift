@@ -24,10 +24,39 @@ public indirect enum JSON: Equatable, Sendable {
 
     /// The document followed by a newline, indented for people.
     public func rendered() -> String {
-        var out = ""
-        write(to: &out, indent: 0)
-        out.append("\n")
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        writePretty(to: &out, indent: 0)
+        out.append(10)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func writePretty(to out: inout [UInt8], indent: Int) {
+        func pad(_ n: Int) { out.append(contentsOf: repeatElement(32, count: n)) }
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out.append(contentsOf: "[\n".utf8)
+            for (i, item) in items.enumerated() {
+                pad(indent + 2)
+                item.writePretty(to: &out, indent: indent + 2)
+                out.append(contentsOf: (i == items.count - 1 ? "\n" : ",\n").utf8)
+            }
+            pad(indent)
+            out.append(93)
+        case .object(let members) where !members.isEmpty:
+            out.append(contentsOf: "{\n".utf8)
+            for (i, member) in members.sorted(by: { JSON.keyOrder($0.key, $1.key) }).enumerated() {
+                pad(indent + 2)
+                JSON.quoteBytes(member.key, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                member.value.writePretty(to: &out, indent: indent + 2)
+                out.append(contentsOf: (i == members.count - 1 ? "\n" : ",\n").utf8)
+            }
+            pad(indent)
+            out.append(125)
+        default:
+            writeCompact(to: &out)
+        }
     }
 
     /// Keys sort by their UTF-8 bytes (code point order), whatever the locale.
@@ -128,63 +157,5 @@ public indirect enum JSON: Equatable, Sendable {
             }
             i += 1
         }
-    }
-
-    private func write(to out: inout String, indent: Int) {
-        switch self {
-        case .null: out.append("null")
-        case .bool(let b): out.append(b ? "true" : "false")
-        case .int(let n): out.append(String(n))
-        case .string(let s): JSON.quote(s, into: &out)
-        case .array(let items):
-            if items.isEmpty { out.append("[]"); return }
-            out.append("[\n")
-            for (i, item) in items.enumerated() {
-                out.append(String(repeating: " ", count: indent + 2))
-                item.write(to: &out, indent: indent + 2)
-                out.append(i == items.count - 1 ? "\n" : ",\n")
-            }
-            out.append(String(repeating: " ", count: indent))
-            out.append("]")
-        case .raw(let bytes):
-            out.append(String(decoding: bytes, as: UTF8.self))
-        case .object(let members):
-            if members.isEmpty { out.append("{}"); return }
-            out.append("{\n")
-            let keys = members.keys.sorted(by: JSON.keyOrder)
-            for (i, key) in keys.enumerated() {
-                out.append(String(repeating: " ", count: indent + 2))
-                JSON.quote(key, into: &out)
-                out.append(": ")
-                members[key]!.write(to: &out, indent: indent + 2)
-                out.append(i == keys.count - 1 ? "\n" : ",\n")
-            }
-            out.append(String(repeating: " ", count: indent))
-            out.append("}")
-        }
-    }
-
-    static func quote(_ s: String, into out: inout String) {
-        out.append("\"")
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            // U+2028/2029 break JavaScript parsers that treat JSON as script.
-            case "\u{2028}": out.append("\\u2028")
-            case "\u{2029}": out.append("\\u2029")
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    let hex = String(scalar.value, radix: 16)
-                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out.append("\"")
     }
 }
