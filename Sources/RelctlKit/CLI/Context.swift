@@ -18,6 +18,11 @@ public final class Sink {
         if fd >= 0 && bytes.count > 1 << 16 { flush() }
     }
 
+    public func write(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+        if fd >= 0 && bytes.count > 1 << 16 { flush() }
+    }
+
     public func flush() {
         guard fd >= 0 else { return }
         var offset = 0

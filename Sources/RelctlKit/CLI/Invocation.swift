@@ -48,7 +48,11 @@ public final class Invocation {
     public func info(_ s: String) { if !quiet { context.stderr.write(s + "\n") } }
     /// Warnings stay visible under -q: they are about correctness.
     public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
-    public func emit(_ document: JSON) { out(document.rendered()) }
+    /// Indented for a person on a terminal, compact for a program (as gh does).
+    public func emit(_ document: JSON) {
+        if context.stdoutIsTerminal { out(document.rendered()) }
+        else { context.stdout.write(bytes: document.compactBytes()) }
+    }
 
     /// Prints the JSON document under --json, else the text.
     public func render(_ document: @autoclosure () -> JSON, text: () -> String) {
