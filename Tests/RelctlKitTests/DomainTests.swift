@@ -136,6 +136,19 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Array(doc.rendered().utf8)), doc)
     }
 
+    func testOrderedFieldsRenderLikeObjects() {
+        let object = JSON.object(["b": .int(1), "a": .object(["y": .null, "x": .array([])]), "A": .raw(Array("[1]".utf8))])
+        let fields = JSON.ordered(["A": .raw(Array("[1]".utf8)), "a": .ordered(["x": .array([]), "y": .null]), "b": .int(1)])
+        XCTAssertEqual(object.compactBytes(), fields.compactBytes())
+        XCTAssertEqual(object.rendered(), fields.rendered())
+        XCTAssertEqual(String(decoding: fields.compactBytes(), as: UTF8.self), "{\"A\":[1],\"a\":{\"x\":[],\"y\":null},\"b\":1}\n")
+    }
+
+    func testPlaceholdersFillKnownNamesOnly() {
+        XCTAssertEqual(MessageResolver.fill("{app} {version} {until} {other} {", ["app": "Shop", "version": "2.0"]), "Shop 2.0 {until} {other} {")
+        XCTAssertEqual(MessageResolver.fill("no braces", ["app": "x"]), "no braces")
+    }
+
     func testSHA256MatchesKnownVectors() {
         XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

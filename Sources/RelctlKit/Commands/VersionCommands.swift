@@ -59,12 +59,26 @@ enum VersionCommands {
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
-        .object([
-            "platform": .string(platform), "version": .string(v.version.text), "build": .optional(v.build),
-            "releasedAt": .time(v.releasedAt), "released": .bool(v.isReleased(at: now)), "minOs": .optional(v.minOS),
-            "policy": .optional(v.policy),
-            "notes": .object(v.notes.mapValues { .array($0.lines.map { .string($0) }) }),
+        .ordered([
+            "build": .optional(v.build), "minOs": .optional(v.minOS),
+            "notes": notesJSON(v.notes),
+            "platform": .string(platform), "policy": .optional(v.policy),
+            "released": .bool(v.isReleased(at: now)), "releasedAt": .time(v.releasedAt), "version": .string(v.version.text),
         ])
+    }
+
+    /// Notes by locale, each a list of lines, written straight to bytes: a
+    /// listing carries every note of every version.
+    static func notesJSON(_ notes: [String: String]) -> JSON {
+        var out: [UInt8] = [123]
+        for (i, locale) in notes.keys.sorted(by: JSON.keyOrder).enumerated() {
+            if i > 0 { out.append(44) }
+            JSON.quoteBytes(locale, into: &out)
+            out.append(58)
+            JSON.quoteLines(notes[locale]!, into: &out)
+        }
+        out.append(125)
+        return .raw(out)
     }
 
     static let list: Command = Command(

@@ -63,9 +63,9 @@ enum ControlFormat {
             "outdated": .string(s.project.outdated),
             "updateUrl": .optional(s.platform.updateURL),
             "versions": .array(s.verdicts.map { v, verdict in
-                .object(["version": .string(v.version.text), "build": .optional(v.build),
-                         "update": .string(verdict.kind.rawValue), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
-                         "target": .optional(verdict.target?.version.text)])
+                .ordered(["build": .optional(v.build), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                          "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
+                          "version": .string(v.version.text)])
             }),
         ])
     }

@@ -27,7 +27,7 @@ struct PlatformState {
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
         whatsNewParts = releasedNewestFirst.map(WhatsNewFormat.parts)
         retiredVersions = .raw(JSON.array(verdicts.map { v, verdict in
-            .object(["version": .string(v.version.text), "policy": .string(verdict.retiredPolicy)])
+            .ordered(["policy": .string(verdict.retiredPolicy), "version": .string(v.version.text)])
         }).compactBytes().dropLast())
     }
 

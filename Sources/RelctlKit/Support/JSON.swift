@@ -13,11 +13,31 @@ public indirect enum JSON: Equatable, Sendable {
     case string(String)
     case array([JSON])
     case object([String: JSON])
+    /// An object whose members are already in key order: no dictionary to
+    /// build and no sort when written. For objects made many times over.
+    case fields([(String, JSON)])
     /// Bytes already in canonical compact form, for fragments that many files
     /// share or that a publisher writes directly.
     case raw([UInt8])
 
     public static func int(_ n: Int) -> JSON { .int(Int64(n)) }
+
+    /// Builds `.fields`, checking in debug builds (and so in tests) that the
+    /// keys are written in sorted order.
+    public static func ordered(_ members: KeyValuePairs<String, JSON>) -> JSON {
+        let list = members.map { ($0.key, $0.value) }
+        assert(zip(list, list.dropFirst()).allSatisfy { keyOrder($0.0, $1.0) }, "keys out of order: \(list.map(\.0))")
+        return .fields(list)
+    }
+
+    /// The members of an object, whichever way it was built, in key order.
+    var sortedMembers: [(String, JSON)]? {
+        switch self {
+        case .object(let members): return members.sorted { JSON.keyOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
+        case .fields(let list): return list
+        default: return nil
+        }
+    }
     public static func optional(_ s: String?) -> JSON { s.map { .string($0) } ?? .null }
     public static func optional(_ n: Int64?) -> JSON { n.map { .int($0) } ?? .null }
     public static func time(_ t: Int64?) -> JSON { t.map { .string(Time.format($0)) } ?? .null }
@@ -43,13 +63,15 @@ public indirect enum JSON: Equatable, Sendable {
             }
             pad(indent)
             out.append(93)
-        case .object(let members) where !members.isEmpty:
+        case .object, .fields:
+            let members = sortedMembers!
+            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
             out.append(contentsOf: "{\n".utf8)
-            for (i, member) in members.sorted(by: { JSON.keyOrder($0.key, $1.key) }).enumerated() {
+            for (i, member) in members.enumerated() {
                 pad(indent + 2)
-                JSON.quoteBytes(member.key, into: &out)
+                JSON.quoteBytes(member.0, into: &out)
                 out.append(contentsOf: ": ".utf8)
-                member.value.writePretty(to: &out, indent: indent + 2)
+                member.1.writePretty(to: &out, indent: indent + 2)
                 out.append(contentsOf: (i == members.count - 1 ? "\n" : ",\n").utf8)
             }
             pad(indent)
@@ -58,6 +80,9 @@ public indirect enum JSON: Equatable, Sendable {
             writeCompact(to: &out)
         }
     }
+
+    /// Two documents are equal when they serialise to the same bytes.
+    public static func == (a: JSON, b: JSON) -> Bool { a.compactBytes() == b.compactBytes() }
 
     /// Keys sort by their UTF-8 bytes (code point order), whatever the locale.
     static func keyOrder(_ a: String, _ b: String) -> Bool {
@@ -93,13 +118,13 @@ public indirect enum JSON: Equatable, Sendable {
             }
             out.append(93)
         case .raw(let bytes): out.append(contentsOf: bytes)
-        case .object(let members):
+        case .object, .fields:
             out.append(123)
-            for (i, member) in members.sorted(by: { JSON.keyOrder($0.key, $1.key) }).enumerated() {
+            for (i, member) in sortedMembers!.enumerated() {
                 if i > 0 { out.append(44) }
-                JSON.quoteBytes(member.key, into: &out)
+                JSON.quoteBytes(member.0, into: &out)
                 out.append(58)
-                member.value.writeCompact(to: &out)
+                member.1.writeCompact(to: &out)
             }
             out.append(125)
         }

@@ -12,6 +12,15 @@ extension String {
     /// clusters: notes are stored with "\n" only, and this runs for every
     /// version of every published file.
     var lines: [String] {
-        utf8.split(separator: 10, omittingEmptySubsequences: false).map { String(Substring($0)) }
+        var text = self
+        return text.withUTF8 { bytes in
+            var out: [String] = []
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == 10 {
+                out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                start = i + 1
+            }
+            return out
+        }
     }
 }
