@@ -49,7 +49,7 @@ demo:
 check:
 	scripts/deps.sh test
 	swift build --build-tests
-	swift test --skip-build
+	swift test --skip-build --disable-swift-testing
 	scripts/install-test.sh
 
 bench:

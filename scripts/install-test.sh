@@ -21,4 +21,4 @@ cmp -s <("$bin" completion zsh) completions/_relctl || fail "the installed binar
 make -s uninstall DESTDIR="$dest" PREFIX=/usr
 left="$(find "$dest/usr" -type f | wc -l)"
 [ "$left" -eq 0 ] || fail "uninstall left $left files"
-echo "install test: 1 passed, 0 failed"
+echo "install: 1 passed, 0 failed"

@@ -23,7 +23,7 @@ enum CheckCommand {
         let verdict = evaluator.evaluate(platform, client, at: at)
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
-        let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform)
+        let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
         var full = doc
         if case .object(var o) = doc {
             o["platform"] = .string(platform.name); o["version"] = .string(client.version.text); o["build"] = .optional(client.build)
@@ -51,22 +51,21 @@ enum CheckCommand {
         }
     }
 
-    /// The evaluator's answer as JSON; control.json uses the same shape.
+    /// The evaluator's answer as JSON.
     static func json(_ verdict: Verdict, message: [String: ResolvedText]?, notes: (String, String)?,
-                     snapshot: ProjectSnapshot, platform: PlatformRecord) -> JSON {
-        var o: [String: JSON] = [
+                     snapshot: ProjectSnapshot, platform: PlatformRecord, at: Int64) -> JSON {
+        let o: [String: JSON] = [
             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy), "why": .string(verdict.why),
             "target": verdict.target.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt)]) } ?? .null,
             "updateType": .optional(verdict.updateType),
             "alert": .optional(verdict.rule?.alert), "frequency": .optional(verdict.rule?.frequency),
             "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
             "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,
-            "window": verdict.window.map { MaintenanceCommands.json($0, now: $0.startsAt) } ?? .null,
+            "window": verdict.window.map { MaintenanceCommands.json($0, now: at) } ?? .null,
             "updateUrl": verdict.kind == .required || verdict.kind == .optional ? .optional(platform.updateURL) : .null,
             "message": message.map { m in .object(m.mapValues { .object(["text": .string($0.value), "source": .string($0.source)]) }) } ?? .null,
             "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.lines.map { .string($0) })]) } ?? .null,
         ]
-        if verdict.window != nil, case .object(var w) = o["window"]! { w["state"] = .string("active"); o["window"] = .object(w) }
         return .object(o)
     }
 }

@@ -36,26 +36,29 @@ enum FloorCommands {
         let store = try inv.store()
         let project = try inv.project(in: store)
         let p = try inv.platform(in: store, project: project)
-        if let version {
-            let floor = Release(version, build: buildNumber)
-            let reached = try store.versions(platform: p.id, withNotes: false)
-                .contains { $0.isReleased(at: inv.now) && !Release.isBelow($0.release, floor) }
-            if !reached {
-                let floorText = Floor(version: version, build: buildNumber).text
-                if word == "force" && inv.flag("allow-unreleased") {
-                    inv.warn("no released version of \(p.name) is at or above \(floorText): users below it are forced to an update they cannot install yet")
-                } else {
-                    throw RelctlError.failure(
-                        "no released version of \(p.name) is at or above \(floorText): users would be sent to an update they cannot install",
-                        hint: "release one first ('relctl version add \(version.text) --platform \(p.name)' or 'relctl version release \(version.text)')" + (word == "force" ? ", or add --allow-unreleased" : ""))
+        let action = clearing ? "\(word) clear \(p.name)" : "\(word) \(p.name) \(version!.text)\(buildNumber.map { " build \($0)" } ?? "")"
+        var warning: String? = nil
+        try store.change(project: project.slug, action, now: inv.now) {
+            // Checked inside the transaction: a release removed meanwhile counts.
+            if let version {
+                let floor = Release(version, build: buildNumber)
+                let reached = try store.versions(platform: p.id, withNotes: false)
+                    .contains { $0.isReleased(at: inv.now) && !Release.isBelow($0.release, floor) }
+                if !reached {
+                    let floorText = Floor(version: version, build: buildNumber).text
+                    if word == "force" && inv.flag("allow-unreleased") {
+                        warning = "no released version of \(p.name) is at or above \(floorText): users below it are forced to an update they cannot install yet"
+                    } else {
+                        throw RelctlError.failure(
+                            "no released version of \(p.name) is at or above \(floorText): users would be sent to an update they cannot install",
+                            hint: "release one first ('relctl version add \(version.text) --platform \(p.name)' or 'relctl version release \(version.text)')" + (word == "force" ? ", or add --allow-unreleased" : ""))
+                    }
                 }
             }
-        }
-        let action = clearing ? "\(word) clear \(p.name)" : "\(word) \(p.name) \(version!.text)\(buildNumber.map { " build \($0)" } ?? "")"
-        try store.change(project: project.slug, action, now: inv.now) {
             try store.db.run("UPDATE platform SET \(column)_version = ?, \(column)_build = ? WHERE id = ?",
                              [SQLValue(version?.text), SQLValue(buildNumber), .int(p.id)])
         }
+        warning.map(inv.warn)
         inv.info(clearing ? "cleared the \(word) floor of \(p.name)" : "\(p.name): versions below \(Floor(version: version!, build: buildNumber).text) \(word == "force" ? "must" : "should") update")
     }
 }

@@ -72,21 +72,12 @@ public struct Evaluator: Sendable {
                            why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }
-        if let floor = platform.force, Release.isBelow(client, floor.release) {
-            if let target = newer(than: client) {
-                let (type, rule) = ruleInfo(target)
-                return Verdict(kind: .required, decidedBy: "force-floor",
-                               why: "\(label) is below the force floor \(floor.text) on \(platform.name)",
-                               target: target, updateType: type, rule: rule)
-            }
-        }
-        if let floor = platform.recommend, Release.isBelow(client, floor.release) {
-            if let target = newer(than: client) {
-                let (type, rule) = ruleInfo(target)
-                return Verdict(kind: .optional, decidedBy: "recommend-floor",
-                               why: "\(label) is below the recommend floor \(floor.text) on \(platform.name)",
-                               target: target, updateType: type, rule: rule)
-            }
+        let floors: [(Floor?, Verdict.Kind, String)] = [(platform.force, .required, "force"), (platform.recommend, .optional, "recommend")]
+        for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
+            guard let target = newer(than: client) else { continue }
+            let (type, rule) = ruleInfo(target)
+            return Verdict(kind: kind, decidedBy: "\(name)-floor", why: "\(label) is below the \(name) floor \(floor.text) on \(platform.name)",
+                           target: target, updateType: type, rule: rule)
         }
         guard let announced = snapshot.newestAnnounced(platform, at: t), Release.isBelow(client, announced.release) else {
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {

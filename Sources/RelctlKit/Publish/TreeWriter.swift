@@ -29,7 +29,7 @@ public final class TreeWriter {
         self.dryRun = dryRun
         switch FileSystem.kind(of: self.root) {
         case .missing:
-            if !dryRun { try makeDirectories(self.root, relative: nil) }
+            if !dryRun { try makeDirectories(self.root) }
         case .directory:
             guard access(self.root, W_OK) == 0 || dryRun else {
                 throw RelctlError.failure("cannot write to \(self.root): permission denied", hint: "choose a writable directory or fix its permissions")
@@ -54,7 +54,7 @@ public final class TreeWriter {
         return out
     }
 
-    private func makeDirectories(_ path: String, relative: String?) throws {
+    private func makeDirectories(_ path: String) throws {
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             current += "/" + part

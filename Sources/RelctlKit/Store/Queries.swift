@@ -72,20 +72,6 @@ extension Store {
         return Store.sorted(list)
     }
 
-    /// Every version of every platform at once, for publishing many apps.
-    public func allVersions() throws -> [Int64: [VersionRecord]] {
-        var byID: [Int64: VersionRecord] = [:]
-        for r in try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version") {
-            if let v = Store.versionRecord(r) { byID[v.id] = v }
-        }
-        for r in try db.query("SELECT version_id, locale, body FROM note") {
-            byID[r.int(0)!]?.notes[r.text(1)] = r.text(2)
-        }
-        var grouped: [Int64: [VersionRecord]] = [:]
-        for v in byID.values { grouped[v.platformID, default: []].append(v) }
-        return grouped.mapValues(Store.sorted)
-    }
-
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
         list.sorted {
             if Release.isBelow($0.release, $1.release) { return true }
