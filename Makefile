@@ -12,12 +12,12 @@ RELEASE = .build/release/relctl
 
 all: release
 
-# A fully static executable: the Swift standard library, SQLite and
-# libcrypto are linked in, so the binary runs on machines without them and
-# starts without the dynamic loader's work. The linker warns that SQLite's and
-# libcrypto's unused dlopen paths would need a matching glibc at run time.
+# A fully static executable (see Package.swift): the Swift standard library,
+# SQLite and libcrypto are linked in. The linker notes that code paths of
+# libsqlite3.a and libcrypto.a relctl never calls (extension loading, DNS)
+# would need the build machine's glibc at run time.
 release:
-	swift build -c release -Xswiftc -static-executable --product relctl
+	swift build -c release --product relctl
 
 install: release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)

@@ -31,7 +31,13 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))],
             plugins: ["EmbedTemplates"]
         ),
-        .executableTarget(name: "relctl", dependencies: ["RelctlKit"]),
+        // Release builds are fully static (Swift runtime, SQLite, libcrypto):
+        // the binary runs anywhere and starts without dynamic relocations.
+        .executableTarget(
+            name: "relctl",
+            dependencies: ["RelctlKit"],
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+        ),
         .testTarget(name: "RelctlKitTests", dependencies: ["RelctlKit"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

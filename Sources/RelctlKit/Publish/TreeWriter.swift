@@ -18,6 +18,7 @@ public final class TreeWriter {
     public let root: String
     let dryRun: Bool
     static let tempMarker = ".relctl-tmp."
+    private let pid = getpid()
     private var pending: [(temp: String, target: String)] = []
     private var createdDirectories: Set<String> = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
@@ -121,7 +122,7 @@ public final class TreeWriter {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
-        let temp = dir + "/" + TreeWriter.tempMarker + parts.last! + ".\(getpid())"
+        let temp = dir + "/" + TreeWriter.tempMarker + parts.last! + ".\(pid)"
         try TreeWriter.write(bytes, to: temp)
         pending.append((temp, target))
         return existing == .missing ? .added : .changed
@@ -193,7 +194,7 @@ public final class TreeWriter {
             if name.hasPrefix(TreeWriter.tempMarker) {
                 // Another publish that is still running owns its temporaries.
                 let owner = name.split(separator: ".").last.flatMap { Int32($0) } ?? 0
-                if owner == getpid() || owner <= 0 || kill(owner, 0) != 0 { unlink(path) }
+                if owner == pid || owner <= 0 || kill(owner, 0) != 0 { unlink(path) }
                 continue
             }
             if FileSystem.kind(of: path, followLinks: false) == .directory { removeStaleTemporaries(under: relative + "/" + name) }

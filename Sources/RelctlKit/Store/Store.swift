@@ -35,6 +35,9 @@ public final class Store {
         do {
             db = try Connection(path: path, readOnly: mode == .read, create: mode == .create)
             try db.execute("PRAGMA foreign_keys = ON")
+            // Read pages through a mapping rather than a pread each: a
+            // publish reads the whole database, many pages more than once.
+            try db.execute("PRAGMA mmap_size = 268435456")
             try prepare(mode: mode, isNew: fileState == .missing)
         } catch let e as SQLiteError {
             throw Store.explain(e, path: path)

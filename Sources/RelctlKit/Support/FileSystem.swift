@@ -63,11 +63,10 @@ public enum FileSystem {
         return bytes
     }
 
-    /// The OS user for the audit trail: $USER or $LOGNAME as git does, then
-    /// the password database (which a fully static binary may not reach).
+    /// The OS user for the audit trail: $USER or $LOGNAME as git does, else
+    /// the numeric uid (a static binary does not consult NSS).
     public static func currentUser(env: [String: String]) -> String {
         for key in ["USER", "LOGNAME"] { if let name = env[key], !name.isEmpty { return name } }
-        if let pw = getpwuid(geteuid()), let name = pw.pointee.pw_name { return String(cString: name) }
         return "uid \(geteuid())"
     }
 }
