@@ -124,7 +124,6 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(try Time.parseDuration("1h30m"), 5400)
         XCTAssertEqual(try Time.parseDuration("1w"), 604800)
         for bad in ["0m", "0", "-5m", "m", "5", "5x", "1.5h", ""] { XCTAssertThrowsError(try Time.parseDuration(bad), bad) }
-        XCTAssertEqual(Time.formatDuration(5400), "1h30m")
     }
 }
 

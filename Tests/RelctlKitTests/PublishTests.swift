@@ -305,6 +305,13 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(publish(h, out).status, 0)
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "keep\n")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: out + "/shop/control.json")[.type] as? FileAttributeType, .typeRegular)
+        // Removing stale files never reaches through a link put where a folder was.
+        try Data("keep\n".utf8).write(to: URL(fileURLWithPath: elsewhere + "/andversion.json"))
+        h.ok("platform rm android --yes")
+        try FileManager.default.removeItem(atPath: out + "/shop/android")
+        try FileManager.default.createSymbolicLink(atPath: out + "/shop/android", withDestinationPath: elsewhere)
+        XCTAssertEqual(publish(h, out).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: elsewhere + "/andversion.json", encoding: .utf8), "keep\n")
     }
 
     /// The hand-written what's-new entry is byte for byte the general one.

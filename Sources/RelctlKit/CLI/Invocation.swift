@@ -111,11 +111,4 @@ public final class Invocation {
                                     hint: "add --platform \(all[0].name)")
         }
     }
-
-    /// The platform when given or unambiguous; nil means "every platform".
-    public func optionalPlatform(in store: Store, project: ProjectRecord) throws -> PlatformRecord? {
-        if given("platform") { return try platform(in: store, project: project) }
-        let all = try store.platforms(project: project.id)
-        return all.count == 1 ? all[0] : nil
-    }
 }

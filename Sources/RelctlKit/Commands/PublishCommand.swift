@@ -17,6 +17,13 @@ enum PublishCommand {
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
         let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
+        func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
+            switch outcome {
+            case .added: added.append(path)
+            case .changed: changed.append(path)
+            case .unchanged: unchanged += 1
+            }
+        }
         let revision: Int64
         do {
             revision = try store.read {
@@ -40,11 +47,7 @@ enum PublishCommand {
                     for rendered in try Publisher.render(snapshots, at: at) {
                         warnings += rendered.warnings
                         for file in rendered.files {
-                            switch try writer.stage(file.path, file.bytes, sha256: file.sha256) {
-                            case .added: added.append(file.path)
-                            case .changed: changed.append(file.path)
-                            case .unchanged: unchanged += 1
-                            }
+                            tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
                             entries[file.path] = (file.bytes.count, file.sha256)
                         }
                     }
@@ -53,11 +56,8 @@ enum PublishCommand {
                 return try store.revision()
             }
             let removed = writer.previousIndex.keys.filter { entries[$0] == nil }.sorted()
-            switch try writer.stage("index.json", Publisher.index(revision: revision, entries: entries)) {
-            case .added: added.append("index.json")
-            case .changed: changed.append("index.json")
-            case .unchanged: unchanged += 1
-            }
+            // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            tally(try writer.stage("index.json", Publisher.index(revision: revision, entries: entries)), "index.json")
             try writer.commit()
             removed.forEach(writer.remove)
             writer.removeStaleTemporaries(under: "")

@@ -171,6 +171,12 @@ public final class TreeWriter {
     /// Removes a file relctl published before, and folders it leaves empty.
     public func remove(_ relative: String) {
         guard TreeWriter.isSafe(relative), !dryRun else { return }
+        // Never through a link: the old index names the path, not where it leads now.
+        var dir = root
+        for part in relative.split(separator: "/").dropLast() {
+            dir += "/" + part
+            guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return }
+        }
         let target = root + "/" + relative
         guard FileSystem.kind(of: target, followLinks: false) == .file else { return }
         unlink(target)

@@ -83,8 +83,6 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
-    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
-
     private func error(_ rc: Int32) -> SQLiteError {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }

@@ -110,16 +110,6 @@ public enum Time {
         return total
     }
 
-    public static func formatDuration(_ seconds: Int64) -> String {
-        var s = seconds
-        var out = ""
-        for (unit, size) in [("d", Int64(86400)), ("h", 3600), ("m", 60), ("s", 1)] where s >= size {
-            out += "\(s / size)\(unit)"
-            s %= size
-        }
-        return out.isEmpty ? "0s" : out
-    }
-
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
