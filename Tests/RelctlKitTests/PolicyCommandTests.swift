@@ -129,6 +129,9 @@ final class PolicyCommandTests: XCTestCase {
         let forced = h.ok("--json check 1.0 --platform ios --locale tr-TR").json as! [String: Any]
         XCTAssertEqual(((forced["message"] as! [String: Any])["title"] as! [String: Any])["text"] as? String, "Shop güncellemesi")
         XCTAssertEqual(forced["why"] as? String, "1.0 is below the force floor 2.0 on ios")
+        h.ok("message set maintenance --locale de --message \"Zurück um {until}\"")
+        let open = h.ok("maintenance start")
+        XCTAssertTrue(open.err.contains("warning: the project's maintenance text for de uses {until}"), open.err)
         h.ok("message rm required --locale tr")
         h.fails("message rm required --locale tr", "no required overrides for tr")
     }

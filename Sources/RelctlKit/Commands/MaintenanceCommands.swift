@@ -96,6 +96,13 @@ enum MaintenanceCommands {
             }
             return id
         }
+        if end == nil {
+            let locales = try store.messageOverrides(project: project.id)["maintenance"]?
+                .filter { $0.value.values.contains { $0.contains("{until}") } }.keys.sorted() ?? []
+            if !locales.isEmpty {
+                inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
+            }
+        }
         inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name)])) { "" }
         inv.info("maintenance window #\(id) for \(scope): \(span)")
     }
