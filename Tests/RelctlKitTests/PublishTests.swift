@@ -276,6 +276,8 @@ final class PublishTests: XCTestCase {
         XCTAssertTrue(r.err.contains("macos has no App Store id"), r.err)
         XCTAssertTrue(r.err.contains("relctl platform edit macos --app-store-id ID"), r.err)
         XCTAssertEqual(tree(out), before, "a refused publish leaves the tree as it was")
+        XCTAssertEqual(publish(h, h.dir + "/fresh/out").status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/fresh"), "nor creates folders")
 
         let file = h.dir + "/file"
         try Data().write(to: URL(fileURLWithPath: file))

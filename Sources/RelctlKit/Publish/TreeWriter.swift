@@ -21,6 +21,8 @@ public final class TreeWriter {
     private let pid = getpid()
     private var pending: [(temp: String, target: String)] = []
     private var createdDirectories: Set<String> = []
+    /// Folders this publish made, in order, so a refused one can take them back.
+    private var madeDirectories: [String] = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
@@ -68,7 +70,9 @@ public final class TreeWriter {
         switch FileSystem.kind(of: path, followLinks: false) {
         case .directory: break
         case .missing:
-            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            if mkdir(path, 0o755) == 0 {
+                madeDirectories.append(path)
+            } else if errno != EEXIST {
                 throw RelctlError.failure("cannot create \(path): \(String(cString: strerror(errno)))", hint: "check the permissions of its parent")
             }
         case .symlink where !path.hasPrefix(root + "/"):
@@ -166,6 +170,8 @@ public final class TreeWriter {
     public func abort() {
         for (temp, _) in pending { unlink(temp) }
         pending.removeAll()
+        for dir in madeDirectories.reversed() { rmdir(dir) }
+        madeDirectories.removeAll()
     }
 
     /// Removes a file relctl published before, and folders it leaves empty.
