@@ -118,9 +118,10 @@ public enum ExitStatus {
 
 /// Environment variables read by relctl, documented in help and the man page.
 public enum Environment {
-    public static let variables: [(String, String)] = [
-        ("RELCTL_DB", "The database file when --db is not given (default ./relctl.db)."),
-        ("RELCTL_PROJECT", "The project when -p/--project is not given."),
+    /// The options' own variables first, described from the options.
+    public static let variables: [(String, String)] = Globals.options.compactMap { o in
+        o.env.map { ($0, "\(o.help) Read when --\(o.long) is not given" + (o.defaultValue.map { "; the default is \($0)." } ?? ".")) }
+    } + [
         ("TZ", "The local time zone for times given as 'YYYY-MM-DD HH:MM' or 'HH:MM'."),
         ("NO_COLOR", "When set, output is not coloured."),
         ("COLUMNS", "The width help text is wrapped to when stdout is not a terminal (default 80)."),

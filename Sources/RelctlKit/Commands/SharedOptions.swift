@@ -13,8 +13,11 @@ extension Invocation {
     /// The version row named by the VERSION argument on the resolved platform.
     func versionRecord(in store: Store, platform: PlatformRecord, text: String) throws -> VersionRecord {
         let wanted = try Version(text)
-        let all = try store.versions(platform: platform.id)
-        if let exact = all.first(where: { $0.version.text == text }) { return exact }
+        let all = try store.versions(platform: platform.id, withNotes: false)
+        if var exact = all.first(where: { $0.version.text == text }) {
+            exact.notes = try store.notes(version: exact.id)
+            return exact
+        }
         let equal = all.filter { $0.version == wanted }
         let hint = equal.isEmpty
             ? "see 'relctl version list --platform \(platform.name)'"

@@ -58,6 +58,12 @@ extension Store {
                              releasedAt: r.int(4), minOS: r.string(5), policy: r.string(6), notes: [:])
     }
 
+    public func notes(version: Int64) throws -> [String: String] {
+        var notes: [String: String] = [:]
+        for r in try db.query("SELECT locale, body FROM note WHERE version_id = ?", [.int(version)]) { notes[r.text(0)] = r.text(1) }
+        return notes
+    }
+
     /// Every version of a platform with its notes, oldest first by the version ordering.
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
         var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
