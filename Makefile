@@ -48,6 +48,8 @@ demo:
 # The whole test suite: unit, command, end-to-end, shell and install tests.
 check:
 	scripts/deps.sh test
+	scripts/check-layers.sh
+	scripts/check-layers.sh --self-test
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 	scripts/install-test.sh

@@ -1,11 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, lowest first; each may import only the ones above it in this list:
+//   SQLite      the sqlite3 C API, nothing of relctl
+//   RelctlCore  versions, locales, rules, catalog, evaluator, formats: no dependency at all
+//   RelctlStore schema, migrations, every query and every write, returning core types
+//   RelctlCLI   command model, parser, help, completion, man page, commands, file output
+//   relctl      main.swift
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))]
+
 let package = Package(
     name: "relctl",
     products: [
         .executable(name: "relctl", targets: ["relctl"]),
-        .library(name: "RelctlKit", targets: ["RelctlKit"]),
+        .library(name: "RelctlCore", targets: ["RelctlCore"]),
+        .library(name: "RelctlCLI", targets: ["RelctlCLI"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,20 +34,18 @@ let package = Package(
             dependencies: ["embed-templates"],
             path: "Sources/EmbedTemplatesPlugin"
         ),
-        .target(
-            name: "RelctlKit",
-            dependencies: ["CSQLite", "CCrypto"],
-            swiftSettings: [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))],
-            plugins: ["EmbedTemplates"]
-        ),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "RelctlCore", swiftSettings: strict, plugins: ["EmbedTemplates"]),
+        .target(name: "RelctlStore", dependencies: ["SQLite", "RelctlCore"], swiftSettings: strict),
+        .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "CCrypto"], swiftSettings: strict),
         // Release builds are fully static (Swift runtime, SQLite, libcrypto):
         // the binary runs anywhere and starts without dynamic relocations.
         .executableTarget(
             name: "relctl",
-            dependencies: ["RelctlKit"],
+            dependencies: ["RelctlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
-        .testTarget(name: "RelctlKitTests", dependencies: ["RelctlKit"], exclude: ["Golden"]),
+        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

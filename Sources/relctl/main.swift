@@ -1,6 +1,6 @@
-import RelctlKit
+import RelctlCLI
 #if canImport(Glibc)
 import Glibc
 #endif
 
-exit(Runner.run(Array(CommandLine.arguments.dropFirst()), context: .process()))
+exit(Runner.run(Array(CommandLine.arguments.dropFirst()), context: .process(), tree: Relctl.tree))

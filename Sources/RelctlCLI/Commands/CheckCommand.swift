@@ -1,0 +1,77 @@
+import RelctlCore
+
+/// `relctl check`: what one client sees, and why.
+enum CheckCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "check", abstract: "Show what a user at VERSION sees now (or --at a time), and why.",
+        discussion: "Precedence: an active maintenance window, then a pin, then the force floor, then the recommend floor or the outdated default, then nothing. Updates announced by the outdated default wait for the release delay.",
+        arguments: [Argument("VERSION", help: "The version the user's app reports.", completion: .dynamic(.versions))],
+        options: [Shared.platform, Shared.build("The user's build number."),
+                  Shared.locale("The user's locale (default the project's default locale)."),
+                  Shared.at],
+        examples: [Example("relctl check 1.9.4 --platform ios --locale tr", "What a Turkish iOS user on 1.9.4 sees now."),
+                   Example("relctl check 2.0 --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window.")]
+    ) { inv in
+        let client = Release(try Version(inv.arg("VERSION")!), build: try inv.value("build").map(parseBuild))
+        let at = try inv.value("at").map(inv.time) ?? inv.now
+        let store = try inv.store(.read)
+        let (snapshot, platform) = try store.read {
+            let project = try inv.project(in: store)
+            let platform = try inv.platform(in: store, project: project)
+            return (try store.snapshot(project), platform)
+        }
+        let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
+        let evaluator = Evaluator(snapshot)
+        let verdict = evaluator.evaluate(platform, client, at: at)
+        let message = evaluator.message(verdict, locale: locale)
+        let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
+        let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
+        var full = doc
+        if case .object(var o) = doc {
+            o["platform"] = .string(platform.name); o["version"] = .string(client.version.text); o["build"] = .optional(client.build)
+            o["locale"] = .string(locale); o["at"] = .time(at)
+            full = .object(o)
+        }
+        inv.render(full) {
+            var s = "verdict:  \(verdict.kind.rawValue)\nwhy:      \(verdict.why) [\(verdict.decidedBy)]\n"
+            if let t = verdict.target { s += "target:   \(t.label)\n" }
+            if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {
+                s += "rule:     \(verdict.updateType ?? "-") update: \(r.name) (\(r.alert), \(r.frequency))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")\n"
+            }
+            if verdict.kind == .optional { s += "remind:   after \(snapshot.project.remindHours) hours\n" }
+            if let message {
+                for field in Catalog.fields[verdict.kind == .maintenance ? "maintenance" : verdict.kind.rawValue]! {
+                    if verdict.kind == .optional && field == "skip_button" && verdict.rule?.skipAllowed != true { continue }
+                    let r = message[field]!
+                    s += "\(field):".padding(10) + "\(r.value)  [\(r.source)]\n"
+                }
+            }
+            if let (l, text) = notes {
+                s += "notes (\(l)):\n" + text.lines.map { "  \($0)\n" }.joined()
+            }
+            return s
+        }
+    }
+
+    /// The evaluator's answer as JSON.
+    static func json(_ verdict: Verdict, message: [String: ResolvedText]?, notes: (String, String)?,
+                     snapshot: ProjectSnapshot, platform: PlatformRecord, at: Int64) -> JSON {
+        let o: [String: JSON] = [
+            "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy), "why": .string(verdict.why),
+            "target": verdict.target.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt)]) } ?? .null,
+            "updateType": .optional(verdict.updateType),
+            "alert": .optional(verdict.rule?.alert), "frequency": .optional(verdict.rule?.frequency),
+            "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+            "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,
+            "window": verdict.window.map { MaintenanceCommands.json($0, now: at) } ?? .null,
+            "updateUrl": verdict.kind == .required || verdict.kind == .optional ? .optional(platform.updateURL) : .null,
+            "message": message.map { m in .object(m.mapValues { .object(["text": .string($0.value), "source": .string($0.source)]) }) } ?? .null,
+            "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.lines.map { .string($0) })]) } ?? .null,
+        ]
+        return .object(o)
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}

@@ -1,0 +1,51 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl completion SHELL` prints a script; the hidden `relctl __complete
+/// KIND` answers the scripts with values from the database.
+enum CompletionCommand {
+    static let shells = ["bash", "zsh", "fish"]
+
+    static let command: RunnableCommand = RunnableCommand(
+        "completion", abstract: "Print the shell completion script for bash, zsh or fish.",
+        arguments: [Argument("SHELL", help: "The shell.", allowed: shells)],
+        examples: [Example("relctl completion zsh > ~/.zfunc/_relctl", "Install zsh completion (with ~/.zfunc in $fpath)."),
+                   Example("relctl completion bash > ~/.local/share/bash-completion/completions/relctl", "Install bash completion for one user."),
+                   Example("relctl completion fish > ~/.config/fish/completions/relctl.fish", "Install fish completion.")]
+    ) { inv in
+        inv.out(script(inv.arg("SHELL")!))
+    }
+
+    static func script(_ shell: String) -> String {
+        switch shell {
+        case "bash": return BashScript.generate(Relctl.tree.model)
+        case "zsh": return ZshScript.generate(Relctl.tree.model)
+        default: return FishScript.generate(Relctl.tree.model)
+        }
+    }
+
+    static let callback: RunnableCommand = RunnableCommand(
+        "__complete", abstract: "Print completion candidates from the database, one per line.",
+        arguments: [Argument("KIND", help: "What to list.", allowed: DynamicValues.allCases.map(\.rawValue))],
+        options: [Shared.platform], hidden: true
+    ) { inv in
+        // Completion must never fail loudly or write: any problem means no candidates.
+        guard let kind = DynamicValues(rawValue: inv.arg("KIND")!),
+              let store = try? Store(path: inv.dbPath, mode: .read, user: inv.context.user),
+              let values = try? candidates(kind, store: store, project: inv.value("project"), platform: inv.value("platform"))
+        else { return }
+        inv.out(values.map { $0 + "\n" }.joined())
+    }
+
+    static func candidates(_ kind: DynamicValues, store: Store, project: String?, platform: String?) throws -> [String] {
+        if kind == .projects { return try store.projectSlugs() }
+        let scope = try store.completionScope(project: project)
+        switch kind {
+        case .projects: return []
+        case .platforms: return try store.platformNames(scope: scope)
+        case .versions: return try store.versionTexts(scope: scope, platform: platform)
+        case .windows: return try store.upcomingWindowIDs(scope: scope)
+        case .locales: return Set(Catalog.locales).union(try store.localesInUse(scope: scope)).sorted()
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import RelctlCore
+import RelctlStore
+
+enum InitCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "init", abstract: "Create a relctl database.",
+        discussion: "Creates the database named by --db (or RELCTL_DB, default ./relctl.db). Running it on an existing relctl database changes nothing. It is the only command that creates a database.",
+        examples: [Example("relctl init --db /srv/release/relctl.db", "Create a database in a shared place.")]
+    ) { inv in
+        let path = inv.dbPath
+        let existed = FileSystem.size(of: path) ?? 0 > 0
+        let store = try inv.store(existed ? .read : .create)
+        if !existed { try store.recordInit(now: inv.now) }
+        inv.render(.object(["db": .string(store.path), "created": .bool(!existed), "schema": .int(Store.schemaVersion)])) {
+            ""
+        }
+        inv.info(existed ? "\(path) is already a relctl database; nothing changed" : "created \(path)")
+    }
+}

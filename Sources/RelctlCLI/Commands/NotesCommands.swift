@@ -1,0 +1,72 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl notes`: release notes per version and locale.
+enum NotesCommands {
+    static let command: RunnableCommand = RunnableCommand(
+        "notes", abstract: "Manage localized release notes (what's new).",
+        subcommands: [set, show, rm]
+    )
+
+    static let set: RunnableCommand = RunnableCommand(
+        "set", abstract: "Set the notes of a version in one locale.",
+        arguments: [Shared.version, Argument("LINE", help: "Lines of notes (or use --file).", optional: true, repeating: true)],
+        options: [Shared.platform, Shared.locale("The notes' locale (default the project's default locale)."),
+                  Option("file", value: "FILE", help: "Read the notes from FILE, one line each ('-' for stdin).", completion: .file)],
+        examples: [Example("relctl notes set 2.1.0 --platform ios --locale tr \"Daha hızlı ödeme\"", "Turkish notes for iOS 2.1.0."),
+                   Example("relctl notes set 2.1.0 --locale de --file notes-de.txt", "German notes from a file.")]
+    ) { inv in
+        guard let text = try NotesInput.read(inv, lines: inv.args("LINE"), file: inv.value("file")) else {
+            throw RelctlError.usage("no notes given", hint: "give lines as arguments or --file FILE (or - for stdin)")
+        }
+        let locale = try inv.locale(inv.value("locale"))
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        let tag = locale ?? project.defaultLocale
+        try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: p, of: project, now: inv.now)
+        inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)")
+    }
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show the notes of a version.",
+        arguments: [Shared.version], options: [Shared.platform, Shared.locale]
+    ) { inv in
+        let locale = try inv.locale(inv.value("locale"))
+        let store = try inv.store(.read)
+        let v = try store.read {
+            let project = try inv.project(in: store)
+            let p = try inv.platform(in: store, project: project)
+            return try store.version(inv.arg("VERSION")!, on: p)
+        }
+        var notes = v.notes
+        if let locale {
+            guard let text = v.notes[locale] else {
+                throw RelctlError.failure("\(v.version.text) has no \(locale) notes",
+                                          hint: v.notes.isEmpty ? "add them with 'relctl notes set \(v.version.text) --locale \(locale) LINE'" : "it has: \(v.notes.keys.sorted().joined(separator: ", "))")
+            }
+            notes = [locale: text]
+        }
+        inv.render(.object(["version": .string(v.version.text), "notes": .object(notes.mapValues {
+            .array($0.lines.map { .string($0) })
+        })])) {
+            if locale != nil { return notes.values.first! + "\n" }
+            return notes.keys.sorted().map { "[\($0)]\n\(notes[$0]!)\n" }.joined(separator: "\n")
+        }
+    }
+
+    static let rm: RunnableCommand = RunnableCommand(
+        "rm", abstract: "Remove the notes of a version in one locale.",
+        arguments: [Shared.version],
+        options: [Shared.platform, Shared.locale("The locale whose notes to remove.")]
+    ) { inv in
+        guard let locale = try inv.locale(inv.value("locale")) else {
+            throw RelctlError.usage("--locale is required", hint: "name the notes to remove, like --locale tr")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        try store.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: p, of: project, now: inv.now)
+        inv.info("removed \(locale) notes of \(p.name) \(inv.arg("VERSION")!)")
+    }
+}

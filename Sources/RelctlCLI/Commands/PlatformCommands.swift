@@ -1,0 +1,128 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl platform`: the platforms of a project and their store ids.
+enum PlatformCommands {
+    static let nameArgument: Argument = Argument("PLATFORM", help: "The platform: \(Names.knownPlatforms.joined(separator: ", ")).",
+                                       allowed: Names.knownPlatforms)
+    static let bundleID: Option = Option("bundle-id", value: "ID", help: "The bundle id (Apple) or package name (Android), like com.example.shop.")
+    static let appStoreID: Option = Option("app-store-id", value: "ID", help: "The numeric App Store id, like 1088280260 (Apple platforms).")
+    static let minOS: Option = Option("min-os", value: "VERSION", help: "The minimum OS version the app supports, like 15.0.")
+    static let storeURL: Option = Option("store-url", value: "URL", help: "Where users update; defaults to the App Store or Google Play page.")
+
+    static let command: RunnableCommand = RunnableCommand(
+        "platform", abstract: "Manage the platforms of a project.",
+        subcommands: [add, list, show, edit, rm]
+    )
+
+    static func json(_ p: PlatformRecord, versions: Int? = nil) -> JSON {
+        var o: [String: JSON] = [
+            "name": .string(p.name), "bundleId": .optional(p.bundleID), "appStoreId": .optional(p.appStoreID),
+            "storeUrl": .optional(p.storeURL), "minOs": .optional(p.minOS), "updateUrl": .optional(p.updateURL),
+        ]
+        if let versions { o["versions"] = .int(versions) }
+        return .object(o)
+    }
+
+    static func fields(_ inv: Invocation) throws -> (bundle: String?, store: String?, minOS: String?, url: String?) {
+        (try inv.value("bundle-id").map(Names.bundleID), try inv.value("app-store-id").map(Names.appStoreID),
+         try inv.value("min-os").map(Names.osVersion), try inv.value("store-url").map(Names.url))
+    }
+
+    static let add: RunnableCommand = RunnableCommand(
+        "add", abstract: "Add a platform to the project.",
+        arguments: [nameArgument],
+        options: [bundleID, appStoreID, minOS, storeURL],
+        examples: [Example("relctl platform add ios --bundle-id com.example.shop --app-store-id 1088280260", "Add the iOS app."),
+                   Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
+    ) { inv in
+        let name = try Names.platform(inv.arg("PLATFORM")!)
+        let f = try fields(inv)
+        guard let bundle = f.bundle else {
+            throw RelctlError.usage("--bundle-id is required", hint: "give the bundle id or package name, like --bundle-id com.example.shop")
+        }
+        if f.store != nil && !Names.applePlatforms.contains(name) {
+            throw RelctlError.usage("--app-store-id is for Apple platforms, not \(name)", hint: "leave it out for \(name)")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        try store.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        if Names.applePlatforms.contains(name) && f.store == nil {
+            inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID'")
+        }
+        inv.info("added platform \(name) to \(project.slug)")
+    }
+
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.") { inv in
+        let store = try inv.store(.read)
+        let (project, platforms, counts) = try store.read {
+            let p = try inv.project(in: store)
+            return (p, try store.platforms(project: p.id), try store.versionCounts())
+        }
+        inv.render(.object(["project": .string(project.slug), "platforms": .array(platforms.map { json($0, versions: counts[$0.id] ?? 0) })])) {
+            Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "VERSIONS"], platforms.map {
+                [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", String(counts[$0.id] ?? 0)]
+            })
+        }
+    }
+
+    /// PLATFORM when given as an argument, else --platform, else the only one.
+    static func named(_ inv: Invocation, _ store: Store, _ project: ProjectRecord) throws -> PlatformRecord {
+        try inv.platform(in: store, project: project, named: inv.arg("PLATFORM"))
+    }
+
+    static let optionalName: Argument = Argument("PLATFORM", help: "The platform; not needed when the project has one.", optional: true,
+                                       completion: .dynamic(.platforms))
+
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show a platform.", arguments: [optionalName]) { inv in
+        let store = try inv.store(.read)
+        let (project, p, count) = try store.read {
+            let project = try inv.project(in: store)
+            let p = try named(inv, store, project)
+            return (project, p, try store.versions(platform: p.id, withNotes: false).count)
+        }
+        inv.render(json(p, versions: count)) {
+            """
+            project:      \(project.slug)
+            platform:     \(p.name)
+            bundle id:    \(p.bundleID ?? "-")
+            app store id: \(p.appStoreID ?? "-")
+            min OS:       \(p.minOS ?? "-")
+            update URL:   \(p.updateURL ?? "-")
+            versions:     \(count)
+
+            """
+        }
+    }
+
+    static let edit: RunnableCommand = RunnableCommand(
+        "edit", abstract: "Change a platform's ids, minimum OS or store URL.",
+        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL]
+    ) { inv in
+        let f = try fields(inv)
+        guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil else {
+            throw RelctlError.usage("nothing to change", hint: "give --bundle-id, --app-store-id, --min-os or --store-url")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try named(inv, store, project)
+        if f.store != nil && !p.isApple {
+            throw RelctlError.usage("--app-store-id is for Apple platforms, not \(p.name)", hint: "leave it out for \(p.name)")
+        }
+        try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        inv.info("updated platform \(p.name)")
+    }
+
+    static let rm: RunnableCommand = RunnableCommand(
+        "rm", abstract: "Remove a platform with its versions.",
+        arguments: [Argument("PLATFORM", help: "The platform to remove.", completion: .dynamic(.platforms))],
+        options: [Shared.yes]
+    ) { inv in
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try named(inv, store, project)
+        try inv.confirm("Remove platform \(p.name) of '\(project.slug)' with all its versions?")
+        try store.removePlatform(p, of: project, now: inv.now)
+        inv.info("removed platform \(p.name) from \(project.slug)")
+    }
+}

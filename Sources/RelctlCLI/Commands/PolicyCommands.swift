@@ -1,0 +1,61 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl policy`: pin one version's policy.
+enum PolicyCommands {
+    static let policies = ["force", "recommend", "none"]
+
+    static let command: RunnableCommand = RunnableCommand(
+        "policy", abstract: "Pin the policy of single versions, overriding the floors.",
+        subcommands: [set, clear, list]
+    )
+
+    static let set: RunnableCommand = RunnableCommand(
+        "set", abstract: "Pin one version to force, recommend or none.",
+        arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
+        options: [Shared.platform],
+        examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
+    ) { inv in
+        let policy = inv.arg("POLICY")!
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        try store.setPin(of: inv.arg("VERSION")!, to: policy, on: p, of: project, now: inv.now)
+        inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)")
+    }
+
+    static let clear: RunnableCommand = RunnableCommand(
+        "clear", abstract: "Remove a version's pin.",
+        arguments: [Shared.version], options: [Shared.platform]
+    ) { inv in
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: p, of: project, now: inv.now)
+        inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)")
+    }
+
+    static let list: RunnableCommand = RunnableCommand(
+        "list", abstract: "List floors and pins.",
+        options: [Shared.platform]
+    ) { inv in
+        let store = try inv.store(.read)
+        let rows: [(PlatformRecord, [VersionRecord])] = try store.read {
+            let project = try inv.project(in: store)
+            let platforms = inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
+            return try platforms.map { ($0, try store.versions(platform: $0.id, withNotes: false).filter { $0.policy != nil }) }
+        }
+        inv.render(.object(["platforms": .array(rows.map { p, pins in
+            .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
+        })])) {
+            Table.render(["PLATFORM", "KIND", "VERSION", "POLICY"], rows.flatMap { p, pins in
+                var r: [[String]] = []
+                if let f = p.force { r.append([p.name, "floor", f.text, "force below"]) }
+                if let f = p.recommend { r.append([p.name, "floor", f.text, "recommend below"]) }
+                r += pins.map { [p.name, "pin", $0.label, $0.policy!] }
+                return r
+            })
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl project`: the apps in the database.
+enum ProjectCommands {
+    static let slug: Argument = Argument("SLUG", help: "The project's short name: lowercase letters, digits and '-' (used in published paths).",
+                               completion: .dynamic(.projects))
+    static let name: Option = Option("name", value: "NAME", help: "The app's display name, used in messages as {app}.")
+    static let defaultLocale: Option = Option("default-locale", value: "LOCALE", help: "The locale used when a user's language has no text (default en).",
+                                      completion: .dynamic(.locales))
+    static let locales: Option = Option("locales", value: "LIST", help: "Comma-separated locales to publish, like en,tr,de; empty derives them from notes and messages.")
+
+    static let command: RunnableCommand = RunnableCommand(
+        "project", abstract: "Manage projects (apps).",
+        subcommands: [add, list, show, edit, rm, use],
+        examples: [Example("relctl project add shop --name \"Shop\"", "Add the app 'shop'.")]
+    )
+
+    static let add: RunnableCommand = RunnableCommand(
+        "add", abstract: "Add a project.",
+        arguments: [Argument("SLUG", help: slug.help)],
+        options: [name, defaultLocale, locales],
+        examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'.")]
+    ) { inv in
+        let slug = try Names.slug(inv.arg("SLUG")!)
+        let display = inv.value("name") ?? slug
+        let locale = try inv.locale(inv.value("default-locale")) ?? "en"
+        let list = try parseLocales(inv.value("locales"))
+        let store = try inv.store()
+        try store.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now)
+        inv.info("added project \(slug)")
+    }
+
+    static func parseLocales(_ text: String?) throws -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        var seen: [String] = []
+        for part in text.split(separator: ",") {
+            let tag = try LocaleTag.normalize(part.trimmingSpaces())
+            if !seen.contains(tag) { seen.append(tag) }
+        }
+        return seen
+    }
+
+    static func json(_ p: ProjectRecord, platforms: [PlatformRecord], counts: [Int64: Int]) -> JSON {
+        .object([
+            "slug": .string(p.slug), "name": .string(p.name), "defaultLocale": .string(p.defaultLocale),
+            "locales": .array(p.locales.map { .string($0) }),
+            "platforms": .array(platforms.map { PlatformCommands.json($0, versions: counts[$0.id] ?? 0) }),
+        ])
+    }
+
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List projects.") { inv in
+        let store = try inv.store(.read)
+        let (projects, platforms, counts, current) = try store.read {
+            (try store.projects(), try store.allPlatforms(), try store.versionCounts(), try store.defaultProject)
+        }
+        inv.render(.object(["projects": .array(projects.map { p in json(p, platforms: platforms.filter { $0.projectID == p.id }, counts: counts) }),
+                            "default": .optional(current)])) {
+            if projects.isEmpty { return "" }
+            return Table.render(["SLUG", "NAME", "PLATFORMS", "VERSIONS"], projects.map { p in
+                let mine = platforms.filter { $0.projectID == p.id }
+                return [(p.slug == current ? "* " : "") + p.slug, p.name, mine.map(\.name).joined(separator: ","),
+                        String(mine.reduce(0) { $0 + (counts[$1.id] ?? 0) })]
+            })
+        }
+        if projects.isEmpty { inv.info("no projects yet; add one with 'relctl project add SLUG --name NAME'") }
+    }
+
+    /// The project named by SLUG, or the resolved one when SLUG is absent.
+    static func named(_ inv: Invocation, _ store: Store) throws -> ProjectRecord {
+        guard let slug = inv.arg("SLUG") else { return try inv.project(in: store) }
+        return try store.requireProject(slug)
+    }
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show a project and its platforms.",
+        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))]
+    ) { inv in
+        let store = try inv.store(.read)
+        let (p, platforms, counts) = try store.read {
+            let p = try named(inv, store)
+            return (p, try store.platforms(project: p.id), try store.versionCounts())
+        }
+        inv.render(json(p, platforms: platforms, counts: counts)) {
+            var s = "project:        \(p.slug)\nname:           \(p.name)\ndefault locale: \(p.defaultLocale)\n"
+            s += "locales:        \(p.locales.isEmpty ? "(from notes and messages)" : p.locales.joined(separator: ", "))\n"
+            if !platforms.isEmpty {
+                s += "\n" + Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "VERSIONS"], platforms.map {
+                    [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", String(counts[$0.id] ?? 0)]
+                })
+            }
+            return s
+        }
+    }
+
+    static let edit: RunnableCommand = RunnableCommand(
+        "edit", abstract: "Change a project's name or locales.",
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
+        options: [name, defaultLocale, locales]
+    ) { inv in
+        let locale = try inv.locale(inv.value("default-locale"))
+        let list = inv.flag("locales") ? try parseLocales(inv.value("locales")) : nil
+        guard inv.flag("name") || locale != nil || list != nil else {
+            throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale or --locales")
+        }
+        let store = try inv.store()
+        let slug = inv.arg("SLUG")!
+        try store.editProject(slug, name: inv.value("name"), defaultLocale: locale, locales: list, now: inv.now)
+        inv.info("updated project \(slug)")
+    }
+
+    static let rm: RunnableCommand = RunnableCommand(
+        "rm", abstract: "Remove a project with all its platforms, versions and settings.",
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
+        options: [Shared.yes]
+    ) { inv in
+        let store = try inv.store()
+        let slug = inv.arg("SLUG")!
+        _ = try named(inv, store)
+        try inv.confirm("Remove project '\(slug)' and everything in it?")
+        try store.removeProject(slug, now: inv.now)
+        inv.info("removed project \(slug)")
+    }
+
+    static let use: RunnableCommand = RunnableCommand(
+        "use", abstract: "Make a project the default for commands without -p.",
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))]
+    ) { inv in
+        let store = try inv.store()
+        let slug = inv.arg("SLUG")!
+        try store.useProject(slug, now: inv.now)
+        inv.info("now using project \(slug)")
+    }
+}

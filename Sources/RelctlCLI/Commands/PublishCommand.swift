@@ -1,0 +1,88 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl publish DIR`: the static files client libraries download.
+enum PublishCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren and control files.",
+        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
+        arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
+        options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing.")],
+        examples: [Example("relctl publish ./out", "Publish every project into ./out."),
+                   Example("relctl publish ./out --dry-run", "See what a publish would change.")]
+    ) { inv in
+        let dir = inv.arg("DIR")!
+        let at = try inv.value("at").map(inv.time) ?? inv.now
+        let dryRun = inv.flag("dry-run")
+        let store = try inv.store(.read)
+        let writer = try TreeWriter(root: dir, dryRun: dryRun)
+        var entries: [String: (size: Int, sha256: String)] = [:]
+        var added: [String] = [], changed: [String] = [], unchanged = 0
+        var warnings: [String] = []
+        let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
+        func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
+            switch outcome {
+            case .added: added.append(path)
+            case .changed: changed.append(path)
+            case .unchanged: unchanged += 1
+            }
+        }
+        let revision: Int64
+        do {
+            revision = try store.read {
+                var projects = try store.projects()
+                if inv.flag("project") {
+                    let slug = inv.value("project")!
+                    projects = [try store.requireProject(slug)]
+                    entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
+                }
+                // Snapshots are read here, on the connection's thread; a batch
+                // renders in parallel; its files are staged in order.
+                let batchSize = 8
+                for start in stride(from: 0, to: projects.count, by: batchSize) {
+                    let batch = projects[start..<min(start + batchSize, projects.count)]
+                    if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
+                    let snapshots = try batch.map { try store.snapshot($0) }
+                    for rendered in try ParallelRender.render(snapshots, at: at) {
+                        warnings += rendered.warnings
+                        for file in rendered.files {
+                            tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
+                            entries[file.path] = (file.bytes.count, file.sha256)
+                        }
+                    }
+                }
+                if progress { inv.context.stderr.write("\r\u{1B}[K") }
+                return try store.revision()
+            }
+            let removed = writer.previousIndex.keys.filter { entries[$0] == nil }.sorted()
+            // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, entries: entries)), "index.json")
+            try writer.commit()
+            removed.forEach(writer.remove)
+            writer.removeStaleTemporaries(under: "")
+            warnings.forEach(inv.warn)
+            report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged)
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
+                       added: [String], changed: [String], removed: [String], unchanged: Int) {
+        let total = added.count + changed.count + unchanged
+        if dryRun {
+            inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
+                                "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
+                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged)])) {
+                added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
+                    + removed.map { "remove  \($0)\n" }.joined()
+            }
+            inv.info("dry run: \(added.count) to add, \(changed.count) to change, \(removed.count) to remove, \(unchanged) unchanged; nothing written")
+            return
+        }
+        inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
+                            "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged)])) { "" }
+        inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
+    }
+}

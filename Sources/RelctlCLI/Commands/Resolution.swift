@@ -1,0 +1,44 @@
+import RelctlCore
+import RelctlStore
+
+/// Opening the database and resolving the project and platform a command
+/// acts on: --project, else the default project, else the only one.
+extension Invocation {
+    func store(_ mode: Store.Mode = .write) throws -> Store {
+        try Store(path: dbPath, mode: mode, user: context.user)
+    }
+
+    func project(in store: Store) throws -> ProjectRecord {
+        if let slug = value("project") { return try store.requireProject(slug) }
+        if let slug = try store.defaultProject, let p = try store.project(slug: slug) { return p }
+        let all = try store.projectSlugs()
+        switch all.count {
+        case 0: throw RelctlError.failure("no project yet", hint: "add one with 'relctl project add SLUG --name NAME'")
+        case 1: return try store.requireProject(all[0])
+        default:
+            throw RelctlError.usage("several projects (\(all.joined(separator: ", "))): which one?",
+                                    hint: "choose with -p SLUG, or set a default with 'relctl project use SLUG'")
+        }
+    }
+
+    /// The platform named `name` (an argument), else by --platform, else the only one.
+    func platform(in store: Store, project: ProjectRecord, named name: String? = nil) throws -> PlatformRecord {
+        let all = try store.platforms(project: project.id)
+        if let name = name ?? value("platform") {
+            let wanted = name.lowercased()
+            if let p = all.first(where: { $0.name == wanted }) { return p }
+            throw RelctlError.failure("project '\(project.slug)' has no platform '\(name)'\(Suggest.didYouMean(name, all.map(\.name)))",
+                                      hint: all.isEmpty ? "add one with 'relctl platform add \(wanted) --bundle-id ID'" : "its platforms: \(all.map(\.name).joined(separator: ", "))")
+        }
+        switch all.count {
+        case 0: throw RelctlError.failure("project '\(project.slug)' has no platform yet", hint: "add one with 'relctl platform add ios --bundle-id ID'")
+        case 1: return all[0]
+        default:
+            throw RelctlError.usage("project '\(project.slug)' has several platforms (\(all.map(\.name).joined(separator: ", "))): which one?",
+                                    hint: "add --platform \(all[0].name)")
+        }
+    }
+
+    /// A BCP 47 locale option, normalised.
+    func locale(_ text: String?) throws -> String? { try text.map(LocaleTag.normalize) }
+}

@@ -1,0 +1,84 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl rules`: Siren-compatible alert rules, release delay, reminders
+/// and the policy for outdated versions.
+enum RulesCommands {
+    static let presetHelp = "A Siren preset (\(Rule.presets.map(\.0).joined(separator: ", "))) or ALERT/FREQUENCY like skip/weekly."
+
+    static let command: RunnableCommand = RunnableCommand(
+        "rules", abstract: "Show or change how updates are announced.",
+        subcommands: [show, set]
+    )
+
+    static func json(_ p: ProjectRecord) -> JSON {
+        .object(["rules": p.rules.json, "releaseDelayDays": .int(p.releaseDelayDays),
+                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated)])
+    }
+
+    static func text(_ p: ProjectRecord) -> String {
+        var s = Table.render(["UPDATE", "PRESET", "ALERT", "FREQUENCY", "SKIP"], Rules.types.enumerated().map { i, t in
+            let r = p.rules.byType[i]
+            return [t, r.name, r.alert, r.frequency, r.skipAllowed ? "allowed" : "no"]
+        })
+        s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\n"
+        return s
+    }
+
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show the project's rules.") { inv in
+        let store = try inv.store(.read)
+        let p = try inv.project(in: store)
+        inv.render(json(p)) { text(p) }
+    }
+
+    static func presetOption(_ name: String, _ help: String) -> Option {
+        Option(name, value: "PRESET", help: help)
+    }
+
+    static let set: RunnableCommand = RunnableCommand(
+        "set", abstract: "Change the rules.",
+        discussion: "Update types follow Siren: the first component that differs between the user's version and the new one (major, minor, patch, revision). \(presetHelp)",
+        options: [
+            presetOption("all", "The rule for every update type."),
+            presetOption("major", "The rule for major updates (1.x to 2.x)."),
+            presetOption("minor", "The rule for minor updates (1.1 to 1.2)."),
+            presetOption("patch", "The rule for patch updates (1.1.1 to 1.1.2)."),
+            presetOption("revision", "The rule for revision updates (1.1.1.1 to 1.1.1.2)."),
+            Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
+            Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
+            Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
+        ],
+        examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
+                   Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released.")]
+    ) { inv in
+        let delay = try inv.value("release-delay").map { try count($0, "--release-delay", max: 365) }
+        let remind = try inv.value("remind-after").map { try count($0, "--remind-after", max: 24 * 365) }
+        // Parse everything before touching the database.
+        var parsed: [(String, Rule)] = []
+        for name in ["all", "major", "minor", "patch", "revision"] {
+            if let text = inv.value(name) { parsed.append((name, try Rule.parse(text))) }
+        }
+        guard !parsed.isEmpty || delay != nil || remind != nil || inv.flag("outdated") else {
+            throw RelctlError.usage("nothing to change", hint: "give --all, --major, --minor, --patch, --revision, --release-delay, --remind-after or --outdated")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        var updated = project
+        for (name, rule) in parsed {
+            if name == "all" { updated.rules.byType = Array(repeating: rule, count: 4) }
+            else { updated.rules.byType[Rules.types.firstIndex(of: name)!] = rule }
+        }
+        updated.releaseDelayDays = delay ?? project.releaseDelayDays
+        updated.remindHours = remind ?? project.remindHours
+        updated.outdated = inv.value("outdated") ?? project.outdated
+        try store.setRules(of: project, to: updated, now: inv.now)
+        inv.render(json(updated)) { text(updated) }
+    }
+
+    static func count(_ text: String, _ name: String, max: Int64) throws -> Int64 {
+        guard let n = Int64(text), n >= 0, n <= max else {
+            throw RelctlError.usage("invalid \(name) '\(text)'", hint: "give a whole number from 0 to \(max)")
+        }
+        return n
+    }
+}

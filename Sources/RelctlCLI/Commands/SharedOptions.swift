@@ -1,0 +1,26 @@
+import RelctlCore
+
+/// Options and arguments several commands share, declared once.
+enum Shared {
+    static let platform: Option = Option("platform", value: "NAME", help: "The platform; not needed when the project has one.",
+                                         completion: .dynamic(.platforms), scopesCompletion: true)
+    static let yes: Option = Option("yes", short: "y", help: "Do not ask for confirmation (required when not on a terminal).")
+    static let locale: Option = locale("A BCP 47 locale such as en, tr, pt-BR or zh-Hans.")
+    static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now (RFC 3339, 'YYYY-MM-DD HH:MM' or 'HH:MM' local).")
+    static let version: Argument = Argument("VERSION", help: "A version exactly as the app reports it, like 2.1.0.", completion: .dynamic(.versions))
+
+    /// --locale, with what the locale means for this command.
+    static func locale(_ help: String) -> Option {
+        Option("locale", value: "LOCALE", help: help, completion: .dynamic(.locales))
+    }
+
+    /// --build, with what the build number means for this command.
+    static func build(_ help: String) -> Option { Option("build", value: "N", help: help) }
+
+    /// --platform meaning "only this platform" where the default is every platform.
+    static func platform(only help: String) -> Option {
+        var o = platform
+        o.help = help
+        return o
+    }
+}

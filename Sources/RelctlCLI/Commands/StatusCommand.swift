@@ -1,0 +1,57 @@
+import RelctlCore
+
+/// `relctl status`: the whole release-control state of a project at a glance.
+enum StatusCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "status", abstract: "Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.",
+        options: [Shared.at]
+    ) { inv in
+        let at = try inv.value("at").map(inv.time) ?? inv.now
+        let store = try inv.store(.read)
+        let snapshot = try store.read { try store.snapshot(try inv.project(in: store)) }
+        let evaluator = Evaluator(snapshot)
+        var platformDocs: [JSON] = []
+        var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(Time.format(at))\n"
+        for w in snapshot.windows where w.isActive(at: at) {
+            text += "MAINTENANCE ACTIVE: window #\(w.id) (\(w.platformName ?? "all platforms")) until \(w.endsAt.map(Time.format) ?? "stopped")\n"
+        }
+        for w in snapshot.upcomingWindows(nil, at: at) {
+            text += "maintenance scheduled: window #\(w.id) (\(w.platformName ?? "all platforms")) \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")\n"
+        }
+        for p in snapshot.platforms {
+            let newest = snapshot.newestReleased(p, at: at)
+            let announced = snapshot.newestAnnounced(p, at: at)
+            let versions = snapshot.versions(of: p).reversed()
+            let verdicts = versions.map { ($0, evaluator.evaluate(p, $0.release, at: at)) }
+            platformDocs.append(.object([
+                "platform": .string(p.name),
+                "newestReleased": .optional(newest?.version.text), "newestAnnounced": .optional(announced?.version.text),
+                "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                "pins": .array(versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!)]) }),
+                "versions": .array(verdicts.map { v, verdict in
+                    .object(["version": .string(v.version.text), "build": .optional(v.build), "released": .bool(v.isReleased(at: at)),
+                             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy),
+                             "target": .optional(verdict.target?.version.text)])
+                }),
+            ]))
+            text += "\n\(p.name): newest released \(newest?.label ?? "none")"
+            if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
+            text += "\n  force floor: \(p.force?.text ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
+            if !verdicts.isEmpty {
+                text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
+                    [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy ?? "-",
+                     verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy]
+                }).split(separator: "\n").map { "  \($0)\n" }.joined()
+            }
+        }
+        text += "\n" + RulesCommands.text(snapshot.project)
+        inv.render(.object([
+            "project": .string(snapshot.project.slug), "at": .time(at), "rules": RulesCommands.json(snapshot.project),
+            "maintenance": .object([
+                "active": .array(snapshot.windows.filter { $0.isActive(at: at) }.map { MaintenanceCommands.json($0, now: at) }),
+                "upcoming": .array(snapshot.upcomingWindows(nil, at: at).map { MaintenanceCommands.json($0, now: at) }),
+            ]),
+            "platforms": .array(platformDocs),
+        ])) { text }
+    }
+}

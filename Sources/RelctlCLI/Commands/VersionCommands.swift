@@ -1,0 +1,165 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl version`: the versions shipped on each platform.
+enum VersionCommands {
+    static let build: Option = Shared.build("The build number (required on Android, where it is the versionCode).")
+    static let released: Option = Option("released", value: "TIME", help: "When the version was released (default now).")
+    static let unreleased: Option = Option("unreleased", help: "The version is not released yet; release it later with 'relctl version release'.")
+    static let notes: Option = Option("notes", value: "LINE", help: "A line of release notes.", repeatable: true)
+    static let notesFile: Option = Option("notes-file", value: "FILE", help: "Read release notes from FILE, one line each ('-' for stdin).", completion: .file)
+    static let notesLocale: Option = Shared.locale("The locale of the notes (default the project's default locale).")
+
+    static let command: RunnableCommand = RunnableCommand(
+        "version", abstract: "Manage the versions shipped on each platform.",
+        subcommands: [add, list, show, edit, release, rm]
+    )
+
+    static let add: RunnableCommand = RunnableCommand(
+        "add", abstract: "Record a version of the app.",
+        discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally.",
+        arguments: [Argument("VERSION", help: "The marketing version, 1 to 4 numbers separated by dots, like 2.1.0.")],
+        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale],
+        examples: [Example("relctl version add 2.1.0 --platform ios --build 210 --notes \"Faster checkout\"", "Record iOS 2.1.0, released now."),
+                   Example("relctl version add 2.2.0 --platform android --build 220 --unreleased", "Record a version before it ships.")]
+    ) { inv in
+        let version = try Version(inv.arg("VERSION")!)
+        let buildNumber = try inv.value("build").map(parseBuild)
+        if inv.flag("released") && inv.flag("unreleased") {
+            throw RelctlError.usage("--released and --unreleased contradict each other", hint: "give one of them")
+        }
+        let releasedAt: Int64? = inv.flag("unreleased") ? nil : try inv.value("released").map(inv.time) ?? inv.now
+        let minOS = try inv.value("min-os").map(Names.osVersion)
+        let noteText = try NotesInput.read(inv, lines: inv.values("notes"), file: inv.value("notes-file"))
+        let locale = try inv.locale(inv.value("locale"))
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let platform = try inv.platform(in: store, project: project)
+        if platform.isAndroid && buildNumber == nil {
+            throw RelctlError.usage("Android versions need --build: it is the versionCode the app reports", hint: "add --build N")
+        }
+        let siblings = try store.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
+                                            notes: noteText.map { (locale: locale ?? project.defaultLocale, text: $0) },
+                                            on: platform, of: project, now: inv.now)
+        for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
+        inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
+    }
+
+    static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
+        .ordered([
+            "build": .optional(v.build), "minOs": .optional(v.minOS),
+            "notes": notesJSON(v.notes),
+            "platform": .string(platform), "policy": .optional(v.policy),
+            "released": .bool(v.isReleased(at: now)), "releasedAt": .time(v.releasedAt), "version": .string(v.version.text),
+        ])
+    }
+
+    /// Notes by locale, each a list of lines, written straight to bytes: a
+    /// listing carries every note of every version.
+    static func notesJSON(_ notes: [String: String]) -> JSON {
+        var out: [UInt8] = [123]
+        for (i, locale) in notes.keys.sorted(by: JSON.keyOrder).enumerated() {
+            if i > 0 { out.append(44) }
+            JSON.quoteBytes(locale, into: &out)
+            out.append(58)
+            JSON.quoteLines(notes[locale]!, into: &out)
+        }
+        out.append(125)
+        return .raw(out)
+    }
+
+    static let list: RunnableCommand = RunnableCommand(
+        "list", abstract: "List versions, newest first.",
+        discussion: "Without --platform, every platform of the project is listed.",
+        options: [Shared.platform]
+    ) { inv in
+        let store = try inv.store(.read)
+        let now = inv.now
+        let rows: [(PlatformRecord, VersionRecord)] = try store.read {
+            let project = try inv.project(in: store)
+            let platforms = inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
+            return try platforms.flatMap { p in try store.versions(platform: p.id).reversed().map { (p, $0) } }
+        }
+        inv.render(.object(["versions": .array(rows.map { json($0.1, platform: $0.0.name, now: now) })])) {
+            Table.render(["PLATFORM", "VERSION", "BUILD", "RELEASED", "MIN OS", "PIN", "NOTES"], rows.map { p, v in
+                [p.name, v.version.text, v.build.map(String.init) ?? "-",
+                 v.releasedAt.map { (v.isReleased(at: now) ? "" : "at ") + Time.format($0) } ?? "unreleased",
+                 v.minOS ?? "-", v.policy ?? "-", v.notes.keys.sorted().joined(separator: ",")]
+            })
+        }
+    }
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show one version with its notes.",
+        arguments: [Shared.version], options: [Shared.platform]
+    ) { inv in
+        let store = try inv.store(.read)
+        let (p, v) = try store.read {
+            let project = try inv.project(in: store)
+            let p = try inv.platform(in: store, project: project)
+            return (p, try store.version(inv.arg("VERSION")!, on: p))
+        }
+        inv.render(json(v, platform: p.name, now: inv.now)) {
+            var s = "platform: \(p.name)\nversion:  \(v.version.text)\nbuild:    \(v.build.map(String.init) ?? "-")\n"
+            s += "released: \(v.releasedAt.map(Time.format) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy ?? "-")\n"
+            for locale in v.notes.keys.sorted() {
+                s += "\nnotes (\(locale)):\n" + v.notes[locale]!.lines.map { "  \($0)\n" }.joined()
+            }
+            return s
+        }
+    }
+
+    static let edit: RunnableCommand = RunnableCommand(
+        "edit", abstract: "Change a version's build, minimum OS or release time.",
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS]
+    ) { inv in
+        let newBuild = try inv.value("build").map(parseBuild)
+        let minOS = try inv.value("min-os").map(Names.osVersion)
+        let releasedAt = try inv.value("released").map(inv.time)
+        if releasedAt != nil && inv.flag("unreleased") {
+            throw RelctlError.usage("--released and --unreleased contradict each other", hint: "give one of them")
+        }
+        guard newBuild != nil || minOS != nil || releasedAt != nil || inv.flag("unreleased") else {
+            throw RelctlError.usage("nothing to change", hint: "give --build, --min-os, --released or --unreleased")
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
+        try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now)
+        inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
+    }
+
+    static let release: RunnableCommand = RunnableCommand(
+        "release", abstract: "Mark a version released, now or at a time.",
+        arguments: [Shared.version],
+        options: [Shared.platform, Option("at", value: "TIME", help: "The release time (default now).")]
+    ) { inv in
+        let at = try inv.value("at").map(inv.time) ?? inv.now
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: p, of: project, now: inv.now)
+        inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))")
+    }
+
+    static let rm: RunnableCommand = RunnableCommand(
+        "rm", abstract: "Remove a version and its notes.",
+        arguments: [Shared.version], options: [Shared.platform, Shared.yes]
+    ) { inv in
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let p = try inv.platform(in: store, project: project)
+        let v = try store.version(inv.arg("VERSION")!, on: p)
+        try inv.confirm("Remove \(p.name) \(v.version.text) and its notes?")
+        try store.removeVersion(v, on: p, of: project, now: inv.now)
+        inv.info("removed \(p.name) \(v.version.text)")
+    }
+}
+
+/// Version pairs that clients disagree about (clients.md, "Version hazards").
+enum Hazards {
+    static func trailingZero(_ new: String, _ old: String, platform: String) -> String {
+        "\(new) and \(old) on \(platform) differ only by trailing zeros: Siren 7 and Sparkle treat them as the same version, while Retired (exact match), AndVersion on iOS (which ranks the longer one newer) and Siren 6 treat them as different; make sure \(new) is exactly what the app reports"
+    }
+}

@@ -1,0 +1,14 @@
+import RelctlCore
+
+/// Where a value's completions come from.
+public enum Completion: Sendable, Equatable {
+    case none
+    case file
+    case directory
+    /// Values stored in the database, produced by `relctl __complete KIND`.
+    case dynamic(DynamicValues)
+}
+
+public enum DynamicValues: String, Sendable, CaseIterable {
+    case projects, platforms, versions, locales, windows
+}

@@ -1,0 +1,74 @@
+import RelctlCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few POSIX file operations relctl needs, without Foundation.
+public enum FileSystem {
+    public enum Kind: Equatable { case missing, file, directory, symlink, other }
+
+    public static func kind(of path: String, followLinks: Bool = true) -> Kind {
+        var st = stat()
+        let rc = followLinks ? stat(path, &st) : lstat(path, &st)
+        if rc != 0 { return .missing }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .symlink
+        default: return .other
+        }
+    }
+
+    public static func size(of path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_size)
+    }
+
+    /// Honours the permission bits even for root, who could otherwise write
+    /// anything: a file marked read-only is meant to stay as it is.
+    public static func isWritable(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        return access(path, W_OK) == 0 && (st.st_mode & 0o222) != 0
+    }
+
+    public static func readFile(_ path: String) throws -> [UInt8] {
+        switch kind(of: path) {
+        case .missing: throw RelctlError.failure("cannot read \(path): no such file", hint: "check the path")
+        case .directory: throw RelctlError.failure("cannot read \(path): it is a directory", hint: "give a file path")
+        default: break
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw RelctlError.failure("cannot read \(path): \(String(cString: strerror(errno)))", hint: "check the file's permissions")
+        }
+        defer { close(fd) }
+        return try readAll(fd: fd, name: path)
+    }
+
+    public static func readAll(fd: Int32, name: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 65536) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: buffer[0..<n])
+        }
+        return bytes
+    }
+
+    /// The OS user for the audit trail: $USER or $LOGNAME as git does, else
+    /// the numeric uid (a static binary does not consult NSS).
+    public static func currentUser(env: [String: String]) -> String {
+        for key in ["USER", "LOGNAME"] { if let name = env[key], !name.isEmpty { return name } }
+        return "uid \(geteuid())"
+    }
+}

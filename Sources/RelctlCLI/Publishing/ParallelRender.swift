@@ -1,0 +1,39 @@
+import Dispatch
+import RelctlCore
+import Synchronization
+
+/// A rendered file with its SHA-256, as index.json records it.
+struct HashedFile: Sendable {
+    var path: String
+    var bytes: [UInt8]
+    var sha256: String
+}
+
+/// What rendering one project gave.
+struct RenderedProject: Sendable {
+    var files: [HashedFile]
+    var warnings: [String]
+}
+
+/// Renders and hashes several projects at once, one per core: rendering and
+/// hashing are most of a publish, and each project's files depend on it alone.
+enum ParallelRender {
+    static func render(_ snapshots: [ProjectSnapshot], at: Int64) throws -> [RenderedProject] {
+        let results = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])
+        DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
+            var warnings: [String] = []
+            let result: Result<RenderedProject, PublishProblem>
+            do {
+                let files = try ProjectFiles.render(snapshots[i], at: at, warnings: &warnings)
+                result = .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
+                                                  warnings: warnings))
+            } catch let problem as PublishProblem {
+                result = .failure(problem)
+            } catch {
+                result = .failure(PublishProblem(message: "\(error)", fix: ""))
+            }
+            results.withLock { $0[i] = result }
+        }
+        return try results.withLock { done in try (0..<snapshots.count).map { try done[$0]!.get() } }
+    }
+}

@@ -1,0 +1,90 @@
+import RelctlCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered output to a file descriptor, or to memory when fd is -1 (tests).
+public final class Sink {
+    public private(set) var bytes: [UInt8] = []
+    let fd: Int32
+
+    public init(fd: Int32) { self.fd = fd }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public func write(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+        if fd >= 0 && bytes.count > 1 << 16 { flush() }
+    }
+
+    public func write(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+        if fd >= 0 && bytes.count > 1 << 16 { flush() }
+    }
+
+    public func flush() {
+        guard fd >= 0 else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; break }
+            offset += n
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Everything a command may touch of the outside world, so that tests can run
+/// commands in-process with captured streams, a fixed clock and their own env.
+public final class Context {
+    public let stdout: Sink
+    public let stderr: Sink
+    public var env: [String: String]
+    public var clock: () -> Int64
+    public var stdinIsTerminal: Bool
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    public var width: Int
+    public var noColor = false
+    public var user: String
+    public var readStdin: () throws -> [UInt8]
+    /// Reads one answer from the terminal (confirmations).
+    public var readLine: () -> String?
+
+    public init(stdout: Sink = Sink(fd: -1), stderr: Sink = Sink(fd: -1), env: [String: String] = [:],
+                clock: @escaping () -> Int64 = { Int64(time(nil)) }, user: String = "tester",
+                stdin: [UInt8] = []) {
+        self.stdout = stdout; self.stderr = stderr; self.env = env; self.clock = clock
+        self.stdinIsTerminal = false; self.stdoutIsTerminal = false; self.stderrIsTerminal = false
+        self.width = 80; self.user = user
+        self.readStdin = { stdin }
+        self.readLine = { nil }
+    }
+
+    /// The real process: fds 0-2, the environment, the wall clock.
+    public static func process() -> Context {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env, user: FileSystem.currentUser(env: env))
+        c.stdinIsTerminal = isatty(0) == 1
+        c.stdoutIsTerminal = isatty(1) == 1
+        c.stderrIsTerminal = isatty(2) == 1
+        var size = winsize()
+        if c.stdoutIsTerminal, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 {
+            c.width = Int(size.ws_col)
+        } else if let cols = env["COLUMNS"].flatMap(Int.init), cols >= 20 {
+            c.width = cols
+        }
+        c.readStdin = { try FileSystem.readAll(fd: 0, name: "standard input") }
+        c.readLine = { Swift.readLine(strippingNewline: true) }
+        return c
+    }
+}

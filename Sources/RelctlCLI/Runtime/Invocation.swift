@@ -1,0 +1,81 @@
+import RelctlCore
+
+/// One run of one command: its parsed input, its context and the output
+/// helpers every handler shares.
+public final class Invocation {
+    public let context: Context
+    public let parsed: ParsedCommand
+    let arguments: [String: [String]]
+
+    init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
+        self.context = context; self.parsed = parsed; self.arguments = arguments
+    }
+
+    // MARK: input
+
+    public func arg(_ name: String) -> String? { arguments[name]?.first }
+    public func args(_ name: String) -> [String] { arguments[name] ?? [] }
+
+    public func option(_ long: String) -> Option? {
+        (parsed.command.options + Globals.options).first { $0.long == long }
+    }
+
+    /// The option's value: given, else its environment variable, else its default.
+    public func value(_ long: String) -> String? {
+        if let v = parsed.values[long]?.last { return v }
+        if let o = option(long) {
+            if let env = o.env, let v = context.env[env], !v.isEmpty { return v }
+            return o.defaultValue
+        }
+        return nil
+    }
+
+    public func values(_ long: String) -> [String] { parsed.values[long] ?? [] }
+    public func flag(_ long: String) -> Bool { parsed.values[long] != nil }
+
+    public var json: Bool { flag("json") }
+    public var quiet: Bool { flag("quiet") }
+    public var now: Int64 { context.clock() }
+    public var timeZone: String? { context.env["TZ"] }
+    public var dbPath: String { Invocation.database(parsed, env: context.env) }
+
+    /// The database a command line names: --db, else RELCTL_DB, else ./relctl.db.
+    static func database(_ parsed: ParsedCommand, env: [String: String]) -> String {
+        if let given = parsed.values["db"]?.last { return given }
+        if let fromEnv = env["RELCTL_DB"], !fromEnv.isEmpty { return fromEnv }
+        return Globals.options.first { $0.long == "db" }!.defaultValue!
+    }
+
+    public func time(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone) }
+
+    // MARK: output
+
+    public func out(_ s: String) { context.stdout.write(s) }
+    public func line(_ s: String) { context.stdout.write(s + "\n") }
+    /// A message about what happened, on stderr; -q silences it.
+    public func info(_ s: String) { if !quiet { context.stderr.write(s + "\n") } }
+    /// Warnings stay visible under -q: they are about correctness.
+    public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
+    /// Indented for a person on a terminal, compact for a program (as gh does).
+    public func emit(_ document: JSON) {
+        if context.stdoutIsTerminal { out(document.rendered()) }
+        else { context.stdout.write(bytes: document.compactBytes()) }
+    }
+
+    /// Prints the JSON document under --json, else the text.
+    public func render(_ document: @autoclosure () -> JSON, text: () -> String) {
+        if json { emit(document()) } else { out(text()) }
+    }
+
+    /// Destructive actions ask on a terminal and need --yes elsewhere.
+    public func confirm(_ question: String) throws {
+        if flag("yes") { return }
+        guard context.stdinIsTerminal else {
+            throw RelctlError.usage("\(question.dropLast()) needs confirmation", hint: "add --yes to confirm when not on a terminal")
+        }
+        context.stderr.write(question + " [y/N] ")
+        context.stderr.flush()
+        let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
+        guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+    }
+}

@@ -1,0 +1,52 @@
+import RelctlCore
+
+/// Runs one command line against a context and returns the exit status.
+public enum Runner {
+    public static let version = "0.1.0"
+
+    public static func run(_ arguments: [String], context: Context, tree: RunnableCommand) -> Int32 {
+        let status = execute(arguments, context: context, tree: tree)
+        context.stdout.flush()
+        context.stderr.flush()
+        return status
+    }
+
+    static func execute(_ arguments: [String], context: Context, tree: RunnableCommand) -> Int32 {
+        // Errors can arise before parsing finishes; honour --no-color anyway.
+        context.noColor = context.noColor || arguments.contains("--no-color")
+        var parsedLine: ParsedCommand? = nil
+        do {
+            let parsed = try Parser.parse(arguments, root: tree.model)
+            parsedLine = parsed
+            let handler = tree.handler(at: parsed.path.dropFirst().map(\.name))
+            if parsed.values["help"] != nil || (handler == nil && parsed.values["version"] == nil) {
+                context.stdout.write(Help.render(parsed.path, width: context.width))
+                return 0
+            }
+            guard let handler else {
+                if parsed.path.count == 1 {
+                    context.stdout.write("relctl \(version)\n")
+                    return 0
+                }
+                throw RelctlError.usage("--version goes alone, before any command", hint: "run 'relctl --version'")
+            }
+            let arguments = try Parser.validatePositionals(parsed)
+            try handler(Invocation(context: context, parsed: parsed, arguments: arguments))
+            return 0
+        } catch {
+            var e = RelctlError.from(error)
+            if e.status == 2 && e.usage == nil { e.usage = parsedLine.map { Parser.usageLine($0.path) } }
+            report(e, context: context)
+            return e.status
+        }
+    }
+
+    static func report(_ e: RelctlError, context: Context) {
+        let colored = context.stderrIsTerminal && context.env["NO_COLOR"] == nil && !context.noColor
+        let label = colored ? "\u{1B}[31mrelctl:\u{1B}[0m" : "relctl:"
+        var line = "\(label) \(e.message)"
+        if let hint = e.hint { line += " — \(hint)" }
+        context.stderr.write(line + "\n")
+        if let usage = e.usage { context.stderr.write(usage + "\n") }
+    }
+}

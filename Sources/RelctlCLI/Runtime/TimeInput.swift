@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import RelctlCore
+
+/// Times as people type them (design.md: RFC 3339, local "YYYY-MM-DD HH:MM"
+/// and "HH:MM", "now"). Local times need the C library's time zone
+/// database, which the core does without: parsing lives here, formatting in
+/// the core's `Time`.
+public enum TimeInput {
+    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM' or 'HH:MM' in local time, or 'now'"
+
+    /// Parses an instant. `now` anchors "HH:MM" (today, local) and "now".
+    public static func parse(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
+        let s = text.trimmingSpaces()
+        if s == "now" { return now }
+        let bytes = Array(s.utf8)
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var n = 0
+            for b in bytes[from..<from + count] {
+                guard b >= 48 && b <= 57 else { return nil }
+                n = n * 10 + Int(b - 48)
+            }
+            return n
+        }
+        func at(_ i: Int, _ c: Character) -> Bool { i < bytes.count && bytes[i] == c.asciiValue! }
+        let bad = InputError("invalid time '\(text)'", hint: accepted)
+
+        // HH:MM, today in the local zone.
+        if bytes.count == 5, let h = digits(0, 2), at(2, ":"), let m = digits(3, 2) {
+            guard h < 24, m < 60 else { throw bad }
+            let today = localParts(now, timeZone: timeZone)
+            return try local(year: today.year, month: today.month, day: today.day, hour: h, minute: m, second: 0, timeZone: timeZone, text: text)
+        }
+        guard let y = digits(0, 4), at(4, "-"), let mo = digits(5, 2), at(7, "-"), let d = digits(8, 2),
+              at(10, "T") || at(10, "t") || at(10, " "), let h = digits(11, 2), at(13, ":"), let mi = digits(14, 2)
+        else { throw bad }
+        guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60 else { throw bad }
+        var i = 16
+        var sec = 0
+        if at(i, ":") {
+            guard let s2 = digits(i + 1, 2), s2 < 61 else { throw bad }
+            sec = min(s2, 59)
+            i += 3
+            if at(i, ".") {
+                i += 1
+                let start = i
+                while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+                guard i > start else { throw bad }
+            }
+        }
+        if i == bytes.count {
+            return try local(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, timeZone: timeZone, text: text)
+        }
+        var offset = 0
+        if at(i, "Z") || at(i, "z") {
+            i += 1
+        } else if at(i, "+") || at(i, "-") {
+            guard let oh = digits(i + 1, 2), at(i + 3, ":"), let om = digits(i + 4, 2), oh < 24, om < 60 else { throw bad }
+            offset = (oh * 60 + om) * 60 * (at(i, "-") ? -1 : 1)
+            i += 6
+        }
+        guard i == bytes.count else { throw bad }
+        guard d <= Time.daysIn(month: mo, year: y) else { throw bad }
+        return Int64(Time.daysFromCivil(y, mo, d)) * 86400 + Int64(h * 3600 + mi * 60 + sec - offset)
+    }
+
+    private static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
+        // libc reads TZ from the process environment; the context's TZ wins.
+        let previous = getenv("TZ").map { String(cString: $0) }
+        if zone != previous {
+            if let zone { setenv("TZ", zone, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        defer {
+            if zone != previous {
+                if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+                tzset()
+            }
+        }
+        return body()
+    }
+
+    static func localParts(_ t: Int64, timeZone: String?) -> (year: Int, month: Int, day: Int) {
+        withZone(timeZone) {
+            var time = time_t(t)
+            var parts = tm()
+            localtime_r(&time, &parts)
+            return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        }
+    }
+
+    static func local(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, timeZone: String?, text: String) throws -> Int64 {
+        guard day <= Time.daysIn(month: month, year: year) else {
+            throw InputError("invalid time '\(text)'", hint: accepted)
+        }
+        return withZone(timeZone) {
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            parts.tm_isdst = -1
+            return Int64(mktime(&parts))
+        }
+    }
+}

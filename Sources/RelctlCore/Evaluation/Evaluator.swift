@@ -1,0 +1,124 @@
+/// The one answer to "what does a client at version V (build B, locale L)
+/// see at time T?". `check`, `status` and every publisher ask it.
+public struct Evaluator: Sendable {
+    public let snapshot: ProjectSnapshot
+
+    public init(_ snapshot: ProjectSnapshot) { self.snapshot = snapshot }
+
+    /// Precedence: an active maintenance window, then the update decision.
+    public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
+        if let w = snapshot.activeWindow(platform, at: t) {
+            let scope = w.platformName.map { "\($0) maintenance" } ?? "maintenance"
+            let until = w.endsAt.map { "until \(Time.format($0))" } ?? "until stopped"
+            return Verdict(kind: .maintenance, decidedBy: "maintenance",
+                           why: "\(scope) window #\(w.id) is active since \(Time.format(w.startsAt)), \(until)",
+                           target: nil, window: w)
+        }
+        return update(platform, client, at: t)
+    }
+
+    /// The update decision alone (pin, force floor, recommend floor or the
+    /// outdated default, then none). Retired's per-version policy is this.
+    public func update(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
+        let label = client.build.map { "\(client.version.text) (build \($0))" } ?? client.version.text
+        let released = snapshot.newestReleased(platform, at: t)
+        // Floors and pins are explicit decisions and act at once; only the
+        // automatic "outdated" announcement waits for the release delay.
+        func newer(than c: Release) -> VersionRecord? {
+            guard let r = released, Release.isBelow(c, r.release) else { return nil }
+            return r
+        }
+        func ruleInfo(_ target: VersionRecord) -> (String, Rule) {
+            let index = client.version.firstDifference(from: target.version) ?? 3
+            return (Rules.types[min(index, 3)], snapshot.project.rules.rule(forDifference: index))
+        }
+
+        if let pinned = pin(platform, client) {
+            let policy = pinned.policy!
+            if policy == "none" {
+                return Verdict(kind: .none, decidedBy: "pin", why: "\(pinned.version.text) is pinned to none on \(platform.name)")
+            }
+            guard let target = newer(than: client) else {
+                return Verdict(kind: .none, decidedBy: "pin",
+                               why: "\(pinned.version.text) is pinned to \(policy), but no newer version is released on \(platform.name)")
+            }
+            let (type, rule) = ruleInfo(target)
+            return Verdict(kind: policy == "force" ? .required : .optional, decidedBy: "pin",
+                           why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
+                           target: target, updateType: type, rule: rule)
+        }
+        let floors: [(Floor?, Verdict.Kind, String)] = [(platform.force, .required, "force"), (platform.recommend, .optional, "recommend")]
+        for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
+            guard let target = newer(than: client) else { continue }
+            let (type, rule) = ruleInfo(target)
+            return Verdict(kind: kind, decidedBy: "\(name)-floor", why: "\(label) is below the \(name) floor \(floor.text) on \(platform.name)",
+                           target: target, updateType: type, rule: rule)
+        }
+        guard let announced = snapshot.newestAnnounced(platform, at: t), Release.isBelow(client, announced.release) else {
+            if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
+                let days = snapshot.project.releaseDelayDays
+                return Verdict(kind: .none, decidedBy: "release-delay",
+                               why: "\(r.version.text) was released at \(Time.format(at)) and is announced after the \(days)-day release delay, at \(Time.format(at + snapshot.delaySeconds))",
+                               target: nil)
+            }
+            return Verdict(kind: .none, decidedBy: "up-to-date", why: "\(label) is the newest released version on \(platform.name) or newer")
+        }
+        if snapshot.project.outdated == "none" {
+            return Verdict(kind: .none, decidedBy: "outdated",
+                           why: "\(label) is older than \(announced.version.text), and the project's policy for outdated versions is none")
+        }
+        let (type, rule) = ruleInfo(announced)
+        let kind: Verdict.Kind = rule.alert == "force" ? .required : rule.alert == "none" ? .none : .optional
+        return Verdict(kind: kind, decidedBy: "rule",
+                       why: "\(label) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
+                       target: kind == .none ? nil : announced, updateType: type, rule: rule)
+    }
+
+    /// The pinned version record matching the client: its exact text first,
+    /// then an equal version (same build when both have one).
+    func pin(_ platform: PlatformRecord, _ client: Release) -> VersionRecord? {
+        let pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
+        if let exact = pinned.first(where: { $0.version.text == client.version.text && (client.build == nil || $0.build == nil || $0.build == client.build) }) {
+            return exact
+        }
+        return pinned.first { v in
+            v.version == client.version && (client.build == nil || v.build == nil || v.build == client.build)
+        }
+    }
+
+    /// The message a client sees for a verdict, in its locale.
+    public func message(_ verdict: Verdict, locale: String) -> [String: ResolvedText]? {
+        let base = ["app": snapshot.project.name]
+        switch verdict.kind {
+        case .none: return nil
+        case .maintenance:
+            let w = verdict.window!
+            var values = base
+            values["until"] = w.endsAt.map(Time.format) ?? ""
+            var copy: [String: [String: String]] = [:]
+            for (locale, c) in w.copy {
+                copy[locale] = [:]
+                if let t = c.title { copy[locale]!["title"] = t }
+                if let m = c.message { copy[locale]!["message"] = m }
+            }
+            return snapshot.messages.message("maintenance", locale: locale, values: values, window: copy)
+        case .required, .optional:
+            var values = base
+            values["version"] = verdict.target?.version.text ?? ""
+            return snapshot.messages.message(verdict.kind.rawValue, locale: locale, values: values)
+        }
+    }
+
+    /// Notes of a version in a locale, along the locale chain: (locale used, text).
+    public func notes(_ v: VersionRecord, locale: String) -> (String, String)? {
+        notes(v, chain: Catalog.chain(locale, defaultLocale: snapshot.project.defaultLocale))
+    }
+
+    /// The same with the chain worked out once, for callers that ask for many versions.
+    public func notes(_ v: VersionRecord, chain: [String]) -> (String, String)? {
+        for candidate in chain {
+            if let text = v.notes[candidate] { return (candidate, text) }
+        }
+        return nil
+    }
+}

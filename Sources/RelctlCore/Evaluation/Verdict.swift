@@ -1,0 +1,26 @@
+/// The one answer to "what does a client at version V (build B, locale L)
+/// see at time T?". `check`, `status` and every publisher ask it.
+public struct Verdict: Sendable {
+    public enum Kind: String, Sendable { case maintenance, required, optional, none }
+
+    public var kind: Kind
+    /// What decided: "maintenance", "pin", "force-floor", "recommend-floor",
+    /// "outdated", "rule", "release-delay", "up-to-date".
+    public var decidedBy: String
+    /// A sentence for people.
+    public var why: String
+    public var target: VersionRecord?
+    public var window: MaintenanceWindow?
+    /// The rule for the update type, for optional and rule-driven verdicts.
+    public var updateType: String?
+    public var rule: Rule?
+
+    /// The policy word Retired understands.
+    public var retiredPolicy: String {
+        switch kind {
+        case .required: return "force"
+        case .optional: return "recommend"
+        case .none, .maintenance: return "none"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// The built-in message catalog, compiled from templates/messages (see the
+/// EmbedTemplates plugin), and the kinds and fields of messages.
+public enum Catalog {
+    public static var locales: [String] { builtin.keys.sorted() }
+
+    public static let kinds = ["required", "optional", "maintenance"]
+    public static let fields: [String: [String]] = [
+        "required": ["title", "message", "update_button"],
+        "optional": ["title", "message", "update_button", "later_button", "skip_button"],
+        "maintenance": ["title", "message", "retry_button"],
+    ]
+    /// Every key a catalog file must have.
+    public static var keys: [String] {
+        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"]
+    }
+    /// The placeholders each kind of message may use.
+    public static func placeholders(for kind: String) -> [String] {
+        kind == "maintenance" ? ["{app}", "{until}"] : ["{app}", "{version}"]
+    }
+    /// Every placeholder any message may use.
+    public static var placeholders: [String] {
+        var all: [String] = []
+        for kind in kinds { for p in placeholders(for: kind) where !all.contains(p) { all.append(p) } }
+        return all
+    }
+
+    /// The order in which locales are tried, in steps: the user's language
+    /// (the tag, then its language), the project's default locale (likewise),
+    /// then English. A locale appears once, at its first step.
+    public static func chainGroups(_ locale: String, defaultLocale: String) -> [[String]] {
+        var seen: [String] = []
+        var groups: [[String]] = []
+        for step in [[locale, LocaleTag.language(locale)], [defaultLocale, LocaleTag.language(defaultLocale)], ["en"]] {
+            let fresh = step.filter { candidate in
+                if seen.contains(candidate) { return false }
+                seen.append(candidate)
+                return true
+            }
+            if !fresh.isEmpty { groups.append(fresh) }
+        }
+        return groups
+    }
+
+    /// The same order as one list.
+    public static func chain(_ locale: String, defaultLocale: String) -> [String] {
+        chainGroups(locale, defaultLocale: defaultLocale).flatMap { $0 }
+    }
+}

@@ -1,0 +1,69 @@
+/// One resolved string and where it came from.
+public struct ResolvedText: Equatable, Sendable {
+    public var value: String
+    /// "project tr" for an override, "built-in tr" for the catalog.
+    public var source: String
+}
+
+/// Resolves message fields through the locale chain, project overrides first
+/// at each step, and fills placeholders.
+public struct MessageResolver: Sendable {
+    public var overrides: [String: [String: [String: String]]]
+    public var defaultLocale: String
+
+    public init(overrides: [String: [String: [String: String]]], defaultLocale: String) {
+        self.overrides = overrides; self.defaultLocale = defaultLocale
+    }
+
+    /// Resolution walks the user's language (the tag, then its language), then
+    /// the project's default locale, then English. Within each step the copy of
+    /// a maintenance window wins, then the project's text, then the catalog's:
+    /// a project that wrote Portuguese copy shows it to pt-BR users even though
+    /// the catalog has pt-BR.
+    public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
+        for group in Catalog.chainGroups(locale, defaultLocale: defaultLocale) {
+            for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } }
+            for candidate in group { if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } }
+            for candidate in group { if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
+        }
+        // Unreachable while the English catalog has every key (a test checks it).
+        return ResolvedText(value: "", source: "missing")
+    }
+
+    public func message(_ kind: String, locale: String, values: [String: String],
+                        window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
+        var out: [String: ResolvedText] = [:]
+        for field in Catalog.fields[kind]! {
+            var text = resolve(kind, field, locale: locale, window: window)
+            text.value = MessageResolver.fill(text.value, values)
+            out[field] = text
+        }
+        return out
+    }
+
+    /// Replaces {name} with values[name]; unknown placeholders stay as written.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
+        guard template.contains("{") else { return template }
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest[rest.index(after: open)...]
+            if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
+                out += value
+                rest = after[after.index(after: close)...]
+            } else {
+                out += "{"
+                rest = after
+            }
+        }
+        return out + rest
+    }
+
+    public func generic(locale: String) -> ResolvedText {
+        for candidate in Catalog.chain(locale, defaultLocale: defaultLocale) {
+            if let v = Catalog.builtin[candidate]?["whatsnew.generic"] { return ResolvedText(value: v, source: "built-in \(candidate)") }
+        }
+        return ResolvedText(value: "", source: "missing")
+    }
+}

@@ -1,0 +1,65 @@
+/// Validation for names that reach file paths and clients.
+public enum Names {
+    public static func slug(_ s: String) throws -> String {
+        let ok = !s.isEmpty && s.utf8.count <= 64
+            && s.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 }
+            && s.utf8.first != 45
+        guard ok else {
+            let hint = "use lowercase letters, digits and '-', starting with a letter or digit, at most 64 characters (like shop or my-app)"
+            if s.utf8.count > 64 { throw InputError("invalid project slug: it is \(s.utf8.count) characters long", hint: hint) }
+            throw InputError("invalid project slug '\(s)'", hint: hint)
+        }
+        return s
+    }
+
+    /// Platform names become folder names too, and decide the manifest flavour.
+    public static let knownPlatforms = ["ios", "ipados", "macos", "tvos", "watchos", "visionos", "android"]
+    public static let applePlatforms: Set<String> = ["ios", "ipados", "macos", "tvos", "watchos", "visionos"]
+
+    public static func platform(_ s: String) throws -> String {
+        let lower = s.lowercased()
+        guard knownPlatforms.contains(lower) else {
+            throw InputError("unknown platform '\(s)'\(Suggest.didYouMean(s, knownPlatforms))",
+                                    hint: "use one of: \(knownPlatforms.joined(separator: ", "))")
+        }
+        return lower
+    }
+
+    public static func appStoreID(_ s: String) throws -> String {
+        guard !s.isEmpty, s.utf8.count <= 12, s.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), s.utf8.first != 48 else {
+            var hint = "use the digits of the App Store id only, like 1088280260"
+            if s.lowercased().hasPrefix("id") { hint = "drop the 'id' prefix: --app-store-id \(s.dropFirst(2))" }
+            throw InputError("invalid App Store id '\(s)'", hint: hint)
+        }
+        return s
+    }
+
+    /// Reverse-DNS bundle or package id, as the stores require.
+    public static func bundleID(_ s: String) throws -> String {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        let ok = parts.count >= 2 && parts.allSatisfy { p in
+            !p.isEmpty && p.utf8.allSatisfy { c in
+                (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c == 45 || c == 95
+            }
+        }
+        guard ok else {
+            throw InputError("invalid bundle id '\(s)'", hint: "use reverse-DNS form, like com.example.shop")
+        }
+        return s
+    }
+
+    public static func url(_ s: String) throws -> String {
+        guard s.hasPrefix("https://") || s.hasPrefix("http://") || s.hasPrefix("itms-apps://") || s.hasPrefix("market://"),
+              !s.contains(where: { $0.isWhitespace }) else {
+            throw InputError("invalid URL '\(s)'", hint: "give an absolute https:// URL without spaces")
+        }
+        return s
+    }
+
+    public static func osVersion(_ s: String) throws -> String {
+        do { _ = try Version(s) } catch {
+            throw InputError("invalid minimum OS version '\(s)'", hint: "use numbers separated by dots, like 15.0")
+        }
+        return s
+    }
+}

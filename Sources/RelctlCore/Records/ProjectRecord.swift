@@ -1,0 +1,19 @@
+/// A project (an app) and its settings.
+public struct ProjectRecord: Sendable {
+    public var id: Int64
+    public var slug: String
+    public var name: String
+    public var defaultLocale: String
+    /// Locales the project publishes; empty means "derive from the data".
+    public var locales: [String]
+    public var rules: Rules
+    public var releaseDelayDays: Int64
+    public var remindHours: Int64
+    public var outdated: String
+
+    public init(id: Int64, slug: String, name: String, defaultLocale: String, locales: [String], rules: Rules,
+                releaseDelayDays: Int64, remindHours: Int64, outdated: String) {
+        self.id = id; self.slug = slug; self.name = name; self.defaultLocale = defaultLocale; self.locales = locales
+        self.rules = rules; self.releaseDelayDays = releaseDelayDays; self.remindHours = remindHours; self.outdated = outdated
+    }
+}

@@ -1,0 +1,49 @@
+/// Everything about one project, read by the store in one transaction: the input of the
+/// evaluator and of every publisher.
+public struct ProjectSnapshot: Sendable {
+    public var project: ProjectRecord
+    public var platforms: [PlatformRecord]
+    /// Per platform id, ordered oldest to newest.
+    public var versions: [Int64: [VersionRecord]]
+    public var windows: [MaintenanceWindow]
+    public var messages: MessageResolver
+
+    public init(project: ProjectRecord, platforms: [PlatformRecord], versions: [Int64: [VersionRecord]],
+                windows: [MaintenanceWindow], messages: MessageResolver) {
+        self.project = project; self.platforms = platforms; self.versions = versions
+        self.windows = windows; self.messages = messages
+    }
+
+    public func versions(of platform: PlatformRecord) -> [VersionRecord] { versions[platform.id] ?? [] }
+
+    /// The newest version released at or before `t`.
+    public func newestReleased(_ platform: PlatformRecord, at t: Int64) -> VersionRecord? {
+        versions(of: platform).last { $0.isReleased(at: t) }
+    }
+
+    public var delaySeconds: Int64 { project.releaseDelayDays * 86400 }
+
+    /// The newest version whose release delay has passed at `t`: what clients are told about.
+    public func newestAnnounced(_ platform: PlatformRecord, at t: Int64) -> VersionRecord? {
+        versions(of: platform).last { v in v.releasedAt.map { $0 + delaySeconds <= t } ?? false }
+    }
+
+    public func activeWindow(_ platform: PlatformRecord, at t: Int64) -> MaintenanceWindow? {
+        windows.first { $0.applies(to: platform.id) && $0.isActive(at: t) }
+    }
+
+    public func upcomingWindows(_ platform: PlatformRecord?, at t: Int64) -> [MaintenanceWindow] {
+        windows.filter { w in w.isUpcoming(at: t) && (platform.map { w.applies(to: $0.id) } ?? true) }
+    }
+
+    /// Locales to publish: the project's list, else its default locale and
+    /// every locale that notes or messages use.
+    public var publishedLocales: [String] {
+        if !project.locales.isEmpty { return project.locales }
+        var set: Set<String> = [project.defaultLocale]
+        for list in versions.values { for v in list { set.formUnion(v.notes.keys) } }
+        for byLocale in messages.overrides.values { set.formUnion(byLocale.keys) }
+        for w in windows { set.formUnion(w.copy.keys) }
+        return set.sorted()
+    }
+}

@@ -1,0 +1,79 @@
+/// Instants are Unix seconds in UTC, written as RFC 3339 with no fraction
+/// (2026-12-01T06:00:00Z) in every file and every --json. Pure arithmetic on
+/// the proleptic Gregorian calendar: no time zone database is needed here.
+public enum Time {
+    public static func format(_ t: Int64) -> String {
+        let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
+        let secs = Int(t - days * 86400)
+        let (y, m, d) = civil(fromDays: days)
+        func pad(_ n: Int64, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int64(secs / 3600), 2)):\(pad(Int64(secs / 60 % 60), 2)):\(pad(Int64(secs % 60), 2))Z"
+    }
+
+    /// "90m", "2h", "1d", "1h30m", "45s", "1w"; always positive.
+    public static func parseDuration(_ text: String) throws -> Int64 {
+        let bad = InputError("invalid duration '\(text)'", hint: "use a number with a unit: 90m, 2h, 1d, 1h30m (s, m, h, d, w)")
+        var total: Int64 = 0
+        var number: Int64? = nil
+        var sawUnit = false
+        for c in text.trimmingSpaces() {
+            if let digit = c.wholeNumberValue, c.isASCII {
+                number = (number ?? 0) * 10 + Int64(digit)
+                guard number! < 100_000_000 else { throw bad }
+                continue
+            }
+            guard let n = number else { throw bad }
+            let unit: Int64
+            switch c {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86400
+            case "w": unit = 604800
+            default: throw bad
+            }
+            total += n * unit
+            number = nil
+            sawUnit = true
+        }
+        guard sawUnit, number == nil else { throw bad }
+        guard total > 0 else {
+            throw InputError("the duration '\(text)' is zero", hint: "give a positive duration such as 90m or 2h")
+        }
+        return total
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The date of a day number, the inverse of `daysFromCivil`.
+    public static func civil(fromDays z0: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

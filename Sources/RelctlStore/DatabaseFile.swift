@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is at the database path, checked before SQLite opens it so that each
+/// case gets its own message.
+enum DatabaseFile {
+    enum Kind: Equatable { case missing, file, directory, other }
+
+    static func kind(of path: String) -> Kind {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .missing }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// Honours the permission bits even for root, who could otherwise write
+    /// anything: a file marked read-only is meant to stay as it is.
+    static func isWritable(_ path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return false }
+        return access(path, W_OK) == 0 && (st.st_mode & 0o222) != 0
+    }
+
+    static func size(of path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_size)
+    }
+}

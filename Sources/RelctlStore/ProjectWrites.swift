@@ -1,0 +1,81 @@
+import RelctlCore
+import SQLite
+
+/// Writes to projects, each one transaction with its audit row.
+extension Store {
+    /// The project with this slug, or an error that names the known ones.
+    public func requireProject(_ slug: String) throws -> ProjectRecord {
+        if let p = try project(slug: slug) { return p }
+        let all = try projectSlugs()
+        throw StoreError("no project '\(slug)'\(Suggest.didYouMean(slug, all))",
+                         hint: all.isEmpty ? "add one with 'relctl project add \(slug) --name NAME'" : "known projects: \(all.joined(separator: ", "))")
+    }
+
+    /// The audit trail's first line.
+    public func recordInit(now: Int64) throws {
+        try change(project: nil, "init", now: now) {}
+    }
+
+    public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
+        try change(project: slug, "project add \(slug) name=\(name)", now: now) {
+            if try project(slug: slug) != nil {
+                throw StoreError("project '\(slug)' already exists", hint: "choose another slug, or change it with 'relctl project edit \(slug)'")
+            }
+            try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
+                       [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored)])
+        }
+    }
+
+    /// Changes what is given; nil keeps the current value.
+    public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, now: Int64) throws {
+        try change(project: slug, "project edit \(slug)", now: now) {
+            let p = try requireProject(slug)
+            try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ? WHERE id = ?",
+                       [.text(name ?? p.name), .text(defaultLocale ?? p.defaultLocale),
+                        .text((locales ?? p.locales).joined(separator: ",")), .int(p.id)])
+        }
+    }
+
+    public func removeProject(_ slug: String, now: Int64) throws {
+        try change(project: slug, "project rm \(slug)", now: now) {
+            let p = try requireProject(slug)
+            try db.run("DELETE FROM project WHERE id = ?", [.int(p.id)])
+            if try defaultProject == slug { try db.run("DELETE FROM meta WHERE key = 'default_project'") }
+        }
+    }
+
+    public func useProject(_ slug: String, now: Int64) throws {
+        try change(project: slug, "project use \(slug)", now: now) {
+            _ = try requireProject(slug)
+            try db.run("INSERT INTO meta(key, value) VALUES ('default_project', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(slug)])
+        }
+    }
+
+    /// Rules, release delay, reminder interval and outdated policy, as given.
+    public func setRules(of project: ProjectRecord, to updated: ProjectRecord, now: Int64) throws {
+        let action = "rules set \(updated.rules.stored) delay=\(updated.releaseDelayDays)d remind=\(updated.remindHours)h outdated=\(updated.outdated)"
+        try change(project: project.slug, action, now: now) {
+            try db.run("UPDATE project SET rules = ?, release_delay_days = ?, remind_hours = ?, outdated = ? WHERE id = ?",
+                       [.text(updated.rules.stored), .int(updated.releaseDelayDays), .int(updated.remindHours), .text(updated.outdated), .int(project.id)])
+        }
+    }
+
+    /// Project text that overrides the built-in catalog, one field at a time.
+    public func setMessages(of project: ProjectRecord, kind: String, locale: String, fields: [(field: String, text: String)], now: Int64) throws {
+        try change(project: project.slug, "message set \(kind) \(locale) \(fields.map(\.field).joined(separator: ","))", now: now) {
+            for (field, text) in fields {
+                try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
+                           [.int(project.id), .text(kind), .text(locale), .text(field), .text(text)])
+            }
+        }
+    }
+
+    public func removeMessages(of project: ProjectRecord, kind: String, locale: String, now: Int64) throws {
+        try change(project: project.slug, "message rm \(kind) \(locale)", now: now) {
+            try db.run("DELETE FROM message WHERE project_id = ? AND kind = ? AND locale = ?", [.int(project.id), .text(kind), .text(locale)])
+            if db.changes == 0 {
+                throw StoreError("no \(kind) overrides for \(locale)", hint: "see 'relctl message show --locale \(locale)'")
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import RelctlCore
+import SQLite
+
+/// Writes to versions, their notes and pins, each one transaction with its audit row.
+extension Store {
+    /// Records a version (with notes in one locale, if given). Returns the
+    /// platform's other spellings of an equal version ("2.0" beside "2.0.0"),
+    /// which clients disagree about.
+    public func addVersion(_ version: Version, build: Int64?, releasedAt: Int64?, minOS: String?, notes: (locale: String, text: String)?,
+                           on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws -> [String] {
+        try change(project: project.slug, "version add \(platform.name) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
+            let existing = try versions(platform: platform.id, withNotes: false)
+            if existing.contains(where: { $0.version.text == version.text }) {
+                throw StoreError("\(platform.name) already has version \(version.text)", hint: "change it with 'relctl version edit \(version.text)'")
+            }
+            try checkBuildFree(build, on: platform, among: existing, except: nil)
+            try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
+                       [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
+            if let notes {
+                try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?)",
+                           [.int(db.lastInsertRowID), .text(notes.locale), .text(notes.text)])
+            }
+            return existing.filter { $0.version == version }.map(\.version.text)
+        }
+    }
+
+    private func checkBuildFree(_ build: Int64?, on platform: PlatformRecord, among existing: [VersionRecord], except id: Int64?) throws {
+        if let b = build, let other = existing.first(where: { $0.build == b && $0.id != id }) {
+            throw StoreError("build \(b) is already version \(other.version.text) on \(platform.name)", hint: "each build number is used once per platform")
+        }
+    }
+
+    /// What becomes of a version's release time.
+    public enum ReleaseChange: Sendable { case keep, at(Int64), unreleased }
+
+    /// Changes what is given; nil keeps the current value.
+    public func editVersion(_ text: String, build: Int64?, minOS: String?, release: ReleaseChange,
+                            on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "version edit \(platform.name) \(text)", now: now) {
+            let v = try version(text, on: platform)
+            try checkBuildFree(build, on: platform, among: try versions(platform: platform.id, withNotes: false), except: v.id)
+            let released: Int64?
+            switch release {
+            case .keep: released = v.releasedAt
+            case .at(let t): released = t
+            case .unreleased: released = nil
+            }
+            try db.run("UPDATE version SET build = ?, min_os = ?, released_at = ? WHERE id = ?",
+                       [SQLValue(build ?? v.build), SQLValue(minOS ?? v.minOS), SQLValue(released), .int(v.id)])
+        }
+    }
+
+    public func releaseVersion(_ text: String, at: Int64, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "version release \(platform.name) \(text) at \(Time.format(at))", now: now) {
+            let v = try version(text, on: platform)
+            try db.run("UPDATE version SET released_at = ? WHERE id = ?", [.int(at), .int(v.id)])
+        }
+    }
+
+    public func removeVersion(_ v: VersionRecord, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "version rm \(platform.name) \(v.version.text)", now: now) {
+            try db.run("DELETE FROM version WHERE id = ?", [.int(v.id)])
+        }
+    }
+
+    public func setNotes(of text: String, locale: String, to body: String, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "notes set \(platform.name) \(text) \(locale)", now: now) {
+            let v = try version(text, on: platform)
+            try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
+                       [.int(v.id), .text(locale), .text(body)])
+        }
+    }
+
+    public func removeNotes(of text: String, locale: String, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "notes rm \(platform.name) \(text) \(locale)", now: now) {
+            let v = try version(text, on: platform)
+            try db.run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(v.id), .text(locale)])
+            if db.changes == 0 {
+                throw StoreError("\(v.version.text) has no \(locale) notes", hint: "see 'relctl notes show \(v.version.text)'")
+            }
+        }
+    }
+
+    /// Pins one version's policy (force, recommend or none), or with nil removes the pin.
+    public func setPin(of text: String, to policy: String?, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+        let action = policy.map { "policy set \(platform.name) \(text) \($0)" } ?? "policy clear \(platform.name) \(text)"
+        try change(project: project.slug, action, now: now) {
+            let v = try version(text, on: platform)
+            if policy == nil && v.policy == nil {
+                throw StoreError("\(platform.name) \(v.version.text) has no pin", hint: "see 'relctl policy list'")
+            }
+            if let policy, policy != "none" {
+                let newer = try versions(platform: platform.id, withNotes: false)
+                    .contains { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
+                guard newer else {
+                    throw StoreError("no released version of \(platform.name) is newer than \(v.version.text), so it cannot \(policy == "force" ? "be forced" : "be asked") to update",
+                                     hint: "release a newer version first")
+                }
+            }
+            try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy), .int(v.id)])
+        }
+    }
+}

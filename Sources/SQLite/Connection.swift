@@ -1,0 +1,142 @@
+import CSQLite
+
+// SQLITE_TRANSIENT is a macro C casts to a function pointer; Swift cannot import it.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One connection. Writes go through `write {}` (BEGIN IMMEDIATE) so that a
+/// second process waits on the busy timeout instead of failing mid-transaction.
+public final class Connection {
+    let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    public init(path: String, readOnly: Bool, create: Bool) throws {
+        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message)
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, 15_000)
+    }
+
+    deinit {
+        for (_, stmt) in statements { sqlite3_finalize(stmt) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Turns SQLite's errors into the owner's, so that they never reach
+    /// layers that know nothing of SQLite.
+    public var translate: @Sendable (SQLiteError) -> Error = { $0 }
+
+    private func error(_ rc: Int32) -> Error {
+        translate(SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle))))
+    }
+
+    public func execute(_ sql: String) throws {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        if rc != SQLITE_OK { throw error(rc) }
+    }
+
+    private func statement(_ sql: String) throws -> OpaquePointer {
+        if let s = statements[sql] { return s }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc) }
+        statements[sql] = stmt
+        return stmt
+    }
+
+    /// Runs one statement with bound values and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ args: [SQLValue] = []) throws -> [Row] {
+        let stmt = try statement(sql)
+        defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+        for (i, arg) in args.enumerated() {
+            let idx = Int32(i + 1)
+            let rc: Int32
+            switch arg {
+            case .null: rc = sqlite3_bind_null(stmt, idx)
+            case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
+            case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, SQLITE_TRANSIENT)
+            }
+            if rc != SQLITE_OK { throw error(rc) }
+        }
+        var rows: [Row] = []
+        let columns = sqlite3_column_count(stmt)
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw error(rc) }
+            var values: [SQLValue] = []
+            values.reserveCapacity(Int(columns))
+            for c in 0..<columns {
+                switch sqlite3_column_type(stmt, c) {
+                case SQLITE_NULL: values.append(.null)
+                case SQLITE_INTEGER: values.append(.int(sqlite3_column_int64(stmt, c)))
+                default: values.append(.text(String(cString: sqlite3_column_text(stmt, c))))
+                }
+            }
+            rows.append(Row(values: values))
+        }
+        return rows
+    }
+
+    /// Steps through the rows without materialising them: for bulk reads.
+    public func each(_ sql: String, _ args: [SQLValue] = [], _ body: (Cursor) throws -> Void) throws {
+        let stmt = try statement(sql)
+        defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+        for (i, arg) in args.enumerated() {
+            let idx = Int32(i + 1)
+            switch arg {
+            case .null: sqlite3_bind_null(stmt, idx)
+            case .int(let n): sqlite3_bind_int64(stmt, idx, n)
+            case .text(let s): sqlite3_bind_text(stmt, idx, s, -1, SQLITE_TRANSIENT)
+            }
+        }
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw error(rc) }
+            try body(Cursor(stmt: stmt))
+        }
+    }
+
+    public func run(_ sql: String, _ args: [SQLValue] = []) throws {
+        try query(sql, args)
+    }
+
+    public func scalar(_ sql: String, _ args: [SQLValue] = []) throws -> SQLValue {
+        try query(sql, args).first?[0] ?? .null
+    }
+
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// A write transaction. IMMEDIATE takes the write lock up front, so the
+    /// busy timeout applies and no reader-turned-writer deadlock can occur.
+    public func write<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // The first error is the one worth reporting; a failed rollback is not.
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
+    /// A consistent snapshot for everything read inside `body`.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        defer { _ = sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
+        return try body()
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+final class ProjectCommandTests: XCTestCase {
+    func testProjectsAndTheirResolution() {
+        let h = Harness()
+        h.ok("init")
+        h.fails("platform list", "no project yet")
+        h.ok("project add shop --name Shop --default-locale EN-gb")
+        h.fails("project add shop", "already exists")
+        h.fails("project add Shop", status: 2, "invalid project slug")
+        h.fails("project add x --default-locale english", status: 2, "invalid locale")
+        h.ok("platform add ios --bundle-id com.example.shop")
+        h.ok("project add blog --name Blog")
+        h.fails("platform list", status: 2, "several projects (blog, shop)")
+        XCTAssertTrue(h.ok("-p shop platform list").out.contains("ios"))
+        h.env["RELCTL_PROJECT"] = "shop"
+        XCTAssertTrue(h.ok("platform list").out.contains("ios"))
+        h.env["RELCTL_PROJECT"] = nil
+        h.ok("project use shop")
+        XCTAssertTrue(h.ok("platform list").out.contains("ios"))
+        h.fails("-p shp platform list", "did you mean 'shop'?")
+        let list = h.ok("--json project list").json as! [String: Any]
+        XCTAssertEqual(list["default"] as? String, "shop")
+        let projects = list["projects"] as! [[String: Any]]
+        XCTAssertEqual(projects.map { $0["slug"] as! String }, ["blog", "shop"])
+        XCTAssertEqual(projects[1]["defaultLocale"] as? String, "en-GB")
+        h.ok("project edit shop --name \"Shop 2\" --locales en,tr,pt-br")
+        let shown = h.ok("--json project show shop").json as! [String: Any]
+        XCTAssertEqual(shown["locales"] as? [String], ["en", "tr", "pt-BR"])
+        h.fails("project edit shop", status: 2, "nothing to change")
+    }
+
+    func testRemovalNeedsConfirmation() {
+        let h = Harness()
+        h.sample()
+        h.fails("project rm shop", status: 2, "needs confirmation")
+        let refused = h.run(["project", "rm", "shop"], terminal: true, answer: "n")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("Remove project 'shop'"))
+        XCTAssertEqual(h.run(["project", "rm", "shop"], terminal: true, answer: "y").status, 0)
+        h.fails("project show shop", "no project 'shop'")
+        h.ok("project add shop")
+        h.ok("platform add ios --bundle-id a.b")
+        h.ok("version add 1.0")
+        h.ok("project rm shop --yes")
+        h.ok("project add shop")
+        h.ok("platform add ios --bundle-id a.b")
+        // The cascade removed the old versions with the project.
+        XCTAssertEqual(h.ok("version list").out.split(separator: "\n").count, 1)
+    }
+}
+
+final class PlatformCommandTests: XCTestCase {
+    func testPlatforms() {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop")
+        h.fails("platform add ios", status: 2, "--bundle-id is required")
+        h.fails("platform add iso --bundle-id a.b", status: 2, "did you mean 'ios'?")
+        h.fails("platform add ios --bundle-id a.b --app-store-id id123", status: 2, "drop the 'id' prefix")
+        h.fails("platform add android --bundle-id a.b --app-store-id 123", status: 2, "for Apple platforms")
+        h.fails("platform add ios --bundle-id nodots", status: 2, "invalid bundle id")
+        let r = h.ok("platform add ios --bundle-id com.example.shop")
+        XCTAssertTrue(r.err.contains("warning: no --app-store-id"))
+        h.fails("platform add ios --bundle-id a.b", "already has platform ios")
+        h.ok("platform edit ios --app-store-id 1088280260 --min-os 15.0")
+        let shown = h.ok("--json platform show ios").json as! [String: Any]
+        XCTAssertEqual(shown["appStoreId"] as? String, "1088280260")
+        XCTAssertEqual(shown["updateUrl"] as? String, "https://apps.apple.com/app/id1088280260")
+        h.ok("platform add android --bundle-id com.example.shop")
+        h.fails("version list --platform windows", "no platform 'windows'")
+        h.fails("version add 1.0", status: 2, "several platforms (android, ios)")
+        h.ok("platform rm android --yes")
+        h.ok("version add 1.0")
+    }
+}
+
+final class VersionCommandTests: XCTestCase {
+    func testVersionsAreStoredAsTypedAndOrdered() {
+        let h = Harness()
+        h.sample()
+        h.fails("version add 2.0 --platform ios", "already has version 2.0")
+        h.fails("version add 2.2 --platform ios --build 200", "build 200 is already version 2.0")
+        h.fails("version add 2.2 --platform android", status: 2, "Android versions need --build")
+        h.fails("version add 2.x --platform ios", status: 2, "component 'x' is not a number")
+        h.fails("version add 2.2 --platform ios --released yesterday", status: 2, "invalid time")
+        h.fails("version add 2.2 --platform ios --released now --unreleased", status: 2, "contradict")
+        let warned = h.ok("version add 2.0.0 --platform ios --build 201")
+        XCTAssertTrue(warned.err.contains("2.0.0 and 2.0 on ios differ only by trailing zeros"))
+        XCTAssertTrue(warned.err.contains("Retired"))
+        h.ok("version add 10.0 --platform ios --build 1000 --unreleased --min-os 17.0")
+        let list = h.ok("--json version list --platform ios").json as! [String: Any]
+        let versions = (list["versions"] as! [[String: Any]]).map { $0["version"] as! String }
+        XCTAssertEqual(versions, ["10.0", "2.0.0", "2.0", "1.1", "1.0"])
+        let ten = (list["versions"] as! [[String: Any]])[0]
+        XCTAssertEqual(ten["released"] as? Bool, false)
+        XCTAssertTrue(ten["releasedAt"] is NSNull)
+        h.ok("version release 10.0 --platform ios --at 2026-11-30T00:00:00Z")
+        let shown = h.ok("--json version show 10.0 --platform ios").json as! [String: Any]
+        XCTAssertEqual(shown["releasedAt"] as? String, "2026-11-30T00:00:00Z")
+        XCTAssertEqual(shown["minOs"] as? String, "17.0")
+        h.fails("version show 10 --platform ios", "no version 10 on ios")
+        h.fails("version show 2 --platform ios", "versions are matched exactly")
+        h.ok("version edit 10.0 --platform ios --build 1001 --unreleased")
+        XCTAssertEqual((h.ok("--json version show 10.0 --platform ios").json as! [String: Any])["build"] as? Int, 1001)
+        h.fails("version rm 10.0 --platform ios", status: 2, "needs confirmation")
+        h.ok("version rm 10.0 --platform ios --yes")
+        h.fails("version show 10.0 --platform ios", "no version 10.0")
+    }
+
+    func testNotesFromArgumentsFilesAndStdin() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("notes set 2.0 --platform ios --locale tr \"Daha hızlı ödeme\" \"İkinci satır\"")
+        let file = h.dir + "/notes.txt"
+        try Data("\u{FEFF}Schneller\r\nZweite Zeile\r\n\r\n".utf8).write(to: URL(fileURLWithPath: file))
+        h.ok("notes set 2.0 --platform ios --locale de --file \(file)")
+        let stdin = h.run(["notes", "set", "2.0", "--platform", "ios", "--locale", "ar", "--file", "-"], stdin: Array("مرحبا بكم\n".utf8))
+        XCTAssertEqual(stdin.status, 0, stdin.err)
+        let notes = (h.ok("--json notes show 2.0 --platform ios").json as! [String: Any])["notes"] as! [String: [String]]
+        XCTAssertEqual(notes["tr"], ["Daha hızlı ödeme", "İkinci satır"])
+        XCTAssertEqual(notes["de"], ["Schneller", "Zweite Zeile"])
+        XCTAssertEqual(notes["ar"], ["مرحبا بكم"])
+        XCTAssertEqual(notes["en"], ["New look"])
+        XCTAssertEqual(h.ok("notes show 2.0 --platform ios --locale de").out, "Schneller\nZweite Zeile\n")
+
+        try Data([0x48, 0xff, 0xfe, 0x0a]).write(to: URL(fileURLWithPath: file))
+        h.fails("notes set 2.0 --platform ios --locale de --file \(file)", "not valid UTF-8")
+        h.fails("notes set 2.0 --platform ios --locale de --file \(h.dir)/missing.txt", "no such file")
+        h.fails("notes set 2.0 --platform ios --locale de --file \(h.dir)", "is a directory")
+        h.fails("notes set 2.0 --platform ios --locale de", status: 2, "no notes given")
+        h.fails("notes set 2.0 --platform ios --locale de a --file \(file)", status: 2, "not both")
+        h.fails("notes set 9.9 --platform ios --locale de a", "no version 9.9")
+        h.ok("notes rm 2.0 --platform ios --locale tr")
+        h.fails("notes rm 2.0 --platform ios --locale tr", "has no tr notes")
+        h.fails("notes show 2.0 --platform ios --locale tr", "has no tr notes")
+    }
+}

@@ -1,0 +1,161 @@
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+final class VersionTests: XCTestCase {
+    func testAcceptsOneToFourNumericComponentsAndKeepsTheText() throws {
+        for text in ["1", "1.0", "2.1.0", "1.2.3.4", "10.0.01"] {
+            XCTAssertEqual(try Version(text).text, text)
+        }
+    }
+
+    func testRefusesWithTheReason() {
+        let cases = ["": "empty", "1.2.3.4.5": "at most 4", "1..2": "empty component", "1.x": "'x' is not a number",
+                     "v1.0": "'v1' is not a number", "1.0-beta": "not a number", " 1.0": "not a number", "1.2.": "empty component",
+                     "1.9999999999": "too large"]
+        for (text, reason) in cases {
+            XCTAssertThrowsError(try Version(text), text) { error in
+                let e = RelctlError.from(error)
+                XCTAssertEqual(e.status, 2)
+                XCTAssertTrue(e.message.contains(reason), "\(text): \(e.message)")
+            }
+        }
+    }
+
+    func testOrdersByNumericComponents() throws {
+        let sorted = ["1.0", "1.2", "1.10", "2", "2.0.1", "10.0"]
+        let versions = try sorted.reversed().map(Version.init).sorted()
+        XCTAssertEqual(versions.map(\.text), sorted)
+        XCTAssertTrue(try Version("1.9") < Version("1.10"))
+        XCTAssertEqual(try Version("1.0"), try Version("1.0.0"))
+        XCTAssertEqual(try Version("1.0").firstDifference(from: Version("2.0")), 0)
+        XCTAssertEqual(try Version("1.0").firstDifference(from: Version("1.1")), 1)
+        XCTAssertEqual(try Version("1.0").firstDifference(from: Version("1.0.1")), 2)
+        XCTAssertEqual(try Version("1.0.0.1").firstDifference(from: Version("1.0.0.2")), 3)
+        XCTAssertNil(try Version("1.0").firstDifference(from: Version("1.0.0")))
+    }
+
+    func testBuildDecidesBetweenEqualVersionsWhenBothHaveOne() throws {
+        let v = try Version("2.0")
+        XCTAssertTrue(Release.isBelow(Release(v, build: 199), Release(v, build: 200)))
+        XCTAssertFalse(Release.isBelow(Release(v, build: 200), Release(v, build: 200)))
+        XCTAssertFalse(Release.isBelow(Release(v, build: nil), Release(v, build: 200)))
+        XCTAssertFalse(Release.isBelow(Release(v, build: 199), Release(v, build: nil)))
+        XCTAssertTrue(Release.isBelow(Release(try Version("1.9"), build: 999), Release(v, build: 1)))
+    }
+
+    func testBuildNumbers() {
+        XCTAssertEqual(try parseBuild("210"), 210)
+        for bad in ["-1", "1.5", "abc", "", "99999999999"] { XCTAssertThrowsError(try parseBuild(bad), bad) }
+    }
+}
+
+final class LocaleTests: XCTestCase {
+    func testNormalisesCase() throws {
+        let cases = ["en": "en", "EN": "en", "pt-br": "pt-BR", "pt_BR": "pt-BR", "zh-hans": "zh-Hans", "ZH-HANT": "zh-Hant",
+                     "sr-latn": "sr-Latn", "sr-Cyrl-RS": "sr-Cyrl-RS", "es-419": "es-419", "fil": "fil"]
+        for (input, expected) in cases { XCTAssertEqual(try LocaleTag.normalize(input), expected, input) }
+    }
+
+    func testRefusesWhatIsNotATag() {
+        for bad in ["", "e", "english", "en-", "en-USA1", "12", "en-US-x", "../en", "en/US"] {
+            XCTAssertThrowsError(try LocaleTag.normalize(bad), bad)
+        }
+    }
+
+    func testChainFallsBackThroughLanguageDefaultAndEnglish() {
+        XCTAssertEqual(Catalog.chain("pt-BR", defaultLocale: "de"), ["pt-BR", "pt", "de", "en"])
+        XCTAssertEqual(Catalog.chain("en", defaultLocale: "en"), ["en"])
+        XCTAssertEqual(Catalog.chain("sr-Latn", defaultLocale: "tr"), ["sr-Latn", "sr", "tr", "en"])
+    }
+}
+
+final class NameTests: XCTestCase {
+    func testSlugs() {
+        XCTAssertNoThrow(try Names.slug("shop"))
+        XCTAssertNoThrow(try Names.slug("my-app-2"))
+        XCTAssertNoThrow(try Names.slug(String(repeating: "a", count: 64)))
+        for bad in ["", "Shop", "-shop", "sh op", "../x", "a/b", "ş", String(repeating: "a", count: 65), "'; DROP TABLE projects; --"] {
+            XCTAssertThrowsError(try Names.slug(bad), bad)
+        }
+    }
+
+    func testAppStoreIDs() {
+        XCTAssertNoThrow(try Names.appStoreID("1088280260"))
+        XCTAssertThrowsError(try Names.appStoreID("id1088280260")) { e in
+            XCTAssertTrue(RelctlError.from(e).hint!.contains("drop the 'id' prefix"))
+        }
+        for bad in ["", "12a", "0123", " 1"] { XCTAssertThrowsError(try Names.appStoreID(bad), bad) }
+    }
+}
+
+final class TimeTests: XCTestCase {
+    let now = try! TimeInput.parse("2026-11-29T12:00:00Z", now: 0, timeZone: "UTC")
+
+    func testRFC3339() throws {
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01T06:00:00Z", now: now, timeZone: nil)), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01T08:00:00+02:00", now: now, timeZone: nil)), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01T01:30:00-04:30", now: now, timeZone: nil)), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01T06:00:00.250Z", now: now, timeZone: nil)), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2024-02-29T00:00:00Z", now: now, timeZone: nil)), "2024-02-29T00:00:00Z")
+        XCTAssertEqual(Time.format(0), "1970-01-01T00:00:00Z")
+    }
+
+    func testLocalTimesUseTZ() throws {
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-07-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-07-01T05:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01 06:00", now: now, timeZone: "UTC")), "2026-12-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("18:30", now: now, timeZone: "Asia/Tokyo")), "2026-11-29T09:30:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("now", now: now, timeZone: nil)), "2026-11-29T12:00:00Z")
+    }
+
+    func testRefusesMalformedTimes() {
+        for bad in ["tomorrow", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-12-01T25:00:00Z", "2026-12-01", "24:00",
+                    "2026-12-01T06:00:00+2", "2026-12-01T06:00:00Zjunk", "12/01/2026"] {
+            XCTAssertThrowsError(try TimeInput.parse(bad, now: now, timeZone: "UTC"), bad) { e in
+                XCTAssertEqual(RelctlError.from(e).status, 2)
+            }
+        }
+    }
+
+    func testDurations() throws {
+        XCTAssertEqual(try Time.parseDuration("90m"), 5400)
+        XCTAssertEqual(try Time.parseDuration("2h"), 7200)
+        XCTAssertEqual(try Time.parseDuration("1d"), 86400)
+        XCTAssertEqual(try Time.parseDuration("1h30m"), 5400)
+        XCTAssertEqual(try Time.parseDuration("1w"), 604800)
+        for bad in ["0m", "0", "-5m", "m", "5", "5x", "1.5h", ""] { XCTAssertThrowsError(try Time.parseDuration(bad), bad) }
+    }
+}
+
+final class JSONTests: XCTestCase {
+    func testCanonicalBytes() {
+        let doc = JSON.object(["b": .int(1), "a": .array([.string("x\"\\\n\u{1}\u{2028}ü"), .null, .bool(true)])])
+        XCTAssertEqual(String(decoding: doc.compactBytes(), as: UTF8.self), "{\"a\":[\"x\\\"\\\\\\n\\u0001\\u2028ü\",null,true],\"b\":1}\n")
+        XCTAssertEqual(try JSONReader.parse(doc.compactBytes()), doc)
+        XCTAssertEqual(try JSONReader.parse(Array(doc.rendered().utf8)), doc)
+    }
+
+    func testOrderedFieldsRenderLikeObjects() {
+        let object = JSON.object(["b": .int(1), "a": .object(["y": .null, "x": .array([])]), "A": .raw(Array("[1]".utf8))])
+        let fields = JSON.ordered(["A": .raw(Array("[1]".utf8)), "a": .ordered(["x": .array([]), "y": .null]), "b": .int(1)])
+        XCTAssertEqual(object.compactBytes(), fields.compactBytes())
+        XCTAssertEqual(object.rendered(), fields.rendered())
+        XCTAssertEqual(String(decoding: fields.compactBytes(), as: UTF8.self), "{\"A\":[1],\"a\":{\"x\":[],\"y\":null},\"b\":1}\n")
+    }
+
+    func testPlaceholdersFillKnownNamesOnly() {
+        XCTAssertEqual(MessageResolver.fill("{app} {version} {until} {other} {", ["app": "Shop", "version": "2.0"]), "Shop 2.0 {until} {other} {")
+        XCTAssertEqual(MessageResolver.fill("no braces", ["app": "x"]), "no braces")
+    }
+
+    func testSHA256MatchesKnownVectors() {
+        XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+final class PublishTests: XCTestCase {
+    static let at = "2026-11-29T12:00:00Z"
+
+    /// The scenario behind the golden files: two platforms, three locales,
+    /// floors, a pin, a scheduled window, overrides and right-to-left text.
+    func scenario() -> Harness {
+        let h = Harness()
+        h.sample()
+        h.ok("project edit shop --locales en,tr,he")
+        h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\" \"Daha hızlı ödeme\"")
+        h.ok("notes set 2.0.0 --platform android --locale he \"מראה חדש\"")
+        h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z")
+        h.ok("force 1.1 --platform ios")
+        h.ok("policy set 1.1 recommend --platform ios")
+        h.ok("force 2.0.0 --platform android")
+        h.ok("message set required --locale tr --title \"{app} için güncelleme\"")
+        h.ok("maintenance schedule --from 2026-11-29T12:30:00Z --until 2026-11-29T14:00:00Z --message \"Back at {until}\"")
+        return h
+    }
+
+    func publish(_ h: Harness, _ dir: String, _ extra: [String] = []) -> Harness.Result {
+        h.run(["publish", dir, "--at", PublishTests.at] + extra)
+    }
+
+    func tree(_ dir: String) -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        let e = FileManager.default.enumerator(atPath: dir)!
+        while let relative = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
+            if !isDir.boolValue { out[relative] = Array(FileManager.default.contents(atPath: dir + "/" + relative)!) }
+        }
+        return out
+    }
+
+    func parse(_ bytes: [UInt8], _ name: String) -> JSON {
+        do { return try JSONReader.parse(bytes) } catch { XCTFail("\(name) is not valid JSON"); return .null }
+    }
+
+    func testGoldenFiles() throws {
+        let h = scenario()
+        let out = h.dir + "/out"
+        XCTAssertEqual(publish(h, out).status, 0)
+        let produced = tree(out)
+        let golden = Package.root + "/Tests/RelctlTests/Golden"
+        if ProcessInfo.processInfo.environment["RELCTL_UPDATE_GOLDEN"] == "1" {
+            try? FileManager.default.removeItem(atPath: golden)
+            for (path, bytes) in produced {
+                let url = URL(fileURLWithPath: golden + "/" + path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+            }
+        }
+        let expected = tree(golden)
+        XCTAssertEqual(Set(produced.keys), Set(expected.keys))
+        for (path, bytes) in expected {
+            XCTAssertEqual(String(decoding: produced[path] ?? [], as: UTF8.self), String(decoding: bytes, as: UTF8.self), path)
+        }
+    }
+
+    /// Retired's own fixture: 1.0 forced, 1.1 recommended, 2.0 none.
+    func testRetiredFixtureSemantics() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add app")
+        h.ok("platform add ios --bundle-id com.example.app --app-store-id 123")
+        for (v, b) in [("1.0", 1), ("1.1", 2), ("2.0", 3)] {
+            h.ok("version add \(v) --build \(b) --released 2026-01-0\(b)T00:00:00Z")
+        }
+        h.ok("force 1.1")
+        h.ok("recommend 2.0")
+        XCTAssertEqual(publish(h, h.dir + "/out").status, 0)
+        let file = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/ios/retired/en.json")!), "retired")
+        let versions = file["versions"]!.array!.map { ($0["version"]!.string!, $0["policy"]!.string!) }
+        XCTAssertEqual(versions.map(\.0), ["1.0", "1.1", "2.0"])
+        XCTAssertEqual(versions.map(\.1), ["force", "recommend", "none"])
+    }
+
+    /// Every rule of clients.md, asserted on the files produced.
+    func testPublishedFilesObeyTheClientRules() throws {
+        let h = scenario()
+        let out = h.dir + "/out"
+        let r = publish(h, out)
+        XCTAssertEqual(r.status, 0, r.err)
+        let files = tree(out)
+        let allVersions: [String: [String]] = ["ios": ["1.0", "1.1", "2.0", "2.1"], "android": ["1.9", "2.0.0"]]
+        for (path, bytes) in files {
+            XCTAssertEqual(bytes.last, 10, "\(path) ends with a newline")
+            XCTAssertNotNil(String(validating: bytes, as: UTF8.self), "\(path) is UTF-8")
+            let doc = parse(bytes, path)
+            let platform = path.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+            if path.contains("/retired/") {
+                let messaging = doc["messaging"]!
+                let forced = messaging["forced"]!, recommended = messaging["recommended"]!
+                for block in [forced, recommended] {
+                    for key in ["title", "message", "continueButtonText"] { XCTAssertFalse(block[key]?.string?.isEmpty ?? true, "\(path) \(key)") }
+                }
+                XCTAssertNil(forced["cancelButtonText"], "\(path): forced must not carry cancelButtonText")
+                XCTAssertNotNil(recommended["cancelButtonText"]?.string, "\(path): recommended carries cancelButtonText")
+                let versions = doc["versions"]!.array!
+                XCTAssertEqual(versions.compactMap { $0["version"]?.string }, allVersions[platform], "\(path) lists every version as a string")
+                for v in versions { XCTAssertTrue(["force", "recommend", "none"].contains(v["policy"]?.string ?? ""), path) }
+                XCTAssertEqual(versions.last?["policy"]?.string, "none", "\(path): the newest is listed as none")
+            }
+            if path.hasSuffix("andversion.json") {
+                let m = doc["AndVersion"]!
+                let whatsNew = m["WhatsNew"]!.object!
+                XCTAssertFalse(whatsNew.isEmpty, path)
+                for (key, lines) in whatsNew {
+                    XCTAssertTrue(key.count == 2 && key == key.lowercased(), "\(path): key \(key)")
+                    XCTAssertFalse(lines.array!.isEmpty, path)
+                    XCTAssertTrue(lines.array!.allSatisfy { $0.string != nil }, path)
+                }
+                if platform == "ios" {
+                    for key in ["CurrentVersion", "MinVersion", "AppStoreId"] { XCTAssertFalse(m[key]?.string?.isEmpty ?? true, "\(path) \(key) is a non-empty string") }
+                    XCTAssertTrue(m["AppStoreId"]!.string!.allSatisfy(\.isNumber))
+                    XCTAssertNotNil(whatsNew["en"], "English exists, so en is present")
+                    XCTAssertEqual(whatsNew["tr"], .array([.string("Yeni görünüm"), .string("Daha hızlı ödeme")]))
+                } else {
+                    XCTAssertNotNil(m["CurrentVersion"]?.int, "\(path): CurrentVersion is an integer")
+                    XCTAssertNotNil(m["MinVersion"]?.int, "\(path): MinVersion is an integer")
+                    XCTAssertNil(m["AppStoreId"])
+                    XCTAssertEqual(whatsNew["he"], whatsNew["iw"], "Hebrew is published under both codes")
+                    XCTAssertNotNil(whatsNew["iw"])
+                }
+            }
+            if path.contains("/lookup/") {
+                XCTAssertEqual(doc["resultCount"]?.int, 1)
+                let result = doc["results"]!.array![0]
+                XCTAssertNotNil(result["trackId"]?.int, "trackId is a number")
+                for key in ["bundleId", "version", "currentVersionReleaseDate", "minimumOsVersion", "releaseNotes", "trackViewUrl"] {
+                    XCTAssertNotNil(result[key]?.string, "\(path) \(key)")
+                }
+                let date = result["currentVersionReleaseDate"]!.string!
+                XCTAssertNotNil(date.range(of: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$", options: .regularExpression), date)
+            }
+        }
+        // The delay: 2.1 was released six hours ago, so iOS clients are told about 2.0.
+        let ios = parse(files["shop/ios/andversion.json"]!, "andversion")["AndVersion"]!
+        XCTAssertEqual(ios["CurrentVersion"]?.string, "2.0")
+        XCTAssertEqual(ios["MinVersion"]?.string, "1.1")
+        let android = parse(files["shop/android/andversion.json"]!, "andversion")["AndVersion"]!
+        XCTAssertEqual(android["CurrentVersion"]?.int, 200)
+        XCTAssertEqual(android["MinVersion"]?.int, 200, "the floor 2.0.0 maps to the versionCode of 2.0.0")
+        XCTAssertNil(files["shop/android/lookup/en.json"], "lookup files are for iOS")
+        XCTAssertNotNil(files["shop/ios/siren.json"])
+    }
+
+    /// AndVersion on iOS ranks "2.0" above "2": whatever the floor's spelling,
+    /// the manifest must force exactly the versions relctl forces.
+    func testAndVersionMinimumAgreesWithTheEvaluator() throws {
+        func andVersionLess(_ a: String, _ b: String) -> Bool {
+            let x = a.split(separator: ".").map { Int($0)! }, y = b.split(separator: ".").map { Int($0)! }
+            for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
+            return x.count < y.count
+        }
+        for floor in ["2", "2.0", "2.0.0"] {
+            let h = Harness()
+            h.ok("init"); h.ok("project add app")
+            h.ok("platform add ios --bundle-id a.b --app-store-id 1")
+            for v in ["1.9", "2", "2.0", "2.0.0", "2.0.1"] { h.ok("version add \(v) --released 2026-01-01T00:00:00Z") }
+            h.ok("force \(floor)")
+            XCTAssertEqual(publish(h, h.dir + "/out").status, 0)
+            let manifest = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/ios/andversion.json")!), "m")
+            let minimum = manifest["AndVersion"]!["MinVersion"]!.string!
+            for v in ["1.9", "2", "2.0", "2.0.0", "2.0.1"] {
+                let ours = (h.ok("--json check \(v)").json as! [String: Any])["verdict"] as! String == "required"
+                XCTAssertEqual(andVersionLess(v, minimum), ours, "floor \(floor), app \(v), MinVersion \(minimum)")
+            }
+        }
+    }
+
+    func testControlDocumentMatchesItsSchema() throws {
+        let h = scenario()
+        XCTAssertEqual(publish(h, h.dir + "/out").status, 0)
+        let validator = try SchemaValidator(path: Package.root + "/schema/control.schema.json")
+        let control = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/shop/control.json")!), "control")
+        XCTAssertEqual(validator.validate(control), [])
+        XCTAssertEqual(control["pollIntervalSeconds"]?.int, 60, "a window starts within the hour")
+        XCTAssertEqual(control["maintenance"]?["upcoming"]?.array?.count, 1)
+        // The validator itself must catch a broken document.
+        var broken = control.object!
+        broken["pollIntervalSeconds"] = .string("60")
+        broken.removeValue(forKey: "platforms")
+        XCTAssertEqual(validator.validate(.object(broken)).count, 2)
+        // Far from the window, the poll interval relaxes.
+        XCTAssertEqual(h.run(["publish", h.dir + "/later", "--at", "2026-11-29T16:00:00Z"]).status, 0)
+        let later = parse(Array(FileManager.default.contents(atPath: h.dir + "/later/shop/control.json")!), "control")
+        XCTAssertEqual(later["pollIntervalSeconds"]?.int, 900)
+        XCTAssertEqual(validator.validate(later), [])
+    }
+
+    func testDeterministicIndexedAndUntouchedWhenUnchanged() throws {
+        let h = scenario()
+        let a = h.dir + "/a", b = h.dir + "/b"
+        XCTAssertEqual(publish(h, a).status, 0)
+        XCTAssertEqual(publish(h, b).status, 0)
+        XCTAssertEqual(tree(a), tree(b))
+        let index = parse(Array(FileManager.default.contents(atPath: a + "/index.json")!), "index")
+        let files = index["files"]!.object!
+        XCTAssertEqual(Set(files.keys), Set(tree(a).keys).subtracting(["index.json"]))
+        for (path, entry) in files {
+            let bytes = Array(FileManager.default.contents(atPath: a + "/" + path)!)
+            XCTAssertEqual(entry["size"]?.int, Int64(bytes.count), path)
+            XCTAssertEqual(entry["sha256"]?.string, SHA256.hex(bytes), path)
+        }
+        XCTAssertNotNil(index["revision"]?.int)
+
+        // Age every file, publish again: nothing may be touched.
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        for path in tree(a).keys { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: a + "/" + path) }
+        let again = publish(h, a, ["--json"])
+        let summary = again.json as! [String: Any]
+        XCTAssertEqual(summary["added"] as? Int, 0)
+        XCTAssertEqual(summary["changed"] as? Int, 0)
+        XCTAssertEqual(summary["unchanged"] as? Int, tree(a).count)
+        for path in tree(a).keys {
+            let date = try FileManager.default.attributesOfItem(atPath: a + "/" + path)[.modificationDate] as! Date
+            XCTAssertEqual(date, old, "\(path) was touched")
+        }
+        // A file changed behind relctl's back is put right, even at the same size.
+        let victim = a + "/shop/ios/retired/en.json"
+        var bytes = Array(FileManager.default.contents(atPath: victim)!)
+        bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let repaired = publish(h, a, ["--json"]).json as! [String: Any]
+        XCTAssertEqual(repaired["changed"] as? Int, 1)
+        XCTAssertEqual(tree(a)["shop/ios/retired/en.json"], tree(b)["shop/ios/retired/en.json"])
+        // One change touches only the files it affects, and the index.
+        h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
+        let changed = publish(h, a, ["--json"]).json as! [String: Any]
+        XCTAssertEqual(changed["changed"] as? Int, 4, "whatsnew/tr, andversion, lookup/tr and index")
+    }
+
+    func testDryRunAndRemovalOfFilesThatNoLongerBelong() throws {
+        let h = scenario()
+        let out = h.dir + "/out"
+        let dry = publish(h, out, ["--dry-run"])
+        XCTAssertEqual(dry.status, 0)
+        XCTAssertTrue(dry.out.contains("add     shop/ios/retired/tr.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a dry run writes nothing, not even DIR")
+        XCTAssertEqual(publish(h, out).status, 0)
+        try Data("mine\n".utf8).write(to: URL(fileURLWithPath: out + "/README.txt"))
+        h.ok("platform rm android --yes")
+        let plan = publish(h, out, ["--dry-run", "--json"]).json as! [String: Any]
+        XCTAssertTrue((plan["removed"] as! [String]).contains("shop/android/andversion.json"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/shop/android/andversion.json"))
+        XCTAssertEqual(publish(h, out).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/shop/android"), "stale files and their empty folders go")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/README.txt"), "files relctl did not publish stay")
+        // Publishing one project keeps the others' files.
+        h.ok("project add blog")
+        h.ok("-p blog platform add android --bundle-id a.b")
+        h.ok("-p blog version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
+        XCTAssertEqual(publish(h, out).status, 0)
+        h.ok("-p shop notes set 2.0 --platform ios --locale tr Yeni")
+        XCTAssertEqual(h.run(["publish", out, "-p", "shop", "--at", PublishTests.at]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/blog/android/andversion.json"))
+        let index = parse(Array(FileManager.default.contents(atPath: out + "/index.json")!), "index")
+        XCTAssertNotNil(index["files"]?["blog/control.json"])
+    }
+
+    func testRefusalsWriteNothing() throws {
+        let h = scenario()
+        let out = h.dir + "/out"
+        XCTAssertEqual(publish(h, out).status, 0)
+        let before = tree(out)
+        h.ok("platform add macos --bundle-id com.example.shop")
+        h.ok("version add 1.0 --platform macos --released 2026-01-01T00:00:00Z")
+        let r = publish(h, out)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("macos has no App Store id"), r.err)
+        XCTAssertTrue(r.err.contains("relctl platform edit macos --app-store-id ID"), r.err)
+        XCTAssertEqual(tree(out), before, "a refused publish leaves the tree as it was")
+        XCTAssertEqual(publish(h, h.dir + "/fresh/out").status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/fresh"), "nor creates folders")
+
+        let file = h.dir + "/file"
+        try Data().write(to: URL(fileURLWithPath: file))
+        let notDir = h.run(["publish", file])
+        XCTAssertEqual(notDir.status, 1)
+        XCTAssertTrue(notDir.err.contains("is not a directory"))
+    }
+
+    func testNoSymlinkIsFollowedOutOfDIR() throws {
+        let h = scenario()
+        let out = h.dir + "/out", elsewhere = h.dir + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: out + "/shop", withDestinationPath: elsewhere)
+        let r = publish(h, out)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("symbolic link"), r.err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/index.json"))
+        // A link in place of a published file is replaced, never written through.
+        try FileManager.default.removeItem(atPath: out + "/shop")
+        XCTAssertEqual(publish(h, out).status, 0)
+        let target = elsewhere + "/victim.json"
+        try Data("keep\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.removeItem(atPath: out + "/shop/control.json")
+        try FileManager.default.createSymbolicLink(atPath: out + "/shop/control.json", withDestinationPath: target)
+        XCTAssertEqual(publish(h, out).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "keep\n")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: out + "/shop/control.json")[.type] as? FileAttributeType, .typeRegular)
+        // Removing stale files never reaches through a link put where a folder was.
+        try Data("keep\n".utf8).write(to: URL(fileURLWithPath: elsewhere + "/andversion.json"))
+        h.ok("platform rm android --yes")
+        try FileManager.default.removeItem(atPath: out + "/shop/android")
+        try FileManager.default.createSymbolicLink(atPath: out + "/shop/android", withDestinationPath: elsewhere)
+        XCTAssertEqual(publish(h, out).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: elsewhere + "/andversion.json", encoding: .utf8), "keep\n")
+    }
+
+    /// The hand-written what's-new entry is byte for byte the general one.
+    func testWhatsNewEntryWriterMatchesTheGeneralRenderer() throws {
+        let cases: [(VersionRecord, (String, String)?, String)] = [
+            (VersionRecord(id: 1, platformID: 1, version: try Version("2.1.0"), build: 210, releasedAt: 1_790_000_000, minOS: nil, policy: nil,
+                           notes: [:]), ("tr", "Daha hızlı \"ödeme\"\n\tİkinci\u{2028}satır\\"), "tr"),
+            (VersionRecord(id: 2, platformID: 1, version: try Version("1"), build: nil, releasedAt: nil, minOS: nil, policy: nil,
+                           notes: [:]), ("en", "Fixes"), "pt-BR"),
+            (VersionRecord(id: 3, platformID: 1, version: try Version("1.0.0.1"), build: 0, releasedAt: 0, minOS: nil, policy: nil,
+                           notes: [:]), nil, "en"),
+        ]
+        for (v, notes, locale) in cases {
+            var bytes: [UInt8] = []
+            let parts = WhatsNewFormat.parts(v)
+            WhatsNewFormat.entry(head: parts.head, tail: parts.tail, notes: notes, locale: locale, into: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self),
+                           String(decoding: WhatsNewFormat.entryJSON(v, notes: notes, locale: locale).compactBytes().dropLast(), as: UTF8.self))
+        }
+    }
+
+    func testMissingNotesFallBackToTheGenericLineWithAWarning() throws {
+        let h = Harness()
+        h.ok("init"); h.ok("project add app --locales en,de")
+        h.ok("platform add android --bundle-id a.b")
+        h.ok("version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
+        let r = publish(h, h.dir + "/out")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("has no release notes"), r.err)
+        let manifest = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/android/andversion.json")!), "m")
+        XCTAssertEqual(manifest["AndVersion"]?["WhatsNew"]?["de"], .array([.string("Fehlerbehebungen und Verbesserungen.")]))
+        XCTAssertEqual(manifest["AndVersion"]?["WhatsNew"]?["en"], .array([.string("Bug fixes and improvements.")]))
+        let whatsNew = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/android/whatsnew/de.json")!), "w")
+        XCTAssertEqual(whatsNew["versions"]?.array?.first?["notes"], .array([]))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+final class StoreTests: XCTestCase {
+    func testOnlyInitCreatesADatabase() {
+        let h = Harness()
+        let r = h.run("project list")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("no relctl database at \(h.db)"))
+        XCTAssertTrue(r.err.contains("relctl init") && r.err.contains("--db"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.db))
+        h.ok("init")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.db))
+        let again = h.ok("init")
+        XCTAssertTrue(again.err.contains("already a relctl database"))
+    }
+
+    func testSchemaAndPragmas() throws {
+        let h = Harness()
+        h.ok("init")
+        let db = try Connection(path: h.db, readOnly: true, create: false)
+        XCTAssertEqual(try db.scalar("PRAGMA journal_mode"), .text("wal"))
+        XCTAssertEqual(try db.scalar("PRAGMA user_version"), .int(Store.schemaVersion))
+        XCTAssertEqual(try db.scalar("PRAGMA application_id"), .int(Schema.applicationID))
+        let store = try Store(path: h.db, mode: .read, user: "t")
+        XCTAssertEqual(try store.db.scalar("PRAGMA foreign_keys"), .int(1))
+    }
+
+    func testRefusesANewerSchema() throws {
+        let h = Harness()
+        h.ok("init")
+        let db = try Connection(path: h.db, readOnly: false, create: false)
+        try db.execute("PRAGMA user_version = \(Store.schemaVersion + 1)")
+        h.fails("project list", "written by a newer relctl")
+        h.fails("project add shop", "written by a newer relctl")
+    }
+
+    func testRefusesFilesThatAreNotRelctlDatabases() throws {
+        let h = Harness()
+        try Data("this is not a database, just some text that is long enough to look like a header".utf8).write(to: URL(fileURLWithPath: h.db))
+        h.fails("project list", "is not an SQLite database")
+        h.fails("project add shop", "is not an SQLite database")
+
+        try FileManager.default.removeItem(atPath: h.db)
+        let other = try Connection(path: h.db, readOnly: false, create: true)
+        try other.execute("CREATE TABLE t(x)")
+        h.fails("project list", "not a relctl one")
+        h.fails("init", "not a relctl one")
+    }
+
+    func testDirectoryAndReadOnlyFile() throws {
+        let h = Harness()
+        try FileManager.default.createDirectory(atPath: h.db, withIntermediateDirectories: true)
+        h.fails("project list", "is a directory")
+        try FileManager.default.removeItem(atPath: h.db)
+        h.ok("init")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.db)
+        h.fails("project add shop", "read-only")
+        // Reading a read-only database still works.
+        XCTAssertEqual(h.run("project list").status, 0)
+    }
+
+    func testNamesAreJustText() {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name \"'; DROP TABLE project; --\"")
+        let r = h.ok("--json project show shop")
+        XCTAssertEqual((r.json as? [String: Any])?["name"] as? String, "'; DROP TABLE project; --")
+    }
+
+    func testAuditTrailRecordsEveryChange() {
+        let h = Harness()
+        h.sample()
+        h.ok("notes set 2.0 --platform ios --locale tr Merhaba")
+        let r = h.ok("--json log --limit 3")
+        let entries = (r.json as! [String: Any])["entries"] as! [[String: Any]]
+        XCTAssertEqual(entries.count, 3)
+        XCTAssertEqual(entries[0]["action"] as? String, "notes set ios 2.0 tr")
+        XCTAssertEqual(entries[0]["user"] as? String, "tester")
+        XCTAssertEqual(entries[0]["at"] as? String, "2026-11-29T12:00:00Z")
+        XCTAssertEqual(entries[0]["project"] as? String, "shop")
+        let text = h.ok("log").out
+        XCTAssertTrue(text.contains("version add android 1.9 build 190"))
+        h.fails("log --limit 0", status: 2, "invalid --limit")
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Checks the layering the targets promise (README, Development):
+#   - RelctlCore depends on nothing: no target dependency, no import at all
+#     (no Foundation, Glibc, SQLite, libcrypto, Dispatch);
+#   - SQLite knows nothing of relctl; RelctlStore does not reach the CLI;
+#   - no SQL and no SQLite import outside RelctlStore and SQLite;
+#   - the CLI's machinery (model, parsing, runtime, generators) names neither
+#     the command tree nor the store: commands are handed to it.
+# Usage: scripts/check-layers.sh [ROOT]      (exit 1 and one line per violation)
+#        scripts/check-layers.sh --self-test (plants each violation in a copy)
+set -uo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+check() {
+    local root="$1" bad=0
+    fail() { echo "layers: $*" >&2; bad=1; }
+    local deps
+    deps="$(cd "$root" && swift package dump-package 2>/dev/null | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["targets"]:
+    if t["name"] == "RelctlCore":
+        print(len(t.get("dependencies", [])))')"
+    [ "$deps" = "0" ] || fail "RelctlCore declares target dependencies in Package.swift (${deps:-none found})"
+    while IFS= read -r hit; do fail "RelctlCore must import nothing: $hit"; done \
+        < <(grep -rnE '^\s*(@testable\s+)?import\s' "$root/Sources/RelctlCore" --include='*.swift')
+    while IFS= read -r hit; do fail "SQLite must know nothing of relctl: $hit"; done \
+        < <(grep -rnE '^\s*import\s+Relctl' "$root/Sources/SQLite" --include='*.swift')
+    while IFS= read -r hit; do fail "RelctlStore must not reach the CLI: $hit"; done \
+        < <(grep -rnE '^\s*import\s+(RelctlCLI|CCrypto)' "$root/Sources/RelctlStore" --include='*.swift')
+    while IFS= read -r hit; do fail "SQL belongs in RelctlStore: $hit"; done \
+        < <(grep -rnE '(^|[^A-Za-z])(SELECT .* FROM|INSERT INTO|DELETE FROM|UPDATE [a-z_]+ SET|CREATE (TABLE|INDEX)|PRAGMA [a-z_]+)|import\s+C?SQLite' \
+            "$root/Sources/RelctlCLI" "$root/Sources/relctl" --include='*.swift')
+    while IFS= read -r hit; do fail "the CLI machinery must be handed the commands and the store: $hit"; done \
+        < <(grep -rnE 'Relctl\.tree|\bStore\b|[A-Z][A-Za-z]+Commands?\.' "$root/Sources/RelctlCLI/Model" "$root/Sources/RelctlCLI/Parsing" \
+            "$root/Sources/RelctlCLI/Runtime" "$root/Sources/RelctlCLI/Generators" --include='*.swift' | grep -v 'RelctlError.swift')
+    return $bad
+}
+
+if [ "${1:-}" = --self-test ]; then
+    tmp="$(mktemp -d "${TMPDIR:-/tmp}/relctl-layers.XXXXXX")"
+    trap 'rm -rf "$tmp"' EXIT
+    plant() { # NAME FILE LINE: a copy with LINE appended to FILE must fail
+        rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"
+        cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
+        [ -n "$2" ] && printf '%s\n' "$3" >> "$tmp/copy/$2"
+        if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: '$1' was not caught" >&2; exit 1; fi
+    }
+    rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
+    check "$tmp/copy" || { echo "layers self-test: the clean tree fails" >&2; exit 1; }
+    plant "Foundation in the core" Sources/RelctlCore/Time/Time.swift 'import Foundation'
+    plant "SQL in a command" Sources/RelctlCLI/Commands/LogCommand.swift '// DELETE FROM audit'
+    plant "SQLite in the CLI" Sources/RelctlCLI/Commands/LogCommand.swift 'import SQLite'
+    plant "the tree in the runner" Sources/RelctlCLI/Runtime/Runner.swift 'let x = Relctl.tree'
+    plant "relctl in the wrapper" Sources/SQLite/Row.swift 'import RelctlCore'
+    sed -i 's/.target(name: "RelctlCore", /.target(name: "RelctlCore", dependencies: ["SQLite"], /' "$tmp/copy/Package.swift"
+    if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a core dependency was not caught" >&2; exit 1; fi
+    echo "layers self-test: 6 passed, 0 failed"
+    exit 0
+fi
+
+check "${1:-$here}" && echo "layers: 1 passed, 0 failed"
