@@ -36,9 +36,7 @@ enum FloorCommands {
             throw RelctlError.usage("missing VERSION", hint: "give the floor, like 'relctl \(word) 2.0', or --clear to remove it")
         }
         let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild)) }
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         let reached = try store.setFloor(kind, of: p, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), now: inv.now)
         if let floor, !reached {
             inv.warn("no released version of \(p.name) is at or above \(floor.text): users below it are forced to an update they cannot install yet")

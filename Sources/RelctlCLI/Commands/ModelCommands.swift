@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Hidden commands that print the command model: the manual page and the
 /// model itself as JSON.
 enum ModelCommands {

@@ -1,4 +1,3 @@
-import RelctlCore
 import RelctlStore
 
 /// `relctl notes`: release notes per version and locale.
@@ -20,9 +19,7 @@ enum NotesCommands {
             throw RelctlError.usage("no notes given", hint: "give lines as arguments or --file FILE (or - for stdin)")
         }
         let locale = try inv.locale(inv.value("locale"))
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         let tag = locale ?? project.defaultLocale
         try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: p, of: project, now: inv.now)
         inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)")
@@ -63,9 +60,7 @@ enum NotesCommands {
         guard let locale = try inv.locale(inv.value("locale")) else {
             throw RelctlError.usage("--locale is required", hint: "name the notes to remove, like --locale tr")
         }
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         try store.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: p, of: project, now: inv.now)
         inv.info("removed \(locale) notes of \(p.name) \(inv.arg("VERSION")!)")
     }

@@ -17,9 +17,7 @@ enum PolicyCommands {
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         let policy = inv.arg("POLICY")!
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         try store.setPin(of: inv.arg("VERSION")!, to: policy, on: p, of: project, now: inv.now)
         inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)")
     }
@@ -28,9 +26,7 @@ enum PolicyCommands {
         "clear", abstract: "Remove a version's pin.",
         arguments: [Shared.version], options: [Shared.platform]
     ) { inv in
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         try store.setPin(of: inv.arg("VERSION")!, to: nil, on: p, of: project, now: inv.now)
         inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)")
     }

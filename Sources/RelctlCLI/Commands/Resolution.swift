@@ -8,6 +8,13 @@ extension Invocation {
         try Store(path: dbPath, mode: mode, user: context.user)
     }
 
+    /// The store, project and platform of a command that changes one platform.
+    func target() throws -> (store: Store, project: ProjectRecord, platform: PlatformRecord) {
+        let store = try store()
+        let project = try project(in: store)
+        return (store, project, try platform(in: store, project: project))
+    }
+
     func project(in store: Store) throws -> ProjectRecord {
         if let slug = value("project") { return try store.requireProject(slug) }
         if let slug = try store.defaultProject, let p = try store.project(slug: slug) { return p }

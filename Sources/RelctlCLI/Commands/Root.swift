@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The whole command tree: the single source of relctl's interface.
 public enum Relctl {
     public static let tree: RunnableCommand = RunnableCommand(

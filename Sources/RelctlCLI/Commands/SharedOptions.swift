@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Options and arguments several commands share, declared once.
 enum Shared {
     static let platform: Option = Option("platform", value: "NAME", help: "The platform; not needed when the project has one.",

@@ -32,9 +32,7 @@ enum VersionCommands {
         let minOS = try inv.value("min-os").map(Names.osVersion)
         let noteText = try NotesInput.read(inv, lines: inv.values("notes"), file: inv.value("notes-file"))
         let locale = try inv.locale(inv.value("locale"))
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let platform = try inv.platform(in: store, project: project)
+        let (store, project, platform) = try inv.target()
         if platform.isAndroid && buildNumber == nil {
             throw RelctlError.usage("Android versions need --build: it is the versionCode the app reports", hint: "add --build N")
         }
@@ -122,9 +120,7 @@ enum VersionCommands {
         guard newBuild != nil || minOS != nil || releasedAt != nil || inv.flag("unreleased") else {
             throw RelctlError.usage("nothing to change", hint: "give --build, --min-os, --released or --unreleased")
         }
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
         try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now)
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
@@ -136,9 +132,7 @@ enum VersionCommands {
         options: [Shared.platform, Option("at", value: "TIME", help: "The release time (default now).")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         try store.releaseVersion(inv.arg("VERSION")!, at: at, on: p, of: project, now: inv.now)
         inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))")
     }
@@ -147,9 +141,7 @@ enum VersionCommands {
         "rm", abstract: "Remove a version and its notes.",
         arguments: [Shared.version], options: [Shared.platform, Shared.yes]
     ) { inv in
-        let store = try inv.store()
-        let project = try inv.project(in: store)
-        let p = try inv.platform(in: store, project: project)
+        let (store, project, p) = try inv.target()
         let v = try store.version(inv.arg("VERSION")!, on: p)
         try inv.confirm("Remove \(p.name) \(v.version.text) and its notes?")
         try store.removeVersion(v, on: p, of: project, now: inv.now)

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The bash completion script, generated from the command model.
 enum BashScript {
     static func generate(_ root: Command) -> String {

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The fish completion script, generated from the command model.
 enum FishScript {
     static func quote(_ s: String) -> String {

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// man/relctl.1 in mdoc, generated from the command model.
 public enum ManPage {
     /// The manual's date: the day of the release it documents, so that the

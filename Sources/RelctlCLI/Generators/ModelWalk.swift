@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Helpers shared by the completion and manual generators: walking the
 /// command model and describing values.
 public struct CommandEntry {

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The zsh completion script, generated from the command model.
 enum ZshScript {
     static func q(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// A positional argument of a command.
 public struct Argument: Sendable {
     public var name: String

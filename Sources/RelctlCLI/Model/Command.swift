@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The one declarative description of relctl's interface. Parsing, help,
 /// suggestions, completion scripts and the man page are all derived from it.
 

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Where a value's completions come from.
 public enum Completion: Sendable, Equatable {
     case none

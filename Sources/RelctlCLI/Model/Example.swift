@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// A command line shown in help and the manual, with what it does.
 public struct Example: Sendable {
     public var command: String

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Global options, accepted anywhere after `relctl`.
 public enum Globals {
     public static let options: [Option] = [

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// An option of a command: `--long`, maybe `-s`, maybe a value.
 public struct Option: Sendable {
     public var long: String

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// The code that runs a command.
 public typealias Handler = @Sendable (Invocation) throws -> Void
 

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// `--help` and `relctl help`, rendered from the command model.
 public enum Help {
     public static func render(_ path: [Command], width: Int) -> String {

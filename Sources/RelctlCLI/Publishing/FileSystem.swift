@@ -1,5 +1,3 @@
-import RelctlCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import Dispatch
-import RelctlCore
 import Synchronization
+import RelctlCore
 
 /// A rendered file with its SHA-256, as index.json records it.
 struct HashedFile: Sendable {

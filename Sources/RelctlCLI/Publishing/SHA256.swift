@@ -1,4 +1,3 @@
-import RelctlCore
 import CCrypto
 
 /// SHA-256 of published files, for index.json.

@@ -1,41 +1,8 @@
-import RelctlCore
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// Buffered output to a file descriptor, or to memory when fd is -1 (tests).
-public final class Sink {
-    public private(set) var bytes: [UInt8] = []
-    let fd: Int32
-
-    public init(fd: Int32) { self.fd = fd }
-
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    public func write(_ s: String) {
-        bytes.append(contentsOf: s.utf8)
-        if fd >= 0 && bytes.count > 1 << 16 { flush() }
-    }
-
-    public func write(bytes more: [UInt8]) {
-        bytes.append(contentsOf: more)
-        if fd >= 0 && bytes.count > 1 << 16 { flush() }
-    }
-
-    public func flush() {
-        guard fd >= 0 else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
-            offset += n
-        }
-        bytes.removeAll(keepingCapacity: true)
-    }
-}
 
 /// Everything a command may touch of the outside world, so that tests can run
 /// commands in-process with captured streams, a fixed clock and their own env.

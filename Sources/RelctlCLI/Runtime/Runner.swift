@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Runs one command line against a context and returns the exit status.
 public enum Runner {
     public static let version = "0.1.0"
@@ -19,16 +17,16 @@ public enum Runner {
             let parsed = try Parser.parse(arguments, root: tree.model)
             parsedLine = parsed
             let handler = tree.handler(at: parsed.path.dropFirst().map(\.name))
-            if parsed.values["help"] != nil || (handler == nil && parsed.values["version"] == nil) {
-                context.stdout.write(Help.render(parsed.path, width: context.width))
+            if parsed.values["help"] == nil, parsed.values["version"] != nil {
+                guard parsed.path.count == 1 else {
+                    throw RelctlError.usage("--version goes alone, before any command", hint: "run 'relctl --version'")
+                }
+                context.stdout.write("relctl \(version)\n")
                 return 0
             }
-            guard let handler else {
-                if parsed.path.count == 1 {
-                    context.stdout.write("relctl \(version)\n")
-                    return 0
-                }
-                throw RelctlError.usage("--version goes alone, before any command", hint: "run 'relctl --version'")
+            guard let handler, parsed.values["help"] == nil else {
+                context.stdout.write(Help.render(parsed.path, width: context.width))
+                return 0
             }
             let arguments = try Parser.validatePositionals(parsed)
             try handler(Invocation(context: context, parsed: parsed, arguments: arguments))

@@ -1,5 +1,3 @@
-import RelctlCore
-
 /// Plain aligned columns for terminal output.
 public enum Table {
     public static func render(_ headers: [String], _ rows: [[String]]) -> String {

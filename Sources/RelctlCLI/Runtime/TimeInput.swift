@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
 import RelctlCore
 
 /// Times as people type them (design.md: RFC 3339, local "YYYY-MM-DD HH:MM"
