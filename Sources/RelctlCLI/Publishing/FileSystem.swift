@@ -26,14 +26,6 @@ public enum FileSystem {
         return Int64(st.st_size)
     }
 
-    /// Honours the permission bits even for root, who could otherwise write
-    /// anything: a file marked read-only is meant to stay as it is.
-    public static func isWritable(_ path: String) -> Bool {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return false }
-        return access(path, W_OK) == 0 && (st.st_mode & 0o222) != 0
-    }
-
     public static func readFile(_ path: String) throws -> [UInt8] {
         switch kind(of: path) {
         case .missing: throw RelctlError.failure("cannot read \(path): no such file", hint: "check the path")
