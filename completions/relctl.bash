@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags=""; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
@@ -57,7 +57,8 @@ _relctl_spec() {
         "message rm") subs=""; flags=""; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
-        "publish") subs=""; flags="--dry-run"; valued="--at"; repeat=""; args=("dir"); argrep=0 ;;
+        "publish") subs=""; flags="--dry-run --publish-despite-disagreements"; valued="--at"; repeat=""; args=("dir"); argrep=0 ;;
+        "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
         "help") subs=""; flags=""; valued=""; repeat=""; args=("none"); argrep=1 ;;

@@ -22,7 +22,7 @@ extension Store {
     }
 
     public func upcomingWindowIDs(scope: Int64?) throws -> [String] {
-        try db.query("SELECT id FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) ORDER BY id",
+        try db.query("SELECT id FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) AND cancelled_at IS NULL ORDER BY id",
                      [SQLValue(scope)]).map { $0.text(0) }
     }
 

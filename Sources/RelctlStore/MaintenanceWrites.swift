@@ -18,9 +18,16 @@ extension Store {
                                      hint: w.isActive(at: now) ? "stop it first with 'relctl maintenance stop'" : "cancel it with 'relctl maintenance cancel \(w.id)' or choose other times")
                 }
             }
-            try db.run("INSERT INTO maintenance(project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?)",
-                       [.int(project.id), SQLValue(platform?.id), .int(start), SQLValue(end)])
-            let id = db.lastInsertRowID
+            // Ids only grow, across projects and cancellations: apps may remember them.
+            let last = try db.scalar("""
+                SELECT max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'maintenance_last_id'), 0),
+                           coalesce((SELECT max(id) FROM maintenance), 0))
+                """).intValue ?? 0
+            let id = last + 1
+            try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
+                       [.int(id), .int(project.id), SQLValue(platform?.id), .int(start), SQLValue(end)])
+            try db.run("INSERT INTO meta(key, value) VALUES ('maintenance_last_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       [.text(String(id))])
             if let copy {
                 try db.run("INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (?, ?, ?, ?)",
                            [.int(id), .text(copy.locale), SQLValue(copy.title), SQLValue(copy.message)])
@@ -43,10 +50,10 @@ extension Store {
         }
     }
 
-    /// Cancels a window that has not begun.
+    /// Cancels a window that has not begun; it stays on record as cancelled.
     public func cancelWindow(_ id: Int64, in project: ProjectRecord, now: Int64) throws {
         try change(project: project.slug, "maintenance cancel #\(id)", now: now) {
-            try db.run("DELETE FROM maintenance WHERE id = ? AND starts_at > ?", [.int(id), .int(now)])
+            try db.run("UPDATE maintenance SET cancelled_at = ? WHERE id = ? AND starts_at > ? AND cancelled_at IS NULL", [.int(now), .int(id), .int(now)])
             if db.changes == 0 { throw StoreError("window #\(id) began meanwhile; it was not cancelled") }
         }
     }

@@ -18,6 +18,9 @@ extension Store {
         do { rules = try Rules(stored: r.text(5)) } catch let e as InputError {
             throw badRow("project '\(slug)'", "its rules: \(e.message)")
         }
+        do { _ = try Names.appName(r.text(2)) } catch let e as InputError {
+            throw badRow("project '\(slug)'", "its name: \(e.message)")
+        }
         return ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: r.text(3),
                              locales: r.text(4).split(separator: ",").map(String.init), rules: rules,
                              releaseDelayDays: r.int(6) ?? 1, remindHours: r.int(7) ?? 24, outdated: r.text(8))
@@ -123,12 +126,12 @@ extension Store {
 
     public func maintenanceWindows(project: Int64) throws -> [MaintenanceWindow] {
         var windows = try db.query("""
-            SELECT m.id, m.project_id, m.platform_id, p.name, m.starts_at, m.ends_at
+            SELECT m.id, m.project_id, m.platform_id, p.name, m.starts_at, m.ends_at, m.cancelled_at
             FROM maintenance m LEFT JOIN platform p ON p.id = m.platform_id
             WHERE m.project_id = ? ORDER BY m.starts_at, m.id
             """, [.int(project)]).map {
             MaintenanceWindow(id: $0.int(0)!, projectID: $0.int(1)!, platformID: $0.int(2), platformName: $0.string(3),
-                              startsAt: $0.int(4)!, endsAt: $0.int(5), copy: [:])
+                              startsAt: $0.int(4)!, endsAt: $0.int(5), cancelledAt: $0.int(6), copy: [:])
         }
         var index: [Int64: Int] = [:]
         for (i, w) in windows.enumerated() { index[w.id] = i }

@@ -79,5 +79,11 @@ enum Schema {
             action TEXT NOT NULL
         ) STRICT;
         """,
+        // 2: a cancelled window stays on record (ids are never reused, and
+        // control.json readers may remember them).
+        """
+        ALTER TABLE maintenance ADD COLUMN cancelled_at INTEGER;
+        INSERT OR IGNORE INTO meta(key, value) SELECT 'maintenance_last_id', CAST(coalesce(max(id), 0) AS TEXT) FROM maintenance;
+        """,
     ]
 }

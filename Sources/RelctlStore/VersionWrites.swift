@@ -14,6 +14,7 @@ extension Store {
                 throw StoreError("\(platform.name) already has version \(version.text)", hint: "change it with 'relctl version edit \(version.text)'")
             }
             try checkBuildFree(build, on: platform, among: existing, except: nil)
+            try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
             try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
                        [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
             if let notes {
@@ -30,6 +31,27 @@ extension Store {
         }
     }
 
+    /// On Android the build is the versionCode, which clients compare and
+    /// Google Play requires to grow with every release: a build that would
+    /// rank a version below an older one (or above a newer one) is refused.
+    private func checkBuildOrder(_ version: Version, _ build: Int64?, on platform: PlatformRecord, among existing: [VersionRecord], except id: Int64?) throws {
+        guard platform.isAndroid, let b = build else { return }
+        let others = existing.filter { $0.id != id && $0.build != nil }
+        let lower = others.filter { $0.version < version }
+        let higher = others.filter { version < $0.version }
+        let floor = lower.map { $0.build! }.max()
+        let ceiling = higher.map { $0.build! }.min()
+        let range = [floor.map { "above \($0)" }, ceiling.map { "below \($0)" }].compactMap { $0 }.joined(separator: " and ")
+        if let older = lower.first(where: { $0.build! >= b }) {
+            throw StoreError("build \(b) would rank \(version.text) below \(older.version.text) (build \(older.build!)) on android: Android compares versionCodes, and Google Play requires a higher one for every newer version",
+                             hint: "give \(version.text) a build \(range)")
+        }
+        if let newer = higher.first(where: { $0.build! <= b }) {
+            throw StoreError("build \(b) would rank \(version.text) above \(newer.version.text) (build \(newer.build!)) on android: Android compares versionCodes, so newer versions need higher builds",
+                             hint: "give \(version.text) a build \(range)")
+        }
+    }
+
     /// What becomes of a version's release time.
     public enum ReleaseChange: Sendable { case keep, at(Int64), unreleased }
 
@@ -38,7 +60,9 @@ extension Store {
                             on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
         try change(project: project.slug, "version edit \(platform.name) \(text)", now: now) {
             let v = try version(text, on: platform)
-            try checkBuildFree(build, on: platform, among: try versions(platform: platform.id, withNotes: false), except: v.id)
+            let existing = try versions(platform: platform.id, withNotes: false)
+            try checkBuildFree(build, on: platform, among: existing, except: v.id)
+            try checkBuildOrder(v.version, build ?? v.build, on: platform, among: existing, except: v.id)
             let released: Int64?
             switch release {
             case .keep: released = v.releasedAt

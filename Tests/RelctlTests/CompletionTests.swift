@@ -72,7 +72,7 @@ final class CompletionTests: XCTestCase {
 
     /// The line typed, and the candidates every shell must offer (a set).
     let cases: [(String, [String])] = [
-        ("relctl ver", ["version"]),
+        ("relctl vers", ["version"]),
         ("relctl version ", ["add", "edit", "list", "release", "rm", "show"]),
         ("relctl policy set 2.1.0 ", ["force", "none", "recommend"]),
         ("relctl rules set --outdated ", ["none", "recommend"]),

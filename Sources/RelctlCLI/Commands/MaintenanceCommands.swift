@@ -111,12 +111,12 @@ enum MaintenanceCommands {
 
     static func json(_ w: MaintenanceWindow, now: Int64) -> JSON {
         .object(["id": .int(w.id), "platform": .optional(w.platformName), "startsAt": .time(w.startsAt), "endsAt": .time(w.endsAt),
-                 "state": .string(state(w, now)),
+                 "state": .string(state(w, now)), "cancelledAt": .time(w.cancelledAt),
                  "copy": .object(w.copy.mapValues { .object(["title": .optional($0.title), "message": .optional($0.message)]) })])
     }
 
     static func state(_ w: MaintenanceWindow, _ now: Int64) -> String {
-        w.isActive(at: now) ? "active" : w.isUpcoming(at: now) ? "upcoming" : "over"
+        w.isCancelled ? "cancelled" : w.isActive(at: now) ? "active" : w.isUpcoming(at: now) ? "upcoming" : "over"
     }
 
     static func table(_ windows: [MaintenanceWindow], now: Int64) -> String {
@@ -137,7 +137,7 @@ enum MaintenanceCommands {
         }
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past ones included.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past and cancelled ones included.") { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
         let now = inv.now
@@ -159,6 +159,9 @@ enum MaintenanceCommands {
         let now = inv.now
         guard let w = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }) else {
             throw RelctlError.failure("no maintenance window #\(id) in '\(project.slug)'", hint: "see 'relctl maintenance list'")
+        }
+        guard !w.isCancelled else {
+            throw RelctlError.failure("window #\(id) is already cancelled", hint: "see 'relctl maintenance list'")
         }
         guard w.isUpcoming(at: now) else {
             throw RelctlError.failure("window #\(id) has already begun, so it cannot be cancelled",

@@ -23,7 +23,7 @@ enum ProjectCommands {
         examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'.")]
     ) { inv in
         let slug = try Names.slug(inv.arg("SLUG")!)
-        let display = inv.value("name") ?? slug
+        let display = try inv.value("name").map(Names.appName) ?? slug
         let locale = try inv.locale(inv.value("default-locale")) ?? "en"
         let list = try parseLocales(inv.value("locales"))
         let store = try inv.store()
@@ -105,7 +105,7 @@ enum ProjectCommands {
         }
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
-        try store.editProject(slug, name: inv.value("name"), defaultLocale: locale, locales: list, now: inv.now)
+        try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, now: inv.now)
         inv.info("updated project \(slug)")
     }
 

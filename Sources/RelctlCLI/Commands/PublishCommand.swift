@@ -7,7 +7,8 @@ enum PublishCommand {
         "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren and control files.",
         discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
-        options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing.")],
+        options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
+                  Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change.")]
     ) { inv in
@@ -19,6 +20,7 @@ enum PublishCommand {
         var entries: [String: (size: Int, sha256: String)] = [:]
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
+        var findings: [Finding] = []
         let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
         func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
             switch outcome {
@@ -45,6 +47,7 @@ enum PublishCommand {
                     let snapshots = try batch.map { try store.snapshot($0) }
                     for rendered in try ParallelRender.render(snapshots, at: at) {
                         warnings += rendered.warnings
+                        findings += rendered.findings
                         for file in rendered.files {
                             tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
                             entries[file.path] = (file.bytes.count, file.sha256)
@@ -56,25 +59,38 @@ enum PublishCommand {
             }
             let removed = writer.previousIndex.keys.filter { entries[$0] == nil }.sorted()
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
-            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, entries: entries)), "index.json")
+            let disagreements = findings.filter(\.isDisagreement)
+            if !disagreements.isEmpty && !inv.flag(overrideFlag) {
+                for f in disagreements.prefix(20) { inv.context.stderr.write("  " + FindingsReport.disagreementLine(f) + "\n") }
+                throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check' (listed above); nothing was written",
+                                          hint: "this is a relctl bug: please report it; --\(overrideFlag) writes the files anyway")
+            }
+            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, entries: entries)), "index.json")
             try writer.commit()
             removed.forEach(writer.remove)
             writer.removeStaleTemporaries(under: "")
             warnings.forEach(inv.warn)
-            report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged)
+            let limits = FindingsReport.limits(findings)
+            for line in FindingsReport.limitLines(limits) { inv.warn("not carried: " + line) }
+            if !disagreements.isEmpty { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
+            report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
+                   limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) })
         } catch {
             writer.abort()
             throw error
         }
     }
 
+    /// Named so that nobody types it by accident.
+    static let overrideFlag = "publish-despite-disagreements"
+
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
-                       added: [String], changed: [String], removed: [String], unchanged: Int) {
+                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON]) {
         let total = added.count + changed.count + unchanged
         if dryRun {
             inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
                                 "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged)])) {
+                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits)])) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
@@ -82,7 +98,8 @@ enum PublishCommand {
             return
         }
         inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
-                            "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged)])) { "" }
+                            "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged),
+                            "limits": .array(limits)])) { "" }
         inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
     }
 }

@@ -13,9 +13,11 @@ struct HashedFile: Sendable {
 struct RenderedProject: Sendable {
     var files: [HashedFile]
     var warnings: [String]
+    /// What each client would do with these files that `check` does not say.
+    var findings: [Finding]
 }
 
-/// Renders and hashes several projects at once, one per core: rendering and
+/// Renders, verifies and hashes several projects at once, one per core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 enum ParallelRender {
     static func render(_ snapshots: [ProjectSnapshot], at: Int64) throws -> [RenderedProject] {
@@ -25,8 +27,11 @@ enum ParallelRender {
             let result: Result<RenderedProject, PublishProblem>
             do {
                 let files = try ProjectFiles.render(snapshots[i], at: at, warnings: &warnings)
+                var byPath: [String: [UInt8]] = [:]
+                for f in files { byPath[f.path] = f.bytes }
+                let findings = Fidelity.check(snapshots[i], at: at) { byPath[$0] }
                 result = .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                                                  warnings: warnings))
+                                                  warnings: warnings, findings: findings))
             } catch let problem as PublishProblem {
                 result = .failure(problem)
             } catch {

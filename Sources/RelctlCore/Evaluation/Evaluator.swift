@@ -32,6 +32,14 @@ public struct Evaluator: Sendable {
             let index = client.version.firstDifference(from: target.version) ?? 3
             return (Rules.types[min(index, 3)], snapshot.project.rules.rule(forDifference: index))
         }
+        // A pin or floor decides the kind; the rule only says how often an
+        // optional update asks and whether it may be skipped, and never
+        // contradicts the kind.
+        func decided(_ kind: Verdict.Kind, _ target: VersionRecord) -> (String, Rule) {
+            let (type, rule) = ruleInfo(target)
+            if kind == .required { return (type, Rule(alert: "force", frequency: "immediately")) }
+            return (type, rule.alert == "option" || rule.alert == "skip" ? rule : Rule(alert: "option", frequency: rule.frequency))
+        }
 
         if let pinned = pin(platform, client) {
             let policy = pinned.policy!
@@ -42,15 +50,16 @@ public struct Evaluator: Sendable {
                 return Verdict(kind: .none, decidedBy: "pin",
                                why: "\(pinned.version.text) is pinned to \(policy), but no newer version is released on \(platform.name)")
             }
-            let (type, rule) = ruleInfo(target)
-            return Verdict(kind: policy == "force" ? .required : .optional, decidedBy: "pin",
+            let kind: Verdict.Kind = policy == "force" ? .required : .optional
+            let (type, rule) = decided(kind, target)
+            return Verdict(kind: kind, decidedBy: "pin",
                            why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }
         let floors: [(Floor?, Verdict.Kind, String)] = [(platform.force, .required, "force"), (platform.recommend, .optional, "recommend")]
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
             guard let target = newer(than: client) else { continue }
-            let (type, rule) = ruleInfo(target)
+            let (type, rule) = decided(kind, target)
             return Verdict(kind: kind, decidedBy: "\(name)-floor", why: "\(label) is below the \(name) floor \(floor.text) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }

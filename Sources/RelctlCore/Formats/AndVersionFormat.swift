@@ -7,42 +7,69 @@ enum AndVersionFormat {
     static func render(_ state: PlatformState, warnings: inout [String]) throws -> JSON? {
         let p = state.platform
         let where_ = "\(state.project.slug)/\(p.name)"
-        guard let current = state.announced else {
+        guard let current = state.current else {
             warnings.append("\(where_): no version is released and past its release delay yet, so no AndVersion manifest is published")
             return nil
         }
         var manifest: [String: JSON] = ["WhatsNew": .object(whatsNew(state, current, warnings: &warnings))]
+        let threshold = minimum(state)
         if p.isAndroid {
             guard let code = current.build else {
                 throw PublishProblem(message: "\(where_): version \(current.version.text) has no build number, and AndVersion on Android needs the versionCode",
                                      fix: "relctl version edit \(current.version.text) --platform \(p.name) --build N -p \(state.project.slug)")
             }
             manifest["CurrentVersion"] = .int(code)
-            manifest["MinVersion"] = .int(try androidMinimum(state))
+            switch threshold {
+            case .none: manifest["MinVersion"] = .int(0)
+            // minimum() names an Android floor only when it has a build.
+            case .floor(let f): manifest["MinVersion"] = .int(f.build ?? 0)
+            case .version(let v):
+                guard let b = v.build else {
+                    throw PublishProblem(message: "\(where_): version \(v.version.text) has no versionCode, and AndVersion on Android needs it to bound the forced versions",
+                                         fix: "relctl version edit \(v.version.text) --platform \(p.name) --build N -p \(state.project.slug)")
+                }
+                manifest["MinVersion"] = .int(b)
+            }
         } else {
             guard let id = p.appStoreID else {
                 throw PublishProblem(message: "\(where_) has no App Store id, and AndVersion on iOS needs one",
                                      fix: "relctl platform edit \(p.name) --app-store-id ID -p \(state.project.slug)")
             }
             manifest["CurrentVersion"] = .string(current.version.text)
-            // The floor without trailing zeros: AndVersion ranks "2.0" above
-            // "2", so every spelling of the floor itself stays allowed.
-            manifest["MinVersion"] = .string(p.force.map { $0.version.key.map(String.init).joined(separator: ".") } ?? "0")
+            // Without trailing zeros: AndVersion ranks "2.0" above "2", so
+            // every spelling of the threshold version itself stays allowed.
+            switch threshold {
+            case .none: manifest["MinVersion"] = .string("0")
+            case .floor(let f): manifest["MinVersion"] = .string(shortest(f.version))
+            case .version(let v): manifest["MinVersion"] = .string(shortest(v.version))
+            }
             manifest["AppStoreId"] = .string(id)
         }
         return .object(["AndVersion": .object(manifest)])
     }
 
-    /// The lowest versionCode that is not forced: the floor's build, else
-    /// the build of the oldest version at or above the floor.
-    static func androidMinimum(_ state: PlatformState) throws -> Int64 {
-        guard let floor = state.platform.force else { return 0 }
-        if let b = floor.build { return b }
-        if let first = state.verdicts.map(\.0).first(where: { !Release.isBelow($0.release, floor.release) }), let b = first.build {
-            return b
+    static func shortest(_ v: Version) -> String { v.key.map(String.init).joined(separator: ".") }
+
+    /// Where MinVersion goes: below it everything must update.
+    enum Threshold { case none, floor(Floor), version(VersionRecord) }
+
+    /// The forced versions AndVersion can carry: those below the oldest
+    /// version that is not forced (a floor, a major rule, a pin on the
+    /// oldest). The force floor itself is the threshold when it lies between
+    /// the last forced and the first free version, so that unrecorded
+    /// versions below it are forced too. A forced version above a free one
+    /// (a pin, a minor-only rule) cannot be carried; the limits say so.
+    static func minimum(_ state: PlatformState) -> Threshold {
+        let verdicts = state.verdicts
+        guard let free = verdicts.firstIndex(where: { $0.1.kind != .required }) else { return .none }
+        let lastForced = free > 0 ? verdicts[free - 1].0 : nil
+        let firstFree = verdicts[free].0
+        if let floor = state.platform.force, !Release.isBelow(firstFree.release, floor.release),
+           lastForced.map({ Release.isBelow($0.release, floor.release) }) ?? true {
+            // On Android the threshold is a versionCode: the floor's build, or the first free version's.
+            return state.platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)
         }
-        throw PublishProblem(message: "\(state.project.slug)/\(state.platform.name): no version at or above the force floor \(floor.text) has a versionCode",
-                             fix: "relctl force \(floor.version.text) --build N --platform \(state.platform.name) -p \(state.project.slug)")
+        return lastForced == nil ? .none : .version(firstFree)
     }
 
     /// Two-letter language keys from the current version's notes; the
@@ -66,6 +93,18 @@ enum AndVersionFormat {
                 let language = LocaleTag.language(tag)
                 guard language.count == 2, out[language] == nil || tag == language else { continue }
                 out[language] = .array([.string(state.snapshot.messages.generic(locale: tag).value)])
+            }
+        }
+        // Devices whose language has no key get "en", else an arbitrary key:
+        // so "en" is always there, from the default locale when English is missing.
+        if out["en"] == nil {
+            let project = state.project
+            if let (tag, text) = state.evaluator.notes(v, chain: [project.defaultLocale, LocaleTag.language(project.defaultLocale)]) {
+                out["en"] = .array(text.lines.map { .string($0) })
+                warnings.append("\(project.slug)/\(state.platform.name): \(v.version.text) has no English notes, so AndVersion's WhatsNew shows the \(tag) notes to devices in languages it has no notes for")
+            } else {
+                out["en"] = .array([.string(state.snapshot.messages.generic(locale: "en").value)])
+                warnings.append("\(project.slug)/\(state.platform.name): \(v.version.text) has no English or \(project.defaultLocale) notes, so AndVersion's WhatsNew shows the generic English line to devices in languages it has no notes for")
             }
         }
         for (modern, legacy) in javaTwins { if let lines = out[modern] { out[legacy] = lines } }

@@ -3,7 +3,7 @@
 enum LookupFormat {
     static func render(_ state: PlatformState, locale: String, warnings: inout [String]) -> JSON? {
         let p = state.platform
-        guard let v = state.announced, let releasedAt = v.releasedAt else { return nil }
+        guard let v = state.current, let releasedAt = v.releasedAt else { return nil }
         guard let id = p.appStoreID.flatMap({ Int64($0) }), let bundle = p.bundleID, let url = p.updateURL else { return nil }
         guard let minOS = v.minOS ?? p.minOS else {
             if locale == state.snapshot.publishedLocales.first {

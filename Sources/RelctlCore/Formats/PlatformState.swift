@@ -10,6 +10,10 @@ struct PlatformState {
     let verdicts: [(VersionRecord, Verdict)]
     let announced: VersionRecord?
     let released: VersionRecord?
+    /// The newest version the files offer: the newest release when a floor
+    /// or pin already sends users to it (they act at once, as `check` says),
+    /// else the newest version past its release delay.
+    let current: VersionRecord?
     let releasedNewestFirst: [VersionRecord]
     let whatsNewParts: [(head: [UInt8], tail: [UInt8])]
     /// Retired's version list is the same in every locale: rendered once.
@@ -24,6 +28,8 @@ struct PlatformState {
         verdicts = versions.map { ($0, evaluator.update(platform, $0.release, at: at)) }
         announced = evaluator.snapshot.newestAnnounced(platform, at: at)
         released = evaluator.snapshot.newestReleased(platform, at: at)
+        let released = self.released
+        current = verdicts.contains { $0.1.target?.id != nil && $0.1.target?.id == released?.id } ? released : announced
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
         whatsNewParts = releasedNewestFirst.map(WhatsNewFormat.parts)
         retiredVersions = .raw(JSON.array(verdicts.map { v, verdict in
@@ -33,8 +39,16 @@ struct PlatformState {
 
     var project: ProjectRecord { snapshot.project }
 
+    /// Retired's messaging, which names the version users are sent to. With
+    /// none released nobody is sent anywhere, but the blocks must exist: the
+    /// message is then the title, never a sentence with an empty version.
     func message(_ kind: String, locale: String) -> [String: ResolvedText] {
-        snapshot.messages.message(kind, locale: locale, values: ["app": project.name, "version": (released ?? announced)?.version.text ?? ""])
+        guard let target = current ?? released else {
+            var m = snapshot.messages.message(kind, locale: locale, values: ["app": project.name])
+            m["message"] = m["title"]
+            return m
+        }
+        return snapshot.messages.message(kind, locale: locale, values: ["app": project.name, "version": target.version.text])
     }
 
     func notes(_ v: VersionRecord, locale: String) -> (String, String)? { evaluator.notes(v, locale: locale) }

@@ -4,12 +4,16 @@ enum SirenFormat {
         let rules = state.project.rules
         var members: [String: JSON] = [:]
         for (i, type) in Rules.types.enumerated() {
-            let r = rules.byType[i]
+            // With "outdated: none" nothing is announced: every type says none.
+            let r = state.project.outdated == "none" ? Rule(alert: "none", frequency: rules.byType[i].frequency) : rules.byType[i]
             members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert), "frequency": .string(r.frequency), "preset": .string(r.name)])
         }
         members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(state.project.releaseDelayDays)
-        members["forceFloor"] = .optional(state.platform.force?.version.text)
-        members["currentVersion"] = .optional(state.announced?.version.text)
+        // Below the newest release the floor forces everyone even when it lies
+        // above it (--allow-unreleased): the app forces below what it is told.
+        let floor = state.platform.force.flatMap { f in state.released.map { r in r.version < f.version ? r.version : f.version } }
+        members["forceFloor"] = .optional(floor?.text)
+        members["currentVersion"] = .optional(state.current?.version.text)
         members["appStoreId"] = .optional(state.platform.appStoreID)
         return .object(members)
     }

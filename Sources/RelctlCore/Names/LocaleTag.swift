@@ -5,7 +5,7 @@ public enum LocaleTag {
         let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         let bad = InputError("invalid locale '\(text)'", hint: "use a BCP 47 tag such as en, tr, pt-BR, zh-Hans or sr-Latn")
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(isLetter) else { throw bad }
-        var out = [first.lowercased()]
+        var out = [legacy[first.lowercased()] ?? first.lowercased()]
         var rest = parts.dropFirst()
         if let s = rest.first, s.count == 4, s.allSatisfy(isLetter) {
             out.append(s.prefix(1).uppercased() + s.dropFirst().lowercased())
@@ -20,6 +20,11 @@ public enum LocaleTag {
         guard rest.isEmpty else { throw bad }
         return out.joined(separator: "-")
     }
+
+    /// Java's old codes for Hebrew, Indonesian and Yiddish: stored under the
+    /// current code, so that current systems find the text (AndVersion
+    /// publishes both spellings for older Android runtimes).
+    public static let legacy = ["iw": "he", "in": "id", "ji": "yi"]
 
     private static func isLetter(_ c: Character) -> Bool { c.isASCII && c.isLetter }
 

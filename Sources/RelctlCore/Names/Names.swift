@@ -12,6 +12,21 @@ public enum Names {
         return s
     }
 
+    /// The app's display name, which messages show as {app}: braces would
+    /// turn into placeholders that apps fill in (control.json leaves
+    /// {version} to them), so they are refused as in message text.
+    public static func appName(_ s: String) throws -> String {
+        let trimmed = s.trimmingSpaces()
+        guard !trimmed.isEmpty else { throw InputError("the app name is empty", hint: "give the name users know the app by, like --name \"Shop\"") }
+        guard !s.contains("{") && !s.contains("}") else {
+            throw InputError("the app name '\(s)' contains a brace", hint: "leave out { and }: messages would read them as placeholders")
+        }
+        guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw InputError("the app name contains a control character", hint: "use plain text on one line")
+        }
+        return s
+    }
+
     /// Platform names become folder names too, and decide the manifest flavour.
     public static let knownPlatforms = ["ios", "ipados", "macos", "tvos", "watchos", "visionos", "android"]
     public static let applePlatforms: Set<String> = ["ios", "ipados", "macos", "tvos", "watchos", "visionos"]

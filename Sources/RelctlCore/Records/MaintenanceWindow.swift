@@ -6,17 +6,21 @@ public struct MaintenanceWindow: Sendable {
     public var platformName: String?
     public var startsAt: Int64
     public var endsAt: Int64?
+    /// When it was cancelled, before it began; a cancelled window never applies.
+    public var cancelledAt: Int64?
     /// locale -> (title, message)
     public var copy: [String: (title: String?, message: String?)]
 
     public init(id: Int64, projectID: Int64, platformID: Int64?, platformName: String?, startsAt: Int64, endsAt: Int64?,
-                copy: [String: (title: String?, message: String?)]) {
+                cancelledAt: Int64? = nil, copy: [String: (title: String?, message: String?)]) {
         self.id = id; self.projectID = projectID; self.platformID = platformID; self.platformName = platformName
-        self.startsAt = startsAt; self.endsAt = endsAt; self.copy = copy
+        self.startsAt = startsAt; self.endsAt = endsAt; self.cancelledAt = cancelledAt; self.copy = copy
     }
 
-    public func isActive(at t: Int64) -> Bool { startsAt <= t && (endsAt.map { t < $0 } ?? true) }
-    public func isUpcoming(at t: Int64) -> Bool { startsAt > t }
-    public func isOver(at t: Int64) -> Bool { endsAt.map { $0 <= t } ?? false }
+    public var isCancelled: Bool { cancelledAt != nil }
+    public func isActive(at t: Int64) -> Bool { !isCancelled && startsAt <= t && (endsAt.map { t < $0 } ?? true) }
+    public func isUpcoming(at t: Int64) -> Bool { !isCancelled && startsAt > t }
+    /// Over, or cancelled: it will never apply again.
+    public func isOver(at t: Int64) -> Bool { isCancelled || (endsAt.map { $0 <= t } ?? false) }
     public func applies(to platform: Int64) -> Bool { platformID == nil || platformID == platform }
 }

@@ -1,0 +1,55 @@
+import RelctlCore
+
+/// How publish, status and verify show what clients would do differently
+/// from `check`: disagreements one per line, declared limits once each.
+enum FindingsReport {
+    static func disagreementLine(_ f: Finding) -> String {
+        var subject = "\(f.project)/\(f.platform) \(f.client.rawValue)"
+        if let v = f.version { subject += " \(v)\(f.build.map { " (\($0))" } ?? "")" }
+        if let l = f.locale { subject += " [\(l)]" }
+        return "\(subject): check says \(f.expected), the client does \(f.actual) (\(f.file))"
+    }
+
+    /// One line per project, platform and intent: which clients cannot
+    /// carry it and why, clients with the same reason together.
+    static func limitLines(_ limits: [(project: String, limit: Limit)]) -> [String] {
+        var order: [String] = []
+        var groups: [String: [(project: String, limit: Limit)]] = [:]
+        for entry in limits {
+            let key = "\(entry.project)/\(entry.limit.platform): \(entry.limit.intent)"
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(entry)
+        }
+        return order.map { key in
+            var reasons: [String] = []
+            var clients: [String: [String]] = [:]
+            for (_, l) in groups[key]! {
+                if clients[l.reason] == nil { reasons.append(l.reason) }
+                clients[l.reason, default: []].append(l.client.rawValue)
+            }
+            return "\(key) — " + reasons.map { "\(clients[$0]!.joined(separator: ", ")): \($0)" }.joined(separator: "; ")
+        }
+    }
+
+    /// Limits once per project, platform, client and intent.
+    static func limits(_ findings: [Finding]) -> [(project: String, limit: Limit)] {
+        var seen = Set<String>()
+        var out: [(String, Limit)] = []
+        for f in findings {
+            guard let l = f.limit else { continue }
+            if seen.insert("\(f.project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)").inserted { out.append((f.project, l)) }
+        }
+        return out
+    }
+
+    static func json(_ f: Finding) -> JSON {
+        .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
+                 "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),
+                 "check": .string(f.expected), "clientDoes": .string(f.actual)])
+    }
+
+    static func json(project: String, _ l: Limit) -> JSON {
+        .object(["project": .string(project), "platform": .string(l.platform), "client": .string(l.client.rawValue),
+                 "intent": .string(l.intent), "reason": .string(l.reason)])
+    }
+}

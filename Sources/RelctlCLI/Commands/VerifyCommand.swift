@@ -1,0 +1,84 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl verify DIR`: reads the published files back and decides, as each
+/// client library would, what every recorded version sees; compares that
+/// with `relctl check` at the publish time recorded in index.json.
+enum VerifyCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "verify", abstract: "Check that every client does with the published files what 'relctl check' says.",
+        discussion: "Reads DIR back (not the database) and, for every recorded version and build on every platform and published locale, decides what Retired, AndVersion (iOS and Android), Siren with siren.json and the lookup file, and a control.json client will do, then compares it with the evaluator at the instant the files were published for. Differences a format cannot avoid (a pin AndVersion cannot carry, maintenance outside control.json) are listed once as limits; any other difference, a file changed since publishing, or a database changed since the publish makes it exit 1.",
+        arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory)],
+        examples: [Example("relctl verify ./out", "Check the published tree against what 'relctl check' says."),
+                   Example("relctl verify ./out --json", "The same as one JSON document, for CI.")]
+    ) { inv in
+        let dir = inv.arg("DIR")!
+        let root = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        let indexPath = root + "/index.json"
+        guard FileSystem.kind(of: indexPath, followLinks: false) == .file else {
+            throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
+        }
+        guard case .object(let index)? = try? JSONReader.parse(try FileSystem.readFile(indexPath)),
+              case .int(let revision)? = index["revision"], case .object(let listed)? = index["files"] else {
+            throw RelctlError.failure("\(indexPath) is not an index relctl wrote", hint: "publish again: relctl publish \(dir)")
+        }
+        guard case .string(let when)? = index["publishedAt"], let at = Time.parseUTC(when) else {
+            throw RelctlError.failure("\(indexPath) does not say when it was published for (an older relctl wrote it)", hint: "publish again: relctl publish \(dir)")
+        }
+
+        // Every listed file as the server holds it; changed ones are reported.
+        var files: [String: [UInt8]] = [:]
+        var changed: [(String, String)] = []
+        for (path, entry) in listed.sorted(by: { $0.key < $1.key }) {
+            guard TreeWriter.isSafe(path), case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
+                changed.append((path, "its index entry is not one relctl writes")); continue
+            }
+            let full = root + "/" + path
+            guard FileSystem.kind(of: full, followLinks: false) == .file, let bytes = try? FileSystem.readFile(full) else {
+                changed.append((path, "it is missing")); continue
+            }
+            if bytes.count != Int(size) { changed.append((path, "it is \(bytes.count) bytes, index.json says \(size): truncated or edited")) }
+            else if SHA256.hex(bytes) != sha { changed.append((path, "its content differs from index.json: edited after publishing")) }
+            files[path] = bytes
+        }
+
+        let store = try inv.store(.read)
+        var findings: [Finding] = []
+        var decisions = 0
+        var staleProjects: [String] = []
+        let current: Int64 = try store.read {
+            let projects = try store.projects()
+            let published = Set(listed.keys.compactMap { $0.split(separator: "/").first.map(String.init) }.filter { $0 != "index.json" })
+            for p in projects where published.contains(p.slug) {
+                let result = Fidelity.run(try store.snapshot(p), at: at) { files[$0] }
+                findings += result.findings
+                decisions += result.decisions
+            }
+            staleProjects = published.subtracting(projects.map(\.slug)).sorted()
+            return try store.revision()
+        }
+        let disagreements = findings.filter(\.isDisagreement)
+        let limits = FindingsReport.limits(findings)
+        let stale = current != revision
+
+        inv.render(.object([
+            "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(current), "publishedAt": .time(at),
+            "stale": .bool(stale), "decisions": .int(Int64(decisions)),
+            "changedFiles": .array(changed.map { .object(["path": .string($0.0), "problem": .string($0.1)]) }),
+            "removedProjects": .array(staleProjects.map { .string($0) }),
+            "disagreements": .array(disagreements.map(FindingsReport.json)),
+            "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
+        ])) {
+            var s = ""
+            if stale { s += "stale: the database is at revision \(current), the files were published from revision \(revision); publish again\n" }
+            for p in staleProjects { s += "stale: project '\(p)' is published here but no longer in the database\n" }
+            if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
+            if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }
+            if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
+            return s
+        }
+        let ok = disagreements.isEmpty && changed.isEmpty && !stale && staleProjects.isEmpty
+        inv.info("verified \(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")")
+        if !ok { throw RelctlError.failure("the published files do not do what 'relctl check' says (listed above)", hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)" : "publish again; if it persists, report it") }
+    }
+}

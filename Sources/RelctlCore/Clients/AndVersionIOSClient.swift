@@ -1,0 +1,51 @@
+/// AndVersion for iOS (Objective-C), as clients.md describes it.
+public struct AndVersionIOSClient: Sendable {
+    let current: String
+    let minimum: String
+    let whatsNew: [String: [String]]
+
+    /// A missing file is a library that does nothing.
+    public init(_ bytes: [UInt8]) throws(ClientFailure) {
+        let top = try ClientJSON.object(try ClientJSON.parse(bytes), "the file")
+        guard case .object(let m)? = top["AndVersion"] else { throw .ignored("no AndVersion object") }
+        func value(_ key: String) throws(ClientFailure) -> String {
+            switch m[key] {
+            case .string(let s)? where !s.isEmpty: return s
+            case .int?, .bool?: throw .crash("\(key) is not a string")
+            default: throw .ignored("\(key) is missing or empty")
+            }
+        }
+        current = try value("CurrentVersion")
+        minimum = try value("MinVersion")
+        let id = try value("AppStoreId")
+        guard id.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw .ignored("AppStoreId '\(id)' is not digits only") }
+        guard case .object(let notes)? = m["WhatsNew"], !notes.isEmpty else { throw .ignored("WhatsNew is missing or empty") }
+        var whatsNew: [String: [String]] = [:]
+        for (key, value) in notes {
+            guard case .array(let lines) = value else { throw .ignored("WhatsNew.\(key) is not a list") }
+            whatsNew[key] = try lines.map { (line: JSON) throws(ClientFailure) -> String in try ClientJSON.string(line, "WhatsNew.\(key)[]") }
+        }
+        self.whatsNew = whatsNew
+    }
+
+    /// Components compared as integers; when the common ones are equal, the
+    /// version with more components is newer ("1.0" < "1.0.0").
+    static func isBelow(_ a: String, _ b: String) -> Bool {
+        let x = a.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        let y = b.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        for (p, q) in zip(x, y) where p != q { return p < q }
+        return x.count < y.count
+    }
+
+    public func decide(_ installed: String) -> ClientDecision {
+        if AndVersionIOSClient.isBelow(installed, minimum) { return .required }
+        if AndVersionIOSClient.isBelow(installed, current) { return .optional }
+        return .none
+    }
+
+    /// The device language's first two letters, then "en", then any key.
+    public func notes(deviceLanguage: String) -> [String] {
+        let two = String(deviceLanguage.prefix(2)).lowercased()
+        return whatsNew[two] ?? whatsNew["en"] ?? whatsNew[whatsNew.keys.sorted().first!]!
+    }
+}

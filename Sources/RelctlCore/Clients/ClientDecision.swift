@@ -1,0 +1,64 @@
+/// What a client library does with the file it read, for one installed
+/// version: the simulations in this folder are written from
+/// shared/clients.md alone, not from relctl's evaluator, so that a bug in
+/// one cannot hide a bug in the other.
+public enum ClientDecision: Equatable, Sendable {
+    case required, optional, none
+    case maintenance
+    /// The app crashes on this file (a rule of clients.md broken).
+    case crash(String)
+    /// The library ignores the file and does nothing, for a reason.
+    case ignored(String)
+
+    public var word: String {
+        switch self {
+        case .required: return "required"
+        case .optional: return "optional"
+        case .none: return "none"
+        case .maintenance: return "maintenance"
+        case .crash(let why): return "crash (\(why))"
+        case .ignored(let why): return "nothing (\(why))"
+        }
+    }
+}
+
+/// The client families relctl publishes for.
+public enum Client: String, CaseIterable, Sendable {
+    case retired = "Retired"
+    case andVersionIOS = "AndVersion iOS"
+    case andVersionAndroid = "AndVersion Android"
+    case siren = "Siren"
+    case control = "control.json"
+}
+
+/// A file a client cannot read the way it expects: the app crashes, or the
+/// library silently does nothing.
+public enum ClientFailure: Error, Equatable, Sendable {
+    case crash(String)
+    case ignored(String)
+
+    public var decision: ClientDecision {
+        switch self {
+        case .crash(let why): return .crash(why)
+        case .ignored(let why): return .ignored(why)
+        }
+    }
+}
+
+/// Reading JSON the way Swift's and Java's decoders do: a missing key or a
+/// wrong type is a failure of the whole file.
+enum ClientJSON {
+    static func parse(_ bytes: [UInt8]) throws(ClientFailure) -> JSON {
+        do { return try JSONReader.parse(bytes) } catch { throw .crash("invalid JSON") }
+    }
+
+    static func object(_ value: JSON?, _ what: String) throws(ClientFailure) -> [String: JSON] {
+        guard case .object(let o)? = value else { throw .crash("\(what) is not an object") }
+        return o
+    }
+
+    static func string(_ value: JSON?, _ what: String) throws(ClientFailure) -> String {
+        guard case .string(let s)? = value else { throw .crash("\(what) is \(value == nil ? "missing" : "not a string")") }
+        return s
+    }
+}

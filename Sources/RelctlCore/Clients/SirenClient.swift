@@ -1,0 +1,64 @@
+/// Siren 7 driven by siren.json and a lookup-shaped file, as clients.md
+/// describes it. The app maps siren.json onto Siren's rules; relctl's
+/// contract (README) adds one step Siren lacks: below `forceFloor` the app
+/// forces the update.
+public struct SirenClient: Sendable {
+    let alerts: [String]
+    let delayDays: Int64
+    let forceFloor: String?
+    let lookup: (version: String, releasedAt: Int64)?
+
+    /// `lookup` nil: no lookup file for this locale (Siren sees no update).
+    public init(config: [UInt8], lookup: [UInt8]?) throws(ClientFailure) {
+        let top = try ClientJSON.object(try ClientJSON.parse(config), "siren.json")
+        var alerts: [String] = []
+        for type in ["major", "minor", "patch", "revision"] {
+            let rule = try ClientJSON.object(top["\(type)UpdateRules"], "\(type)UpdateRules")
+            let alert = try ClientJSON.string(rule["alertType"], "\(type)UpdateRules.alertType")
+            guard ["force", "option", "skip", "none"].contains(alert) else { throw .crash("\(type)UpdateRules.alertType '\(alert)' is not a Siren alert type") }
+            alerts.append(alert)
+        }
+        self.alerts = alerts
+        guard case .int(let days)? = top["showAlertAfterCurrentVersionHasBeenReleasedForDays"], days >= 0 else {
+            throw .crash("showAlertAfterCurrentVersionHasBeenReleasedForDays is not a whole number")
+        }
+        delayDays = days
+        switch top["forceFloor"] {
+        case .string(let s)?: forceFloor = s
+        case .null?, nil: forceFloor = nil
+        default: throw .crash("forceFloor is not a string")
+        }
+        guard let lookup else { self.lookup = nil; return }
+        // A result that fails to decode is an error Siren reports: no alert.
+        guard case .object(let l)? = try? JSONReader.parse(lookup), case .int(1)? = l["resultCount"],
+              case .array(let results)? = l["results"], case .object(let r)? = results.first,
+              case .int? = r["trackId"], case .string(let version)? = r["version"], case .string(let date)? = r["currentVersionReleaseDate"],
+              case .string? = r["bundleId"], case .string? = r["minimumOsVersion"], case .string? = r["releaseNotes"], case .string? = r["trackViewUrl"],
+              let releasedAt = Time.parseUTC(date)
+        else { throw .ignored("the lookup file does not decode") }
+        self.lookup = (version, releasedAt)
+    }
+
+    /// Siren 7: missing components count as 0; the first that differs is the update type.
+    static func compare(_ a: String, _ b: String) -> (below: Bool, type: Int) {
+        let x = a.split(separator: ".").map { Int($0) ?? 0 }
+        let y = b.split(separator: ".").map { Int($0) ?? 0 }
+        for i in 0..<max(x.count, y.count) {
+            let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
+            if p != q { return (p < q, i) }
+        }
+        return (false, 0)
+    }
+
+    public func decide(_ installed: String, at now: Int64) -> ClientDecision {
+        if let forceFloor, SirenClient.compare(installed, forceFloor).below { return .required }
+        guard let lookup else { return .none }
+        let c = SirenClient.compare(installed, lookup.version)
+        guard c.below, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
+        switch alerts[min(c.type, 3)] {
+        case "force": return .required
+        case "none": return .none
+        default: return .optional
+        }
+    }
+}

@@ -1,0 +1,258 @@
+/// Reads a project's published files as each client library would and
+/// compares what the client does with what the evaluator says, for every
+/// recorded version (and build) on every platform and published locale.
+/// A difference is a declared limit when it comes from an intent the
+/// format cannot carry (clients.md, "What each format cannot carry"), else
+/// a disagreement: a relctl bug, or a file changed after publishing.
+public enum Fidelity {
+    /// `file` gives a published file's bytes by its path under DIR, nil when absent.
+    public static func check(_ snapshot: ProjectSnapshot, at: Int64, file: @escaping (String) -> [UInt8]?) -> [Finding] {
+        run(snapshot, at: at, file: file).findings
+    }
+
+    /// The findings and how many client decisions were compared.
+    public static func run(_ snapshot: ProjectSnapshot, at: Int64, file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
+        let evaluator = Evaluator(snapshot)
+        var findings: [Finding] = []
+        var decisions = 0
+        for platform in snapshot.platforms {
+            let state = PlatformState(evaluator, platform, at: at)
+            var check = PlatformCheck(state: state, file: file)
+            check.run()
+            findings += check.findings
+            decisions += check.decisions
+        }
+        return (findings, decisions)
+    }
+
+    /// The limits among findings, each once, in a stable order.
+    public static func limits(_ findings: [Finding]) -> [Limit] {
+        var seen = Set<Limit>()
+        var out: [Limit] = []
+        for f in findings { if let l = f.limit, seen.insert(l).inserted { out.append(l) } }
+        return out
+    }
+}
+
+/// The checks of one platform.
+struct PlatformCheck {
+    let state: PlatformState
+    let file: (String) -> [UInt8]?
+    var findings: [Finding] = []
+    var decisions = 0
+
+    init(state: PlatformState, file: @escaping (String) -> [UInt8]?) { self.state = state; self.file = file }
+
+    var platform: PlatformRecord { state.platform }
+    var base: String { "\(state.project.slug)/\(platform.name)" }
+    var locales: [String] { state.snapshot.publishedLocales }
+
+    mutating func run() {
+        retired()
+        if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
+        if platform.name == "ios" { siren() }
+        control()
+        maintenance()
+    }
+
+    mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
+                       expected: String, actual: String, limit: Limit?) {
+        findings.append(Finding(project: state.project.slug, platform: platform.name, client: client, file: path,
+                                version: v?.version.text, build: v?.build, locale: locale,
+                                expected: expected, actual: actual, limit: limit))
+    }
+
+    /// Compares every version's decision with its update verdict.
+    /// `cause` names the limit of every difference when the file itself is
+    /// the reason (a lookup file relctl could not publish).
+    mutating func compare(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decide: (VersionRecord) -> ClientDecision) {
+        for (v, verdict) in state.verdicts {
+            decisions += 1
+            let actual = decide(v)
+            if actual == decision(verdict.kind) { continue }
+            let limit: Limit? = {
+                if case .crash = actual { return nil }
+                return cause ?? attribute(client, v, verdict, actual)
+            }()
+            note(client, path, v, locale: locale, expected: verdict.kind.rawValue, actual: actual.word, limit: limit)
+        }
+    }
+
+    func decision(_ kind: Verdict.Kind) -> ClientDecision {
+        switch kind {
+        case .required: return .required
+        case .optional: return .optional
+        case .none: return .none
+        case .maintenance: return .maintenance
+        }
+    }
+
+    /// A whole file a client cannot use: every version is reported once, as the file.
+    mutating func unusable(_ client: Client, _ path: String, _ failure: ClientFailure, locale: String? = nil) {
+        note(client, path, nil, locale: locale, expected: "a file it reads", actual: failure.decision.word, limit: nil)
+    }
+
+    mutating func retired() {
+        for locale in locales {
+            let path = "\(base)/retired/\(locale).json"
+            guard let bytes = file(path) else { unusable(.retired, path, .crash("the file is missing"), locale: locale); continue }
+            do {
+                let client = try RetiredClient(bytes)
+                compare(.retired, path, locale: locale) { client.decide($0.version.text) }
+            } catch { unusable(.retired, path, error, locale: locale) }
+        }
+    }
+
+    mutating func andVersionIOS() {
+        let path = "\(base)/andversion.json"
+        guard let bytes = file(path) else {
+            compare(.andVersionIOS, path) { _ in .none }
+            return
+        }
+        do {
+            let client = try AndVersionIOSClient(bytes)
+            compare(.andVersionIOS, path) { client.decide($0.version.text) }
+            if let current = state.current {
+                for locale in locales { whatsNew(.andVersionIOS, path, current, locale, shown: client.notes(deviceLanguage: locale)) }
+            }
+        } catch { unusable(.andVersionIOS, path, error) }
+    }
+
+    mutating func andVersionAndroid() {
+        let path = "\(base)/andversion.json"
+        guard let bytes = file(path) else {
+            compare(.andVersionAndroid, path) { _ in .none }
+            return
+        }
+        do {
+            let client = try AndVersionAndroidClient(bytes)
+            compare(.andVersionAndroid, path) { v in v.build.map(client.decide) ?? .ignored("no versionCode recorded") }
+            if let current = state.current {
+                for locale in locales {
+                    let language = LocaleTag.language(locale)
+                    // Current runtimes report the modern code, older ones Java's legacy one.
+                    for code in [language] + (AndVersionFormat.javaTwins[language].map { [$0] } ?? []) {
+                        whatsNew(.andVersionAndroid, path, current, locale, shown: client.notes(javaLanguage: code))
+                    }
+                }
+            }
+        } catch { unusable(.andVersionAndroid, path, error) }
+    }
+
+    /// The notes a device in `locale` is shown against the evaluator's.
+    mutating func whatsNew(_ client: Client, _ path: String, _ current: VersionRecord, _ locale: String, shown: [String]?) {
+        guard let (tag, text) = state.evaluator.notes(current, locale: locale) else { return }
+        let expected = text.lines
+        if shown == expected { return }
+        let language = LocaleTag.language(locale)
+        // Keys are two-letter languages that fall back to en: a regional or
+        // script tag, or the project's default locale, cannot be reached.
+        let reachable = tag == language && tag.count == 2
+        let limit = reachable ? nil : Limit(client: client, platform: platform.name,
+                                            intent: "\(tag) notes for \(locale) users",
+                                            reason: "WhatsNew keys are two-letter languages and fall back to en, never to a region, a script or the default locale")
+        note(client, path, current, locale: locale, expected: "\(tag) notes", actual: shown.map { "notes \($0.first ?? "")…" } ?? "no notes", limit: limit)
+    }
+
+    mutating func siren() {
+        let configPath = "\(base)/siren.json"
+        guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
+        for locale in locales {
+            let lookupPath = "\(base)/lookup/\(locale).json"
+            do {
+                let lookup = file(lookupPath)
+                let client = try SirenClient(config: config, lookup: lookup)
+                let at = state.at
+                let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
+                                                        reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION)")
+                compare(.siren, lookupPath, locale: locale, cause: cause) { client.decide($0.version.text, at: at) }
+            } catch { unusable(.siren, configPath, error, locale: locale) }
+        }
+    }
+
+    mutating func control() {
+        let path = "\(state.project.slug)/control.json"
+        guard let bytes = file(path) else { unusable(.control, path, .crash("the file is missing")); return }
+        do {
+            let client = try ControlClient(bytes)
+            for (v, _) in state.verdicts {
+                decisions += 1
+                let verdict = state.evaluator.evaluate(platform, v.release, at: state.at)
+                let actual = client.decide(platform: platform.name, version: v.version.text, build: v.build)
+                if actual != decision(verdict.kind) {
+                    note(.control, path, v, expected: verdict.kind.rawValue, actual: actual.word, limit: nil)
+                }
+            }
+        } catch { unusable(.control, path, error) }
+    }
+
+    /// Windows in force (active or scheduled) reach control.json only.
+    mutating func maintenance() {
+        let windows = state.snapshot.windows.filter { $0.applies(to: platform.id) && !$0.isOver(at: state.at) }
+        guard !windows.isEmpty else { return }
+        var clients: [Client] = [.retired]
+        if platform.isAndroid { clients.append(.andVersionAndroid) } else if platform.isApple { clients.append(.andVersionIOS) }
+        if platform.name == "ios" { clients.append(.siren) }
+        for w in windows {
+            let span = "\(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")"
+            for client in clients {
+                note(client, base, nil, expected: w.isActive(at: state.at) ? "maintenance" : "maintenance from \(Time.format(w.startsAt))",
+                     actual: "its update policy", limit: Limit(client: client, platform: platform.name, intent: "maintenance window #\(w.id) (\(span))",
+                                                             reason: "no maintenance; only control.json carries it"))
+            }
+        }
+    }
+
+    /// Why a client differs from the evaluator, when the format cannot
+    /// carry the intent that decided the verdict; nil when it could have.
+    func attribute(_ client: Client, _ v: VersionRecord, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
+        func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
+        let manifest = client == .andVersionIOS || client == .andVersionAndroid
+        if client == .retired || client == .control { return nil }
+        if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
+            return limit(intentOf(verdict, v), "no optional update, only a required one")
+        }
+        switch verdict.decidedBy {
+        case "pin":
+            return limit("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy")
+        case "force-floor":
+            if let f = platform.force, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
+            if manifest && actual != .required { return limit(intentOf(verdict, v), "forces only the versions below one MinVersion") }
+        case "recommend-floor":
+            if client == .siren { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
+            if manifest, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
+        case "rule":
+            if manifest && verdict.kind == .required && actual != .required {
+                return limit(intentOf(verdict, v), "forces only the versions below one MinVersion")
+            }
+            if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
+                return limit("release delay of \(current.version.text) while a floor or pin sends users to it",
+                             "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so outdated versions see \(current.version.text) and its delay")
+            }
+        case "outdated":
+            if manifest && actual == .optional { return limit("outdated: none", "offers the update to every version below CurrentVersion") }
+        case "release-delay":
+            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
+                return limit("release delay of \(current.version.text) while a floor or pin sends users to it",
+                             "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
+            }
+        default: break
+        }
+        // A version forced because versions below it are: MinVersion cannot spare one between.
+        if manifest && actual == .required && verdict.kind != .required {
+            return limit("versions spared below forced ones (\(v.version.text))", "forces every version below MinVersion")
+        }
+        return nil
+    }
+
+    /// The intent behind a verdict, in the engineer's words.
+    func intentOf(_ verdict: Verdict, _ v: VersionRecord) -> String {
+        switch verdict.decidedBy {
+        case "pin": return "pin \(v.version.text) \(v.policy ?? "")"
+        case "force-floor": return "force floor \(platform.force?.text ?? "")"
+        case "recommend-floor": return "recommend floor \(platform.recommend?.text ?? "")"
+        case "rule": return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
+        default: return verdict.decidedBy
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// An intent in force that a format cannot carry: said once per project,
+/// platform and client, in `publish`, `status` and `verify`.
+public struct Limit: Hashable, Sendable {
+    public var client: Client
+    public var platform: String
+    /// What the engineer asked for: "pin 1.4.2 force", "recommend floor 2.1".
+    public var intent: String
+    /// Why the format cannot carry it.
+    public var reason: String
+}
+
+/// One thing a client does that differs from what `relctl check` says, for
+/// one installed version (and locale), or for a whole file.
+public struct Finding: Sendable {
+    public var project: String
+    public var platform: String
+    public var client: Client
+    /// The published file the client reads.
+    public var file: String
+    public var version: String?
+    public var build: Int64?
+    public var locale: String?
+    /// What `check` says, and what the client does.
+    public var expected: String
+    public var actual: String
+    /// A declared limit of the format; nil means relctl published something wrong.
+    public var limit: Limit?
+
+    public var isDisagreement: Bool { limit == nil }
+}
