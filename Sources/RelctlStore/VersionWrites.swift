@@ -42,7 +42,7 @@ extension Store {
         let floor = lower.map { $0.build! }.max()
         let ceiling = higher.map { $0.build! }.min()
         let range = [floor.map { "above \($0)" }, ceiling.map { "below \($0)" }].compactMap { $0 }.joined(separator: " and ")
-        if let older = lower.first(where: { $0.build! >= b }) {
+        if let older = lower.last(where: { $0.build! >= b }) {
             throw StoreError("build \(b) would rank \(version.text) below \(older.version.text) (build \(older.build!)) on android: Android compares versionCodes, and Google Play requires a higher one for every newer version",
                              hint: "give \(version.text) a build \(range)")
         }

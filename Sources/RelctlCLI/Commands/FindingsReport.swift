@@ -42,6 +42,21 @@ enum FindingsReport {
         return out
     }
 
+    /// What a publish at `at` would not carry, without writing anything; or
+    /// why it would not publish at all.
+    static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> (limits: [(project: String, limit: Limit)], problem: PublishProblem?) {
+        var warnings: [String] = []
+        do {
+            var files: [String: [UInt8]] = [:]
+            for f in try ProjectFiles.render(snapshot, at: at, warnings: &warnings) { files[f.path] = f.bytes }
+            return (limits(Fidelity.check(snapshot, at: at) { files[$0] }), nil)
+        } catch let problem as PublishProblem {
+            return ([], problem)
+        } catch {
+            return ([], PublishProblem(message: "\(error)", fix: ""))
+        }
+    }
+
     static func json(_ f: Finding) -> JSON {
         .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
                  "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),

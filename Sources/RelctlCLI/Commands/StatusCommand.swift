@@ -45,7 +45,12 @@ enum StatusCommand {
             }
         }
         text += "\n" + RulesCommands.text(snapshot.project)
+        let (limits, problem) = FindingsReport.wouldNotCarry(snapshot, at: at)
+        if let problem { text += "\npublish would fail: \(problem.message) (\(problem.fix))\n" }
+        if !limits.isEmpty { text += "\nnot carried by every published format:\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
         inv.render(.object([
+            "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
+            "publishProblem": problem.map { .object(["message": .string($0.message), "fix": .string($0.fix)]) } ?? .null,
             "project": .string(snapshot.project.slug), "at": .time(at), "rules": RulesCommands.json(snapshot.project),
             "maintenance": .object([
                 "active": .array(snapshot.windows.filter { $0.isActive(at: at) }.map { MaintenanceCommands.json($0, now: at) }),

@@ -74,7 +74,7 @@ struct PlatformCheck {
                 if case .crash = actual { return nil }
                 return cause ?? attribute(client, v, verdict, actual)
             }()
-            note(client, path, v, locale: locale, expected: verdict.kind.rawValue, actual: actual.word, limit: limit)
+            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: limit)
         }
     }
 
@@ -180,7 +180,7 @@ struct PlatformCheck {
                 let verdict = state.evaluator.evaluate(platform, v.release, at: state.at)
                 let actual = client.decide(platform: platform.name, version: v.version.text, build: v.build)
                 if actual != decision(verdict.kind) {
-                    note(.control, path, v, expected: verdict.kind.rawValue, actual: actual.word, limit: nil)
+                    note(.control, path, v, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
                 }
             }
         } catch { unusable(.control, path, error) }
@@ -208,21 +208,35 @@ struct PlatformCheck {
     func attribute(_ client: Client, _ v: VersionRecord, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
         func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
         let manifest = client == .andVersionIOS || client == .andVersionAndroid
+        // MinVersion forces everything below it: a forced version is out of
+        // its reach only when a version below it is not forced.
+        let spared = state.verdicts.prefix { $0.0.id != v.id }.contains { $0.1.kind != .required }
         if client == .retired || client == .control { return nil }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
             return limit(intentOf(verdict, v), "no optional update, only a required one")
         }
+        // The same marketing version spelled twice, or told apart by builds:
+        // iOS clients compare marketing versions only, each its own way.
+        let twin = state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0
+        if client == .andVersionIOS || client == .siren, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
+            return limit("\(v.version.text) and \(other.version.text) as different releases",
+                         client == .siren ? "compares marketing versions with missing components as 0, not builds" : "compares marketing versions, ranking the longer spelling newer, not builds")
+        }
         switch verdict.decidedBy {
         case "pin":
+            if manifest && verdict.kind == .required && !spared { return nil }
             return limit("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy")
         case "force-floor":
             if let f = platform.force, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
-            if manifest && actual != .required { return limit(intentOf(verdict, v), "forces only the versions below one MinVersion") }
+            if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one MinVersion") }
         case "recommend-floor":
             if client == .siren { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
             if manifest, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
         case "rule":
-            if manifest && verdict.kind == .required && actual != .required {
+            if manifest && verdict.kind == .none && actual == .optional {
+                return limit(intentOf(verdict, v), "offers the update to every version below CurrentVersion, whatever the update type")
+            }
+            if manifest && verdict.kind == .required && actual != .required && spared {
                 return limit(intentOf(verdict, v), "forces only the versions below one MinVersion")
             }
             if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
@@ -237,10 +251,6 @@ struct PlatformCheck {
                              "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }
         default: break
-        }
-        // A version forced because versions below it are: MinVersion cannot spare one between.
-        if manifest && actual == .required && verdict.kind != .required {
-            return limit("versions spared below forced ones (\(v.version.text))", "forces every version below MinVersion")
         }
         return nil
     }

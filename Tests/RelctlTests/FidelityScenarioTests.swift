@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+
+/// Hundreds of generated release situations, each rendered and read back by
+/// every client simulation: no client may do anything `check` does not say,
+/// except what a declared limit names. Seeded, so a failure reproduces.
+final class FidelityScenarioTests: XCTestCase {
+    static let now: Int64 = 1_790_000_000
+    static let day: Int64 = 86400
+
+    /// A small deterministic generator (SplitMix64): the same seed, the same scenarios.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+        mutating func pick<T>(_ list: [T]) -> T { list[below(list.count)] }
+    }
+
+    static let pool = ["1", "1.0", "1.0.0", "1.0.1", "1.1", "1.2.0", "1.9.4", "2", "2.0", "2.0.0", "2.0.1", "2.1", "2.1.0", "2.2", "3.0", "3.1.0.1"]
+    static let locales = ["en", "tr", "de", "he", "id", "pt-BR", "pt-PT", "zh-Hans", "ar", "ja", "fr", "es"]
+
+    static func scenario(_ seed: UInt64) -> ProjectSnapshot {
+        var r = Random(state: seed)
+        let now = FidelityScenarioTests.now, day = FidelityScenarioTests.day
+        let presets = Rule.presets.map(\.1) + [Rule(alert: "none", frequency: "daily")]
+        let rules = Rules(byType: (0..<4).map { _ in r.pick(presets) })
+        let defaultLocale = r.pick(["en", "en", "tr", "de"])
+        let project = ProjectRecord(id: 1, slug: "app", name: r.pick(["Shop", "Ödeme", "חנות"]), defaultLocale: defaultLocale,
+                                    locales: Array(FidelityScenarioTests.locales.prefix(10 + r.below(3))), rules: rules,
+                                    releaseDelayDays: Int64(r.below(3)), remindHours: 24, outdated: r.chance(25) ? "none" : "recommend")
+        var platforms: [PlatformRecord] = []
+        var versions: [Int64: [VersionRecord]] = [:]
+        var nextID: Int64 = 1
+        for (pid, name) in [(Int64(1), "ios"), (Int64(2), "android")] {
+            // Distinct texts, some equal but for trailing zeros; builds grow with the version on Android.
+            var texts: [String] = []
+            for _ in 0..<(3 + r.below(6)) {
+                let t = r.pick(FidelityScenarioTests.pool)
+                if !texts.contains(t) { texts.append(t) }
+            }
+            var list: [VersionRecord] = []
+            for t in texts {
+                let released: Int64? = r.chance(10) ? nil : r.chance(20) ? now - Int64(r.below(30)) * 3600 : now - Int64(1 + r.below(300)) * day
+                let notes = Dictionary(uniqueKeysWithValues: FidelityScenarioTests.locales.filter { _ in r.chance(30) }.map { ($0, "Notes \(t) \($0)\nLine two") })
+                list.append(VersionRecord(id: nextID, platformID: pid, version: try! Version(t), build: nil, releasedAt: released,
+                                          minOS: nil, policy: r.chance(15) ? r.pick(["force", "recommend", "none"]) : nil, notes: notes))
+                nextID += 1
+            }
+            list = Store.sorted(list)
+            for i in list.indices where name == "android" || r.chance(50) { list[i].build = Int64(100 * (i + 1) + r.below(50)) }
+            list = Store.sorted(list)
+            func floor(_ chance: Int) -> Floor? {
+                guard r.chance(chance), let v = list.filter({ $0.releasedAt.map { $0 <= now } ?? false }).randomElement(using: &r) else { return nil }
+                return Floor(version: v.version, build: r.chance(30) ? v.build : nil)
+            }
+            platforms.append(PlatformRecord(id: pid, projectID: 1, name: name, bundleID: "com.example.app", appStoreID: name == "ios" ? "1088280260" : nil,
+                                            storeURL: nil, minOS: r.chance(80) ? "15.0" : nil, force: floor(50), recommend: floor(40)))
+            versions[pid] = list
+        }
+        var windows: [MaintenanceWindow] = []
+        if r.chance(20) {
+            let iosOnly = r.chance(50)
+            windows.append(MaintenanceWindow(id: 7, projectID: 1, platformID: iosOnly ? 1 : nil, platformName: iosOnly ? "ios" : nil,
+                                             startsAt: now + (r.chance(50) ? -3600 : 7200), endsAt: now + 4 * 3600, copy: [:]))
+        }
+        return ProjectSnapshot(project: project, platforms: platforms, versions: versions, windows: windows,
+                               messages: MessageResolver(overrides: [:], defaultLocale: defaultLocale))
+    }
+
+    func testGeneratedScenariosHaveNoDisagreement() throws {
+        // RELCTL_SCENARIOS=5000 for a longer search; the suite runs 300.
+        let count = UInt64(ProcessInfo.processInfo.environment["RELCTL_SCENARIOS"] ?? "") ?? 300
+        var decisions = 0, limits = 0, scenarios = 0
+        for seed in UInt64(1)...count {
+            let snapshot = FidelityScenarioTests.scenario(seed)
+            var warnings: [String] = []
+            let files: [PublishedFile]
+            do { files = try ProjectFiles.render(snapshot, at: FidelityScenarioTests.now, warnings: &warnings) } catch {
+                XCTFail("seed \(seed): publishing failed: \(error)"); continue
+            }
+            var byPath: [String: [UInt8]] = [:]
+            for f in files { byPath[f.path] = f.bytes }
+            let result = Fidelity.run(snapshot, at: FidelityScenarioTests.now) { byPath[$0] }
+            for f in result.findings where f.isDisagreement {
+                XCTFail("seed \(seed): \(FindingsReport.disagreementLine(f))")
+            }
+            decisions += result.decisions
+            limits += Fidelity.limits(result.findings).count
+            scenarios += 1
+        }
+        XCTAssertEqual(scenarios, Int(count))
+        XCTAssertGreaterThan(decisions, 50_000, "the scenarios exercise many client decisions")
+        XCTAssertGreaterThan(limits, 100, "limits are declared, not absent")
+        print("fidelity: \(scenarios) scenarios, \(decisions) client decisions, \(limits) declared limits, 0 disagreements")
+    }
+}
+
+extension Array {
+    func randomElement(using r: inout FidelityScenarioTests.Random) -> Element? { isEmpty ? nil : self[r.below(count)] }
+}
