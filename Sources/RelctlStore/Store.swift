@@ -84,17 +84,33 @@ public final class Store {
             throw StoreError("\(path) was written by a newer relctl (schema \(current), this relctl knows up to \(Store.schemaVersion))",
                              hint: "upgrade relctl to use this database")
         }
-        if current < Store.schemaVersion && mode != .read {
+        guard current < Store.schemaVersion else { return }
+        if mode != .read {
             if isEmpty { try db.execute("PRAGMA journal_mode = WAL") }
-            try db.write {
-                // Re-read inside the lock: another process may have migrated meanwhile.
-                guard case .int(let now) = try db.scalar("PRAGMA user_version") else { return }
-                for (i, sql) in Schema.migrations.enumerated() where Int64(i) >= now {
-                    try db.execute(sql)
-                }
-                try db.execute("PRAGMA application_id = \(Schema.applicationID)")
-                try db.execute("PRAGMA user_version = \(Store.schemaVersion)")
+            try Store.migrate(db)
+            return
+        }
+        // A reader of an older database upgrades it first, through a
+        // connection of its own, when it may write; else it cannot read it.
+        guard DatabaseFile.isWritable(path) else {
+            throw StoreError("\(path) was written by an older relctl (schema \(current)) and needs an upgrade, which needs write access",
+                             hint: "run 'relctl init --db \(path)' once as a user who may write it")
+        }
+        let upgrader = try Connection(path: path, readOnly: false, create: false)
+        upgrader.translate = db.translate
+        try Store.migrate(upgrader)
+    }
+
+    /// Applies the migrations the database lacks, in one write transaction.
+    private static func migrate(_ db: Connection) throws {
+        try db.write {
+            // Re-read inside the lock: another process may have migrated meanwhile.
+            guard case .int(let now) = try db.scalar("PRAGMA user_version") else { return }
+            for (i, sql) in Schema.migrations.enumerated() where Int64(i) >= now {
+                try db.execute(sql)
             }
+            try db.execute("PRAGMA application_id = \(Schema.applicationID)")
+            try db.execute("PRAGMA user_version = \(Store.schemaVersion)")
         }
     }
 

@@ -88,3 +88,28 @@ final class StoreTests: XCTestCase {
         h.fails("log --limit 0", status: 2, "invalid --limit")
     }
 }
+
+final class MigrationTests: XCTestCase {
+    /// A database written by relctl 0.1 (schema 1) is upgraded by the first
+    /// command that opens it, a read included, and keeps its data.
+    func testASchemaOneDatabaseIsUpgradedOnFirstUse() throws {
+        let h = Harness()
+        let old = try Connection(path: h.db, readOnly: false, create: true)
+        try old.execute("PRAGMA journal_mode = WAL")
+        try old.execute(Schema.migrations[0])
+        try old.execute("PRAGMA application_id = \(Schema.applicationID)")
+        try old.execute("PRAGMA user_version = 1")
+        try old.execute("""
+            INSERT INTO project(slug, name, rules) VALUES ('shop', 'Shop', '');
+            INSERT INTO maintenance(id, project_id, starts_at, ends_at) VALUES (41, 1, 1700000000, 1700003600);
+            """)
+        let status = h.ok("--json maintenance list")
+        XCTAssertEqual(((status.json as? [String: Any])?["windows"] as? [[String: Any]])?.first?["id"] as? Int, 41)
+        XCTAssertEqual(try old.scalar("PRAGMA user_version"), .int(Store.schemaVersion))
+        let next = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z").json as? [String: Any]
+        XCTAssertEqual(next?["id"] as? Int, 42, "ids continue after the old ones")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.db)
+        try old.execute("PRAGMA user_version = 1")
+        h.fails("status", "needs an upgrade")
+    }
+}

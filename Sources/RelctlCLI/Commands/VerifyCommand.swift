@@ -49,10 +49,13 @@ enum VerifyCommand {
         let current: Int64 = try store.read {
             let projects = try store.projects()
             let published = Set(listed.keys.compactMap { $0.split(separator: "/").first.map(String.init) }.filter { $0 != "index.json" })
-            for p in projects where published.contains(p.slug) {
-                let result = Fidelity.run(try store.snapshot(p), at: at) { files[$0] }
-                findings += result.findings
-                decisions += result.decisions
+            let mine = projects.filter { published.contains($0.slug) }
+            for start in stride(from: 0, to: mine.count, by: 8) {
+                let snapshots = try mine[start..<min(start + 8, mine.count)].map(store.snapshot)
+                for result in ParallelRender.verify(snapshots, at: at, files: files) {
+                    findings += result.findings
+                    decisions += result.decisions
+                }
             }
             staleProjects = published.subtracting(projects.map(\.slug)).sorted()
             return try store.revision()

@@ -41,4 +41,14 @@ enum ParallelRender {
         }
         return try results.withLock { done in try (0..<snapshots.count).map { try done[$0]!.get() } }
     }
+
+    /// Checks several projects' files at once, one project per core.
+    static func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [(findings: [Finding], decisions: Int)] {
+        let results = Mutex<[Int: (findings: [Finding], decisions: Int)]>([:])
+        DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
+            let result = Fidelity.run(snapshots[i], at: at) { files[$0] }
+            results.withLock { $0[i] = result }
+        }
+        return results.withLock { done in (0..<snapshots.count).map { done[$0]! } }
+    }
 }

@@ -8,9 +8,13 @@ public struct RetiredClient: Sendable {
     /// Exact version text → policy; the first entry wins, as a linear search does.
     let policies: [String: String]
 
-    public init(_ bytes: [UInt8]) throws(ClientFailure) {
-        let top = try ClientJSON.object(try ClientJSON.parse(bytes), "the file")
-        let messaging = try ClientJSON.object(top["messaging"], "messaging")
+    /// `memo` remembers the last versions list read: the files of one
+    /// platform share it in every locale, so it is built once.
+    public init(_ bytes: [UInt8], memo: RetiredMemo? = nil) throws(ClientFailure) {
+        let members: [String: Range<Int>]
+        do { members = try JSONReader.members(bytes) } catch { throw .crash("invalid JSON, or not an object") }
+        guard let messagingRange = members["messaging"] else { throw .crash("messaging is missing") }
+        let messaging = try ClientJSON.object(try? JSONReader.parse(bytes[messagingRange]), "messaging")
         func block(_ name: String) throws(ClientFailure) -> Bool {
             let m = try ClientJSON.object(messaging[name], "messaging.\(name)")
             for key in ["title", "message", "continueButtonText"] { _ = try ClientJSON.string(m[key], "messaging.\(name).\(key)") }
@@ -20,7 +24,12 @@ public struct RetiredClient: Sendable {
         }
         forcedDismissable = try block("forced")
         recommendedDismissable = try block("recommended")
-        guard case .array(let list)? = top["versions"] else { throw .crash("versions is \(top["versions"] == nil ? "missing" : "not an array")") }
+        guard let range = members["versions"] else { throw .crash("versions is missing") }
+        if let memo, memo.bytes.elementsEqual(bytes[range]) {
+            policies = memo.policies
+            return
+        }
+        guard case .array(let list)? = try? JSONReader.parse(bytes[range]) else { throw .crash("versions is not an array") }
         var policies: [String: String] = [:]
         for (i, entry) in list.enumerated() {
             let e = try ClientJSON.object(entry, "versions[\(i)]")
@@ -29,6 +38,8 @@ public struct RetiredClient: Sendable {
             if policies[version] == nil { policies[version] = policy }
         }
         self.policies = policies
+        memo?.bytes = Array(bytes[range])
+        memo?.policies = policies
     }
 
     /// The app reports CFBundleShortVersionString; an unlisted one gets nothing.
@@ -39,4 +50,11 @@ public struct RetiredClient: Sendable {
         default: return .none
         }
     }
+}
+
+/// The last versions list a RetiredClient read, by its exact bytes.
+public final class RetiredMemo {
+    var bytes: [UInt8] = []
+    var policies: [String: String] = [:]
+    public init() {}
 }

@@ -5,8 +5,8 @@
 public struct SirenClient: Sendable {
     let alerts: [String]
     let delayDays: Int64
-    let forceFloor: String?
-    let lookup: (version: String, releasedAt: Int64)?
+    let forceFloor: [Int]?
+    let lookup: (version: [Int], releasedAt: Int64)?
 
     /// `lookup` nil: no lookup file for this locale (Siren sees no update).
     public init(config: [UInt8], lookup: [UInt8]?) throws(ClientFailure) {
@@ -24,7 +24,7 @@ public struct SirenClient: Sendable {
         }
         delayDays = days
         switch top["forceFloor"] {
-        case .string(let s)?: forceFloor = s
+        case .string(let s)?: forceFloor = SirenClient.components(s)
         case .null?, nil: forceFloor = nil
         default: throw .crash("forceFloor is not a string")
         }
@@ -36,13 +36,15 @@ public struct SirenClient: Sendable {
               case .string? = r["bundleId"], case .string? = r["minimumOsVersion"], case .string? = r["releaseNotes"], case .string? = r["trackViewUrl"],
               let releasedAt = Time.parseUTC(date)
         else { throw .ignored("the lookup file does not decode") }
-        self.lookup = (version, releasedAt)
+        self.lookup = (SirenClient.components(version), releasedAt)
     }
 
     /// Siren 7: missing components count as 0; the first that differs is the update type.
     static func compare(_ a: String, _ b: String) -> (below: Bool, type: Int) {
-        let x = a.split(separator: ".").map { Int($0) ?? 0 }
-        let y = b.split(separator: ".").map { Int($0) ?? 0 }
+        compare(components(a), components(b))
+    }
+
+    static func compare(_ x: [Int], _ y: [Int]) -> (below: Bool, type: Int) {
         for i in 0..<max(x.count, y.count) {
             let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
             if p != q { return (p < q, i) }
@@ -50,10 +52,29 @@ public struct SirenClient: Sendable {
         return (false, 0)
     }
 
+    /// The numbers between dots; a part that is not a number counts as 0.
+    static func components(_ s: String) -> [Int] {
+        var out: [Int] = []
+        var n = 0, digits = true, any = false
+        for c in s.utf8 {
+            if c == 46 {
+                out.append(digits && any ? n : 0)
+                n = 0; digits = true; any = false
+            } else if c >= 48 && c <= 57, n < 100_000_000 {
+                n = n * 10 + Int(c - 48); any = true
+            } else {
+                digits = false
+            }
+        }
+        out.append(digits && any ? n : 0)
+        return out
+    }
+
     public func decide(_ installed: String, at now: Int64) -> ClientDecision {
-        if let forceFloor, SirenClient.compare(installed, forceFloor).below { return .required }
+        let version = SirenClient.components(installed)
+        if let forceFloor, SirenClient.compare(version, forceFloor).below { return .required }
         guard let lookup else { return .none }
-        let c = SirenClient.compare(installed, lookup.version)
+        let c = SirenClient.compare(version, lookup.version)
         guard c.below, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
         switch alerts[min(c.type, 3)] {
         case "force": return .required

@@ -15,9 +15,6 @@ struct PlatformState {
     /// else the newest version past its release delay.
     let current: VersionRecord?
     let releasedNewestFirst: [VersionRecord]
-    let whatsNewParts: [(head: [UInt8], tail: [UInt8])]
-    /// Retired's version list is the same in every locale: rendered once.
-    let retiredVersions: JSON
 
     init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64) {
         self.snapshot = evaluator.snapshot
@@ -31,10 +28,6 @@ struct PlatformState {
         let released = self.released
         current = verdicts.contains { $0.1.target?.id != nil && $0.1.target?.id == released?.id } ? released : announced
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
-        whatsNewParts = releasedNewestFirst.map(WhatsNewFormat.parts)
-        retiredVersions = .raw(JSON.array(verdicts.map { v, verdict in
-            .ordered(["policy": .string(verdict.retiredPolicy), "version": .string(v.version.text)])
-        }).compactBytes().dropLast())
     }
 
     var project: ProjectRecord { snapshot.project }

@@ -19,12 +19,15 @@ public enum ProjectFiles {
             let state = PlatformState(evaluator, platform, at: at)
             states.append(state)
             let base = "\(slug)/\(platform.name)"
+            // What every locale's files share, rendered once per platform.
+            let retiredVersions = RetiredFormat.versions(state)
+            let whatsNewParts = state.releasedNewestFirst.map(WhatsNewFormat.parts)
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
             }
             for locale in locales {
-                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, locale: locale)))
-                files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, locale: locale)))
+                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, locale: locale)))
+                files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
                 if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
                     files.append(file("\(base)/lookup/\(locale).json", lookup))
                 }

@@ -2,7 +2,14 @@
 /// blocks always; `forced` without cancelButtonText, `recommended` with it;
 /// every version listed as a string exactly as the app reports it.
 enum RetiredFormat {
-    static func render(_ state: PlatformState, locale: String) -> JSON {
+    /// The version list, the same in every locale.
+    static func versions(_ state: PlatformState) -> JSON {
+        .raw(JSON.array(state.verdicts.map { v, verdict in
+            .ordered(["policy": .string(verdict.retiredPolicy), "version": .string(v.version.text)])
+        }).compactBytes().dropLast())
+    }
+
+    static func render(_ state: PlatformState, versions: JSON, locale: String) -> JSON {
         let required = state.message("required", locale: locale)
         let optional = state.message("optional", locale: locale)
         return .object([
@@ -19,7 +26,7 @@ enum RetiredFormat {
                     "cancelButtonText": .string(optional["later_button"]!.value),
                 ]),
             ]),
-            "versions": state.retiredVersions,
+            "versions": versions,
         ])
     }
 }

@@ -1,13 +1,12 @@
 /// What's new per locale: released versions, newest first, with notes
 /// resolved along the locale chain and marked when they fell back.
 enum WhatsNewFormat {
-    static func render(_ state: PlatformState, locale: String) -> JSON {
+    static func render(_ state: PlatformState, parts: [(head: [UInt8], tail: [UInt8])], locale: String) -> JSON {
         var versions: [UInt8] = [91]
         let chain = Catalog.chain(locale, defaultLocale: state.project.defaultLocale)
         for (i, v) in state.releasedNewestFirst.enumerated() {
             if i > 0 { versions.append(44) }
-            let parts = state.whatsNewParts[i]
-            entry(head: parts.head, tail: parts.tail, notes: state.evaluator.notes(v, chain: chain), locale: locale, into: &versions)
+            entry(head: parts[i].head, tail: parts[i].tail, notes: state.evaluator.notes(v, chain: chain), locale: locale, into: &versions)
         }
         versions.append(93)
         return .object([

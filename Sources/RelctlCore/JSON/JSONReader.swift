@@ -1,6 +1,100 @@
-/// A small strict JSON parser, enough to read back relctl's own index.json.
+/// A small strict JSON parser: relctl's own index.json, and every
+/// published file as the client simulations read it back.
 public enum JSONReader {
     struct Failure: Error {}
+
+    /// The members of a top-level object as byte ranges of their values,
+    /// after checking that the whole document is valid JSON: for readers
+    /// that build only the parts they need.
+    public static func members(_ bytes: [UInt8]) throws -> [String: Range<Int>] {
+        var i = 0
+        skipSpace(bytes, &i)
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
+            _ = try parse(bytes)
+            throw Failure()
+        }
+        i += 1
+        var out: [String: Range<Int>] = [:]
+        skipSpace(bytes, &i)
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1 } else {
+            while true {
+                skipSpace(bytes, &i)
+                guard case .string(let key) = try parseValue(bytes, &i) else { throw Failure() }
+                skipSpace(bytes, &i)
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure() }
+                i += 1
+                skipSpace(bytes, &i)
+                let start = i
+                try skipValue(bytes, &i)
+                out[key] = start..<i
+                skipSpace(bytes, &i)
+                guard i < bytes.count else { throw Failure() }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard bytes[i] == UInt8(ascii: "}") else { throw Failure() }
+                i += 1
+                break
+            }
+        }
+        skipSpace(bytes, &i)
+        guard i == bytes.count else { throw Failure() }
+        return out
+    }
+
+    /// Parses one value of a larger document.
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws -> JSON { try parse(Array(bytes)) }
+
+    /// Checks one value's syntax without building it.
+    static func skipValue(_ b: [UInt8], _ i: inout Int) throws {
+        skipSpace(b, &i)
+        guard i < b.count else { throw Failure() }
+        switch b[i] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = b[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let isObject = close == UInt8(ascii: "}")
+            i += 1
+            skipSpace(b, &i)
+            if i < b.count, b[i] == close { i += 1; return }
+            while true {
+                if isObject {
+                    skipSpace(b, &i)
+                    guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Failure() }
+                    try skipString(b, &i)
+                    skipSpace(b, &i)
+                    guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
+                    i += 1
+                }
+                try skipValue(b, &i)
+                skipSpace(b, &i)
+                guard i < b.count else { throw Failure() }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                guard b[i] == close else { throw Failure() }
+                i += 1
+                return
+            }
+        case UInt8(ascii: "\""):
+            try skipString(b, &i)
+        default:
+            _ = try parseValue(b, &i)
+        }
+    }
+
+    /// A string's syntax, without making it: escapes as parseValue reads them.
+    static func skipString(_ b: [UInt8], _ i: inout Int) throws {
+        i += 1
+        while i < b.count, b[i] != UInt8(ascii: "\"") {
+            if b[i] == UInt8(ascii: "\\") {
+                i += 1
+                guard i < b.count else { throw Failure() }
+                if b[i] == UInt8(ascii: "u") {
+                    guard i + 4 < b.count, UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) != nil else { throw Failure() }
+                    i += 4
+                }
+            }
+            i += 1
+        }
+        guard i < b.count else { throw Failure() }
+        i += 1
+    }
 
     public static func parse(_ bytes: [UInt8]) throws -> JSON {
         var i = 0
@@ -53,6 +147,14 @@ public enum JSONReader {
             }
         case UInt8(ascii: "\""):
             i += 1
+            // Most strings have no escape: one copy of their bytes.
+            var end = i
+            while end < b.count, b[end] != UInt8(ascii: "\""), b[end] != UInt8(ascii: "\\") { end += 1 }
+            if end < b.count, b[end] == UInt8(ascii: "\"") {
+                let s = String(decoding: b[i..<end], as: UTF8.self)
+                i = end + 1
+                return .string(s)
+            }
             var out: [UInt8] = []
             while i < b.count, b[i] != UInt8(ascii: "\"") {
                 if b[i] == UInt8(ascii: "\\") {

@@ -40,8 +40,16 @@ struct PlatformCheck {
     let file: (String) -> [UInt8]?
     var findings: [Finding] = []
     var decisions = 0
+    /// The recorded versions and what the evaluator says each should see,
+    /// worked out once for every client and locale.
+    let versions: [VersionRecord]
+    let expected: [ClientDecision]
 
-    init(state: PlatformState, file: @escaping (String) -> [UInt8]?) { self.state = state; self.file = file }
+    init(state: PlatformState, file: @escaping (String) -> [UInt8]?) {
+        self.state = state; self.file = file
+        versions = state.verdicts.map(\.0)
+        expected = state.verdicts.map { PlatformCheck.decision($0.1.kind) }
+    }
 
     var platform: PlatformRecord { state.platform }
     var base: String { "\(state.project.slug)/\(platform.name)" }
@@ -66,10 +74,11 @@ struct PlatformCheck {
     /// `cause` names the limit of every difference when the file itself is
     /// the reason (a lookup file relctl could not publish).
     mutating func compare(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decide: (VersionRecord) -> ClientDecision) {
-        for (v, verdict) in state.verdicts {
+        for i in versions.indices {
             decisions += 1
-            let actual = decide(v)
-            if actual == decision(verdict.kind) { continue }
+            let actual = decide(versions[i])
+            if actual == expected[i] { continue }
+            let (v, verdict) = state.verdicts[i]
             let limit: Limit? = {
                 if case .crash = actual { return nil }
                 return cause ?? attribute(client, v, verdict, actual)
@@ -78,7 +87,7 @@ struct PlatformCheck {
         }
     }
 
-    func decision(_ kind: Verdict.Kind) -> ClientDecision {
+    static func decision(_ kind: Verdict.Kind) -> ClientDecision {
         switch kind {
         case .required: return .required
         case .optional: return .optional
@@ -93,11 +102,12 @@ struct PlatformCheck {
     }
 
     mutating func retired() {
+        let memo = RetiredMemo()
         for locale in locales {
             let path = "\(base)/retired/\(locale).json"
             guard let bytes = file(path) else { unusable(.retired, path, .crash("the file is missing"), locale: locale); continue }
             do {
-                let client = try RetiredClient(bytes)
+                let client = try RetiredClient(bytes, memo: memo)
                 compare(.retired, path, locale: locale) { client.decide($0.version.text) }
             } catch { unusable(.retired, path, error, locale: locale) }
         }
@@ -179,7 +189,7 @@ struct PlatformCheck {
                 decisions += 1
                 let verdict = state.evaluator.evaluate(platform, v.release, at: state.at)
                 let actual = client.decide(platform: platform.name, version: v.version.text, build: v.build)
-                if actual != decision(verdict.kind) {
+                if actual != PlatformCheck.decision(verdict.kind) {
                     note(.control, path, v, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
                 }
             }
