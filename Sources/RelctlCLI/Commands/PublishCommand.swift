@@ -15,7 +15,7 @@ enum PublishCommand {
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let dryRun = inv.flag("dry-run")
         let store = try inv.store(.read)
-        let writer = try TreeWriter(root: dir, dryRun: dryRun)
+        let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: inv.context.publishLockWait)
         var entries: [String: (size: Int, sha256: String)] = [:]
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
@@ -54,12 +54,11 @@ enum PublishCommand {
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
                 return try store.revision()
             }
-            let removed = writer.previousIndex.keys.filter { entries[$0] == nil }.sorted()
+            // What the previous index and an unfinished publish's journal name, and this tree does not.
+            let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { entries[$0] == nil }.sorted()
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             tally(try writer.stage("index.json", IndexFormat.render(revision: revision, entries: entries)), "index.json")
-            try writer.commit()
-            removed.forEach(writer.remove)
-            writer.removeStaleTemporaries(under: "")
+            let removed = try writer.commit(removing: stale)
             warnings.forEach(inv.warn)
             report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged)
         } catch {
