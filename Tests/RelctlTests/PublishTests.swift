@@ -10,7 +10,9 @@ final class PublishTests: XCTestCase {
 
     /// The scenario behind the golden files: two platforms, three locales,
     /// floors, a pin, a scheduled window, overrides and right-to-left text.
-    func scenario() -> Harness {
+    func scenario() -> Harness { PublishTests.scenario() }
+
+    static func scenario() -> Harness {
         let h = Harness()
         h.sample()
         h.ok("project edit shop --locales en,tr,he")
