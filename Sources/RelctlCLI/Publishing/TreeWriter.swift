@@ -296,10 +296,16 @@ public final class TreeWriter {
     /// Removes a file relctl published before, and folders it leaves empty.
     func remove(_ relative: String) -> Bool {
         // Never through a link: the old index names the path, not where it leads now.
-        guard isPublishedFile(relative) else { return false }
-        CrashPoints.step()
-        guard unlink(root + "/" + relative) == 0 else { return false }
+        let removed = isPublishedFile(relative) && { CrashPoints.step(); return unlink(root + "/" + relative) == 0 }()
+        // Also when the file is already gone: a publish killed between its
+        // unlink and these rmdirs leaves the folders to this one.
         var parts = relative.split(separator: "/").dropLast()
+        // Only folders reached without a link: an empty folder outside DIR is not ours.
+        var walked = root
+        for part in parts {
+            walked += "/" + part
+            guard FileSystem.kind(of: walked, followLinks: false) == .directory else { return removed }
+        }
         while !parts.isEmpty {
             let dir = root + "/" + parts.joined(separator: "/")
             guard isEmptyDirectory(dir) else { break }
@@ -307,7 +313,7 @@ public final class TreeWriter {
             if rmdir(dir) != 0 { break }
             parts = parts.dropLast()
         }
-        return true
+        return removed
     }
 
     private func isEmptyDirectory(_ path: String) -> Bool {
