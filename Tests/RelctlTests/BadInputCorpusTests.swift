@@ -132,7 +132,9 @@ final class BadInputCorpusTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z")
+        let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it
         let cases = BadInputCorpusTests.cases
         for c in cases { assertRefused(h, c.args, c.status) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out"), "a refused publish made its folder")
@@ -180,7 +182,9 @@ final class BadInputCorpusTests: XCTestCase {
 
     func testEveryUnusableDatabaseIsRefusedByEveryCommand() throws {
         let h = Harness()
+        let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it
         var count = 0
         for db in try BadInputCorpusTests.unusableDatabases(in: h.dir) {
             for args in BadInputCorpusTests.databaseCommands {

@@ -127,8 +127,9 @@ final class FuzzTests: XCTestCase {
         // Two levels down, so that a random ".." or "../x" still names a folder of this test.
         let cwd = h.dir + "/cwd/inner"
         try FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(cwd)
-        defer { _ = FileManager.default.changeCurrentDirectoryPath("/") }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let start = Date()
         var executions = 0, round = 0
         while Date().timeIntervalSince(start) < seconds {
@@ -145,8 +146,14 @@ final class FuzzTests: XCTestCase {
                                    [FuzzTests.columnValue(&r)])
                 }
                 for args in FuzzTests.readers {
-                    check(h.run(args), args, seed: seed, dir: cwd)
+                    let result = h.run(args)
+                    check(result, args, seed: seed, dir: cwd)
                     executions += 1
+                    // What each client sees of those files, once `verify` exists (issue 9).
+                    if args.first == "publish", result.status == 0, Relctl.tree.model.subcommand("verify") != nil {
+                        check(h.run(["verify", "out"]), ["verify", "out"], seed: seed, dir: cwd)
+                        executions += 1
+                    }
                 }
             } else {
                 for _ in 0..<10 {
