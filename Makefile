@@ -8,7 +8,7 @@ ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE = .build/release/relctl
 
-.PHONY: all release install uninstall generate demo check bench clean
+.PHONY: all release install uninstall generate demo check fuzz bench clean
 
 all: release
 
@@ -53,6 +53,14 @@ check:
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 	scripts/install-test.sh
+
+# Random command lines and databases for FUZZ_SECONDS (make check runs 20 s);
+# FUZZ_SEED replays a run whose seed a failure printed.
+FUZZ_SECONDS ?= 600
+fuzz:
+	swift build --build-tests
+	RELCTL_FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_SEED),RELCTL_FUZZ_SEED=$(FUZZ_SEED)) \
+		swift test --skip-build --disable-swift-testing --filter FuzzTests
 
 bench:
 	scripts/deps.sh test

@@ -26,4 +26,10 @@ enum DatabaseFile {
         guard stat(path, &st) == 0 else { return false }
         return access(path, W_OK) == 0 && (st.st_mode & 0o222) != 0
     }
+
+    static func size(_ path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_size)
+    }
 }

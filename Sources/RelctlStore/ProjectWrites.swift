@@ -11,11 +11,6 @@ extension Store {
                          hint: all.isEmpty ? "add one with 'relctl project add \(slug) --name NAME'" : "known projects: \(all.joined(separator: ", "))")
     }
 
-    /// The audit trail's first line.
-    public func recordInit(now: Int64) throws {
-        try change(project: nil, "init", now: now) {}
-    }
-
     public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
         try change(project: slug, "project add \(slug) name=\(name)", now: now) {
             if try project(slug: slug) != nil {

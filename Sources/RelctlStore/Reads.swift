@@ -14,16 +14,58 @@ extension Store {
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
+        let what = "project '\(slug)'"
+        guard (try? Names.slug(slug)) == slug else { throw badRow("project #\(r.int(0)!)", "its slug '\(slug)' is not a valid slug") }
         let rules: Rules
         do { rules = try Rules(stored: r.text(5)) } catch let e as InputError {
-            throw badRow("project '\(slug)'", "its rules: \(e.message)")
+            throw badRow(what, "its rules: \(e.message)")
         }
         do { _ = try Names.appName(r.text(2)) } catch let e as InputError {
-            throw badRow("project '\(slug)'", "its name: \(e.message)")
+            throw badRow(what, "its name: \(e.message)")
         }
-        return ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: r.text(3),
-                             locales: r.text(4).split(separator: ",").map(String.init), rules: rules,
-                             releaseDelayDays: r.int(6) ?? 1, remindHours: r.int(7) ?? 24, outdated: r.text(8))
+        let defaultLocale = try locale(r.text(3), what, "its default locale")
+        // Locales name published files and key the control document: each once, in its normal spelling.
+        var locales: [String] = []
+        if !r.text(4).isEmpty {
+            for part in r.text(4).split(separator: ",", omittingEmptySubsequences: false) {
+                let tag = try locale(String(part), what, "its locale list")
+                guard !locales.contains(tag) else { throw badRow(what, "its locale list names '\(tag)' twice") }
+                locales.append(tag)
+            }
+        }
+        let delay = try int(r.int(6), in: 0...ProjectRecord.maxReleaseDelayDays, what, "release_delay_days")
+        let remind = try int(r.int(7), in: 0...ProjectRecord.maxRemindHours, what, "remind_hours")
+        guard ProjectRecord.outdatedPolicies.contains(r.text(8)) else {
+            throw badRow(what, "its outdated policy '\(r.text(8))' is not one of \(ProjectRecord.outdatedPolicies.joined(separator: ", "))")
+        }
+        return ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
+                             locales: locales, rules: rules,
+                             releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+    }
+
+    /// An integer column that feeds date arithmetic, inside the range relctl writes.
+    func int(_ value: Int64?, in range: ClosedRange<Int64>, _ what: String, _ column: String) throws -> Int64 {
+        guard let value, range.contains(value) else {
+            throw badRow(what, "its \(column) \(value.map(String.init) ?? "NULL") is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// An instant column: years 1 to 9999, as everything relctl writes.
+    func instant(_ value: Int64?, _ what: String, _ column: String) throws -> Int64? {
+        guard let value else { return nil }
+        guard Time.isInRange(value) else {
+            throw badRow(what, "its \(column) \(value) is not a time between the years 0001 and 9999")
+        }
+        return value
+    }
+
+    /// A locale column, which becomes part of a published path: a valid tag in its normal spelling.
+    func locale(_ text: String, _ what: String, _ column: String) throws -> String {
+        guard (try? LocaleTag.normalize(text)) == text else {
+            throw badRow(what, "\(column) '\(text)' is not a locale tag in its normal spelling (like en, pt-BR)")
+        }
+        return text
     }
 
     public func projects() throws -> [ProjectRecord] {
@@ -48,8 +90,26 @@ extension Store {
                 throw badRow("platform \(name) of project #\(r.int(1)!)", "its \(kind) floor: \(e.message)")
             }
         }
-        return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: r.string(3),
-                              appStoreID: r.string(4), storeURL: r.string(5), minOS: r.string(6),
+        guard (try? Names.platform(name)) == name else {
+            throw badRow("platform #\(r.int(0)!) of project #\(r.int(1)!)", "its name '\(name)' is not a known platform")
+        }
+        // What reaches published files as it is read: the same checks as on input.
+        func checked(_ column: Int, _ label: String, _ check: (String) throws -> String) throws -> String? {
+            guard let value = r.string(column) else { return nil }
+            do { return try check(value) } catch let e as InputError {
+                throw badRow("platform \(name) of project #\(r.int(1)!)", "its \(label): \(e.message)")
+            }
+        }
+        func build(_ column: Int, _ label: String) throws -> Int64? {
+            guard let b = r.int(column) else { return nil }
+            do { return try parseBuild(String(b)) } catch let e as InputError {
+                throw badRow("platform \(name) of project #\(r.int(1)!)", "its \(label): \(e.message)")
+            }
+        }
+        _ = try build(8, "force build"); _ = try build(10, "recommend build")
+        return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: try checked(3, "bundle id", Names.bundleID),
+                              appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
+                              minOS: try checked(6, "minimum OS", Names.osVersion),
                               force: try floor(7, 8, "force"), recommend: try floor(9, 10, "recommend"))
     }
 
@@ -63,16 +123,28 @@ extension Store {
 
     func versionRecord(_ r: Row) throws -> VersionRecord {
         let version: Version
+        let what = "version #\(r.int(0)!) of platform #\(r.int(1)!)"
         do { version = try Version(r.text(2)) } catch let e as InputError {
-            throw badRow("version #\(r.int(0)!) of platform #\(r.int(1)!)", e.message)
+            throw badRow(what, e.message)
+        }
+        if let b = r.int(3) {
+            do { _ = try parseBuild(String(b)) } catch let e as InputError { throw badRow(what, "its build: \(e.message)") }
+        }
+        if let minOS = r.string(5) {
+            do { _ = try Names.osVersion(minOS) } catch let e as InputError { throw badRow(what, "its minimum OS: \(e.message)") }
+        }
+        if let policy = r.string(6), !VersionRecord.policies.contains(policy) {
+            throw badRow(what, "its policy '\(policy)' is not one of \(VersionRecord.policies.joined(separator: ", "))")
         }
         return VersionRecord(id: r.int(0)!, platformID: r.int(1)!, version: version, build: r.int(3),
-                             releasedAt: r.int(4), minOS: r.string(5), policy: r.string(6), notes: [:])
+                             releasedAt: try instant(r.int(4), what, "released_at"), minOS: r.string(5), policy: r.string(6), notes: [:])
     }
 
     public func notes(version: Int64) throws -> [String: String] {
         var notes: [String: String] = [:]
-        for r in try db.query("SELECT locale, body FROM note WHERE version_id = ?", [.int(version)]) { notes[r.text(0)] = r.text(1) }
+        for r in try db.query("SELECT locale, body FROM note WHERE version_id = ?", [.int(version)]) {
+            notes[try locale(r.text(0), "a note of version #\(version)", "its locale")] = r.text(1)
+        }
         return notes
     }
 
@@ -84,8 +156,13 @@ extension Store {
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
+            // Thousands of notes share a few locales: check each spelling once.
+            var checked: Set<String> = []
             try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-                if let id = c.int(0), let i = index[id], let locale = c.text(1), let body = c.text(2) { list[i].notes[locale] = body }
+                if let id = c.int(0), let i = index[id], let locale = c.text(1), let body = c.text(2) {
+                    if !checked.contains(locale) { checked.insert(try self.locale(locale, "a note of version #\(id)", "its locale")) }
+                    list[i].notes[locale] = body
+                }
             }
         }
         return Store.sorted(list)
@@ -130,13 +207,17 @@ extension Store {
             FROM maintenance m LEFT JOIN platform p ON p.id = m.platform_id
             WHERE m.project_id = ? ORDER BY m.starts_at, m.id
             """, [.int(project)]).map {
-            MaintenanceWindow(id: $0.int(0)!, projectID: $0.int(1)!, platformID: $0.int(2), platformName: $0.string(3),
-                              startsAt: $0.int(4)!, endsAt: $0.int(5), cancelledAt: $0.int(6), copy: [:])
+            let what = "maintenance window #\($0.int(0)!)"
+            return MaintenanceWindow(id: $0.int(0)!, projectID: $0.int(1)!, platformID: $0.int(2), platformName: $0.string(3),
+                                     startsAt: try instant($0.int(4), what, "starts_at")!, endsAt: try instant($0.int(5), what, "ends_at"),
+                                     cancelledAt: try instant($0.int(6), what, "cancelled_at"), copy: [:])
         }
         var index: [Int64: Int] = [:]
         for (i, w) in windows.enumerated() { index[w.id] = i }
         for r in try db.query("SELECT c.window_id, c.locale, c.title, c.message FROM maintenance_copy c JOIN maintenance m ON m.id = c.window_id WHERE m.project_id = ?", [.int(project)]) {
-            if let i = index[r.int(0)!] { windows[i].copy[r.text(1)] = (r.string(2), r.string(3)) }
+            if let i = index[r.int(0)!] {
+                windows[i].copy[try locale(r.text(1), "the text of maintenance window #\(r.int(0)!)", "its locale")] = (r.string(2), r.string(3))
+            }
         }
         return windows
     }
@@ -145,7 +226,12 @@ extension Store {
     public func messageOverrides(project: Int64) throws -> [String: [String: [String: String]]] {
         var result: [String: [String: [String: String]]] = [:]
         for r in try db.query("SELECT kind, locale, field, value FROM message WHERE project_id = ?", [.int(project)]) {
-            result[r.text(0), default: [:]][r.text(1), default: [:]][r.text(2)] = r.text(3)
+            let what = "a \(r.text(0)) message of project #\(project)"
+            guard Catalog.keys.contains(r.text(0) + "." + r.text(2)) else {
+                throw badRow(what, "'\(r.text(0)).\(r.text(2))' is not a message relctl knows")
+            }
+            let locale = try locale(r.text(1), what, "its locale")
+            result[r.text(0), default: [:]][locale, default: [:]][r.text(2)] = r.text(3)
         }
         return result
     }
@@ -165,7 +251,7 @@ extension Store {
     /// The newest audit entries, newest first.
     public func auditEntries(limit: Int64) throws -> [AuditEntry] {
         try db.query("SELECT id, at, user, project, action FROM audit ORDER BY id DESC LIMIT ?", [.int(limit)]).map {
-            AuditEntry(id: $0.int(0)!, at: $0.int(1)!, user: $0.text(2), project: $0.string(3), action: $0.text(4))
+            AuditEntry(id: $0.int(0)!, at: try instant($0.int(1), "audit entry #\($0.int(0)!)", "at")!, user: $0.text(2), project: $0.string(3), action: $0.text(4))
         }
     }
 }

@@ -80,10 +80,26 @@ enum Schema {
         ) STRICT;
         """,
         // 2: a cancelled window stays on record (ids are never reused, and
-        // control.json readers may remember them).
+        // control.json readers may remember them); Java's old language codes
+        // become today's (iw he, in id, ji yi), as input now stores them.
         """
         ALTER TABLE maintenance ADD COLUMN cancelled_at INTEGER;
         INSERT OR IGNORE INTO meta(key, value) SELECT 'maintenance_last_id', CAST(coalesce(max(id), 0) AS TEXT) FROM maintenance;
+        UPDATE OR IGNORE note SET locale = 'he' || substr(locale, 3) WHERE locale = 'iw' OR locale LIKE 'iw-%';
+        UPDATE OR IGNORE message SET locale = 'he' || substr(locale, 3) WHERE locale = 'iw' OR locale LIKE 'iw-%';
+        UPDATE OR IGNORE maintenance_copy SET locale = 'he' || substr(locale, 3) WHERE locale = 'iw' OR locale LIKE 'iw-%';
+        UPDATE project SET default_locale = 'he' || substr(default_locale, 3) WHERE default_locale = 'iw' OR default_locale LIKE 'iw-%';
+        UPDATE project SET locales = substr(replace(replace(',' || locales || ',', ',iw,', ',he,'), ',iw-', ',he-'), 2, length(locales)) WHERE locales != '';
+        UPDATE OR IGNORE note SET locale = 'id' || substr(locale, 3) WHERE locale = 'in' OR locale LIKE 'in-%';
+        UPDATE OR IGNORE message SET locale = 'id' || substr(locale, 3) WHERE locale = 'in' OR locale LIKE 'in-%';
+        UPDATE OR IGNORE maintenance_copy SET locale = 'id' || substr(locale, 3) WHERE locale = 'in' OR locale LIKE 'in-%';
+        UPDATE project SET default_locale = 'id' || substr(default_locale, 3) WHERE default_locale = 'in' OR default_locale LIKE 'in-%';
+        UPDATE project SET locales = substr(replace(replace(',' || locales || ',', ',in,', ',id,'), ',in-', ',id-'), 2, length(locales)) WHERE locales != '';
+        UPDATE OR IGNORE note SET locale = 'yi' || substr(locale, 3) WHERE locale = 'ji' OR locale LIKE 'ji-%';
+        UPDATE OR IGNORE message SET locale = 'yi' || substr(locale, 3) WHERE locale = 'ji' OR locale LIKE 'ji-%';
+        UPDATE OR IGNORE maintenance_copy SET locale = 'yi' || substr(locale, 3) WHERE locale = 'ji' OR locale LIKE 'ji-%';
+        UPDATE project SET default_locale = 'yi' || substr(default_locale, 3) WHERE default_locale = 'ji' OR default_locale LIKE 'ji-%';
+        UPDATE project SET locales = substr(replace(replace(',' || locales || ',', ',ji,', ',yi,'), ',ji-', ',yi-'), 2, length(locales)) WHERE locales != '';
         """,
     ]
 }

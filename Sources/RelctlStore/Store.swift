@@ -21,6 +21,10 @@ public final class Store {
     public init(path: String, mode: Mode, user: String) throws {
         self.path = path
         self.user = user
+        // SQLite takes "" for a private temporary database: never what a user meant.
+        guard !path.isEmpty else {
+            throw StoreError("the database path is empty", hint: "give a file path with --db PATH")
+        }
         let fileState = DatabaseFile.kind(of: path)
         switch fileState {
         case .directory:
@@ -37,19 +41,44 @@ public final class Store {
         default: break
         }
         do {
-            db = try Connection(path: path, readOnly: mode == .read, create: mode == .create)
-            db.translate = { [path] in Store.explain($0, path: path) }
-            try db.execute("PRAGMA foreign_keys = ON")
-            // Read pages through a mapping rather than a pread each: a
-            // publish reads the whole database, many pages more than once.
-            try db.execute("PRAGMA mmap_size = 268435456")
-            try prepare(mode: mode, isNew: fileState == .missing)
+            db = try Store.open(path, mode: mode)
+            try prepare(mode: mode)
         } catch let e as SQLiteError {
             throw Store.explain(e, path: path)
         }
     }
 
+    /// Opens the connection. A reader that may not write the database's
+    /// folder (or whose file system is read-only) cannot create the -shm
+    /// file WAL reading needs: it reads the file as immutable instead, which
+    /// is exact as long as no write-ahead log holds changes.
+    private static func open(_ path: String, mode: Mode) throws -> Connection {
+        func configured(_ c: Connection) throws -> Connection {
+            c.translate = { [path] in Store.explain($0, path: path) }
+            try c.execute("PRAGMA foreign_keys = ON")
+            // Read pages through a mapping rather than a pread each: a
+            // publish reads the whole database, many pages more than once.
+            try c.execute("PRAGMA mmap_size = 268435456")
+            return c
+        }
+        let c = try Connection(path: path, readOnly: mode == .read, create: mode == .create)
+        c.translate = { $0 }
+        do {
+            _ = try c.scalar("SELECT count(*) FROM sqlite_schema")
+            return try configured(c)
+        } catch let e as SQLiteError where mode == .read && [SQLITE_READONLY, SQLITE_CANTOPEN].contains(e.primary) {
+            if (DatabaseFile.size(path + "-wal") ?? 0) > 0 {
+                throw StoreError("the database \(path) has changes in \(path)-wal that only a process allowed to write its folder can merge",
+                                 hint: "run 'relctl status --db \(path)' once as a user who can write that folder, or copy the database and its -wal file somewhere writable")
+            }
+            return try configured(try Connection(path: path, readOnly: true, create: false, immutable: true))
+        }
+    }
+
     static func explain(_ e: SQLiteError, path: String) -> StoreError {
+        if e.systemErrno == ENOSPC || e.primary == SQLITE_FULL {
+            return StoreError("the disk holding \(path) is full", hint: "free some space and try again")
+        }
         switch e.primary {
         case SQLITE_NOTADB:
             return StoreError("\(path) is not an SQLite database", hint: "point --db at a relctl database, or create one with 'relctl init --db NEWPATH'")
@@ -59,14 +88,12 @@ public final class Store {
             return StoreError("cannot write the database \(path): \(e.message)", hint: "check the permissions of the file and of its folder")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return StoreError("the database \(path) stayed locked by another process for 15 s", hint: "try again when the other relctl has finished")
-        case SQLITE_FULL:
-            return StoreError("the disk holding \(path) is full", hint: "free some space and try again")
         default:
             return StoreError("database error on \(path): \(e.message)")
         }
     }
 
-    private func prepare(mode: Mode, isNew: Bool) throws {
+    private func prepare(mode: Mode) throws {
         let appID = try db.scalar("PRAGMA application_id")
         let version = try db.scalar("PRAGMA user_version")
         let tables = try db.scalar("SELECT count(*) FROM sqlite_schema")
@@ -84,34 +111,53 @@ public final class Store {
             throw StoreError("\(path) was written by a newer relctl (schema \(current), this relctl knows up to \(Store.schemaVersion))",
                              hint: "upgrade relctl to use this database")
         }
-        guard current < Store.schemaVersion else { return }
-        if mode != .read {
-            if isEmpty { try db.execute("PRAGMA journal_mode = WAL") }
-            try Store.migrate(db)
-            return
+        // relctl sets the schema version in the transaction that makes the
+        // tables: tables without one are damage, not a database to set up again.
+        if !isEmpty && current == 0 {
+            throw StoreError("the database \(path) has tables but no schema version (user_version 0)",
+                             hint: "restore it from a backup")
         }
+        guard current < Store.schemaVersion && current > 0 else { return }
+        if mode == .write { try Store.migrate(db); return }
         // A reader of an older database upgrades it first, through a
         // connection of its own, when it may write; else it cannot read it.
+        guard mode == .read else { return }
         guard DatabaseFile.isWritable(path) else {
             throw StoreError("\(path) was written by an older relctl (schema \(current)) and needs an upgrade, which needs write access",
                              hint: "run 'relctl init --db \(path)' once as a user who may write it")
         }
-        let upgrader = try Connection(path: path, readOnly: false, create: false)
-        upgrader.translate = db.translate
-        try Store.migrate(upgrader)
+        try Store.migrate(try Store.open(path, mode: .write))
     }
 
-    /// Applies the migrations the database lacks, in one write transaction.
-    private static func migrate(_ db: Connection) throws {
+    /// Runs the migrations the database lacks; true when it ran any.
+    @discardableResult
+    private static func migrate(_ db: Connection, audit: (() throws -> Void)? = nil) throws -> Bool {
         try db.write {
             // Re-read inside the lock: another process may have migrated meanwhile.
-            guard case .int(let now) = try db.scalar("PRAGMA user_version") else { return }
+            guard case .int(let now) = try db.scalar("PRAGMA user_version"), now < Store.schemaVersion else { return false }
             for (i, sql) in Schema.migrations.enumerated() where Int64(i) >= now {
                 try db.execute(sql)
             }
             try db.execute("PRAGMA application_id = \(Schema.applicationID)")
             try db.execute("PRAGMA user_version = \(Store.schemaVersion)")
+            try audit?()
+            return true
         }
+    }
+
+    /// Sets up a new database: its tables and its first audit row in one
+    /// transaction, so that of several `relctl init` racing on one path
+    /// exactly one creates it and the others find it made. False when the
+    /// database was already set up.
+    public func initialise(now: Int64) throws -> Bool {
+        if case .int(let v) = try db.scalar("PRAGMA user_version"), v >= Store.schemaVersion { return false }
+        let created = try Store.migrate(db) {
+            try self.db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, NULL, 'init')", [.int(now), .text(self.user)])
+        }
+        // WAL after the tables: switching needs the only lock, which the
+        // busy timeout waits for, and a second init finds it already on.
+        if created { try db.execute("PRAGMA journal_mode = WAL") }
+        return created
     }
 
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.

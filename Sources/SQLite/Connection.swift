@@ -9,12 +9,19 @@ public final class Connection {
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    public init(path: String, readOnly: Bool, create: Bool) throws {
-        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    /// `immutable` opens read-only without locks or a -shm file: for a file
+    /// on read-only media or in a folder the reader cannot write.
+    public init(path: String, readOnly: Bool, create: Bool, immutable: Bool = false) throws {
+        var flags = readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Connection.uriEscaped(path) + "?immutable=1"
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
@@ -23,6 +30,20 @@ public final class Connection {
         handle = db
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 15_000)
+    }
+
+    /// A path as the path part of an SQLite URI: '%', '?' and '#' escaped.
+    static func uriEscaped(_ path: String) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     deinit {
@@ -35,7 +56,8 @@ public final class Connection {
     public var translate: @Sendable (SQLiteError) -> Error = { $0 }
 
     private func error(_ rc: Int32) -> Error {
-        translate(SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle))))
+        translate(SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)),
+                              systemErrno: sqlite3_system_errno(handle)))
     }
 
     public func execute(_ sql: String) throws {

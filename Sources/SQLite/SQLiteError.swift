@@ -5,6 +5,8 @@ import CSQLite
 public struct SQLiteError: Error, CustomStringConvertible {
     public let code: Int32
     public let message: String
+    /// The OS error behind an I/O error (ENOSPC for a full disk), else 0.
+    public var systemErrno: Int32 = 0
     public var primary: Int32 { code & 0xff }
     public var description: String { "SQLite error \(code): \(message)" }
 }

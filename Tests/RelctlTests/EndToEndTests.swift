@@ -130,7 +130,7 @@ final class EndToEndTests: XCTestCase {
             usleep(useconds_t(20_000 + round * 25_000))
             if p.isRunning { kill(p.processIdentifier, SIGKILL); interrupted += 1 }
             p.waitUntilExit()
-            for (path, data) in contents(live) where !path.split(separator: "/").last!.hasPrefix(".relctl-tmp.") {
+            for (path, data) in contents(live) where !path.split(separator: "/").last!.hasPrefix(".relctl-") {  // temporaries and the journal
                 if path == "index.json" { XCTAssertNoThrow(try JSONReader.parse(Array(data))); continue }
                 XCTAssertTrue(data == old[path] || data == new[path], "round \(round): \(path) is neither the old nor the new file")
             }

@@ -30,11 +30,11 @@ final class Harness {
     }
 
     @discardableResult
-    func run(_ args: [String], stdin: [UInt8] = [], terminal: Bool = false, answer: String? = nil) -> Result {
+    func run(_ args: [String], stdin: [UInt8] = [], terminal: Bool = false, answer: String? = nil, database: String? = nil) -> Result {
         let context = Context(env: env, clock: { [now] in now }, user: "tester", stdin: stdin)
         context.stdinIsTerminal = terminal
         context.readLine = { answer }
-        let status = Runner.run(["--db", db] + args, context: context, tree: Relctl.tree)
+        let status = Runner.run(["--db", database ?? db] + args, context: context, tree: Relctl.tree)
         return Result(status: status, out: context.stdout.text, err: context.stderr.text)
     }
 

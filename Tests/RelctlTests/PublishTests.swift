@@ -10,7 +10,9 @@ final class PublishTests: XCTestCase {
 
     /// The scenario behind the golden files: two platforms, three locales,
     /// floors, a pin, a scheduled window, overrides and right-to-left text.
-    func scenario() -> Harness {
+    func scenario() -> Harness { PublishTests.scenario() }
+
+    static func scenario() -> Harness {
         let h = Harness()
         h.sample()
         h.ok("project edit shop --locales en,tr,he")
@@ -57,6 +59,9 @@ final class PublishTests: XCTestCase {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(bytes).write(to: url)
             }
+            // Recording never passes: a regenerated golden is reviewed (git diff, and
+            // GoldenPropertiesTests for what a reviewer checked), then the tests run without it.
+            XCTFail("golden files rewritten in Tests/RelctlTests/Golden; review 'git diff', update GoldenPropertiesTests if a property changed, and run again without RELCTL_UPDATE_GOLDEN")
         }
         let expected = tree(golden)
         XCTAssertEqual(Set(produced.keys), Set(expected.keys))

@@ -100,12 +100,18 @@ final class MigrationTests: XCTestCase {
         try old.execute("PRAGMA application_id = \(Schema.applicationID)")
         try old.execute("PRAGMA user_version = 1")
         try old.execute("""
-            INSERT INTO project(slug, name, rules) VALUES ('shop', 'Shop', '');
+            INSERT INTO project(slug, name, rules, locales) VALUES ('shop', 'Shop', '', 'en,iw,in-ID');
+            INSERT INTO platform(project_id, name, bundle_id) VALUES (1, 'ios', 'com.example.shop');
+            INSERT INTO version(platform_id, version, released_at) VALUES (1, '1.0', 1700000000);
+            INSERT INTO note(version_id, locale, body) VALUES (1, 'iw', 'שלום');
             INSERT INTO maintenance(id, project_id, starts_at, ends_at) VALUES (41, 1, 1700000000, 1700003600);
             """)
         let status = h.ok("--json maintenance list")
         XCTAssertEqual(((status.json as? [String: Any])?["windows"] as? [[String: Any]])?.first?["id"] as? Int, 41)
         XCTAssertEqual(try old.scalar("PRAGMA user_version"), .int(Store.schemaVersion))
+        // Legacy language codes became today's.
+        XCTAssertEqual(try old.scalar("SELECT locales FROM project"), .text("en,he,id-ID"))
+        XCTAssertEqual(try old.scalar("SELECT locale FROM note"), .text("he"))
         let next = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z").json as? [String: Any]
         XCTAssertEqual(next?["id"] as? Int, 42, "ids continue after the old ones")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.db)

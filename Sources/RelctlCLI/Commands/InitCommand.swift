@@ -8,12 +8,11 @@ enum InitCommand {
         examples: [Example("relctl init --db /srv/release/relctl.db", "Create a database in a shared place.")]
     ) { inv in
         let path = inv.dbPath
-        let existed = FileSystem.size(of: path) ?? 0 > 0
-        let store = try inv.store(existed ? .read : .create)
-        if !existed { try store.recordInit(now: inv.now) }
-        inv.render(.object(["db": .string(store.path), "created": .bool(!existed), "schema": .int(Store.schemaVersion)])) {
+        let store = try inv.store(.create)
+        let created = try store.initialise(now: inv.now)
+        inv.render(.object(["db": .string(store.path), "created": .bool(created), "schema": .int(Store.schemaVersion)])) {
             ""
         }
-        inv.info(existed ? "\(path) is already a relctl database; nothing changed" : "created \(path)")
+        inv.info(created ? "created \(path)" : "\(path) is already a relctl database; nothing changed")
     }
 }

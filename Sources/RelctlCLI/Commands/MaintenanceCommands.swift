@@ -29,7 +29,7 @@ enum MaintenanceCommands {
         let now = inv.now
         var end: Int64? = nil
         if let u = inv.value("until") { end = try inv.time(u) }
-        if let d = inv.value("for") { end = now + (try Time.parseDuration(d)) }
+        if let d = inv.value("for") { end = try Time.adding(try Time.parseDuration(d), to: now, what: "a window of --for \(d)") }
         try create(inv, from: now, until: end)
     }
 

@@ -3,7 +3,7 @@ import RelctlStore
 
 /// `relctl policy`: pin one version's policy.
 enum PolicyCommands {
-    static let policies = ["force", "recommend", "none"]
+    static let policies = VersionRecord.policies
 
     static let command: RunnableCommand = RunnableCommand(
         "policy", abstract: "Pin the policy of single versions, overriding the floors.",

@@ -34,7 +34,10 @@ enum ProjectCommands {
     static func parseLocales(_ text: String?) throws -> [String] {
         guard let text, !text.isEmpty else { return [] }
         var seen: [String] = []
-        for part in text.split(separator: ",") {
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !part.trimmingSpaces().isEmpty else {
+                throw RelctlError.usage("--locales '\(text)' has an empty entry", hint: "separate locales with single commas, like en,tr,de")
+            }
             let tag = try LocaleTag.normalize(part.trimmingSpaces())
             if !seen.contains(tag) { seen.append(tag) }
         }

@@ -16,7 +16,7 @@ enum PublishCommand {
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let dryRun = inv.flag("dry-run")
         let store = try inv.store(.read)
-        let writer = try TreeWriter(root: dir, dryRun: dryRun)
+        let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: inv.context.publishLockWait)
         var entries: [String: (size: Int, sha256: String)] = [:]
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
@@ -57,24 +57,25 @@ enum PublishCommand {
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
                 return try store.revision()
             }
-            let removed = writer.previousIndex.keys.filter { entries[$0] == nil }.sorted()
+            // What the previous index and an unfinished publish's journal name, and this tree does not.
+            let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { entries[$0] == nil }.sorted()
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             let disagreements = findings.filter(\.isDisagreement)
-            if !disagreements.isEmpty && !inv.flag(overrideFlag) {
-                for f in disagreements.prefix(20) { inv.context.stderr.write("  " + FindingsReport.disagreementLine(f) + "\n") }
-                throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check' (listed above); nothing was written",
-                                          hint: "this is a relctl bug: please report it; --\(overrideFlag) writes the files anyway")
+            if let first = disagreements.first, !dryRun && !inv.flag(overrideFlag) {
+                throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(first)); nothing was written",
+                                          hint: "'relctl publish \(dir) --dry-run' lists them all; this is a relctl bug, please report it; --\(overrideFlag) writes the files anyway")
             }
             tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, entries: entries)), "index.json")
-            try writer.commit()
-            removed.forEach(writer.remove)
-            writer.removeStaleTemporaries(under: "")
+            let removed = try writer.commit(removing: stale)
             warnings.forEach(inv.warn)
             let limits = FindingsReport.limits(findings)
             for line in FindingsReport.limitLines(limits) { inv.warn("not carried: " + line) }
-            if !disagreements.isEmpty { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
+            if !disagreements.isEmpty {
+                if dryRun { for f in disagreements { inv.warn("would differ from 'relctl check': " + FindingsReport.disagreementLine(f)) } }
+                else { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
+            }
             report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
-                   limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) })
+                   limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json))
         } catch {
             writer.abort()
             throw error
@@ -85,12 +86,13 @@ enum PublishCommand {
     static let overrideFlag = "publish-despite-disagreements"
 
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
-                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON]) {
+                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON]) {
         let total = added.count + changed.count + unchanged
         if dryRun {
             inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
                                 "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits)])) {
+                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
+                                "disagreements": .array(disagreements)])) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
@@ -99,7 +101,7 @@ enum PublishCommand {
         }
         inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
                             "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged),
-                            "limits": .array(limits)])) { "" }
+                            "limits": .array(limits), "disagreements": .array(disagreements)])) { "" }
         inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
     }
 }

@@ -51,8 +51,8 @@ enum RulesCommands {
         examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
                    Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released.")]
     ) { inv in
-        let delay = try inv.value("release-delay").map { try count($0, "--release-delay", max: 365) }
-        let remind = try inv.value("remind-after").map { try count($0, "--remind-after", max: 24 * 365) }
+        let delay = try inv.value("release-delay").map { try count($0, "--release-delay", max: ProjectRecord.maxReleaseDelayDays) }
+        let remind = try inv.value("remind-after").map { try count($0, "--remind-after", max: ProjectRecord.maxRemindHours) }
         // Parse everything before touching the database.
         var parsed: [(String, Rule)] = []
         for name in ["all", "major", "minor", "patch", "revision"] {

@@ -136,6 +136,19 @@ public enum Parser {
         return result
     }
 
+    /// A group (`relctl policy`) needs one of its commands; words after
+    /// `--` are arguments, never commands.
+    public static func missingSubcommand(_ parsed: ParsedCommand) -> RelctlError {
+        let scope = displayName(parsed.path)
+        let names = parsed.command.visibleSubcommands.map(\.name)
+        if let word = parsed.positionals.first {
+            let hint = names.contains(word) ? "commands go before '--': run '\(scope) \(word)'" : "run '\(scope) --help' to see the commands"
+            return .usage("unexpected argument '\(word)'", hint: hint, usage: usageLine(parsed.path))
+        }
+        return .usage("'\(scope)' needs a command: \(names.joined(separator: ", "))", hint: "run '\(scope) --help' to see what each does",
+                      usage: usageLine(parsed.path))
+    }
+
     public static func displayName(_ path: [Command]) -> String {
         (["relctl"] + path.dropFirst().map(\.name)).joined(separator: " ")
     }

@@ -8,54 +8,111 @@ import RelctlCore
 // Glibc declares syncfs only under _GNU_SOURCE, which Swift's module map lacks.
 @_silgen_name("syncfs") private func syncfs(_ fd: Int32) -> Int32
 
-/// Writes a published tree so that a reader never sees half a file: changed
-/// files are staged beside their targets, flushed, then renamed in one
-/// sweep; unchanged files are not touched; files of the previous index that
-/// no longer belong are removed. Nothing is written outside the root and no
-/// symbolic link inside it is followed.
+/// Writes a published tree so that a reader never sees half a file and a
+/// publish killed at any instant is completed by the next one:
+///
+/// 1. under an exclusive lock on DIR (flock: a second publish waits, then refuses),
+/// 2. changed files are staged beside their targets under exclusive,
+///    unpredictable temporary names (`.relctl-tmp.NAME.<16 hex>`),
+/// 3. a journal (`DIR/.relctl-journal`) names every path the publish will
+///    rename into place or remove, then one syncfs flushes all of it,
+/// 4. files are renamed into place, index.json last,
+/// 5. files that no longer belong are removed, leftover temporaries swept,
+///    and the journal removed last.
+///
+/// A later publish reads a journal it finds: the paths it names that the new
+/// index does not claim are removed, so nothing is left behind whatever step
+/// was interrupted. Unchanged files are not touched; nothing is written
+/// outside the root and no symbolic link inside it is followed.
 public final class TreeWriter {
     public enum Outcome { case added, changed, unchanged }
 
     public let root: String
     let dryRun: Bool
     static let tempMarker = ".relctl-tmp."
-    private let pid = getpid()
-    private var pending: [(temp: String, target: String)] = []
+    static let journalName = ".relctl-journal"
+    private var lockFD: Int32 = -1
+    private var pending: [(temp: String, target: String, relative: String)] = []
     private var createdDirectories: Set<String> = []
     /// Folders this publish made, in order, so a refused one can take them back.
     private var madeDirectories: [String] = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
+    /// Paths named by the journal of a publish that did not finish.
+    public private(set) var unfinished: Set<String> = []
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
 
-    public init(root: String, dryRun: Bool) throws {
+    /// `lockWait`: how long to wait for another publish into the same DIR.
+    public init(root: String, dryRun: Bool, lockWait: Double = 10) throws {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.dryRun = dryRun
+        guard !self.root.isEmpty else { throw RelctlError.usage("the publish directory is empty", hint: "give a path, like ./out") }
         switch FileSystem.kind(of: self.root) {
         case .missing:
-            if !dryRun { try makeDirectories(self.root) }
+            if dryRun { return }
+            do { try makeDirectories(self.root) } catch {
+                takeBackDirectories()
+                throw error
+            }
         case .directory:
             guard access(self.root, W_OK) == 0 || dryRun else {
                 throw RelctlError.failure("cannot write to \(self.root): permission denied", hint: "choose a writable directory or fix its permissions")
             }
-            previousIndex = TreeWriter.readIndex(self.root + "/index.json")
-            var st = stat()
-            if lstat(self.root + "/index.json", &st) == 0 { indexTime = st.st_mtim }
         default:
             throw RelctlError.failure("\(self.root) exists and is not a directory", hint: "give a directory path to publish into")
         }
+        if !dryRun {
+            do { try lock(wait: lockWait) } catch {
+                takeBackDirectories()
+                throw error
+            }
+        }
+        previousIndex = TreeWriter.readIndex(self.root + "/index.json")
+        var st = stat()
+        if lstat(self.root + "/index.json", &st) == 0 { indexTime = st.st_mtim }
+        unfinished = TreeWriter.readJournal(self.root + "/" + TreeWriter.journalName)
+    }
+
+    deinit { if lockFD >= 0 { close(lockFD) } }
+
+    /// One publish at a time per DIR: an flock on the folder itself, so no
+    /// lock file is left to serve or to clean up, and a killed holder's lock
+    /// goes with it.
+    private func lock(wait: Double) throws {
+        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw RelctlError.failure("cannot open \(root): \(String(cString: strerror(errno)))", hint: "check its permissions")
+        }
+        var waited = 0.0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < wait else {
+                close(fd)
+                throw RelctlError.failure("another relctl publish is writing to \(root)",
+                                          hint: "wait until it has finished, then publish again")
+            }
+            usleep(50_000)
+            waited += 0.05
+        }
+        lockFD = fd
     }
 
     static func readIndex(_ path: String) -> [String: (size: Int, sha256: String)] {
         guard FileSystem.kind(of: path, followLinks: false) == .file, let bytes = try? FileSystem.readFile(path),
               let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .object(let files)? = top["files"] else { return [:] }
         var out: [String: (size: Int, sha256: String)] = [:]
-        for (path, entry) in files {
+        // An entry naming a path outside DIR was never relctl's: not a file to remove or count.
+        for (path, entry) in files where isSafe(path) {
             if case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] {
                 out[path] = (Int(size), sha)
             }
         }
         return out
+    }
+
+    static func readJournal(_ path: String) -> Set<String> {
+        guard FileSystem.kind(of: path, followLinks: false) == .file, let bytes = try? FileSystem.readFile(path),
+              let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .array(let paths)? = top["paths"] else { return [] }
+        return Set(paths.compactMap { if case .string(let p) = $0, isSafe(p) { return p } else { return nil } })
     }
 
     private func makeDirectories(_ path: String) throws {
@@ -71,10 +128,11 @@ public final class TreeWriter {
         switch FileSystem.kind(of: path, followLinks: false) {
         case .directory: break
         case .missing:
+            CrashPoints.step()
             if mkdir(path, 0o755) == 0 {
                 madeDirectories.append(path)
             } else if errno != EEXIST {
-                throw RelctlError.failure("cannot create \(path): \(String(cString: strerror(errno)))", hint: "check the permissions of its parent")
+                throw RelctlError.failure("cannot create \(path): \(String(cString: strerror(errno)))", hint: "check the path and the permissions of its parent")
             }
         case .symlink where !path.hasPrefix(root + "/"):
             break // DIR itself or a parent of it may be a link: the user chose it.
@@ -86,11 +144,23 @@ public final class TreeWriter {
         createdDirectories.insert(path)
     }
 
+    private func takeBackDirectories() {
+        for dir in madeDirectories.reversed() { rmdir(dir) }
+        madeDirectories.removeAll()
+    }
+
     /// Validates a relative path: names only, no "..", no absolute paths.
     static func isSafe(_ relative: String) -> Bool {
         !relative.isEmpty && !relative.hasPrefix("/") && relative.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
             !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".")
         }
+    }
+
+    /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard name.hasPrefix(tempMarker), bytes.count > tempMarker.utf8.count + 17, bytes[bytes.count - 17] == UInt8(ascii: ".") else { return false }
+        return bytes.suffix(16).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 
     /// Stages one file; returns what will happen to it. `sha256` allows the
@@ -127,90 +197,163 @@ public final class TreeWriter {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
-        let temp = dir + "/" + TreeWriter.tempMarker + parts.last! + ".\(pid)"
-        try TreeWriter.write(bytes, to: temp)
-        pending.append((temp, target))
+        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: String(parts.last!))
+        pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else {
-            throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
-        }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
+    /// Creates a new file beside `name` that no one else can have made or
+    /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
+    static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
+        for _ in 0..<8 {
+            let random = String(UInt64.random(in: .min ... .max), radix: 16)
+            let path = dir + "/" + tempMarker + name + "." + String(repeating: "0", count: 16 - random.count) + random
+            CrashPoints.step()
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd < 0 && errno == EEXIST { continue }
+            guard fd >= 0 else {
+                throw RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
+            }
+            func fail(_ reason: Int32) -> RelctlError {
                 unlink(path)
-                throw RelctlError.failure("cannot write \(path): \(reason)", hint: "check free space")
+                return RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(reason)))", hint: "check free space")
             }
-            offset += n
-        }
-    }
-
-    /// Flushes every staged file, then renames them into place.
-    public func commit() throws {
-        guard !dryRun, !pending.isEmpty else { return }
-        // One syncfs instead of an fsync per file: staged data reaches the
-        // disk before any rename can expose it.
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { _ = syncfs(fd); close(fd) }
-        for (temp, target) in pending {
-            guard rename(temp, target) == 0 else {
-                throw RelctlError.failure("cannot replace \(target): \(String(cString: strerror(errno)))")
+            var offset = 0
+            var halfway = bytes.count > 1
+            while offset < bytes.count {
+                let end = halfway ? bytes.count / 2 : bytes.count
+                let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    let reason = errno
+                    close(fd)
+                    throw fail(reason)
+                }
+                offset += n
+                if halfway && offset == end { halfway = false; CrashPoints.step() }
             }
+            // NFS and some FUSE systems report a failed write only at close.
+            if close(fd) != 0 { throw fail(errno) }
+            return path
         }
-        pending.removeAll()
+        throw RelctlError.failure("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* files in \(dir)")
     }
 
-    /// Drops staged files after a failure: the tree stays as it was.
-    public func abort() {
-        for (temp, _) in pending { unlink(temp) }
-        pending.removeAll()
-        for dir in madeDirectories.reversed() { rmdir(dir) }
-        madeDirectories.removeAll()
+    /// Flushes every staged file, renames them into place in order (index.json
+    /// is staged last), removes the files of `stale` that are still there, and
+    /// returns those it removed. A journal covers every step from the first
+    /// rename to the last removal.
+    public func commit(removing stale: [String]) throws -> [String] {
+        let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
+        if dryRun { return stale.filter(isPublishedFile) }
+        let journal = root + "/" + TreeWriter.journalName
+        if !pending.isEmpty || !stale.isEmpty {
+            let paths = Set(pending.map(\.relative)).union(stale).subtracting(["index.json"]).sorted()
+            let doc = JSON.object(["paths": .array(paths.map { .string($0) })])
+            let temp = try TreeWriter.writeTemporary(doc.compactBytes(), in: root, for: TreeWriter.journalName)
+            pending.insert((temp, journal, TreeWriter.journalName), at: 0)
+            // One syncfs instead of an fsync per file: staged data and the
+            // journal reach the disk before any rename can expose them.
+            CrashPoints.step()
+            if syncfs(lockFD) != 0 {
+                throw RelctlError.failure("cannot flush the files written to \(root): \(String(cString: strerror(errno)))", hint: "check the disk; nothing was replaced")
+            }
+            for (temp, target, _) in pending {
+                CrashPoints.step()
+                guard rename(temp, target) == 0 else {
+                    throw RelctlError.failure("cannot replace \(target): \(String(cString: strerror(errno)))")
+                }
+            }
+            pending.removeAll()
+        }
+        let removed = stale.filter(remove)
+        sweepTemporaries(under: "")
+        if FileSystem.kind(of: journal, followLinks: false) == .file {
+            CrashPoints.step()
+            unlink(journal)
+        }
+        return removed
     }
 
-    /// Removes a file relctl published before, and folders it leaves empty.
-    public func remove(_ relative: String) {
-        guard TreeWriter.isSafe(relative), !dryRun else { return }
-        // Never through a link: the old index names the path, not where it leads now.
+    /// A regular file at `relative`, reached without following a link.
+    private func isPublishedFile(_ relative: String) -> Bool {
         var dir = root
         for part in relative.split(separator: "/").dropLast() {
             dir += "/" + part
-            guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return }
+            guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return false }
         }
-        let target = root + "/" + relative
-        guard FileSystem.kind(of: target, followLinks: false) == .file else { return }
-        unlink(target)
-        var parts = relative.split(separator: "/").dropLast()
-        while !parts.isEmpty {
-            if rmdir(root + "/" + parts.joined(separator: "/")) != 0 { break }
-            parts = parts.dropLast()
-        }
+        return FileSystem.kind(of: root + "/" + relative, followLinks: false) == .file
     }
 
-    /// Leftovers of a publish that was killed before its renames.
-    public func removeStaleTemporaries(under relative: String) {
-        guard !dryRun else { return }
-        let dirPath = root + "/" + relative
-        guard let dir = opendir(dirPath) else { return }
+    /// Drops staged files after a failure: the tree stays as it was, or, if
+    /// renames had begun, as the journal lets the next publish complete it.
+    public func abort() {
+        for (temp, _, _) in pending { unlink(temp) }
+        pending.removeAll()
+        takeBackDirectories()
+    }
+
+    /// Removes a file relctl published before, and folders it leaves empty.
+    func remove(_ relative: String) -> Bool {
+        // Never through a link: the old index names the path, not where it leads now.
+        let removed = isPublishedFile(relative) && { CrashPoints.step(); return unlink(root + "/" + relative) == 0 }()
+        // Also when the file is already gone: a publish killed between its
+        // unlink and these rmdirs leaves the folders to this one.
+        var parts = relative.split(separator: "/").dropLast()
+        // Only folders reached without a link: an empty folder outside DIR is not ours.
+        var walked = root
+        for part in parts {
+            walked += "/" + part
+            guard FileSystem.kind(of: walked, followLinks: false) == .directory else { return removed }
+        }
+        while !parts.isEmpty {
+            let dir = root + "/" + parts.joined(separator: "/")
+            guard isEmptyDirectory(dir) else { break }
+            CrashPoints.step()
+            if rmdir(dir) != 0 { break }
+            parts = parts.dropLast()
+        }
+        return removed
+    }
+
+    private func isEmptyDirectory(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    /// Temporaries a killed publish left (under the lock, no other publish
+    /// owns any), and folders they leave empty. Only regular files whose name
+    /// matches the pattern; never a link, never a folder's other content.
+    private func sweepTemporaries(under relative: String) {
+        let dirPath = relative.isEmpty ? root : root + "/" + relative
+        guard let dir = opendir(dirPath) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        var swept = false
+        for name in names {
             let path = dirPath + "/" + name
-            if name.hasPrefix(TreeWriter.tempMarker) {
-                // Another publish that is still running owns its temporaries.
-                let owner = name.split(separator: ".").last.flatMap { Int32($0) } ?? 0
-                if owner == pid || owner <= 0 || kill(owner, 0) != 0 { unlink(path) }
-                continue
+            switch FileSystem.kind(of: path, followLinks: false) {
+            case .file where TreeWriter.isTemporaryName(name):
+                CrashPoints.step()
+                unlink(path)
+                swept = true
+            case .directory:
+                sweepTemporaries(under: relative.isEmpty ? name : relative + "/" + name)
+            default: break
             }
-            if FileSystem.kind(of: path, followLinks: false) == .directory { removeStaleTemporaries(under: relative + "/" + name) }
+        }
+        if swept, !relative.isEmpty, isEmptyDirectory(dirPath) {
+            CrashPoints.step()
+            rmdir(dirPath)
         }
     }
 }

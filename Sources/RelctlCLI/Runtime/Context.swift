@@ -16,6 +16,8 @@ public final class Context {
     public var stderrIsTerminal: Bool
     public var width: Int
     public var noColor = false
+    /// How long a publish waits for another one writing the same folder.
+    public var publishLockWait = 10.0
     public var user: String
     public var readStdin: () throws -> [UInt8]
     /// Reads one answer from the terminal (confirmations).

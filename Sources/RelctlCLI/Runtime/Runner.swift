@@ -1,10 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs one command line against a context and returns the exit status.
 public enum Runner {
     public static let version = "0.1.0"
 
     public static func run(_ arguments: [String], context: Context, tree: RunnableCommand) -> Int32 {
-        let status = execute(arguments, context: context, tree: tree)
+        var status = execute(arguments, context: context, tree: tree)
         context.stdout.flush()
+        // Output that did not arrive (a full disk, a closed pipe) is a failure, not a success.
+        if let failure = context.stdout.failure {
+            report(.failure("cannot write to standard output: \(String(cString: strerror(failure)))",
+                            hint: "check where the output goes (a full disk, a closed pipe)"), context: context)
+            if status == 0 { status = 1 }
+        }
         context.stderr.flush()
         return status
     }
@@ -24,11 +36,13 @@ public enum Runner {
                 context.stdout.write("relctl \(version)\n")
                 return 0
             }
-            guard let handler, parsed.values["help"] == nil else {
+            if parsed.values["help"] != nil {
                 context.stdout.write(Help.render(parsed.path, width: context.width))
                 return 0
             }
+            guard let handler else { throw Parser.missingSubcommand(parsed) }
             let arguments = try Parser.validatePositionals(parsed)
+            try checkPaths(parsed, arguments, env: context.env)
             try handler(Invocation(context: context, parsed: parsed, arguments: arguments))
             return 0
         } catch {
@@ -37,6 +51,17 @@ public enum Runner {
             report(e, context: context)
             return e.status
         }
+    }
+
+    /// Every value the model marks as a file or folder, and the database path.
+    static func checkPaths(_ parsed: ParsedCommand, _ arguments: [String: [String]], env: [String: String]) throws {
+        for option in Parser.options(for: parsed.command) where option.completion == .file || option.completion == .directory {
+            for value in parsed.values[option.long] ?? [] { try PathInput.check(value, for: "--\(option.long)") }
+        }
+        for argument in parsed.command.arguments where argument.completion == .file || argument.completion == .directory {
+            for value in arguments[argument.name] ?? [] { try PathInput.check(value, for: argument.name) }
+        }
+        if parsed.values["db"] == nil, let fromEnv = env["RELCTL_DB"], !fromEnv.isEmpty { try PathInput.check(fromEnv, for: "RELCTL_DB") }
     }
 
     static func report(_ e: RelctlError, context: Context) {

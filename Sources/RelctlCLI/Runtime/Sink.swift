@@ -8,6 +8,8 @@ import Darwin
 public final class Sink {
     public private(set) var bytes: [UInt8] = []
     let fd: Int32
+    /// The errno of the first write that failed: what was lost must be reported.
+    public private(set) var failure: Int32?
 
     public init(fd: Int32) { self.fd = fd }
 
@@ -28,7 +30,11 @@ public final class Sink {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if failure == nil { failure = errno }
+                break
+            }
             offset += n
         }
         bytes.removeAll(keepingCapacity: true)

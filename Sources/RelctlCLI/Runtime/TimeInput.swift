@@ -14,6 +14,14 @@ public enum TimeInput {
 
     /// Parses an instant. `now` anchors "HH:MM" (today, local) and "now".
     public static func parse(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
+        let t = try instant(text, now: now, timeZone: timeZone)
+        guard Time.isInRange(t) else {
+            throw InputError("the time '\(text)' is outside the years 0001 to 9999", hint: accepted)
+        }
+        return t
+    }
+
+    private static func instant(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
         let s = text.trimmingSpaces()
         if s == "now" { return now }
         let bytes = Array(s.utf8)
@@ -32,7 +40,7 @@ public enum TimeInput {
         // HH:MM, today in the local zone.
         if bytes.count == 5, let h = digits(0, 2), at(2, ":"), let m = digits(3, 2) {
             guard h < 24, m < 60 else { throw bad }
-            let today = localParts(now, timeZone: timeZone)
+            let today = try localParts(now, timeZone: timeZone)
             return try local(year: today.year, month: today.month, day: today.day, hour: h, minute: m, second: 0, timeZone: timeZone, text: text)
         }
         guard let y = digits(0, 4), at(4, "-"), let mo = digits(5, 2), at(7, "-"), let d = digits(8, 2),
@@ -68,6 +76,22 @@ public enum TimeInput {
         return Int64(Time.daysFromCivil(y, mo, d)) * 86400 + Int64(h * 3600 + mi * 60 + sec - offset)
     }
 
+    /// libc takes a zone it cannot find for UTC without a word; relctl says so
+    /// instead, since a local time would silently be hours off.
+    static func checkZone(_ zone: String?) throws {
+        guard var name = zone, !name.isEmpty else { return }
+        if name.hasPrefix(":") { name.removeFirst() }
+        if ["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(name) { return }
+        // A POSIX rule such as EST5EDT or <+03>-3 carries its offset in digits.
+        if !name.contains("/"), name.contains(where: { $0.isASCII && $0.isNumber }) { return }
+        let tzdir = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
+        let file = name.hasPrefix("/") ? name : tzdir + "/" + name
+        var st = stat()
+        guard !name.isEmpty, !name.split(separator: "/").contains(".."), stat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw InputError("unknown time zone TZ='\(zone!)'", hint: "set TZ to a zone name such as Europe/Istanbul (see \(tzdir)), or unset it for UTC")
+        }
+    }
+
     private static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
         // libc reads TZ from the process environment; the context's TZ wins.
         let previous = getenv("TZ").map { String(cString: $0) }
@@ -84,8 +108,9 @@ public enum TimeInput {
         return body()
     }
 
-    static func localParts(_ t: Int64, timeZone: String?) -> (year: Int, month: Int, day: Int) {
-        withZone(timeZone) {
+    static func localParts(_ t: Int64, timeZone: String?) throws -> (year: Int, month: Int, day: Int) {
+        try checkZone(timeZone)
+        return withZone(timeZone) {
             var time = time_t(t)
             var parts = tm()
             localtime_r(&time, &parts)
@@ -97,6 +122,7 @@ public enum TimeInput {
         guard day <= Time.daysIn(month: month, year: year) else {
             throw InputError("invalid time '\(text)'", hint: accepted)
         }
+        try checkZone(timeZone)
         return withZone(timeZone) {
             var parts = tm()
             parts.tm_year = Int32(year - 1900)

@@ -11,6 +11,12 @@ public struct ProjectRecord: Sendable {
     public var remindHours: Int64
     public var outdated: String
 
+    /// The largest release delay and reminder interval relctl takes or reads:
+    /// bounds that keep the evaluator's date arithmetic far from overflow.
+    public static let maxReleaseDelayDays: Int64 = 365
+    public static let maxRemindHours: Int64 = 24 * 365
+    public static let outdatedPolicies = ["recommend", "none"]
+
     public init(id: Int64, slug: String, name: String, defaultLocale: String, locales: [String], rules: Rules,
                 releaseDelayDays: Int64, remindHours: Int64, outdated: String) {
         self.id = id; self.slug = slug; self.name = name; self.defaultLocale = defaultLocale; self.locales = locales

@@ -10,6 +10,9 @@ public struct VersionRecord: Sendable {
     public var policy: String?
     public var notes: [String: String]
 
+    /// The policies a pin can hold.
+    public static let policies = ["force", "recommend", "none"]
+
     public init(id: Int64, platformID: Int64, version: Version, build: Int64?, releasedAt: Int64?, minOS: String?,
                 policy: String?, notes: [String: String]) {
         self.id = id; self.platformID = platformID; self.version = version; self.build = build

@@ -2,7 +2,26 @@
 /// (2026-12-01T06:00:00Z) in every file and every --json. Pure arithmetic on
 /// the proleptic Gregorian calendar: no time zone database is needed here.
 public enum Time {
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: every instant relctl
+    /// accepts, stores or publishes lies between them, so that RFC 3339's
+    /// four-digit years hold and no date or duration arithmetic can overflow.
+    public static let earliest: Int64 = -62_135_596_800
+    public static let latest: Int64 = 253_402_300_799
+
+    public static func isInRange(_ t: Int64) -> Bool { t >= earliest && t <= latest }
+
+    /// `t + seconds`, refused past year 9999 (a duration typed by the user).
+    public static func adding(_ seconds: Int64, to t: Int64, what: String) throws -> Int64 {
+        let (sum, overflow) = t.addingReportingOverflow(seconds)
+        guard !overflow, isInRange(sum) else {
+            throw InputError("\(what) would end after 9999-12-31T23:59:59Z", hint: "give a shorter duration or an end time with --until")
+        }
+        return sum
+    }
+
     public static func format(_ t: Int64) -> String {
+        // Out of range only for values no caller lets through; clamp rather than print a broken date.
+        let t = min(max(t, earliest), latest)
         let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
         let secs = Int(t - days * 86400)
         let (y, m, d) = civil(fromDays: days)
@@ -16,13 +35,14 @@ public enum Time {
     /// "90m", "2h", "1d", "1h30m", "45s", "1w"; always positive.
     public static func parseDuration(_ text: String) throws -> Int64 {
         let bad = InputError("invalid duration '\(text)'", hint: "use a number with a unit: 90m, 2h, 1d, 1h30m (s, m, h, d, w)")
+        let long = InputError("the duration '\(text)' is longer than relctl's calendar (years 1 to 9999)", hint: "give a shorter duration, like 90m, 2h or 30d")
         var total: Int64 = 0
         var number: Int64? = nil
         var sawUnit = false
         for c in text.trimmingSpaces() {
             if let digit = c.wholeNumberValue, c.isASCII {
                 number = (number ?? 0) * 10 + Int64(digit)
-                guard number! < 100_000_000 else { throw bad }
+                guard number! < 100_000_000 else { throw long }
                 continue
             }
             guard let n = number else { throw bad }
@@ -35,7 +55,10 @@ public enum Time {
             case "w": unit = 604800
             default: throw bad
             }
+            // Each part is below 10^8 × 604800 < 2^63; the sum is checked against
+            // the calendar's span, so no sum of parts can overflow either.
             total += n * unit
+            guard total <= latest - earliest else { throw long }
             number = nil
             sawUnit = true
         }

@@ -222,6 +222,11 @@ struct PlatformCheck {
         // its reach only when a version below it is not forced.
         let spared = state.verdicts.prefix { $0.0.id != v.id }.contains { $0.1.kind != .required }
         if client == .retired || client == .control { return nil }
+        // Versions whose versionCodes do not grow with them (a database from
+        // before relctl refused such builds): Android ranks by the code.
+        if client == .andVersionAndroid, let disorder = disorderedBuild {
+            return limit("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N'")
+        }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
             return limit(intentOf(verdict, v), "no optional update, only a required one")
         }
@@ -261,6 +266,17 @@ struct PlatformCheck {
                              "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }
         default: break
+        }
+        return nil
+    }
+
+    /// The first version whose build is not above the build of a version below it.
+    var disorderedBuild: String? {
+        var highest: (VersionRecord, Int64)? = nil
+        for v in versions {
+            guard let b = v.build else { continue }
+            if let (u, c) = highest, b <= c, u.version != v.version { return "\(v.version.text) has build \(b), \(u.version.text) has \(c)" }
+            if highest == nil || b > highest!.1 { highest = (v, b) }
         }
         return nil
     }

@@ -1,0 +1,218 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+/// Bad input over every command and option: each case is refused with its
+/// exit status (2 for what the user typed, 1 for what the data or the
+/// database refuses), a short message on stderr, no crash text, nothing on
+/// stdout, and the database byte-identical.
+final class BadInputCorpusTests: XCTestCase {
+    struct Case { var args: [String]; var status: Int32 }
+
+    static let badVersions = ["", "x", "1..0", "1.2.3.4.5", "-1", "1.", ".1", "1.0-beta", "v1.0", "1.0 0", "١.٠",
+                              "99999999999999999999.0", "1/0", "../1.0"]
+    static let badBuilds = ["", "x", "-5", "1.5", "99999999999999999999", "0x10", "1 2"]
+    static let badTimes = ["", "tomorrow", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-11-29T25:00:00Z",
+                           "0000-01-01T00:00:00Z", "9999-12-31T23:59:59-01:00", "2026-11-29T12:00:00+25:00", "24:00",
+                           "12:60", "2026-11-29", "20261129T120000Z", "2026-11-29T12:00:00.Z", "１２:００", "2026-11-29T12:00:00Zjunk"]
+    static let badDurations = ["", "0m", "90", "m", "1x", "1h-", "99999999w", "9999999w9999999w", "-1h", "1.5h", "1h 30m",
+                               "99999999d99999999d99999999d"]
+    static let badLocales = ["e", "english", "en_US_POSIX", "en-", "-en", "en--US", "zh-Hans-CN-x", "../en", "en/US", "1en"]
+    static let badSlugs = ["Shop", "-shop", "shop_1", String(repeating: "a", count: 65), "shop/x", "..", "ş"]
+
+    /// Cases against the sample database (Harness.sample plus a scheduled window).
+    static var cases: [Case] {
+        var c: [Case] = []
+        func add(_ status: Int32, _ args: [String]) { c.append(Case(args: args, status: status)) }
+        for v in badVersions {
+            for cmd in [["version", "add", v], ["version", "show", v], ["version", "edit", v, "--build", "5"],
+                        ["version", "release", v], ["version", "rm", v, "--yes"], ["notes", "set", v, "line"],
+                        ["notes", "show", v], ["notes", "rm", v, "--locale", "en"], ["force", v], ["recommend", v],
+                        ["policy", "set", v, "force"], ["policy", "clear", v], ["check", v]] {
+                add(2, cmd + ["--platform", "ios"])
+            }
+        }
+        for b in badBuilds {
+            for cmd in [["version", "add", "3.0"], ["version", "edit", "2.0"], ["force", "2.0"], ["recommend", "2.0"], ["check", "1.0"]] {
+                add(2, cmd + ["--platform", "ios", "--build", b])
+            }
+        }
+        for t in badTimes {
+            add(2, ["status", "--at", t])
+            add(2, ["check", "1.0", "--platform", "ios", "--at", t])
+            add(2, ["publish", "out", "--at", t])
+            add(2, ["version", "add", "3.0", "--platform", "ios", "--released", t])
+            add(2, ["version", "edit", "2.0", "--platform", "ios", "--released", t])
+            add(2, ["version", "release", "2.0", "--platform", "ios", "--at", t])
+            add(2, ["maintenance", "schedule", "--from", t, "--until", "2027-01-01T00:00:00Z"])
+            add(2, ["maintenance", "start", "--until", t])
+        }
+        for d in badDurations { add(2, ["maintenance", "start", "--for", d]) }
+        for l in badLocales {
+            add(2, ["project", "add", "new", "--default-locale", l])
+            add(2, ["project", "edit", "shop", "--default-locale", l])
+            add(2, ["project", "edit", "shop", "--locales", "en,\(l)"])
+            add(2, ["version", "add", "3.0", "--platform", "ios", "--locale", l, "--notes", "x"])
+            add(2, ["notes", "set", "2.0", "--platform", "ios", "--locale", l, "x"])
+            add(2, ["notes", "show", "2.0", "--platform", "ios", "--locale", l])
+            add(2, ["check", "1.0", "--platform", "ios", "--locale", l])
+            add(2, ["maintenance", "start", "--locale", l, "--message", "x"])
+            add(2, ["message", "set", "required", "--locale", l, "--title", "x"])
+            add(2, ["message", "show", "--locale", l])
+        }
+        for l in ["en,", ",en", "en,,tr", " , "] { add(2, ["project", "edit", "shop", "--locales", l]) }
+        for s in badSlugs + [""] { add(2, ["project", "add", s]) }
+        for s in ["nosuch", "shop2"] {
+            add(1, ["project", "show", s]); add(1, ["project", "rm", s, "--yes"]); add(1, ["project", "use", s])
+            add(1, ["-p", s, "status"]); add(1, ["project", "edit", s, "--name", "X"])
+        }
+        for p in ["iphone", "", "IOS2", "../ios", "android/x"] { add(2, ["platform", "add", p, "--bundle-id", "a.b"]) }
+        for p in ["iphone", "macos"] { add(1, ["version", "list", "--platform", p]); add(1, ["platform", "show", p]) }
+        for b in ["com", "com..x", "com.ex ample", "", ".com.x"] { add(2, ["platform", "edit", "ios", "--bundle-id", b]) }
+        for a in ["id123", "0123", "12a", "1234567890123", ""] { add(2, ["platform", "edit", "ios", "--app-store-id", a]) }
+        for u in ["ftp://x", "apps.apple.com", "https://a b", ""] { add(2, ["platform", "edit", "ios", "--store-url", u]) }
+        for m in ["x", "15..0", ""] { add(2, ["platform", "edit", "ios", "--min-os", m]) }
+        let long = String(repeating: "n", count: 300)
+        for args in [["publish", ""], ["publish", "out/\(long)/x"], ["publish", "out", "--at"], ["notes", "set", "2.0", "--platform", "ios", "--file", ""],
+                     ["version", "add", "3.0", "--platform", "ios", "--notes-file", ""], ["version", "add", "3.0", "--platform", "ios", "--notes-file", long]] {
+            add(2, args)
+        }
+        add(1, ["publish", "relctl.db"])
+        add(1, ["notes", "set", "2.0", "--platform", "ios", "--file", "no-such-file"])
+        add(1, ["notes", "set", "2.0", "--platform", "ios", "--file", "."])
+        for args in [["--nosuch"], ["statsu"], ["status", "--nosuch"], ["status", "extra"], ["log", "--limit"], ["-p"],
+                     ["--version", "status"], ["--version", "project"], ["status", "--version"], ["--", "status"],
+                     ["policy"], ["policy", "--json"], ["project"], ["maintenance", "-q"], [], ["rules", "--", "show"],
+                     ["status", "--at", "now", "--at", "now"], ["check"], ["notes", "set", "2.0"], ["completion", "tcsh"], ["help", "nosuch"],
+                     ["policy", "set", "2.0", "maybe", "--platform", "ios"], ["message", "set", "bogus", "--title", "x"],
+                     ["maintenance", "cancel", "x"], ["maintenance", "cancel", "#"], ["maintenance", "schedule", "--from", "2027-01-01T00:00:00Z"],
+                     ["maintenance", "start", "--for", "1h", "--until", "2027-01-01T00:00:00Z"], ["maintenance", "start", "--message", "{nope}"],
+                     ["maintenance", "start", "--message", "back at {until}"], ["message", "set", "required", "--title", "{until}"],
+                     ["maintenance", "schedule", "--from", "2027-01-02T00:00:00Z", "--until", "2027-01-01T00:00:00Z"],
+                     ["maintenance", "start", "--until", "2020-01-01T00:00:00Z"], ["project", "edit", "shop"], ["rules", "set"],
+                     ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"]] {
+            add(2, args)
+        }
+        for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
+        for n in ["366", "-1", "x", "1e3", "", "99999999999999999999"] { add(2, ["rules", "set", "--release-delay", n]) }
+        for n in ["8761", "-1", "x", ""] { add(2, ["rules", "set", "--remind-after", n]) }
+        for p in ["bogus", "force/hourly", "loud/daily", "", "critical/"] { add(2, ["rules", "set", "--all", p]); add(2, ["rules", "set", "--major", p]) }
+        add(2, ["rules", "set", "--outdated", "maybe"])
+        for args in [["version", "add", "2.0", "--platform", "ios"], ["version", "add", "2.5", "--platform", "ios", "--build", "200"],
+                     ["force", "9.0", "--platform", "ios"], ["recommend", "9.0", "--platform", "ios"], ["check", "1.0", "--platform", "macos"],
+                     ["version", "show", "7.7", "--platform", "ios"], ["notes", "show", "7.7", "--platform", "ios"],
+                     ["policy", "set", "2.0", "force", "--platform", "ios"], ["maintenance", "cancel", "999", "--yes"],
+                     ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
+                     ["status"] + ["-p", "nosuch"]] {
+            add(1, args)
+        }
+        return c
+    }
+
+    func assertRefused(_ h: Harness, _ args: [String], _ status: Int32, database: String? = nil,
+                       file: StaticString = #filePath, line: UInt = #line) {
+        let path = database ?? h.db
+        let readable = FileSystem.kind(of: path) == .file
+        let before = readable ? FileManager.default.contents(atPath: path) : nil
+        let r = h.run(args, database: path)
+        let shown = args.map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
+        XCTAssertEqual(r.status, status, "\(shown): \(r.err)", file: file, line: line)
+        XCTAssertTrue(r.err.hasPrefix("relctl: "), "\(shown): \(r.err)", file: file, line: line)
+        XCTAssertLessThanOrEqual(r.err.split(separator: "\n").count, 3, "\(shown): \(r.err)", file: file, line: line)
+        XCTAssertFalse(r.err.contains("Fatal error") || r.err.contains("Stack dump"), "\(shown)", file: file, line: line)
+        XCTAssertEqual(r.out, "", "\(shown) printed on stdout", file: file, line: line)
+        if readable { XCTAssertEqual(FileManager.default.contents(atPath: path), before, "\(shown) changed the database", file: file, line: line) }
+        else { XCTAssertEqual(FileSystem.kind(of: path), FileSystem.kind(of: path), file: file, line: line) }
+    }
+
+    func testEveryBadValueIsRefusedCleanly() {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z")
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it
+        let cases = BadInputCorpusTests.cases
+        for c in cases { assertRefused(h, c.args, c.status) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out"), "a refused publish made its folder")
+        print("bad-input corpus: \(cases.count) value cases")
+    }
+
+    /// Databases that cannot be used, under every kind of command.
+    static func unusableDatabases(in dir: String) throws -> [(name: String, path: String, status: Int32)] {
+        let fm = FileManager.default
+        var out: [(String, String, Int32)] = [("missing", dir + "/missing.db", 1)]
+        _ = fm.createFile(atPath: dir + "/empty.db", contents: Data())
+        out.append(("empty", dir + "/empty.db", 1))
+        var generator = SystemRandomNumberGenerator()
+        _ = fm.createFile(atPath: dir + "/corrupt.db", contents: Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        out.append(("random bytes", dir + "/corrupt.db", 1))
+        let foreign = try Connection(path: dir + "/foreign.db", readOnly: false, create: true)
+        try foreign.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        out.append(("foreign", dir + "/foreign.db", 1))
+        for (name, sql) in [("newer", "PRAGMA user_version = 99"), ("no schema version", "PRAGMA user_version = 0")] {
+            let path = dir + "/\(name.replacingOccurrences(of: " ", with: "-")).db"
+            let h = Harness()
+            h.ok("init")
+            try Connection(path: h.db, readOnly: false, create: false).execute(sql)
+            try fm.copyItem(atPath: h.db, toPath: path)
+            out.append((name, path, 1))
+        }
+        // A relctl database whose pages were overwritten past the header.
+        let h = Harness()
+        h.sample()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: h.db))
+        for i in 4096..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i &* 31) }
+        _ = fm.createFile(atPath: dir + "/damaged.db", contents: bytes)
+        out.append(("damaged pages", dir + "/damaged.db", 1))
+        XCTAssertEqual(mkfifo(dir + "/fifo.db", 0o644), 0)
+        out.append(("FIFO", dir + "/fifo.db", 1))
+        try fm.createDirectory(atPath: dir + "/folder.db", withIntermediateDirectories: true)
+        out.append(("directory", dir + "/folder.db", 1))
+        return out
+    }
+
+    static let databaseCommands: [[String]] = [
+        ["status"], ["log"], ["project", "list"], ["version", "list"], ["check", "1.0"], ["publish", "out"], ["project", "add", "x"],
+        ["maintenance", "start"], ["rules", "set", "--release-delay", "2"], ["maintenance", "list"], ["platform", "add", "ios", "--bundle-id", "a.b"],
+    ]
+
+    func testEveryUnusableDatabaseIsRefusedByEveryCommand() throws {
+        let h = Harness()
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it
+        var count = 0
+        for db in try BadInputCorpusTests.unusableDatabases(in: h.dir) {
+            for args in BadInputCorpusTests.databaseCommands {
+                assertRefused(h, args, db.status, database: db.path)
+                count += 1
+            }
+            // init refuses what is there, except where there is nothing yet (it reads
+            // only the header, so it cannot tell damaged pages either).
+            if !["missing", "empty", "damaged pages"].contains(db.name) { assertRefused(h, ["init"], 1, database: db.path); count += 1 }
+        }
+        // A read-only file: every write refused, reads fine.
+        h.ok("init")
+        h.ok("project add shop")
+        chmod(h.db, 0o444)
+        for args in [["project", "add", "x"], ["maintenance", "start"], ["rules", "set", "--release-delay", "2"],
+                     ["platform", "add", "ios", "--bundle-id", "a.b"], ["project", "use", "shop"]] {
+            assertRefused(h, args, 1)
+            count += 1
+        }
+        XCTAssertEqual(h.run(["status"]).status, 0)
+        // An empty --db: SQLite would open a private temporary database and init would "succeed".
+        for args in [["--db", "", "status"], ["--db", "", "init"], ["--db=", "project", "add", "x"]] {
+            let context = Context(env: ["TZ": "UTC"])
+            XCTAssertEqual(Runner.run(args, context: context, tree: Relctl.tree), 2, "\(args)")
+            XCTAssertTrue(context.stderr.text.hasPrefix("relctl: --db is empty"), context.stderr.text)
+            count += 1
+        }
+        print("bad-input corpus: \(count) database cases")
+        XCTAssertGreaterThanOrEqual(BadInputCorpusTests.cases.count + count, 300)
+    }
+}

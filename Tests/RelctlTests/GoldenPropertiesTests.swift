@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+@testable import RelctlCore
+
+/// What a reviewer checked in each golden file (PublishTests.scenario: iOS
+/// 1.0, 1.1, 2.0 and 2.1 released 06:00 today with a one-day delay, a force
+/// floor at 1.1 and a pin of 1.1 to recommend; Android 1.9 and 2.0.0 with a
+/// force floor at 2.0.0; locales en, tr, he; a Turkish override of the
+/// required title; a window 12:30-14:00). A golden without its properties
+/// here fails, so a regenerated file cannot slip through unread.
+final class GoldenPropertiesTests: XCTestCase {
+    typealias Property = (String, (JSON) -> Bool)
+
+    static func retired(forced: [String], recommended: [String], none: [String]) -> [Property] {
+        [("messaging.forced and .recommended both present; forced has no cancelButtonText, recommended has one", { j in
+            j["messaging"]?["forced"]?["title"]?.string != nil && j["messaging"]?["forced"]?["cancelButtonText"] == nil
+                && j["messaging"]?["recommended"]?["cancelButtonText"]?.string != nil
+        }),
+         ("every shipped version listed as a string with its policy: force \(forced), recommend \(recommended), none \(none)", { j in
+            let list = (j["versions"]?.array ?? []).map { ($0["version"]?.string ?? "?", $0["policy"]?.string ?? "?") }
+            return list.filter { $0.1 == "force" }.map(\.0) == forced && list.filter { $0.1 == "recommend" }.map(\.0) == recommended
+                && list.filter { $0.1 == "none" }.map(\.0) == none
+        })]
+    }
+
+    static func whatsNew(_ locale: String, newestFirst: [String]) -> [Property] {
+        [("locale \(locale), released versions newest first: \(newestFirst)", { j in
+            j["locale"]?.string == locale && (j["versions"]?.array ?? []).map { $0["version"]?.string ?? "?" } == newestFirst
+        })]
+    }
+
+    static func lookup(notes: String) -> [Property] {
+        [("trackId is a JSON number, the date is yyyy-MM-ddTHH:mm:ssZ, version 2.1: inside its release delay, but the force floor sends 1.0 to it at once", { j in
+            let r = j["results"]?.array?.first
+            return j["resultCount"]?.int == 1 && r?["trackId"]?.int == 1088280260 && r?["version"]?.string == "2.1"
+                && r?["currentVersionReleaseDate"]?.string == "2026-11-29T06:00:00Z"
+        }),
+         ("release notes in this locale (or the default's when it has none; 2.1 has none at all)", { j in j["results"]?.array?.first?["releaseNotes"]?.string == notes })]
+    }
+
+    static var properties: [String: [Property]] { [
+        "index.json": [("lists every other golden file with size and SHA-256, the revision and the instant published for", { j in
+            (j["files"]?.object?.count ?? 0) == 19 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
+                && j["revision"]?.int != nil && j["publishedAt"]?.string == "2026-11-29T12:00:00Z"
+        })],
+        "shop/control.json": [
+            ("the scheduled window is upcoming, 12:30 to 14:00, with {until} filled in English", { j in
+                let w = j["maintenance"]?["upcoming"]?.array?.first
+                return w?["startsAt"]?.string == "2026-11-29T12:30:00Z" && w?["endsAt"]?.string == "2026-11-29T14:00:00Z"
+                    && w?["messages"]?["en"]?["message"]?.string == "Back at 2026-11-29T14:00:00Z"
+            }),
+            ("messages for exactly en, he and tr", { j in Set(j["messages"]?.object?.keys.map { $0 } ?? []) == ["en", "he", "tr"] }),
+        ],
+        "shop/ios/siren.json": [("force floor 1.1, current version 2.1 (the floor acts at once; the one-day delay still holds back rule prompts), App Store id a string", { j in
+            j["forceFloor"]?.string == "1.1" && j["currentVersion"]?.string == "2.1" && j["appStoreId"]?.string == "1088280260"
+                && j["showAlertAfterCurrentVersionHasBeenReleasedForDays"]?.int == 1
+        })],
+        "shop/ios/andversion.json": [("strings on iOS: CurrentVersion 2.1 (the floor acts at once), MinVersion 1.1, AppStoreId digits; 2.1 has no notes, so every key has the catalog's line, en included", { j in
+            let a = j["AndVersion"]
+            return a?["CurrentVersion"]?.string == "2.1" && a?["MinVersion"]?.string == "1.1" && a?["AppStoreId"]?.string == "1088280260"
+                && a?["WhatsNew"]?["en"]?.array?.first?.string == "Bug fixes and improvements." && a?["WhatsNew"]?["tr"]?.array?.count == 1
+        })],
+        "shop/android/andversion.json": [("versionCodes as JSON integers (200, floor 200), no AppStoreId, Hebrew under he and iw", { j in
+            let a = j["AndVersion"]
+            return a?["CurrentVersion"]?.int == 200 && a?["MinVersion"]?.int == 200 && a?["AppStoreId"] == nil
+                && a?["WhatsNew"]?["he"] != nil && a?["WhatsNew"]?["iw"] == a?["WhatsNew"]?["he"]
+        })],
+        "shop/ios/retired/en.json": retired(forced: ["1.0"], recommended: ["1.1"], none: ["2.0", "2.1"]),
+        "shop/ios/retired/tr.json": retired(forced: ["1.0"], recommended: ["1.1"], none: ["2.0", "2.1"])
+            + [("the project's Turkish title overrides the catalog", { j in j["messaging"]?["forced"]?["title"]?.string == "Shop için güncelleme" })],
+        "shop/ios/retired/he.json": retired(forced: ["1.0"], recommended: ["1.1"], none: ["2.0", "2.1"]),
+        "shop/android/retired/en.json": retired(forced: ["1.9"], recommended: [], none: ["2.0.0"]),
+        "shop/android/retired/tr.json": retired(forced: ["1.9"], recommended: [], none: ["2.0.0"]),
+        "shop/android/retired/he.json": retired(forced: ["1.9"], recommended: [], none: ["2.0.0"]),
+        "shop/ios/whatsnew/en.json": whatsNew("en", newestFirst: ["2.1", "2.0", "1.1", "1.0"]),
+        "shop/ios/whatsnew/tr.json": whatsNew("tr", newestFirst: ["2.1", "2.0", "1.1", "1.0"])
+            + [("2.0 in Turkish; older versions fall back to English and say so", { j in
+                let v = j["versions"]?.array ?? []
+                return v.count == 4 && v[1]["notesLocale"]?.string == "tr" && v[2]["fallback"] == .bool(true)
+            })],
+        "shop/ios/whatsnew/he.json": whatsNew("he", newestFirst: ["2.1", "2.0", "1.1", "1.0"]),
+        "shop/android/whatsnew/en.json": whatsNew("en", newestFirst: ["2.0.0", "1.9"]),
+        "shop/android/whatsnew/tr.json": whatsNew("tr", newestFirst: ["2.0.0", "1.9"]),
+        "shop/android/whatsnew/he.json": whatsNew("he", newestFirst: ["2.0.0", "1.9"])
+            + [("the right-to-left note kept as typed", { j in j["versions"]?.array?.first?["notes"]?.array?.first?.string == "מראה חדש" })],
+        "shop/ios/lookup/en.json": lookup(notes: ""),
+        "shop/ios/lookup/tr.json": lookup(notes: ""),
+        "shop/ios/lookup/he.json": lookup(notes: ""),
+    ] }
+
+    func testEveryGoldenFileHasItsReviewedProperties() throws {
+        let golden = Package.root + "/Tests/RelctlTests/Golden"
+        var found: [String] = []
+        let e = FileManager.default.enumerator(atPath: golden)!
+        while let p = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: golden + "/" + p, isDirectory: &isDir), !isDir.boolValue { found.append(p) }
+        }
+        XCTAssertEqual(Set(found), Set(GoldenPropertiesTests.properties.keys), "each golden file needs its reviewed properties here, and each entry its file")
+        for path in found.sorted() {
+            let doc = try JSONReader.parse(Array(FileManager.default.contents(atPath: golden + "/" + path)!))
+            for (what, holds) in GoldenPropertiesTests.properties[path] ?? [] {
+                XCTAssertTrue(holds(doc), "\(path): \(what)")
+            }
+        }
+    }
+}
