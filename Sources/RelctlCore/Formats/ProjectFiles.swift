@@ -36,6 +36,9 @@ public enum ProjectFiles {
                 files.append(file("\(base)/siren.json", SirenFormat.render(state)))
             }
         }
+        if let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
+            files.append(file("\(slug)/prince-of-versions.json", pov))
+        }
         files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
         return files
     }
