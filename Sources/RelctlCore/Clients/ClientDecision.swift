@@ -29,6 +29,7 @@ public enum Client: String, CaseIterable, Sendable {
     case andVersionAndroid = "AndVersion Android"
     case siren = "Siren"
     case princeOfVersions = "Prince of Versions"
+    case upgrader = "upgrader"
     case control = "control.json"
 }
 

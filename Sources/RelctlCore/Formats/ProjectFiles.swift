@@ -25,6 +25,9 @@ public enum ProjectFiles {
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
             }
+            if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
+                files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
+            }
             for locale in locales {
                 files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, locale: locale)))
                 files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))

@@ -60,6 +60,7 @@ struct PlatformCheck {
         if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
         if platform.name == "ios" { siren() }
         if PrinceOfVersionsFormat.keys[platform.name] != nil { princeOfVersions() }
+        upgrader()
         control()
         maintenance()
     }
@@ -205,6 +206,34 @@ struct PlatformCheck {
         }
     }
 
+    /// upgrader on a device whose OS passes every item's minimum, in every
+    /// published locale for the offered item's notes.
+    mutating func upgrader() {
+        let path = "\(base)/appcast.xml"
+        guard let bytes = file(path) else {
+            // relctl publishes no feed with nothing to offer or no store link.
+            var ignored: [String] = []
+            guard AppcastFormat.render(state, locales: locales, warnings: &ignored) == nil else { unusable(.upgrader, path, .ignored("the file is missing")); return }
+            let cause = state.current == nil ? nil : Limit(client: .upgrader, platform: platform.name, intent: "updates for upgrader apps",
+                                                            reason: "no appcast without a store link (relctl platform edit \(platform.name) --store-url URL)")
+            compare(.upgrader, path, cause: cause) { _ in .none }
+            return
+        }
+        do {
+            let client = try UpgraderClient(bytes, platform: platform.name)
+            compare(.upgrader, path) { client.decide($0.version.text) }
+            guard let current = state.current else { return }
+            for locale in locales {
+                let expected = state.evaluator.notes(current, locale: locale)
+                let shown = client.notes(locale: locale)
+                if shown != expected?.1 {
+                    note(.upgrader, path, current, locale: locale, expected: expected.map { "\($0.0) notes" } ?? "no notes",
+                         actual: shown.map { "notes \($0.split(separator: "\n").first ?? "")…" } ?? "no notes", limit: nil)
+                }
+            }
+        } catch { unusable(.upgrader, path, error) }
+    }
+
     mutating func control() {
         let path = "\(state.project.slug)/control.json"
         guard let bytes = file(path) else { unusable(.control, path, .crash("the file is missing")); return }
@@ -229,6 +258,7 @@ struct PlatformCheck {
         if platform.isAndroid { clients.append(.andVersionAndroid) } else if platform.isApple { clients.append(.andVersionIOS) }
         if platform.name == "ios" { clients.append(.siren) }
         if PrinceOfVersionsFormat.keys[platform.name] != nil { clients.append(.princeOfVersions) }
+        clients.append(.upgrader)
         for w in windows {
             let span = "\(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")"
             for client in clients {
@@ -243,9 +273,10 @@ struct PlatformCheck {
     /// carry the intent that decided the verdict; nil when it could have.
     func attribute(_ client: Client, _ v: VersionRecord, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
         func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
-        let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions
+        let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions || client == .upgrader
         let povApple = client == .princeOfVersions && !platform.isAndroid
-        let (minimumKey, currentKey) = client == .princeOfVersions ? ("required_version", "last_version_available") : ("MinVersion", "CurrentVersion")
+        let (minimumKey, currentKey) = client == .princeOfVersions ? ("required_version", "last_version_available")
+            : client == .upgrader ? ("the highest critical item", "the highest item") : ("MinVersion", "CurrentVersion")
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = state.verdicts.prefix { $0.0.id != v.id }.contains { $0.1.kind != .required }
@@ -262,6 +293,17 @@ struct PlatformCheck {
         if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3 {
             return limit("four-part versions", "reads three components and drops the fourth")
         }
+        if client == .upgrader {
+            let critical = AppcastFormat.criticalItem(state)
+            if v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (critical?.version.components.count ?? 0) > 3 {
+                return limit("four-part versions", "reads three components and drops the fourth")
+            }
+            if verdict.decidedBy == "force-floor", let f = platform.force, f.build != nil { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
+            if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
+                return limit("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
+                             "required below the lowest critical item, which is a released version")
+            }
+        }
         // The app always reports a build, which the file's builds are compared with.
         if povApple, v.build == nil, state.verdicts.contains(where: { $0.0.version == v.version && $0.0.build != nil })
             || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
@@ -270,9 +312,9 @@ struct PlatformCheck {
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
         let twin = state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0
-        if client == .andVersionIOS || client == .siren || povApple, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
+        if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
             return limit("\(v.version.text) and \(other.version.text) as different releases",
-                         client == .siren ? "compares marketing versions with missing components as 0, not builds"
+                         client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
                             : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
                             : "compares marketing versions, ranking the longer spelling newer, not builds")
         }
