@@ -227,8 +227,11 @@ struct PlatformCheck {
                 let expected = state.evaluator.notes(current, locale: locale)
                 let shown = client.notes(locale: locale)
                 if shown != expected?.1 {
+                    let unrepresentable = shown != nil && shown == expected.map { XMLText.representable($0.1) }
+                    let limit = unrepresentable ? Limit(client: .upgrader, platform: platform.name, intent: "control characters in \(current.version.text) notes",
+                                                        reason: "XML 1.0 cannot hold them: they read as U+FFFD") : nil
                     note(.upgrader, path, current, locale: locale, expected: expected.map { "\($0.0) notes" } ?? "no notes",
-                         actual: shown.map { "notes \($0.split(separator: "\n").first ?? "")…" } ?? "no notes", limit: nil)
+                         actual: shown.map { "notes \($0.split(separator: "\n").first ?? "")…" } ?? "no notes", limit: limit)
                 }
             }
         } catch { unusable(.upgrader, path, error) }

@@ -29,4 +29,18 @@ enum XMLText {
         escape(s, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// What a reader gets back from `escape`: the text with the characters
+    /// XML 1.0 cannot hold as U+FFFD.
+    static func representable(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: out.append(scalar)
+            case 0x00..<0x20, 0xFFFE, 0xFFFF: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 }
