@@ -186,8 +186,9 @@ struct PlatformCheck {
     /// evaluator knows no device OS, so the newest band is what it speaks for.
     mutating func princeOfVersions() {
         let path = "\(state.project.slug)/prince-of-versions.json"
-        guard let bytes = file(path) else { unusable(.princeOfVersions, path, .ignored("the file is missing")); return }
-        do {
+        do throws(ClientFailure) {
+            // No file at all when no platform has a list.
+            guard let bytes = file(path) else { throw ClientFailure.ignored("the file is missing") }
             let client = try PrinceOfVersionsClient(bytes, platform: platform.name)
             if platform.isAndroid {
                 compare(.princeOfVersions, path) { v in v.build.map { client.decide(versionCode: $0) } ?? .ignored("no versionCode recorded") }
