@@ -146,7 +146,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'maintenance' -d 'Start, schedule an
 complete -c relctl -n '__relctl_at \'\'' -a 'message' -d 'Override the built-in messages per locale.'
 complete -c relctl -n '__relctl_at \'\'' -a 'check' -d 'Show what a user at VERSION sees now (or --at a time), and why.'
 complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.'
-complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren and control files.'
+complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
