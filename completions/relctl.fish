@@ -7,7 +7,7 @@ set -g __relctl_valued --all --app-store-id --at --build --bundle-id --db --defa
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'log' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'import' 'log' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -24,6 +24,8 @@ function __relctl_subs
             printf '%s\n' 'start' 'schedule' 'stop' 'status' 'list' 'cancel'
         case 'message'
             printf '%s\n' 'set' 'show' 'rm'
+        case 'import'
+            printf '%s\n' 'retired' 'andversion'
     end
 end
 
@@ -146,8 +148,9 @@ complete -c relctl -n '__relctl_at \'\'' -a 'maintenance' -d 'Start, schedule an
 complete -c relctl -n '__relctl_at \'\'' -a 'message' -d 'Override the built-in messages per locale.'
 complete -c relctl -n '__relctl_at \'\'' -a 'check' -d 'Show what a user at VERSION sees now (or --at a time), and why.'
 complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.'
-complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren and control files.'
+complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
+complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired or AndVersion file into a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
@@ -303,6 +306,17 @@ complete -c relctl -n '__relctl_opt \'publish\' --dry-run 0' -s n -l dry-run -d 
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
+complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
+complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'
+complete -c relctl -n '__relctl_opt \'import retired\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'import retired\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'A BCP 47 locale such as en, tr, pt-BR or zh-Hans'
+complete -c relctl -n '__relctl_opt \'import retired\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
+complete -c relctl -n '__relctl_opt \'import retired\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_arg \'import retired\' 0 0' -F
+complete -c relctl -n '__relctl_opt \'import andversion\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'import andversion\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
+complete -c relctl -n '__relctl_opt \'import andversion\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_arg \'import andversion\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'log\' --limit 0' -l limit -x -d 'Show at most N entries, newest first'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'
 complete -c relctl -n '__relctl_opt \'*\' --db 0' -l db -r -F -d 'The relctl database file'

@@ -40,7 +40,7 @@ final class GoldenPropertiesTests: XCTestCase {
 
     static var properties: [String: [Property]] { [
         "index.json": [("lists every other golden file with size and SHA-256, the revision and the instant published for", { j in
-            (j["files"]?.object?.count ?? 0) == 19 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
+            (j["files"]?.object?.count ?? 0) == 22 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
                 && j["revision"]?.int != nil && j["publishedAt"]?.string == "2026-11-29T12:00:00Z"
         })],
         "shop/control.json": [
@@ -83,9 +83,57 @@ final class GoldenPropertiesTests: XCTestCase {
         "shop/android/whatsnew/tr.json": whatsNew("tr", newestFirst: ["2.0.0", "1.9"]),
         "shop/android/whatsnew/he.json": whatsNew("he", newestFirst: ["2.0.0", "1.9"])
             + [("the right-to-left note kept as typed", { j in j["versions"]?.array?.first?["notes"]?.array?.first?.string == "מראה חדש" })],
+        "shop/prince-of-versions.json": [
+            ("ios2 and android2 only (no ios key, which iOS would read first), meta names the project", { j in
+                Set(j.object?.keys.map { $0 } ?? []) == ["ios2", "android2", "meta"] && j["meta"]?["project"]?.string == "shop"
+            }),
+            ("iOS: one configuration (one minimum OS), required below the force floor 1.1, 2.1 build 210 offered (the floor acts at once), iOS 15.0 required, strings", { j in
+                let c = j["ios2"]?.array
+                return c?.count == 1 && c?[0]["required_version"]?.string == "1.1" && c?[0]["last_version_available"]?.string == "2.1-210"
+                    && c?[0]["requirements"]?["required_os_version"]?.string == "15.0" && c?[0]["meta"]?["updateUrl"]?.string == "https://apps.apple.com/app/id1088280260"
+            }),
+            ("Android: versionCodes as JSON integers, required below 200, 200 offered, no OS requirement (none set)", { j in
+                let c = j["android2"]?.array
+                return c?.count == 1 && c?[0]["required_version"] == .int(200) && c?[0]["last_version_available"] == .int(200) && c?[0]["requirements"] == nil
+            }),
+            ("notify ONCE: the standard rules let users skip a version", { j in
+                (j["ios2"]?.array ?? []) .allSatisfy { $0["notify_last_version_frequency"]?.string == "ONCE" }
+            }),
+        ],
         "shop/ios/lookup/en.json": lookup(notes: ""),
         "shop/ios/lookup/tr.json": lookup(notes: ""),
         "shop/ios/lookup/he.json": lookup(notes: ""),
+    ] }
+
+    typealias XMLProperty = (String, (XMLElement) -> Bool)
+
+    static func items(_ root: XMLElement) -> [XMLElement] { root.all("item") }
+
+    static var xmlProperties: [String: [XMLProperty]] { [
+        "shop/ios/appcast.xml": [
+            ("two items: 2.1 offered (the floor acts at once; no notes, so no description), 1.1 tagged critical (the force floor)", { r in
+                let items = items(r)
+                return items.map { $0.first("sparkle:version")?.text ?? "?" } == ["2.1", "1.1"] && items[0].first("description") == nil
+                    && items.map { $0.first("sparkle:tags")?.first("sparkle:criticalUpdate") != nil } == [false, true]
+            }),
+            ("the App Store link as the enclosure url, sparkle:os ios, minimum OS 15.0 as the engineer set it", { r in
+                items(r).allSatisfy { $0.first("enclosure")?.attributes["url"] == "https://apps.apple.com/app/id1088280260"
+                    && $0.first("enclosure")?.attributes["sparkle:os"] == "ios" && $0.first("sparkle:minimumSystemVersion")?.text == "15.0" }
+            }),
+            ("RSS date of 2.1's release", { r in items(r).first?.first("pubDate")?.text == "Sun, 29 Nov 2026 06:00:00 +0000" }),
+        ],
+        "shop/android/appcast.xml": [
+            ("one item, 2.0.0, critical (the force floor is the newest release), Play link, no minimum OS (none set)", { r in
+                let items = items(r)
+                return items.count == 1 && items[0].first("sparkle:version")?.text == "2.0.0" && items[0].first("sparkle:tags")?.first("sparkle:criticalUpdate") != nil
+                    && items[0].first("enclosure")?.attributes["url"] == "https://play.google.com/store/apps/details?id=com.example.shop"
+                    && items[0].first("sparkle:minimumSystemVersion") == nil
+            }),
+            ("English notes untagged, Hebrew as an xml:lang alternative, Turkish (which falls back to English) not repeated", { r in
+                let d = items(r).first?.children.filter { $0.name == "description" } ?? []
+                return d.map { $0.attributes["xml:lang"] ?? "" } == ["", "he"] && d.map(\.text) == ["New look", "מראה חדש"]
+            }),
+        ],
     ] }
 
     func testEveryGoldenFileHasItsReviewedProperties() throws {
@@ -96,8 +144,13 @@ final class GoldenPropertiesTests: XCTestCase {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: golden + "/" + p, isDirectory: &isDir), !isDir.boolValue { found.append(p) }
         }
-        XCTAssertEqual(Set(found), Set(GoldenPropertiesTests.properties.keys), "each golden file needs its reviewed properties here, and each entry its file")
-        for path in found.sorted() {
+        XCTAssertEqual(Set(found), Set(GoldenPropertiesTests.properties.keys).union(GoldenPropertiesTests.xmlProperties.keys),
+                       "each golden file needs its reviewed properties here, and each entry its file")
+        for path in found.sorted() where path.hasSuffix(".xml") {
+            let root = try XMLReader.parse(Array(FileManager.default.contents(atPath: golden + "/" + path)!))
+            for (what, holds) in GoldenPropertiesTests.xmlProperties[path] ?? [] { XCTAssertTrue(holds(root), "\(path): \(what)") }
+        }
+        for path in found.sorted() where !path.hasSuffix(".xml") {
             let doc = try JSONReader.parse(Array(FileManager.default.contents(atPath: golden + "/" + path)!))
             for (what, holds) in GoldenPropertiesTests.properties[path] ?? [] {
                 XCTAssertTrue(holds(doc), "\(path): \(what)")

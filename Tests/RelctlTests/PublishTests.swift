@@ -99,6 +99,10 @@ final class PublishTests: XCTestCase {
         for (path, bytes) in files {
             XCTAssertEqual(bytes.last, 10, "\(path) ends with a newline")
             XCTAssertNotNil(String(validating: bytes, as: UTF8.self), "\(path) is UTF-8")
+            if path.hasSuffix(".xml") {
+                XCTAssertNoThrow(try XMLReader.parse(bytes), "\(path) is well-formed XML")
+                continue
+            }
             let doc = parse(bytes, path)
             let platform = path.split(separator: "/").dropFirst().first.map(String.init) ?? ""
             if path.contains("/retired/") {
@@ -243,7 +247,7 @@ final class PublishTests: XCTestCase {
         // One change touches only the files it affects, and the index.
         h.ok("notes set 2.1 --platform ios --locale tr \"Başka\"")
         let changed = publish(h, a, ["--json"]).json as! [String: Any]
-        XCTAssertEqual(changed["changed"] as? Int, 4, "whatsnew/tr, andversion, lookup/tr and index")
+        XCTAssertEqual(changed["changed"] as? Int, 5, "whatsnew/tr, andversion, lookup/tr, the appcast (Turkish notes of 2.1) and index")
     }
 
     func testDryRunAndRemovalOfFilesThatNoLongerBelong() throws {

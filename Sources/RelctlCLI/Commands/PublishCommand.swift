@@ -4,7 +4,7 @@ import RelctlStore
 /// `relctl publish DIR`: the static files client libraries download.
 enum PublishCommand {
     static let command: RunnableCommand = RunnableCommand(
-        "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren and control files.",
+        "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren, Prince of Versions, appcast and control files.",
         discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),

@@ -7,7 +7,7 @@ import RelctlStore
 enum VerifyCommand {
     static let command: RunnableCommand = RunnableCommand(
         "verify", abstract: "Check that every client does with the published files what 'relctl check' says.",
-        discussion: "Reads DIR back (not the database) and, for every recorded version and build on every platform and published locale, decides what Retired, AndVersion (iOS and Android), Siren with siren.json and the lookup file, and a control.json client will do, then compares it with the evaluator at the instant the files were published for. Differences a format cannot avoid (a pin AndVersion cannot carry, maintenance outside control.json) are listed once as limits; any other difference, a file changed since publishing, or a database changed since the publish makes it exit 1.",
+        discussion: "Reads DIR back (not the database) and, for every recorded version and build on every platform and published locale, decides what Retired, AndVersion (iOS and Android), Siren with siren.json and the lookup file, Prince of Versions, upgrader with the appcast, and a control.json client will do, then compares it with the evaluator at the instant the files were published for. Differences a format cannot avoid (a pin AndVersion cannot carry, maintenance outside control.json) are listed once as limits; any other difference, a file changed since publishing, or a database changed since the publish makes it exit 1.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory)],
         examples: [Example("relctl verify ./out", "Check the published tree against what 'relctl check' says."),
                    Example("relctl verify ./out --json", "The same as one JSON document, for CI.")]

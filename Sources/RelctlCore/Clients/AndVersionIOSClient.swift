@@ -3,6 +3,7 @@ public struct AndVersionIOSClient: Sendable {
     let current: String
     let minimum: String
     let whatsNew: [String: [String]]
+    let appStoreID: String
 
     /// A missing file is a library that does nothing.
     public init(_ bytes: [UInt8]) throws(ClientFailure) {
@@ -19,6 +20,7 @@ public struct AndVersionIOSClient: Sendable {
         minimum = try value("MinVersion")
         let id = try value("AppStoreId")
         guard id.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw .ignored("AppStoreId '\(id)' is not digits only") }
+        appStoreID = id
         guard case .object(let notes)? = m["WhatsNew"], !notes.isEmpty else { throw .ignored("WhatsNew is missing or empty") }
         var whatsNew: [String: [String]] = [:]
         for (key, value) in notes {

@@ -28,6 +28,8 @@ public enum Client: String, CaseIterable, Sendable {
     case andVersionIOS = "AndVersion iOS"
     case andVersionAndroid = "AndVersion Android"
     case siren = "Siren"
+    case princeOfVersions = "Prince of Versions"
+    case upgrader = "upgrader"
     case control = "control.json"
 }
 

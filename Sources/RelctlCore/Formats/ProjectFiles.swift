@@ -25,6 +25,9 @@ public enum ProjectFiles {
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
             }
+            if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
+                files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
+            }
             for locale in locales {
                 files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, locale: locale)))
                 files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
@@ -35,6 +38,9 @@ public enum ProjectFiles {
             if platform.name == "ios" {
                 files.append(file("\(base)/siren.json", SirenFormat.render(state)))
             }
+        }
+        if let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
+            files.append(file("\(slug)/prince-of-versions.json", pov))
         }
         files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
         return files

@@ -51,6 +51,8 @@ struct PlatformCheck {
         retired()
         if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
         if platform.name == "ios" { siren() }
+        if PrinceOfVersionsFormat.keys[platform.name] != nil { princeOfVersions() }
+        upgrader()
         control()
         maintenance()
     }
@@ -172,6 +174,62 @@ struct PlatformCheck {
         }
     }
 
+    /// A device on an OS that passes every configuration's requirement: the
+    /// evaluator knows no device OS, so the newest band is what it speaks for.
+    mutating func princeOfVersions() {
+        let path = "\(state.project.slug)/prince-of-versions.json"
+        do throws(ClientFailure) {
+            // No file at all when no platform has a list.
+            guard let bytes = file(path) else { throw ClientFailure.ignored("the file is missing") }
+            let client = try PrinceOfVersionsClient(bytes, platform: platform.name)
+            if platform.isAndroid {
+                compare(.princeOfVersions, path) { v in v.build.map { client.decide(versionCode: $0) } ?? .ignored("no versionCode recorded") }
+            } else {
+                compare(.princeOfVersions, path) { client.decide($0.version.text, build: $0.build) }
+            }
+        } catch {
+            // relctl writes no list for a platform with nothing released (or,
+            // on Android, without versionCodes): the library reports an error
+            // and the app shows nothing. Any other unreadable file is a defect.
+            var ignored: [String] = []
+            guard PrinceOfVersionsFormat.configurations(state, warnings: &ignored) == nil else { unusable(.princeOfVersions, path, error); return }
+            let cause = state.current == nil ? nil : Limit(client: .princeOfVersions, platform: platform.name, intent: "updates for Prince of Versions apps",
+                                                            reason: "no versionCode for the versions it names, so no android2 list")
+            compare(.princeOfVersions, path, cause: cause) { _ in .none }
+        }
+    }
+
+    /// upgrader on a device whose OS passes every item's minimum, in every
+    /// published locale for the offered item's notes.
+    mutating func upgrader() {
+        let path = "\(base)/appcast.xml"
+        guard let bytes = file(path) else {
+            // relctl publishes no feed with nothing to offer or no store link.
+            var ignored: [String] = []
+            guard AppcastFormat.render(state, locales: locales, warnings: &ignored) == nil else { unusable(.upgrader, path, .ignored("the file is missing")); return }
+            let cause = state.current == nil ? nil : Limit(client: .upgrader, platform: platform.name, intent: "updates for upgrader apps",
+                                                            reason: "no appcast without a store link (relctl platform edit \(platform.name) --store-url URL)")
+            compare(.upgrader, path, cause: cause) { _ in .none }
+            return
+        }
+        do {
+            let client = try UpgraderClient(bytes, platform: platform.name)
+            compare(.upgrader, path) { client.decide($0.version.text) }
+            guard let current = state.current else { return }
+            for locale in locales {
+                let expected = state.evaluator.notes(current, locale: locale)
+                let shown = client.notes(locale: locale)
+                if shown != expected?.1 {
+                    let unrepresentable = shown != nil && shown == expected.map { XMLText.representable($0.1) }
+                    let limit = unrepresentable ? Limit(client: .upgrader, platform: platform.name, intent: "control characters in \(current.version.text) notes",
+                                                        reason: "XML 1.0 cannot hold them: they read as U+FFFD") : nil
+                    note(.upgrader, path, current, locale: locale, expected: expected.map { "\($0.0) notes" } ?? "no notes",
+                         actual: shown.map { "notes \($0.split(separator: "\n").first ?? "")…" } ?? "no notes", limit: limit)
+                }
+            }
+        } catch { unusable(.upgrader, path, error) }
+    }
+
     mutating func control() {
         let path = "\(state.project.slug)/control.json"
         guard let bytes = file(path) else { unusable(.control, path, .crash("the file is missing")); return }
@@ -195,6 +253,8 @@ struct PlatformCheck {
         var clients: [Client] = [.retired]
         if platform.isAndroid { clients.append(.andVersionAndroid) } else if platform.isApple { clients.append(.andVersionIOS) }
         if platform.name == "ios" { clients.append(.siren) }
+        if PrinceOfVersionsFormat.keys[platform.name] != nil { clients.append(.princeOfVersions) }
+        clients.append(.upgrader)
         for w in windows {
             let span = "\(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")"
             for client in clients {
@@ -209,49 +269,74 @@ struct PlatformCheck {
     /// carry the intent that decided the verdict; nil when it could have.
     func attribute(_ client: Client, _ v: VersionRecord, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
         func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
-        let manifest = client == .andVersionIOS || client == .andVersionAndroid
+        let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions || client == .upgrader
+        let povApple = client == .princeOfVersions && !platform.isAndroid
+        let (minimumKey, currentKey) = client == .princeOfVersions ? ("required_version", "last_version_available")
+            : client == .upgrader ? ("the highest critical item", "the highest item") : ("MinVersion", "CurrentVersion")
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = state.verdicts.prefix { $0.0.id != v.id }.contains { $0.1.kind != .required }
         if client == .retired || client == .control { return nil }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
-        if client == .andVersionAndroid, let disorder = disorderedBuild {
+        if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = disorderedBuild {
             return limit("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N'")
         }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
             return limit(intentOf(verdict, v), "no optional update, only a required one")
         }
+        // Prince of Versions reads three components on iOS and macOS.
+        if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3 {
+            return limit("four-part versions", "reads three components and drops the fourth")
+        }
+        if client == .upgrader {
+            let critical = AppcastFormat.criticalItem(state)
+            if v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (critical?.version.components.count ?? 0) > 3 {
+                return limit("four-part versions", "reads three components and drops the fourth")
+            }
+            if verdict.decidedBy == "force-floor", let f = platform.force, f.build != nil { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
+            if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
+                return limit("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
+                             "required below the lowest critical item, which is a released version")
+            }
+        }
+        // The app always reports a build, which the file's builds are compared with.
+        if povApple, v.build == nil, state.verdicts.contains(where: { $0.0.version == v.version && $0.0.build != nil })
+            || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
+            return limit("\(v.version.text) without a recorded build", "compares the app's build (CFBundleVersion) with the builds in the file")
+        }
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
         let twin = state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0
-        if client == .andVersionIOS || client == .siren, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
+        if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
             return limit("\(v.version.text) and \(other.version.text) as different releases",
-                         client == .siren ? "compares marketing versions with missing components as 0, not builds" : "compares marketing versions, ranking the longer spelling newer, not builds")
+                         client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
+                            : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
+                            : "compares marketing versions, ranking the longer spelling newer, not builds")
         }
         switch verdict.decidedBy {
         case "pin":
             if manifest && verdict.kind == .required && !spared { return nil }
             return limit("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy")
         case "force-floor":
-            if let f = platform.force, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
-            if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one MinVersion") }
+            if let f = platform.force, f.build != nil, platform.isApple, !povApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
+            if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
         case "recommend-floor":
             if client == .siren { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
-            if manifest, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
+            if manifest, !povApple, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
         case "rule":
             if manifest && verdict.kind == .none && actual == .optional {
-                return limit(intentOf(verdict, v), "offers the update to every version below CurrentVersion, whatever the update type")
+                return limit(intentOf(verdict, v), "offers the update to every version below \(currentKey), whatever the update type")
             }
             if manifest && verdict.kind == .required && actual != .required && spared {
-                return limit(intentOf(verdict, v), "forces only the versions below one MinVersion")
+                return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)")
             }
             if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
                 return limit("release delay of \(current.version.text) while a floor or pin sends users to it",
                              "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so outdated versions see \(current.version.text) and its delay")
             }
         case "outdated":
-            if manifest && actual == .optional { return limit("outdated: none", "offers the update to every version below CurrentVersion") }
+            if manifest && actual == .optional { return limit("outdated: none", "offers the update to every version below \(currentKey)") }
         case "release-delay":
             if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
                 return limit("release delay of \(current.version.text) while a floor or pin sends users to it",

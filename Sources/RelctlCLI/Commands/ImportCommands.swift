@@ -1,0 +1,63 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl import`: bring a file a team already hosts into a project.
+enum ImportCommands {
+    static let file: Argument = Argument("FILE", help: "The file to import ('-' for standard input).", completion: .file)
+    static let dryRun: Option = Option("dry-run", short: "n", help: "List what would be created or changed, and any conflicts; change nothing.")
+    static let replace: Option = Option("replace", help: "Take the file's values where the database holds different ones.")
+
+    static let command: RunnableCommand = RunnableCommand(
+        "import", abstract: "Bring an existing Retired or AndVersion file into a project.",
+        discussion: "Versions a file lists are created when missing, released one release delay ago (the file is live, so they are announced). A file a client would crash on or ignore is refused with the reason. Values the database already holds differently are conflicts: listed by --dry-run, refused unless --replace.",
+        subcommands: [retired, andVersion]
+    )
+
+    static let retired: RunnableCommand = RunnableCommand(
+        "retired", abstract: "Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.",
+        arguments: [file], options: [Shared.platform, Shared.locale, dryRun, replace],
+        examples: [Example("relctl import retired versions-en.json --platform ios --locale en", "Move a hand-edited Retired file in.")]
+    ) { inv in
+        try run(inv, format: "retired") { bytes, snapshot, platform in
+            let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
+            return try FileImport.retired(bytes, snapshot: snapshot, platform: platform, locale: locale)
+        }
+    }
+
+    static let andVersion: RunnableCommand = RunnableCommand(
+        "andversion", abstract: "Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.",
+        discussion: "On Android CurrentVersion and MinVersion are versionCodes: they must be builds of recorded versions.",
+        arguments: [file], options: [Shared.platform, dryRun, replace],
+        examples: [Example("relctl import andversion andversion.json --platform ios", "Move a hand-edited AndVersion manifest in.")]
+    ) { inv in
+        try run(inv, format: "andversion") { bytes, snapshot, platform in
+            try FileImport.andVersion(bytes, snapshot: snapshot, platform: platform)
+        }
+    }
+
+    static func run(_ inv: Invocation, format: String, plan make: ([UInt8], ProjectSnapshot, PlatformRecord) throws -> ImportPlan) throws {
+        let path = inv.arg("FILE")!
+        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path)
+        let (store, project, platform) = try inv.target()
+        let snapshot = try store.read { try store.snapshot(project) }
+        let plan: ImportPlan
+        do { plan = try make(bytes, snapshot, platform) } catch let e as ImportProblem {
+            throw RelctlError.failure("cannot import \(path): \(e.message)", hint: "fix the file, or publish it from relctl instead")
+        }
+        let changes = plan.changes(against: snapshot, platform: platform)
+        let conflicts = plan.conflicts(against: snapshot, platform: platform)
+        if inv.flag("dry-run") {
+            inv.render(.object(["changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }), "dryRun": .bool(true)])) {
+                (changes.isEmpty ? "nothing to change\n" : changes.map { "would \($0)\n" }.joined())
+                    + conflicts.map { "conflict: \($0)\n" }.joined()
+            }
+            return
+        }
+        try store.importPlan(plan, format: format, file: path, on: platform, of: project,
+                             releasedAt: FileImport.releaseTime(project, now: inv.now), replace: inv.flag("replace"), now: inv.now)
+        inv.render(.object(["changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }), "dryRun": .bool(false)])) {
+            changes.map { "\($0)\n" }.joined()
+        }
+        inv.info("imported \(path) into \(project.slug)/\(platform.name): \(changes.count) change\(changes.count == 1 ? "" : "s")\(conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") replaced")")
+    }
+}

@@ -1,0 +1,90 @@
+/// Flutter's upgrader (13.x) reading an appcast, as clients.md describes
+/// it: element names matched literally with the `sparkle:` prefix; the
+/// version from <sparkle:version>, else the enclosure's attribute, three
+/// components read (a fourth dropped, "v1.2" skipped with its item); items
+/// for another `sparkle:os` or above the device's OS left out; offered
+/// below the highest item, required below the highest item tagged
+/// <sparkle:tags><sparkle:criticalUpdate/></sparkle:tags>. A feed that is
+/// not well-formed XML is an error upgrader reports: no prompt.
+public struct UpgraderClient: Sendable {
+    struct Item: Sendable {
+        var version: [Int]
+        var critical: Bool
+        var minOS: String?
+        var maxOS: String?
+        var url: String?
+        /// xml:lang ("" for none) → text, in document order.
+        var descriptions: [(String, String)]
+    }
+
+    let items: [Item]
+
+    /// `platform`: the OS name upgrader compares `sparkle:os` with.
+    public init(_ bytes: [UInt8], platform: String) throws(ClientFailure) {
+        let root: XMLElement
+        do { root = try XMLReader.parse(bytes) } catch { throw .ignored("not well-formed XML: \(error.message) at byte \(error.offset)") }
+        var items: [Item] = []
+        for e in root.all("item") {
+            let enclosure = e.first("enclosure")
+            guard let text = e.first("sparkle:version")?.text ?? enclosure?.attributes["sparkle:version"],
+                  let version = UpgraderClient.parse(text) else { continue }
+            if let os = enclosure?.attributes["sparkle:os"], os.lowercased() != platform.lowercased() { continue }
+            let critical = e.children.contains { $0.name == "sparkle:tags" && $0.first("sparkle:criticalUpdate") != nil }
+            items.append(Item(version: version, critical: critical, minOS: e.first("sparkle:minimumSystemVersion")?.text,
+                              maxOS: e.first("sparkle:maximumSystemVersion")?.text, url: enclosure?.attributes["url"],
+                              descriptions: e.children.filter { $0.name == "description" }.map { ($0.attributes["xml:lang"] ?? "", $0.text) }))
+        }
+        self.items = items
+    }
+
+    /// Up to three numbers between dots, missing ones 0, a fourth dropped;
+    /// nil for anything else ("v1.2").
+    static func parse(_ s: String) -> [Int]? {
+        var out: [Int] = []
+        for part in s.split(separator: ".", omittingEmptySubsequences: false) {
+            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), part.count <= 9, let n = Int(part) else { return nil }
+            out.append(n)
+        }
+        guard out.count <= 4 else { return nil }
+        return Array((out + [0, 0, 0]).prefix(3))
+    }
+
+    static func isBelow(_ a: [Int], _ b: [Int]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return x < y }
+        return false
+    }
+
+    /// Items a device on `os` can install.
+    func supported(os: [Int]) -> [Item] {
+        items.filter { item in
+            if let m = item.minOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(os, m) { return false }
+            if let m = item.maxOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(m, os) { return false }
+            return true
+        }
+    }
+
+    static func highest(_ items: [Item]) -> Item? {
+        items.reduce(nil) { best, item in best.map { isBelow($0.version, item.version) ? item : $0 } ?? item }
+    }
+
+    /// The app's marketing version on OS `os` (upgrader's default is 0.0.0).
+    public func decide(_ installed: String, os: String = "999") -> ClientDecision {
+        guard let v = UpgraderClient.parse(installed), let device = UpgraderClient.parse(os) else { return .ignored("the installed version \(installed) does not parse") }
+        let supported = supported(os: device)
+        if let critical = UpgraderClient.highest(supported.filter(\.critical)), UpgraderClient.isBelow(v, critical.version) { return .required }
+        if let best = UpgraderClient.highest(supported), UpgraderClient.isBelow(v, best.version) { return .optional }
+        return .none
+    }
+
+    /// The release notes of the offered item for a device language: its
+    /// xml:lang alternative, else the untagged description.
+    public func notes(locale: String, os: String = "999") -> String? {
+        guard let device = UpgraderClient.parse(os), let best = UpgraderClient.highest(supported(os: device)) else { return nil }
+        return best.descriptions.first { $0.0 == locale }?.1 ?? best.descriptions.first { $0.0.isEmpty }?.1
+    }
+
+    /// The Update button's target of the offered item.
+    public func url(os: String = "999") -> String? {
+        UpgraderClient.parse(os).flatMap { UpgraderClient.highest(supported(os: $0))?.url }
+    }
+}

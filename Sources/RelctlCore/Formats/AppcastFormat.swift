@@ -1,0 +1,107 @@
+/// The appcast (Sparkle RSS) that Flutter's upgrader reads, one per
+/// platform (clients.md). upgrader offers the highest item and requires the
+/// update below the highest item tagged critical, so the feed holds the
+/// version users are sent to and, when some versions must update, the
+/// lowest released version at or above the force threshold, tagged critical.
+enum AppcastFormat {
+    static func render(_ state: PlatformState, locales: [String], warnings: inout [String]) -> [UInt8]? {
+        let p = state.platform
+        let where_ = "\(state.project.slug)/\(p.name)"
+        guard let current = state.current else { return nil }
+        guard let url = p.updateURL else {
+            warnings.append("\(where_): no store link (bundle id, App Store id or --store-url), so no appcast.xml is published")
+            return nil
+        }
+        let critical = criticalItem(state)
+        if current.version.components.count > 3 || (critical?.version.components.count ?? 0) > 3 {
+            warnings.append("\(where_): upgrader reads three components of a version, so the appcast's four-part versions lose their fourth")
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        out += #"<?xml version="1.0" encoding="utf-8"?>"#.utf8
+        out += "\n<rss version=\"2.0\" xmlns:sparkle=\"http://www.andymatuschak.org/xml-namespaces/sparkle\">\n<channel>\n<title>".utf8
+        XMLText.escape(state.project.name, into: &out)
+        out += "</title>\n".utf8
+        item(state, current, critical: critical?.id == current.id, url: url, locales: locales, into: &out)
+        if let critical, critical.id != current.id {
+            item(state, critical, critical: true, url: url, locales: locales, into: &out)
+        }
+        out += "</channel>\n</rss>\n".utf8
+        return out
+    }
+
+    /// The lowest released version at or above the version below which
+    /// everything must update (the threshold AndVersion's MinVersion names).
+    static func criticalItem(_ state: PlatformState) -> VersionRecord? {
+        let threshold: Release
+        switch AndVersionFormat.minimum(state) {
+        case .none: return nil
+        case .floor(let f): threshold = f.release
+        case .version(let v): threshold = v.release
+        }
+        guard let item = state.releasedNewestFirst.last(where: { !Release.isBelow($0.release, threshold) }) else { return nil }
+        // Never above the version offered: the highest item is the one upgrader offers.
+        if let current = state.current, Release.isBelow(current.release, item.release) { return current }
+        return item
+    }
+
+    static func item(_ state: PlatformState, _ v: VersionRecord, critical: Bool, url: String, locales: [String], into out: inout [UInt8]) {
+        out += "<item>\n<title>".utf8
+        XMLText.escape(v.version.text, into: &out)
+        out += "</title>\n".utf8
+        // The default locale's notes untagged; each other published locale
+        // whose notes (along its locale chain) differ, as an xml:lang alternative.
+        let project = state.project
+        let fallback = state.evaluator.notes(v, locale: project.defaultLocale)?.1
+        if let text = fallback {
+            out += "<description>".utf8
+            XMLText.escape(text, into: &out)
+            out += "</description>\n".utf8
+        }
+        for locale in locales where locale != project.defaultLocale {
+            guard let (_, text) = state.evaluator.notes(v, locale: locale), text != fallback else { continue }
+            out += "<description xml:lang=\"".utf8
+            XMLText.escape(locale, into: &out)
+            out += "\">".utf8
+            XMLText.escape(text, into: &out)
+            out += "</description>\n".utf8
+        }
+        if let t = v.releasedAt {
+            out += "<pubDate>".utf8
+            out += rfc822(t).utf8
+            out += "</pubDate>\n".utf8
+        }
+        out += "<sparkle:version>".utf8
+        XMLText.escape(v.version.text, into: &out)
+        out += "</sparkle:version>\n".utf8
+        // Only a minimum the engineer set: upgrader's default OS is 0.0.0,
+        // and an item above it is hidden from apps that do not pass theirs.
+        if let os = v.minOS ?? state.platform.minOS {
+            out += "<sparkle:minimumSystemVersion>".utf8
+            XMLText.escape(os, into: &out)
+            out += "</sparkle:minimumSystemVersion>\n".utf8
+        }
+        if critical { out += "<sparkle:tags><sparkle:criticalUpdate/></sparkle:tags>\n".utf8 }
+        out += "<enclosure url=\"".utf8
+        XMLText.escape(url, into: &out)
+        out += "\" sparkle:os=\"".utf8
+        XMLText.escape(state.platform.name, into: &out)
+        out += "\" sparkle:version=\"".utf8
+        XMLText.escape(v.version.text, into: &out)
+        out += "\" length=\"0\" type=\"application/octet-stream\"/>\n</item>\n".utf8
+    }
+
+    /// RSS dates: "Sun, 29 Nov 2026 06:00:00 +0000".
+    static func rfc822(_ t: Int64) -> String {
+        let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
+        let seconds = t - days * 86400
+        let (y, m, d) = Time.civil(fromDays: days)
+        let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let weekday = weekdays[Int(((days % 7) + 7) % 7)]
+        var year = String(y)
+        while year.count < 4 { year = "0" + year }
+        return "\(weekday), \(two(d)) \(months[Int(m) - 1]) \(year) \(two(seconds / 3600)):\(two(seconds % 3600 / 60)):\(two(seconds % 60)) +0000"
+    }
+}

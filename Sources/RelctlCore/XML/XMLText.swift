@@ -1,0 +1,46 @@
+/// Escaping for the XML relctl writes. Strict on purpose: text and
+/// attribute values may come from release notes, which anyone with write
+/// access to the database can fill with anything.
+enum XMLText {
+    /// Text content and attribute values alike: the five markup characters
+    /// become entities (so "]]>" cannot end anything), CR, LF and TAB become
+    /// character references (so attribute normalisation keeps them, and a
+    /// CR survives line-end normalisation), and the characters XML 1.0 does
+    /// not allow at all (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
+    static func escape(_ s: String, into out: inout [UInt8]) {
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22: out += "&quot;".utf8
+            case 0x27: out += "&apos;".utf8
+            case 0x09: out += "&#9;".utf8
+            case 0x0A: out += "&#10;".utf8
+            case 0x0D: out += "&#13;".utf8
+            case 0x00..<0x20, 0xFFFE, 0xFFFF: out += "\u{FFFD}".utf8
+            default: out += String(scalar).utf8
+            }
+        }
+    }
+
+    static func escape(_ s: String) -> String {
+        var out: [UInt8] = []
+        escape(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What a reader gets back from `escape`: the text with the characters
+    /// XML 1.0 cannot hold as U+FFFD.
+    static func representable(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: out.append(scalar)
+            case 0x00..<0x20, 0xFFFE, 0xFFFF: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}
