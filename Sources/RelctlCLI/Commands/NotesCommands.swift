@@ -10,7 +10,7 @@ enum NotesCommands {
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Set the notes of a version in one locale.",
         arguments: [Shared.version, Argument("LINE", help: "Lines of notes (or use --file).", optional: true, repeating: true)],
-        options: [Shared.platform, Shared.locale("The notes' locale (default the project's default locale)."),
+        options: [Shared.platforms, Shared.locale("The notes' locale (default the project's default locale)."),
                   Option("file", value: "FILE", help: "Read the notes from FILE, one line each ('-' for stdin).", completion: .file)],
         examples: [Example("relctl notes set 2.1.0 --platform ios --locale tr \"Daha hızlı ödeme\"", "Turkish notes for iOS 2.1.0."),
                    Example("relctl notes set 2.1.0 --locale de --file notes-de.txt", "German notes from a file.")]
@@ -19,10 +19,10 @@ enum NotesCommands {
             throw RelctlError.usage("no notes given", hint: "give lines as arguments or --file FILE (or - for stdin)")
         }
         let locale = try inv.locale(inv.value("locale"))
-        let (store, project, p) = try inv.target()
+        let (store, project, platforms) = try inv.targets()
         let tag = locale ?? project.defaultLocale
-        try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: p, of: project, now: inv.now)
-        inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)")
+        try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)") }
     }
 
     static let show: RunnableCommand = RunnableCommand(

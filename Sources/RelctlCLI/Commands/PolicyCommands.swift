@@ -13,22 +13,23 @@ enum PolicyCommands {
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platform],
+        options: [Shared.platforms],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         let policy = inv.arg("POLICY")!
-        let (store, project, p) = try inv.target()
-        try store.setPin(of: inv.arg("VERSION")!, to: policy, on: p, of: project, now: inv.now)
-        inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)")
+        let (store, project, platforms) = try inv.targets()
+        try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)") }
     }
 
     static let clear: RunnableCommand = RunnableCommand(
         "clear", abstract: "Remove a version's pin.",
-        arguments: [Shared.version], options: [Shared.platform]
+        arguments: [Shared.version], options: [Shared.platforms],
+        examples: [Example("relctl policy clear 1.4.2 --platform ios", "1.4.2 follows the floors again.")]
     ) { inv in
-        let (store, project, p) = try inv.target()
-        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: p, of: project, now: inv.now)
-        inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)")
+        let (store, project, platforms) = try inv.targets()
+        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)") }
     }
 
     static let list: RunnableCommand = RunnableCommand(

@@ -129,12 +129,13 @@ enum VersionCommands {
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platform, Option("at", value: "TIME", help: "The release time (default now).")]
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now).")],
+        examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
-        let (store, project, p) = try inv.target()
-        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: p, of: project, now: inv.now)
-        inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))")
+        let (store, project, platforms) = try inv.targets()
+        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))") }
     }
 
     static let rm: RunnableCommand = RunnableCommand(
