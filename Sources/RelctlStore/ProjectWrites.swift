@@ -14,7 +14,7 @@ extension Store {
     public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
         try change(project: slug, "project add \(slug) name=\(name)", now: now) {
             if try project(slug: slug) != nil {
-                throw StoreError("project '\(slug)' already exists", hint: "choose another slug, or change it with 'relctl project edit \(slug)'")
+                throw StoreError("project '\(slug)' already exists", hint: "choose another slug, or change it with 'relctl project edit \(slug) --name NAME'")
             }
             try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
                        [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored)])

@@ -73,7 +73,7 @@ extension Invocation {
             let several = parsed.command.options.contains { $0.long == "platform" && $0.repeatable }
             let choices = (several ? [Shared.allPlatforms] : []) + all.map(\.name)
             throw RelctlError.usage("project '\(project.slug)' has several platforms (\(all.map(\.name).joined(separator: ", "))): which one?",
-                                    hint: choices.map { "'\(commandLine(adding: ["--platform", $0]))'" }.joined(separator: " or "))
+                                    hint: "'\(commandLine(adding: ["--platform", choices[0]]))', or --platform \(choices.dropFirst().joined(separator: ", --platform "))")
         }
     }
 

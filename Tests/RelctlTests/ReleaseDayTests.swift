@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+
+/// The release engineer's day (issue 12): every platform at once, hints
+/// that work when pasted, previews, one JSON dialect.
+final class ReleaseDayTests: XCTestCase {
+    func floors(_ h: Harness) -> [String: String] {
+        let list = h.ok("policy list --json").json as! [String: Any]
+        var out: [String: String] = [:]
+        for p in list["platforms"] as! [[String: Any]] {
+            out[p["platform"] as! String] = ((p["force"] as? [String: Any])?["version"] as? String) ?? "-"
+        }
+        return out
+    }
+
+    func testForceOnEveryPlatformAtOnce() {
+        let h = Harness()
+        h.sample()
+        let r = h.ok("force 2.0 --platform all")
+        XCTAssertTrue(r.err.contains("ios: versions below 2.0 must update"), r.err)
+        XCTAssertTrue(r.err.contains("android: versions below 2.0 must update"), r.err)
+        XCTAssertEqual(floors(h), ["ios": "2.0", "android": "2.0"])
+        h.ok("force 1.0 --platform ios --platform android")
+        XCTAssertEqual(floors(h), ["ios": "1.0", "android": "1.0"])
+        h.ok("force 1.1 --platform ios,android")
+        XCTAssertEqual(floors(h), ["ios": "1.1", "android": "1.1"])
+        // One transaction, one audit row naming both.
+        let log = h.ok("log --json").json as! [String: Any]
+        let actions = (log["entries"] as! [[String: Any]]).map { $0["action"] as! String }
+        XCTAssertTrue(actions.contains("force android,ios 1.1") || actions.contains("force ios,android 1.1"), "\(actions)")
+    }
+
+    func testSeveralPlatformsAreAllOrNothing() {
+        let h = Harness()
+        h.sample()
+        // Android has no released 2.1: refused there, so iOS keeps its floor too.
+        h.ok("version add 2.1 --platform ios --build 210")
+        h.fails("recommend 2.1 --platform all", "no released version of android")
+        h.fails("policy set 2.0 force --platform ios,android", status: 1, "no version 2.0 on android")
+        h.fails("force 2.0 --platform ios,iphone", "no platform 'iphone'")
+        h.fails("force 2.0 --platform ios,", status: 2, "empty platform name")
+    }
+
+    func testPinsReleasesAndNotesOnSeveralPlatforms() {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 3.0 --platform ios --build 300 --unreleased")
+        h.ok("version add 3.0 --platform android --build 300 --unreleased")
+        let r = h.ok("version release 3.0 --platform all")
+        XCTAssertTrue(r.err.contains("ios 3.0 released") && r.err.contains("android 3.0 released"), r.err)
+        h.ok("notes set 3.0 --platform ios,android --locale tr \"Yeni\"")
+        XCTAssertEqual(h.ok("notes show 3.0 --platform android --locale tr").out, "Yeni\n")
+        XCTAssertEqual(h.ok("notes show 3.0 --platform ios --locale tr").out, "Yeni\n")
+        h.ok("version add 1.5 --platform android --build 150 --released 2026-07-01T00:00:00Z")
+        h.ok("version add 1.5 --platform ios --build 150 --released 2026-07-01T00:00:00Z")
+        h.ok("policy set 1.5 force --platform all")
+        XCTAssertEqual(h.ok("check 1.5 --platform android --build 150 --json").json.flatMap { ($0 as? [String: Any])?["verdict"] as? String }, "required")
+        h.ok("policy clear 1.5 --platform all")
+    }
+
+    func testMissingPlatformHintNamesAllFirstAndWorks() {
+        let h = Harness()
+        h.sample()
+        let r = h.fails("force 2.0", status: 2, "several platforms")
+        let first = PastedHintTests.hintedCommands(r.err)[0]
+        XCTAssertTrue(first.hasPrefix("relctl force 2.0") && first.hasSuffix("--platform all"), r.err)
+        // A one-platform command is not told about 'all', which it cannot take.
+        let one = h.fails("version show 2.0", status: 2, "several platforms")
+        XCTAssertFalse(one.err.contains("--platform all"), one.err)
+        XCTAssertEqual(PastedHintTests.run(PastedHintTests.filled(first), h).0, 0)
+        XCTAssertEqual(floors(h), ["ios": "2.0", "android": "2.0"])
+    }
+}
+
+/// Every command a hint shows must work as printed (issue 12, point 2).
+final class PastedHintTests: XCTestCase {
+    /// Placeholders a hint may show where the user has to choose; filled with a value that works.
+    static let placeholders = ["N": "999", "ID": "123456789", "SLUG": "newapp", "NAME": "New", "LINE": "text",
+                               "COMMAND": "status", "TITLE": "Title"]
+    /// Placeholders whose value depends on the option before them.
+    static let optionPlaceholders = ["--bundle-id ID": "com.example.new"]
+
+    /// The words of a hinted command with its placeholders filled in.
+    static func filled(_ hinted: String) -> [String] {
+        let words = Array(Harness.split(hinted).dropFirst())
+        return words.indices.map { i in
+            if i > 0, let v = optionPlaceholders[words[i - 1] + " " + words[i]] { return v }
+            return placeholders[words[i]] ?? words[i]
+        }
+    }
+
+    static func run(_ words: [String], _ h: Harness) -> (Int32, String) {
+        // The hint carries --db from the failing line, so it runs as printed, without the harness's own --db.
+        let context = Context(env: h.env, clock: { [now = h.now] in now }, user: "tester")
+        let status = Runner.run(words, context: context, tree: Relctl.tree)
+        return (status, context.stderr.text)
+    }
+
+    /// The commands in single quotes in a stderr line that start with relctl.
+    static func hintedCommands(_ err: String) -> [String] {
+        guard let hint = err.split(separator: "\n").first?.components(separatedBy: " — ").dropFirst().joined(separator: " — ") else { return [] }
+        let parts = hint.components(separatedBy: "'")
+        return stride(from: 1, to: parts.count - 1, by: 2).map { parts[$0] }.filter { $0.hasPrefix("relctl ") }
+    }
+
+    func testEveryHintedCommandWorksWhenPasted() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1 --platform ios --build 210 --unreleased")
+        let sample = try Data(contentsOf: URL(fileURLWithPath: h.db))
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        var corpus = BadInputCorpusTests.cases.map(\.args)
+        // The failures the issue names, and others whose hints show commands.
+        for line in ["version add 2.0 --platform ios", "recommend 2.1 --platform ios", "force 2.1 --platform ios",
+                     "force 2.0", "recommend 2.0", "policy set 2.0 force", "notes set 2.0 x", "version release 2.1",
+                     "version edit 2.0 --platform ios", "policy clear 2.0 --platform ios", "notes rm 2.0 --platform ios --locale tr",
+                     "notes show 1.9 --platform android --locale tr", "project add shop", "platform add ios --bundle-id a.b",
+                     "version show 2.0.0 --platform ios", "force 2.0 --clear --platform ios"] {
+            corpus.append(Harness.split(line))
+        }
+        var seen = Set<String>(), ran = 0
+        for args in corpus {
+            try sample.write(to: URL(fileURLWithPath: h.db))
+            let r = h.run(args)
+            guard r.status != 0 else { continue }
+            for hinted in PastedHintTests.hintedCommands(r.err) where seen.insert(hinted).inserted {
+                try sample.write(to: URL(fileURLWithPath: h.db))
+                let (status, err) = PastedHintTests.run(PastedHintTests.filled(hinted), h)
+                if r.err.contains("several platforms") {
+                    // Which platform is the user's choice; the data may refuse it there, but the command is right.
+                    XCTAssertNotEqual(status, 2, "hint of '\(args.joined(separator: " "))' is not a valid command: '\(hinted)': \(err)")
+                } else {
+                    XCTAssertEqual(status, 0, "hint of '\(args.joined(separator: " "))' does not work: '\(hinted)': \(err)")
+                }
+                ran += 1
+            }
+        }
+        print("pasted hints: \(ran) distinct commands run")
+        XCTAssertGreaterThanOrEqual(ran, 10)
+    }
+}
