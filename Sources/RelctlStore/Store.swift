@@ -15,6 +15,9 @@ public final class Store {
     public let path: String
     let db: Connection
     let user: String
+    /// A dry run makes every change in its transaction, with every check the
+    /// data makes, and then rolls it back: what it reports is what would happen.
+    public var dryRun = false
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -35,6 +38,14 @@ public final class Store {
                              hint: "create one with 'relctl init', or point --db (or RELCTL_DB) at an existing one")
         case .other:
             throw StoreError("\(path) is not a regular file", hint: "point --db at a relctl database file")
+        case .missing:
+            // SQLite says only "unable to open database file"; name the folder that is missing.
+            let folder = DatabaseFile.folder(of: path)
+            switch DatabaseFile.kind(of: folder) {
+            case .missing: throw StoreError("the folder \(folder) does not exist", hint: "create it first (mkdir -p \(folder)) or choose another --db path")
+            case .file, .other: throw StoreError("\(folder) is not a folder", hint: "choose another --db path")
+            default: break
+            }
         case .file where mode == .write && !DatabaseFile.isWritable(path):
             throw StoreError("the database \(path) is read-only",
                              hint: "make it writable (chmod u+w \(path)) or copy it somewhere writable")
@@ -163,13 +174,22 @@ public final class Store {
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.
     /// Every write method of the store goes through here.
     func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
-        try db.write {
-            let result = try body()
-            try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
-                       [.int(now), .text(user), SQLValue(project), .text(action)])
-            return result
+        var result: T? = nil
+        do {
+            return try db.write {
+                let r = try body()
+                try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
+                           [.int(now), .text(user), SQLValue(project), .text(action)])
+                if dryRun { result = r; throw DryRunRollback() }
+                return r
+            }
+        } catch is DryRunRollback {
+            return result!
         }
     }
+
+    /// Thrown to roll a dry run's transaction back.
+    private struct DryRunRollback: Error {}
 
     /// Everything read inside `body` comes from one consistent state.
     public func read<T>(_ body: () throws -> T) throws -> T {

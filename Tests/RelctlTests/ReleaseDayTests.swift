@@ -144,3 +144,113 @@ final class PastedHintTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ran, 10)
     }
 }
+
+/// Previews before high-impact changes, and --dry-run on every change (issue 12, point 3).
+final class PreviewTests: XCTestCase {
+    func bytes(_ h: Harness) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: h.db)) }
+
+    func testLoweringTheFloorSaysSoAndShowsWhoChanges() {
+        let h = Harness()
+        h.sample()
+        h.ok("force 2.0 --platform ios")
+        let r = h.ok("force 1.0 --platform ios")
+        XCTAssertTrue(r.err.contains("lowers the force floor of ios from 2.0 to 1.0"), r.err)
+        XCTAssertTrue(r.err.contains("ios: 1.0 (100), 1.1 (110): required → optional"), r.err)
+        let raise = h.ok("force 2.0 --platform all")
+        XCTAssertTrue(raise.err.contains("raises the force floor of ios from 1.0 to 2.0"), raise.err)
+        XCTAssertTrue(raise.err.contains("sets the force floor of android to 2.0"), raise.err)
+        XCTAssertTrue(raise.err.contains("android: 1.9 (190): optional → required"), raise.err)
+        // -q: scripts get no preview, only errors.
+        XCTAssertEqual(h.ok("-q recommend --clear --platform all").err, "")
+    }
+
+    func testTerminalAsksAndYesSkips() {
+        let h = Harness()
+        h.sample()
+        let before = bytes(h)
+        let no = h.run(["force", "2.0", "--platform", "ios"], terminal: true, answer: "n")
+        XCTAssertEqual(no.status, 1)
+        XCTAssertTrue(no.err.contains("impact:") && no.err.contains("Apply this change? [y/N]") && no.err.contains("cancelled"), no.err)
+        XCTAssertEqual(bytes(h), before)
+        let yes = h.run(["force", "2.0", "--platform", "ios"], terminal: true, answer: "y")
+        XCTAssertEqual(yes.status, 0, yes.err)
+        let skipped = h.run(["policy", "set", "1.0", "force", "--platform", "ios", "--yes"], terminal: true, answer: nil)
+        XCTAssertEqual(skipped.status, 0, skipped.err)
+        XCTAssertFalse(skipped.err.contains("[y/N]"), skipped.err)
+        // A refused change shows no impact and asks nothing.
+        let refused = h.run(["recommend", "9.0", "--platform", "ios"], terminal: true, answer: "y")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertFalse(refused.err.contains("impact"), refused.err)
+    }
+
+    func testMaintenanceStartAndPinsShowTheirImpact() {
+        let h = Harness()
+        h.sample()
+        let pin = h.ok("policy set 1.1 force --platform ios")
+        XCTAssertTrue(pin.err.contains("ios: 1.1 (110): optional → required"), pin.err)
+        let before = bytes(h)
+        let dry = h.ok("maintenance start --for 2h --platform android --dry-run")
+        XCTAssertTrue(dry.err.contains("android: 2.0.0 (200): none → maintenance"), dry.err)
+        XCTAssertTrue(dry.err.contains("android: 1.9 (190): optional → maintenance"), dry.err)
+        XCTAssertFalse(dry.err.contains("ios:"), dry.err)
+        XCTAssertTrue(dry.err.contains("dry run, nothing changed"), dry.err)
+        XCTAssertEqual(bytes(h), before)
+    }
+
+    /// Commands that only read; every other command must take --dry-run.
+    static let readOnly: Set<String> = ["", "status", "check", "log", "help", "completion", "verify", "publish",
+                                        "project", "project list", "project show", "platform", "platform list", "platform show",
+                                        "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
+                                        "maintenance", "maintenance status", "maintenance list", "message", "message show",
+                                        "rules", "rules show"]
+
+    func testEveryCommandThatChangesStateTakesDryRun() {
+        let entries = ModelWalk.entries(Relctl.tree.model)
+        var checked = 0
+        for e in entries {
+            let hasDryRun = e.command.options.contains { $0.long == "dry-run" }
+            if PreviewTests.readOnly.contains(e.key) { continue }
+            XCTAssertTrue(hasDryRun, "'relctl \(e.key)' changes state but has no --dry-run (or add it to readOnly if it only reads)")
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 20)
+        // Every read-only entry exists, so the list cannot hide a renamed command.
+        for key in PreviewTests.readOnly { XCTAssertTrue(entries.contains { $0.key == key }, "no command '\(key)'") }
+    }
+
+    func testDryRunChangesNothingForEveryExample() {
+        var ran = 0
+        for e in ModelWalk.entries(Relctl.tree.model) where e.command.options.contains(where: { $0.long == "dry-run" }) && e.key != "publish" {
+            for example in e.command.examples {
+                let h = Harness()
+                h.sample()
+                h.ok("version add 2.1.0 --platform ios --build 210 --unreleased")
+                h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z")
+                let before = try? Data(contentsOf: URL(fileURLWithPath: h.db))
+                let words = Array(Harness.split(example.command).dropFirst()) + ["--dry-run"]
+                // An example naming its own --db runs as written (init's does; nothing may appear there).
+                let status = words.contains("--db") ? PastedHintTests.run(words, h).0 : h.run(words).status
+                if let i = words.firstIndex(of: "--db") { XCTAssertFalse(FileManager.default.fileExists(atPath: words[i + 1]), example.command) }
+                XCTAssertNotEqual(status, 2, "\(example.command) --dry-run")
+                XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: h.db)), before, "\(example.command) --dry-run changed the database")
+                ran += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(ran, 10)
+    }
+}
+
+final class InitFolderTests: XCTestCase {
+    func testInitInAMissingFolderNamesTheFolder() {
+        let h = Harness()
+        let r = h.run(["init"], database: h.dir + "/sub/dir/x.db")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("the folder \(h.dir)/sub/dir does not exist"), r.err)
+        XCTAssertTrue(r.err.contains("mkdir -p"), r.err)
+        XCTAssertFalse(r.err.contains("permissions"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/sub"))
+        h.ok("init")
+        let file = h.run(["init"], database: h.db + "/x.db")
+        XCTAssertTrue(file.err.contains("is not a folder"), file.err)
+    }
+}

@@ -22,7 +22,7 @@ enum MessageCommands {
         "set", abstract: "Set message text for a kind and locale.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
         options: [Shared.locale("The locale of the text.")]
-            + fieldOptions.map { Option($0.option, value: "TEXT", help: $0.help) },
+            + fieldOptions.map { Option($0.option, value: "TEXT", help: $0.help) } + [Shared.dryRun],
         examples: [Example("relctl message set required --locale en --title \"Time to update\"", "Change the English title of required updates.")]
     ) { inv in
         let kind = inv.arg("KIND")!
@@ -79,7 +79,7 @@ enum MessageCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a locale's overrides of one kind.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
-        options: [Shared.locale("The locale whose overrides to remove.")]
+        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun]
     ) { inv in
         let kind = inv.arg("KIND")!
         guard let locale = try inv.locale(inv.value("locale")) else {

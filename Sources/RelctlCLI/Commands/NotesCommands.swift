@@ -11,7 +11,7 @@ enum NotesCommands {
         "set", abstract: "Set the notes of a version in one locale.",
         arguments: [Shared.version, Argument("LINE", help: "Lines of notes (or use --file).", optional: true, repeating: true)],
         options: [Shared.platforms, Shared.locale("The notes' locale (default the project's default locale)."),
-                  Option("file", value: "FILE", help: "Read the notes from FILE, one line each ('-' for stdin).", completion: .file)],
+                  Option("file", value: "FILE", help: "Read the notes from FILE, one line each ('-' for stdin).", completion: .file), Shared.dryRun],
         examples: [Example("relctl notes set 2.1.0 --platform ios --locale tr \"Daha hızlı ödeme\"", "Turkish notes for iOS 2.1.0."),
                    Example("relctl notes set 2.1.0 --locale de --file notes-de.txt", "German notes from a file.")]
     ) { inv in
@@ -55,7 +55,7 @@ enum NotesCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove the notes of a version in one locale.",
         arguments: [Shared.version],
-        options: [Shared.platform, Shared.locale("The locale whose notes to remove.")]
+        options: [Shared.platform, Shared.locale("The locale whose notes to remove."), Shared.dryRun]
     ) { inv in
         guard let locale = try inv.locale(inv.value("locale")) else {
             throw RelctlError.usage("--locale is required", hint: "name the notes to remove, like --locale tr")

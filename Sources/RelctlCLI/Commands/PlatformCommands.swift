@@ -32,7 +32,7 @@ enum PlatformCommands {
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a platform to the project.",
         arguments: [nameArgument],
-        options: [bundleID, appStoreID, minOS, storeURL],
+        options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
         examples: [Example("relctl platform add ios --bundle-id com.example.shop --app-store-id 1088280260", "Add the iOS app."),
                    Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     ) { inv in
@@ -97,7 +97,7 @@ enum PlatformCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a platform's ids, minimum OS or store URL.",
-        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL]
+        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun]
     ) { inv in
         let f = try fields(inv)
         guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil else {
@@ -116,7 +116,7 @@ enum PlatformCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a platform with its versions.",
         arguments: [Argument("PLATFORM", help: "The platform to remove.", completion: .dynamic(.platforms))],
-        options: [Shared.yes]
+        options: [Shared.yes, Shared.dryRun]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)

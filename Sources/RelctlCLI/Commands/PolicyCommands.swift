@@ -13,18 +13,28 @@ enum PolicyCommands {
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platforms],
+        options: [Shared.platforms, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         let policy = inv.arg("POLICY")!
         let (store, project, platforms) = try inv.targets()
-        try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
+        try inv.guarded(store, project, change: { snapshot in
+            for p in platforms {
+                snapshot.versions[p.id] = snapshot.versions[p.id]?.map { v in
+                    var v = v
+                    if v.version.text == inv.arg("VERSION")! { v.policy = policy }
+                    return v
+                }
+            }
+        }) {
+            try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
+        }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)") }
     }
 
     static let clear: RunnableCommand = RunnableCommand(
         "clear", abstract: "Remove a version's pin.",
-        arguments: [Shared.version], options: [Shared.platforms],
+        arguments: [Shared.version], options: [Shared.platforms, Shared.dryRun],
         examples: [Example("relctl policy clear 1.4.2 --platform ios", "1.4.2 follows the floors again.")]
     ) { inv in
         let (store, project, platforms) = try inv.targets()

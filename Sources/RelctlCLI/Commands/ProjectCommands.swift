@@ -19,7 +19,7 @@ enum ProjectCommands {
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a project.",
         arguments: [Argument("SLUG", help: slug.help)],
-        options: [name, defaultLocale, locales],
+        options: [name, defaultLocale, locales, Shared.dryRun],
         examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'.")]
     ) { inv in
         let slug = try Names.slug(inv.arg("SLUG")!)
@@ -99,7 +99,7 @@ enum ProjectCommands {
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a project's name or locales.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [name, defaultLocale, locales]
+        options: [name, defaultLocale, locales, Shared.dryRun]
     ) { inv in
         let locale = try inv.locale(inv.value("default-locale"))
         let list = inv.flag("locales") ? try parseLocales(inv.value("locales")) : nil
@@ -115,7 +115,7 @@ enum ProjectCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a project with all its platforms, versions and settings.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [Shared.yes]
+        options: [Shared.yes, Shared.dryRun]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
@@ -127,7 +127,7 @@ enum ProjectCommands {
 
     static let use: RunnableCommand = RunnableCommand(
         "use", abstract: "Make a project the default for commands without -p.",
-        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))]
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))], options: [Shared.dryRun]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!

@@ -5,7 +5,9 @@ import RelctlStore
 /// acts on: --project, else the default project, else the only one.
 extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
-        try Store(path: dbPath, mode: mode, user: context.user)
+        let store = try Store(path: dbPath, mode: mode, user: context.user)
+        store.dryRun = dryRun
+        return store
     }
 
     /// The store, project and platform of a command that changes one platform.

@@ -47,6 +47,7 @@ enum RulesCommands {
             Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
             Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
+            Shared.dryRun,
         ],
         examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
                    Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released.")]

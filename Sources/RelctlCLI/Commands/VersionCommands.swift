@@ -19,7 +19,7 @@ enum VersionCommands {
         "add", abstract: "Record a version of the app.",
         discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally.",
         arguments: [Argument("VERSION", help: "The marketing version, 1 to 4 numbers separated by dots, like 2.1.0.")],
-        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale],
+        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.dryRun],
         examples: [Example("relctl version add 2.1.0 --platform ios --build 210 --notes \"Faster checkout\"", "Record iOS 2.1.0, released now."),
                    Example("relctl version add 2.2.0 --platform android --build 220 --unreleased", "Record a version before it ships.")]
     ) { inv in
@@ -109,7 +109,7 @@ enum VersionCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a version's build, minimum OS or release time.",
-        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS]
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun]
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
         let minOS = try inv.value("min-os").map(Names.osVersion)
@@ -129,7 +129,7 @@ enum VersionCommands {
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now).")],
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now)."), Shared.dryRun],
         examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -140,7 +140,7 @@ enum VersionCommands {
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a version and its notes.",
-        arguments: [Shared.version], options: [Shared.platform, Shared.yes]
+        arguments: [Shared.version], options: [Shared.platform, Shared.yes, Shared.dryRun]
     ) { inv in
         let (store, project, p) = try inv.target()
         let v = try store.version(inv.arg("VERSION")!, on: p)

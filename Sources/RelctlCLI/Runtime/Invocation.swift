@@ -35,6 +35,8 @@ public final class Invocation {
 
     public var json: Bool { flag("json") }
     public var quiet: Bool { flag("quiet") }
+    /// --dry-run on a command that changes the database (publish has its own).
+    public var dryRun: Bool { flag("dry-run") && parsed.command.name != "publish" }
     public var now: Int64 { context.clock() }
     public var timeZone: String? { context.env["TZ"] }
     public var dbPath: String { Invocation.database(parsed, env: context.env) }
@@ -53,7 +55,7 @@ public final class Invocation {
     public func out(_ s: String) { context.stdout.write(s) }
     public func line(_ s: String) { context.stdout.write(s + "\n") }
     /// A message about what happened, on stderr; -q silences it.
-    public func info(_ s: String) { if !quiet { context.stderr.write(s + "\n") } }
+    public func info(_ s: String) { if !quiet { context.stderr.write((dryRun ? "dry run, nothing changed: " : "") + s + "\n") } }
     /// Warnings stay visible under -q: they are about correctness.
     public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
     /// Indented for a person on a terminal, compact for a program (as gh does).
@@ -69,7 +71,7 @@ public final class Invocation {
 
     /// Destructive actions ask on a terminal and need --yes elsewhere.
     public func confirm(_ question: String) throws {
-        if flag("yes") { return }
+        if flag("yes") || dryRun { return }
         guard context.stdinIsTerminal else {
             throw RelctlError.usage("\(question.dropLast()) needs confirmation", hint: "add --yes to confirm when not on a terminal")
         }
