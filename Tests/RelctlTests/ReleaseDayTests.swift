@@ -254,3 +254,38 @@ final class InitFolderTests: XCTestCase {
         XCTAssertTrue(file.err.contains("is not a folder"), file.err)
     }
 }
+
+final class ColourTests: XCTestCase {
+    func styled(_ env: [String: String], terminal: Bool = true, noColor: Bool = false) -> Bool {
+        let c = Context(env: env)
+        c.stderrIsTerminal = terminal
+        c.noColor = noColor
+        return c.stderrStyled
+    }
+
+    func testNoColorCountsOnlyWhenNotEmptyAndDumbTerminalsGetNone() {
+        XCTAssertTrue(styled(["TERM": "xterm"]))
+        XCTAssertTrue(styled(["NO_COLOR": ""]), "an empty NO_COLOR does not count (no-color.org)")
+        XCTAssertFalse(styled(["NO_COLOR": "1"]))
+        XCTAssertFalse(styled(["TERM": "dumb"]))
+        XCTAssertFalse(styled([:], noColor: true))
+        XCTAssertFalse(styled([:], terminal: false))
+        // The error label is coloured exactly when styled.
+        for (env, coloured) in [(["NO_COLOR": ""], true), (["TERM": "dumb"], false), (["NO_COLOR": "x"], false)] {
+            let c = Context(env: env)
+            c.stderrIsTerminal = true
+            _ = Runner.run(["statsu"], context: c, tree: Relctl.tree)
+            XCTAssertEqual(c.stderr.text.hasPrefix("\u{1B}[31m"), coloured, "\(env): \(c.stderr.text)")
+        }
+    }
+
+    func testQuietIsDocumentedAsItBehaves() {
+        let h = Harness()
+        h.sample()
+        XCTAssertTrue(Globals.options.first { $0.long == "quiet" }!.help.contains("warnings"))
+        // Warnings are about correctness: -q keeps them; messages go.
+        let r = h.ok("-q version add 2.0.0 --platform ios --build 201")
+        XCTAssertTrue(r.err.hasPrefix("warning: "), r.err)
+        XCTAssertFalse(r.err.contains("added"), r.err)
+    }
+}

@@ -21,7 +21,7 @@ enum PublishCommand {
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
         var findings: [Finding] = []
-        let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
+        let progress = inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json
         func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
             switch outcome {
             case .added: added.append(path)

@@ -66,7 +66,7 @@ public enum Runner {
     }
 
     static func report(_ e: RelctlError, context: Context) {
-        let colored = context.stderrIsTerminal && context.env["NO_COLOR"] == nil && !context.noColor
+        let colored = context.stderrStyled
         let label = colored ? "\u{1B}[31mrelctl:\u{1B}[0m" : "relctl:"
         var line = "\(label) \(e.message)"
         if let hint = e.hint { line += " — \(hint)" }
