@@ -289,3 +289,37 @@ final class ColourTests: XCTestCase {
         XCTAssertFalse(r.err.contains("added"), r.err)
     }
 }
+
+/// One JSON dialect (issue 12, point 4): camelCase keys in every --json document.
+final class JSONDialectTests: XCTestCase {
+    static func snakeKeys(_ value: Any, path: String = "") -> [String] {
+        if let o = value as? [String: Any] {
+            return o.flatMap { k, v in (k.contains("_") || k.contains("-") ? ["\(path).\(k)"] : []) + snakeKeys(v, path: path + "." + k) }
+        }
+        if let a = value as? [Any] { return a.flatMap { snakeKeys($0, path: path + "[]") } }
+        return []
+    }
+
+    func testEveryJSONDocumentUsesCamelCaseKeys() {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back soon\"")
+        h.ok("message set optional --locale en --later-button \"Not now\"")
+        h.ok("force 1.1 --platform ios")
+        var checked = 0
+        for line in ["status", "check 1.0 --platform ios", "check 1.0 --platform android --build 100", "message show", "message show --locale tr",
+                     "version list", "version show 2.0 --platform ios", "project list", "project show shop", "platform list", "platform show ios",
+                     "policy list", "maintenance list", "maintenance status", "log", "rules show", "notes show 2.0 --platform ios",
+                     "check 1.0 --platform ios --at 2026-12-01T03:00:00Z"] {
+            let r = h.ok(line + " --json")
+            guard let doc = r.json else { XCTFail("\(line) --json is not JSON: \(r.out)"); continue }
+            XCTAssertEqual(JSONDialectTests.snakeKeys(doc), [], "\(line) --json")
+            checked += 1
+        }
+        let check = h.ok("check 1.0 --platform ios --json").json as! [String: Any]
+        XCTAssertNotNil((check["message"] as? [String: Any])?["updateButton"], "\(check)")
+        XCTAssertEqual(checked, 18)
+        XCTAssertEqual((h.ok("notes show 2.0 --platform ios --json").json as! [String: Any])["platform"] as? String, "ios")
+        XCTAssertEqual((h.ok("platform show ios --json").json as! [String: Any])["project"] as? String, "shop")
+    }
+}

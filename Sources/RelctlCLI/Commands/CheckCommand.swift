@@ -65,7 +65,7 @@ enum CheckCommand {
             "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,
             "window": verdict.window.map { MaintenanceCommands.json($0, now: at) } ?? .null,
             "updateUrl": verdict.kind == .required || verdict.kind == .optional ? .optional(platform.updateURL) : .null,
-            "message": message.map { m in .object(m.mapValues { .object(["text": .string($0.value), "source": .string($0.source)]) }) } ?? .null,
+            "message": message.map { m in .object(Dictionary(uniqueKeysWithValues: m.map { (JSONKey.camel($0.key), JSON.object(["text": .string($0.value.value), "source": .string($0.value.source)])) })) } ?? .null,
             "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.lines.map { .string($0) })]) } ?? .null,
         ]
         return .object(o)

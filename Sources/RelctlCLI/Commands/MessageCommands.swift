@@ -67,7 +67,7 @@ enum MessageCommands {
             for field in Catalog.fields[kind]! {
                 let r = resolver.resolve(kind, field, locale: locale)
                 rows.append([kind, field, r.value, r.source])
-                fields[field] = .object(["text": .string(r.value), "source": .string(r.source)])
+                fields[JSONKey.camel(field)] = .object(["text": .string(r.value), "source": .string(r.source)])
             }
             doc[kind] = .object(fields)
         }

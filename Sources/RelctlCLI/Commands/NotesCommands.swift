@@ -31,10 +31,10 @@ enum NotesCommands {
     ) { inv in
         let locale = try inv.locale(inv.value("locale"))
         let store = try inv.store(.read)
-        let v = try store.read {
+        let (p, v) = try store.read {
             let project = try inv.project(in: store)
             let p = try inv.platform(in: store, project: project)
-            return try store.version(inv.arg("VERSION")!, on: p)
+            return (p, try store.version(inv.arg("VERSION")!, on: p))
         }
         var notes = v.notes
         if let locale {
@@ -44,7 +44,7 @@ enum NotesCommands {
             }
             notes = [locale: text]
         }
-        inv.render(.object(["version": .string(v.version.text), "notes": .object(notes.mapValues {
+        inv.render(.object(["platform": .string(p.name), "version": .string(v.version.text), "notes": .object(notes.mapValues {
             .array($0.lines.map { .string($0) })
         })])) {
             if locale != nil { return notes.values.first! + "\n" }

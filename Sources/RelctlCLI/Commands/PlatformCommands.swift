@@ -15,12 +15,13 @@ enum PlatformCommands {
         subcommands: [add, list, show, edit, rm]
     )
 
-    static func json(_ p: PlatformRecord, versions: Int? = nil) -> JSON {
+    static func json(_ p: PlatformRecord, versions: Int? = nil, project: String? = nil) -> JSON {
         var o: [String: JSON] = [
             "name": .string(p.name), "bundleId": .optional(p.bundleID), "appStoreId": .optional(p.appStoreID),
             "storeUrl": .optional(p.storeURL), "minOs": .optional(p.minOS), "updateUrl": .optional(p.updateURL),
         ]
         if let versions { o["versions"] = .int(versions) }
+        if let project { o["project"] = .string(project) }
         return .object(o)
     }
 
@@ -81,7 +82,7 @@ enum PlatformCommands {
             let p = try named(inv, store, project)
             return (project, p, try store.versions(platform: p.id, withNotes: false).count)
         }
-        inv.render(json(p, versions: count)) {
+        inv.render(json(p, versions: count, project: project.slug)) {
             """
             project:      \(project.slug)
             platform:     \(p.name)
