@@ -59,7 +59,7 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --publish-despite-disagreements"; valued="--at"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
-        "log") subs=""; flags=""; valued="--limit"; repeat=""; args=(); argrep=0 ;;
+        "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
         "help") subs=""; flags=""; valued=""; repeat=""; args=("none"); argrep=1 ;;
     esac
@@ -153,6 +153,9 @@ _relctl_value() {
         "status|--at") echo "none" ;;
         "publish|--at") echo "none" ;;
         "log|--limit") echo "none" ;;
+        "log|--platform") echo "dyn:platforms" ;;
+        "log|--action") echo "none" ;;
+        "log|--since") echo "none" ;;
         *) echo none ;;
     esac
 }

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --all --app-store-id --at --build --bundle-id --db --default-locale --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --skip-button --store-url --title --until --update-button
+set -g __relctl_valued --action --all --app-store-id --at --build --bundle-id --db --default-locale --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --title --until --update-button
 
 function __relctl_subs
     switch $argv[1]
@@ -333,6 +333,9 @@ complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_opt \'log\' --limit 0' -l limit -x -d 'Show at most N entries, newest first'
+complete -c relctl -n '__relctl_opt \'log\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'Only changes naming this platform'
+complete -c relctl -n '__relctl_opt \'log\' --action 0' -l action -x -d 'Only changes of this kind: its first words, like force, maintenance or \'version add\''
+complete -c relctl -n '__relctl_opt \'log\' --since 0' -l since -x -d 'Only changes since a time, or since a duration ago (2d, 12h)'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'
 complete -c relctl -n '__relctl_opt \'*\' --db 0' -l db -r -F -d 'The relctl database file'
 complete -c relctl -n '__relctl_opt \'*\' --project 0' -s p -l project -x -a '(__relctl_dyn projects)' -d 'The project to act on; not needed when the database has one project or a default was chosen with \'relctl project use\''

@@ -323,3 +323,34 @@ final class JSONDialectTests: XCTestCase {
         XCTAssertEqual((h.ok("platform show ios --json").json as! [String: Any])["project"] as? String, "shop")
     }
 }
+
+/// `relctl log` filters (issue 12, point 5).
+final class LogFilterTests: XCTestCase {
+    func actions(_ h: Harness, _ line: String) -> [String] {
+        ((h.ok(line + " --json").json as! [String: Any])["entries"] as! [[String: Any]]).map { $0["action"] as! String }
+    }
+
+    func testLogFiltersByProjectPlatformActionAndTime() {
+        let h = Harness()
+        h.sample()
+        h.ok("project add alpha --name Alpha")
+        h.ok("-p alpha platform add ios --bundle-id com.example.alpha")
+        XCTAssertEqual(actions(h, "log -p alpha"), ["platform add ios bundle=com.example.alpha", "project add alpha name=Alpha"])
+        h.now += 3 * 86400
+        h.ok("-p shop force 2.0 --platform all")
+        h.ok("-p shop recommend 1.1 --platform ios")
+        XCTAssertEqual(actions(h, "log --since 2d").count, 2)
+        XCTAssertEqual(actions(h, "log --since 1h").count, 2)
+        XCTAssertEqual(actions(h, "log --since 2026-11-29T00:00:00Z").count, 13)
+        XCTAssertEqual(actions(h, "log --action force"), [actions(h, "log --since 1h")[1]])
+        XCTAssertTrue(actions(h, "log --action force")[0].hasPrefix("force "))
+        XCTAssertEqual(actions(h, "log --action \"version add\" --platform android").count, 2)
+        XCTAssertEqual(actions(h, "log --platform android --since 1h").count, 1, "force names android; recommend does not")
+        XCTAssertEqual(actions(h, "log --action \"version add\" --limit 1").count, 1)
+        XCTAssertEqual(actions(h, "log --action forc"), [], "an action matches whole words")
+        let entry = (h.ok("log --limit 1 --json").json as! [String: Any])["entries"] as! [[String: Any]]
+        XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action"])
+        h.fails("log --platform iphone", status: 2, "unknown platform")
+        h.fails("log --since yesterdayish", status: 2, "invalid")
+    }
+}
