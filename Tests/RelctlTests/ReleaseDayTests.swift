@@ -354,3 +354,57 @@ final class LogFilterTests: XCTestCase {
         h.fails("log --since yesterdayish", status: 2, "invalid")
     }
 }
+
+/// Help (issue 12, point 6): an example on every page, real ones, never wrapped inside quotes.
+final class HelpExampleTests: XCTestCase {
+    func testEveryCommandHasARealExample() throws {
+        var count = 0
+        for e in ModelWalk.entries(Relctl.tree.model) {
+            XCTAssertFalse(e.command.examples.isEmpty, "'relctl \(e.key)' has no example")
+            for example in e.command.examples {
+                // A shell redirection ends the command.
+                let words = Array(Harness.split(example.command).dropFirst().prefix { $0 != ">" })
+                let parsed = try Parser.parse(words, root: Relctl.tree.model)
+                // A group's examples show its subcommands.
+                XCTAssertEqual(Array(parsed.path.map(\.name).prefix(e.path.count)), e.path.map(\.name), "\(example.command) is not an example of 'relctl \(e.key)'")
+                XCTAssertNoThrow(try Parser.validatePositionals(parsed), example.command)
+                count += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(count, 60)
+    }
+
+    func testReadingExamplesRunOnASampleProject() {
+        var ran = 0
+        for e in ModelWalk.entries(Relctl.tree.model) where PreviewTests.readOnly.contains(e.key) && !["publish", "verify", "completion"].contains(e.key) {
+            for example in e.command.examples {
+                let words = Array(Harness.split(example.command).dropFirst())
+                guard (try? Parser.parse(words, root: Relctl.tree.model))?.path.count == e.path.count else { continue }
+                let h = Harness()
+                h.sample()
+                let r = h.run(words)
+                XCTAssertEqual(r.status, 0, "\(example.command): \(r.err)")
+                ran += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(ran, 20)
+    }
+
+    func testHelpNeverBreaksInsideAQuotedArgument() {
+        for width in [40, 60, 80] {
+            for e in ModelWalk.entries(Relctl.tree.model) {
+                let text = Help.render(e.path, width: width)
+                for line in text.split(separator: "\n") {
+                    XCTAssertEqual(line.filter { $0 == "\"" }.count % 2, 0, "width \(width), 'relctl \(e.key)': a line breaks inside quotes: \(line)")
+                }
+                // A wrapped example pastes back as the command it shows.
+                for example in e.command.examples {
+                    let shown = Help.wrapCommand(example.command, width: width, indent: 2)
+                    let joined = shown.replacingOccurrences(of: " \\\n", with: " ").split(separator: " ").joined(separator: " ")
+                    XCTAssertEqual(joined, example.command.split(separator: " ").joined(separator: " "))
+                    XCTAssertTrue(text.contains(shown), "\(e.key) at \(width)")
+                }
+            }
+        }
+    }
+}

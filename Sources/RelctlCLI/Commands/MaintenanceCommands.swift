@@ -12,7 +12,8 @@ enum MaintenanceCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "maintenance", abstract: "Start, schedule and stop maintenance windows.",
-        subcommands: [start, schedule, stop, status, list, cancel]
+        subcommands: [start, schedule, stop, status, list, cancel],
+        examples: [Example("relctl maintenance status", "What is active or scheduled."), Example("relctl maintenance start --for 2h --message \"Back soon\"", "Block apps for two hours.")]
     )
 
     static let start: RunnableCommand = RunnableCommand(
@@ -103,7 +104,8 @@ enum MaintenanceCommands {
 
     static let stop: RunnableCommand = RunnableCommand(
         "stop", abstract: "End the active maintenance window now.",
-        options: [Shared.platform(only: "Only the window of this platform."), Shared.dryRun]
+        options: [Shared.platform(only: "Only the window of this platform."), Shared.dryRun],
+        examples: [Example("relctl maintenance stop", "End the active window now.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
@@ -131,7 +133,7 @@ enum MaintenanceCommands {
         })
     }
 
-    static let status: RunnableCommand = RunnableCommand("status", abstract: "Show active and upcoming maintenance.") { inv in
+    static let status: RunnableCommand = RunnableCommand("status", abstract: "Show active and upcoming maintenance.", examples: [Example("relctl maintenance status --json", "Active and upcoming windows as JSON.")]) { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
         let now = inv.now
@@ -142,7 +144,7 @@ enum MaintenanceCommands {
         }
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past and cancelled ones included.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past and cancelled ones included.", examples: [Example("relctl maintenance list", "Every window, past and cancelled ones too.")]) { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
         let now = inv.now
@@ -153,7 +155,8 @@ enum MaintenanceCommands {
     static let cancel: RunnableCommand = RunnableCommand(
         "cancel", abstract: "Cancel a scheduled window that has not begun.",
         arguments: [Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))],
-        options: [Shared.yes, Shared.dryRun]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl maintenance cancel 1 --yes", "Cancel scheduled window #1.")]
     ) { inv in
         let text = inv.arg("ID")!
         guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {

@@ -15,7 +15,8 @@ enum MessageCommands {
     static let command: RunnableCommand = RunnableCommand(
         "message", abstract: "Override the built-in messages per locale.",
         discussion: "Text is resolved for a user's locale by trying the user's language (the exact tag, then its language: pt-BR, then pt), then the project's default locale, then English; at each step the project's text wins over the built-in catalog.",
-        subcommands: [set, show, rm]
+        subcommands: [set, show, rm],
+        examples: [Example("relctl message show --locale tr", "The Turkish texts and where each comes from."), Example("relctl message set optional --locale en --later-button \"Not now\"", "Change one English button.")]
     )
 
     static let set: RunnableCommand = RunnableCommand(
@@ -54,7 +55,8 @@ enum MessageCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show the messages a locale gets, and where each string comes from.",
-        options: [Shared.locale("The locale to resolve (default the project's default locale).")]
+        options: [Shared.locale("The locale to resolve (default the project's default locale).")],
+        examples: [Example("relctl message show --locale pt-BR --json", "Brazilian Portuguese texts as JSON.")]
     ) { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
@@ -79,7 +81,8 @@ enum MessageCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a locale's overrides of one kind.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
-        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun]
+        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun],
+        examples: [Example("relctl message rm optional --locale en", "Back to the catalog's English optional texts.")]
     ) { inv in
         let kind = inv.arg("KIND")!
         guard let locale = try inv.locale(inv.value("locale")) else {

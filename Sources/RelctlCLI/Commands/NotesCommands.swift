@@ -4,7 +4,8 @@ import RelctlStore
 enum NotesCommands {
     static let command: RunnableCommand = RunnableCommand(
         "notes", abstract: "Manage localized release notes (what's new).",
-        subcommands: [set, show, rm]
+        subcommands: [set, show, rm],
+        examples: [Example("relctl notes show 2.0 --platform ios", "Every locale's notes of iOS 2.0."), Example("relctl notes set 2.0 --platform ios --locale de \"Neues Design\"", "German notes.")]
     )
 
     static let set: RunnableCommand = RunnableCommand(
@@ -27,7 +28,8 @@ enum NotesCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show the notes of a version.",
-        arguments: [Shared.version], options: [Shared.platform, Shared.locale]
+        arguments: [Shared.version], options: [Shared.platform, Shared.locale],
+        examples: [Example("relctl notes show 2.0 --platform ios --locale en", "The English notes of iOS 2.0.")]
     ) { inv in
         let locale = try inv.locale(inv.value("locale"))
         let store = try inv.store(.read)
@@ -55,7 +57,8 @@ enum NotesCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove the notes of a version in one locale.",
         arguments: [Shared.version],
-        options: [Shared.platform, Shared.locale("The locale whose notes to remove."), Shared.dryRun]
+        options: [Shared.platform, Shared.locale("The locale whose notes to remove."), Shared.dryRun],
+        examples: [Example("relctl notes rm 2.0 --platform ios --locale en", "Remove the English notes of iOS 2.0.")]
     ) { inv in
         guard let locale = try inv.locale(inv.value("locale")) else {
             throw RelctlError.usage("--locale is required", hint: "name the notes to remove, like --locale tr")

@@ -12,7 +12,8 @@ enum PlatformCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "platform", abstract: "Manage the platforms of a project.",
-        subcommands: [add, list, show, edit, rm]
+        subcommands: [add, list, show, edit, rm],
+        examples: [Example("relctl platform list", "The project's platforms."), Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     )
 
     static func json(_ p: PlatformRecord, versions: Int? = nil, project: String? = nil) -> JSON {
@@ -54,7 +55,7 @@ enum PlatformCommands {
         inv.info("added platform \(name) to \(project.slug)")
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.", examples: [Example("relctl platform list --json", "The platforms as JSON.")]) { inv in
         let store = try inv.store(.read)
         let (project, platforms, counts) = try store.read {
             let p = try inv.project(in: store)
@@ -75,7 +76,8 @@ enum PlatformCommands {
     static let optionalName: Argument = Argument("PLATFORM", help: "The platform; not needed when the project has one.", optional: true,
                                        completion: .dynamic(.platforms))
 
-    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show a platform.", arguments: [optionalName]) { inv in
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show a platform.", arguments: [optionalName],
+        examples: [Example("relctl platform show ios", "The iOS app's ids, floors and store URL.")]) { inv in
         let store = try inv.store(.read)
         let (project, p, count) = try store.read {
             let project = try inv.project(in: store)
@@ -98,7 +100,8 @@ enum PlatformCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a platform's ids, minimum OS or store URL.",
-        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun]
+        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
+        examples: [Example("relctl platform edit ios --min-os 16.0", "iOS 16 or later from now on.")]
     ) { inv in
         let f = try fields(inv)
         guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil else {
@@ -117,7 +120,8 @@ enum PlatformCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a platform with its versions.",
         arguments: [Argument("PLATFORM", help: "The platform to remove.", completion: .dynamic(.platforms))],
-        options: [Shared.yes, Shared.dryRun]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl platform rm android --yes", "Remove the Android app and its versions.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)

@@ -7,7 +7,8 @@ enum PolicyCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "policy", abstract: "Pin the policy of single versions, overriding the floors.",
-        subcommands: [set, clear, list]
+        subcommands: [set, clear, list],
+        examples: [Example("relctl policy list", "Floors and pins of every platform."), Example("relctl policy set 1.1 force --platform ios", "iOS 1.1 must update.")]
     )
 
     static let set: RunnableCommand = RunnableCommand(
@@ -44,7 +45,8 @@ enum PolicyCommands {
 
     static let list: RunnableCommand = RunnableCommand(
         "list", abstract: "List floors and pins.",
-        options: [Shared.platform]
+        options: [Shared.platform],
+        examples: [Example("relctl policy list --platform ios --json", "iOS floors and pins as JSON.")]
     ) { inv in
         let store = try inv.store(.read)
         let rows: [(PlatformRecord, [VersionRecord])] = try store.read {

@@ -52,7 +52,7 @@ enum ProjectCommands {
         ])
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List projects.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List projects.", examples: [Example("relctl project list", "Every project with its platforms.")]) { inv in
         let store = try inv.store(.read)
         let (projects, platforms, counts, current) = try store.read {
             (try store.projects(), try store.allPlatforms(), try store.versionCounts(), try store.defaultProject)
@@ -77,7 +77,8 @@ enum ProjectCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show a project and its platforms.",
-        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))]
+        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))],
+        examples: [Example("relctl project show shop --json", "The project shop as JSON.")]
     ) { inv in
         let store = try inv.store(.read)
         let (p, platforms, counts) = try store.read {
@@ -99,7 +100,8 @@ enum ProjectCommands {
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a project's name or locales.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [name, defaultLocale, locales, Shared.dryRun]
+        options: [name, defaultLocale, locales, Shared.dryRun],
+        examples: [Example("relctl project edit shop --locales en,tr,de", "Publish English, Turkish and German files.")]
     ) { inv in
         let locale = try inv.locale(inv.value("default-locale"))
         let list = inv.flag("locales") ? try parseLocales(inv.value("locales")) : nil
@@ -115,7 +117,8 @@ enum ProjectCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a project with all its platforms, versions and settings.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [Shared.yes, Shared.dryRun]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl project rm shop --yes", "Remove shop with everything it holds.")]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
@@ -127,7 +130,8 @@ enum ProjectCommands {
 
     static let use: RunnableCommand = RunnableCommand(
         "use", abstract: "Make a project the default for commands without -p.",
-        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))], options: [Shared.dryRun]
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))], options: [Shared.dryRun],
+        examples: [Example("relctl project use shop", "Later commands act on shop without -p.")]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!

@@ -8,7 +8,8 @@ enum RulesCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "rules", abstract: "Show or change how updates are announced.",
-        subcommands: [show, set]
+        subcommands: [show, set],
+        examples: [Example("relctl rules show", "The project's rules."), Example("relctl rules set --major critical", "Force major updates.")]
     )
 
     static func json(_ p: ProjectRecord) -> JSON {
@@ -25,7 +26,7 @@ enum RulesCommands {
         return s
     }
 
-    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show the project's rules.") { inv in
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show the project's rules.", examples: [Example("relctl rules show --json", "The rules as JSON.")]) { inv in
         let store = try inv.store(.read)
         let p = try inv.project(in: store)
         inv.render(json(p)) { text(p) }

@@ -12,7 +12,8 @@ enum VersionCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "version", abstract: "Manage the versions shipped on each platform.",
-        subcommands: [add, list, show, edit, release, rm]
+        subcommands: [add, list, show, edit, release, rm],
+        examples: [Example("relctl version list", "Every version, newest first."), Example("relctl version add 2.1.0 --platform ios --build 210", "Record a version released now.")]
     )
 
     static let add: RunnableCommand = RunnableCommand(
@@ -69,7 +70,8 @@ enum VersionCommands {
     static let list: RunnableCommand = RunnableCommand(
         "list", abstract: "List versions, newest first.",
         discussion: "Without --platform, every platform of the project is listed.",
-        options: [Shared.platform]
+        options: [Shared.platform],
+        examples: [Example("relctl version list --platform ios", "iOS versions, newest first.")]
     ) { inv in
         let store = try inv.store(.read)
         let now = inv.now
@@ -89,7 +91,8 @@ enum VersionCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show one version with its notes.",
-        arguments: [Shared.version], options: [Shared.platform]
+        arguments: [Shared.version], options: [Shared.platform],
+        examples: [Example("relctl version show 2.0 --platform ios", "iOS 2.0 with its notes.")]
     ) { inv in
         let store = try inv.store(.read)
         let (p, v) = try store.read {
@@ -109,7 +112,8 @@ enum VersionCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a version's build, minimum OS or release time.",
-        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun]
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun],
+        examples: [Example("relctl version edit 2.0 --platform ios --min-os 16.0", "iOS 2.0 needs iOS 16.")]
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
         let minOS = try inv.value("min-os").map(Names.osVersion)
@@ -140,7 +144,8 @@ enum VersionCommands {
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a version and its notes.",
-        arguments: [Shared.version], options: [Shared.platform, Shared.yes, Shared.dryRun]
+        arguments: [Shared.version], options: [Shared.platform, Shared.yes, Shared.dryRun],
+        examples: [Example("relctl version rm 1.0 --platform ios --yes", "Forget iOS 1.0.")]
     ) { inv in
         let (store, project, p) = try inv.target()
         let v = try store.version(inv.arg("VERSION")!, on: p)
