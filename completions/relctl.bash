@@ -61,7 +61,7 @@ _relctl_spec() {
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
-        "help") subs=""; flags=""; valued=""; repeat=""; args=("none"); argrep=1 ;;
+        "help") subs=""; flags=""; valued=""; repeat=""; args=("dyn:commands"); argrep=1 ;;
     esac
 }
 
@@ -116,11 +116,11 @@ _relctl_value() {
         "policy set|--platform") echo "dyn:platforms" ;;
         "policy clear|--platform") echo "dyn:platforms" ;;
         "policy list|--platform") echo "dyn:platforms" ;;
-        "rules set|--all") echo "none" ;;
-        "rules set|--major") echo "none" ;;
-        "rules set|--minor") echo "none" ;;
-        "rules set|--patch") echo "none" ;;
-        "rules set|--revision") echo "none" ;;
+        "rules set|--all") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--major") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--minor") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--patch") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--revision") echo "enum:critical annoying default hinting persistent relaxed" ;;
         "rules set|--release-delay") echo "none" ;;
         "rules set|--remind-after") echo "none" ;;
         "rules set|--outdated") echo "enum:recommend none" ;;
@@ -184,6 +184,7 @@ _relctl_add() {
             [[ -n $_relctl_project ]] && extra+=(--project "$_relctl_project")
             [[ -n $_relctl_platform ]] && extra+=(--platform "$_relctl_platform")
             while IFS= read -r line; do
+                line=${line%%$'\t'*}  # the value, without its description
                 [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
             done < <(command relctl __complete "${spec#dyn:}" "${extra[@]}" 2>/dev/null)
             ;;

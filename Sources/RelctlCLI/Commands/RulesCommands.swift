@@ -33,7 +33,7 @@ enum RulesCommands {
     }
 
     static func presetOption(_ name: String, _ help: String) -> Option {
-        Option(name, value: "PRESET", help: help)
+        Option(name, value: "PRESET", help: help, suggested: Rule.presets.map(\.0))
     }
 
     static let set: RunnableCommand = RunnableCommand(
