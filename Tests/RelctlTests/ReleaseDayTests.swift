@@ -408,3 +408,49 @@ final class HelpExampleTests: XCTestCase {
         }
     }
 }
+
+/// The README's quick start, run verbatim by bash with the real binary: it
+/// must keep working on any day (no hard-coded instants that expire).
+final class ReadmeQuickStartTests: XCTestCase {
+    static func quickStart() -> [String] {
+        let readme = Package.read("README.md")
+        guard let start = readme.range(of: "## Quick start\n") else { return [] }
+        let rest = readme[start.upperBound...]
+        let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        return section.split(separator: "\n").filter { $0.hasPrefix("    relctl ") }.map { String($0.dropFirst(4)) }
+    }
+
+    func testQuickStartRunsVerbatim() throws {
+        let lines = ReadmeQuickStartTests.quickStart()
+        XCTAssertGreaterThanOrEqual(lines.count, 10)
+        for line in lines {
+            // An absolute instant in the quick start expires: use --for or relative times.
+            XCTAssertNil(line.range(of: #"20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]"#, options: .regularExpression), "the quick start hard-codes a date: \(line)")
+        }
+        let h = Harness()
+        let bin = URL(fileURLWithPath: Package.binary).deletingLastPathComponent().path
+        let script = "set -e\n" + lines.map { "echo '$ \($0.replacingOccurrences(of: "'", with: ""))' >&2\n\($0)\n" }.joined()
+        try script.write(toFile: h.dir + "/quick-start.sh", atomically: true, encoding: .utf8)
+        let r = try Proc.run("/bin/bash", [h.dir + "/quick-start.sh"], env: ["PATH": bin + ":/usr/bin:/bin", "HOME": h.dir, "TZ": "UTC"], cwd: h.dir)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("verdict:  maintenance"), "the check after maintenance start: \(r.out)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), r.err)
+        XCTAssertTrue(r.err.contains("impact:"), "maintenance start previews its impact: \(r.err)")
+    }
+}
+
+/// The manual (issue 12, point 8): the topics a reader needs, each example once.
+final class ManualTopicsTests: XCTestCase {
+    func testManualExplainsVerdictsFilesMessagesAndHostingAndListsEachExampleOnce() {
+        let page = ManPage.generate(Relctl.tree.model)
+        for title in ["HOW A VERDICT IS DECIDED", "PUBLISHED FILES", "MESSAGE RESOLUTION", "HOSTING"] {
+            XCTAssertTrue(page.contains(".Sh \(title)\n"), title)
+        }
+        XCTAssertTrue(page.contains("The force floor"), "the verdict steps come from Topics")
+        let examples = page.components(separatedBy: ".Sh EXAMPLES\n")[1].components(separatedBy: ".Sh SEE ALSO")[0]
+        let commands = examples.split(separator: "\n").filter { $0.hasPrefix("relctl ") }
+        XCTAssertEqual(commands.count, Set(commands).count, "an example appears twice in the manual")
+        XCTAssertGreaterThanOrEqual(commands.count, 50)
+        XCTAssertEqual(page, Package.read("man/relctl.1"), "run make generate")
+    }
+}
