@@ -321,6 +321,15 @@ final class JSONDialectTests: XCTestCase {
         XCTAssertEqual(checked, 18)
         XCTAssertEqual((h.ok("notes show 2.0 --platform ios --json").json as! [String: Any])["platform"] as? String, "ios")
         XCTAssertEqual((h.ok("platform show ios --json").json as! [String: Any])["project"] as? String, "shop")
+        // Write commands print what they changed, exactly as show prints it.
+        let added = h.ok("version add 2.5 --platform ios --build 250 --notes Fresh --json").out
+        XCTAssertEqual(added, h.ok("version show 2.5 --platform ios --json").out)
+        XCTAssertEqual(h.ok("force 2.0 --platform ios --json").out, h.ok("policy list --platform ios --json").out)
+        XCTAssertEqual(h.ok("platform edit ios --min-os 16.0 --json").out, h.ok("platform show ios --json").out)
+        XCTAssertEqual(h.ok("rules set --major critical --json").out, h.ok("rules show --json").out)
+        XCTAssertEqual(h.ok("message set required --locale en --title Now --json").out, h.ok("message show --locale en --json").out)
+        XCTAssertEqual(h.ok("project edit shop --name Shop2 --json").out, h.ok("project show shop --json").out)
+        XCTAssertEqual(h.ok("force 2.1 --platform ios --json --dry-run --allow-unreleased").out, "", "a dry run prints nothing on stdout")
     }
 }
 
@@ -452,5 +461,55 @@ final class ManualTopicsTests: XCTestCase {
         XCTAssertEqual(commands.count, Set(commands).count, "an example appears twice in the manual")
         XCTAssertGreaterThanOrEqual(commands.count, 50)
         XCTAssertEqual(page, Package.read("man/relctl.1"), "run make generate")
+    }
+}
+
+/// Every --json shape has a JSON Schema beside control.json's, and what the
+/// commands print validates against it (issue 12, point 4).
+final class JSONSchemaTests: XCTestCase {
+    /// Command lines and the schema (schema/json/NAME.schema.json) their output follows.
+    static let cases: [(String, String)] = [
+        ("project show shop", "project"), ("project add blog --name Blog", "project"), ("project edit shop --name Shop2", "project"),
+        ("project list", "projects"), ("platform show ios", "platform"), ("platform edit ios --min-os 16.0", "platform"),
+        ("-p blog platform add macos --bundle-id com.example.blog", "platform"), ("platform list", "platforms"),
+        ("version show 2.0 --platform ios", "version"), ("version add 2.2 --platform ios --build 220 --notes New", "version"),
+        ("version edit 2.2 --platform ios --min-os 16.0", "version"), ("version list", "versions"),
+        ("version add 2.3 --platform ios --build 230 --unreleased", "version"), ("version release 2.3 --platform ios", "versions"),
+        ("notes show 2.0 --platform ios", "notes"), ("notes set 2.0 --platform ios --locale tr Yeni", "notes-set"),
+        ("policy list", "policy"), ("force 1.1 --platform ios", "policy"), ("recommend 1.9 --platform android", "policy"),
+        ("policy set 1.0 force --platform ios", "policy"), ("policy clear 1.0 --platform ios", "policy"),
+        ("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message Later", "window"),
+        ("maintenance list", "windows"), ("maintenance status", "maintenance-status"),
+        ("message set optional --locale en --later-button Later", "messages"), ("message show --locale tr", "messages"),
+        ("rules show", "rules"), ("rules set --major critical", "rules"), ("check 1.0 --platform ios --locale tr", "check"),
+        ("status", "status"), ("log", "log"), ("publish out --dry-run", "publish"), ("publish out", "publish"), ("verify out", "verify"),
+        ("maintenance start --for 1h --platform android", "window"), ("check 1.9 --platform android --build 190", "check"),
+        ("maintenance stop", "maintenance-stop"),
+    ]
+
+    func testEveryJSONOutputValidatesAgainstItsSchema() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project use shop")
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        var used = Set<String>()
+        for (line, name) in JSONSchemaTests.cases {
+            let r = h.run(Harness.split(line) + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(line): \(r.err)")
+            let doc = try JSONReader.parse(Array(r.out.utf8))
+            let validator = try SchemaValidator(path: Package.root + "/schema/json/\(name).schema.json")
+            XCTAssertEqual(validator.validate(doc), [], "\(line) --json against \(name).schema.json: \(r.out)")
+            used.insert(name)
+        }
+        let initialised = h.run(["init", "--json"], database: h.dir + "/new.db")
+        XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/init.schema.json").validate(try JSONReader.parse(Array(initialised.out.utf8))), [])
+        used.insert("init")
+        let files = try FileManager.default.contentsOfDirectory(atPath: Package.root + "/schema/json")
+        XCTAssertEqual(Set(files.map { $0.replacingOccurrences(of: ".schema.json", with: "") }), used, "every schema is tested, every shape has one")
+        // A schema can fail: a snake_case key is refused.
+        let rules = try SchemaValidator(path: Package.root + "/schema/json/rules.schema.json")
+        XCTAssertFalse(rules.validate(.object(["rules": .object([:]), "release_delay_days": .int(1)])).isEmpty)
     }
 }

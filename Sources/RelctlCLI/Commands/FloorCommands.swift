@@ -52,5 +52,6 @@ enum FloorCommands {
             }
             inv.info(floor.map { "\(p.name): versions below \($0.text) \(kind == .force ? "must" : "should") update" } ?? "cleared the \(word) floor of \(p.name)")
         }
+        try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
     }
 }

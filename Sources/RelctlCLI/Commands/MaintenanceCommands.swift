@@ -98,7 +98,7 @@ enum MaintenanceCommands {
                 inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
             }
         }
-        inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name)])) { "" }
+        try inv.printWritten { json(try store.maintenanceWindows(project: project.id).first { $0.id == id }!, now: now) }
         inv.info("maintenance window #\(id) for \(scope): \(span)")
     }
 

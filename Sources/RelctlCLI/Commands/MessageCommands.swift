@@ -51,17 +51,14 @@ enum MessageCommands {
         let project = try inv.project(in: store)
         try store.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now)
         inv.info("set \(changes.count) \(kind) text\(changes.count == 1 ? "" : "s") for \(locale)")
+        try inv.printWritten {
+            let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+            return document(resolver, locale: locale).json
+        }
     }
 
-    static let show: RunnableCommand = RunnableCommand(
-        "show", abstract: "Show the messages a locale gets, and where each string comes from.",
-        options: [Shared.locale("The locale to resolve (default the project's default locale).")],
-        examples: [Example("relctl message show --locale pt-BR --json", "Brazilian Portuguese texts as JSON.")]
-    ) { inv in
-        let store = try inv.store(.read)
-        let project = try inv.project(in: store)
-        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
-        let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+    /// What a locale gets, as 'message show' prints it: JSON and table rows.
+    static func document(_ resolver: MessageResolver, locale: String) -> (json: JSON, rows: [[String]]) {
         var rows: [[String]] = []
         var doc: [String: JSON] = [:]
         for kind in Catalog.kinds {
@@ -73,7 +70,20 @@ enum MessageCommands {
             }
             doc[kind] = .object(fields)
         }
-        inv.render(.object(["locale": .string(locale), "messages": .object(doc)])) {
+        return (.object(["locale": .string(locale), "messages": .object(doc)]), rows)
+    }
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show the messages a locale gets, and where each string comes from.",
+        options: [Shared.locale("The locale to resolve (default the project's default locale).")],
+        examples: [Example("relctl message show --locale pt-BR --json", "Brazilian Portuguese texts as JSON.")]
+    ) { inv in
+        let store = try inv.store(.read)
+        let project = try inv.project(in: store)
+        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
+        let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+        let (json, rows) = document(resolver, locale: locale)
+        inv.render(json) {
             Table.render(["KIND", "FIELD", "TEXT", "FROM"], rows)
         }
     }

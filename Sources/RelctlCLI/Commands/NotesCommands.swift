@@ -1,3 +1,4 @@
+import RelctlCore
 import RelctlStore
 
 /// `relctl notes`: release notes per version and locale.
@@ -24,6 +25,9 @@ enum NotesCommands {
         let tag = locale ?? project.defaultLocale
         try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)") }
+        try inv.printWritten {
+            .object(["notes": .array(try platforms.map { p in json(p, try store.version(inv.arg("VERSION")!, on: p), notes: nil) })])
+        }
     }
 
     static let show: RunnableCommand = RunnableCommand(
@@ -46,12 +50,17 @@ enum NotesCommands {
             }
             notes = [locale: text]
         }
-        inv.render(.object(["platform": .string(p.name), "version": .string(v.version.text), "notes": .object(notes.mapValues {
-            .array($0.lines.map { .string($0) })
-        })])) {
+        inv.render(json(p, v, notes: notes)) {
             if locale != nil { return notes.values.first! + "\n" }
             return notes.keys.sorted().map { "[\($0)]\n\(notes[$0]!)\n" }.joined(separator: "\n")
         }
+    }
+
+    /// A version's notes as 'notes show --json' prints them (all of them unless `notes` narrows them).
+    static func json(_ p: PlatformRecord, _ v: VersionRecord, notes: [String: String]?) -> JSON {
+        .object(["platform": .string(p.name), "version": .string(v.version.text), "notes": .object((notes ?? v.notes).mapValues {
+            .array($0.lines.map { .string($0) })
+        })])
     }
 
     static let rm: RunnableCommand = RunnableCommand(

@@ -16,6 +16,14 @@ enum PlatformCommands {
         examples: [Example("relctl platform list", "The project's platforms."), Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     )
 
+    /// A platform as 'platform show --json' prints it, read back after a change.
+    static func written(_ store: Store, _ project: ProjectRecord, _ name: String) throws -> JSON {
+        try store.read {
+            let p = try store.platforms(project: project.id).first { $0.name == name }!
+            return json(p, versions: try store.versions(platform: p.id, withNotes: false).count, project: project.slug)
+        }
+    }
+
     static func json(_ p: PlatformRecord, versions: Int? = nil, project: String? = nil) -> JSON {
         var o: [String: JSON] = [
             "name": .string(p.name), "bundleId": .optional(p.bundleID), "appStoreId": .optional(p.appStoreID),
@@ -53,6 +61,7 @@ enum PlatformCommands {
             inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID'")
         }
         inv.info("added platform \(name) to \(project.slug)")
+        try inv.printWritten { try written(store, project, name) }
     }
 
     static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.", examples: [Example("relctl platform list --json", "The platforms as JSON.")]) { inv in
@@ -115,6 +124,7 @@ enum PlatformCommands {
         }
         try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
         inv.info("updated platform \(p.name)")
+        try inv.printWritten { try written(store, project, p.name) }
     }
 
     static let rm: RunnableCommand = RunnableCommand(

@@ -31,6 +31,7 @@ enum PolicyCommands {
             try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)") }
+        try inv.printWritten { try document(store, platforms, project: project) }
     }
 
     static let clear: RunnableCommand = RunnableCommand(
@@ -41,6 +42,22 @@ enum PolicyCommands {
         let (store, project, platforms) = try inv.targets()
         try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)") }
+        try inv.printWritten { try document(store, platforms, project: project) }
+    }
+
+    static func json(_ rows: [(PlatformRecord, [VersionRecord])]) -> JSON {
+        .object(["platforms": .array(rows.map { p, pins in
+            .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
+        })])
+    }
+
+    /// The floors and pins of these platforms as they are now, in the shape of 'policy list'.
+    static func document(_ store: Store, _ platforms: [PlatformRecord], project: ProjectRecord) throws -> JSON {
+        try store.read {
+            let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            return json(try current.map { ($0, try store.versions(platform: $0.id, withNotes: false).filter { $0.policy != nil }) })
+        }
     }
 
     static let list: RunnableCommand = RunnableCommand(
@@ -54,10 +71,7 @@ enum PolicyCommands {
             let platforms = inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
             return try platforms.map { ($0, try store.versions(platform: $0.id, withNotes: false).filter { $0.policy != nil }) }
         }
-        inv.render(.object(["platforms": .array(rows.map { p, pins in
-            .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
-                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
-        })])) {
+        inv.render(json(rows)) {
             Table.render(["PLATFORM", "KIND", "VERSION", "POLICY"], rows.flatMap { p, pins in
                 var r: [[String]] = []
                 if let f = p.force { r.append([p.name, "floor", f.text, "force below"]) }

@@ -29,6 +29,7 @@ enum ProjectCommands {
         let store = try inv.store()
         try store.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now)
         inv.info("added project \(slug)")
+        try inv.printWritten { try written(store, slug) }
     }
 
     static func parseLocales(_ text: String?) throws -> [String] {
@@ -42,6 +43,14 @@ enum ProjectCommands {
             if !seen.contains(tag) { seen.append(tag) }
         }
         return seen
+    }
+
+    /// A project as 'project show --json' prints it, read back after a change.
+    static func written(_ store: Store, _ slug: String) throws -> JSON {
+        try store.read {
+            let p = try store.requireProject(slug)
+            return json(p, platforms: try store.platforms(project: p.id), counts: try store.versionCounts())
+        }
     }
 
     static func json(_ p: ProjectRecord, platforms: [PlatformRecord], counts: [Int64: Int]) -> JSON {
@@ -112,6 +121,7 @@ enum ProjectCommands {
         let slug = inv.arg("SLUG")!
         try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, now: inv.now)
         inv.info("updated project \(slug)")
+        try inv.printWritten { try written(store, slug) }
     }
 
     static let rm: RunnableCommand = RunnableCommand(

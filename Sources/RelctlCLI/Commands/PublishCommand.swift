@@ -88,20 +88,20 @@ enum PublishCommand {
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
                        added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON]) {
         let total = added.count + changed.count + unchanged
+        // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
+        let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
+                                      "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
+                                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
+                                      "disagreements": .array(disagreements)])
         if dryRun {
-            inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
-                                "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
-                                "disagreements": .array(disagreements)])) {
+            inv.render(document) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
             inv.info("dry run: \(added.count) to add, \(changed.count) to change, \(removed.count) to remove, \(unchanged) unchanged; nothing written")
             return
         }
-        inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
-                            "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged),
-                            "limits": .array(limits), "disagreements": .array(disagreements)])) { "" }
+        inv.render(document) { "" }
         inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
     }
 }

@@ -42,6 +42,7 @@ enum VersionCommands {
                                             on: platform, of: project, now: inv.now)
         for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
         inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
+        try inv.printWritten { json(try store.version(version.text, on: platform), platform: platform.name, now: inv.now) }
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
@@ -128,6 +129,7 @@ enum VersionCommands {
         let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
         try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now)
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
+        try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
     }
 
     static let release: RunnableCommand = RunnableCommand(
@@ -140,6 +142,9 @@ enum VersionCommands {
         let (store, project, platforms) = try inv.targets()
         try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))") }
+        try inv.printWritten {
+            .object(["versions": .array(try platforms.map { json(try store.version(inv.arg("VERSION")!, on: $0), platform: $0.name, now: inv.now) })])
+        }
     }
 
     static let rm: RunnableCommand = RunnableCommand(
