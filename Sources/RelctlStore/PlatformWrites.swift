@@ -53,7 +53,9 @@ extension Store {
         let names = platforms.map(\.name).joined(separator: ",")
         let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")" } ?? "\(word) clear \(names)"
         return try change(project: project.slug, action, now: now) {
-            try platforms.map { platform in
+            let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            unchanged = current.count == platforms.count && current.allSatisfy { (kind == .force ? $0.force : $0.recommend) == floor }
+            return try platforms.map { platform in
                 var reached = true
                 // Checked inside the transaction: a release removed meanwhile counts.
                 if let floor {

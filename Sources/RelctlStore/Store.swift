@@ -18,6 +18,11 @@ public final class Store {
     /// A dry run makes every change in its transaction, with every check the
     /// data makes, and then rolls it back: what it reports is what would happen.
     public var dryRun = false
+    /// The last write found the data already as asked: nothing was written
+    /// and no audit row added (repeating a change must not fill the log).
+    public private(set) var lastWriteUnchanged = false
+    /// Set by a write's body when the data already matches.
+    var unchanged = false
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -175,15 +180,19 @@ public final class Store {
     /// Every write method of the store goes through here.
     func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
         var result: T? = nil
+        unchanged = false
+        lastWriteUnchanged = false
         do {
             return try db.write {
                 let r = try body()
+                if unchanged { result = r; throw DryRunRollback() }
                 try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
                            [.int(now), .text(user), SQLValue(project), .text(action)])
                 if dryRun { result = r; throw DryRunRollback() }
                 return r
             }
         } catch is DryRunRollback {
+            lastWriteUnchanged = unchanged
             return result!
         }
     }

@@ -82,8 +82,10 @@ extension Store {
     /// platform must have it, or nothing changes.
     public func releaseVersion(_ text: String, at: Int64, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
         try change(project: project.slug, "version release \(platforms.map(\.name).joined(separator: ",")) \(text) at \(Time.format(at))", now: now) {
+            unchanged = true
             for platform in platforms {
                 let v = try version(text, on: platform)
+                if v.releasedAt != at { unchanged = false }
                 try db.run("UPDATE version SET released_at = ? WHERE id = ?", [.int(at), .int(v.id)])
             }
         }
@@ -102,8 +104,10 @@ extension Store {
     /// The same notes on several platforms in one transaction.
     public func setNotes(of text: String, locale: String, to body: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
         try change(project: project.slug, "notes set \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)", now: now) {
+            unchanged = true
             for platform in platforms {
                 let v = try version(text, on: platform)
+                if v.notes[locale] != body { unchanged = false }
                 try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
                            [.int(v.id), .text(locale), .text(body)])
             }
@@ -130,8 +134,10 @@ extension Store {
         let names = platforms.map(\.name).joined(separator: ",")
         let action = policy.map { "policy set \(names) \(text) \($0)" } ?? "policy clear \(names) \(text)"
         try change(project: project.slug, action, now: now) {
+            unchanged = true
             for platform in platforms {
                 let v = try version(text, on: platform)
+                if v.policy != policy { unchanged = false }
                 if policy == nil && v.policy == nil {
                     throw StoreError("\(platform.name) \(v.version.text) has no pin", hint: "see 'relctl policy list --platform \(platform.name)'")
                 }

@@ -513,3 +513,26 @@ final class JSONSchemaTests: XCTestCase {
         XCTAssertFalse(rules.validate(.object(["rules": .object([:]), "release_delay_days": .int(1)])).isEmpty)
     }
 }
+
+/// Repeating a change says "unchanged" and logs nothing (issue 12, point 5).
+final class UnchangedWriteTests: XCTestCase {
+    func testRepeatingAChangeLogsNothing() {
+        let h = Harness()
+        h.sample()
+        for line in ["force 2.0 --platform all", "recommend 1.1 --platform ios", "policy set 1.0 force --platform ios",
+                     "notes set 2.0 --platform ios --locale tr Yeni", "rules set --major critical", "project use shop",
+                     "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z"] {
+            h.ok(line)
+            let before = try? Data(contentsOf: URL(fileURLWithPath: h.db))
+            let revision = h.ok("log --limit 1 --json").out
+            let again = h.ok(line)
+            XCTAssertTrue(again.err.contains("unchanged"), "\(line): \(again.err)")
+            XCTAssertEqual(h.ok("log --limit 1 --json").out, revision, "\(line) logged a change that changed nothing")
+            XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: h.db)), before, line)
+        }
+        // A real change still logs.
+        let r = h.ok("force 1.1 --platform ios")
+        XCTAssertFalse(r.err.contains("unchanged"), r.err)
+        XCTAssertTrue(h.ok("log --limit 1").out.contains("force ios 1.1"))
+    }
+}

@@ -74,6 +74,7 @@ enum RulesCommands {
         updated.remindHours = remind ?? project.remindHours
         updated.outdated = inv.value("outdated") ?? project.outdated
         try store.setRules(of: project, to: updated, now: inv.now)
+        if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
         inv.render(json(updated)) { text(updated) }
     }
 

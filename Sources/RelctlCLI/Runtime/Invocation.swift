@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlStore
 
 /// One run of one command: its parsed input, its context and the output
 /// helpers every handler shares.
@@ -6,6 +7,8 @@ public final class Invocation {
     public let context: Context
     public let parsed: ParsedCommand
     let arguments: [String: [String]]
+    /// The store the command opened, so messages can say when a write found nothing to change.
+    var opened: Store?
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
         self.context = context; self.parsed = parsed; self.arguments = arguments
@@ -55,7 +58,11 @@ public final class Invocation {
     public func out(_ s: String) { context.stdout.write(s) }
     public func line(_ s: String) { context.stdout.write(s + "\n") }
     /// A message about what happened, on stderr; -q silences it.
-    public func info(_ s: String) { if !quiet { context.stderr.write((dryRun ? "dry run, nothing changed: " : "") + s + "\n") } }
+    public func info(_ s: String) {
+        guard !quiet else { return }
+        let prefix = opened?.lastWriteUnchanged == true ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
+        context.stderr.write(prefix + s + "\n")
+    }
     /// Warnings stay visible under -q: they are about correctness.
     public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
     /// Indented for a person on a terminal, compact for a program (as gh does).
