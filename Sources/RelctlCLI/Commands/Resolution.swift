@@ -7,7 +7,7 @@ extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
         let store = try Store(path: dbPath, mode: mode, user: context.user)
         store.dryRun = dryRun
-        opened = store
+        wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
         return store
     }
 

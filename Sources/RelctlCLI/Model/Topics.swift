@@ -34,7 +34,7 @@ public enum Topics {
                 "DIR/<project>/<platform>/retired/<locale>.json  Retired versions file",
                 "DIR/<project>/<platform>/andversion.json        AndVersion manifest",
                 "DIR/<project>/<platform>/whatsnew/<locale>.json released versions with notes",
-                "DIR/<project>/ios/lookup/<locale>.json          App Store lookup-shaped file",
+                "DIR/<project>/ios/lookup/<locale>.json          iTunes lookup-shaped file",
                 "DIR/<project>/ios/siren.json                    Siren rules",
               ]),
         Topic("MESSAGE RESOLUTION",

@@ -1,5 +1,4 @@
 import RelctlCore
-import RelctlStore
 
 /// One run of one command: its parsed input, its context and the output
 /// helpers every handler shares.
@@ -7,8 +6,8 @@ public final class Invocation {
     public let context: Context
     public let parsed: ParsedCommand
     let arguments: [String: [String]]
-    /// The store the command opened, so messages can say when a write found nothing to change.
-    var opened: Store?
+    /// Whether the last write found nothing to change (set where the store is opened), so messages can say so.
+    var wroteNothing: () -> Bool = { false }
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
         self.context = context; self.parsed = parsed; self.arguments = arguments
@@ -60,7 +59,7 @@ public final class Invocation {
     /// A message about what happened, on stderr; -q silences it.
     public func info(_ s: String) {
         guard !quiet else { return }
-        let prefix = opened?.lastWriteUnchanged == true ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
+        let prefix = wroteNothing() ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
         context.stderr.write(prefix + s + "\n")
     }
     /// Warnings stay visible under -q: they are about correctness.

@@ -48,7 +48,7 @@ public enum Runner {
         } catch {
             var e = RelctlError.from(error)
             if e.status == 2 && e.usage == nil { e.usage = parsedLine.map { Parser.usageLine($0.path) } }
-            if let line = parsedLine, let hint = e.hint { e.hint = HintCommands.carry(hint, from: line, root: tree.model) }
+            if let line = parsedLine, let hint = e.hint { e.hint = PastedHints.carry(hint, from: line, root: tree.model) }
             report(e, context: context)
             return e.status
         }

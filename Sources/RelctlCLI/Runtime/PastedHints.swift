@@ -2,7 +2,7 @@
 /// Written where the error arises, they cannot know the options the user
 /// typed; here every quoted relctl command in a hint gains the scope the
 /// user gave (--db, -p, --platform) so that it works as printed.
-enum HintCommands {
+enum PastedHints {
     /// The options a user gave that a hinted command needs to act on the same thing.
     static let carried = ["db", "project", "platform"]
 
@@ -66,11 +66,11 @@ enum HintCommands {
 extension ParsedCommand {
     /// The command line as the user gave it (options in model order), plus more words.
     func commandLine(adding extra: [String] = []) -> String {
-        var words = ["relctl"] + path.dropFirst().map(\.name) + positionals.map(HintCommands.quoted)
+        var words = ["relctl"] + path.dropFirst().map(\.name) + positionals.map(PastedHints.quoted)
         for option in Parser.options(for: command) {
             for value in values[option.long] ?? [] {
-                words.append(HintCommands.spelled(option))
-                if option.takesValue { words.append(HintCommands.quoted(value)) }
+                words.append(PastedHints.spelled(option))
+                if option.takesValue { words.append(PastedHints.quoted(value)) }
             }
         }
         return (words + extra).joined(separator: " ")
