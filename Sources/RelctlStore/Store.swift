@@ -207,7 +207,8 @@ public final class Store {
 
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
-        try db.scalar("SELECT coalesce(max(id), 0) FROM audit").intValue ?? 0
+        // Publishes are logged too, but they do not change what is published.
+        try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
     }
 
     /// A row that does not decode: an error naming it, never a silent skip.

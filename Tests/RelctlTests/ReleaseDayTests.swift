@@ -536,3 +536,32 @@ final class UnchangedWriteTests: XCTestCase {
         XCTAssertTrue(h.ok("log --limit 1").out.contains("force ios 1.1"))
     }
 }
+
+final class PublishLogTests: XCTestCase {
+    func testPublishesThatChangeFilesAreLoggedAndDoNotChangeTheRevision() throws {
+        let h = Harness()
+        h.sample()
+        let previous = FileManager.default.currentDirectoryPath
+        _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let first = h.ok("publish out --json").json as! [String: Any]
+        let entry = ((h.ok("log --limit 1 --json").json as! [String: Any])["entries"] as! [[String: Any]])[0]
+        XCTAssertEqual(entry["user"] as? String, "tester")
+        XCTAssertEqual(entry["action"] as? String, "publish out revision \(first["revision"]!): \((first["added"] as! [String]).count) added, 0 changed, 0 removed")
+        let index = try Data(contentsOf: URL(fileURLWithPath: h.dir + "/out/index.json"))
+        // Republishing: same revision, same bytes, and nothing to log.
+        let again = h.ok("publish out --json").json as! [String: Any]
+        XCTAssertEqual(again["revision"] as? Int, first["revision"] as? Int)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.dir + "/out/index.json")), index)
+        XCTAssertEqual(actionsCount(h, "publish"), 1)
+        h.ok("publish out --dry-run")
+        XCTAssertEqual(actionsCount(h, "publish"), 1, "a dry run is not logged")
+        h.ok("force 2.0 --platform ios")
+        h.ok("publish out")
+        XCTAssertEqual(actionsCount(h, "publish"), 2)
+    }
+
+    func actionsCount(_ h: Harness, _ action: String) -> Int {
+        ((h.ok("log --action \(action) --json").json as! [String: Any])["entries"] as! [Any]).count
+    }
+}

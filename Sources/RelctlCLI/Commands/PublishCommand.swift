@@ -74,6 +74,12 @@ enum PublishCommand {
                 if dryRun { for f in disagreements { inv.warn("would differ from 'relctl check': " + FindingsReport.disagreementLine(f)) } }
                 else { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
             }
+            if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty) {
+                // The log is a courtesy: a database this user may only read still publishes.
+                if let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
+                    try? log.logPublish(dir: dir, revision: revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
+                }
+            }
             report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
                    limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json))
         } catch {
