@@ -10,51 +10,51 @@ _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
         "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
-        "init") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "project add") subs=""; flags=""; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
+        "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
         "project list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project show") subs=""; flags=""; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
-        "project edit") subs=""; flags=""; valued="--name --default-locale --locales"; repeat=""; args=("dyn:projects"); argrep=0 ;;
-        "project rm") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
-        "project use") subs=""; flags=""; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
+        "project edit") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("dyn:projects"); argrep=0 ;;
+        "project rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
+        "project use") subs=""; flags="--dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "platform") subs="add list show edit rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "platform add") subs=""; flags=""; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("enum:ios ipados macos tvos watchos visionos android"); argrep=0 ;;
+        "platform add") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("enum:ios ipados macos tvos watchos visionos android"); argrep=0 ;;
         "platform list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "platform show") subs=""; flags=""; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
-        "platform edit") subs=""; flags=""; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("dyn:platforms"); argrep=0 ;;
-        "platform rm") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
+        "platform edit") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("dyn:platforms"); argrep=0 ;;
+        "platform rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
         "version") subs="add list show edit release rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "version add") subs=""; flags="--unreleased"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--notes"; args=("none"); argrep=0 ;;
+        "version add") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--notes"; args=("none"); argrep=0 ;;
         "version list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "version show") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version edit") subs=""; flags="--unreleased"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version release") subs=""; flags=""; valued="--platform --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version rm") subs=""; flags="--yes"; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "version edit") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "version release") subs=""; flags="--dry-run"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "version rm") subs=""; flags="--yes --dry-run"; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "notes set") subs=""; flags=""; valued="--platform --locale --file"; repeat=""; args=("dyn:versions" "none"); argrep=1 ;;
+        "notes set") subs=""; flags="--dry-run"; valued="--platform --locale --file"; repeat="--platform"; args=("dyn:versions" "none"); argrep=1 ;;
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "notes rm") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "force") subs=""; flags="--allow-unreleased --clear"; valued="--platform --build"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "recommend") subs=""; flags="--clear"; valued="--platform --build"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "notes rm") subs=""; flags="--dry-run"; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "force") subs=""; flags="--allow-unreleased --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "recommend") subs=""; flags="--clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "policy set") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
-        "policy clear") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "policy set") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
+        "policy clear") subs=""; flags="--dry-run"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "rules show") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "rules set") subs=""; flags=""; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
+        "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
         "maintenance") subs="start schedule stop status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "maintenance start") subs=""; flags=""; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
-        "maintenance schedule") subs=""; flags=""; valued="--from --until --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
-        "maintenance stop") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance start") subs=""; flags="--dry-run --yes"; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance schedule") subs=""; flags="--dry-run"; valued="--from --until --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance stop") subs=""; flags="--dry-run"; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance status") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "maintenance cancel") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:windows"); argrep=0 ;;
+        "maintenance cancel") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "message") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "message set") subs=""; flags=""; valued="--locale --title --message --update-button --later-button --skip-button --retry-button"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
+        "message set") subs=""; flags="--dry-run"; valued="--locale --title --message --update-button --later-button --skip-button --retry-button"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
-        "message rm") subs=""; flags=""; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
+        "message rm") subs=""; flags="--dry-run"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --publish-despite-disagreements"; valued="--at"; repeat=""; args=("dir"); argrep=0 ;;
@@ -62,9 +62,9 @@ _relctl_spec() {
         "import") subs="retired andversion"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
-        "log") subs=""; flags=""; valued="--limit"; repeat=""; args=(); argrep=0 ;;
+        "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
-        "help") subs=""; flags=""; valued=""; repeat=""; args=("none"); argrep=1 ;;
+        "help") subs=""; flags=""; valued=""; repeat=""; args=("dyn:commands"); argrep=1 ;;
     esac
 }
 
@@ -119,11 +119,11 @@ _relctl_value() {
         "policy set|--platform") echo "dyn:platforms" ;;
         "policy clear|--platform") echo "dyn:platforms" ;;
         "policy list|--platform") echo "dyn:platforms" ;;
-        "rules set|--all") echo "none" ;;
-        "rules set|--major") echo "none" ;;
-        "rules set|--minor") echo "none" ;;
-        "rules set|--patch") echo "none" ;;
-        "rules set|--revision") echo "none" ;;
+        "rules set|--all") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--major") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--minor") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--patch") echo "enum:critical annoying default hinting persistent relaxed" ;;
+        "rules set|--revision") echo "enum:critical annoying default hinting persistent relaxed" ;;
         "rules set|--release-delay") echo "none" ;;
         "rules set|--remind-after") echo "none" ;;
         "rules set|--outdated") echo "enum:recommend none" ;;
@@ -159,6 +159,9 @@ _relctl_value() {
         "import retired|--locale") echo "dyn:locales" ;;
         "import andversion|--platform") echo "dyn:platforms" ;;
         "log|--limit") echo "none" ;;
+        "log|--platform") echo "dyn:platforms" ;;
+        "log|--action") echo "none" ;;
+        "log|--since") echo "none" ;;
         *) echo none ;;
     esac
 }
@@ -187,6 +190,7 @@ _relctl_add() {
             [[ -n $_relctl_project ]] && extra+=(--project "$_relctl_project")
             [[ -n $_relctl_platform ]] && extra+=(--platform "$_relctl_platform")
             while IFS= read -r line; do
+                line=${line%%$'\t'*}  # the value, without its description
                 [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
             done < <(command relctl __complete "${spec#dyn:}" "${extra[@]}" 2>/dev/null)
             ;;

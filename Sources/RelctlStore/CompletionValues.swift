@@ -1,3 +1,4 @@
+import RelctlCore
 import SQLite
 
 /// The values the shell completion offers, read without any check beyond
@@ -22,8 +23,17 @@ extension Store {
     }
 
     public func upcomingWindowIDs(scope: Int64?) throws -> [String] {
-        try db.query("SELECT id FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) AND cancelled_at IS NULL ORDER BY id",
-                     [SQLValue(scope)]).map { $0.text(0) }
+        try upcomingWindows(scope: scope).map { String($0.id) }
+    }
+
+    /// Windows that have not begun, with their times (shown beside the ids).
+    public func upcomingWindows(scope: Int64?) throws -> [(id: Int64, start: Int64, end: Int64?)] {
+        try db.query("SELECT id, starts_at, ends_at FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) AND cancelled_at IS NULL ORDER BY id",
+                     [SQLValue(scope)]).compactMap { r in
+            guard let id = r.int(0), let start = r.int(1), Time.isInRange(start) else { return nil }
+            let end = r.int(2).flatMap { Time.isInRange($0) ? $0 : nil }
+            return (id, start, end)
+        }
     }
 
     /// Locales that notes, messages and default locales use.

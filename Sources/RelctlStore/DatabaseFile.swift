@@ -27,6 +27,13 @@ enum DatabaseFile {
         return access(path, W_OK) == 0 && (st.st_mode & 0o222) != 0
     }
 
+    /// The folder a path is in ("." for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let head = String(path[..<slash])
+        return head.isEmpty ? "/" : head
+    }
+
     static func size(_ path: String) -> Int64? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }

@@ -7,7 +7,7 @@ extension Store {
                             storeURL: String?, now: Int64) throws {
         try change(project: project.slug, "platform add \(name) bundle=\(bundleID)", now: now) {
             if try platforms(project: project.id).contains(where: { $0.name == name }) {
-                throw StoreError("project '\(project.slug)' already has platform \(name)", hint: "change it with 'relctl platform edit \(name)'")
+                throw StoreError("project '\(project.slug)' already has platform \(name)", hint: "change it with 'relctl platform edit \(name) --bundle-id ID'")
             }
             try db.run("INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os, store_url) VALUES (?, ?, ?, ?, ?, ?)",
                        [.int(project.id), .text(name), .text(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL)])
@@ -40,23 +40,41 @@ extension Store {
     @discardableResult
     public func setFloor(_ kind: FloorKind, of platform: PlatformRecord, in project: ProjectRecord, to floor: Floor?,
                          allowUnreleased: Bool, now: Int64) throws -> Bool {
+        try setFloor(kind, of: [platform], in: project, to: floor, allowUnreleased: allowUnreleased, now: now)[0]
+    }
+
+    /// The same floor on several platforms in one transaction (one audit
+    /// row naming them all): either every platform gets it or none does.
+    /// The answer says, per platform, whether a released version reaches it.
+    @discardableResult
+    public func setFloor(_ kind: FloorKind, of platforms: [PlatformRecord], in project: ProjectRecord, to floor: Floor?,
+                         allowUnreleased: Bool, now: Int64) throws -> [Bool] {
         let word = kind.rawValue
-        let action = floor.map { "\(word) \(platform.name) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")" } ?? "\(word) clear \(platform.name)"
+        let names = platforms.map(\.name).joined(separator: ",")
+        let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")" } ?? "\(word) clear \(names)"
         return try change(project: project.slug, action, now: now) {
-            var reached = true
-            // Checked inside the transaction: a release removed meanwhile counts.
-            if let floor {
-                reached = try versions(platform: platform.id, withNotes: false)
-                    .contains { $0.isReleased(at: now) && !Release.isBelow($0.release, floor.release) }
-                if !reached && !(kind == .force && allowUnreleased) {
-                    throw StoreError(
-                        "no released version of \(platform.name) is at or above \(floor.text): users would be sent to an update they cannot install",
-                        hint: "release one first ('relctl version add \(floor.version.text) --platform \(platform.name)' or 'relctl version release \(floor.version.text)')" + (kind == .force ? ", or add --allow-unreleased" : ""))
+            let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            unchanged = current.count == platforms.count && current.allSatisfy { (kind == .force ? $0.force : $0.recommend) == floor }
+            return try platforms.map { platform in
+                var reached = true
+                // Checked inside the transaction: a release removed meanwhile counts.
+                if let floor {
+                    let all = try versions(platform: platform.id, withNotes: false)
+                    reached = all.contains { $0.isReleased(at: now) && !Release.isBelow($0.release, floor.release) }
+                    if !reached && !(kind == .force && allowUnreleased) {
+                        // The hint releases the version when it is recorded, else records it.
+                        let recorded = all.first { $0.version.text == floor.version.text }
+                        let fix = recorded != nil ? "relctl version release \(floor.version.text) --platform \(platform.name)"
+                                                  : "relctl version add \(floor.version.text) --platform \(platform.name)\(platform.isAndroid ? " --build N" : "")"
+                        throw StoreError(
+                            "no released version of \(platform.name) is at or above \(floor.text): users would be sent to an update they cannot install",
+                            hint: "release one first ('\(fix)')" + (kind == .force ? ", or add --allow-unreleased" : ""))
+                    }
                 }
+                try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
+                           [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])
+                return reached
             }
-            try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
-                       [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])
-            return reached
         }
     }
 }

@@ -14,7 +14,7 @@ extension Store {
     public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
         try change(project: slug, "project add \(slug) name=\(name)", now: now) {
             if try project(slug: slug) != nil {
-                throw StoreError("project '\(slug)' already exists", hint: "choose another slug, or change it with 'relctl project edit \(slug)'")
+                throw StoreError("project '\(slug)' already exists", hint: "choose another slug, or change it with 'relctl project edit \(slug) --name NAME'")
             }
             try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
                        [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored)])
@@ -42,6 +42,7 @@ extension Store {
     public func useProject(_ slug: String, now: Int64) throws {
         try change(project: slug, "project use \(slug)", now: now) {
             _ = try requireProject(slug)
+            unchanged = try defaultProject == slug
             try db.run("INSERT INTO meta(key, value) VALUES ('default_project', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(slug)])
         }
     }
@@ -50,6 +51,8 @@ extension Store {
     public func setRules(of project: ProjectRecord, to updated: ProjectRecord, now: Int64) throws {
         let action = "rules set \(updated.rules.stored) delay=\(updated.releaseDelayDays)d remind=\(updated.remindHours)h outdated=\(updated.outdated)"
         try change(project: project.slug, action, now: now) {
+            unchanged = project.rules.stored == updated.rules.stored && project.releaseDelayDays == updated.releaseDelayDays
+                && project.remindHours == updated.remindHours && project.outdated == updated.outdated
             try db.run("UPDATE project SET rules = ?, release_delay_days = ?, remind_hours = ?, outdated = ? WHERE id = ?",
                        [.text(updated.rules.stored), .int(updated.releaseDelayDays), .int(updated.remindHours), .text(updated.outdated), .int(project.id)])
         }

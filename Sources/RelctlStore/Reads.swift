@@ -250,8 +250,28 @@ extension Store {
 
     /// The newest audit entries, newest first.
     public func auditEntries(limit: Int64) throws -> [AuditEntry] {
-        try db.query("SELECT id, at, user, project, action FROM audit ORDER BY id DESC LIMIT ?", [.int(limit)]).map {
-            AuditEntry(id: $0.int(0)!, at: try instant($0.int(1), "audit entry #\($0.int(0)!)", "at")!, user: $0.text(2), project: $0.string(3), action: $0.text(4))
+        try auditEntries(limit: limit, filter: AuditFilter())
+    }
+
+    /// The newest audit entries that pass the filter, newest first. The
+    /// platform is a word of the action ("force ios,android 2.0"), matched here.
+    public func auditEntries(limit: Int64, filter: AuditFilter) throws -> [AuditEntry] {
+        let rows = try db.query("""
+            SELECT id, at, user, project, action FROM audit
+            WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR at >= ?2)
+              AND (?3 IS NULL OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
+            ORDER BY id DESC LIMIT ?4
+            """, [SQLValue(filter.project), SQLValue(filter.since), SQLValue(filter.action), .int(filter.platform == nil ? limit : -1)])
+        var out: [AuditEntry] = []
+        for r in rows {
+            let e = AuditEntry(id: r.int(0)!, at: try instant(r.int(1), "audit entry #\(r.int(0)!)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4))
+            if let platform = filter.platform {
+                let words = e.action.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                guard words.contains(platform) else { continue }
+            }
+            out.append(e)
+            if out.count >= limit { break }
         }
+        return out
     }
 }

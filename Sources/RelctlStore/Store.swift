@@ -15,6 +15,14 @@ public final class Store {
     public let path: String
     let db: Connection
     let user: String
+    /// A dry run makes every change in its transaction, with every check the
+    /// data makes, and then rolls it back: what it reports is what would happen.
+    public var dryRun = false
+    /// The last write found the data already as asked: nothing was written
+    /// and no audit row added (repeating a change must not fill the log).
+    public private(set) var lastWriteUnchanged = false
+    /// Set by a write's body when the data already matches.
+    var unchanged = false
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -35,6 +43,14 @@ public final class Store {
                              hint: "create one with 'relctl init', or point --db (or RELCTL_DB) at an existing one")
         case .other:
             throw StoreError("\(path) is not a regular file", hint: "point --db at a relctl database file")
+        case .missing:
+            // SQLite says only "unable to open database file"; name the folder that is missing.
+            let folder = DatabaseFile.folder(of: path)
+            switch DatabaseFile.kind(of: folder) {
+            case .missing: throw StoreError("the folder \(folder) does not exist", hint: "create it first (mkdir -p \(folder)) or choose another --db path")
+            case .file, .other: throw StoreError("\(folder) is not a folder", hint: "choose another --db path")
+            default: break
+            }
         case .file where mode == .write && !DatabaseFile.isWritable(path):
             throw StoreError("the database \(path) is read-only",
                              hint: "make it writable (chmod u+w \(path)) or copy it somewhere writable")
@@ -167,13 +183,26 @@ public final class Store {
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.
     /// Every write method of the store goes through here.
     func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
-        try db.write {
-            let result = try body()
-            try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
-                       [.int(now), .text(user), SQLValue(project), .text(action)])
-            return result
+        var result: T? = nil
+        unchanged = false
+        lastWriteUnchanged = false
+        do {
+            return try db.write {
+                let r = try body()
+                if unchanged { result = r; throw DryRunRollback() }
+                try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
+                           [.int(now), .text(user), SQLValue(project), .text(action)])
+                if dryRun { result = r; throw DryRunRollback() }
+                return r
+            }
+        } catch is DryRunRollback {
+            lastWriteUnchanged = unchanged
+            return result!
         }
     }
+
+    /// Thrown to roll a dry run's transaction back.
+    private struct DryRunRollback: Error {}
 
     /// Everything read inside `body` comes from one consistent state.
     public func read<T>(_ body: () throws -> T) throws -> T {
@@ -182,7 +211,8 @@ public final class Store {
 
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
-        try db.scalar("SELECT coalesce(max(id), 0) FROM audit").intValue ?? 0
+        // Publishes are logged too, but they do not change what is published.
+        try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
     }
 
     /// A row that does not decode: an error naming it, never a silent skip.

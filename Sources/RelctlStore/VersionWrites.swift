@@ -11,7 +11,7 @@ extension Store {
         try change(project: project.slug, "version add \(platform.name) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
             let existing = try versions(platform: platform.id, withNotes: false)
             if existing.contains(where: { $0.version.text == version.text }) {
-                throw StoreError("\(platform.name) already has version \(version.text)", hint: "change it with 'relctl version edit \(version.text)'")
+                throw StoreError("\(platform.name) already has version \(version.text)", hint: "change it with 'relctl version edit \(version.text) --platform \(platform.name) --build N'")
             }
             try checkBuildFree(build, on: platform, among: existing, except: nil)
             try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
@@ -75,9 +75,19 @@ extension Store {
     }
 
     public func releaseVersion(_ text: String, at: Int64, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "version release \(platform.name) \(text) at \(Time.format(at))", now: now) {
-            let v = try version(text, on: platform)
-            try db.run("UPDATE version SET released_at = ? WHERE id = ?", [.int(at), .int(v.id)])
+        try releaseVersion(text, at: at, on: [platform], of: project, now: now)
+    }
+
+    /// Releases the version on several platforms in one transaction: every
+    /// platform must have it, or nothing changes.
+    public func releaseVersion(_ text: String, at: Int64, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "version release \(platforms.map(\.name).joined(separator: ",")) \(text) at \(Time.format(at))", now: now) {
+            unchanged = true
+            for platform in platforms {
+                let v = try version(text, on: platform)
+                if v.releasedAt != at { unchanged = false }
+                try db.run("UPDATE version SET released_at = ? WHERE id = ?", [.int(at), .int(v.id)])
+            }
         }
     }
 
@@ -88,10 +98,19 @@ extension Store {
     }
 
     public func setNotes(of text: String, locale: String, to body: String, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "notes set \(platform.name) \(text) \(locale)", now: now) {
-            let v = try version(text, on: platform)
-            try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
-                       [.int(v.id), .text(locale), .text(body)])
+        try setNotes(of: text, locale: locale, to: body, on: [platform], of: project, now: now)
+    }
+
+    /// The same notes on several platforms in one transaction.
+    public func setNotes(of text: String, locale: String, to body: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "notes set \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)", now: now) {
+            unchanged = true
+            for platform in platforms {
+                let v = try version(text, on: platform)
+                if v.notes[locale] != body { unchanged = false }
+                try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
+                           [.int(v.id), .text(locale), .text(body)])
+            }
         }
     }
 
@@ -107,21 +126,31 @@ extension Store {
 
     /// Pins one version's policy (force, recommend or none), or with nil removes the pin.
     public func setPin(of text: String, to policy: String?, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        let action = policy.map { "policy set \(platform.name) \(text) \($0)" } ?? "policy clear \(platform.name) \(text)"
+        try setPin(of: text, to: policy, on: [platform], of: project, now: now)
+    }
+
+    /// The same pin on several platforms in one transaction.
+    public func setPin(of text: String, to policy: String?, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+        let names = platforms.map(\.name).joined(separator: ",")
+        let action = policy.map { "policy set \(names) \(text) \($0)" } ?? "policy clear \(names) \(text)"
         try change(project: project.slug, action, now: now) {
-            let v = try version(text, on: platform)
-            if policy == nil && v.policy == nil {
-                throw StoreError("\(platform.name) \(v.version.text) has no pin", hint: "see 'relctl policy list'")
-            }
-            if let policy, policy != "none" {
-                let newer = try versions(platform: platform.id, withNotes: false)
-                    .contains { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
-                guard newer else {
-                    throw StoreError("no released version of \(platform.name) is newer than \(v.version.text), so it cannot \(policy == "force" ? "be forced" : "be asked") to update",
-                                     hint: "release a newer version first")
+            unchanged = true
+            for platform in platforms {
+                let v = try version(text, on: platform)
+                if v.policy != policy { unchanged = false }
+                if policy == nil && v.policy == nil {
+                    throw StoreError("\(platform.name) \(v.version.text) has no pin", hint: "see 'relctl policy list --platform \(platform.name)'")
                 }
+                if let policy, policy != "none" {
+                    let newer = try versions(platform: platform.id, withNotes: false)
+                        .contains { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
+                    guard newer else {
+                        throw StoreError("no released version of \(platform.name) is newer than \(v.version.text), so it cannot \(policy == "force" ? "be forced" : "be asked") to update",
+                                         hint: "release a newer version first")
+                    }
+                }
+                try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy), .int(v.id)])
             }
-            try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy), .int(v.id)])
         }
     }
 }

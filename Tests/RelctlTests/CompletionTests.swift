@@ -90,6 +90,9 @@ final class CompletionTests: XCTestCase {
         ("relctl version add 1.0 --build 3 --bu", []),
         ("relctl version add 1.0 --notes a --no", ["--no-color", "--notes", "--notes-file"]),
         ("relctl maintenance start --fo", ["--for"]),
+        ("relctl help ma", ["maintenance"]),
+        ("relctl help ", Relctl.tree.model.visibleSubcommands.map(\.name)),
+        ("relctl rules set --major ", Rule.presets.map(\.0)),
     ]
 
     func compare(_ shell: String, _ results: [String: [String]]) {
@@ -151,6 +154,11 @@ final class CompletionTests: XCTestCase {
         let before = try Data(contentsOf: URL(fileURLWithPath: h.db))
         var r = try Proc.run(Package.binary, ["__complete", "versions", "--project", "shop"], env: env, cwd: h.dir)
         XCTAssertEqual(r.out, "1.0\n2.1.0\n")
+        // Window ids come with their times, which zsh and fish show beside them.
+        r = try Proc.run(Package.binary, ["__complete", "windows", "--project", "shop"], env: env, cwd: h.dir)
+        XCTAssertEqual(r.out, "1\t2027-01-01T00:00:00Z to 2027-01-01T01:00:00Z\n")
+        // zsh keeps a colon in a description (escaped) instead of turning it into " -".
+        XCTAssertEqual(ZshScript.describe("a: b"), "a\\: b")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.db)), before)
         r = try Proc.run(Package.binary, ["__complete", "projects", "--db", h.dir + "/none.db"], env: env, cwd: h.dir)
         XCTAssertEqual(r.status, 0)

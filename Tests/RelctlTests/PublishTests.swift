@@ -229,8 +229,8 @@ final class PublishTests: XCTestCase {
         for path in tree(a).keys { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: a + "/" + path) }
         let again = publish(h, a, ["--json"])
         let summary = again.json as! [String: Any]
-        XCTAssertEqual(summary["added"] as? Int, 0)
-        XCTAssertEqual(summary["changed"] as? Int, 0)
+        XCTAssertEqual((summary["added"] as? [String])?.count, 0)
+        XCTAssertEqual((summary["changed"] as? [String])?.count, 0)
         XCTAssertEqual(summary["unchanged"] as? Int, tree(a).count)
         for path in tree(a).keys {
             let date = try FileManager.default.attributesOfItem(atPath: a + "/" + path)[.modificationDate] as! Date
@@ -242,12 +242,12 @@ final class PublishTests: XCTestCase {
         bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
         try Data(bytes).write(to: URL(fileURLWithPath: victim))
         let repaired = publish(h, a, ["--json"]).json as! [String: Any]
-        XCTAssertEqual(repaired["changed"] as? Int, 1)
+        XCTAssertEqual((repaired["changed"] as? [String])?.count, 1)
         XCTAssertEqual(tree(a)["shop/ios/retired/en.json"], tree(b)["shop/ios/retired/en.json"])
         // One change touches only the files it affects, and the index.
         h.ok("notes set 2.1 --platform ios --locale tr \"Başka\"")
         let changed = publish(h, a, ["--json"]).json as! [String: Any]
-        XCTAssertEqual(changed["changed"] as? Int, 5, "whatsnew/tr, andversion, lookup/tr, the appcast (Turkish notes of 2.1) and index")
+        XCTAssertEqual((changed["changed"] as? [String])?.count, 5, "whatsnew/tr, andversion, lookup/tr, the appcast (Turkish notes of 2.1) and index")
     }
 
     func testDryRunAndRemovalOfFilesThatNoLongerBelong() throws {

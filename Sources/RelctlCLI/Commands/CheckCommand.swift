@@ -10,7 +10,7 @@ enum CheckCommand {
                   Shared.locale("The user's locale (default the project's default locale)."),
                   Shared.at],
         examples: [Example("relctl check 1.9.4 --platform ios --locale tr", "What a Turkish iOS user on 1.9.4 sees now."),
-                   Example("relctl check 2.0 --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window.")]
+                   Example("relctl check 2.0 --platform ios --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window.")]
     ) { inv in
         let client = Release(try Version(inv.arg("VERSION")!), build: try inv.value("build").map(parseBuild))
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -65,7 +65,7 @@ enum CheckCommand {
             "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,
             "window": verdict.window.map { MaintenanceCommands.json($0, now: at) } ?? .null,
             "updateUrl": verdict.kind == .required || verdict.kind == .optional ? .optional(platform.updateURL) : .null,
-            "message": message.map { m in .object(m.mapValues { .object(["text": .string($0.value), "source": .string($0.source)]) }) } ?? .null,
+            "message": message.map { m in .object(Dictionary(uniqueKeysWithValues: m.map { (JSONKey.camel($0.key), JSON.object(["text": .string($0.value.value), "source": .string($0.value.source)])) })) } ?? .null,
             "notes": notes.map { .object(["locale": .string($0.0), "lines": .array($0.1.lines.map { .string($0) })]) } ?? .null,
         ]
         return .object(o)

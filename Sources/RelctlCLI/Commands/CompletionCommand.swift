@@ -30,8 +30,12 @@ enum CompletionCommand {
         options: [Shared.platform], hidden: true
     ) { inv in
         // Completion must never fail loudly or write: any problem means no candidates.
-        guard let kind = DynamicValues(rawValue: inv.arg("KIND")!),
-              let store = try? Store(path: inv.dbPath, mode: .read, user: inv.context.user),
+        guard let kind = DynamicValues(rawValue: inv.arg("KIND")!) else { return }
+        if kind == .commands {
+            inv.out(Relctl.tree.model.visibleSubcommands.map { "\($0.name)\t\($0.abstract)\n" }.joined())
+            return
+        }
+        guard let store = try? Store(path: inv.dbPath, mode: .read, user: inv.context.user),
               let values = try? candidates(kind, store: store, project: inv.value("project"), platform: inv.value("platform"))
         else { return }
         inv.out(values.map { $0 + "\n" }.joined())
@@ -41,10 +45,12 @@ enum CompletionCommand {
         if kind == .projects { return try store.projectSlugs() }
         let scope = try store.completionScope(project: project)
         switch kind {
-        case .projects: return []
+        case .projects, .commands: return []
         case .platforms: return try store.platformNames(scope: scope)
         case .versions: return try store.versionTexts(scope: scope, platform: platform)
-        case .windows: return try store.upcomingWindowIDs(scope: scope)
+        case .windows:
+            // The id, and when the window runs, as the shells' description.
+            return try store.upcomingWindows(scope: scope).map { "\($0.id)\t\(Time.format($0.start)) to \($0.end.map(Time.format) ?? "stop")" }
         case .locales: return Set(Catalog.locales).union(try store.localesInUse(scope: scope)).sorted()
         }
     }

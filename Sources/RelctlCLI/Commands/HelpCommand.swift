@@ -4,7 +4,9 @@ import RelctlCore
 enum HelpCommand {
     static let command: RunnableCommand = RunnableCommand(
         "help", abstract: "Show help for relctl or a command.",
-        arguments: [Argument("COMMAND", help: "The command to explain, like 'version add'.", optional: true, repeating: true)]
+        arguments: [Argument("COMMAND", help: "The command to explain, like 'version add'.", optional: true, repeating: true,
+                             completion: .dynamic(.commands))],
+        examples: [Example("relctl help force", "The help of relctl force."), Example("relctl help maintenance start", "The help of a subcommand.")]
     ) { inv in
         var path = [Relctl.tree.model]
         for word in inv.args("COMMAND") {

@@ -10,7 +10,8 @@ enum ImportCommands {
     static let command: RunnableCommand = RunnableCommand(
         "import", abstract: "Bring an existing Retired or AndVersion file into a project.",
         discussion: "Versions a file lists are created when missing, released one release delay ago (the file is live, so they are announced). A file a client would crash on or ignore is refused with the reason. Values the database already holds differently are conflicts: listed by --dry-run, refused unless --replace.",
-        subcommands: [retired, andVersion]
+        subcommands: [retired, andVersion],
+        examples: [Example("relctl import retired versions-en.json --platform ios --locale en --dry-run", "See what importing a Retired file would create or change.")]
     )
 
     static let retired: RunnableCommand = RunnableCommand(

@@ -12,14 +12,15 @@ enum MaintenanceCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "maintenance", abstract: "Start, schedule and stop maintenance windows.",
-        subcommands: [start, schedule, stop, status, list, cancel]
+        subcommands: [start, schedule, stop, status, list, cancel],
+        examples: [Example("relctl maintenance status", "What is active or scheduled."), Example("relctl maintenance start --for 2h --message \"Back soon\"", "Block apps for two hours.")]
     )
 
     static let start: RunnableCommand = RunnableCommand(
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
         options: [Option("until", value: "TIME", help: "When the window ends."),
-                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions,
+                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
     ) { inv in
@@ -36,7 +37,7 @@ enum MaintenanceCommands {
     static let schedule: RunnableCommand = RunnableCommand(
         "schedule", abstract: "Schedule a maintenance window.",
         options: [Option("from", value: "TIME", help: "When the window starts."),
-                  Option("until", value: "TIME", help: "When the window ends.")] + copyOptions,
+                  Option("until", value: "TIME", help: "When the window ends.")] + copyOptions + [Shared.dryRun],
         examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time.")]
     ) { inv in
         guard let from = inv.value("from"), let until = inv.value("until") else {
@@ -84,7 +85,12 @@ enum MaintenanceCommands {
         let scope = platform?.name ?? "all platforms"
         let span = "\(Time.format(start)) to \(end.map(Time.format) ?? "stop")"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
-        let id = try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
+        // A window that starts now blocks apps at once: it is previewed like a floor.
+        let open = { try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now) }
+        let id = start > now ? try open() : try inv.guarded(store, project, change: { snapshot in
+            snapshot.windows.append(MaintenanceWindow(id: 0, projectID: project.id, platformID: platform?.id, platformName: platform?.name,
+                                                      startsAt: start, endsAt: end, copy: [:]))
+        }, write: open)
         if end == nil {
             let locales = try store.messageOverrides(project: project.id)["maintenance"]?
                 .filter { $0.value.values.contains { $0.contains("{until}") } }.keys.sorted() ?? []
@@ -92,13 +98,14 @@ enum MaintenanceCommands {
                 inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
             }
         }
-        inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name)])) { "" }
+        try inv.printWritten { json(try store.maintenanceWindows(project: project.id).first { $0.id == id }!, now: now) }
         inv.info("maintenance window #\(id) for \(scope): \(span)")
     }
 
     static let stop: RunnableCommand = RunnableCommand(
         "stop", abstract: "End the active maintenance window now.",
-        options: [Shared.platform(only: "Only the window of this platform.")]
+        options: [Shared.platform(only: "Only the window of this platform."), Shared.dryRun],
+        examples: [Example("relctl maintenance stop", "End the active window now.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
@@ -126,7 +133,7 @@ enum MaintenanceCommands {
         })
     }
 
-    static let status: RunnableCommand = RunnableCommand("status", abstract: "Show active and upcoming maintenance.") { inv in
+    static let status: RunnableCommand = RunnableCommand("status", abstract: "Show active and upcoming maintenance.", examples: [Example("relctl maintenance status --json", "Active and upcoming windows as JSON.")]) { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
         let now = inv.now
@@ -137,7 +144,7 @@ enum MaintenanceCommands {
         }
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past and cancelled ones included.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List every maintenance window, past and cancelled ones included.", examples: [Example("relctl maintenance list", "Every window, past and cancelled ones too.")]) { inv in
         let store = try inv.store(.read)
         let project = try inv.project(in: store)
         let now = inv.now
@@ -148,7 +155,8 @@ enum MaintenanceCommands {
     static let cancel: RunnableCommand = RunnableCommand(
         "cancel", abstract: "Cancel a scheduled window that has not begun.",
         arguments: [Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))],
-        options: [Shared.yes]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl maintenance cancel 1 --yes", "Cancel scheduled window #1.")]
     ) { inv in
         let text = inv.arg("ID")!
         guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {

@@ -15,14 +15,15 @@ enum MessageCommands {
     static let command: RunnableCommand = RunnableCommand(
         "message", abstract: "Override the built-in messages per locale.",
         discussion: "Text is resolved for a user's locale by trying the user's language (the exact tag, then its language: pt-BR, then pt), then the project's default locale, then English; at each step the project's text wins over the built-in catalog.",
-        subcommands: [set, show, rm]
+        subcommands: [set, show, rm],
+        examples: [Example("relctl message show --locale tr", "The Turkish texts and where each comes from."), Example("relctl message set optional --locale en --later-button \"Not now\"", "Change one English button.")]
     )
 
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Set message text for a kind and locale.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
         options: [Shared.locale("The locale of the text.")]
-            + fieldOptions.map { Option($0.option, value: "TEXT", help: $0.help) },
+            + fieldOptions.map { Option($0.option, value: "TEXT", help: $0.help) } + [Shared.dryRun],
         examples: [Example("relctl message set required --locale en --title \"Time to update\"", "Change the English title of required updates.")]
     ) { inv in
         let kind = inv.arg("KIND")!
@@ -50,16 +51,14 @@ enum MessageCommands {
         let project = try inv.project(in: store)
         try store.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now)
         inv.info("set \(changes.count) \(kind) text\(changes.count == 1 ? "" : "s") for \(locale)")
+        try inv.printWritten {
+            let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+            return document(resolver, locale: locale).json
+        }
     }
 
-    static let show: RunnableCommand = RunnableCommand(
-        "show", abstract: "Show the messages a locale gets, and where each string comes from.",
-        options: [Shared.locale("The locale to resolve (default the project's default locale).")]
-    ) { inv in
-        let store = try inv.store(.read)
-        let project = try inv.project(in: store)
-        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
-        let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+    /// What a locale gets, as 'message show' prints it: JSON and table rows.
+    static func document(_ resolver: MessageResolver, locale: String) -> (json: JSON, rows: [[String]]) {
         var rows: [[String]] = []
         var doc: [String: JSON] = [:]
         for kind in Catalog.kinds {
@@ -67,11 +66,24 @@ enum MessageCommands {
             for field in Catalog.fields[kind]! {
                 let r = resolver.resolve(kind, field, locale: locale)
                 rows.append([kind, field, r.value, r.source])
-                fields[field] = .object(["text": .string(r.value), "source": .string(r.source)])
+                fields[JSONKey.camel(field)] = .object(["text": .string(r.value), "source": .string(r.source)])
             }
             doc[kind] = .object(fields)
         }
-        inv.render(.object(["locale": .string(locale), "messages": .object(doc)])) {
+        return (.object(["locale": .string(locale), "messages": .object(doc)]), rows)
+    }
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show the messages a locale gets, and where each string comes from.",
+        options: [Shared.locale("The locale to resolve (default the project's default locale).")],
+        examples: [Example("relctl message show --locale pt-BR --json", "Brazilian Portuguese texts as JSON.")]
+    ) { inv in
+        let store = try inv.store(.read)
+        let project = try inv.project(in: store)
+        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
+        let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
+        let (json, rows) = document(resolver, locale: locale)
+        inv.render(json) {
             Table.render(["KIND", "FIELD", "TEXT", "FROM"], rows)
         }
     }
@@ -79,7 +91,8 @@ enum MessageCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a locale's overrides of one kind.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
-        options: [Shared.locale("The locale whose overrides to remove.")]
+        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun],
+        examples: [Example("relctl message rm optional --locale en", "Back to the catalog's English optional texts.")]
     ) { inv in
         let kind = inv.arg("KIND")!
         guard let locale = try inv.locale(inv.value("locale")) else {

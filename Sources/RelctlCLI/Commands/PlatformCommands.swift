@@ -12,15 +12,25 @@ enum PlatformCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "platform", abstract: "Manage the platforms of a project.",
-        subcommands: [add, list, show, edit, rm]
+        subcommands: [add, list, show, edit, rm],
+        examples: [Example("relctl platform list", "The project's platforms."), Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     )
 
-    static func json(_ p: PlatformRecord, versions: Int? = nil) -> JSON {
+    /// A platform as 'platform show --json' prints it, read back after a change.
+    static func written(_ store: Store, _ project: ProjectRecord, _ name: String) throws -> JSON {
+        try store.read {
+            let p = try store.platforms(project: project.id).first { $0.name == name }!
+            return json(p, versions: try store.versions(platform: p.id, withNotes: false).count, project: project.slug)
+        }
+    }
+
+    static func json(_ p: PlatformRecord, versions: Int? = nil, project: String? = nil) -> JSON {
         var o: [String: JSON] = [
             "name": .string(p.name), "bundleId": .optional(p.bundleID), "appStoreId": .optional(p.appStoreID),
             "storeUrl": .optional(p.storeURL), "minOs": .optional(p.minOS), "updateUrl": .optional(p.updateURL),
         ]
         if let versions { o["versions"] = .int(versions) }
+        if let project { o["project"] = .string(project) }
         return .object(o)
     }
 
@@ -32,7 +42,7 @@ enum PlatformCommands {
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a platform to the project.",
         arguments: [nameArgument],
-        options: [bundleID, appStoreID, minOS, storeURL],
+        options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
         examples: [Example("relctl platform add ios --bundle-id com.example.shop --app-store-id 1088280260", "Add the iOS app."),
                    Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     ) { inv in
@@ -51,9 +61,10 @@ enum PlatformCommands {
             inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID'")
         }
         inv.info("added platform \(name) to \(project.slug)")
+        try inv.printWritten { try written(store, project, name) }
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List the project's platforms.", examples: [Example("relctl platform list --json", "The platforms as JSON.")]) { inv in
         let store = try inv.store(.read)
         let (project, platforms, counts) = try store.read {
             let p = try inv.project(in: store)
@@ -74,14 +85,15 @@ enum PlatformCommands {
     static let optionalName: Argument = Argument("PLATFORM", help: "The platform; not needed when the project has one.", optional: true,
                                        completion: .dynamic(.platforms))
 
-    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show a platform.", arguments: [optionalName]) { inv in
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show a platform.", arguments: [optionalName],
+        examples: [Example("relctl platform show ios", "The iOS app's ids, floors and store URL.")]) { inv in
         let store = try inv.store(.read)
         let (project, p, count) = try store.read {
             let project = try inv.project(in: store)
             let p = try named(inv, store, project)
             return (project, p, try store.versions(platform: p.id, withNotes: false).count)
         }
-        inv.render(json(p, versions: count)) {
+        inv.render(json(p, versions: count, project: project.slug)) {
             """
             project:      \(project.slug)
             platform:     \(p.name)
@@ -97,7 +109,8 @@ enum PlatformCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a platform's ids, minimum OS or store URL.",
-        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL]
+        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
+        examples: [Example("relctl platform edit ios --min-os 16.0", "iOS 16 or later from now on.")]
     ) { inv in
         let f = try fields(inv)
         guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil else {
@@ -111,12 +124,14 @@ enum PlatformCommands {
         }
         try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
         inv.info("updated platform \(p.name)")
+        try inv.printWritten { try written(store, project, p.name) }
     }
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a platform with its versions.",
         arguments: [Argument("PLATFORM", help: "The platform to remove.", completion: .dynamic(.platforms))],
-        options: [Shared.yes]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl platform rm android --yes", "Remove the Android app and its versions.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)

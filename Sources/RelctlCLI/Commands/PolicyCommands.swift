@@ -7,33 +7,63 @@ enum PolicyCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "policy", abstract: "Pin the policy of single versions, overriding the floors.",
-        subcommands: [set, clear, list]
+        subcommands: [set, clear, list],
+        examples: [Example("relctl policy list", "Floors and pins of every platform."), Example("relctl policy set 1.1 force --platform ios", "iOS 1.1 must update.")]
     )
 
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platform],
+        options: [Shared.platforms, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         let policy = inv.arg("POLICY")!
-        let (store, project, p) = try inv.target()
-        try store.setPin(of: inv.arg("VERSION")!, to: policy, on: p, of: project, now: inv.now)
-        inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)")
+        let (store, project, platforms) = try inv.targets()
+        try inv.guarded(store, project, change: { snapshot in
+            for p in platforms {
+                snapshot.versions[p.id] = snapshot.versions[p.id]?.map { v in
+                    var v = v
+                    if v.version.text == inv.arg("VERSION")! { v.policy = policy }
+                    return v
+                }
+            }
+        }) {
+            try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
+        }
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)") }
+        try inv.printWritten { try document(store, platforms, project: project) }
     }
 
     static let clear: RunnableCommand = RunnableCommand(
         "clear", abstract: "Remove a version's pin.",
-        arguments: [Shared.version], options: [Shared.platform]
+        arguments: [Shared.version], options: [Shared.platforms, Shared.dryRun],
+        examples: [Example("relctl policy clear 1.4.2 --platform ios", "1.4.2 follows the floors again.")]
     ) { inv in
-        let (store, project, p) = try inv.target()
-        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: p, of: project, now: inv.now)
-        inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)")
+        let (store, project, platforms) = try inv.targets()
+        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)") }
+        try inv.printWritten { try document(store, platforms, project: project) }
+    }
+
+    static func json(_ rows: [(PlatformRecord, [VersionRecord])]) -> JSON {
+        .object(["platforms": .array(rows.map { p, pins in
+            .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
+        })])
+    }
+
+    /// The floors and pins of these platforms as they are now, in the shape of 'policy list'.
+    static func document(_ store: Store, _ platforms: [PlatformRecord], project: ProjectRecord) throws -> JSON {
+        try store.read {
+            let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            return json(try current.map { ($0, try store.versions(platform: $0.id, withNotes: false).filter { $0.policy != nil }) })
+        }
     }
 
     static let list: RunnableCommand = RunnableCommand(
         "list", abstract: "List floors and pins.",
-        options: [Shared.platform]
+        options: [Shared.platform],
+        examples: [Example("relctl policy list --platform ios --json", "iOS floors and pins as JSON.")]
     ) { inv in
         let store = try inv.store(.read)
         let rows: [(PlatformRecord, [VersionRecord])] = try store.read {
@@ -41,10 +71,7 @@ enum PolicyCommands {
             let platforms = inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
             return try platforms.map { ($0, try store.versions(platform: $0.id, withNotes: false).filter { $0.policy != nil }) }
         }
-        inv.render(.object(["platforms": .array(rows.map { p, pins in
-            .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
-                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
-        })])) {
+        inv.render(json(rows)) {
             Table.render(["PLATFORM", "KIND", "VERSION", "POLICY"], rows.flatMap { p, pins in
                 var r: [[String]] = []
                 if let f = p.force { r.append([p.name, "floor", f.text, "force below"]) }

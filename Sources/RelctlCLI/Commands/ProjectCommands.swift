@@ -19,7 +19,7 @@ enum ProjectCommands {
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a project.",
         arguments: [Argument("SLUG", help: slug.help)],
-        options: [name, defaultLocale, locales],
+        options: [name, defaultLocale, locales, Shared.dryRun],
         examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'.")]
     ) { inv in
         let slug = try Names.slug(inv.arg("SLUG")!)
@@ -29,6 +29,7 @@ enum ProjectCommands {
         let store = try inv.store()
         try store.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now)
         inv.info("added project \(slug)")
+        try inv.printWritten { try written(store, slug) }
     }
 
     static func parseLocales(_ text: String?) throws -> [String] {
@@ -44,6 +45,14 @@ enum ProjectCommands {
         return seen
     }
 
+    /// A project as 'project show --json' prints it, read back after a change.
+    static func written(_ store: Store, _ slug: String) throws -> JSON {
+        try store.read {
+            let p = try store.requireProject(slug)
+            return json(p, platforms: try store.platforms(project: p.id), counts: try store.versionCounts())
+        }
+    }
+
     static func json(_ p: ProjectRecord, platforms: [PlatformRecord], counts: [Int64: Int]) -> JSON {
         .object([
             "slug": .string(p.slug), "name": .string(p.name), "defaultLocale": .string(p.defaultLocale),
@@ -52,7 +61,7 @@ enum ProjectCommands {
         ])
     }
 
-    static let list: RunnableCommand = RunnableCommand("list", abstract: "List projects.") { inv in
+    static let list: RunnableCommand = RunnableCommand("list", abstract: "List projects.", examples: [Example("relctl project list", "Every project with its platforms.")]) { inv in
         let store = try inv.store(.read)
         let (projects, platforms, counts, current) = try store.read {
             (try store.projects(), try store.allPlatforms(), try store.versionCounts(), try store.defaultProject)
@@ -77,7 +86,8 @@ enum ProjectCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show a project and its platforms.",
-        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))]
+        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))],
+        examples: [Example("relctl project show shop --json", "The project shop as JSON.")]
     ) { inv in
         let store = try inv.store(.read)
         let (p, platforms, counts) = try store.read {
@@ -99,7 +109,8 @@ enum ProjectCommands {
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a project's name or locales.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [name, defaultLocale, locales]
+        options: [name, defaultLocale, locales, Shared.dryRun],
+        examples: [Example("relctl project edit shop --locales en,tr,de", "Publish English, Turkish and German files.")]
     ) { inv in
         let locale = try inv.locale(inv.value("default-locale"))
         let list = inv.flag("locales") ? try parseLocales(inv.value("locales")) : nil
@@ -110,12 +121,14 @@ enum ProjectCommands {
         let slug = inv.arg("SLUG")!
         try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, now: inv.now)
         inv.info("updated project \(slug)")
+        try inv.printWritten { try written(store, slug) }
     }
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a project with all its platforms, versions and settings.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [Shared.yes]
+        options: [Shared.yes, Shared.dryRun],
+        examples: [Example("relctl project rm shop --yes", "Remove shop with everything it holds.")]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
@@ -127,7 +140,8 @@ enum ProjectCommands {
 
     static let use: RunnableCommand = RunnableCommand(
         "use", abstract: "Make a project the default for commands without -p.",
-        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))]
+        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))], options: [Shared.dryRun],
+        examples: [Example("relctl project use shop", "Later commands act on shop without -p.")]
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!

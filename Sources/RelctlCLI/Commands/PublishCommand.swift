@@ -21,7 +21,7 @@ enum PublishCommand {
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
         var findings: [Finding] = []
-        let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
+        let progress = inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json
         func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
             switch outcome {
             case .added: added.append(path)
@@ -74,6 +74,12 @@ enum PublishCommand {
                 if dryRun { for f in disagreements { inv.warn("would differ from 'relctl check': " + FindingsReport.disagreementLine(f)) } }
                 else { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
             }
+            if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty) {
+                // The log is a courtesy: a database this user may only read still publishes.
+                if let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
+                    try? log.logPublish(dir: dir, revision: revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
+                }
+            }
             report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
                    limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json))
         } catch {
@@ -88,20 +94,20 @@ enum PublishCommand {
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
                        added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON]) {
         let total = added.count + changed.count + unchanged
+        // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
+        let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
+                                      "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
+                                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
+                                      "disagreements": .array(disagreements)])
         if dryRun {
-            inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
-                                "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
-                                "disagreements": .array(disagreements)])) {
+            inv.render(document) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
             inv.info("dry run: \(added.count) to add, \(changed.count) to change, \(removed.count) to remove, \(unchanged) unchanged; nothing written")
             return
         }
-        inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
-                            "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged),
-                            "limits": .array(limits), "disagreements": .array(disagreements)])) { "" }
+        inv.render(document) { "" }
         inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
     }
 }

@@ -5,7 +5,10 @@ import RelctlStore
 /// acts on: --project, else the default project, else the only one.
 extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
-        try Store(path: dbPath, mode: mode, user: context.user)
+        let store = try Store(path: dbPath, mode: mode, user: context.user)
+        store.dryRun = dryRun
+        wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
+        return store
     }
 
     /// The store, project and platform of a command that changes one platform.
@@ -13,6 +16,34 @@ extension Invocation {
         let store = try store()
         let project = try project(in: store)
         return (store, project, try platform(in: store, project: project))
+    }
+
+    /// The store, project and platforms of a command that can act on several:
+    /// `--platform ios --platform android`, `--platform ios,android` or
+    /// `--platform all`; without --platform, the only platform.
+    func targets() throws -> (store: Store, project: ProjectRecord, platforms: [PlatformRecord]) {
+        let store = try store()
+        let project = try project(in: store)
+        return (store, project, try platforms(in: store, project: project))
+    }
+
+    func platforms(in store: Store, project: ProjectRecord) throws -> [PlatformRecord] {
+        let names = values("platform").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() } }
+        if names.isEmpty { return [try platform(in: store, project: project)] }
+        let all = try store.platforms(project: project.id)
+        if names.contains(where: { $0.lowercased() == Shared.allPlatforms }) {
+            if all.isEmpty { return [try platform(in: store, project: project)] }
+            return all
+        }
+        var chosen: [PlatformRecord] = []
+        for name in names {
+            if name.isEmpty {
+                throw RelctlError.usage("an empty platform name in --platform", hint: "separate names with one comma, like --platform ios,android")
+            }
+            let p = try platform(in: store, project: project, named: name)
+            if !chosen.contains(where: { $0.id == p.id }) { chosen.append(p) }
+        }
+        return chosen
     }
 
     func project(in store: Store) throws -> ProjectRecord {
@@ -41,8 +72,11 @@ extension Invocation {
         case 0: throw RelctlError.failure("project '\(project.slug)' has no platform yet", hint: "add one with 'relctl platform add ios --bundle-id ID'")
         case 1: return all[0]
         default:
+            // Where the command takes several platforms, every platform is the likely intent (a security fix).
+            let several = parsed.command.options.contains { $0.long == "platform" && $0.repeatable }
+            let choices = (several ? [Shared.allPlatforms] : []) + all.map(\.name)
             throw RelctlError.usage("project '\(project.slug)' has several platforms (\(all.map(\.name).joined(separator: ", "))): which one?",
-                                    hint: "add --platform \(all[0].name)")
+                                    hint: "'\(commandLine(adding: ["--platform", choices[0]]))', or --platform \(choices.dropFirst().joined(separator: ", --platform "))")
         }
     }
 

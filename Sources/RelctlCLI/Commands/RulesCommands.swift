@@ -8,7 +8,8 @@ enum RulesCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "rules", abstract: "Show or change how updates are announced.",
-        subcommands: [show, set]
+        subcommands: [show, set],
+        examples: [Example("relctl rules show", "The project's rules."), Example("relctl rules set --major critical", "Force major updates.")]
     )
 
     static func json(_ p: ProjectRecord) -> JSON {
@@ -25,14 +26,14 @@ enum RulesCommands {
         return s
     }
 
-    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show the project's rules.") { inv in
+    static let show: RunnableCommand = RunnableCommand("show", abstract: "Show the project's rules.", examples: [Example("relctl rules show --json", "The rules as JSON.")]) { inv in
         let store = try inv.store(.read)
         let p = try inv.project(in: store)
         inv.render(json(p)) { text(p) }
     }
 
     static func presetOption(_ name: String, _ help: String) -> Option {
-        Option(name, value: "PRESET", help: help)
+        Option(name, value: "PRESET", help: help, suggested: Rule.presets.map(\.0))
     }
 
     static let set: RunnableCommand = RunnableCommand(
@@ -47,6 +48,7 @@ enum RulesCommands {
             Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
             Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
+            Shared.dryRun,
         ],
         examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
                    Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released.")]
@@ -72,6 +74,7 @@ enum RulesCommands {
         updated.remindHours = remind ?? project.remindHours
         updated.outdated = inv.value("outdated") ?? project.outdated
         try store.setRules(of: project, to: updated, now: inv.now)
+        if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
         inv.render(json(updated)) { text(updated) }
     }
 

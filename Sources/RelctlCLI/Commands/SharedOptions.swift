@@ -2,6 +2,14 @@
 enum Shared {
     static let platform: Option = Option("platform", value: "NAME", help: "The platform; not needed when the project has one.",
                                          completion: .dynamic(.platforms), scopesCompletion: true)
+    /// --platform where the action applies to each platform named.
+    static let platforms: Option = Option("platform", value: "NAME",
+                                          help: "The platform, several (--platform ios --platform android, or ios,android) or '\(allPlatforms)'; not needed when the project has one.",
+                                          repeatable: true, completion: .dynamic(.platforms), scopesCompletion: true)
+    /// The --platform spelling for every platform of the project.
+    static let allPlatforms = "all"
+    /// Every command that changes state takes it (a test walks the model to make sure).
+    static let dryRun: Option = Option("dry-run", short: "n", help: "Show what would change (and its impact), and change nothing.")
     static let yes: Option = Option("yes", short: "y", help: "Do not ask for confirmation (required when not on a terminal).")
     static let locale: Option = locale("A BCP 47 locale such as en, tr, pt-BR or zh-Hans.")
     static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now (RFC 3339, 'YYYY-MM-DD HH:MM' or 'HH:MM' local).")

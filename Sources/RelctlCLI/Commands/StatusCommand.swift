@@ -4,7 +4,8 @@ import RelctlCore
 enum StatusCommand {
     static let command: RunnableCommand = RunnableCommand(
         "status", abstract: "Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.",
-        options: [Shared.at]
+        options: [Shared.at],
+        examples: [Example("relctl status", "Every platform of the project at a glance."), Example("relctl status --at 2026-12-01T03:00:00Z --json", "The same at a future instant, for a script.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let store = try inv.store(.read)

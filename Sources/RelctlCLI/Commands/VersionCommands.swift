@@ -12,14 +12,15 @@ enum VersionCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "version", abstract: "Manage the versions shipped on each platform.",
-        subcommands: [add, list, show, edit, release, rm]
+        subcommands: [add, list, show, edit, release, rm],
+        examples: [Example("relctl version list", "Every version, newest first."), Example("relctl version add 2.1.0 --platform ios --build 210", "Record a version released now.")]
     )
 
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Record a version of the app.",
         discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally.",
         arguments: [Argument("VERSION", help: "The marketing version, 1 to 4 numbers separated by dots, like 2.1.0.")],
-        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale],
+        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.dryRun],
         examples: [Example("relctl version add 2.1.0 --platform ios --build 210 --notes \"Faster checkout\"", "Record iOS 2.1.0, released now."),
                    Example("relctl version add 2.2.0 --platform android --build 220 --unreleased", "Record a version before it ships.")]
     ) { inv in
@@ -41,6 +42,7 @@ enum VersionCommands {
                                             on: platform, of: project, now: inv.now)
         for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
         inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
+        try inv.printWritten { json(try store.version(version.text, on: platform), platform: platform.name, now: inv.now) }
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
@@ -69,7 +71,8 @@ enum VersionCommands {
     static let list: RunnableCommand = RunnableCommand(
         "list", abstract: "List versions, newest first.",
         discussion: "Without --platform, every platform of the project is listed.",
-        options: [Shared.platform]
+        options: [Shared.platform],
+        examples: [Example("relctl version list --platform ios", "iOS versions, newest first.")]
     ) { inv in
         let store = try inv.store(.read)
         let now = inv.now
@@ -89,7 +92,8 @@ enum VersionCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show one version with its notes.",
-        arguments: [Shared.version], options: [Shared.platform]
+        arguments: [Shared.version], options: [Shared.platform],
+        examples: [Example("relctl version show 2.0 --platform ios", "iOS 2.0 with its notes.")]
     ) { inv in
         let store = try inv.store(.read)
         let (p, v) = try store.read {
@@ -109,7 +113,8 @@ enum VersionCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a version's build, minimum OS or release time.",
-        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS]
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun],
+        examples: [Example("relctl version edit 2.0 --platform ios --min-os 16.0", "iOS 2.0 needs iOS 16.")]
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
         let minOS = try inv.value("min-os").map(Names.osVersion)
@@ -124,22 +129,28 @@ enum VersionCommands {
         let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
         try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now)
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
+        try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
     }
 
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platform, Option("at", value: "TIME", help: "The release time (default now).")]
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now)."), Shared.dryRun],
+        examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
-        let (store, project, p) = try inv.target()
-        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: p, of: project, now: inv.now)
-        inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))")
+        let (store, project, platforms) = try inv.targets()
+        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))") }
+        try inv.printWritten {
+            .object(["versions": .array(try platforms.map { json(try store.version(inv.arg("VERSION")!, on: $0), platform: $0.name, now: inv.now) })])
+        }
     }
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a version and its notes.",
-        arguments: [Shared.version], options: [Shared.platform, Shared.yes]
+        arguments: [Shared.version], options: [Shared.platform, Shared.yes, Shared.dryRun],
+        examples: [Example("relctl version rm 1.0 --platform ios --yes", "Forget iOS 1.0.")]
     ) { inv in
         let (store, project, p) = try inv.target()
         let v = try store.version(inv.arg("VERSION")!, on: p)

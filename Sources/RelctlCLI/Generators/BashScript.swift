@@ -24,13 +24,13 @@ enum BashScript {
             let argRepeats = cmd.arguments.last?.repeating == true ? 1 : 0
             spec += "        \"\(entry.key)\") subs=\"\(subs)\"; flags=\"\(flags)\"; valued=\"\(valued)\"; repeat=\"\(repeatable)\"; args=(\(args)); argrep=\(argRepeats) ;;\n"
             for o in options where o.takesValue {
-                values += "        \"\(entry.key)|--\(o.long)\") echo \"\(ModelWalk.spec(o.completion, allowed: o.allowed))\" ;;\n"
+                values += "        \"\(entry.key)|--\(o.long)\") echo \"\(ModelWalk.spec(o.completion, allowed: o.completionValues))\" ;;\n"
             }
             for o in options { if let s = o.short { longs["-\(s)"] = "--\(o.long)" } }
         }
         var globalValues = ""
         for o in Globals.options where o.takesValue {
-            globalValues += "        --\(o.long)) echo \"\(ModelWalk.spec(o.completion, allowed: o.allowed))\"; return ;;\n"
+            globalValues += "        --\(o.long)) echo \"\(ModelWalk.spec(o.completion, allowed: o.completionValues))\"; return ;;\n"
         }
         for o in Globals.options { if let s = o.short { longs["-\(s)"] = "--\(o.long)" } }
         let shortCases = longs.keys.sorted().map { "        \($0)) echo \(longs[$0]!) ;;\n" }.joined()
@@ -77,6 +77,7 @@ enum BashScript {
                 dyn:*)
                     local -a extra=()
         \(scopeArgs)            while IFS= read -r line; do
+                        line=${line%%$'\\t'*}  # the value, without its description
                         [[ -n $line && $line == "$cur"* ]] && COMPREPLY+=("$line")
                     done < <(command relctl __complete "${spec#dyn:}" "${extra[@]}" 2>/dev/null)
                     ;;

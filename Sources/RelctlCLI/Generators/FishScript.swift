@@ -18,7 +18,7 @@ enum FishScript {
         var s = "complete -c relctl -n \(quote("__relctl_opt \(quote(key)) --\(o.long) \(o.repeatable ? 1 : 0)"))"
         if let short = o.short { s += " -s \(short)" }
         s += " -l \(o.long)"
-        if o.takesValue { s += " " + valueFlags(o.completion, allowed: o.allowed) }
+        if o.takesValue { s += " " + valueFlags(o.completion, allowed: o.completionValues) }
         return s + " -d \(quote(ModelWalk.brief(o.help)))\n"
     }
 

@@ -3,7 +3,7 @@ enum ZshScript {
     static func q(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }
 
     static func describe(_ s: String) -> String {
-        ModelWalk.brief(s).replacing("[", with: "(").replacing("]", with: ")").replacing(":", with: " -")
+        ModelWalk.brief(s).replacing("[", with: "(").replacing("]", with: ")").replacing(":", with: "\\:")
     }
 
     static func action(_ completion: Completion, allowed: [String]) -> String {
@@ -17,7 +17,7 @@ enum ZshScript {
     }
 
     static func optionSpecs(_ o: Option) -> [String] {
-        let value = o.value.map { ":\($0):\(action(o.completion, allowed: o.allowed))" } ?? ""
+        let value = o.value.map { ":\($0):\(action(o.completion, allowed: o.completionValues))" } ?? ""
         let star = o.repeatable ? "*" : ""
         let help = "[\(describe(o.help))]"
         if let short = o.short {
@@ -116,8 +116,11 @@ enum ZshScript {
                     \(inline)) extra+=(${w%%=*} "${w#*=}") ;;
                 esac
             done
-            values=(${(f)"$(command relctl __complete ${@[-1]} "${extra[@]}" 2>/dev/null)"})
-            compadd "${@[1,-2]}" -a values
+            local -a lines descs
+            lines=(${(f)"$(command relctl __complete ${@[-1]} "${extra[@]}" 2>/dev/null)"})
+            # "value<TAB>description": offer the value, show both.
+            for w in $lines; do values+=(${w%%$'\\t'*}); descs+=("${w/$'\\t'/  -- }"); done
+            compadd "${@[1,-2]}" -d descs -a values
         }
 
         \(functions)_relctl() {

@@ -9,4 +9,6 @@ public enum Completion: Sendable, Equatable {
 
 public enum DynamicValues: String, Sendable, CaseIterable {
     case projects, platforms, versions, locales, windows
+    /// relctl's command names (`relctl help ⇥`); no database needed.
+    case commands
 }

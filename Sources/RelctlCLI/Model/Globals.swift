@@ -6,8 +6,8 @@ public enum Globals {
         Option("project", short: "p", value: "SLUG", help: "The project to act on; not needed when the database has one project or a default was chosen with 'relctl project use'.",
                env: "RELCTL_PROJECT", completion: .dynamic(.projects), scopesCompletion: true),
         Option("json", help: "Print one JSON document on stdout instead of text."),
-        Option("quiet", short: "q", help: "Print no messages on stderr, only data and errors."),
-        Option("no-color", help: "Do not colour the output (also when NO_COLOR is set)."),
+        Option("quiet", short: "q", help: "Print no progress, confirmation or impact messages on stderr; data, warnings (about correctness) and errors still appear."),
+        Option("no-color", help: "Do not colour the output (also when NO_COLOR is set and not empty, or TERM is dumb)."),
         Option("help", short: "h", help: "Show help for the command."),
     ]
     public static let version = Option("version", help: "Print relctl's version.")
@@ -31,7 +31,8 @@ public enum Environment {
         o.env.map { ($0, "\(o.help) Read when --\(o.long) is not given" + (o.defaultValue.map { "; the default is \($0)." } ?? ".")) }
     } + [
         ("TZ", "The local time zone for times given as 'YYYY-MM-DD HH:MM' or 'HH:MM'."),
-        ("NO_COLOR", "When set, output is not coloured."),
+        ("NO_COLOR", "When set to a non-empty value, output is not coloured."),
+        ("TERM", "When dumb, output is not coloured and publish shows no progress line."),
         ("COLUMNS", "The width help text is wrapped to when stdout is not a terminal (default 80)."),
     ]
 }

@@ -27,7 +27,7 @@ public enum Help {
         if !command.examples.isEmpty {
             out += "\nEXAMPLES\n"
             for example in command.examples {
-                out += wrap(example.command, width: width, indent: 2) + "\n"
+                out += wrapCommand(example.command, width: width, indent: 2) + "\n"
                 out += wrap(example.explanation, width: width, indent: 6) + "\n"
             }
         }
@@ -70,13 +70,15 @@ public enum Help {
         return out
     }
 
-    /// Greedy word wrap; every line starts with `indent` spaces.
+    /// Greedy word wrap; every line starts with `indent` spaces. A quoted
+    /// stretch ('relctl maintenance stop', "Back soon") is one word: a line
+    /// never breaks inside it.
     public static func wrap(_ text: String, width: Int, indent: Int) -> String {
         let pad = String(repeating: " ", count: indent)
         let limit = max(width, indent + 1)
         var lines: [String] = []
         var line = pad
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in words(text) {
             if line.count > indent && line.count + 1 + word.count > limit {
                 lines.append(line)
                 line = pad
@@ -85,5 +87,47 @@ public enum Help {
         }
         lines.append(line)
         return lines.joined(separator: "\n")
+    }
+
+    /// A command line wrapped between shell words, continued with " \\" so
+    /// that a wrapped example still pastes as one command.
+    public static func wrapCommand(_ text: String, width: Int, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent), more = pad + "  "
+        var lines: [String] = []
+        var line = pad
+        for word in words(text) {
+            let start = lines.isEmpty ? pad : more
+            if line.count > start.count && line.count + 1 + word.count + 2 > max(width, indent + 1) {
+                lines.append(line + " \\")
+                line = more
+            }
+            line += (line.count > (lines.isEmpty ? pad : more).count ? " " : "") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Words split on spaces, a quoted stretch kept whole: a word opening
+    /// with ' or " runs to the word that closes the quote.
+    static func words(_ text: String) -> [String] {
+        var out: [String] = []
+        var open: Character? = nil
+        for token in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if let q = open {
+                out[out.count - 1] += " " + token
+                if closes(token, q) { open = nil }
+                continue
+            }
+            out.append(String(token))
+            if let first = token.first, first == "'" || first == "\"", !closes(token.dropFirst(), first) { open = first }
+        }
+        return out
+    }
+
+    /// Whether a word ends a quote: the quote char, maybe followed by punctuation.
+    static func closes(_ token: Substring, _ quote: Character) -> Bool {
+        var t = token
+        while let last = t.last, ",.;:)!?".contains(last) { t = t.dropLast() }
+        return t.last == quote
     }
 }

@@ -16,6 +16,13 @@ public final class Context {
     public var stderrIsTerminal: Bool
     public var width: Int
     public var noColor = false
+
+    /// Colour and cursor control on stderr: only on a terminal that is not
+    /// "dumb", without --no-color, and without a non-empty NO_COLOR
+    /// (no-color.org: an empty NO_COLOR does not count).
+    public var stderrStyled: Bool {
+        stderrIsTerminal && !noColor && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+    }
     /// How long a publish waits for another one writing the same folder.
     public var publishLockWait = 10.0
     public var user: String

@@ -6,6 +6,8 @@ public final class Invocation {
     public let context: Context
     public let parsed: ParsedCommand
     let arguments: [String: [String]]
+    /// Whether the last write found nothing to change (set where the store is opened), so messages can say so.
+    var wroteNothing: () -> Bool = { false }
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
         self.context = context; self.parsed = parsed; self.arguments = arguments
@@ -35,6 +37,8 @@ public final class Invocation {
 
     public var json: Bool { flag("json") }
     public var quiet: Bool { flag("quiet") }
+    /// --dry-run on a command that changes the database (publish has its own).
+    public var dryRun: Bool { flag("dry-run") && parsed.command.name != "publish" }
     public var now: Int64 { context.clock() }
     public var timeZone: String? { context.env["TZ"] }
     public var dbPath: String { Invocation.database(parsed, env: context.env) }
@@ -53,7 +57,11 @@ public final class Invocation {
     public func out(_ s: String) { context.stdout.write(s) }
     public func line(_ s: String) { context.stdout.write(s + "\n") }
     /// A message about what happened, on stderr; -q silences it.
-    public func info(_ s: String) { if !quiet { context.stderr.write(s + "\n") } }
+    public func info(_ s: String) {
+        guard !quiet else { return }
+        let prefix = wroteNothing() ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
+        context.stderr.write(prefix + s + "\n")
+    }
     /// Warnings stay visible under -q: they are about correctness.
     public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
     /// Indented for a person on a terminal, compact for a program (as gh does).
@@ -69,7 +77,7 @@ public final class Invocation {
 
     /// Destructive actions ask on a terminal and need --yes elsewhere.
     public func confirm(_ question: String) throws {
-        if flag("yes") { return }
+        if flag("yes") || dryRun { return }
         guard context.stdinIsTerminal else {
             throw RelctlError.usage("\(question.dropLast()) needs confirmation", hint: "add --yes to confirm when not on a terminal")
         }

@@ -48,6 +48,7 @@ public enum Runner {
         } catch {
             var e = RelctlError.from(error)
             if e.status == 2 && e.usage == nil { e.usage = parsedLine.map { Parser.usageLine($0.path) } }
+            if let line = parsedLine, let hint = e.hint { e.hint = PastedHints.carry(hint, from: line, root: tree.model) }
             report(e, context: context)
             return e.status
         }
@@ -65,7 +66,7 @@ public enum Runner {
     }
 
     static func report(_ e: RelctlError, context: Context) {
-        let colored = context.stderrIsTerminal && context.env["NO_COLOR"] == nil && !context.noColor
+        let colored = context.stderrStyled
         let label = colored ? "\u{1B}[31mrelctl:\u{1B}[0m" : "relctl:"
         var line = "\(label) \(e.message)"
         if let hint = e.hint { line += " — \(hint)" }

@@ -1,0 +1,12 @@
+import RelctlCore
+
+/// Publishes in the audit trail: when, by whom, which revision, how many
+/// files changed, and where. Not a change of the data: `revision()` leaves
+/// these rows out, so logging a publish never makes the next one differ.
+extension Store {
+    static let publishAction = "publish "
+
+    public func logPublish(dir: String, revision: Int64, added: Int, changed: Int, removed: Int, now: Int64) throws {
+        try change(project: nil, Store.publishAction + "\(dir) revision \(revision): \(added) added, \(changed) changed, \(removed) removed", now: now) {}
+    }
+}
