@@ -18,6 +18,9 @@ extension Store {
     public func editPlatform(_ platform: PlatformRecord, of project: ProjectRecord, bundleID: String?, appStoreID: String?,
                              minOS: String?, storeURL: String?, now: Int64) throws {
         try change(project: project.slug, "platform edit \(platform.name)", now: now) {
+            let c = try platforms(project: project.id).first { $0.id == platform.id } ?? platform
+            unchanged = (bundleID ?? c.bundleID) == c.bundleID && (appStoreID ?? c.appStoreID) == c.appStoreID
+                && (minOS ?? c.minOS) == c.minOS && (storeURL ?? c.storeURL) == c.storeURL
             try db.run("""
                 UPDATE platform SET bundle_id = coalesce(?, bundle_id), app_store_id = coalesce(?, app_store_id),
                     min_os = coalesce(?, min_os), store_url = coalesce(?, store_url) WHERE id = ?

@@ -25,6 +25,7 @@ extension Store {
     public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, now: Int64) throws {
         try change(project: slug, "project edit \(slug)", now: now) {
             let p = try requireProject(slug)
+            unchanged = (name ?? p.name) == p.name && (defaultLocale ?? p.defaultLocale) == p.defaultLocale && (locales ?? p.locales) == p.locales
             try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ? WHERE id = ?",
                        [.text(name ?? p.name), .text(defaultLocale ?? p.defaultLocale),
                         .text((locales ?? p.locales).joined(separator: ",")), .int(p.id)])
@@ -61,6 +62,8 @@ extension Store {
     /// Project text that overrides the built-in catalog, one field at a time.
     public func setMessages(of project: ProjectRecord, kind: String, locale: String, fields: [(field: String, text: String)], now: Int64) throws {
         try change(project: project.slug, "message set \(kind) \(locale) \(fields.map(\.field).joined(separator: ","))", now: now) {
+            let current = try messageOverrides(project: project.id)[kind]?[locale] ?? [:]
+            unchanged = fields.allSatisfy { current[$0.field] == $0.text }
             for (field, text) in fields {
                 try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
                            [.int(project.id), .text(kind), .text(locale), .text(field), .text(text)])

@@ -69,6 +69,7 @@ extension Store {
             case .at(let t): released = t
             case .unreleased: released = nil
             }
+            unchanged = (build ?? v.build) == v.build && (minOS ?? v.minOS) == v.minOS && released == v.releasedAt
             try db.run("UPDATE version SET build = ?, min_os = ?, released_at = ? WHERE id = ?",
                        [SQLValue(build ?? v.build), SQLValue(minOS ?? v.minOS), SQLValue(released), .int(v.id)])
         }

@@ -522,7 +522,9 @@ final class UnchangedWriteTests: XCTestCase {
         h.sample()
         for line in ["force 2.0 --platform all", "recommend 1.1 --platform ios", "policy set 1.0 force --platform ios",
                      "notes set 2.0 --platform ios --locale tr Yeni", "rules set --major critical", "project use shop",
-                     "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z"] {
+                     "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z", "project edit shop --name Boutique",
+                     "platform edit ios --min-os 16.0", "version edit 2.0 --platform ios --build 201",
+                     "message set required --locale en --title \"Update now\""] {
             h.ok(line)
             let before = try? Data(contentsOf: URL(fileURLWithPath: h.db))
             let revision = h.ok("log --limit 1 --json").out
