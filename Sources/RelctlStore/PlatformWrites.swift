@@ -41,7 +41,7 @@ extension Store {
     public func setFloor(_ kind: FloorKind, of platform: PlatformRecord, in project: ProjectRecord, to floor: Floor?,
                          allowUnreleased: Bool, now: Int64) throws -> Bool {
         let word = kind.rawValue
-        let action = floor.map { "\(word) \(platform.name) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")" } ?? "\(word) clear \(platform.name)"
+        let action = floor.map { "\(word) \(platform.name) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(platform.name)"
         return try change(project: project.slug, action, now: now) {
             var reached = true
             // Checked inside the transaction: a release removed meanwhile counts.
@@ -56,6 +56,9 @@ extension Store {
             }
             try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
                        [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])
+            if kind == .force {
+                try db.run("UPDATE platform SET force_deadline = ? WHERE id = ?", [SQLValue(floor?.deadline), .int(platform.id)])
+            }
             return reached
         }
     }

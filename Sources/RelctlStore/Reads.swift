@@ -80,7 +80,7 @@ extension Store {
         try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
     }
 
-    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build"
+    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline"
 
     func platform(_ r: Row) throws -> PlatformRecord {
         let name = r.text(2)
@@ -107,10 +107,16 @@ extension Store {
             }
         }
         _ = try build(8, "force build"); _ = try build(10, "recommend build")
+        var force = try floor(7, 8, "force")
+        let deadline = try instant(r.int(11), "platform \(name) of project #\(r.int(1)!)", "force deadline")
+        if deadline != nil && force == nil {
+            throw badRow("platform \(name) of project #\(r.int(1)!)", "it has a force deadline but no force floor")
+        }
+        force?.deadline = deadline
         return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: try checked(3, "bundle id", Names.bundleID),
                               appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
                               minOS: try checked(6, "minimum OS", Names.osVersion),
-                              force: try floor(7, 8, "force"), recommend: try floor(9, 10, "recommend"))
+                              force: force, recommend: try floor(9, 10, "recommend"))
     }
 
     public func platforms(project: Int64) throws -> [PlatformRecord] {

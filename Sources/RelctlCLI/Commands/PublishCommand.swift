@@ -30,13 +30,21 @@ enum PublishCommand {
             }
         }
         let revision: Int64
+        var next: NextChange? = nil
         do {
             revision = try store.read {
-                var projects = try store.projects()
+                let all = try store.projects()
+                var projects = all
+                func noteNext(_ snapshot: ProjectSnapshot) {
+                    let n = NextChange.after(snapshot, at: at)
+                    next = NextChange.earliest(next, all.count > 1 ? n?.naming(snapshot.project.slug) : n)
+                }
                 if inv.flag("project") {
                     let slug = inv.value("project")!
                     projects = [try store.requireProject(slug)]
                     entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
+                    // The index speaks for the whole tree: the others' next changes count too.
+                    for other in all where other.slug != slug { noteNext(try store.snapshot(other)) }
                 }
                 // Snapshots are read here, on the connection's thread; a batch
                 // renders in parallel; its files are staged in order.
@@ -45,6 +53,7 @@ enum PublishCommand {
                     let batch = projects[start..<min(start + batchSize, projects.count)]
                     if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
                     let snapshots = try batch.map { try store.snapshot($0) }
+                    snapshots.forEach(noteNext)
                     for rendered in try ParallelRender.render(snapshots, at: at) {
                         warnings += rendered.warnings
                         findings += rendered.findings
@@ -65,7 +74,7 @@ enum PublishCommand {
                 throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(first)); nothing was written",
                                           hint: "'relctl publish \(dir) --dry-run' lists them all; this is a relctl bug, please report it; --\(overrideFlag) writes the files anyway")
             }
-            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, entries: entries)), "index.json")
+            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, nextChange: next, entries: entries)), "index.json")
             let removed = try writer.commit(removing: stale)
             warnings.forEach(inv.warn)
             let limits = FindingsReport.limits(findings)
@@ -74,7 +83,7 @@ enum PublishCommand {
                 if dryRun { for f in disagreements { inv.warn("would differ from 'relctl check': " + FindingsReport.disagreementLine(f)) } }
                 else { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
             }
-            report(inv, dir: dir, dryRun: dryRun, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
+            report(inv, dir: dir, dryRun: dryRun, revision: revision, at: at, next: next, added: added, changed: changed, removed: removed, unchanged: unchanged,
                    limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json))
         } catch {
             writer.abort()
@@ -85,23 +94,31 @@ enum PublishCommand {
     /// Named so that nobody types it by accident.
     static let overrideFlag = "publish-despite-disagreements"
 
-    static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64,
+    static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64, at: Int64, next: NextChange?,
                        added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON]) {
         let total = added.count + changed.count + unchanged
         if dryRun {
             inv.render(.object(["dir": .string(dir), "dryRun": .bool(true), "revision": .int(revision),
                                 "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
                                 "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
-                                "disagreements": .array(disagreements)])) {
+                                "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next)])) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
             inv.info("dry run: \(added.count) to add, \(changed.count) to change, \(removed.count) to remove, \(unchanged) unchanged; nothing written")
+            inv.info(nextLine(next, at: at, inv: inv))
             return
         }
         inv.render(.object(["dir": .string(dir), "dryRun": .bool(false), "revision": .int(revision), "files": .int(total),
                             "added": .int(added.count), "changed": .int(changed.count), "removed": .int(removed.count), "unchanged": .int(unchanged),
-                            "limits": .array(limits), "disagreements": .array(disagreements)])) { "" }
+                            "limits": .array(limits), "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next)])) { "" }
         inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
+        inv.info(nextLine(next, at: at, inv: inv))
+    }
+
+    /// When the files go stale by themselves, and what to do then.
+    static func nextLine(_ next: NextChange?, at: Int64, inv: Invocation) -> String {
+        guard let next else { return "no change ahead: the files stay current until the database changes" }
+        return "next change at \(PeopleTime.format(next.at, now: at, timeZone: inv.timeZone)) (\(next.because)): publish again then"
     }
 }

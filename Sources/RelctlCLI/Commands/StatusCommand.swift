@@ -36,7 +36,8 @@ enum StatusCommand {
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
-            text += "\n  force floor: \(p.force?.text ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
+            let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + Time.format($0) + ")" } ?? ""
+            text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
             if !verdicts.isEmpty {
                 text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
                     [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy ?? "-",

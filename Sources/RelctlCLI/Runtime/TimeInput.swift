@@ -92,7 +92,7 @@ public enum TimeInput {
         }
     }
 
-    private static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
+    static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
         // libc reads TZ from the process environment; the context's TZ wins.
         let previous = getenv("TZ").map { String(cString: $0) }
         if zone != previous {
