@@ -35,7 +35,7 @@ _relctl_spec() {
         "notes set") subs=""; flags=""; valued="--platform --locale --file"; repeat=""; args=("dyn:versions" "none"); argrep=1 ;;
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes rm") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "force") subs=""; flags="--allow-unreleased --clear"; valued="--platform --build"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "force") subs=""; flags="--allow-unreleased --no-deadline --clear"; valued="--platform --build --after --deadline"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "recommend") subs=""; flags="--clear"; valued="--platform --build"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "policy set") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
@@ -52,7 +52,7 @@ _relctl_spec() {
         "maintenance list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance cancel") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "message") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "message set") subs=""; flags=""; valued="--locale --title --message --update-button --later-button --skip-button --retry-button"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
+        "message set") subs=""; flags=""; valued="--locale --title --message --update-button --later-button --skip-button --retry-button --deadline-message"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
         "message rm") subs=""; flags=""; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
@@ -111,6 +111,8 @@ _relctl_value() {
         "notes rm|--locale") echo "dyn:locales" ;;
         "force|--platform") echo "dyn:platforms" ;;
         "force|--build") echo "none" ;;
+        "force|--after") echo "none" ;;
+        "force|--deadline") echo "none" ;;
         "recommend|--platform") echo "dyn:platforms" ;;
         "recommend|--build") echo "none" ;;
         "policy set|--platform") echo "dyn:platforms" ;;
@@ -144,6 +146,7 @@ _relctl_value() {
         "message set|--later-button") echo "none" ;;
         "message set|--skip-button") echo "none" ;;
         "message set|--retry-button") echo "none" ;;
+        "message set|--deadline-message") echo "none" ;;
         "message show|--locale") echo "dyn:locales" ;;
         "message rm|--locale") echo "dyn:locales" ;;
         "check|--platform") echo "dyn:platforms" ;;

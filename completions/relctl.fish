@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --all --app-store-id --at --build --bundle-id --db --default-locale --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --skip-button --store-url --title --until --update-button
+set -g __relctl_valued --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --skip-button --store-url --title --until --update-button
 
 function __relctl_subs
     switch $argv[1]
@@ -232,6 +232,9 @@ complete -c relctl -n '__relctl_arg \'notes rm\' 0 0' -a '(__relctl_dyn versions
 complete -c relctl -n '__relctl_opt \'force\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'force\' --build 0' -l build -x -d 'With a version equal to the floor, builds below N are below the floor too'
 complete -c relctl -n '__relctl_opt \'force\' --allow-unreleased 0' -l allow-unreleased -d 'Set the floor even though no released version reaches it'
+complete -c relctl -n '__relctl_opt \'force\' --after 0' -l after -x -d 'Required only after this grace period, like 7d, 36h or 90m; optional until then'
+complete -c relctl -n '__relctl_opt \'force\' --deadline 0' -l deadline -x -d 'Required from this instant on, optional until then (RFC 3339, \'YYYY-MM-DD HH:MM\' or \'HH:MM\' local, \'now\')'
+complete -c relctl -n '__relctl_opt \'force\' --no-deadline 0' -l no-deadline -d 'Make the current force floor required at once (drop its deadline)'
 complete -c relctl -n '__relctl_opt \'force\' --clear 0' -l clear -d 'Remove the floor'
 complete -c relctl -n '__relctl_arg \'force\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'recommend\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
@@ -288,6 +291,7 @@ complete -c relctl -n '__relctl_opt \'message set\' --update-button 0' -l update
 complete -c relctl -n '__relctl_opt \'message set\' --later-button 0' -l later-button -x -d 'The \'later\' button (optional)'
 complete -c relctl -n '__relctl_opt \'message set\' --skip-button 0' -l skip-button -x -d 'The \'skip this version\' button (optional)'
 complete -c relctl -n '__relctl_opt \'message set\' --retry-button 0' -l retry-button -x -d 'The \'try again\' button (maintenance)'
+complete -c relctl -n '__relctl_opt \'message set\' --deadline-message 0' -l deadline-message -x -d 'The optional message while a force floor\'s deadline lies ahead ({app}, {version}, {deadline})'
 complete -c relctl -n '__relctl_arg \'message set\' 0 0' -a 'required optional maintenance'
 complete -c relctl -n '__relctl_opt \'message show\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'The locale to resolve (default the project\'s default locale)'
 complete -c relctl -n '__relctl_opt \'message rm\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'The locale whose overrides to remove'
