@@ -44,10 +44,12 @@ _relctl_spec() {
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "rules show") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "rules set") subs=""; flags=""; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
-        "maintenance") subs="start schedule stop status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "maintenance") subs="start schedule stop edit message status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance start") subs=""; flags=""; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance schedule") subs=""; flags=""; valued="--from --until --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance stop") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance edit") subs=""; flags=""; valued="--from --until --for"; repeat=""; args=("dyn:windows"); argrep=0 ;;
+        "maintenance message") subs=""; flags=""; valued="--locale --title --message"; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "maintenance status") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance cancel") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:windows"); argrep=0 ;;
@@ -139,6 +141,12 @@ _relctl_value() {
         "maintenance schedule|--locale") echo "dyn:locales" ;;
         "maintenance schedule|--platform") echo "dyn:platforms" ;;
         "maintenance stop|--platform") echo "dyn:platforms" ;;
+        "maintenance edit|--from") echo "none" ;;
+        "maintenance edit|--until") echo "none" ;;
+        "maintenance edit|--for") echo "none" ;;
+        "maintenance message|--locale") echo "dyn:locales" ;;
+        "maintenance message|--title") echo "none" ;;
+        "maintenance message|--message") echo "none" ;;
         "message set|--locale") echo "dyn:locales" ;;
         "message set|--title") echo "none" ;;
         "message set|--message") echo "none" ;;

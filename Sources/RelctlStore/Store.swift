@@ -171,6 +171,16 @@ public final class Store {
         }
     }
 
+    /// The same, when the audit line needs what the body made (a new id).
+    func change<T>(project: String?, now: Int64, _ body: () throws -> (T, action: String)) throws -> T {
+        try db.write {
+            let (result, action) = try body()
+            try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
+                       [.int(now), .text(user), SQLValue(project), .text(action)])
+            return result
+        }
+    }
+
     /// Everything read inside `body` comes from one consistent state.
     public func read<T>(_ body: () throws -> T) throws -> T {
         try db.read(body)

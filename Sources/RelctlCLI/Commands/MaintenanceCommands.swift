@@ -12,7 +12,8 @@ enum MaintenanceCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "maintenance", abstract: "Start, schedule and stop maintenance windows.",
-        subcommands: [start, schedule, stop, status, list, cancel]
+        discussion: "Windows may overlap (an emergency is never refused because a planned window lies ahead): apps are blocked while any window applies to them, and see the copy of the newest window (the highest id) among those active. Ids are never reused.",
+        subcommands: [start, schedule, stop, edit, message, status, list, cancel]
     )
 
     static let start: RunnableCommand = RunnableCommand(
@@ -92,21 +93,102 @@ enum MaintenanceCommands {
                 inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
             }
         }
-        inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name)])) { "" }
+        let overlapping = try store.maintenanceWindows(project: project.id).filter { w in
+            w.id != id && !w.isOver(at: now) && (w.platformID == nil || platform == nil || w.platformID == platform!.id)
+                && start < (w.endsAt ?? Int64.max) && w.startsAt < (end ?? Int64.max)
+        }.sorted { $0.id < $1.id }
+        inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name),
+                            "overlaps": .array(overlapping.map { .int($0.id) })])) { "" }
         inv.info("maintenance window #\(id) for \(scope): \(span)")
+        for w in overlapping {
+            inv.info("it overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")), which stays as it is: apps are blocked while either applies, and see #\(id)'s copy while both are active (the newest window's)")
+        }
     }
 
     static let stop: RunnableCommand = RunnableCommand(
-        "stop", abstract: "End the active maintenance window now.",
-        options: [Shared.platform(only: "Only the window of this platform.")]
+        "stop", abstract: "End the active maintenance windows now.",
+        discussion: "With --platform, ends maintenance for that platform only: its own windows end, and a project-wide window ends and continues for every other platform as a new window with the same end and copy.",
+        options: [Shared.platform(only: "Only for this platform.")],
+        examples: [Example("relctl maintenance stop --platform ios", "iOS apps work again; Android stays in maintenance.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let stopped = try store.stopWindows(in: project, platform: platform, now: now)
-        inv.render(.object(["stopped": .array(stopped.map { .int($0) })])) { "" }
-        inv.info("stopped maintenance window \(stopped.map { "#\($0)" }.joined(separator: ", "))")
+        inv.render(.object(["stopped": .array(stopped.map { .int($0.id) }),
+                            "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })])) { "" }
+        for s in stopped {
+            if s.continuedAs.isEmpty {
+                inv.info("stopped maintenance window #\(s.id)")
+            } else {
+                inv.info("stopped maintenance window #\(s.id) for \(platform!.name); it continues for \(s.continuedAs.map { "\($0.platform) as #\($0.id)" }.joined(separator: ", "))")
+            }
+        }
+    }
+
+    static func windowID(_ inv: Invocation) throws -> Int64 {
+        let text = inv.arg("ID")!
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
+            throw RelctlError.usage("invalid window id '\(text)'", hint: "give the number shown by 'relctl maintenance list'")
+        }
+        return id
+    }
+
+    static let idArgument = Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))
+
+    static let edit: RunnableCommand = RunnableCommand(
+        "edit", abstract: "Move a planned or active window.",
+        discussion: "--from moves the start of a window that has not begun; --until (or --for, counted from now) moves the end of a planned or active window.",
+        arguments: [idArgument],
+        options: [Option("from", value: "TIME", help: "The new start (only before the window begins)."),
+                  Option("until", value: "TIME", help: "The new end."),
+                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h.")],
+        examples: [Example("relctl maintenance edit 4 --until \"2026-12-01 05:00\"", "Extend window #4 to 05:00 local time.")]
+    ) { inv in
+        let id = try windowID(inv)
+        if inv.flag("until") && inv.flag("for") {
+            throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
+        }
+        guard inv.flag("from") || inv.flag("until") || inv.flag("for") else {
+            throw RelctlError.usage("nothing to change", hint: "give --from, --until or --for")
+        }
+        let from = try inv.value("from").map(inv.time)
+        var until = try inv.value("until").map(inv.time)
+        if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
+        inv.render(json(w, now: inv.now)) { "" }
+        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")")
+    }
+
+    static let message: RunnableCommand = RunnableCommand(
+        "message", abstract: "Set a window's title and message in one locale.",
+        discussion: "Each locale's copy wins over the project's and the catalog's maintenance text for users in that language (see 'relctl message'). Placeholders: {app}, {until}.",
+        arguments: [idArgument],
+        options: [Shared.locale("The locale of this copy (default the project's default locale)."),
+                  Option("title", value: "TEXT", help: "The title shown during this window."),
+                  Option("message", value: "TEXT", help: "The message shown during this window.")],
+        examples: [Example("relctl maintenance message 4 --locale tr --title \"Bakımdayız\" --message \"{until} itibarıyla geri döneceğiz\"", "Turkish copy for window #4.")]
+    ) { inv in
+        let id = try windowID(inv)
+        let title = inv.value("title"), text = inv.value("message")
+        guard title != nil || text != nil else { throw RelctlError.usage("nothing to set", hint: "give --title and/or --message") }
+        for (value, name) in [(title, "--title"), (text, "--message")] {
+            guard let value else { continue }
+            if value.trimmingSpaces().isEmpty { throw RelctlError.usage("\(name) is empty", hint: "give the text users should read") }
+            try validatePlaceholders(value, kind: "maintenance", option: name)
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
+        if let w = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }), w.endsAt == nil,
+           [title, text].contains(where: { $0?.contains("{until}") == true }) {
+            throw RelctlError.usage("{until} needs an end time, and window #\(id) has none", hint: "give it one with 'relctl maintenance edit \(id) --until TIME', or drop {until}")
+        }
+        try store.setWindowCopy(id, in: project, locale: locale, title: title, message: text, now: inv.now)
+        inv.info("set the \(locale) copy of maintenance window #\(id)")
     }
 
     static func json(_ w: MaintenanceWindow, now: Int64) -> JSON {
@@ -147,13 +229,10 @@ enum MaintenanceCommands {
 
     static let cancel: RunnableCommand = RunnableCommand(
         "cancel", abstract: "Cancel a scheduled window that has not begun.",
-        arguments: [Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))],
+        arguments: [idArgument],
         options: [Shared.yes]
     ) { inv in
-        let text = inv.arg("ID")!
-        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
-            throw RelctlError.usage("invalid window id '\(text)'", hint: "give the number shown by 'relctl maintenance list'")
-        }
+        let id = try windowID(inv)
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now

@@ -28,8 +28,11 @@ public struct ProjectSnapshot: Sendable {
         versions(of: platform).last { v in v.releasedAt.map { $0 + delaySeconds <= t } ?? false }
     }
 
+    /// Overlapping windows block as their union; the one whose copy users
+    /// see is the newest (highest id): the engineer's latest word, such as
+    /// an emergency started over a planned window.
     public func activeWindow(_ platform: PlatformRecord, at t: Int64) -> MaintenanceWindow? {
-        windows.first { $0.applies(to: platform.id) && $0.isActive(at: t) }
+        windows.filter { $0.applies(to: platform.id) && $0.isActive(at: t) }.max { $0.id < $1.id }
     }
 
     public func upcomingWindows(_ platform: PlatformRecord?, at t: Int64) -> [MaintenanceWindow] {
