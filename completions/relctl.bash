@@ -46,7 +46,7 @@ _relctl_spec() {
         "rules set") subs=""; flags=""; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
         "maintenance") subs="start schedule stop edit message status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance start") subs=""; flags=""; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
-        "maintenance schedule") subs=""; flags=""; valued="--from --until --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance schedule") subs=""; flags=""; valued="--from --until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance stop") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance edit") subs=""; flags=""; valued="--from --until --for"; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "maintenance message") subs=""; flags=""; valued="--locale --title --message"; repeat=""; args=("dyn:windows"); argrep=0 ;;
@@ -136,6 +136,7 @@ _relctl_value() {
         "maintenance start|--platform") echo "dyn:platforms" ;;
         "maintenance schedule|--from") echo "none" ;;
         "maintenance schedule|--until") echo "none" ;;
+        "maintenance schedule|--for") echo "none" ;;
         "maintenance schedule|--title") echo "none" ;;
         "maintenance schedule|--message") echo "none" ;;
         "maintenance schedule|--locale") echo "dyn:locales" ;;

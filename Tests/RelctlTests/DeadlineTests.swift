@@ -14,7 +14,7 @@ final class DeadlineTests: XCTestCase {
         h.sample()
         h.ok("project edit shop --locales en,tr")
         let r = h.ok("force 2.0 --platform ios --after 7d")
-        XCTAssertTrue(r.err.contains("should update now and must from \(DeadlineTests.deadline)"), r.err)
+        XCTAssertTrue(r.err.contains("should update now and must from 2026-12-06 12:00 UTC (in 7 d)"), r.err)
         return h
     }
 
@@ -83,7 +83,7 @@ final class DeadlineTests: XCTestCase {
         XCTAssertTrue(dropped.err.contains("must update (no deadline)"), dropped.err)
         XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "required")
         h.ok("force 2.0 --platform ios --deadline \"2026-12-24 18:00\"")
-        XCTAssertTrue(h.ok("status").out.contains("force floor: 2.0 (optional until 2026-12-24T18:00:00Z)"))
+        XCTAssertTrue(h.ok("status").out.contains("force floor: 2.0 (optional until 2026-12-24 18:00 UTC (in 25 d 6 h))"))
         h.ok("force --clear --platform ios")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "optional")
         XCTAssertTrue(h.ok("log").out.contains("force ios 2.0 deadline 2026-12-24T18:00:00Z"))

@@ -17,7 +17,7 @@ final class MaintenanceEmergencyTests: XCTestCase {
         h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --message \"Planned upgrade\"")
         let r = h.ok("maintenance start --message \"Database emergency\"")
         XCTAssertTrue(r.err.contains("maintenance window #2 for all platforms"), r.err)
-        XCTAssertTrue(r.err.contains("it overlaps window #1 (all platforms, 2026-11-29T13:00:00Z to 2026-11-29T15:00:00Z), which stays as it is"), r.err)
+        XCTAssertTrue(r.err.contains("it overlaps window #1 (all platforms, 2026-11-29 13:00 UTC (in 1 h) to 2026-11-29 15:00 UTC (in 3 h)), which stays as it is"), r.err)
         XCTAssertTrue(r.err.contains("see #2's copy while both are active"), r.err)
         XCTAssertEqual(text(verdict(h, "1.0 --platform ios"), "message"), "Database emergency")
         // While both are active the newest copy is shown.
@@ -110,5 +110,35 @@ final class MaintenanceEmergencyTests: XCTestCase {
         XCTAssertTrue(h.ok("log").out.contains("maintenance edit #2 2026-11-29T12:00:00Z to 2026-11-29T15:00:00Z"))
         h.ok("maintenance stop")
         h.fails("maintenance edit 2 --for 1h", "window #2 is over")
+    }
+}
+
+/// Time forms on the command line, end to end.
+final class TimeFormTests: XCTestCase {
+    func testUntilHHMMThatHasPassedMeansTomorrow() {
+        let h = Harness()  // 2026-11-29T12:00:00Z, TZ=UTC
+        h.sample()
+        let w = h.ok("--json maintenance start --until 11:00").json as? [String: Any]
+        XCTAssertEqual(w?["endsAt"] as? String, "2026-11-30T11:00:00Z")
+        h.ok("maintenance stop")
+        let s = h.ok("--json maintenance schedule --from \"tomorrow 02:00\" --for 2h").json as? [String: Any]
+        XCTAssertEqual(s?["startsAt"] as? String, "2026-11-30T02:00:00Z")
+        XCTAssertEqual(s?["endsAt"] as? String, "2026-11-30T04:00:00Z")
+        h.ok("force 2.0 --platform ios --deadline +36h")
+        XCTAssertTrue(h.ok("status").out.contains("optional until 2026-12-01 00:00 UTC (in 36 h)"))
+        h.env["TZ"] = "Europe/Istanbul"
+        XCTAssertTrue(h.ok("status").out.contains("optional until 2026-12-01 03:00 +03 (in 36 h)"))
+        h.env["TZ"] = "UTC"
+        h.fails("maintenance schedule --from +1h --until +3h --for 2h", status: 2, "both give the end")
+        h.fails("maintenance schedule --from \"tomorrow\" --for 2h", status: 2, "give the time of day")
+        h.env["TZ"] = "Nowhere/Atlantis"
+        h.fails("maintenance schedule --from \"tomorrow 02:00\" --for 2h", status: 2, "unknown time zone")
+    }
+
+    func testHelpListsTheForms() {
+        let h = Harness()
+        for line in ["maintenance start --help", "maintenance schedule --help", "maintenance edit --help", "force --help", "check --help", "publish --help"] {
+            XCTAssertTrue(h.ok(line).out.contains("'tomorrow HH:MM'"), line)
+        }
     }
 }

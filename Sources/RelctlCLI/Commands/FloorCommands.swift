@@ -15,7 +15,7 @@ enum FloorCommands {
         arguments: [floorArgument],
         options: [Shared.platform, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."),
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
-                  Option("deadline", value: "TIME", help: "Required from this instant on, optional until then (RFC 3339, 'YYYY-MM-DD HH:MM' or 'HH:MM' local, 'now')."),
+                  Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
                   Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear],
         examples: [Example("relctl force 2.0 --platform ios", "Everything below 2.0 on iOS must update."),
                    Example("relctl force 2.0 --platform ios --after 7d", "Below 2.0: optional now, required in 7 days."),
@@ -65,7 +65,7 @@ enum FloorCommands {
             inv.warn("no released version of \(p.name) is at or above \(floor.text): users below it are forced to an update they cannot install yet")
         }
         inv.info(floor.map { f in
-            if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(Time.format(d))" }
+            if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(inv.people(d))" }
             return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
         } ?? "cleared the \(word) floor of \(p.name)")
     }
@@ -76,7 +76,7 @@ enum FloorCommands {
             return try Time.adding(try Time.parseDuration(d), to: inv.now, what: "a deadline --after \(d)")
         }
         guard let text = inv.value("deadline") else { return nil }
-        let t = try inv.time(text)
+        let t = try inv.futureTime(text)
         guard t > inv.now else {
             throw RelctlError.usage("the deadline \(Time.format(t)) is not in the future",
                                     hint: "give a later time, or leave out --deadline for a floor that is required at once")
@@ -94,7 +94,7 @@ enum FloorCommands {
         }
         floor.deadline = deadline
         try store.setFloor(.force, of: p, in: project, to: floor, allowUnreleased: true, now: inv.now)
-        inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(Time.format($0))" }
+        inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
                  ?? "\(p.name): versions below \(floor.text) must update (no deadline)")
     }
 }

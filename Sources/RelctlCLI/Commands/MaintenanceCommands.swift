@@ -19,7 +19,7 @@ enum MaintenanceCommands {
     static let start: RunnableCommand = RunnableCommand(
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
-        options: [Option("until", value: "TIME", help: "When the window ends."),
+        options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
                   Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions,
         examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
@@ -29,21 +29,29 @@ enum MaintenanceCommands {
         }
         let now = inv.now
         var end: Int64? = nil
-        if let u = inv.value("until") { end = try inv.time(u) }
+        if let u = inv.value("until") { end = try inv.futureTime(u) }
         if let d = inv.value("for") { end = try Time.adding(try Time.parseDuration(d), to: now, what: "a window of --for \(d)") }
         try create(inv, from: now, until: end)
     }
 
     static let schedule: RunnableCommand = RunnableCommand(
         "schedule", abstract: "Schedule a maintenance window.",
-        options: [Option("from", value: "TIME", help: "When the window starts."),
-                  Option("until", value: "TIME", help: "When the window ends.")] + copyOptions,
-        examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time.")]
+        options: [Option("from", value: "TIME", help: "When the window starts: " + TimeInput.forms + "."),
+                  Option("until", value: "TIME", help: "When the window ends (same forms)."),
+                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions,
+        examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time."),
+                   Example("relctl maintenance schedule --from \"tomorrow 02:00\" --for 2h", "Two hours from 02:00 tomorrow, local time.")]
     ) { inv in
-        guard let from = inv.value("from"), let until = inv.value("until") else {
-            throw RelctlError.usage("a scheduled window needs --from and --until", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
+        if inv.flag("until") && inv.flag("for") {
+            throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
         }
-        try create(inv, from: try inv.time(from), until: try inv.time(until))
+        guard let from = inv.value("from"), inv.flag("until") || inv.flag("for") else {
+            throw RelctlError.usage("a scheduled window needs --from and --until (or --for)", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
+        }
+        let start = try inv.futureTime(from)
+        let end = try inv.value("until").map(inv.futureTime)
+            ?? Time.adding(try Time.parseDuration(inv.value("for")!), to: start, what: "a window of --for \(inv.value("for")!)")
+        try create(inv, from: start, until: end)
     }
 
     /// Refuses a placeholder the message kind does not have.
@@ -83,7 +91,6 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let scope = platform?.name ?? "all platforms"
-        let span = "\(Time.format(start)) to \(end.map(Time.format) ?? "stop")"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
         let id = try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
         if end == nil {
@@ -99,9 +106,9 @@ enum MaintenanceCommands {
         }.sorted { $0.id < $1.id }
         inv.render(.object(["id": .int(id), "startsAt": .time(start), "endsAt": .time(end), "platform": .optional(platform?.name),
                             "overlaps": .array(overlapping.map { .int($0.id) })])) { "" }
-        inv.info("maintenance window #\(id) for \(scope): \(span)")
+        inv.info("maintenance window #\(id) for \(scope): \(inv.people(start)) to \(end.map(inv.people) ?? "stop")")
         for w in overlapping {
-            inv.info("it overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")), which stays as it is: apps are blocked while either applies, and see #\(id)'s copy while both are active (the newest window's)")
+            inv.info("it overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")), which stays as it is: apps are blocked while either applies, and see #\(id)'s copy while both are active (the newest window's)")
         }
     }
 
@@ -141,8 +148,8 @@ enum MaintenanceCommands {
         "edit", abstract: "Move a planned or active window.",
         discussion: "--from moves the start of a window that has not begun; --until (or --for, counted from now) moves the end of a planned or active window.",
         arguments: [idArgument],
-        options: [Option("from", value: "TIME", help: "The new start (only before the window begins)."),
-                  Option("until", value: "TIME", help: "The new end."),
+        options: [Option("from", value: "TIME", help: "The new start (only before the window begins): " + TimeInput.forms + "."),
+                  Option("until", value: "TIME", help: "The new end (same forms)."),
                   Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h.")],
         examples: [Example("relctl maintenance edit 4 --until \"2026-12-01 05:00\"", "Extend window #4 to 05:00 local time.")]
     ) { inv in
@@ -153,14 +160,14 @@ enum MaintenanceCommands {
         guard inv.flag("from") || inv.flag("until") || inv.flag("for") else {
             throw RelctlError.usage("nothing to change", hint: "give --from, --until or --for")
         }
-        let from = try inv.value("from").map(inv.time)
-        var until = try inv.value("until").map(inv.time)
+        let from = try inv.value("from").map(inv.futureTime)
+        var until = try inv.value("until").map(inv.futureTime)
         if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
         let store = try inv.store()
         let project = try inv.project(in: store)
         let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
         inv.render(json(w, now: inv.now)) { "" }
-        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")")
+        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")")
     }
 
     static let message: RunnableCommand = RunnableCommand(

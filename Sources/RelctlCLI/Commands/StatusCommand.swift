@@ -36,7 +36,7 @@ enum StatusCommand {
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
-            let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + Time.format($0) + ")" } ?? ""
+            let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + PeopleTime.format($0, now: at, timeZone: inv.timeZone) + ")" } ?? ""
             text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
             if !verdicts.isEmpty {
                 text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
