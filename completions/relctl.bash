@@ -59,7 +59,7 @@ _relctl_spec() {
         "message rm") subs=""; flags=""; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
-        "publish") subs=""; flags="--dry-run --publish-despite-disagreements"; valued="--at"; repeat=""; args=("dir"); argrep=0 ;;
+        "publish") subs=""; flags="--dry-run --watch --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -164,6 +164,7 @@ _relctl_value() {
         "check|--at") echo "none" ;;
         "status|--at") echo "none" ;;
         "publish|--at") echo "none" ;;
+        "publish|--exec") echo "none" ;;
         "log|--limit") echo "none" ;;
         *) echo none ;;
     esac

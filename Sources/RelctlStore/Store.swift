@@ -186,6 +186,12 @@ public final class Store {
         try db.read(body)
     }
 
+    /// SQLite's data version: changes whenever another connection (any
+    /// process) commits to the database. `publish --watch` polls it.
+    public func dataVersion() throws -> Int64 {
+        try db.scalar("PRAGMA data_version").intValue ?? 0
+    }
+
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
         try db.scalar("SELECT coalesce(max(id), 0) FROM audit").intValue ?? 0

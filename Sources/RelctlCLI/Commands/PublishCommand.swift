@@ -8,20 +8,51 @@ enum PublishCommand {
         discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
+                  Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
+                  Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after each publish that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR."),
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
-                   Example("relctl publish ./out --dry-run", "See what a publish would change.")]
+                   Example("relctl publish ./out --dry-run", "See what a publish would change."),
+                   Example("relctl publish ./out --watch --exec 'rclone copy ./out remote:updates'", "Keep ./out current and sync it after each change.")]
     ) { inv in
         let dir = inv.arg("DIR")!
+        if inv.flag("watch") {
+            try PublishWatch.run(inv, dir: dir)
+            return
+        }
+        if inv.flag("exec") {
+            throw RelctlError.usage("--exec runs after each publish of --watch", hint: "add --watch, or run the command after 'relctl publish \(dir)' yourself")
+        }
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let dryRun = inv.flag("dry-run")
         let store = try inv.store(.read)
+        let o = try publishOnce(inv, store: store, dir: dir, at: at, dryRun: dryRun)
+        o.warnings.forEach(inv.warn)
+        report(inv, dir: dir, dryRun: dryRun, revision: o.revision, at: at, next: o.next, added: o.added, changed: o.changed, removed: o.removed,
+               unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements)
+    }
+
+    /// What one publish did.
+    struct Outcome {
+        /// For stderr, each as "warning: …".
+        var warnings: [String]
+        var revision: Int64
+        var added: [String], changed: [String], removed: [String]
+        var unchanged: Int
+        var limits: [JSON], disagreements: [JSON]
+        var next: NextChange?
+        var changedPaths: [String] { (added + changed + removed).sorted() }
+    }
+
+    /// Renders every project (or the one of -p) at `at`, checks what each
+    /// client would do, and writes the tree; warnings go to stderr.
+    static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool) throws -> Outcome {
         let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: inv.context.publishLockWait)
         var entries: [String: (size: Int, sha256: String)] = [:]
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var warnings: [String] = []
         var findings: [Finding] = []
-        let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json
+        let progress = inv.context.stderrIsTerminal && !inv.quiet && !inv.json && !inv.flag("watch")
         func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
             switch outcome {
             case .added: added.append(path)
@@ -76,15 +107,15 @@ enum PublishCommand {
             }
             tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, nextChange: next, entries: entries)), "index.json")
             let removed = try writer.commit(removing: stale)
-            warnings.forEach(inv.warn)
             let limits = FindingsReport.limits(findings)
-            for line in FindingsReport.limitLines(limits) { inv.warn("not carried: " + line) }
+            warnings += FindingsReport.limitLines(limits).map { "not carried: " + $0 }
             if !disagreements.isEmpty {
-                if dryRun { for f in disagreements { inv.warn("would differ from 'relctl check': " + FindingsReport.disagreementLine(f)) } }
-                else { inv.warn("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
+                if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
+                else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
             }
-            report(inv, dir: dir, dryRun: dryRun, revision: revision, at: at, next: next, added: added, changed: changed, removed: removed, unchanged: unchanged,
-                   limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json))
+            return Outcome(warnings: warnings, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
+                           limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json),
+                           next: next)
         } catch {
             writer.abort()
             throw error
