@@ -10,7 +10,7 @@ extension Store {
 
     public var defaultProject: String? { get throws { try meta("default_project") } }
 
-    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated"
+    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone"
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
@@ -38,9 +38,13 @@ extension Store {
         guard ProjectRecord.outdatedPolicies.contains(r.text(8)) else {
             throw badRow(what, "its outdated policy '\(r.text(8))' is not one of \(ProjectRecord.outdatedPolicies.joined(separator: ", "))")
         }
-        return ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
-                             locales: locales, rules: rules,
-                             releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+        var record = ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
+                                   locales: locales, rules: rules,
+                                   releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+        do { record.timeZone = try Names.timeZoneName(r.text(9)) } catch let e as InputError {
+            throw badRow(what, "its time zone: \(e.message)")
+        }
+        return record
     }
 
     /// An integer column that feeds date arithmetic, inside the range relctl writes.

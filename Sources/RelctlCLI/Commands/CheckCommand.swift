@@ -18,7 +18,7 @@ enum CheckCommand {
         let (snapshot, platform) = try store.read {
             let project = try inv.project(in: store)
             let platform = try inv.platform(in: store, project: project)
-            return (try store.snapshot(project), platform)
+            return (try store.zonedSnapshot(project), platform)
         }
         let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
         let evaluator = Evaluator(snapshot)

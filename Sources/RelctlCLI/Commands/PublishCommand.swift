@@ -75,7 +75,7 @@ enum PublishCommand {
                     projects = [try store.requireProject(slug)]
                     entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
                     // The index speaks for the whole tree: the others' next changes count too.
-                    for other in all where other.slug != slug { noteNext(try store.snapshot(other)) }
+                    for other in all where other.slug != slug { noteNext(try store.zonedSnapshot(other)) }
                 }
                 // Snapshots are read here, on the connection's thread; a batch
                 // renders in parallel; its files are staged in order.
@@ -83,7 +83,7 @@ enum PublishCommand {
                 for start in stride(from: 0, to: projects.count, by: batchSize) {
                     let batch = projects[start..<min(start + batchSize, projects.count)]
                     if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
-                    let snapshots = try batch.map { try store.snapshot($0) }
+                    let snapshots = try batch.map { try store.zonedSnapshot($0) }
                     snapshots.forEach(noteNext)
                     for rendered in try ParallelRender.render(snapshots, at: at) {
                         warnings += rendered.warnings

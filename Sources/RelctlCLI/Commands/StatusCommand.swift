@@ -8,7 +8,7 @@ enum StatusCommand {
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let store = try inv.store(.read)
-        let snapshot = try store.read { try store.snapshot(try inv.project(in: store)) }
+        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
         var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(Time.format(at))\n"

@@ -111,7 +111,7 @@ public struct Evaluator: Sendable {
         case .maintenance:
             let w = verdict.window!
             var values = base
-            values["until"] = w.endsAt.map(Time.format) ?? ""
+            values["until"] = w.endsAt.map { snapshot.localDate($0, locale: locale) } ?? ""
             var copy: [String: [String: String]] = [:]
             for (locale, c) in w.copy {
                 copy[locale] = [:]
@@ -123,7 +123,7 @@ public struct Evaluator: Sendable {
             var values = base
             values["version"] = verdict.target?.version.text ?? ""
             var m = snapshot.messages.message(verdict.kind.rawValue, locale: locale, values: values)
-            if let d = verdict.deadline { m = Evaluator.withDeadline(m, d) }
+            if let d = verdict.deadline { m = Evaluator.withDeadline(m, snapshot.localDate(d, locale: locale)) }
             // What the user sees is the message; the deadline copy is in it when it applies.
             m["deadline_message"] = nil
             return m
@@ -132,10 +132,10 @@ public struct Evaluator: Sendable {
 
     /// An optional message during a grace period: its message is the
     /// deadline copy, with {deadline} filled in.
-    static func withDeadline(_ m: [String: ResolvedText], _ deadline: Int64) -> [String: ResolvedText] {
+    static func withDeadline(_ m: [String: ResolvedText], _ deadline: String) -> [String: ResolvedText] {
         var m = m
         if var text = m["deadline_message"] {
-            text.value = MessageResolver.fill(text.value, ["deadline": Time.format(deadline)])
+            text.value = MessageResolver.fill(text.value, ["deadline": deadline])
             m["message"] = text
             m["deadline_message"] = text
         }

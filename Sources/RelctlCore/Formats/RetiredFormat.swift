@@ -16,7 +16,7 @@ enum RetiredFormat {
         // every recommended version is in a force floor's grace period.
         let recommended = state.verdicts.filter { $0.1.kind == .optional }
         if let d = recommended.first?.1.deadline, recommended.allSatisfy({ $0.1.decidedBy == "force-deadline" }) {
-            optional = Evaluator.withDeadline(optional, d)
+            optional = Evaluator.withDeadline(optional, state.snapshot.localDate(d, locale: locale))
         }
         return .object([
             "messaging": .object([

@@ -11,8 +11,11 @@ public enum Catalog {
     ]
     /// Every key a catalog file must have.
     public static var keys: [String] {
-        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"]
+        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"] + dateKeys
     }
+    /// How each language writes an instant in a message (LocalDate): a
+    /// CLDR-style pattern, the twelve month names, am/pm, the ten digits.
+    public static let dateKeys = ["date.pattern", "date.months", "date.am", "date.pm", "date.digits"]
     /// The placeholders each kind of message may use.
     public static func placeholders(for kind: String) -> [String] {
         switch kind {
