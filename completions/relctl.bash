@@ -15,7 +15,7 @@ _relctl_spec() {
         "project add") subs=""; flags=""; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
         "project list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project show") subs=""; flags=""; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
-        "project edit") subs=""; flags=""; valued="--name --default-locale --locales"; repeat=""; args=("dyn:projects"); argrep=0 ;;
+        "project edit") subs=""; flags=""; valued="--name --default-locale --locales --time-zone"; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "project rm") subs=""; flags="--yes"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "project use") subs=""; flags=""; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "platform") subs="add list show edit rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -80,6 +80,7 @@ _relctl_value() {
         "project edit|--name") echo "none" ;;
         "project edit|--default-locale") echo "dyn:locales" ;;
         "project edit|--locales") echo "none" ;;
+        "project edit|--time-zone") echo "none" ;;
         "platform add|--bundle-id") echo "none" ;;
         "platform add|--app-store-id") echo "none" ;;
         "platform add|--min-os") echo "none" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --skip-button --store-url --title --until --update-button
+set -g __relctl_valued --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --skip-button --store-url --time-zone --title --until --update-button
 
 function __relctl_subs
     switch $argv[1]
@@ -155,7 +155,7 @@ complete -c relctl -n '__relctl_opt \'\' --version 0' -l version -d 'Print relct
 complete -c relctl -n '__relctl_at \'project\'' -a 'add' -d 'Add a project.'
 complete -c relctl -n '__relctl_at \'project\'' -a 'list' -d 'List projects.'
 complete -c relctl -n '__relctl_at \'project\'' -a 'show' -d 'Show a project and its platforms.'
-complete -c relctl -n '__relctl_at \'project\'' -a 'edit' -d 'Change a project\'s name or locales.'
+complete -c relctl -n '__relctl_at \'project\'' -a 'edit' -d 'Change a project\'s name, locales or time zone.'
 complete -c relctl -n '__relctl_at \'project\'' -a 'rm' -d 'Remove a project with all its platforms, versions and settings.'
 complete -c relctl -n '__relctl_at \'project\'' -a 'use' -d 'Make a project the default for commands without -p.'
 complete -c relctl -n '__relctl_opt \'project add\' --name 0' -l name -x -d 'The app\'s display name, used in messages as {app}'
@@ -165,6 +165,7 @@ complete -c relctl -n '__relctl_arg \'project show\' 0 0' -a '(__relctl_dyn proj
 complete -c relctl -n '__relctl_opt \'project edit\' --name 0' -l name -x -d 'The app\'s display name, used in messages as {app}'
 complete -c relctl -n '__relctl_opt \'project edit\' --default-locale 0' -l default-locale -x -a '(__relctl_dyn locales)' -d 'The locale used when a user\'s language has no text (default en)'
 complete -c relctl -n '__relctl_opt \'project edit\' --locales 0' -l locales -x -d 'Comma-separated locales to publish, like en,tr,de; empty derives them from notes and messages'
+complete -c relctl -n '__relctl_opt \'project edit\' --time-zone 0' -l time-zone -x -d 'The zone app messages show times in ({until}, {deadline}), like Europe/Istanbul (default UTC)'
 complete -c relctl -n '__relctl_arg \'project edit\' 0 0' -a '(__relctl_dyn projects)'
 complete -c relctl -n '__relctl_opt \'project rm\' --yes 0' -s y -l yes -d 'Do not ask for confirmation (required when not on a terminal)'
 complete -c relctl -n '__relctl_arg \'project rm\' 0 0' -a '(__relctl_dyn projects)'

@@ -48,10 +48,10 @@ final class GoldenPropertiesTests: XCTestCase {
                 && j["nextChange"]?["causes"]?.array?.map { $0.string } == ["maintenance window #1 (all platforms) starts"]
         })],
         "shop/control.json": [
-            ("the scheduled window is upcoming, 12:30 to 14:00, with {until} filled in English", { j in
+            ("the scheduled window is upcoming, 12:30 to 14:00, with {until} filled in English for people, in the project's zone (UTC)", { j in
                 let w = j["maintenance"]?["upcoming"]?.array?.first
                 return w?["startsAt"]?.string == "2026-11-29T12:30:00Z" && w?["endsAt"]?.string == "2026-11-29T14:00:00Z"
-                    && w?["messages"]?["en"]?["message"]?.string == "Back at 2026-11-29T14:00:00Z"
+                    && w?["messages"]?["en"]?["message"]?.string == "Back at November 29, 2026 at 2:00 PM (UTC)"
             }),
             ("messages for exactly en, he and tr", { j in Set(j["messages"]?.object?.keys.map { $0 } ?? []) == ["en", "he", "tr"] }),
             ("floors carry a deadline (none here), and the optional copy has a deadline message for apps to fill", { j in

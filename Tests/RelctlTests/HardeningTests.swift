@@ -57,6 +57,7 @@ final class HardeningTests: XCTestCase {
             ("UPDATE version SET policy = 'maybe' WHERE version = '1.0'", "policy 'maybe'", ["status", "publish out"]),
             ("UPDATE project SET outdated = 'sometimes'", "outdated policy", ["status", "publish out"]),
             ("UPDATE platform SET name = 'iOS/../x' WHERE name = 'ios'", "is not a known platform", ["status", "publish out"]),
+            ("UPDATE project SET time_zone = '../../etc'", "its time zone", ["status", "publish out"]),
             ("UPDATE platform SET force_deadline = 1800000000 WHERE name = 'ios'", "force deadline but no force floor", ["status", "publish out", "check 1.0 --platform ios"]),
             ("UPDATE platform SET force_version = '2.0', force_deadline = 253402300800 WHERE name = 'ios'", "force deadline", ["status", "publish out"]),
             ("INSERT INTO message VALUES (1, 'required', 'x/y', 'title', 't')", "locale 'x/y'", ["publish out", "message show"]),

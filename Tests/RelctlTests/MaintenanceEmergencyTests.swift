@@ -65,14 +65,14 @@ final class MaintenanceEmergencyTests: XCTestCase {
         h.ok("maintenance message 1 --locale de --title Wartung")
         let tr = verdict(h, "1.0 --platform ios --locale tr --at 2026-11-29T14:00:00Z")
         XCTAssertEqual(text(tr, "title"), "Bakımdayız")
-        XCTAssertEqual(text(tr, "message"), "Shop 2026-11-29T15:00:00Z itibarıyla dönecek")
+        XCTAssertEqual(text(tr, "message"), "Shop 29 Kasım 2026 15:00 (UTC) itibarıyla dönecek")
         let de = verdict(h, "1.0 --platform ios --locale de --at 2026-11-29T14:00:00Z")
         XCTAssertEqual(text(de, "title"), "Wartung")
         XCTAssertEqual(text(de, "message"), "Shop wird gerade gewartet. Bitte versuche es später erneut.")
-        XCTAssertEqual(text(verdict(h, "1.0 --platform ios --locale en --at 2026-11-29T14:00:00Z"), "message"), "Back at 2026-11-29T15:00:00Z")
+        XCTAssertEqual(text(verdict(h, "1.0 --platform ios --locale en --at 2026-11-29T14:00:00Z"), "message"), "Back at November 29, 2026 at 3:00 PM (UTC)")
         // Setting the title again keeps the message.
         h.ok("maintenance message 1 --locale tr --title \"Bakım\"")
-        XCTAssertEqual(text(verdict(h, "1.0 --platform ios --locale tr --at 2026-11-29T14:00:00Z"), "message"), "Shop 2026-11-29T15:00:00Z itibarıyla dönecek")
+        XCTAssertEqual(text(verdict(h, "1.0 --platform ios --locale tr --at 2026-11-29T14:00:00Z"), "message"), "Shop 29 Kasım 2026 15:00 (UTC) itibarıyla dönecek")
         let out = h.dir + "/out"
         h.ok("project edit shop --locales en,tr,de")
         h.ok("publish \(out)")
