@@ -94,9 +94,13 @@ public final class Store {
     }
 
     private func prepare(mode: Mode) throws {
-        let appID = try db.scalar("PRAGMA application_id")
-        let version = try db.scalar("PRAGMA user_version")
-        let tables = try db.scalar("SELECT count(*) FROM sqlite_schema")
+        // One statement, so one snapshot: a racing `relctl init` cannot be
+        // seen half-way (tables made, application id not yet read).
+        let state = try db.query("""
+            SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version),
+                   (SELECT count(*) FROM sqlite_schema)
+            """)[0]
+        let appID = state[0], version = state[1], tables = state[2]
         let isEmpty = tables == .int(0) && appID == .int(0)
         if isEmpty && mode != .create {
             throw StoreError("\(path) is not a relctl database (it is empty)",

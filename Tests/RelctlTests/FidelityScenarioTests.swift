@@ -101,7 +101,7 @@ final class FidelityScenarioTests: XCTestCase {
                 XCTFail("seed \(seed): \(FindingsReport.disagreementLine(f))")
             }
             decisions += result.decisions
-            limits += Fidelity.limits(result.findings).count
+            limits += FindingsReport.limits(result.findings).count
             scenarios += 1
         }
         XCTAssertEqual(scenarios, Int(count))

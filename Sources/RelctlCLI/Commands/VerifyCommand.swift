@@ -80,8 +80,11 @@ enum VerifyCommand {
             if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
             return s
         }
-        let ok = disagreements.isEmpty && changed.isEmpty && !stale && staleProjects.isEmpty
-        inv.info("verified \(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")")
-        if !ok { throw RelctlError.failure("the published files do not do what 'relctl check' says (listed above)", hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)" : "publish again; if it persists, report it") }
+        let summary = "\(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale || !staleProjects.isEmpty ? ", stale" : "")"
+        guard disagreements.isEmpty && changed.isEmpty && !stale && staleProjects.isEmpty else {
+            throw RelctlError.failure("the published files do not do what 'relctl check' says: \(summary)",
+                                      hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)" : "publish again; if it persists, report it")
+        }
+        inv.info("verified " + summary)
     }
 }

@@ -24,14 +24,6 @@ public enum Fidelity {
         }
         return (findings, decisions)
     }
-
-    /// The limits among findings, each once, in a stable order.
-    public static func limits(_ findings: [Finding]) -> [Limit] {
-        var seen = Set<Limit>()
-        var out: [Limit] = []
-        for f in findings { if let l = f.limit, seen.insert(l).inserted { out.append(l) } }
-        return out
-    }
 }
 
 /// The checks of one platform.
