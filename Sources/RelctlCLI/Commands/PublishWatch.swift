@@ -4,8 +4,8 @@ import RelctlStore
 /// `relctl publish DIR --watch`: publishes now, after every committed change
 /// to the database, and at each next-change instant, until SIGINT/SIGTERM.
 ///
-/// Change detection polls SQLite's `PRAGMA data_version` on the open
-/// connection four times a second: it changes when any other connection (any
+/// Change detection polls SQLite's data version (Store.dataVersion) on the
+/// open connection four times a second: it changes when any other connection (any
 /// process) commits, costs one tiny query, and needs no inotify. The clock
 /// is checked at the same rate, so a next-change instant is published within
 /// a quarter second of it. Signals only set a flag: a publish in progress

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import RelctlCore
-import RelctlStore
 
 /// The project's time zone for app messages, from the C library's zone
 /// database: the core gets the UTC offset at each instant a message may show
@@ -38,14 +37,5 @@ enum ZoneOffsets {
             }
         }
         for (t, o) in offsets { snapshot.offsets[t] = o }
-    }
-}
-
-extension Store {
-    /// A project's snapshot with the offsets its messages need.
-    func zonedSnapshot(_ project: ProjectRecord) throws -> ProjectSnapshot {
-        var s = try snapshot(project)
-        ZoneOffsets.fill(&s)
-        return s
     }
 }
