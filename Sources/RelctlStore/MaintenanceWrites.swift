@@ -3,51 +3,122 @@ import SQLite
 
 /// Writes to maintenance windows, each one transaction with its audit row.
 extension Store {
-    /// Opens (or schedules) a window and returns its id. Refused when it
-    /// overlaps a window of the same scope that is not over.
+    /// Opens (or schedules) a window and returns its id. Overlapping windows
+    /// are allowed (an emergency must never wait for a planned window): the
+    /// union of the windows blocks, and the newest window's copy is shown
+    /// (MaintenanceWindow.shown).
     public func openWindow(in project: ProjectRecord, platform: PlatformRecord?, from start: Int64, until end: Int64?,
                            copy: (locale: String, title: String?, message: String?)?, now: Int64) throws -> Int64 {
         let scope = platform?.name ?? "all platforms"
         let span = "\(Time.format(start)) to \(end.map(Time.format) ?? "stop")"
-        return try change(project: project.slug, "maintenance \(scope) \(span)", now: now) {
-            for w in try maintenanceWindows(project: project.id) where !w.isOver(at: now) {
-                let sameScope = w.platformID == nil || platform == nil || w.platformID == platform!.id
-                let overlaps = start < (w.endsAt ?? Int64.max) && w.startsAt < (end ?? Int64.max)
-                if sameScope && overlaps {
-                    throw StoreError("this window overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop"))",
-                                     hint: w.isActive(at: now) ? "stop it first with 'relctl maintenance stop'" : "cancel it with 'relctl maintenance cancel \(w.id)' or choose other times")
-                }
-            }
-            // Ids only grow, across projects and cancellations: apps may remember them.
-            let last = try db.scalar("""
-                SELECT max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'maintenance_last_id'), 0),
-                           coalesce((SELECT max(id) FROM maintenance), 0))
-                """).intValue ?? 0
-            let id = last + 1
-            try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
-                       [.int(id), .int(project.id), SQLValue(platform?.id), .int(start), SQLValue(end)])
-            try db.run("INSERT INTO meta(key, value) VALUES ('maintenance_last_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                       [.text(String(id))])
-            if let copy {
-                try db.run("INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (?, ?, ?, ?)",
-                           [.int(id), .text(copy.locale), SQLValue(copy.title), SQLValue(copy.message)])
-            }
-            return id
+        return try change(project: project.slug, now: now) {
+            let id = try insertWindow(project: project, platformID: platform?.id, from: start, until: end)
+            if let copy { try setCopy(id, locale: copy.locale, title: copy.title, message: copy.message) }
+            return (id, "maintenance #\(id) \(scope) \(span)")
         }
     }
 
-    /// Ends the active windows (of one platform, or all) now; returns their ids.
-    public func stopWindows(in project: ProjectRecord, platform: PlatformRecord?, now: Int64) throws -> [Int64] {
-        try change(project: project.slug, "maintenance stop", now: now) {
-            let active = try maintenanceWindows(project: project.id).filter {
-                $0.isActive(at: now) && (platform == nil || $0.platformID == platform!.id)
+    /// A new window row with the next id. Ids only grow, across projects and
+    /// cancellations: apps may remember them.
+    func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?) throws -> Int64 {
+        let last = try db.scalar("""
+            SELECT max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'maintenance_last_id'), 0),
+                       coalesce((SELECT max(id) FROM maintenance), 0))
+            """).intValue ?? 0
+        let id = last + 1
+        try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
+                   [.int(id), .int(project.id), SQLValue(platformID), .int(start), SQLValue(end)])
+        try db.run("INSERT INTO meta(key, value) VALUES ('maintenance_last_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                   [.text(String(id))])
+        return id
+    }
+
+    /// Sets a window's title and/or message in one locale (nil keeps what is there).
+    func setCopy(_ id: Int64, locale: String, title: String?, message: String?) throws {
+        try db.run("""
+            INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (?, ?, ?, ?)
+            ON CONFLICT(window_id, locale) DO UPDATE SET title = coalesce(excluded.title, title), message = coalesce(excluded.message, message)
+            """, [.int(id), .text(locale), SQLValue(title), SQLValue(message)])
+    }
+
+    /// What `stop` did to one active window.
+    public struct Stopped: Sendable {
+        public var id: Int64
+        /// A project-wide window stopped for one platform goes on for the
+        /// others as new windows (platform, new id), with the same end and copy.
+        public var continuedAs: [(platform: String, id: Int64)]
+    }
+
+    /// Ends the active windows that apply to one platform (or all) now. A
+    /// project-wide window stopped for one platform ends, and continues for
+    /// each other platform as a window of its own, so every client format
+    /// (control.json's `platform` field) can carry it.
+    public func stopWindows(in project: ProjectRecord, platform: PlatformRecord?, now: Int64) throws -> [Stopped] {
+        try change(project: project.slug, now: now) {
+            let active = try maintenanceWindows(project: project.id).filter { w in
+                w.isActive(at: now) && (platform.map { w.applies(to: $0.id) } ?? true)
             }
             guard !active.isEmpty else {
-                throw StoreError("no maintenance window is active", hint: "see 'relctl maintenance list'")
+                throw StoreError(platform.map { "no maintenance window is active for \($0.name)" } ?? "no maintenance window is active",
+                                 hint: "see 'relctl maintenance list'")
             }
-            for w in active { try db.run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(w.id)]) }
-            return active.map(\.id)
+            var stopped: [Stopped] = []
+            for w in active {
+                try db.run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(w.id)])
+                var continued: [(platform: String, id: Int64)] = []
+                if let platform, w.platformID == nil {
+                    for other in try platforms(project: project.id) where other.id != platform.id {
+                        let id = try insertWindow(project: project, platformID: other.id, from: now, until: w.endsAt)
+                        for (locale, c) in w.copy { try setCopy(id, locale: locale, title: c.title, message: c.message) }
+                        continued.append((other.name, id))
+                    }
+                }
+                stopped.append(Stopped(id: w.id, continuedAs: continued))
+            }
+            let words = stopped.map { s in "#\(s.id)" + (s.continuedAs.isEmpty ? "" : " (continued as \(s.continuedAs.map { "#\($0.id) \($0.platform)" }.joined(separator: ", ")))") }
+            return (stopped, "maintenance stop\(platform.map { " \($0.name)" } ?? "") \(words.joined(separator: ", "))")
         }
+    }
+
+    /// Sets a window's copy in one locale; refused for a window that is over or cancelled.
+    public func setWindowCopy(_ id: Int64, in project: ProjectRecord, locale: String, title: String?, message: String?, now: Int64) throws {
+        try change(project: project.slug, "maintenance message #\(id) \(locale)", now: now) {
+            let w = try liveWindow(id, in: project, now: now)
+            try setCopy(w.id, locale: locale, title: title, message: message)
+        }
+    }
+
+    /// Moves a planned or active window: a new start (only before it began)
+    /// and/or a new end (after now and after the start).
+    public func moveWindow(_ id: Int64, in project: ProjectRecord, from start: Int64?, until end: Int64?, now: Int64) throws -> MaintenanceWindow {
+        try change(project: project.slug, now: now) {
+            var w = try liveWindow(id, in: project, now: now)
+            if let start {
+                guard w.isUpcoming(at: now) else {
+                    throw StoreError("window #\(id) began at \(Time.format(w.startsAt)); its start cannot move", hint: "move its end with --until, or stop it with 'relctl maintenance stop'")
+                }
+                w.startsAt = start
+            }
+            if let end { w.endsAt = end }
+            if let e = w.endsAt, e <= w.startsAt {
+                throw StoreError("window #\(id) would end at \(Time.format(e)), not after its start at \(Time.format(w.startsAt))", hint: "give an end after the start")
+            }
+            if let e = w.endsAt, e <= now, end != nil {
+                throw StoreError("the end \(Time.format(e)) is in the past", hint: "give a future time, or stop the window with 'relctl maintenance stop'")
+            }
+            try db.run("UPDATE maintenance SET starts_at = ?, ends_at = ? WHERE id = ?", [.int(w.startsAt), SQLValue(w.endsAt), .int(id)])
+            return (w, "maintenance edit #\(id) \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")")
+        }
+    }
+
+    /// A window of the project that is neither cancelled nor over.
+    func liveWindow(_ id: Int64, in project: ProjectRecord, now: Int64) throws -> MaintenanceWindow {
+        guard let w = try maintenanceWindows(project: project.id).first(where: { $0.id == id }) else {
+            throw StoreError("no maintenance window #\(id) in '\(project.slug)'", hint: "see 'relctl maintenance list'")
+        }
+        if w.isCancelled { throw StoreError("window #\(id) is cancelled", hint: "schedule a new one with 'relctl maintenance schedule'") }
+        if w.isOver(at: now) { throw StoreError("window #\(id) is over", hint: "past windows stay in the record; schedule a new one with 'relctl maintenance schedule'") }
+        return w
     }
 
     /// Cancels a window that has not begun; it stays on record as cancelled.

@@ -54,7 +54,7 @@ extension Store {
                          allowUnreleased: Bool, now: Int64) throws -> [Bool] {
         let word = kind.rawValue
         let names = platforms.map(\.name).joined(separator: ",")
-        let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")" } ?? "\(word) clear \(names)"
+        let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(names)"
         return try change(project: project.slug, action, now: now) {
             let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
             unchanged = current.count == platforms.count && current.allSatisfy { (kind == .force ? $0.force : $0.recommend) == floor }
@@ -76,6 +76,9 @@ extension Store {
                 }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
                            [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])
+                if kind == .force {
+                    try db.run("UPDATE platform SET force_deadline = ? WHERE id = ?", [SQLValue(floor?.deadline), .int(platform.id)])
+                }
                 return reached
             }
         }

@@ -22,13 +22,14 @@ extension Store {
     }
 
     /// Changes what is given; nil keeps the current value.
-    public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, now: Int64) throws {
-        try change(project: slug, "project edit \(slug)", now: now) {
+    public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, timeZone: String? = nil, now: Int64) throws {
+        try change(project: slug, "project edit \(slug)\(timeZone.map { " time-zone \($0)" } ?? "")", now: now) {
             let p = try requireProject(slug)
             unchanged = (name ?? p.name) == p.name && (defaultLocale ?? p.defaultLocale) == p.defaultLocale && (locales ?? p.locales) == p.locales
-            try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ? WHERE id = ?",
+                && (timeZone ?? p.timeZone) == p.timeZone
+            try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ? WHERE id = ?",
                        [.text(name ?? p.name), .text(defaultLocale ?? p.defaultLocale),
-                        .text((locales ?? p.locales).joined(separator: ",")), .int(p.id)])
+                        .text((locales ?? p.locales).joined(separator: ",")), .text(timeZone ?? p.timeZone), .int(p.id)])
         }
     }
 

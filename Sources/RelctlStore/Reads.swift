@@ -10,7 +10,7 @@ extension Store {
 
     public var defaultProject: String? { get throws { try meta("default_project") } }
 
-    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated"
+    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone"
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
@@ -38,9 +38,13 @@ extension Store {
         guard ProjectRecord.outdatedPolicies.contains(r.text(8)) else {
             throw badRow(what, "its outdated policy '\(r.text(8))' is not one of \(ProjectRecord.outdatedPolicies.joined(separator: ", "))")
         }
-        return ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
-                             locales: locales, rules: rules,
-                             releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+        var record = ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
+                                   locales: locales, rules: rules,
+                                   releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+        do { record.timeZone = try Names.timeZoneName(r.text(9)) } catch let e as InputError {
+            throw badRow(what, "its time zone: \(e.message)")
+        }
+        return record
     }
 
     /// An integer column that feeds date arithmetic, inside the range relctl writes.
@@ -80,7 +84,7 @@ extension Store {
         try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
     }
 
-    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build"
+    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline"
 
     func platform(_ r: Row) throws -> PlatformRecord {
         let name = r.text(2)
@@ -107,10 +111,16 @@ extension Store {
             }
         }
         _ = try build(8, "force build"); _ = try build(10, "recommend build")
+        var force = try floor(7, 8, "force")
+        let deadline = try instant(r.int(11), "platform \(name) of project #\(r.int(1)!)", "force deadline")
+        if deadline != nil && force == nil {
+            throw badRow("platform \(name) of project #\(r.int(1)!)", "it has a force deadline but no force floor")
+        }
+        force?.deadline = deadline
         return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: try checked(3, "bundle id", Names.bundleID),
                               appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
                               minOS: try checked(6, "minimum OS", Names.osVersion),
-                              force: try floor(7, 8, "force"), recommend: try floor(9, 10, "recommend"))
+                              force: force, recommend: try floor(9, 10, "recommend"))
     }
 
     public func platforms(project: Int64) throws -> [PlatformRecord] {

@@ -101,5 +101,11 @@ enum Schema {
         UPDATE project SET default_locale = 'yi' || substr(default_locale, 3) WHERE default_locale = 'ji' OR default_locale LIKE 'ji-%';
         UPDATE project SET locales = substr(replace(replace(',' || locales || ',', ',ji,', ',yi,'), ',ji-', ',yi-'), 2, length(locales)) WHERE locales != '';
         """,
+        // 3: a force floor's deadline (optional until then, required from it
+        // on); the time zone a project's app messages show instants in.
+        """
+        ALTER TABLE platform ADD COLUMN force_deadline INTEGER;
+        ALTER TABLE project ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
+        """,
     ]
 }

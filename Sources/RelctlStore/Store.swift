@@ -183,12 +183,20 @@ public final class Store {
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.
     /// Every write method of the store goes through here.
     func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
+        try change(project: project, now: now) { (try body(), action: action) }
+    }
+
+    /// Thrown to roll a dry run's transaction back.
+    private struct DryRunRollback: Error {}
+
+    /// The same, when the audit line needs what the body made (a new id).
+    func change<T>(project: String?, now: Int64, _ body: () throws -> (T, action: String)) throws -> T {
         var result: T? = nil
         unchanged = false
         lastWriteUnchanged = false
         do {
             return try db.write {
-                let r = try body()
+                let (r, action) = try body()
                 if unchanged { result = r; throw DryRunRollback() }
                 try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
                            [.int(now), .text(user), SQLValue(project), .text(action)])
@@ -201,12 +209,15 @@ public final class Store {
         }
     }
 
-    /// Thrown to roll a dry run's transaction back.
-    private struct DryRunRollback: Error {}
-
     /// Everything read inside `body` comes from one consistent state.
     public func read<T>(_ body: () throws -> T) throws -> T {
         try db.read(body)
+    }
+
+    /// SQLite's data version: changes whenever another connection (any
+    /// process) commits to the database. `publish --watch` polls it.
+    public func dataVersion() throws -> Int64 {
+        try db.scalar("PRAGMA data_version").intValue ?? 0
     }
 
     /// The number of the last change: names the state a published tree came from.

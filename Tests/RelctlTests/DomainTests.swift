@@ -111,6 +111,40 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(Time.format(try TimeInput.parse("now", now: now, timeZone: nil)), "2026-11-29T12:00:00Z")
     }
 
+    /// Times for people: relative durations, tomorrow, HH:MM:SS, and an
+    /// "HH:MM" that has passed meaning tomorrow where the option looks ahead.
+    func testPeopleForms() throws {
+        func t(_ text: String, _ zone: String? = "UTC", future: Bool = false) throws -> String {
+            Time.format(try TimeInput.parse(text, now: now, timeZone: zone, future: future))
+        }
+        XCTAssertEqual(try t("+2h"), "2026-11-29T14:00:00Z")
+        XCTAssertEqual(try t("90m"), "2026-11-29T13:30:00Z")
+        XCTAssertEqual(try t("2d"), "2026-12-01T12:00:00Z")
+        XCTAssertEqual(try t("+1h30m"), "2026-11-29T13:30:00Z")
+        XCTAssertEqual(try t("-3h"), "2026-11-29T09:00:00Z")
+        XCTAssertEqual(try t("tomorrow 02:00"), "2026-11-30T02:00:00Z")
+        XCTAssertEqual(try t("tomorrow 02:00", "Europe/Istanbul"), "2026-11-29T23:00:00Z")
+        XCTAssertEqual(try t("today 18:00:30"), "2026-11-29T18:00:30Z")
+        XCTAssertEqual(try t("13:15:20"), "2026-11-29T13:15:20Z")
+        // 11:00 has passed at 12:00: today's for --at, tomorrow's for --until.
+        XCTAssertEqual(try t("11:00"), "2026-11-29T11:00:00Z")
+        XCTAssertEqual(try t("11:00", future: true), "2026-11-30T11:00:00Z")
+        XCTAssertEqual(try t("13:00", future: true), "2026-11-29T13:00:00Z")
+        XCTAssertEqual(try t("12:00", future: true), "2026-11-30T12:00:00Z")
+        // Month and year ends.
+        let eve = try TimeInput.parse("2026-12-31T23:00:00Z", now: 0, timeZone: "UTC")
+        XCTAssertEqual(Time.format(try TimeInput.parse("tomorrow 06:00", now: eve, timeZone: "UTC")), "2027-01-01T06:00:00Z")
+        XCTAssertEqual(Time.format(try TimeInput.parse("01:00", now: eve, timeZone: "UTC", future: true)), "2027-01-01T01:00:00Z")
+        for bad in ["tomorrow", "tomorrow 25:00", "tomorrow 2:00", "+", "+0m", "+2x", "90", "2h30", "13:60", "13:00:61", "yesterday 02:00"] {
+            XCTAssertThrowsError(try TimeInput.parse(bad, now: now, timeZone: "UTC"), bad) { e in
+                XCTAssertEqual(RelctlError.from(e).status, 2, bad)
+            }
+        }
+        // Capped at the year 9999, an unknown zone refused.
+        XCTAssertThrowsError(try TimeInput.parse("+99999999w", now: now, timeZone: "UTC"))
+        XCTAssertThrowsError(try TimeInput.parse("tomorrow 02:00", now: now, timeZone: "Mars/Olympus"))
+    }
+
     func testRefusesMalformedTimes() {
         for bad in ["tomorrow", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-12-01T25:00:00Z", "2026-12-01", "24:00",
                     "2026-12-01T06:00:00+2", "2026-12-01T06:00:00Zjunk", "12/01/2026"] {

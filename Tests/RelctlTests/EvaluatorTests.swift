@@ -129,7 +129,9 @@ final class EvaluatorTests: XCTestCase {
 
         let e = Evaluator(s.0)
         let m = e.message(verdict(s, "1.0", at: t0), locale: "en")!
-        XCTAssertEqual(m["message"]?.value, "Back at \(Time.format(t0 + 3600))")
+        // No offsets in this snapshot: the instant shows in UTC, and says so.
+        XCTAssertEqual(m["message"]?.value, "Back at September 21, 2026 at 3:13 PM (UTC)")
+        XCTAssertEqual(Time.format(t0 + 3600), "2026-09-21T15:13:20Z")
         XCTAssertEqual(m["message"]?.source, "window en")
         XCTAssertEqual(m["title"]?.source, "built-in en")
         // Turkish users get their language rather than the window's English copy.

@@ -63,8 +63,14 @@ final class FidelityScenarioTests: XCTestCase {
                 guard r.chance(chance), let v = list.filter({ $0.releasedAt.map { $0 <= now } ?? false }).randomElement(using: &r) else { return nil }
                 return Floor(version: v.version, build: r.chance(30) ? v.build : nil)
             }
+            // Some force floors have a deadline: still ahead (optional) or passed (required).
+            func withDeadline(_ f: Floor?) -> Floor? {
+                guard var f, r.chance(40) else { return f }
+                f.deadline = now + (r.chance(50) ? -day : day)
+                return f
+            }
             platforms.append(PlatformRecord(id: pid, projectID: 1, name: name, bundleID: "com.example.app", appStoreID: name == "ios" ? "1088280260" : nil,
-                                            storeURL: nil, minOS: r.chance(80) ? "15.0" : nil, force: floor(50), recommend: floor(40)))
+                                            storeURL: nil, minOS: r.chance(80) ? "15.0" : nil, force: withDeadline(floor(50)), recommend: floor(40)))
             versions[pid] = list
         }
         var windows: [MaintenanceWindow] = []

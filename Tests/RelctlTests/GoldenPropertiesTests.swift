@@ -42,14 +42,22 @@ final class GoldenPropertiesTests: XCTestCase {
         "index.json": [("lists every other golden file with size and SHA-256, the revision and the instant published for", { j in
             (j["files"]?.object?.count ?? 0) == 22 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
                 && j["revision"]?.int != nil && j["publishedAt"]?.string == "2026-11-29T12:00:00Z"
+        }),
+         ("the next change is the scheduled window starting at 12:30 (faster polling began already: it is within the hour)", { j in
+            j["nextChange"]?["at"]?.string == "2026-11-29T12:30:00Z"
+                && j["nextChange"]?["causes"]?.array?.map { $0.string } == ["maintenance window #1 (all platforms) starts"]
         })],
         "shop/control.json": [
-            ("the scheduled window is upcoming, 12:30 to 14:00, with {until} filled in English", { j in
+            ("the scheduled window is upcoming, 12:30 to 14:00, with {until} filled in English for people, in the project's zone (UTC)", { j in
                 let w = j["maintenance"]?["upcoming"]?.array?.first
                 return w?["startsAt"]?.string == "2026-11-29T12:30:00Z" && w?["endsAt"]?.string == "2026-11-29T14:00:00Z"
-                    && w?["messages"]?["en"]?["message"]?.string == "Back at 2026-11-29T14:00:00Z"
+                    && w?["messages"]?["en"]?["message"]?.string == "Back at November 29, 2026 at 2:00 PM (UTC)"
             }),
             ("messages for exactly en, he and tr", { j in Set(j["messages"]?.object?.keys.map { $0 } ?? []) == ["en", "he", "tr"] }),
+            ("floors carry a deadline (none here), and the optional copy has a deadline message for apps to fill", { j in
+                j["platforms"]?["ios"]?["force"]?["deadline"] == .null && j["platforms"]?["ios"]?["force"]?["version"]?.string == "1.1"
+                    && j["messages"]?["tr"]?["optional"]?["deadlineMessage"]?.string?.contains("{deadline}") == true
+            }),
         ],
         "shop/ios/siren.json": [("force floor 1.1, current version 2.1 (the floor acts at once; the one-day delay still holds back rule prompts), App Store id a string", { j in
             j["forceFloor"]?.string == "1.1" && j["currentVersion"]?.string == "2.1" && j["appStoreId"]?.string == "1088280260"

@@ -81,11 +81,8 @@ final class PolicyCommandTests: XCTestCase {
         h.fails("maintenance start --message \"Back at {until}\"", status: 2, "{until} needs an end time")
         h.fails("maintenance start --for 1h --message \"{when}\"", status: 2, "unknown placeholder {when}")
         h.ok("maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\" --message \"Back at {until}\"")
-        h.fails("maintenance schedule --from 2026-12-01T03:00:00Z --until 2026-12-01T05:00:00Z", "overlaps window #1")
-        h.fails("maintenance schedule --from 2026-12-01T03:00:00Z --until 2026-12-01T05:00:00Z --platform android", "overlaps window #1")
-        h.ok("maintenance schedule --from 2026-12-01T04:00:00Z --until 2026-12-01T05:00:00Z")  // touching is not overlapping
+        h.ok("maintenance schedule --from 2026-12-01T04:00:00Z --until 2026-12-01T05:00:00Z")  // overlaps are allowed: MaintenanceEmergencyTests
         h.ok("maintenance start --for 90m --platform android --title Wartung --locale de")
-        h.fails("maintenance start --platform android", "overlaps window #3")
         let status = h.ok("--json maintenance status").json as! [String: Any]
         XCTAssertEqual((status["active"] as! [[String: Any]]).map { $0["id"] as! Int }, [3])
         XCTAssertEqual((status["upcoming"] as! [[String: Any]]).map { $0["id"] as! Int }, [1, 2])

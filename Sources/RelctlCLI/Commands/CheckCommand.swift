@@ -18,7 +18,7 @@ enum CheckCommand {
         let (snapshot, platform) = try store.read {
             let project = try inv.project(in: store)
             let platform = try inv.platform(in: store, project: project)
-            return (try store.snapshot(project), platform)
+            return (try store.zonedSnapshot(project), platform)
         }
         let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
         let evaluator = Evaluator(snapshot)
@@ -42,7 +42,8 @@ enum CheckCommand {
             if let message {
                 for field in Catalog.fields[verdict.kind == .maintenance ? "maintenance" : verdict.kind.rawValue]! {
                     if verdict.kind == .optional && field == "skip_button" && verdict.rule?.skipAllowed != true { continue }
-                    let r = message[field]!
+                    // The deadline copy is already the message when it applies.
+                    guard let r = message[field] else { continue }
                     s += "\(field):".padding(10) + "\(r.value)  [\(r.source)]\n"
                 }
             }
@@ -60,6 +61,7 @@ enum CheckCommand {
             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy), "why": .string(verdict.why),
             "target": verdict.target.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt)]) } ?? .null,
             "updateType": .optional(verdict.updateType),
+            "deadline": .time(verdict.deadline),
             "alert": .optional(verdict.rule?.alert), "frequency": .optional(verdict.rule?.frequency),
             "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
             "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,

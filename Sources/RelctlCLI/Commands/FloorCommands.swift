@@ -11,11 +11,16 @@ enum FloorCommands {
 
     static let force: RunnableCommand = RunnableCommand(
         "force", abstract: "Make every version below VERSION update (required update).",
-        discussion: "Refused when no released version at or above VERSION exists on the platform, since users would be sent to an update they cannot install; --allow-unreleased overrides that with a warning.",
+        discussion: "Refused when no released version at or above VERSION exists on the platform, since users would be sent to an update they cannot install; --allow-unreleased overrides that with a warning. With --after or --deadline the update is optional until the deadline, with a message naming it ({deadline}), and required from it on; check, status and every published file change at that instant, and publish names it as a next change. Without VERSION, --after/--deadline move the deadline of the current floor and --no-deadline ends the grace period at once; --clear cancels the floor.",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."), clear, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."),
+                  Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
+                  Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
+                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
         examples: [Example("relctl force 2.0 --platform ios", "Everything below 2.0 on iOS must update."),
                    Example("relctl force 2.0.1 --platform all", "A security fix: everything below 2.0.1 must update, on every platform."),
+                   Example("relctl force 2.0 --platform all --after 7d", "Below 2.0: optional now, required in 7 days."),
+                   Example("relctl force 2.0 --deadline \"2026-12-20 09:00\" --platform ios", "Below 2.0 on iOS: optional now, required from 20 December 09:00 local time."),
                    Example("relctl force --clear --platform ios", "Remove the iOS force floor.")]
     ) { inv in try setFloor(inv, kind: .force) }
 
@@ -30,13 +35,31 @@ enum FloorCommands {
     static func setFloor(_ inv: Invocation, kind: Store.FloorKind) throws {
         let word = kind.rawValue
         let clearing = inv.flag("clear")
+        let deadlineOptions = ["after", "deadline", "no-deadline"].filter(inv.flag)
+        if deadlineOptions.count > 1 {
+            throw RelctlError.usage("--\(deadlineOptions[0]) and --\(deadlineOptions[1]) both set the deadline", hint: "give one of them")
+        }
+        if clearing && !deadlineOptions.isEmpty {
+            throw RelctlError.usage("--clear removes the floor and its deadline", hint: "run 'relctl force --clear' alone")
+        }
+        if !deadlineOptions.isEmpty && inv.arg("VERSION") == nil {
+            if inv.flag("build") || inv.flag("allow-unreleased") {
+                throw RelctlError.usage("moving a deadline keeps the floor as it is", hint: "give VERSION to set a new floor, like 'relctl force 2.0 --after 7d'")
+            }
+            try moveDeadline(inv)
+            return
+        }
+        if inv.flag("no-deadline") {
+            throw RelctlError.usage("--no-deadline takes no VERSION", hint: "a floor without --after or --deadline is required at once: run 'relctl force \(inv.arg("VERSION")!)'")
+        }
         if clearing && (inv.arg("VERSION") != nil || inv.flag("build")) {
             throw RelctlError.usage("--clear takes no version or build", hint: "run 'relctl \(word) --clear' alone")
         }
         if !clearing && inv.arg("VERSION") == nil {
             throw RelctlError.usage("missing VERSION", hint: "give the floor, like 'relctl \(word) 2.0', or --clear to remove it")
         }
-        let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild)) }
+        let deadline = try deadline(inv)
+        let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild), deadline: deadline) }
         let (store, project, platforms) = try inv.targets()
         let moves = platforms.compactMap { Impact.floorMove(word, platform: $0.name, from: kind == .force ? $0.force : $0.recommend, to: floor) }
         let reached = try inv.guarded(store, project, moves: moves, change: { snapshot in
@@ -50,8 +73,43 @@ enum FloorCommands {
             if let floor, !reached {
                 inv.warn("no released version of \(p.name) is at or above \(floor.text): users below it are forced to an update they cannot install yet")
             }
-            inv.info(floor.map { "\(p.name): versions below \($0.text) \(kind == .force ? "must" : "should") update" } ?? "cleared the \(word) floor of \(p.name)")
+            inv.info(floor.map { f in
+                if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(inv.people(d))" }
+                return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
+            } ?? "cleared the \(word) floor of \(p.name)")
         }
         try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
+    }
+
+    /// The deadline of --after or --deadline: a future instant.
+    static func deadline(_ inv: Invocation) throws -> Int64? {
+        if let d = inv.value("after") {
+            return try Time.adding(try Time.parseDuration(d), to: inv.now, what: "a deadline --after \(d)")
+        }
+        guard let text = inv.value("deadline") else { return nil }
+        let t = try inv.futureTime(text)
+        guard t > inv.now else {
+            throw RelctlError.usage("the deadline \(Time.format(t)) is not in the future",
+                                    hint: "give a later time, or leave out --deadline for a floor that is required at once")
+        }
+        return t
+    }
+
+    /// `relctl force --after/--deadline/--no-deadline` without VERSION: the
+    /// current force floor with a new deadline (or none: required at once).
+    static func moveDeadline(_ inv: Invocation) throws {
+        let deadline = try deadline(inv)
+        let (store, project, platforms) = try inv.targets()
+        for p in platforms where p.force == nil {
+            throw RelctlError.usage("\(p.name) has no force floor to move the deadline of", hint: "set one with a deadline, like 'relctl force 2.0 --platform \(p.name) --after 7d'")
+        }
+        // Each platform keeps its own floor: one transaction per platform.
+        for p in platforms {
+            var floor = p.force!
+            floor.deadline = deadline
+            try store.setFloor(.force, of: [p], in: project, to: floor, allowUnreleased: true, now: inv.now)
+            inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
+                     ?? "\(p.name): versions below \(floor.text) must update (no deadline)")
+        }
     }
 }

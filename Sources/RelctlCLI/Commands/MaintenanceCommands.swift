@@ -12,14 +12,15 @@ enum MaintenanceCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "maintenance", abstract: "Start, schedule and stop maintenance windows.",
-        subcommands: [start, schedule, stop, status, list, cancel],
+        discussion: "Windows may overlap (an emergency is never refused because a planned window lies ahead): apps are blocked while any window applies to them, and see the copy of the newest window (the highest id) among those active. Ids are never reused.",
+        subcommands: [start, schedule, stop, edit, message, status, list, cancel],
         examples: [Example("relctl maintenance status", "What is active or scheduled."), Example("relctl maintenance start --for 2h --message \"Back soon\"", "Block apps for two hours.")]
     )
 
     static let start: RunnableCommand = RunnableCommand(
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
-        options: [Option("until", value: "TIME", help: "When the window ends."),
+        options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
                   Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
@@ -29,21 +30,29 @@ enum MaintenanceCommands {
         }
         let now = inv.now
         var end: Int64? = nil
-        if let u = inv.value("until") { end = try inv.time(u) }
+        if let u = inv.value("until") { end = try inv.futureTime(u) }
         if let d = inv.value("for") { end = try Time.adding(try Time.parseDuration(d), to: now, what: "a window of --for \(d)") }
         try create(inv, from: now, until: end)
     }
 
     static let schedule: RunnableCommand = RunnableCommand(
         "schedule", abstract: "Schedule a maintenance window.",
-        options: [Option("from", value: "TIME", help: "When the window starts."),
-                  Option("until", value: "TIME", help: "When the window ends.")] + copyOptions + [Shared.dryRun],
-        examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time.")]
+        options: [Option("from", value: "TIME", help: "When the window starts: " + TimeInput.forms + "."),
+                  Option("until", value: "TIME", help: "When the window ends (same forms)."),
+                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun],
+        examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time."),
+                   Example("relctl maintenance schedule --from \"tomorrow 02:00\" --for 2h", "Two hours from 02:00 tomorrow, local time.")]
     ) { inv in
-        guard let from = inv.value("from"), let until = inv.value("until") else {
-            throw RelctlError.usage("a scheduled window needs --from and --until", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
+        if inv.flag("until") && inv.flag("for") {
+            throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
         }
-        try create(inv, from: try inv.time(from), until: try inv.time(until))
+        guard let from = inv.value("from"), inv.flag("until") || inv.flag("for") else {
+            throw RelctlError.usage("a scheduled window needs --from and --until (or --for)", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
+        }
+        let start = try inv.futureTime(from)
+        let end = try inv.value("until").map(inv.futureTime)
+            ?? Time.adding(try Time.parseDuration(inv.value("for")!), to: start, what: "a window of --for \(inv.value("for")!)")
+        try create(inv, from: start, until: end)
     }
 
     /// Refuses a placeholder the message kind does not have.
@@ -83,7 +92,6 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let scope = platform?.name ?? "all platforms"
-        let span = "\(Time.format(start)) to \(end.map(Time.format) ?? "stop")"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
         // A window that starts now blocks apps at once: it is previewed like a floor.
         let open = { try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now) }
@@ -98,22 +106,105 @@ enum MaintenanceCommands {
                 inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
             }
         }
-        try inv.printWritten { json(try store.maintenanceWindows(project: project.id).first { $0.id == id }!, now: now) }
-        inv.info("maintenance window #\(id) for \(scope): \(span)")
+        let overlapping = try store.maintenanceWindows(project: project.id).filter { w in
+            w.id != id && !w.isOver(at: now) && (w.platformID == nil || platform == nil || w.platformID == platform!.id)
+                && start < (w.endsAt ?? Int64.max) && w.startsAt < (end ?? Int64.max)
+        }.sorted { $0.id < $1.id }
+        try inv.printWritten {
+            guard case .object(var o) = json(try store.maintenanceWindows(project: project.id).first { $0.id == id }!, now: now) else { return .null }
+            o["overlaps"] = .array(overlapping.map { .int($0.id) })
+            return .object(o)
+        }
+        inv.info("maintenance window #\(id) for \(scope): \(inv.people(start)) to \(end.map(inv.people) ?? "stop")")
+        for w in overlapping {
+            inv.info("it overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")), which stays as it is: apps are blocked while either applies, and see #\(id)'s copy while both are active (the newest window's)")
+        }
     }
 
     static let stop: RunnableCommand = RunnableCommand(
-        "stop", abstract: "End the active maintenance window now.",
-        options: [Shared.platform(only: "Only the window of this platform."), Shared.dryRun],
-        examples: [Example("relctl maintenance stop", "End the active window now.")]
+        "stop", abstract: "End the active maintenance windows now.",
+        discussion: "With --platform, ends maintenance for that platform only: its own windows end, and a project-wide window ends and continues for every other platform as a new window with the same end and copy.",
+        options: [Shared.platform(only: "Only for this platform."), Shared.dryRun],
+        examples: [Example("relctl maintenance stop --platform ios", "iOS apps work again; Android stays in maintenance.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let stopped = try store.stopWindows(in: project, platform: platform, now: now)
-        inv.render(.object(["stopped": .array(stopped.map { .int($0) })])) { "" }
-        inv.info("stopped maintenance window \(stopped.map { "#\($0)" }.joined(separator: ", "))")
+        inv.render(.object(["stopped": .array(stopped.map { .int($0.id) }),
+                            "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })])) { "" }
+        for s in stopped {
+            if s.continuedAs.isEmpty {
+                inv.info("stopped maintenance window #\(s.id)")
+            } else {
+                inv.info("stopped maintenance window #\(s.id) for \(platform!.name); it continues for \(s.continuedAs.map { "\($0.platform) as #\($0.id)" }.joined(separator: ", "))")
+            }
+        }
+    }
+
+    static func windowID(_ inv: Invocation) throws -> Int64 {
+        let text = inv.arg("ID")!
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else {
+            throw RelctlError.usage("invalid window id '\(text)'", hint: "give the number shown by 'relctl maintenance list'")
+        }
+        return id
+    }
+
+    static let idArgument = Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))
+
+    static let edit: RunnableCommand = RunnableCommand(
+        "edit", abstract: "Move a planned or active window.",
+        discussion: "--from moves the start of a window that has not begun; --until (or --for, counted from now) moves the end of a planned or active window.",
+        arguments: [idArgument],
+        options: [Option("from", value: "TIME", help: "The new start (only before the window begins): " + TimeInput.forms + "."),
+                  Option("until", value: "TIME", help: "The new end (same forms)."),
+                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun],
+        examples: [Example("relctl maintenance edit 4 --until \"2026-12-01 05:00\"", "Extend window #4 to 05:00 local time.")]
+    ) { inv in
+        let id = try windowID(inv)
+        if inv.flag("until") && inv.flag("for") {
+            throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
+        }
+        guard inv.flag("from") || inv.flag("until") || inv.flag("for") else {
+            throw RelctlError.usage("nothing to change", hint: "give --from, --until or --for")
+        }
+        let from = try inv.value("from").map(inv.futureTime)
+        var until = try inv.value("until").map(inv.futureTime)
+        if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
+        inv.render(json(w, now: inv.now)) { "" }
+        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")")
+    }
+
+    static let message: RunnableCommand = RunnableCommand(
+        "message", abstract: "Set a window's title and message in one locale.",
+        discussion: "Each locale's copy wins over the project's and the catalog's maintenance text for users in that language (see 'relctl message'). Placeholders: {app}, {until}.",
+        arguments: [idArgument],
+        options: [Shared.locale("The locale of this copy (default the project's default locale)."),
+                  Option("title", value: "TEXT", help: "The title shown during this window."),
+                  Option("message", value: "TEXT", help: "The message shown during this window."), Shared.dryRun],
+        examples: [Example("relctl maintenance message 4 --locale tr --title \"Bakımdayız\" --message \"{until} itibarıyla geri döneceğiz\"", "Turkish copy for window #4.")]
+    ) { inv in
+        let id = try windowID(inv)
+        let title = inv.value("title"), text = inv.value("message")
+        guard title != nil || text != nil else { throw RelctlError.usage("nothing to set", hint: "give --title and/or --message") }
+        for (value, name) in [(title, "--title"), (text, "--message")] {
+            guard let value else { continue }
+            if value.trimmingSpaces().isEmpty { throw RelctlError.usage("\(name) is empty", hint: "give the text users should read") }
+            try validatePlaceholders(value, kind: "maintenance", option: name)
+        }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let locale = try inv.locale(inv.value("locale")) ?? project.defaultLocale
+        if let w = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }), w.endsAt == nil,
+           [title, text].contains(where: { $0?.contains("{until}") == true }) {
+            throw RelctlError.usage("{until} needs an end time, and window #\(id) has none", hint: "give it one with 'relctl maintenance edit \(id) --until TIME', or drop {until}")
+        }
+        try store.setWindowCopy(id, in: project, locale: locale, title: title, message: text, now: inv.now)
+        inv.info("set the \(locale) copy of maintenance window #\(id)")
     }
 
     static func json(_ w: MaintenanceWindow, now: Int64) -> JSON {
@@ -154,14 +245,11 @@ enum MaintenanceCommands {
 
     static let cancel: RunnableCommand = RunnableCommand(
         "cancel", abstract: "Cancel a scheduled window that has not begun.",
-        arguments: [Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))],
+        arguments: [idArgument],
         options: [Shared.yes, Shared.dryRun],
         examples: [Example("relctl maintenance cancel 1 --yes", "Cancel scheduled window #1.")]
     ) { inv in
-        let text = inv.arg("ID")!
-        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text) else {
-            throw RelctlError.usage("invalid window id '\(text)'", hint: "give the number shown by 'relctl maintenance list'")
-        }
+        let id = try windowID(inv)
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now

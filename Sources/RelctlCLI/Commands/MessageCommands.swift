@@ -10,6 +10,7 @@ enum MessageCommands {
         ("later-button", "later_button", "The 'later' button (optional)."),
         ("skip-button", "skip_button", "The 'skip this version' button (optional)."),
         ("retry-button", "retry_button", "The 'try again' button (maintenance)."),
+        ("deadline-message", "deadline_message", "The optional message while a force floor's deadline lies ahead ({app}, {version}, {deadline})."),
     ]
 
     static let command: RunnableCommand = RunnableCommand(

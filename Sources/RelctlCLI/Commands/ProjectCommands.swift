@@ -107,19 +107,27 @@ enum ProjectCommands {
     }
 
     static let edit: RunnableCommand = RunnableCommand(
-        "edit", abstract: "Change a project's name or locales.",
+        "edit", abstract: "Change a project's name, locales or time zone.",
         arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
-        options: [name, defaultLocale, locales, Shared.dryRun],
-        examples: [Example("relctl project edit shop --locales en,tr,de", "Publish English, Turkish and German files.")]
+        options: [name, defaultLocale, locales,
+                  Option("time-zone", value: "ZONE", help: "The zone app messages show times in ({until}, {deadline}), like Europe/Istanbul (default UTC)."),
+                  Shared.dryRun],
+        examples: [Example("relctl project edit shop --locales en,tr,de", "Publish English, Turkish and German files."),
+                   Example("relctl project edit shop --time-zone Europe/Istanbul", "Turkish users read 'Bakım 2 Aralık 2026 03:00 (UTC+3) itibarıyla bitecek'.")]
     ) { inv in
         let locale = try inv.locale(inv.value("default-locale"))
         let list = inv.flag("locales") ? try parseLocales(inv.value("locales")) : nil
-        guard inv.flag("name") || locale != nil || list != nil else {
-            throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale or --locales")
+        let zone = try inv.value("time-zone").map { z in
+            let name = try Names.timeZoneName(z)
+            try ZoneOffsets.check(name)
+            return name
+        }
+        guard inv.flag("name") || locale != nil || list != nil || zone != nil else {
+            throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale, --locales or --time-zone")
         }
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
-        try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, now: inv.now)
+        try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, now: inv.now)
         inv.info("updated project \(slug)")
         try inv.printWritten { try written(store, slug) }
     }

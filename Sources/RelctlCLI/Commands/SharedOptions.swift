@@ -12,7 +12,7 @@ enum Shared {
     static let dryRun: Option = Option("dry-run", short: "n", help: "Show what would change (and its impact), and change nothing.")
     static let yes: Option = Option("yes", short: "y", help: "Do not ask for confirmation (required when not on a terminal).")
     static let locale: Option = locale("A BCP 47 locale such as en, tr, pt-BR or zh-Hans.")
-    static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now (RFC 3339, 'YYYY-MM-DD HH:MM' or 'HH:MM' local).")
+    static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now: " + TimeInput.forms + ".")
     static let version: Argument = Argument("VERSION", help: "A version exactly as the app reports it, like 2.1.0.", completion: .dynamic(.versions))
 
     /// --locale, with what the locale means for this command.

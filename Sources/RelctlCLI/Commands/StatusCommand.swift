@@ -9,7 +9,7 @@ enum StatusCommand {
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let store = try inv.store(.read)
-        let snapshot = try store.read { try store.snapshot(try inv.project(in: store)) }
+        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
         var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(Time.format(at))\n"
@@ -37,7 +37,8 @@ enum StatusCommand {
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
-            text += "\n  force floor: \(p.force?.text ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
+            let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + PeopleTime.format($0, now: at, timeZone: inv.timeZone) + ")" } ?? ""
+            text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
             if !verdicts.isEmpty {
                 text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
                     [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy ?? "-",

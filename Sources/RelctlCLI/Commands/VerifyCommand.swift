@@ -51,7 +51,7 @@ enum VerifyCommand {
             let published = Set(listed.keys.compactMap { $0.split(separator: "/").first.map(String.init) }.filter { $0 != "index.json" })
             let mine = projects.filter { published.contains($0.slug) }
             for start in stride(from: 0, to: mine.count, by: 8) {
-                let snapshots = try mine[start..<min(start + 8, mine.count)].map(store.snapshot)
+                let snapshots = try mine[start..<min(start + 8, mine.count)].map(store.zonedSnapshot)
                 for result in ParallelRender.verify(snapshots, at: at, files: files) {
                     findings += result.findings
                     decisions += result.decisions

@@ -4,7 +4,7 @@ import RelctlStore
 /// `relctl version`: the versions shipped on each platform.
 enum VersionCommands {
     static let build: Option = Shared.build("The build number (required on Android, where it is the versionCode).")
-    static let released: Option = Option("released", value: "TIME", help: "When the version was released (default now).")
+    static let released: Option = Option("released", value: "TIME", help: "When the version was released (default now): " + TimeInput.forms + ".")
     static let unreleased: Option = Option("unreleased", help: "The version is not released yet; release it later with 'relctl version release'.")
     static let notes: Option = Option("notes", value: "LINE", help: "A line of release notes.", repeatable: true)
     static let notesFile: Option = Option("notes-file", value: "FILE", help: "Read release notes from FILE, one line each ('-' for stdin).", completion: .file)
@@ -135,7 +135,7 @@ enum VersionCommands {
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now)."), Shared.dryRun],
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.dryRun],
         examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now

@@ -51,6 +51,10 @@ public final class Invocation {
     }
 
     public func time(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone) }
+    /// An instant for people: local time with its zone and the distance from now.
+    public func people(_ t: Int64) -> String { PeopleTime.format(t, now: now, timeZone: timeZone) }
+    /// A time that looks ahead (an end, a start, a deadline): "HH:MM" that has passed today is tomorrow's.
+    public func futureTime(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone, future: true) }
 
     // MARK: output
 

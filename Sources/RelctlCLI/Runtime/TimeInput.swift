@@ -10,20 +10,39 @@ import RelctlCore
 /// database, which the core does without: parsing lives here, formatting in
 /// the core's `Time`.
 public enum TimeInput {
-    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM' or 'HH:MM' in local time, or 'now'"
+    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM[:SS]' or 'HH:MM' in local time, 'tomorrow HH:MM', '+2h', '90m' or '2d' from now (or '-2h' ago), or 'now'"
+    /// What every TIME option's help says.
+    public static let forms = "RFC 3339; 'YYYY-MM-DD HH:MM[:SS]', 'HH:MM' or 'tomorrow HH:MM' in local time (TZ); '+2h', '90m', '2d' from now; 'now'"
 
-    /// Parses an instant. `now` anchors "HH:MM" (today, local) and "now".
-    public static func parse(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
-        let t = try instant(text, now: now, timeZone: timeZone)
+    /// Parses an instant. `now` anchors "HH:MM" (today, local), "tomorrow",
+    /// relative durations and "now". With `future`, an "HH:MM" that has
+    /// passed today means tomorrow (an --until 02:00 typed at 23:00).
+    public static func parse(_ text: String, now: Int64, timeZone: String?, future: Bool = false) throws -> Int64 {
+        let t = try instant(text, now: now, timeZone: timeZone, future: future)
         guard Time.isInRange(t) else {
             throw InputError("the time '\(text)' is outside the years 0001 to 9999", hint: accepted)
         }
         return t
     }
 
-    private static func instant(_ text: String, now: Int64, timeZone: String?) throws -> Int64 {
+    private static func instant(_ text: String, now: Int64, timeZone: String?, future: Bool) throws -> Int64 {
         let s = text.trimmingSpaces()
         if s == "now" { return now }
+        // "+2h", "-30m", "90m", "2d": a duration from now.
+        if let first = s.first, first == "+" || first == "-" || (first.isASCII && first.isNumber && !s.contains(":") && !s.contains("-")
+                                                                && s.last.map { "smhdw".contains($0) } == true) {
+            let sign: Int64 = first == "-" ? -1 : 1
+            let d = try Time.parseDuration(first == "+" || first == "-" ? String(s.dropFirst()) : s)
+            return try Time.adding(sign * d, to: now, what: "the time '\(text)'")
+        }
+        // "tomorrow HH:MM" and "today HH:MM", local.
+        for (word, days) in [("tomorrow ", 1), ("today ", 0)] where s.hasPrefix(word) || s + " " == word {
+            let clock = String(s.dropFirst(word.count)).trimmingSpaces()
+            guard let (h, m, sec) = hourMinute(clock) else {
+                throw InputError("invalid time '\(text)'", hint: "give the time of day, like '\(word)02:00'")
+            }
+            return try localDay(now, plus: days, hour: h, minute: m, second: sec, timeZone: timeZone, text: text)
+        }
         let bytes = Array(s.utf8)
         func digits(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= bytes.count else { return nil }
@@ -37,11 +56,11 @@ public enum TimeInput {
         func at(_ i: Int, _ c: Character) -> Bool { i < bytes.count && bytes[i] == c.asciiValue! }
         let bad = InputError("invalid time '\(text)'", hint: accepted)
 
-        // HH:MM, today in the local zone.
-        if bytes.count == 5, let h = digits(0, 2), at(2, ":"), let m = digits(3, 2) {
-            guard h < 24, m < 60 else { throw bad }
-            let today = try localParts(now, timeZone: timeZone)
-            return try local(year: today.year, month: today.month, day: today.day, hour: h, minute: m, second: 0, timeZone: timeZone, text: text)
+        // HH:MM[:SS], today in the local zone (tomorrow when it has passed and the option looks ahead).
+        if bytes.count == 5 || bytes.count == 8, s.firstIndex(of: ":") == s.index(s.startIndex, offsetBy: 2) {
+            guard let (h, m, sec) = hourMinute(s) else { throw bad }
+            let today = try localDay(now, plus: 0, hour: h, minute: m, second: sec, timeZone: timeZone, text: text)
+            return future && today <= now ? try localDay(now, plus: 1, hour: h, minute: m, second: sec, timeZone: timeZone, text: text) : today
         }
         guard let y = digits(0, 4), at(4, "-"), let mo = digits(5, 2), at(7, "-"), let d = digits(8, 2),
               at(10, "T") || at(10, "t") || at(10, " "), let h = digits(11, 2), at(13, ":"), let mi = digits(14, 2)
@@ -92,7 +111,7 @@ public enum TimeInput {
         }
     }
 
-    private static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
+    static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
         // libc reads TZ from the process environment; the context's TZ wins.
         let previous = getenv("TZ").map { String(cString: $0) }
         if zone != previous {
@@ -106,6 +125,23 @@ public enum TimeInput {
             }
         }
         return body()
+    }
+
+    /// "HH:MM" or "HH:MM:SS" on a 24-hour clock.
+    static func hourMinute(_ s: String) -> (Int, Int, Int)? {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
+        let sec = parts.count == 3 ? Int(parts[2])! : 0
+        return sec < 60 ? (h, m, sec) : nil
+    }
+
+    /// A wall-clock time on the local day `days` after today's.
+    static func localDay(_ now: Int64, plus days: Int, hour: Int, minute: Int, second: Int, timeZone: String?, text: String) throws -> Int64 {
+        let today = try localParts(now, timeZone: timeZone)
+        let civil = Time.civil(fromDays: Int64(Time.daysFromCivil(today.year, today.month, today.day) + days))
+        return try local(year: Int(civil.year), month: Int(civil.month), day: Int(civil.day), hour: hour, minute: minute, second: second,
+                         timeZone: timeZone, text: text)
     }
 
     static func localParts(_ t: Int64, timeZone: String?) throws -> (year: Int, month: Int, day: Int) {

@@ -56,12 +56,20 @@ public struct Evaluator: Sendable {
                            why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }
-        let floors: [(Floor?, Verdict.Kind, String)] = [(platform.force, .required, "force"), (platform.recommend, .optional, "recommend")]
+        // A force floor with a deadline acts as an optional update until the
+        // deadline and as a required one from it on: the same instant for
+        // check, status and every file.
+        let floors: [(Floor?, Verdict.Kind, String)] = [(platform.requiredFloor(at: t), .required, "force-floor"),
+                                                        (platform.pendingFloor(at: t), .optional, "force-deadline"),
+                                                        (platform.recommend, .optional, "recommend-floor")]
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
             guard let target = newer(than: client) else { continue }
             let (type, rule) = decided(kind, target)
-            return Verdict(kind: kind, decidedBy: "\(name)-floor", why: "\(label) is below the \(name) floor \(floor.text) on \(platform.name)",
-                           target: target, updateType: type, rule: rule)
+            var why = "\(label) is below the \(name == "recommend-floor" ? "recommend" : "force") floor \(floor.text) on \(platform.name)"
+            if let d = floor.deadline { why += name == "force-deadline" ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
+            var verdict = Verdict(kind: kind, decidedBy: name, why: why, target: target, updateType: type, rule: rule)
+            if name == "force-deadline" { verdict.deadline = floor.deadline }
+            return verdict
         }
         guard let announced = snapshot.newestAnnounced(platform, at: t), Release.isBelow(client, announced.release) else {
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
@@ -103,7 +111,7 @@ public struct Evaluator: Sendable {
         case .maintenance:
             let w = verdict.window!
             var values = base
-            values["until"] = w.endsAt.map(Time.format) ?? ""
+            values["until"] = w.endsAt.map { snapshot.localDate($0, locale: locale) } ?? ""
             var copy: [String: [String: String]] = [:]
             for (locale, c) in w.copy {
                 copy[locale] = [:]
@@ -114,8 +122,24 @@ public struct Evaluator: Sendable {
         case .required, .optional:
             var values = base
             values["version"] = verdict.target?.version.text ?? ""
-            return snapshot.messages.message(verdict.kind.rawValue, locale: locale, values: values)
+            var m = snapshot.messages.message(verdict.kind.rawValue, locale: locale, values: values)
+            if let d = verdict.deadline { m = Evaluator.withDeadline(m, snapshot.localDate(d, locale: locale)) }
+            // What the user sees is the message; the deadline copy is in it when it applies.
+            m["deadline_message"] = nil
+            return m
         }
+    }
+
+    /// An optional message during a grace period: its message is the
+    /// deadline copy, with {deadline} filled in.
+    static func withDeadline(_ m: [String: ResolvedText], _ deadline: String) -> [String: ResolvedText] {
+        var m = m
+        if var text = m["deadline_message"] {
+            text.value = MessageResolver.fill(text.value, ["deadline": deadline])
+            m["message"] = text
+            m["deadline_message"] = text
+        }
+        return m
     }
 
     /// Notes of a version in a locale, along the locale chain: (locale used, text).

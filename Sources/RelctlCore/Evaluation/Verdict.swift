@@ -4,7 +4,8 @@ public struct Verdict: Sendable {
     public enum Kind: String, Sendable { case maintenance, required, optional, none }
 
     public var kind: Kind
-    /// What decided: "maintenance", "pin", "force-floor", "recommend-floor",
+    /// What decided: "maintenance", "pin", "force-floor", "force-deadline"
+    /// (a force floor before its deadline), "recommend-floor",
     /// "outdated", "rule", "release-delay", "up-to-date".
     public var decidedBy: String
     /// A sentence for people.
@@ -14,6 +15,8 @@ public struct Verdict: Sendable {
     /// The rule for the update type, for optional and rule-driven verdicts.
     public var updateType: String?
     public var rule: Rule?
+    /// When an optional update becomes required (a force floor's deadline).
+    public var deadline: Int64? = nil
 
     /// The policy word Retired understands.
     public var retiredPolicy: String {

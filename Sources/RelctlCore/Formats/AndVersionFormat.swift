@@ -64,7 +64,7 @@ enum AndVersionFormat {
         guard let free = verdicts.firstIndex(where: { $0.1.kind != .required }) else { return .none }
         let lastForced = free > 0 ? verdicts[free - 1].0 : nil
         let firstFree = verdicts[free].0
-        if let floor = state.platform.force, !Release.isBelow(firstFree.release, floor.release),
+        if let floor = state.platform.requiredFloor(at: state.at), !Release.isBelow(firstFree.release, floor.release),
            lastForced.map({ Release.isBelow($0.release, floor.release) }) ?? true {
             // On Android the threshold is a versionCode: the floor's build, or the first free version's.
             return state.platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)

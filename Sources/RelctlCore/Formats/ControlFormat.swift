@@ -4,11 +4,13 @@ enum ControlFormat {
     static let schemaVersion: Int64 = 1
     static let normalPoll: Int64 = 900
     static let urgentPoll: Int64 = 60
+    /// How long before a window starts clients are asked to poll faster.
+    static let urgentLead: Int64 = 3600
 
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64) -> JSON {
         let locales = snapshot.publishedLocales
         let live = snapshot.windows.filter { !$0.isOver(at: at) }
-        let urgent = live.contains { $0.isActive(at: at) || $0.startsAt - at <= 3600 }
+        let urgent = live.contains { $0.isActive(at: at) || $0.startsAt - at <= urgentLead }
         return .object([
             "schemaVersion": .int(schemaVersion),
             "project": .object(["slug": .string(snapshot.project.slug), "name": .string(snapshot.project.name),

@@ -11,7 +11,13 @@ enum RetiredFormat {
 
     static func render(_ state: PlatformState, versions: JSON, locale: String) -> JSON {
         let required = state.message("required", locale: locale)
-        let optional = state.message("optional", locale: locale)
+        var optional = state.message("optional", locale: locale)
+        // Retired has one recommended message: it names the deadline when
+        // every recommended version is in a force floor's grace period.
+        let recommended = state.verdicts.filter { $0.1.kind == .optional }
+        if let d = recommended.first?.1.deadline, recommended.allSatisfy({ $0.1.decidedBy == "force-deadline" }) {
+            optional = Evaluator.withDeadline(optional, state.snapshot.localDate(d, locale: locale))
+        }
         return .object([
             "messaging": .object([
                 "forced": .object([

@@ -11,7 +11,8 @@ enum SirenFormat {
         members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(state.project.releaseDelayDays)
         // Below the newest release the floor forces everyone even when it lies
         // above it (--allow-unreleased): the app forces below what it is told.
-        let floor = state.platform.force.flatMap { f in state.released.map { r in r.version < f.version ? r.version : f.version } }
+        // A force floor still in its grace period is not a floor yet.
+        let floor = state.platform.requiredFloor(at: state.at).flatMap { f in state.released.map { r in r.version < f.version ? r.version : f.version } }
         members["forceFloor"] = .optional(floor?.text)
         members["currentVersion"] = .optional(state.current?.version.text)
         members["appStoreId"] = .optional(state.platform.appStoreID)

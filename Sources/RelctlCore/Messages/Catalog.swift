@@ -6,16 +6,24 @@ public enum Catalog {
     public static let kinds = ["required", "optional", "maintenance"]
     public static let fields: [String: [String]] = [
         "required": ["title", "message", "update_button"],
-        "optional": ["title", "message", "update_button", "later_button", "skip_button"],
+        "optional": ["title", "message", "update_button", "later_button", "skip_button", "deadline_message"],
         "maintenance": ["title", "message", "retry_button"],
     ]
     /// Every key a catalog file must have.
     public static var keys: [String] {
-        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"]
+        kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"] + dateKeys
     }
+    /// How each language writes an instant in a message (LocalDate): a
+    /// CLDR-style pattern, the twelve month names, am/pm, the ten digits.
+    public static let dateKeys = ["date.pattern", "date.months", "date.am", "date.pm", "date.digits"]
     /// The placeholders each kind of message may use.
     public static func placeholders(for kind: String) -> [String] {
-        kind == "maintenance" ? ["{app}", "{until}"] : ["{app}", "{version}"]
+        switch kind {
+        case "maintenance": return ["{app}", "{until}"]
+        // {deadline} means something only in the deadline message; elsewhere it stays as written.
+        case "optional": return ["{app}", "{version}", "{deadline}"]
+        default: return ["{app}", "{version}"]
+        }
     }
     /// Every placeholder any message may use.
     public static var placeholders: [String] {

@@ -31,6 +31,18 @@ public enum Names {
     public static let knownPlatforms = ["ios", "ipados", "macos", "tvos", "watchos", "visionos", "android"]
     public static let applePlatforms: Set<String> = ["ios", "ipados", "macos", "tvos", "watchos", "visionos"]
 
+    /// A time-zone name as the tz database spells it (Europe/Istanbul, UTC,
+    /// America/Argentina/Buenos_Aires): whether the zone exists is checked
+    /// where the database is (the command line).
+    public static func timeZoneName(_ s: String) throws -> String {
+        let ok = !s.isEmpty && s.count <= 64 && s.first != "/" && s.last != "/" && !s.contains("//") && !s.contains("..")
+            && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }
+        guard ok else {
+            throw InputError("'\(s)' is not a time-zone name", hint: "give a name from the tz database, like Europe/Istanbul or UTC")
+        }
+        return s
+    }
+
     public static func platform(_ s: String) throws -> String {
         let lower = s.lowercased()
         guard knownPlatforms.contains(lower) else {

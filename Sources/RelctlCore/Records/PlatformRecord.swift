@@ -16,6 +16,11 @@ public struct PlatformRecord: Sendable {
         self.storeURL = storeURL; self.minOS = minOS; self.force = force; self.recommend = recommend
     }
 
+    /// The force floor in effect at `t`: nil while its deadline lies ahead.
+    public func requiredFloor(at t: Int64) -> Floor? { force.flatMap { $0.isPending(at: t) ? nil : $0 } }
+    /// The force floor while its grace period runs (optional until the deadline).
+    public func pendingFloor(at t: Int64) -> Floor? { force.flatMap { $0.isPending(at: t) ? $0 : nil } }
+
     public var isApple: Bool { Names.applePlatforms.contains(name) }
     public var isAndroid: Bool { name == "android" }
 

@@ -10,6 +10,8 @@ public struct ProjectRecord: Sendable {
     public var releaseDelayDays: Int64
     public var remindHours: Int64
     public var outdated: String
+    /// The zone app messages show instants in ({until}, {deadline}).
+    public var timeZone: String = "UTC"
 
     /// The largest release delay and reminder interval relctl takes or reads:
     /// bounds that keep the evaluator's date arithmetic far from overflow.

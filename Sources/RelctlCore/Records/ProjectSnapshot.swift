@@ -7,6 +7,20 @@ public struct ProjectSnapshot: Sendable {
     public var versions: [Int64: [VersionRecord]]
     public var windows: [MaintenanceWindow]
     public var messages: MessageResolver
+    /// The UTC offset of the project's time zone at the instants its messages
+    /// may show (window ends, deadlines), worked out where a time-zone
+    /// database is (the command line); missing ones show in UTC.
+    public var offsets: [Int64: Int64] = [:]
+
+    /// An instant as a user in `locale` reads it in a message.
+    public func localDate(_ t: Int64, locale: String) -> String {
+        LocalDate.render(t, offset: offsets[t], locale: locale, defaultLocale: project.defaultLocale)
+    }
+
+    /// The instants messages may show, for the command line to find offsets for.
+    public var messageInstants: [Int64] {
+        windows.compactMap(\.endsAt) + platforms.compactMap { $0.force?.deadline }
+    }
 
     public init(project: ProjectRecord, platforms: [PlatformRecord], versions: [Int64: [VersionRecord]],
                 windows: [MaintenanceWindow], messages: MessageResolver) {
@@ -28,8 +42,11 @@ public struct ProjectSnapshot: Sendable {
         versions(of: platform).last { v in v.releasedAt.map { $0 + delaySeconds <= t } ?? false }
     }
 
+    /// Overlapping windows block as their union; the one whose copy users
+    /// see is the newest (highest id): the engineer's latest word, such as
+    /// an emergency started over a planned window.
     public func activeWindow(_ platform: PlatformRecord, at t: Int64) -> MaintenanceWindow? {
-        windows.first { $0.applies(to: platform.id) && $0.isActive(at: t) }
+        windows.filter { $0.applies(to: platform.id) && $0.isActive(at: t) }.max { $0.id < $1.id }
     }
 
     public func upcomingWindows(_ platform: PlatformRecord?, at t: Int64) -> [MaintenanceWindow] {

@@ -321,6 +321,10 @@ struct PlatformCheck {
         case "force-floor":
             if let f = platform.force, f.build != nil, platform.isApple, !povApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
             if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
+        case "force-deadline":
+            let f = platform.force
+            if client == .siren { return limit("force floor \(f?.text ?? "") before its deadline", "no recommend floor") }
+            if manifest, !povApple, let f, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
         case "recommend-floor":
             if client == .siren { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
             if manifest, !povApple, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
@@ -363,6 +367,7 @@ struct PlatformCheck {
         switch verdict.decidedBy {
         case "pin": return "pin \(v.version.text) \(v.policy ?? "")"
         case "force-floor": return "force floor \(platform.force?.text ?? "")"
+        case "force-deadline": return "force floor \(platform.force?.text ?? "") before its deadline"
         case "recommend-floor": return "recommend floor \(platform.recommend?.text ?? "")"
         case "rule": return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
         default: return verdict.decidedBy

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// Instants for people (design.md): local time with its zone and the
+/// distance from now, like "2026-12-02 01:00 +03 (in 14 h)". `--json` and
+/// files keep RFC 3339 UTC.
+enum PeopleTime {
+    static func format(_ t: Int64, now: Int64, timeZone: String?) -> String {
+        "\(local(t, timeZone: timeZone)) (\(distance(t - now)))"
+    }
+
+    /// Local wall time and zone abbreviation; UTC spelled out when the zone
+    /// is unknown (input refuses such a TZ; output must still be right).
+    static func local(_ t: Int64, timeZone: String?) -> String {
+        guard (try? TimeInput.checkZone(timeZone)) != nil else { return Time.format(t) }
+        return TimeInput.withZone(timeZone) {
+            var time = time_t(t)
+            var parts = tm()
+            localtime_r(&time, &parts)
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            let zone = parts.tm_zone.map { String(cString: $0) } ?? "UTC"
+            var year = String(parts.tm_year + 1900)
+            while year.count < 4 { year = "0" + year }
+            let seconds = parts.tm_sec == 0 ? "" : ":" + two(parts.tm_sec)
+            return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))\(seconds) \(zone)"
+        }
+    }
+
+    /// "in 14 h", "3 d ago", "now": the largest unit, rounded down.
+    static func distance(_ seconds: Int64) -> String {
+        if seconds == 0 { return "now" }
+        let s = seconds < 0 ? -seconds : seconds
+        let text: String
+        switch s {
+        case ..<60: text = "\(s) s"
+        case ..<3600: text = "\(s / 60) min"
+        case ..<172_800: text = "\(s / 3600) h" + (s < 36_000 && s % 3600 >= 60 ? " \(s % 3600 / 60) min" : "")
+        default: text = "\(s / 86400) d" + (s % 86400 >= 3600 ? " \(s % 86400 / 3600) h" : "")
+        }
+        return seconds > 0 ? "in \(text)" : "\(text) ago"
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// The project's time zone for app messages, from the C library's zone
+/// database: the core gets the UTC offset at each instant a message may show
+/// (ProjectSnapshot.offsets) instead of a zone database of its own. One
+/// tzset per project and a localtime_r per instant: no measurable start-up
+/// cost, and the system's zone rules (kept current by the OS) decide.
+enum ZoneOffsets {
+    /// Refuses a zone the system does not know (libc would take it for UTC).
+    static func check(_ zone: String) throws {
+        do { try TimeInput.checkZone(zone) } catch {
+            throw InputError("unknown time zone '\(zone)'", hint: "give a name from the tz database, like Europe/Istanbul or UTC")
+        }
+    }
+
+    static func fill(_ snapshot: inout ProjectSnapshot) {
+        let zone = snapshot.project.timeZone
+        let instants = snapshot.messageInstants
+        guard !instants.isEmpty else { return }
+        guard zone != "UTC" else {
+            for t in instants { snapshot.offsets[t] = 0 }
+            return
+        }
+        // A zone that vanished from the system: messages show UTC, labelled so.
+        guard (try? TimeInput.checkZone(zone)) != nil else { return }
+        let offsets = TimeInput.withZone(zone) {
+            instants.map { t -> (Int64, Int64) in
+                var time = time_t(t)
+                var parts = tm()
+                localtime_r(&time, &parts)
+                return (t, Int64(parts.tm_gmtoff))
+            }
+        }
+        for (t, o) in offsets { snapshot.offsets[t] = o }
+    }
+}

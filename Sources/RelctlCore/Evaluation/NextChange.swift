@@ -1,0 +1,56 @@
+/// The next instant after `at` at which what relctl says (check, status,
+/// every published file) may change with no change to the database: a
+/// version's release time, the end of a release delay, a force floor's
+/// deadline, a maintenance window starting or ending, and the hour before a
+/// window when control.json starts asking for faster polling. A pure
+/// function of the snapshot and the time, so publish, its index and
+/// `--watch` agree on it.
+public struct NextChange: Sendable, Equatable {
+    public var at: Int64
+    /// Every cause at that instant, in words ("the release delay of ios 2.1.0 ends").
+    public var causes: [String]
+
+    public init(at: Int64, causes: [String]) { self.at = at; self.causes = causes }
+
+    public var because: String { causes.joined(separator: "; ") }
+
+    public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
+        var best: NextChange? = nil
+        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
+            guard let instant, instant > t, Time.isInRange(instant) else { return }
+            if best == nil || instant < best!.at { best = NextChange(at: instant, causes: [cause()]) }
+            else if instant == best!.at { best!.causes.append(cause()) }
+        }
+        let multi = snapshot.platforms.count > 1
+        for p in snapshot.platforms {
+            for v in snapshot.versions(of: p) {
+                guard let released = v.releasedAt else { continue }
+                consider(released, "\(p.name) \(v.version.text) is released")
+                if snapshot.delaySeconds > 0 {
+                    consider(released + snapshot.delaySeconds, "the release delay of \(p.name) \(v.version.text) ends")
+                }
+            }
+            if let f = p.force, let d = f.deadline {
+                consider(d, "the force floor \(f.text) on \(p.name) becomes required")
+            }
+        }
+        for w in snapshot.windows where !w.isCancelled {
+            let scope = w.platformName.map { " (\($0))" } ?? (multi ? " (all platforms)" : "")
+            consider(w.startsAt - ControlFormat.urgentLead, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)")
+            consider(w.startsAt, "maintenance window #\(w.id)\(scope) starts")
+            consider(w.endsAt, "maintenance window #\(w.id)\(scope) ends")
+        }
+        return best
+    }
+
+    /// The same causes, each naming the project (a publish of several).
+    public func naming(_ project: String) -> NextChange { NextChange(at: at, causes: causes.map { "\(project): \($0)" }) }
+
+    /// The earlier of two (nil is "never"); causes of a tie are joined.
+    public static func earliest(_ a: NextChange?, _ b: NextChange?) -> NextChange? {
+        guard let a else { return b }
+        guard let b else { return a }
+        if a.at == b.at { return NextChange(at: a.at, causes: a.causes + b.causes) }
+        return a.at < b.at ? a : b
+    }
+}
