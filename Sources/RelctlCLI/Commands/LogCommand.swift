@@ -28,7 +28,7 @@ enum LogCommand {
             .object(["id": .int($0.id), "at": .time($0.at), "user": .string($0.user),
                      "project": .optional($0.project), "action": .string($0.action)])
         })])) {
-            Table.render(["WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [Time.format($0.at), $0.user, $0.project ?? "-", $0.action] })
+            Table.render(["WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
         }
     }
 }

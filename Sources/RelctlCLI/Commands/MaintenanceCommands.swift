@@ -217,9 +217,10 @@ enum MaintenanceCommands {
         w.isCancelled ? "cancelled" : w.isActive(at: now) ? "active" : w.isUpcoming(at: now) ? "upcoming" : "over"
     }
 
-    static func table(_ windows: [MaintenanceWindow], now: Int64) -> String {
+    /// Times for people: local, with the zone and the distance from now.
+    static func table(_ windows: [MaintenanceWindow], now: Int64, inv: Invocation) -> String {
         Table.render(["ID", "STATE", "PLATFORM", "STARTS", "ENDS", "MESSAGE"], windows.map { w in
-            ["#\(w.id)", state(w, now), w.platformName ?? "all", Time.format(w.startsAt), w.endsAt.map(Time.format) ?? "until stopped",
+            ["#\(w.id)", state(w, now), w.platformName ?? "all", inv.people(w.startsAt), w.endsAt.map(inv.people) ?? "until stopped",
              w.copy.keys.sorted().first.flatMap { w.copy[$0]?.message } ?? "-"]
         })
     }
@@ -231,7 +232,7 @@ enum MaintenanceCommands {
         let windows = try store.maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
         inv.render(.object(["active": .array(windows.filter { $0.isActive(at: now) }.map { json($0, now: now) }),
                             "upcoming": .array(windows.filter { $0.isUpcoming(at: now) }.map { json($0, now: now) })])) {
-            windows.isEmpty ? "no maintenance active or scheduled\n" : table(windows, now: now)
+            windows.isEmpty ? "no maintenance active or scheduled\n" : table(windows, now: now, inv: inv)
         }
     }
 
@@ -240,7 +241,7 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let now = inv.now
         let windows = try store.maintenanceWindows(project: project.id)
-        inv.render(.object(["windows": .array(windows.map { json($0, now: now) })])) { table(windows, now: now) }
+        inv.render(.object(["windows": .array(windows.map { json($0, now: now) })])) { table(windows, now: now, inv: inv) }
     }
 
     static let cancel: RunnableCommand = RunnableCommand(
@@ -263,7 +264,7 @@ enum MaintenanceCommands {
             throw RelctlError.failure("window #\(id) has already begun, so it cannot be cancelled",
                                       hint: w.isActive(at: now) ? "end it with 'relctl maintenance stop'" : "it is over; past windows stay in the record")
         }
-        try inv.confirm("Cancel maintenance window #\(id) (\(Time.format(w.startsAt)))?")
+        try inv.confirm("Cancel maintenance window #\(id) (\(inv.people(w.startsAt)))?")
         try store.cancelWindow(id, in: project, now: now)
         inv.info("cancelled maintenance window #\(id)")
     }

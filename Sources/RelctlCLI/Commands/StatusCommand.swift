@@ -12,12 +12,12 @@ enum StatusCommand {
         let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
-        var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(Time.format(at))\n"
+        var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(inv.people(at))\n"
         for w in snapshot.windows where w.isActive(at: at) {
-            text += "MAINTENANCE ACTIVE: window #\(w.id) (\(w.platformName ?? "all platforms")) until \(w.endsAt.map(Time.format) ?? "stopped")\n"
+            text += "MAINTENANCE ACTIVE: window #\(w.id) (\(w.platformName ?? "all platforms")) until \(w.endsAt.map(inv.people) ?? "stopped")\n"
         }
         for w in snapshot.upcomingWindows(nil, at: at) {
-            text += "maintenance scheduled: window #\(w.id) (\(w.platformName ?? "all platforms")) \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")\n"
+            text += "maintenance scheduled: window #\(w.id) (\(w.platformName ?? "all platforms")) \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")\n"
         }
         for p in snapshot.platforms {
             let newest = snapshot.newestReleased(p, at: at)

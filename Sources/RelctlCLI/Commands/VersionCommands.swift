@@ -84,7 +84,7 @@ enum VersionCommands {
         inv.render(.object(["versions": .array(rows.map { json($0.1, platform: $0.0.name, now: now) })])) {
             Table.render(["PLATFORM", "VERSION", "BUILD", "RELEASED", "MIN OS", "PIN", "NOTES"], rows.map { p, v in
                 [p.name, v.version.text, v.build.map(String.init) ?? "-",
-                 v.releasedAt.map { (v.isReleased(at: now) ? "" : "at ") + Time.format($0) } ?? "unreleased",
+                 v.releasedAt.map { (v.isReleased(at: now) ? "" : "at ") + inv.people($0) } ?? "unreleased",
                  v.minOS ?? "-", v.policy ?? "-", v.notes.keys.sorted().joined(separator: ",")]
             })
         }
@@ -103,7 +103,7 @@ enum VersionCommands {
         }
         inv.render(json(v, platform: p.name, now: inv.now)) {
             var s = "platform: \(p.name)\nversion:  \(v.version.text)\nbuild:    \(v.build.map(String.init) ?? "-")\n"
-            s += "released: \(v.releasedAt.map(Time.format) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy ?? "-")\n"
+            s += "released: \(v.releasedAt.map(inv.people) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy ?? "-")\n"
             for locale in v.notes.keys.sorted() {
                 s += "\nnotes (\(locale)):\n" + v.notes[locale]!.lines.map { "  \($0)\n" }.joined()
             }
@@ -141,7 +141,7 @@ enum VersionCommands {
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let (store, project, platforms) = try inv.targets()
         try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
-        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(Time.format(at))") }
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(inv.people(at))") }
         try inv.printWritten {
             .object(["versions": .array(try platforms.map { json(try store.version(inv.arg("VERSION")!, on: $0), platform: $0.name, now: inv.now) })])
         }
