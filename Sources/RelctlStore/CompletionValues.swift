@@ -22,10 +22,6 @@ extension Store {
             """, [SQLValue(scope), SQLValue(platform)]).map { $0.text(0) }
     }
 
-    public func upcomingWindowIDs(scope: Int64?) throws -> [String] {
-        try upcomingWindows(scope: scope).map { String($0.id) }
-    }
-
     /// Windows that have not begun, with their times (shown beside the ids).
     public func upcomingWindows(scope: Int64?) throws -> [(id: Int64, start: Int64, end: Int64?)] {
         try db.query("SELECT id, starts_at, ends_at FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) AND cancelled_at IS NULL ORDER BY id",
