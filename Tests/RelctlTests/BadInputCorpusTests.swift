@@ -51,6 +51,26 @@ final class BadInputCorpusTests: XCTestCase {
             add(2, ["maintenance", "start", "--until", t])
         }
         for d in badDurations { add(2, ["maintenance", "start", "--for", d]) }
+        // Commands added after the corpus was first written: deadlines, window edits, verify, import, time zones.
+        for d in badDurations { add(2, ["force", "2.0", "--platform", "ios", "--after", d]); add(2, ["maintenance", "edit", "1", "--for", d]) }
+        for t in badTimes { add(2, ["force", "2.0", "--platform", "ios", "--deadline", t]); add(2, ["maintenance", "edit", "1", "--until", t]) }
+        for id in ["x", "#", "0", "-1", ""] {
+            add(2, ["maintenance", "edit", id, "--for", "1h"]); add(2, ["maintenance", "message", id, "--title", "x"])
+        }
+        for l in badLocales { add(2, ["maintenance", "message", "1", "--locale", l, "--title", "x"]) }
+        add(2, ["force", "2.0", "--platform", "ios", "--after", "1d", "--deadline", "2027-01-01T00:00:00Z"])
+        add(2, ["force", "--clear", "--platform", "ios", "--after", "1d"])
+        add(2, ["force", "2.0", "--platform", "ios", "--deadline", "2020-01-01T00:00:00Z"])
+        add(2, ["maintenance", "edit", "1"])
+        add(1, ["maintenance", "edit", "999", "--for", "1h"])
+        add(1, ["maintenance", "message", "999", "--title", "x"])
+        for z in ["Mars/Olympus", "Europe/Atlantis", "../../etc/passwd"] { add(2, ["project", "edit", "shop", "--time-zone", z]) }
+        add(1, ["verify", "no-such-dir"])
+        add(2, ["verify", ""])
+        add(1, ["import", "retired", "no-such-file.json", "--platform", "ios", "--locale", "en"])
+        add(2, ["import", "retired", "", "--platform", "ios"])
+        add(1, ["import", "andversion", "relctl.db", "--platform", "ios"])
+        add(2, ["import", "bogus", "x.json"])
         for l in badLocales {
             add(2, ["project", "add", "new", "--default-locale", l])
             add(2, ["project", "edit", "shop", "--default-locale", l])
