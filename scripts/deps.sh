@@ -2,20 +2,32 @@
 # Installs the Debian packages relctl needs, when they are missing.
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
-#                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount
+#                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount,
+#                           and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
+python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount)
 fi
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
 missing=()
 for pkg in "${packages[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo=sudo
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Each entry is "module:requirement": installed with pip when python3 cannot import the module.
+pip_missing=()
+for entry in "${python_packages[@]}"; do
+    python3 -c "import ${entry%%:*}" 2>/dev/null || pip_missing+=("${entry#*:}")
+done
+if [ ${#pip_missing[@]} -gt 0 ]; then
+    echo "installing from PyPI: ${pip_missing[*]}" >&2
+    python3 -m pip install -q "${pip_missing[@]}"
+fi
