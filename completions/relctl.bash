@@ -61,9 +61,10 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
-        "import") subs="retired andversion"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
+        "import control") subs=""; flags="--dry-run --replace"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
         "help") subs=""; flags=""; valued=""; repeat=""; args=("dyn:commands"); argrep=1 ;;

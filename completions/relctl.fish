@@ -25,7 +25,7 @@ function __relctl_subs
         case 'message'
             printf '%s\n' 'set' 'show' 'rm'
         case 'import'
-            printf '%s\n' 'retired' 'andversion'
+            printf '%s\n' 'retired' 'andversion' 'control'
     end
 end
 
@@ -150,7 +150,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'check' -d 'Show what a user at VERS
 complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.'
 complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
-complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired or AndVersion file into a project.'
+complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired, AndVersion or relctl control file into a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
@@ -357,6 +357,7 @@ complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_direct
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'
+complete -c relctl -n '__relctl_at \'import\'' -a 'control' -d 'Import a control.json that relctl published: a whole project, to move it between databases.'
 complete -c relctl -n '__relctl_opt \'import retired\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'import retired\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'A BCP 47 locale such as en, tr, pt-BR or zh-Hans'
 complete -c relctl -n '__relctl_opt \'import retired\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
@@ -366,6 +367,9 @@ complete -c relctl -n '__relctl_opt \'import andversion\' --platform 0' -l platf
 complete -c relctl -n '__relctl_opt \'import andversion\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import andversion\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
 complete -c relctl -n '__relctl_arg \'import andversion\' 0 0' -F
+complete -c relctl -n '__relctl_opt \'import control\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
+complete -c relctl -n '__relctl_opt \'import control\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_arg \'import control\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'log\' --limit 0' -l limit -x -d 'Show at most N entries, newest first'
 complete -c relctl -n '__relctl_opt \'log\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'Only changes naming this platform'
 complete -c relctl -n '__relctl_opt \'log\' --action 0' -l action -x -d 'Only changes of this kind: its first words, like force, maintenance or \'version add\''

@@ -4,9 +4,9 @@ import SQLite
 /// Bringing an existing file into a project: one transaction with its audit row.
 extension Store {
     /// Applies an import plan to one platform: missing versions created
-    /// (released at `releasedAt`), pins, the force floor, the App Store id,
-    /// message overrides and notes. Refused when the database holds
-    /// something different (the plan's conflicts), unless `replace`.
+    /// (released at `releasedAt` unless the file says when), pins, floors,
+    /// the platform's ids, message overrides and notes. Refused when the
+    /// database holds something different (the plan's conflicts), unless `replace`.
     public func importPlan(_ plan: ImportPlan, format: String, file: String, on platform: PlatformRecord, of project: ProjectRecord,
                            releasedAt: Int64, replace: Bool, now: Int64) throws {
         try change(project: project.slug, "import \(format) \(platform.name) \(file)", now: now) {
@@ -20,38 +20,97 @@ extension Store {
                 throw StoreError("\(file) conflicts with the database in \(conflicts.count) place\(conflicts.count == 1 ? "" : "s"), first: \(first)",
                                  hint: "see them all with 'relctl import \(format) \(file) --dry-run'; add --replace to take the file's values")
             }
+            try apply(plan, to: fresh, of: project, releasedAt: releasedAt)
+        }
+    }
+
+    /// Imports a control document: the project (created when missing, its
+    /// settings taken from the file), its platforms, versions, floors, pins,
+    /// text and windows, in one transaction. Conflicts are refused unless `replace`.
+    public func importControl(_ plan: ControlPlan, into slug: String, file: String, replace: Bool, now: Int64) throws {
+        try change(project: slug, "import control \(file)", now: now) {
+            var project: ProjectRecord
+            let f = plan.project
+            if let existing = try self.project(slug: slug) {
+                let current = try snapshot(existing)
+                let conflicts = plan.conflicts(against: current)
+                if let first = conflicts.first, !replace {
+                    throw StoreError("\(file) conflicts with the database in \(conflicts.count) place\(conflicts.count == 1 ? "" : "s"), first: \(first)",
+                                     hint: "see them all with 'relctl import control \(file) --dry-run'; add --replace to take the file's values")
+                }
+                project = existing
+                try db.run("""
+                    UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
+                        remind_hours = ?, outdated = ? WHERE id = ?
+                    """, [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
+                          .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated), .int(existing.id)])
+            } else {
+                try db.run("""
+                    INSERT INTO project(slug, name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(slug), .text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone),
+                          .text(f.rules.stored), .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated)])
+                project = try self.project(slug: slug)!
+            }
+            let before = try snapshot(project)
+            for (name, one) in plan.platforms {
+                if !before.platforms.contains(where: { $0.name == name }) {
+                    try db.run("INSERT INTO platform(project_id, name) VALUES (?, ?)", [.int(project.id), .text(name)])
+                }
+                let platform = try platforms(project: project.id).first { $0.name == name }!
+                try apply(one, to: platform, of: project, releasedAt: now)
+            }
+            try apply(plan.texts, to: nil, of: project, releasedAt: now)
+            for w in plan.newWindows(against: before) {
+                let platformID = try w.platformName.map { name in try platforms(project: project.id).first { $0.name == name }!.id }
+                // The file's id when it is still free, so apps that remember a window see the same one.
+                let id = try insertWindow(project: project, platformID: platformID, from: w.startsAt, until: w.endsAt, preferring: w.id)
+                for (locale, c) in w.copy { try setCopy(id, locale: locale, title: c.title, message: c.message) }
+            }
+        }
+    }
+
+    /// Writes what a plan gives into one platform (nil: project text only).
+    func apply(_ plan: ImportPlan, to platform: PlatformRecord?, of project: ProjectRecord, releasedAt: Int64) throws {
+        if let platform {
             var existing = try versions(platform: platform.id, withNotes: false)
             for v in plan.versions {
                 if let e = existing.first(where: { $0.version.text == v.version.text }) {
-                    if let b = v.build, e.build != b { try db.run("UPDATE version SET build = ? WHERE id = ?", [.int(b), .int(e.id)]) }
+                    try db.run("UPDATE version SET build = ?, released_at = ?, min_os = ? WHERE id = ?",
+                               [SQLValue(v.build ?? e.build), SQLValue(v.releasedAt ?? e.releasedAt), SQLValue(v.minOS ?? e.minOS), .int(e.id)])
                     continue
                 }
                 if let b = v.build, let other = existing.first(where: { $0.build == b }) {
                     throw StoreError("build \(b) is already version \(other.version.text) on \(platform.name)", hint: "each build number is used once per platform")
                 }
-                try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, NULL)",
-                           [.int(platform.id), .text(v.version.text), SQLValue(v.build), .int(releasedAt)])
+                try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
+                           [.int(platform.id), .text(v.version.text), SQLValue(v.build), SQLValue(v.releasedAt ?? releasedAt), SQLValue(v.minOS ?? nil)])
                 existing = try versions(platform: platform.id, withNotes: false)
             }
             for (text, policy) in plan.pins {
                 try db.run("UPDATE version SET policy = ? WHERE platform_id = ? AND version = ?", [.text(policy), .int(platform.id), .text(text)])
             }
             if let force = plan.force {
-                try db.run("UPDATE platform SET force_version = ?, force_build = ? WHERE id = ?",
-                           [SQLValue(force?.version.text), SQLValue(force?.build), .int(platform.id)])
+                try db.run("UPDATE platform SET force_version = ?, force_build = ?, force_deadline = ? WHERE id = ?",
+                           [SQLValue(force?.version.text), SQLValue(force?.build), SQLValue(force?.deadline), .int(platform.id)])
             }
-            if let id = plan.appStoreID {
-                try db.run("UPDATE platform SET app_store_id = ? WHERE id = ?", [.text(id), .int(platform.id)])
+            if let recommend = plan.recommend {
+                try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
+                           [SQLValue(recommend?.version.text), SQLValue(recommend?.build), .int(platform.id)])
             }
-            for m in plan.messages {
-                try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
-                           [.int(project.id), .text(m.kind), .text(m.locale), .text(m.field), .text(m.text)])
-            }
+            if let id = plan.appStoreID { try db.run("UPDATE platform SET app_store_id = ? WHERE id = ?", [.text(id), .int(platform.id)]) }
+            if let b = plan.bundleID { try db.run("UPDATE platform SET bundle_id = ? WHERE id = ?", [.text(b), .int(platform.id)]) }
+            if let m = plan.minOS { try db.run("UPDATE platform SET min_os = ? WHERE id = ?", [SQLValue(m), .int(platform.id)]) }
+            if let u = plan.storeURL { try db.run("UPDATE platform SET store_url = ? WHERE id = ?", [SQLValue(u), .int(platform.id)]) }
             for n in plan.notes {
                 guard let v = existing.first(where: { $0.version.text == n.version }) else { continue }
                 try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
                            [.int(v.id), .text(n.locale), .text(n.text)])
             }
+        }
+        for m in plan.messages {
+            try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
+                       [.int(project.id), .text(m.kind), .text(m.locale), .text(m.field), .text(m.text)])
         }
     }
 }

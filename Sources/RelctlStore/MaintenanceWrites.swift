@@ -20,12 +20,13 @@ extension Store {
 
     /// A new window row with the next id. Ids only grow, across projects and
     /// cancellations: apps may remember them.
-    func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?) throws -> Int64 {
+    /// `preferring`: an id to take when it is above every id given so far (an imported window keeps its id).
+    func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?, preferring: Int64? = nil) throws -> Int64 {
         let last = try db.scalar("""
             SELECT max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'maintenance_last_id'), 0),
                        coalesce((SELECT max(id) FROM maintenance), 0))
             """).intValue ?? 0
-        let id = last + 1
+        let id = preferring.map { $0 > last ? $0 : last + 1 } ?? last + 1
         try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
                    [.int(id), .int(project.id), SQLValue(platformID), .int(start), SQLValue(end)])
         try db.run("INSERT INTO meta(key, value) VALUES ('maintenance_last_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

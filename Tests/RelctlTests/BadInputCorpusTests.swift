@@ -71,6 +71,10 @@ final class BadInputCorpusTests: XCTestCase {
         add(2, ["import", "retired", "", "--platform", "ios"])
         add(1, ["import", "andversion", "relctl.db", "--platform", "ios"])
         add(2, ["import", "bogus", "x.json"])
+        add(1, ["import", "control", "no-such-file.json"])
+        add(1, ["import", "control", "relctl.db"])
+        add(2, ["import", "control", ""])
+        for s in badSlugs { add(2, ["import", "control", "relctl.db", "-p", s]) }
         for l in badLocales {
             add(2, ["project", "add", "new", "--default-locale", l])
             add(2, ["project", "edit", "shop", "--default-locale", l])

@@ -58,6 +58,13 @@ final class GoldenPropertiesTests: XCTestCase {
                 j["platforms"]?["ios"]?["force"]?["deadline"] == .null && j["platforms"]?["ios"]?["force"]?["version"]?.string == "1.1"
                     && j["messages"]?["tr"]?["optional"]?["deadlineMessage"]?.string?.contains("{deadline}") == true
             }),
+            ("enough to move the project (relctl import control): its zone, the platforms' ids and minimum OS, each version's release time and own minimum OS", { j in
+                let ios = j["platforms"]?["ios"]
+                let first = ios?["versions"]?.array?.first
+                return j["project"]?["timeZone"]?.string == "UTC" && ios?["bundleId"]?.string == "com.example.shop"
+                    && ios?["appStoreId"]?.string == "1088280260" && ios?["minOs"]?.string == "15.0"
+                    && first?["version"]?.string == "1.0" && first?["releasedAt"]?.string == "2026-01-01T00:00:00Z" && first?["minOs"] == .null
+            }),
         ],
         "shop/ios/siren.json": [("force floor 1.1, current version 2.1 (the floor acts at once; the one-day delay still holds back rule prompts), App Store id a string", { j in
             j["forceFloor"]?.string == "1.1" && j["currentVersion"]?.string == "2.1" && j["appStoreId"]?.string == "1088280260"

@@ -99,12 +99,97 @@ final class ImportTests: XCTestCase {
         let dry = h.ok("import retired \(file) --platform ios --locale en --dry-run")
         XCTAssertTrue(dry.out.contains("would add version 1.0 on ios, released"), dry.out)
         XCTAssertTrue(dry.out.contains("would pin ios 1.1 to recommend"), dry.out)
-        XCTAssertTrue(dry.out.contains("conflict: ios 1.1 is pinned to force in the database, recommend in the file"), dry.out)
-        h.fails("import retired \(file) --platform ios --locale en", "conflicts with the database in 1 place, first: ios 1.1 is pinned to force in the database, recommend in the file")
+        XCTAssertTrue(dry.out.contains("conflict: the pin of ios 1.1 is force in the database, recommend in the file"), dry.out)
+        h.fails("import retired \(file) --platform ios --locale en", "conflicts with the database in 1 place, first: the pin of ios 1.1 is force in the database, recommend in the file")
         h.ok("import retired \(file) --platform ios --locale en --replace")
         let pins = h.ok("--json policy list --platform ios").out
         XCTAssertTrue(pins.contains("recommend"), pins)
         // A second import of the same file changes nothing.
         XCTAssertTrue(h.ok("import retired \(file) --platform ios --locale en --dry-run").out.contains("nothing to change"))
+    }
+
+    /// A project with everything control.json carries: a time zone, a store
+    /// URL, a minimum OS per version, an unreleased version, both floors (the
+    /// force floor with a deadline), pins, project text, and an active and an
+    /// upcoming window, one with copy.
+    func controlScenario() -> (Harness, String) {
+        let h = PublishTests.scenario()
+        source = h
+        h.ok("project edit shop --time-zone Europe/Istanbul")
+        h.ok("platform edit android --store-url https://example.com/shop.apk")
+        h.ok("version add 2.2 --platform ios --build 220 --min-os 16.0")
+        h.ok("version add 3.0 --platform ios --build 300 --unreleased")
+        h.ok("recommend 2.0 --platform ios")
+        h.ok("force 2.0.0 --platform android --deadline 2026-12-20T00:00:00Z")
+        h.ok("rules set --release-delay 2 --remind-after 48")
+        h.ok("maintenance start --platform android --until 2026-11-29T18:00:00Z --title \"Bakımdayız\" --locale tr")
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out, "--at", PublishTests.at]).status, 0)
+        return (h, out)
+    }
+
+    func testControlRoundTripIntoAnEmptyDatabase() {
+        let (_, out) = controlScenario()
+        let h = Harness()
+        h.ok("init")
+        let r = h.ok("import control \(out)/shop/control.json")
+        XCTAssertTrue(r.err.contains("not in control.json, so not imported: release notes"), r.err)
+        XCTAssertEqual(String(decoding: republish(h, "shop/control.json"), as: UTF8.self), String(decoding: bytes(out + "/shop/control.json"), as: UTF8.self))
+        // The move is faithful beyond control.json: every file that does not carry release notes is the same.
+        for path in ["shop/ios/siren.json", "shop/prince-of-versions.json", "shop/ios/retired/en.json", "shop/ios/retired/tr.json",
+                     "shop/android/retired/he.json"] {
+            XCTAssertEqual(String(decoding: bytes(h.dir + "/again/" + path), as: UTF8.self), String(decoding: bytes(out + "/" + path), as: UTF8.self), path)
+        }
+        // Importing the same file again changes nothing; the windows are not doubled.
+        XCTAssertTrue(h.ok("import control \(out)/shop/control.json --dry-run").out.contains("nothing to change"))
+        h.ok("import control \(out)/shop/control.json")
+        XCTAssertEqual(h.ok("--json maintenance list").out.components(separatedBy: "\"id\"").count - 1, 2)
+    }
+
+    func testControlIntoAnotherSlugAndConflicts() {
+        let (_, out) = controlScenario()
+        let h = Harness()
+        h.ok("init")
+        let dry = h.ok("import control \(out)/shop/control.json -p staging --dry-run")
+        XCTAssertTrue(dry.out.contains("would add project staging (Shop) with 2 platforms"), dry.out)
+        XCTAssertTrue(dry.out.contains("would add version 2.2 (build 220) on ios, released 2026-11-29T12:00:00Z"), dry.out)
+        XCTAssertTrue(dry.out.contains("would add version 3.0 (build 300) on ios, not released"), dry.out)
+        XCTAssertTrue(dry.out.contains("would add maintenance window #"), dry.out)
+        h.ok("import control \(out)/shop/control.json -p staging")
+        h.ok("-p staging rules set --release-delay 5")
+        h.ok("-p staging policy set 1.1 force --platform ios")
+        let conflicts = h.ok("import control \(out)/shop/control.json -p staging --dry-run").out
+        XCTAssertTrue(conflicts.contains("conflict: the release delay of staging is 5 days in the database, 2 days in the file"), conflicts)
+        XCTAssertTrue(conflicts.contains("conflict: the pin of ios 1.1 is force in the database, recommend in the file"), conflicts)
+        h.fails("import control \(out)/shop/control.json -p staging", "conflicts with the database in 2 places, first: the release delay of staging is 5 days")
+        h.ok("import control \(out)/shop/control.json -p staging --replace")
+        XCTAssertTrue(h.ok("import control \(out)/shop/control.json -p staging --dry-run").out.contains("nothing to change"))
+    }
+
+    func testBadControlFilesAreRefusedWithPathAndReason() throws {
+        let (_, out) = controlScenario()
+        let good = String(decoding: bytes(out + "/shop/control.json"), as: UTF8.self)
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add other --name Other")
+        let cases: [(String, String)] = [
+            ("{", "not valid JSON"),
+            ("[]", "schemaVersion is missing"),
+            (good.replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":2"), "schemaVersion 2 is not 1"),
+            (good.replacingOccurrences(of: "\"version\":\"2.2\"", with: "\"version\":\"v2\""), "platforms.ios.versions[4].version: "),
+            (good.replacingOccurrences(of: "\"build\":220", with: "\"build\":-1"), "platforms.ios.versions[4].build: invalid build number '-1'"),
+            (good.replacingOccurrences(of: "\"build\":220", with: "\"build\":\"220\""), "platforms.ios.versions[4].build must be a whole number or null"),
+            (good.replacingOccurrences(of: "\"defaultLocale\":\"en\"", with: "\"defaultLocale\":\"EN\""), "project.defaultLocale: 'EN' is not a locale tag in its normal spelling"),
+            (good.replacingOccurrences(of: "\"releaseDelayDays\":2", with: "\"releaseDelayDays\":99999"), "platforms.android.releaseDelayDays must be a whole number from 0 to 365"),
+            (good.replacingOccurrences(of: "\"timeZone\":\"Europe/Istanbul\"", with: "\"timeZone\":\"Mars/Base\""), "project.timeZone: unknown time zone 'Mars/Base'"),
+            (good.replacingOccurrences(of: "\"updateButton\":\"", with: "\"updateButton\":\"{price} "), "messages.en.required.updateButton: unknown placeholder {price}"),
+            (good.replacingOccurrences(of: "\"platforms\":{", with: "\"platforms\":{\"windows\":{},"), "platforms.windows: 'windows' is not a platform relctl knows"),
+        ]
+        for (i, (text, reason)) in cases.enumerated() {
+            XCTAssertNotEqual(text, good, "case \(i) did not change the file")
+            let path = h.dir + "/bad\(i).json"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            h.fails("import control \(path)", "cannot import \(path): \(reason)")
+        }
     }
 }

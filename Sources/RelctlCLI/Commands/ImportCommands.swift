@@ -8,9 +8,9 @@ enum ImportCommands {
     static let replace: Option = Option("replace", help: "Take the file's values where the database holds different ones.")
 
     static let command: RunnableCommand = RunnableCommand(
-        "import", abstract: "Bring an existing Retired or AndVersion file into a project.",
-        discussion: "Versions a file lists are created when missing, released one release delay ago (the file is live, so they are announced). A file a client would crash on or ignore is refused with the reason. Values the database already holds differently are conflicts: listed by --dry-run, refused unless --replace.",
-        subcommands: [retired, andVersion],
+        "import", abstract: "Bring an existing Retired, AndVersion or relctl control file into a project.",
+        discussion: "Versions a Retired or AndVersion file lists are created when missing, released one release delay ago (the file is live, so they are announced). A file a client would crash on or ignore is refused with the reason. Values the database already holds differently are conflicts: listed by --dry-run, refused unless --replace.",
+        subcommands: [retired, andVersion, control],
         examples: [Example("relctl import retired versions-en.json --platform ios --locale en --dry-run", "See what importing a Retired file would create or change.")]
     )
 
@@ -34,6 +34,45 @@ enum ImportCommands {
         try run(inv, format: "andversion") { bytes, snapshot, platform in
             try FileImport.andVersion(bytes, snapshot: snapshot, platform: platform)
         }
+    }
+
+    static let control: RunnableCommand = RunnableCommand(
+        "control", abstract: "Import a control.json that relctl published: a whole project, to move it between databases.",
+        discussion: "Creates the project named in the file (or the one given with -p) when it is missing, with its settings, platforms, versions (builds, release times, minimum OS), floors, pins, the update messages where they differ from the built-in text, and the active and upcoming maintenance windows (keeping their ids when free). control.json does not carry release notes, past or cancelled windows, or text for locales the project does not publish: copy those separately. Publishing the imported project gives the same control.json.",
+        arguments: [file], options: [dryRun, replace],
+        examples: [Example("relctl --db new.db import control out/shop/control.json", "Move the project shop into new.db."),
+                   Example("relctl import control shop-control.json -p shop-staging --dry-run", "See what a copy of shop named shop-staging would hold.")]
+    ) { inv in
+        let path = inv.arg("FILE")!
+        let slugOption = try inv.value("project").map(Names.slug)
+        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path)
+        var file: ControlImport.File
+        do { file = try ControlImport.read(bytes) } catch let error as ImportProblem {
+            throw RelctlError.failure("cannot import \(path): \(error.message)", hint: "give a control.json written by 'relctl publish'")
+        }
+        let slug = slugOption ?? file.bare.project.slug
+        file.bare.project.slug = slug
+        do { try ZoneOffsets.check(file.bare.project.timeZone) } catch let e as InputError {
+            throw RelctlError.failure("cannot import \(path): project.timeZone: \(e.message)", hint: "install the zone database (tzdata), or set project.timeZone to UTC")
+        }
+        ZoneOffsets.fill(&file.bare)
+        let plan = ControlImport.plan(file)
+        let store = try inv.store()
+        let existing = try store.read { try store.project(slug: slug).map { try store.snapshot($0) } }
+        let changes = plan.changes(against: existing)
+        let conflicts = plan.conflicts(against: existing)
+        let document = JSON.object(["project": .string(slug), "changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }),
+                                    "dryRun": .bool(inv.flag("dry-run")), "notCarried": .string(ControlPlan.notCarried)])
+        if inv.flag("dry-run") {
+            inv.render(document) {
+                (changes.isEmpty ? "nothing to change\n" : changes.map { "would \($0)\n" }.joined()) + conflicts.map { "conflict: \($0)\n" }.joined()
+            }
+            return
+        }
+        try store.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now)
+        inv.render(document) { changes.map { "\($0)\n" }.joined() }
+        inv.info("imported \(path) into \(slug): \(changes.count) change\(changes.count == 1 ? "" : "s")\(conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") replaced")")
+        inv.info("not in control.json, so not imported: \(ControlPlan.notCarried)")
     }
 
     static func run(_ inv: Invocation, format: String, plan make: ([UInt8], ProjectSnapshot, PlatformRecord) throws -> ImportPlan) throws {

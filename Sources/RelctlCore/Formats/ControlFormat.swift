@@ -14,7 +14,8 @@ enum ControlFormat {
         return .object([
             "schemaVersion": .int(schemaVersion),
             "project": .object(["slug": .string(snapshot.project.slug), "name": .string(snapshot.project.name),
-                                "defaultLocale": .string(snapshot.project.defaultLocale), "locales": .array(locales.map { .string($0) })]),
+                                "defaultLocale": .string(snapshot.project.defaultLocale), "locales": .array(locales.map { .string($0) }),
+                                "timeZone": .string(snapshot.project.timeZone)]),
             "pollIntervalSeconds": .int(urgent ? urgentPoll : normalPoll),
             "maintenance": .object([
                 "active": .array(live.filter { $0.isActive(at: at) }.map { window($0, snapshot, locales) }),
@@ -52,6 +53,9 @@ enum ControlFormat {
             v.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt), "minOs": .optional($0.minOS ?? s.platform.minOS)]) } ?? .null
         }
         return .object([
+            "bundleId": .optional(s.platform.bundleID),
+            "appStoreId": .optional(s.platform.appStoreID),
+            "minOs": .optional(s.platform.minOS),
             "latest": version(s.announced),
             "latestReleased": version(s.released),
             "force": s.platform.force?.json ?? .null,
@@ -65,7 +69,7 @@ enum ControlFormat {
             "outdated": .string(s.project.outdated),
             "updateUrl": .optional(s.platform.updateURL),
             "versions": .array(s.verdicts.map { v, verdict in
-                .ordered(["build": .optional(v.build), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                .ordered(["build": .optional(v.build), "minOs": .optional(v.minOS), "releasedAt": .time(v.releasedAt), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
                           "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
                           "version": .string(v.version.text)])
             }),

@@ -40,7 +40,7 @@ public enum FileImport {
         guard !entries.isEmpty else { throw ImportProblem("the versions list is empty: nothing to import") }
         entries.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.0.text < $1.0.text) }
         var plan = ImportPlan()
-        plan.versions = entries.map { ($0.0, nil) }
+        plan.versions = entries.map { ImportedVersion($0.0, build: nil) }
         let forced = entries.prefix { $0.1 == "force" }.count
         if forced > 0 && forced < entries.count {
             plan.force = .some(Floor(version: entries[forced].0, build: nil))
@@ -89,7 +89,7 @@ public enum FileImport {
             }
             let v = try named(code, "CurrentVersion")
             current = v.version.text
-            plan.versions = [(v.version, code)]
+            plan.versions = [ImportedVersion(v.version, build: code)]
             if minimum > 0 {
                 let floor = try named(minimum, "MinVersion")
                 plan.force = .some(Floor(version: floor.version, build: minimum))
@@ -100,7 +100,7 @@ public enum FileImport {
             do { client = try AndVersionIOSClient(bytes) } catch { throw reason(error, "AndVersion") }
             let v = try version(client.current, "CurrentVersion")
             current = v.text
-            plan.versions = [(v, nil)]
+            plan.versions = [ImportedVersion(v, build: nil)]
             plan.force = .some(client.minimum == "0" ? nil : Floor(version: try version(client.minimum, "MinVersion"), build: nil))
             plan.appStoreID = client.appStoreID
             whatsNew = client.whatsNew

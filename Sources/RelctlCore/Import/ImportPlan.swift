@@ -1,14 +1,33 @@
+/// A version a file lists.
+public struct ImportedVersion: Sendable {
+    public var version: Version
+    public var build: Int64?
+    /// nil: the file does not say (a live file's versions have shipped:
+    /// released one release delay before the import); .some(nil): recorded, not released.
+    public var releasedAt: Int64??
+    /// nil: the file does not say; .some(nil): the platform's.
+    public var minOS: String??
+
+    public init(_ version: Version, build: Int64?, releasedAt: Int64?? = nil, minOS: String?? = nil) {
+        self.version = version; self.build = build; self.releasedAt = releasedAt; self.minOS = minOS
+    }
+}
+
 /// What importing a file would bring into one platform of a project: a
 /// pure function of the file and the project as it is, so that `--dry-run`
-/// and the import itself say the same thing.
+/// and the import itself say the same thing. For each optional value, nil
+/// means the file says nothing about it and .some(nil) that it says "none".
 public struct ImportPlan: Sendable {
-    /// Versions the file shows as shipped: created when missing.
-    public var versions: [(version: Version, build: Int64?)] = []
+    /// Versions the file shows: created when missing.
+    public var versions: [ImportedVersion] = []
     /// Version text → policy.
     public var pins: [(String, String)] = []
-    /// nil: the file says nothing about it; .some(nil): no floor.
     public var force: Floor?? = nil
+    public var recommend: Floor?? = nil
+    public var bundleID: String?
     public var appStoreID: String?
+    public var minOS: String?? = nil
+    public var storeURL: String?? = nil
     /// (kind, locale, field, text): project text overriding the catalog.
     public var messages: [(kind: String, locale: String, field: String, text: String)] = []
     /// (version text, locale, text).
@@ -16,20 +35,57 @@ public struct ImportPlan: Sendable {
 
     public init() {}
 
+    /// A value the file gives and the database holds differently: (what, database's, file's).
+    /// `unset`: the database holds nothing there, so taking the file's value is a change, not a conflict.
+    struct Difference {
+        var what: String, ours: String, theirs: String, unset: Bool
+        var isPin = false
+    }
+
+    /// Platform-level values: the file's where it says something.
+    func platformDifferences(_ p: PlatformRecord) -> [Difference] {
+        func text(_ f: Floor?) -> String { f.map { $0.text + ($0.deadline.map { " deadline \(Time.format($0))" } ?? "") } ?? "none" }
+        var out: [Difference] = []
+        if let force, force != p.force { out.append(Difference(what: "the force floor of \(p.name)", ours: text(p.force), theirs: text(force), unset: p.force == nil)) }
+        if let recommend, recommend != p.recommend { out.append(Difference(what: "the recommend floor of \(p.name)", ours: text(p.recommend), theirs: text(recommend), unset: p.recommend == nil)) }
+        if let b = bundleID, b != p.bundleID { out.append(Difference(what: "the bundle id of \(p.name)", ours: p.bundleID ?? "none", theirs: b, unset: p.bundleID == nil)) }
+        if let id = appStoreID, id != p.appStoreID { out.append(Difference(what: "the App Store id of \(p.name)", ours: p.appStoreID ?? "none", theirs: id, unset: p.appStoreID == nil)) }
+        if let minOS, minOS != p.minOS { out.append(Difference(what: "the minimum OS of \(p.name)", ours: p.minOS ?? "none", theirs: minOS ?? "none", unset: p.minOS == nil)) }
+        if let storeURL, storeURL != p.storeURL { out.append(Difference(what: "the store URL of \(p.name)", ours: p.storeURL ?? "none", theirs: storeURL ?? "none", unset: p.storeURL == nil)) }
+        return out
+    }
+
+    /// Per-version values of versions the database already has.
+    func versionDifferences(_ existing: [VersionRecord], _ p: PlatformRecord) -> [Difference] {
+        var out: [Difference] = []
+        for v in versions {
+            guard let e = existing.first(where: { $0.version.text == v.version.text }) else { continue }
+            if let b = v.build, b != e.build { out.append(Difference(what: "the build of \(p.name) \(e.version.text)", ours: e.build.map(String.init) ?? "none", theirs: String(b), unset: e.build == nil)) }
+            if let r = v.releasedAt, r != e.releasedAt {
+                out.append(Difference(what: "the release time of \(p.name) \(e.version.text)", ours: e.releasedAt.map(Time.format) ?? "not released", theirs: r.map(Time.format) ?? "not released", unset: e.releasedAt == nil))
+            }
+            if let m = v.minOS, m != e.minOS { out.append(Difference(what: "the minimum OS of \(p.name) \(e.version.text)", ours: e.minOS ?? "none", theirs: m ?? "none", unset: e.minOS == nil)) }
+        }
+        for (text, policy) in pins {
+            if let e = existing.first(where: { $0.version.text == text }), e.policy != policy {
+                out.append(Difference(what: "the pin of \(p.name) \(text)", ours: e.policy ?? "none", theirs: policy, unset: e.policy == nil, isPin: true))
+            }
+        }
+        return out
+    }
+
     /// One line per change, for people.
     public func changes(against snapshot: ProjectSnapshot, platform: PlatformRecord) -> [String] {
         let existing = snapshot.versions(of: platform)
         var out: [String] = []
         for v in versions where !existing.contains(where: { $0.version.text == v.version.text }) {
-            out.append("add version \(v.version.text)\(v.build.map { " (build \($0))" } ?? "") on \(platform.name), released")
+            let released = v.releasedAt.map { $0.map { ", released \(Time.format($0))" } ?? ", not released" } ?? ", released"
+            out.append("add version \(v.version.text)\(v.build.map { " (build \($0))" } ?? "") on \(platform.name)\(released)")
         }
+        out += (platformDifferences(platform) + versionDifferences(existing, platform)).filter { !$0.isPin }.map { "set \($0.what) to \($0.theirs)" }
         for (text, policy) in pins where existing.first(where: { $0.version.text == text })?.policy != policy {
             out.append("pin \(platform.name) \(text) to \(policy)")
         }
-        if let force, force != platform.force {
-            out.append(force.map { "set the force floor of \(platform.name) at \($0.text)" } ?? "clear the force floor of \(platform.name)")
-        }
-        if let id = appStoreID, id != platform.appStoreID { out.append("set the App Store id of \(platform.name) to \(id)") }
         for m in messages where snapshot.messages.overrides[m.kind]?[m.locale]?[m.field] != m.text {
             out.append("set message \(m.kind) \(m.field) in \(m.locale)")
         }
@@ -39,25 +95,13 @@ public struct ImportPlan: Sendable {
         return out
     }
 
-    /// What the database already holds differently.
+    /// What the database already holds differently. A value the database
+    /// leaves unset is not a conflict: the file fills it.
     public func conflicts(against snapshot: ProjectSnapshot, platform: PlatformRecord) -> [String] {
         let existing = snapshot.versions(of: platform)
         var out: [String] = []
-        for v in versions {
-            if let e = existing.first(where: { $0.version.text == v.version.text }), let b = v.build, let c = e.build, b != c {
-                out.append("\(platform.name) \(v.version.text) has build \(c) in the database, \(b) in the file")
-            }
-        }
-        for (text, policy) in pins {
-            if let p = existing.first(where: { $0.version.text == text })?.policy, p != policy {
-                out.append("\(platform.name) \(text) is pinned to \(p) in the database, \(policy) in the file")
-            }
-        }
-        if let force, let current = platform.force, force != current {
-            out.append("the force floor of \(platform.name) is \(current.text) in the database, \(force?.text ?? "none") in the file")
-        }
-        if let id = appStoreID, let current = platform.appStoreID, id != current {
-            out.append("the App Store id of \(platform.name) is \(current) in the database, \(id) in the file")
+        for d in platformDifferences(platform) + versionDifferences(existing, platform) where !d.unset {
+            out.append("\(d.what) is \(d.ours) in the database, \(d.theirs) in the file")
         }
         for m in messages {
             if let current = snapshot.messages.overrides[m.kind]?[m.locale]?[m.field], current != m.text {
