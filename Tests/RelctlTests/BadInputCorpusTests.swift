@@ -64,7 +64,7 @@ final class BadInputCorpusTests: XCTestCase {
         add(2, ["maintenance", "edit", "1"])
         add(1, ["maintenance", "edit", "999", "--for", "1h"])
         add(1, ["maintenance", "message", "999", "--title", "x"])
-        for z in ["Mars/Olympus", "Europe/Atlantis", "../../etc/passwd"] { add(2, ["project", "edit", "shop", "--time-zone", z]) }
+        for z in ["Mars/Olympus", "Europe/Atlantis", "../../etc/passwd", "UTC+99", "A+3"] { add(2, ["project", "edit", "shop", "--time-zone", z]) }
         add(1, ["verify", "no-such-dir"])
         add(2, ["verify", ""])
         add(1, ["import", "retired", "no-such-file.json", "--platform", "ios", "--locale", "en"])

@@ -101,14 +101,54 @@ public enum TimeInput {
         guard var name = zone, !name.isEmpty else { return }
         if name.hasPrefix(":") { name.removeFirst() }
         if ["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(name) { return }
-        // A POSIX rule such as EST5EDT or <+03>-3 carries its offset in digits.
-        if !name.contains("/"), name.contains(where: { $0.isASCII && $0.isNumber }) { return }
         let tzdir = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
+        // A POSIX rule such as EST5EDT or <+03>-3 carries its offset in digits.
+        if !name.contains("/"), name.contains(where: { $0.isASCII && $0.isNumber }) {
+            guard posixRuleIsValid(name) else {
+                throw InputError("unknown time zone TZ='\(zone!)': not a zone name, and not a POSIX rule with offsets of at most 24 hours",
+                                 hint: "set TZ to a zone name such as Europe/Istanbul (see \(tzdir)), or a rule like <+03>-3")
+            }
+            return
+        }
         let file = name.hasPrefix("/") ? name : tzdir + "/" + name
         var st = stat()
         guard !name.isEmpty, !name.split(separator: "/").contains(".."), stat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw InputError("unknown time zone TZ='\(zone!)'", hint: "set TZ to a zone name such as Europe/Istanbul (see \(tzdir)), or unset it for UTC")
         }
+    }
+
+    /// POSIX TZ as glibc reads it: a name of three or more letters (or <...>),
+    /// an offset of at most 24 hours, then optionally a summer-time name, its
+    /// offset and the rule after a comma (left to libc). glibc quietly clamps
+    /// a larger offset (UTC+99 becomes UTC+24) and takes a short name for UTC.
+    static func posixRuleIsValid(_ rule: String) -> Bool {
+        var rest = Substring(rule)
+        func name() -> Bool {
+            if rest.first == "<" {
+                guard let close = rest.firstIndex(of: ">") else { return false }
+                let inner = rest[rest.index(after: rest.startIndex)..<close]
+                rest = rest[rest.index(after: close)...]
+                return inner.count >= 3 && inner.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-") }
+            }
+            let letters = rest.prefix { $0.isASCII && $0.isLetter }
+            rest = rest.dropFirst(letters.count)
+            return letters.count >= 3
+        }
+        func offset() -> Bool {
+            if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+            for (i, limit) in [24, 59, 59].enumerated() {
+                if i > 0 { guard rest.first == ":" else { return true }; rest = rest.dropFirst() }
+                let digits = rest.prefix { $0.isASCII && $0.isNumber }
+                guard (1...2).contains(digits.count), let n = Int(digits), n <= limit else { return false }
+                rest = rest.dropFirst(digits.count)
+            }
+            return true
+        }
+        guard name(), offset() else { return false }
+        if rest.isEmpty || rest.first == "," { return true }
+        guard name() else { return false }
+        if rest.isEmpty || rest.first == "," { return true }
+        return offset() && (rest.isEmpty || rest.first == ",")
     }
 
     static func withZone<T>(_ zone: String?, _ body: () -> T) -> T {
