@@ -69,6 +69,12 @@ final class LocaleResolutionTests: XCTestCase {
         XCTAssertEqual(chain("en-DE"), [["en-DE", "en-150", "en-001", "en"]])
         XCTAssertEqual(chain("en-US", "en"), [["en-US", "en"]])
         XCTAssertEqual(chain("en", "en"), [["en"]])
+        // The short path for ordinary languages gives what the tables give.
+        XCTAssertTrue(Set(LocaleChain.aliases.keys).union(LocaleChain.defaultVariant.keys).union(["zh", "sr", "es", "pt", "en"]).isSubset(of: LocaleChain.special))
+        for (reported, _) in Self.table {
+            let tag = try! LocaleTag.normalize(reported)
+            XCTAssertEqual(LocaleChain.steps(tag), LocaleChain.full(tag), tag)
+        }
     }
 
     /// Within the user's step a project's text beats the catalog; the

@@ -14,6 +14,17 @@ public enum LocaleChain {
     /// default variant when the language has no text of its own (pt → pt-BR).
     /// Within a step a project's text beats the catalog's (MessageResolver).
     public static func steps(_ tag: String) -> [[String]] {
+        // Most tags (de, tr, fr-CA) have no script, parent region, alias or
+        // default variant: the tag, then its language. Publish asks for a chain
+        // per version and locale, so this path stays as cheap as it was.
+        let language = LocaleTag.language(tag)
+        if !special.contains(language) { return language == tag ? [[tag]] : [[tag, language]] }
+        return full(tag)
+    }
+
+    /// The steps worked out from the tables, for any tag (a test holds the
+    /// short path above to the same answer).
+    static func full(_ tag: String) -> [[String]] {
         guard let p = Parts(tag) else { return [[tag, LocaleTag.language(tag)].uniqued()] }
         var own: [String] = [tag]
         for language in [p.language] + (aliases[p.language].map { [$0] } ?? []) {
@@ -48,6 +59,10 @@ public enum LocaleChain {
         if script == nil || script == likelyScript(p.language, region: nil) { out.append(p.language) }
         return out.uniqued()
     }
+
+    /// The languages that take more than the tag and its language: an alias,
+    /// a default variant, a likely script or a parent region (the tables below).
+    static let special: Set<String> = ["no", "nn", "tl", "mo", "iw", "in", "ji", "pt", "zh", "sr", "es", "en"]
 
     /// Languages whose texts stand in for another code: Norwegian (no) and
     /// Nynorsk (nn) read Bokmål (nb), what iOS and Android show them when an
