@@ -183,6 +183,23 @@ final class CatalogLanguageTests: XCTestCase {
         }
     }
 
+    /// A project's own right-to-left copy gets the same advice, as a warning.
+    func testRightToLeftOverridesStartingWithAPlaceholderAreWarned() {
+        let h = Harness()
+        h.sample()
+        var r = h.ok("message set maintenance --locale he --message \"{app} בתחזוקה\"")
+        XCTAssertTrue(r.err.contains("warning: --message (he) starts a line with {app}"), r.err)
+        r = h.ok("message set maintenance --locale he --message \"\u{200F}{app} בתחזוקה\"")
+        XCTAssertFalse(r.err.contains("warning"), r.err)
+        r = h.ok("message set maintenance --locale tr --message \"{app} bakımda\"")
+        XCTAssertFalse(r.err.contains("warning"), "left-to-right text is fine: \(r.err)")
+        r = h.ok("maintenance schedule --from 2026-12-01T20:00:00Z --for 1h --locale fa --message \"{app} در دست تعمیر است\"")
+        XCTAssertTrue(r.err.contains("warning: --message (fa) starts a line with {app}"), r.err)
+        r = h.ok("maintenance message 1 --locale ar --title \"صيانة\" --message \"التطبيق\n{until}\"")
+        XCTAssertTrue(r.err.contains("warning: --message (ar) starts a line with {until}"), r.err)
+        XCTAssertEqual(RightToLeft.unguardedPlaceholder("שלום {app}"), nil)
+    }
+
     func rtlProblems(_ strings: [String: String]) -> [String] {
         strings.keys.sorted().filter { key in
             strings[key]!.split(separator: "\n", omittingEmptySubsequences: false).contains { line in

@@ -51,6 +51,7 @@ enum MessageCommands {
         let store = try inv.store()
         let project = try inv.project(in: store)
         try store.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now)
+        for (field, text) in changes { MaintenanceCommands.warnDirection(inv, text, locale: locale, option: "--" + field.replacing("_", with: "-")) }
         inv.info("set \(changes.count) \(kind) text\(changes.count == 1 ? "" : "s") for \(locale)")
         try inv.printWritten {
             let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
