@@ -127,6 +127,25 @@ final class LocaleResolutionTests: XCTestCase {
         XCTAssertEqual(try retiredTitle("sr-Latn-RS"), Catalog.builtin["sr-Latn"]!["required.title"])
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
+
+    /// AndVersion's "en" key, for devices in languages without notes, takes
+    /// the default locale's notes along the same chain: a project whose
+    /// default is pt finds its pt-BR notes.
+    func testAndVersionFallbackNotesWalkTheSameChain() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --default-locale pt")
+        h.ok("platform add android --bundle-id com.example.shop")
+        h.ok("version add 2.0 --platform android --build 200 --released 2026-11-01T00:00:00Z")
+        h.ok("notes set 2.0 --platform android --locale pt-BR \"Novo visual\"")
+        let out = h.dir + "/out"
+        h.ok("publish \(out)")
+        let data = try XCTUnwrap(FileManager.default.contents(atPath: out + "/shop/android/andversion.json"))
+        let j = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let whatsNew = (j?["AndVersion"] as? [String: Any])?["WhatsNew"] as? [String: [String]]
+        XCTAssertEqual(whatsNew?["en"], ["Novo visual"], "\(whatsNew ?? [:])")
+        XCTAssertEqual(whatsNew?["pt"], ["Novo visual"])
+    }
 }
 
 /// The catalog as a careful reader checks it: complete, nothing left in
