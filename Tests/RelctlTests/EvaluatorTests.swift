@@ -160,7 +160,8 @@ final class EvaluatorTests: XCTestCase {
         // Right-to-left text is kept as written.
         XCTAssertEqual(e.message(v, locale: "ar")!["update_button"]?.value, "تحديث")
         // notes fall back along the chain too
-        XCTAssertEqual(e.notes(v.target!, locale: "pt-PT")?.0, "en")
+        XCTAssertEqual(e.notes(v.target!, locale: "pt-PT")?.0, "pt-BR", "Portuguese notes before the default locale, as the platforms do")
+        XCTAssertEqual(e.notes(v.target!, locale: "es")?.0, "en")
         XCTAssertEqual(e.notes(v.target!, locale: "pt-BR")?.1, "Novo")
         XCTAssertNil(e.message(verdict(s, "2.0"), locale: "en"))
     }
@@ -169,7 +170,8 @@ final class EvaluatorTests: XCTestCase {
 final class CatalogTests: XCTestCase {
     func testEveryCatalogFileHasEveryKeyNoEmptyStringAndItsPlaceholders() throws {
         let required = ["ar", "hy", "eu", "zh-Hans", "zh-Hant", "da", "nl", "en", "et", "fi", "fr", "de", "el", "he", "hu", "id", "it", "ja",
-                        "ko", "lv", "lt", "ms", "nb", "pl", "pt-BR", "pt-PT", "ru", "sr-Cyrl", "sr-Latn", "sl", "es", "sv", "th", "tr", "vi"]
+                        "ko", "lv", "lt", "ms", "nb", "pl", "pt-BR", "pt-PT", "ru", "sr-Cyrl", "sr-Latn", "sl", "es", "sv", "th", "tr", "vi",
+                        "cs", "hr", "ro", "uk", "fa", "ur", "sk", "hi", "bn", "fil"]
         XCTAssertTrue(Set(required).isSubset(of: Set(Catalog.locales)), "missing: \(Set(required).subtracting(Catalog.locales))")
         let english = Catalog.builtin["en"]!
         for locale in Catalog.locales {

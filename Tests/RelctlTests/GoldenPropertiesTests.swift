@@ -54,6 +54,10 @@ final class GoldenPropertiesTests: XCTestCase {
                     && w?["messages"]?["en"]?["message"]?.string == "Back at November 29, 2026 at 2:00 PM (UTC)"
             }),
             ("messages for exactly en, he and tr", { j in Set(j["messages"]?.object?.keys.map { $0 } ?? []) == ["en", "he", "tr"] }),
+            ("the catalog's window copy: Hebrew opens with a Hebrew noun, not the Latin app name; the Turkish title is impersonal", { j in
+                let m = j["maintenance"]?["upcoming"]?.array?.first?["messages"]
+                return m?["he"]?["message"]?.string?.hasPrefix("האפליקציה Shop ") == true && m?["tr"]?["title"]?.string == "Bakım çalışması"
+            }),
             ("floors carry a deadline (none here), and the optional copy has a deadline message for apps to fill", { j in
                 j["platforms"]?["ios"]?["force"]?["deadline"] == .null && j["platforms"]?["ios"]?["force"]?["version"]?.string == "1.1"
                     && j["messages"]?["tr"]?["optional"]?["deadlineMessage"]?.string?.contains("{deadline}") == true

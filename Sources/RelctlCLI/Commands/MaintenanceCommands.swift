@@ -70,6 +70,12 @@ enum MaintenanceCommands {
         }
     }
 
+    /// Warns when right-to-left copy starts a line with a placeholder (RightToLeft).
+    static func warnDirection(_ inv: Invocation, _ text: String?, locale: String, option: String) {
+        guard let text, RightToLeft.contains(locale), let p = RightToLeft.unguardedPlaceholder(text) else { return }
+        inv.warn("\(option) (\(locale)) starts a line with \(p): a Latin name or date there lays the line out left to right; start with a word of the language, or put a right-to-left mark (U+200F) before \(p)")
+    }
+
     static func create(_ inv: Invocation, from start: Int64, until end: Int64?) throws {
         let now = inv.now
         if let end {
@@ -99,6 +105,7 @@ enum MaintenanceCommands {
             snapshot.windows.append(MaintenanceWindow(id: 0, projectID: project.id, platformID: platform?.id, platformName: platform?.name,
                                                       startsAt: start, endsAt: end, copy: [:]))
         }, write: open)
+        if let copy { for (text, name) in [(title, "--title"), (message, "--message")] { warnDirection(inv, text, locale: copy.locale, option: name) } }
         if end == nil {
             let locales = try store.messageOverrides(project: project.id)["maintenance"]?
                 .filter { $0.value.values.contains { $0.contains("{until}") } }.keys.sorted() ?? []
@@ -204,6 +211,7 @@ enum MaintenanceCommands {
             throw RelctlError.usage("{until} needs an end time, and window #\(id) has none", hint: "give it one with 'relctl maintenance edit \(id) --until TIME', or drop {until}")
         }
         try store.setWindowCopy(id, in: project, locale: locale, title: title, message: text, now: inv.now)
+        for (value, name) in [(title, "--title"), (text, "--message")] { warnDirection(inv, value, locale: locale, option: name) }
         inv.info("set the \(locale) copy of maintenance window #\(id)")
     }
 

@@ -15,7 +15,7 @@ enum MessageCommands {
 
     static let command: RunnableCommand = RunnableCommand(
         "message", abstract: "Override the built-in messages per locale.",
-        discussion: "Text is resolved for a user's locale by trying the user's language (the exact tag, then its language: pt-BR, then pt), then the project's default locale, then English; at each step the project's text wins over the built-in catalog.",
+        discussion: "Text is resolved for a user's locale as iOS and Android resolve it: the tag, with its likely script and its parent regions (zh-TW, zh-Hant-TW, zh-Hant; es-MX, es-419, es), its language (nn and no read nb), the language's default variant (pt reads pt-BR), then the project's default locale the same way, then English; at each step the project's text wins over the built-in catalog. 'message show' prints the chain it walked.",
         subcommands: [set, show, rm],
         examples: [Example("relctl message show --locale tr", "The Turkish texts and where each comes from."), Example("relctl message set optional --locale en --later-button \"Not now\"", "Change one English button.")]
     )
@@ -51,6 +51,7 @@ enum MessageCommands {
         let store = try inv.store()
         let project = try inv.project(in: store)
         try store.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now)
+        for (field, text) in changes { MaintenanceCommands.warnDirection(inv, text, locale: locale, option: "--" + field.replacing("_", with: "-")) }
         inv.info("set \(changes.count) \(kind) text\(changes.count == 1 ? "" : "s") for \(locale)")
         try inv.printWritten {
             let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
@@ -71,7 +72,15 @@ enum MessageCommands {
             }
             doc[kind] = .object(fields)
         }
-        return (.object(["locale": .string(locale), "messages": .object(doc)]), rows)
+        let chain = Catalog.chainGroups(locale, defaultLocale: resolver.defaultLocale)
+        return (.object(["locale": .string(locale), "messages": .object(doc),
+                         "chain": .array(chain.map { .array($0.map { .string($0) }) })]), rows)
+    }
+
+    /// The locales a tag walks, a step per group: "zh-TW, zh-Hant-TW, zh-Hant → en".
+    static func chainLine(_ resolver: MessageResolver, locale: String) -> String {
+        "chain: " + Catalog.chainGroups(locale, defaultLocale: resolver.defaultLocale)
+            .map { $0.joined(separator: ", ") }.joined(separator: " → ")
     }
 
     static let show: RunnableCommand = RunnableCommand(
@@ -85,7 +94,7 @@ enum MessageCommands {
         let resolver = MessageResolver(overrides: try store.messageOverrides(project: project.id), defaultLocale: project.defaultLocale)
         let (json, rows) = document(resolver, locale: locale)
         inv.render(json) {
-            Table.render(["KIND", "FIELD", "TEXT", "FROM"], rows)
+            chainLine(resolver, locale: locale) + "\n\n" + Table.render(["KIND", "FIELD", "TEXT", "FROM"], rows)
         }
     }
 

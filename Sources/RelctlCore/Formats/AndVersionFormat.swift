@@ -99,7 +99,7 @@ enum AndVersionFormat {
         // so "en" is always there, from the default locale when English is missing.
         if out["en"] == nil {
             let project = state.project
-            if let (tag, text) = state.evaluator.notes(v, chain: [project.defaultLocale, LocaleTag.language(project.defaultLocale)]) {
+            if let (tag, text) = state.evaluator.notes(v, chain: LocaleChain.steps(project.defaultLocale).flatMap { $0 }) {
                 out["en"] = .array(text.lines.map { .string($0) })
                 warnings.append("\(project.slug)/\(state.platform.name): \(v.version.text) has no English notes, so AndVersion's WhatsNew shows the \(tag) notes to devices in languages it has no notes for")
             } else {

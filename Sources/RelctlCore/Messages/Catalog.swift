@@ -32,13 +32,15 @@ public enum Catalog {
         return all
     }
 
-    /// The order in which locales are tried, in steps: the user's language
-    /// (the tag, then its language), the project's default locale (likewise),
-    /// then English. A locale appears once, at its first step.
+    /// The order in which locales are tried, in steps: the user's tag along
+    /// its own variety (LocaleChain: zh-TW, zh-Hant-TW, zh-Hant; pt-BR, pt;
+    /// nn-NO, nn, nb-NO, nb), the language's default variant (pt → pt-BR),
+    /// the project's default locale (likewise), then English. A locale
+    /// appears once, at its first step.
     public static func chainGroups(_ locale: String, defaultLocale: String) -> [[String]] {
         var seen: [String] = []
         var groups: [[String]] = []
-        for step in [[locale, LocaleTag.language(locale)], [defaultLocale, LocaleTag.language(defaultLocale)], ["en"]] {
+        for step in LocaleChain.steps(locale) + LocaleChain.steps(defaultLocale) + [["en"]] {
             let fresh = step.filter { candidate in
                 if seen.contains(candidate) { return false }
                 seen.append(candidate)

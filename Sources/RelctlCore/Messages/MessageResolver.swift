@@ -15,8 +15,9 @@ public struct MessageResolver: Sendable {
         self.overrides = overrides; self.defaultLocale = defaultLocale
     }
 
-    /// Resolution walks the user's language (the tag, then its language), then
-    /// the project's default locale, then English. Within each step the copy of
+    /// Resolution walks Catalog.chainGroups: the user's variety (zh-TW,
+    /// zh-Hant-TW, zh-Hant), the language's default variant (pt → pt-BR), the
+    /// project's default locale, then English. Within each step the copy of
     /// a maintenance window wins, then the project's text, then the catalog's:
     /// a project that wrote Portuguese copy shows it to pt-BR users even though
     /// the catalog has pt-BR.
