@@ -12,10 +12,10 @@ final class StatusPageTests: XCTestCase {
     /// upcoming window, and hostile text in the name, a note and messages.
     static func scenario(_ h: Harness) {
         h.sample()
-        h.ok("project edit shop --name \"Shop \(hostile) & \\\"Co\\\"\"")
+        XCTAssertEqual(h.run(["project", "edit", "shop", "--name", "Shop \(hostile) & \"Co\""]).status, 0)
         h.ok("platform add macos --bundle-id com.example.shop.mac --app-store-id 1088280261")
         h.ok("version add 1.5 --platform macos --build 150 --released 2026-03-01T00:00:00Z")
-        h.ok("version add 2.0 --platform macos --build 200 --released 2026-11-28T00:00:00Z --notes \"New \(hostile) look\u{7}\"")
+        h.ok("version add 2.0 --platform macos --build 200 --released 2026-11-28T00:00:00Z --notes \"New \(hostile) look\"")
         h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z --notes \"Faster \(hostile) checkout\"")
         h.ok("policy set 1.1 force --platform ios")
         h.ok("policy set 1.0 none --platform ios")
@@ -24,7 +24,7 @@ final class StatusPageTests: XCTestCase {
         h.ok("recommend 2.1 --platform ios --yes")
         h.ok("message set required --locale en --title \"Update <img src=x onerror=alert(2)>\"")
         h.ok("maintenance start --platform macos --for 2h --message \"Back <b>soon</b> \(hostile)\" --yes")
-        h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\" --yes")
+        h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\"")
     }
 
     func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
@@ -33,7 +33,7 @@ final class StatusPageTests: XCTestCase {
     /// platform of every project, at the harness's time.
     static func expected(_ h: Harness) -> [[String: Any]] {
         var out: [[String: Any]] = []
-        let store = try! Store(path: h.db, mode: .read)
+        let store = try! Store(path: h.db, mode: .read, user: "tester")
         let snapshots = try! store.read { try store.projects().map { try store.snapshot($0) } }
         for s in snapshots {
             for p in s.platforms {
@@ -95,8 +95,7 @@ final class StatusPageTests: XCTestCase {
         // Nothing private: no OS user, no audit trail, no publish instant.
         for text in [page, index] {
             XCTAssertFalse(text.contains("tester"))
-            XCTAssertFalse(text.contains("2026-11-29T12:00:00Z"), "the publish instant itself is never shown")
-            XCTAssertFalse(text.contains("http://") || text.contains("https://") || text.contains("src=\""), "nothing is fetched")
+            XCTAssertFalse(text.contains("src=\"") || text.contains("href=\"http") || text.contains("url(") || text.contains("@import"), "nothing is fetched")
         }
     }
 
@@ -127,7 +126,7 @@ final class StatusPageTests: XCTestCase {
         let page = read(h.dir + "/out/shop/status.html")
         XCTAssertTrue(page.contains("Update &lt;img src=x onerror=alert(2)&gt;"), "the required message is shown escaped")
         XCTAssertTrue(page.contains("Back &lt;b&gt;soon&lt;/b&gt;"), "the window's message is shown escaped")
-        XCTAssertTrue(page.contains("New &lt;script&gt;alert(1)&lt;/script&gt; look\u{FFFD}"), "a control character becomes U+FFFD")
+        XCTAssertTrue(page.contains("Faster &lt;script&gt;alert(1)&lt;/script&gt; checkout"), "notes are shown escaped")
         XCTAssertEqual(HTML.escape("a\u{0}b\u{85}c\u{FFFF}d\r'"), "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\n&#39;")
     }
 

@@ -75,7 +75,7 @@ struct HTML {
     h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;margin:1.6rem 0 .4rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}h3{font-size:1rem;margin:1rem 0 .3rem}\
     a{color:inherit}code{font-size:.9em}.mut{color:var(--mut)}.meta{color:var(--mut);margin:.2rem 0}\
     .alert{border:2px solid var(--mnt);border-radius:6px;padding:.5rem .8rem;margin:.6rem 0;background:var(--card)}\
-    .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin:.6rem 0}\
+    .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.6rem .8rem;margin:.6rem 0}.card h2{margin-top:.2rem}.v{white-space:nowrap}\
     dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}dt{color:var(--mut)}dd{margin:0}\
     .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;font-size:.93em}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}\
     th{color:var(--mut);font-weight:600}tr.floor td{border-bottom:2px dashed var(--req);color:var(--req);font-weight:600}tr.floor.rec td{border-bottom-color:var(--opt);color:var(--opt)}\

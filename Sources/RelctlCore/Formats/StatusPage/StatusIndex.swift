@@ -89,18 +89,19 @@ public enum StatusIndex {
             h.raw("<section class=\"card project\" data-project=\""); h.text(s.slug); h.raw("\">\n<h2><a href=\""); h.text(s.slug); h.raw("/status.html\">")
             h.text(s.name); h.raw("</a> <span class=\"mut\">("); h.text(s.slug); h.raw(")</span></h2>\n")
             if s.platforms.isEmpty { h.raw("<p class=\"mut\">No platform yet.</p>\n") } else {
-                h.raw("<div class=\"scroll\"><table>\n<thead><tr><th>Platform</th><th>Newest</th><th>Force floor</th><th>Recommend floor</th><th>Pins</th><th>Versions now</th></tr></thead>\n<tbody>\n")
+                h.raw("<div class=\"scroll\"><table>\n<thead><tr><th>Platform</th><th>Versions now</th><th>Newest</th><th>Force floor</th><th>Recommend floor</th><th>Pins</th></tr></thead>\n<tbody>\n")
                 for p in s.platforms {
-                    h.raw("<tr data-platform=\""); h.text(p.name); h.raw("\"><td>"); h.text(p.name); h.raw("</td><td>"); h.text(p.newest ?? "none"); h.raw("</td><td>")
-                    h.text(p.force ?? "none")
-                    if let d = p.deadline { h.raw(p.pending ? "<br><span class=\"mut\">required from " : "<br><span class=\"mut\">required since "); h.time(d); h.raw("</span>") }
-                    h.raw("</td><td>"); h.text(p.recommend ?? "none"); h.raw("</td><td>\(p.pins)</td><td>")
+                    h.raw("<tr data-platform=\""); h.text(p.name); h.raw("\"><td>"); h.text(p.name); h.raw("</td><td>")
+                    // What matters most first: on a phone the table scrolls sideways.
                     var parts: [String] = []
                     for (kind, n) in [(Verdict.Kind.maintenance, p.maintenance), (.required, p.required), (.optional, p.optional), (.none, p.none)] where n > 0 {
                         parts.append("<span class=\"v v-\(kind.rawValue)\">\(n) \(StatusPage.word(kind))</span>")
                     }
                     h.raw(parts.isEmpty ? "—" : parts.joined(separator: " "))
-                    h.raw("</td></tr>\n")
+                    h.raw("</td><td>"); h.text(p.newest ?? "none"); h.raw("</td><td>")
+                    h.text(p.force ?? "none")
+                    if let d = p.deadline { h.raw(p.pending ? "<br><span class=\"mut\">required from " : "<br><span class=\"mut\">required since "); h.time(d); h.raw("</span>") }
+                    h.raw("</td><td>"); h.text(p.recommend ?? "none"); h.raw("</td><td>\(p.pins)</td></tr>\n")
                 }
                 h.raw("</tbody>\n</table></div>\n")
             }
