@@ -92,6 +92,7 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(page.contains("<svg "))
         XCTAssertTrue(page.contains("Next change: <time datetime=\"2026-11-29T14:00:00Z\">"), "the macOS window ends two hours after now")
         XCTAssertTrue(index.contains("<span class=\"v v-maintenance\">maintenance</span> active now"))
+        XCTAssertTrue(page.contains("this state since <time datetime=\"2026-11-29T12:00:00Z\">"), "the window started at the publish instant: the last change")
         // Nothing private: no OS user, no audit trail, no publish instant.
         for text in [page, index] {
             XCTAssertFalse(text.contains("tester"))
@@ -111,6 +112,30 @@ final class StatusPageTests: XCTestCase {
             let key = "\(e["platform"]!) \(e["version"]!) \((e["build"] as? NSNumber).map { "\($0)" } ?? "")"
             XCTAssertEqual(rows[key], e["verdict"] as? String, key)
         }
+    }
+
+    /// The summary publish builds from the rendered states is the one built from the snapshot alone.
+    func testSummaryFromStatesIsTheSummaryFromTheSnapshot() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        let snapshot = try store.read { try store.snapshot(try store.requireProject("shop")) }
+        var warnings: [String] = []
+        let rendered = try ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions(revision: 1))
+        let summary = StatusSummary(snapshot, at: h.now)
+        XCTAssertEqual(rendered.summary, summary)
+        XCTAssertEqual(summary.platforms.map(\.maintenance), [0, 0, 2], "the macOS window blocks both macOS versions")
+        XCTAssertEqual(summary.active.map(\.id), [1]); XCTAssertEqual(summary.upcoming.map(\.id), [2])
+    }
+
+    func testAnEmptyProjectHasAPageToo() throws {
+        let h = Harness()
+        h.ok("init"); h.ok("project add empty --name Empty")
+        h.ok("publish \(h.dir)/out")
+        let page = read(h.dir + "/out/empty/status.html")
+        XCTAssertTrue(page.contains("No platform yet") && page.contains("Nothing dated yet"), page)
+        XCTAssertTrue(page.contains("Next change: none ahead"))
+        XCTAssertTrue(read(h.dir + "/out/index.html").contains("data-project=\"empty\""))
     }
 
     func testHostileTextStaysText() throws {
@@ -169,6 +194,9 @@ final class StatusPageTests: XCTestCase {
         h.ok("-p blog publish \(out)")
         let root = read(out + "/index.html")
         XCTAssertTrue(root.contains("data-project=\"shop\"") && root.contains("data-project=\"blog\""))
+        // ... the same bytes as a publish of every project (the others' summaries come from their snapshots).
+        h.ok("publish \(h.dir)/all")
+        XCTAssertEqual(root, read(h.dir + "/all/index.html"))
     }
 
     func testNoPagesFlagRemovesThemAndStatusHtmlWritesTheSamePage() throws {

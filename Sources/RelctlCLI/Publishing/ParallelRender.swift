@@ -30,10 +30,9 @@ enum ParallelRender {
             let result: Result<RenderedProject, PublishProblem>
             do {
                 let page = revisions.map { StatusPageOptions(revision: $0[snapshots[i].project.slug] ?? 0) }
-                let (files, findings) = try ProjectFiles.renderChecked(snapshots[i], at: at, warnings: &warnings, page: page)
+                let (files, findings, summary) = try ProjectFiles.renderChecked(snapshots[i], at: at, warnings: &warnings, page: page)
                 result = .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                                                  warnings: warnings, findings: findings,
-                                                  summary: page == nil ? nil : StatusSummary(snapshots[i], at: at)))
+                                                  warnings: warnings, findings: findings, summary: summary))
             } catch let problem as PublishProblem {
                 result = .failure(problem)
             } catch {

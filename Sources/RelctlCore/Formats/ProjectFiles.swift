@@ -22,15 +22,17 @@ public struct StatusPageOptions: Sendable {
 public enum ProjectFiles {
     /// The client files, and `<project>/status.html` when `page` is given.
     public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions? = nil) throws -> [PublishedFile] {
-        guard let page else { return try clientFiles(snapshot, at: at, warnings: &warnings) }
+        guard let page else { return try clientFiles(snapshot, at: at, warnings: &warnings).0 }
         return try renderChecked(snapshot, at: at, warnings: &warnings, page: page).files
     }
 
     /// The files and what each client does with them (Fidelity), each worked
     /// out once: the status page lists the limits found, and is for people,
     /// so no client simulation reads it.
-    public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?) throws -> (files: [PublishedFile], findings: [Finding]) {
-        var files = try clientFiles(snapshot, at: at, warnings: &warnings)
+    /// With the page comes the project's summary for DIR/index.html.
+    public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?) throws
+        -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary?) {
+        var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
         let findings = Fidelity.check(snapshot, at: at) { byPath[$0] }
@@ -38,12 +40,14 @@ public enum ProjectFiles {
             var seen = Set<String>()
             let limits = findings.compactMap(\.limit).filter { seen.insert("\($0.platform)\u{0}\($0.client.rawValue)\u{0}\($0.intent)").inserted }
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
-                                       bytes: StatusPage.render(snapshot, at: at, limits: limits, revision: page.revision, published: page.published)))
+                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
+            return (files, findings, StatusSummary(snapshot, states: states, at: at))
         }
-        return (files, findings)
+        return (files, findings, nil)
     }
 
-    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> [PublishedFile] {
+    /// The client files, and the platforms' states they were rendered from.
+    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
         let locales = snapshot.publishedLocales
@@ -77,7 +81,7 @@ public enum ProjectFiles {
             files.append(file("\(slug)/prince-of-versions.json", pov))
         }
         files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
-        return files
+        return (files, states)
     }
 
     static func file(_ path: String, _ document: JSON) -> PublishedFile {

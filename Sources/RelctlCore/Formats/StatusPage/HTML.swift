@@ -14,6 +14,11 @@ struct HTML {
     /// reports as errors (C0 and C1 controls other than tab, LF, FF and CR,
     /// and noncharacters) become U+FFFD, so a strict parser accepts every page.
     static func escape(_ s: String, into out: inout String) {
+        // Most text (versions, sentences) is plain printable ASCII: appended whole.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            out += s
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x26: out += "&amp;"
@@ -96,7 +101,8 @@ struct HTML {
     static let script = """
     (function(){"use strict";var now=Date.now();function rel(ms){var s=Math.round(Math.abs(ms)/1000),u=s<90?[s,"s"]:s<5400?[Math.round(s/60),"min"]:s<172800?[Math.round(s/3600),"h"]:[Math.round(s/86400),"days"];return ms>=0?"in "+u[0]+" "+u[1]:u[0]+" "+u[1]+" ago";}\
     document.querySelectorAll(".js-only").forEach(function(e){e.style.display="inline";});\
-    document.querySelectorAll("time[datetime]").forEach(function(e){var d=new Date(e.getAttribute("datetime"));if(isNaN(d))return;var s=document.createElement("span");s.className="mut local";s.textContent=" ("+d.toLocaleString([], {dateStyle:"medium",timeStyle:"short"})+", "+rel(d.getTime()-now)+")";e.after(s);});\
+    var shown=[];document.querySelectorAll("time[datetime]").forEach(function(e){var d=new Date(e.getAttribute("datetime"));if(isNaN(d))return;var s=document.createElement("span");s.className="mut local";e.after(s);shown.push([s,d,d.toLocaleString([], {dateStyle:"medium",timeStyle:"short"})]);});\
+    function tick(){now=Date.now();shown.forEach(function(x){x[0].textContent=" ("+x[2]+", "+rel(x[1].getTime()-now)+")";});}tick();setInterval(tick,30000);\
     document.querySelectorAll("svg[data-from]").forEach(function(g){var a=Number(g.dataset.from)*1000,b=Number(g.dataset.to)*1000,x0=Number(g.dataset.x0),w=Number(g.dataset.w),h=Number(g.dataset.h);if(now<a||now>b)return;var x=x0+(now-a)/(b-a)*w,l=document.createElementNS("http://www.w3.org/2000/svg","line");l.setAttribute("class","now");l.setAttribute("x1",x);l.setAttribute("x2",x);l.setAttribute("y1",14);l.setAttribute("y2",h);g.appendChild(l);});\
     })();
     """

@@ -32,14 +32,23 @@ public struct StatusSummary: Sendable, Equatable {
 
     public init(_ snapshot: ProjectSnapshot, at: Int64) {
         let evaluator = Evaluator(snapshot)
+        self.init(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at)
+    }
+
+    /// From the platforms' states the files were rendered from: each
+    /// version's update verdict, maintenance while a window applies (what
+    /// `check` says, from the one evaluator).
+    init(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64) {
         slug = snapshot.project.slug
         name = snapshot.project.name
-        platforms = snapshot.platforms.map { p in
-            var s = Platform(name: p.name, newest: snapshot.newestReleased(p, at: at)?.label, force: p.force?.text, deadline: p.force?.deadline,
+        platforms = states.map { state in
+            let p = state.platform
+            var s = Platform(name: p.name, newest: state.released?.label, force: p.force?.text, deadline: p.force?.deadline,
                              pending: p.force?.isPending(at: at) ?? false, recommend: p.recommend?.text,
-                             pins: snapshot.versions(of: p).filter { $0.policy != nil }.count)
-            for v in snapshot.versions(of: p) {
-                switch evaluator.evaluate(p, v.release, at: at).kind {
+                             pins: state.verdicts.filter { $0.0.policy != nil }.count)
+            let blocked = snapshot.activeWindow(p, at: at) != nil
+            for (_, verdict) in state.verdicts {
+                switch blocked ? .maintenance : verdict.kind {
                 case .required: s.required += 1
                 case .optional: s.optional += 1
                 case .none: s.none += 1

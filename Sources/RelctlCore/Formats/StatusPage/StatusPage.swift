@@ -11,6 +11,12 @@ public enum StatusPage {
     /// `published` links the page to DIR/index.html.
     public static func render(_ snapshot: ProjectSnapshot, at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
         let evaluator = Evaluator(snapshot)
+        return render(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at, limits: limits, revision: revision, published: published)
+    }
+
+    /// The same from the platforms' states the client files were rendered
+    /// from (publish): the evaluator's answers are worked out once.
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(project.name) — release status")
@@ -28,9 +34,8 @@ public enum StatusPage {
         }
         h.raw("</p>\n")
         activeNow(&h, snapshot, at: at)
-        for platform in snapshot.platforms {
-            let state = PlatformState(evaluator, platform, at: at)
-            section(&h, state, limits: limits.filter { $0.platform == platform.name })
+        for state in states {
+            section(&h, state, limits: limits.filter { $0.platform == state.platform.name })
         }
         if snapshot.platforms.isEmpty { h.raw("<p>No platform yet (<code>relctl platform add</code>).</p>\n") }
         h.raw("<h2>Timeline</h2>\n")

@@ -53,6 +53,10 @@ enum Timeline {
     }
 
     static func render(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
+        guard NextChange.latest(snapshot, atOrBefore: at) != nil || NextChange.after(snapshot, at: at) != nil else {
+            h.raw("<p>Nothing dated yet: no release, deadline or maintenance window.</p>\n")
+            return
+        }
         let (start, end) = span(snapshot, at: at)
         let all = events(snapshot, at: at)
         let visible = all.filter { e in e.from <= end && (e.to ?? (e.kind == "window" ? Time.latest : e.from)) >= start }
