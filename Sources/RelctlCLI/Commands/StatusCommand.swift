@@ -8,6 +8,9 @@ enum StatusCommand {
         examples: [Example("relctl status", "Every platform of the project at a glance."), Example("relctl status --html status.html", "The page for people, to open in a browser."), Example("relctl status --at 2026-12-01T03:00:00Z --json", "The same at a future instant, for a script.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
+        if inv.json && inv.flag("html") {
+            throw RelctlError.usage("--html writes the page for people and --json prints the state for scripts: choose one", hint: "relctl status --json, or relctl status --html FILE")
+        }
         let store = try inv.store(.read)
         let (snapshot, revision) = try store.read {
             let s = try store.zonedSnapshot(try inv.project(in: store))
