@@ -58,8 +58,8 @@ _relctl_spec() {
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
         "message rm") subs=""; flags="--dry-run"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
-        "publish") subs=""; flags="--dry-run --watch --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
+        "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
+        "publish") subs=""; flags="--dry-run --watch --no-pages --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
@@ -168,6 +168,7 @@ _relctl_value() {
         "check|--locale") echo "dyn:locales" ;;
         "check|--at") echo "none" ;;
         "status|--at") echo "none" ;;
+        "status|--html") echo "file" ;;
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
         "import retired|--platform") echo "dyn:platforms" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
 
 function __relctl_subs
     switch $argv[1]
@@ -348,10 +348,12 @@ complete -c relctl -n '__relctl_opt \'check\' --locale 0' -l locale -x -a '(__re
 complete -c relctl -n '__relctl_opt \'check\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
 complete -c relctl -n '__relctl_arg \'check\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'status\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
+complete -c relctl -n '__relctl_opt \'status\' --html 0' -l html -r -F -d 'Write the status page (what \'relctl publish\' writes as DIR/PROJECT/status.html) to FILE (\'-\' for standard output) instead of the text'
 complete -c relctl -n '__relctl_opt \'publish\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
 complete -c relctl -n '__relctl_opt \'publish\' --dry-run 0' -s n -l dry-run -d 'List what would be added, changed and removed, and write nothing'
 complete -c relctl -n '__relctl_opt \'publish\' --watch 0' -l watch -d 'Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM'
 complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --watch: run CMD with /bin/sh after each publish that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR'
+complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed'
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'

@@ -2,7 +2,7 @@
 # Installs the Debian packages relctl needs, when they are missing.
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
-#                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount,
+#                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
 #                           and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
@@ -10,6 +10,9 @@ python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount)
+    # The status pages as a person sees them: headless Chromium driven by Selenium, html5lib for strict parsing
+    packages+=(chromium chromium-driver)
+    python_packages+=("selenium:selenium" "html5lib:html5lib")
 fi
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo

@@ -226,6 +226,17 @@ public final class Store {
         try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
     }
 
+    /// Each project's own revision (its newest change), by slug: what its
+    /// status page shows, so a change to one project leaves the others' pages
+    /// byte for byte as they were.
+    public func projectRevisions() throws -> [String: Int64] {
+        var out: [String: Int64] = [:]
+        for r in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL AND substr(action, 1, 8) <> ? GROUP BY project", [.text(Store.publishAction)]) {
+            if let slug = r.string(0), let id = r.int(1) { out[slug] = id }
+        }
+        return out
+    }
+
     /// A row that does not decode: an error naming it, never a silent skip.
     func badRow(_ what: String, _ problem: String) -> StoreError {
         StoreError("the database \(path) has a bad row: \(what): \(problem)",

@@ -105,6 +105,9 @@ final class BadInputCorpusTests: XCTestCase {
             add(2, args)
         }
         add(1, ["publish", "relctl.db"])
+        // The status page of `status --html`: an unusable path, a folder, a folder that does not exist.
+        add(2, ["status", "--html", ""]); add(2, ["status", "--html", "out/\(long)/x"])
+        add(2, ["status", "--html", "-", "--json"]); add(1, ["status", "--html", "/"]); add(1, ["status", "--html", "/nonexistent-relctl-folder/status.html"])
         add(1, ["notes", "set", "2.0", "--platform", "ios", "--file", "no-such-file"])
         add(1, ["notes", "set", "2.0", "--platform", "ios", "--file", "."])
         for args in [["--nosuch"], ["statsu"], ["status", "--nosuch"], ["status", "extra"], ["log", "--limit"], ["-p"],

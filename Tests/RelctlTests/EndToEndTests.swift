@@ -162,7 +162,7 @@ final class EndToEndTests: XCTestCase {
         events { worker_connections 64; }
         http {
             access_log off;
-            types { application/json json; application/rss+xml xml; }
+            types { application/json json; application/rss+xml xml; text/html html; }
             server {
                 listen 127.0.0.1:\(port);
                 root \(out);
@@ -190,7 +190,8 @@ final class EndToEndTests: XCTestCase {
             XCTAssertEqual(fetched.status, 0, path)
             XCTAssertEqual(SHA256.hex(Array(fetched.out.utf8)), entry["sha256"]?.string, path)
             let headers = (try? String(contentsOfFile: dir + "/headers", encoding: .utf8)) ?? ""
-            XCTAssertTrue(headers.lowercased().contains(path.hasSuffix(".xml") ? "content-type: application/rss+xml" : "content-type: application/json"), path)
+            let type = path.hasSuffix(".xml") ? "application/rss+xml" : path.hasSuffix(".html") ? "text/html" : "application/json"
+            XCTAssertTrue(headers.lowercased().contains("content-type: " + type), path)
         }
     }
 }

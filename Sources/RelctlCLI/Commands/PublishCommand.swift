@@ -10,6 +10,7 @@ enum PublishCommand {
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
                   Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after each publish that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR."),
+                  Option("no-pages", help: "Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed."),
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change."),
@@ -62,6 +63,9 @@ enum PublishCommand {
         }
         let revision: Int64
         var next: NextChange? = nil
+        // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
+        let pages = !inv.flag("no-pages")
+        var summaries: [StatusSummary] = []
         do {
             revision = try store.read {
                 let all = try store.projects()
@@ -75,18 +79,24 @@ enum PublishCommand {
                     projects = [try store.requireProject(slug)]
                     entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
                     // The index speaks for the whole tree: the others' next changes count too.
-                    for other in all where other.slug != slug { noteNext(try store.zonedSnapshot(other)) }
+                    for other in all where other.slug != slug {
+                        let snapshot = try store.zonedSnapshot(other)
+                        noteNext(snapshot)
+                        if pages { summaries.append(StatusSummary(snapshot, at: at)) }
+                    }
                 }
                 // Snapshots are read here, on the connection's thread; a batch
                 // renders in parallel; its files are staged in order.
+                let revisions = pages ? try store.projectRevisions() : nil
                 let batchSize = 8
                 for start in stride(from: 0, to: projects.count, by: batchSize) {
                     let batch = projects[start..<min(start + batchSize, projects.count)]
                     if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
                     let snapshots = try batch.map { try store.zonedSnapshot($0) }
                     snapshots.forEach(noteNext)
-                    for rendered in try ParallelRender.render(snapshots, at: at) {
+                    for rendered in try ParallelRender.render(snapshots, at: at, revisions: revisions) {
                         warnings += rendered.warnings
+                        if let summary = rendered.summary { summaries.append(summary) }
                         findings += rendered.findings
                         for file in rendered.files {
                             tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
@@ -96,6 +106,12 @@ enum PublishCommand {
                 }
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
                 return try store.revision()
+            }
+            if pages {
+                let html = StatusIndex.render(summaries, revision: revision)
+                let sha = SHA256.hex(html)
+                tally(try writer.stage("index.html", html, sha256: sha), "index.html")
+                entries["index.html"] = (html.count, sha)
             }
             // What the previous index and an unfinished publish's journal name, and this tree does not.
             let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { entries[$0] == nil }.sorted()

@@ -4,12 +4,26 @@ import RelctlCore
 enum StatusCommand {
     static let command: RunnableCommand = RunnableCommand(
         "status", abstract: "Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.",
-        options: [Shared.at],
-        examples: [Example("relctl status", "Every platform of the project at a glance."), Example("relctl status --at 2026-12-01T03:00:00Z --json", "The same at a future instant, for a script.")]
+        options: [Shared.at, Option("html", value: "FILE", help: "Write the status page (what 'relctl publish' writes as DIR/PROJECT/status.html) to FILE ('-' for standard output) instead of the text.", completion: .file)],
+        examples: [Example("relctl status", "Every platform of the project at a glance."), Example("relctl status --html status.html", "The page for people, to open in a browser."), Example("relctl status --at 2026-12-01T03:00:00Z --json", "The same at a future instant, for a script.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
+        if inv.json && inv.flag("html") {
+            throw RelctlError.usage("--html writes the page for people and --json prints the state for scripts: choose one", hint: "relctl status --json, or relctl status --html FILE")
+        }
         let store = try inv.store(.read)
-        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
+        let (snapshot, revision) = try store.read {
+            let s = try store.zonedSnapshot(try inv.project(in: store))
+            return (s, try store.projectRevisions()[s.project.slug] ?? 0)
+        }
+        if let path = inv.value("html") {
+            let (limits, _) = FindingsReport.wouldNotCarry(snapshot, at: at)
+            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false)
+            if path == "-" { inv.context.stdout.write(bytes: page); return }
+            try FileSystem.writeFile(path, page)
+            inv.info("wrote the status page of \(snapshot.project.slug) to \(path)")
+            return
+        }
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
         var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(inv.people(at))\n"

@@ -48,7 +48,8 @@ enum VerifyCommand {
         var staleProjects: [String] = []
         let current: Int64 = try store.read {
             let projects = try store.projects()
-            let published = Set(listed.keys.compactMap { $0.split(separator: "/").first.map(String.init) }.filter { $0 != "index.json" })
+            // Files at the root (index.json, the status page index.html) belong to no project.
+            let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
             for start in stride(from: 0, to: mine.count, by: 8) {
                 let snapshots = try mine[start..<min(start + 8, mine.count)].map(store.zonedSnapshot)

@@ -20,6 +20,25 @@ public enum FileSystem {
         }
     }
 
+    /// Replaces `path` whole (a temporary beside it, renamed over it), so a
+    /// browser reloading it never reads half a page; a folder or a link at
+    /// `path` is refused rather than followed or replaced.
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let k = kind(of: path, followLinks: false)
+        guard k == .missing || k == .file else {
+            throw RelctlError.failure("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
+        }
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
+        guard rename(temp, path) == 0 else {
+            let reason = errno
+            unlink(temp)
+            throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(reason)))", hint: "check the directory's permissions")
+        }
+    }
+
     public static func size(of path: String) -> Int64? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }

@@ -15,23 +15,24 @@ struct RenderedProject: Sendable {
     var warnings: [String]
     /// What each client would do with these files that `check` does not say.
     var findings: [Finding]
+    /// For DIR/index.html, when the status pages are published.
+    var summary: StatusSummary?
 }
 
 /// Renders, verifies and hashes several projects at once, one per core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 enum ParallelRender {
-    static func render(_ snapshots: [ProjectSnapshot], at: Int64) throws -> [RenderedProject] {
+    /// `revisions` (each project's own, by slug) asks for the status pages.
+    static func render(_ snapshots: [ProjectSnapshot], at: Int64, revisions: [String: Int64]? = nil) throws -> [RenderedProject] {
         let results = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])
         DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
             var warnings: [String] = []
             let result: Result<RenderedProject, PublishProblem>
             do {
-                let files = try ProjectFiles.render(snapshots[i], at: at, warnings: &warnings)
-                var byPath: [String: [UInt8]] = [:]
-                for f in files { byPath[f.path] = f.bytes }
-                let findings = Fidelity.check(snapshots[i], at: at) { byPath[$0] }
+                let page = revisions.map { StatusPageOptions(revision: $0[snapshots[i].project.slug] ?? 0) }
+                let (files, findings, summary) = try ProjectFiles.renderChecked(snapshots[i], at: at, warnings: &warnings, page: page)
                 result = .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                                                  warnings: warnings, findings: findings))
+                                                  warnings: warnings, findings: findings, summary: summary))
             } catch let problem as PublishProblem {
                 result = .failure(problem)
             } catch {

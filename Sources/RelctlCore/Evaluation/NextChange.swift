@@ -16,10 +16,34 @@ public struct NextChange: Sendable, Equatable {
 
     public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
         var best: NextChange? = nil
-        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
-            guard let instant, instant > t, Time.isInRange(instant) else { return }
+        instants(snapshot) { instant, cause in
+            guard instant > t else { return }
             if best == nil || instant < best!.at { best = NextChange(at: instant, causes: [cause()]) }
             else if instant == best!.at { best!.causes.append(cause()) }
+        }
+        return best
+    }
+
+    /// The last such instant at or before `t`: when what relctl says at `t`
+    /// began (nil: it has held since the data was entered). The status page
+    /// shows it instead of the publish instant, so its bytes stay the same
+    /// between two changes.
+    public static func latest(_ snapshot: ProjectSnapshot, atOrBefore t: Int64) -> NextChange? {
+        var best: NextChange? = nil
+        instants(snapshot) { instant, cause in
+            guard instant <= t else { return }
+            if best == nil || instant > best!.at { best = NextChange(at: instant, causes: [cause()]) }
+            else if instant == best!.at { best!.causes.append(cause()) }
+        }
+        return best
+    }
+
+    /// Every instant at which the answer may change, with its cause, in one
+    /// place for `after` and `latest`.
+    static func instants(_ snapshot: ProjectSnapshot, _ visit: (Int64, () -> String) -> Void) {
+        func consider(_ instant: Int64?, _ cause: @autoclosure @escaping () -> String) {
+            guard let instant, Time.isInRange(instant) else { return }
+            visit(instant, cause)
         }
         let multi = snapshot.platforms.count > 1
         for p in snapshot.platforms {
@@ -40,7 +64,6 @@ public struct NextChange: Sendable, Equatable {
             consider(w.startsAt, "maintenance window #\(w.id)\(scope) starts")
             consider(w.endsAt, "maintenance window #\(w.id)\(scope) ends")
         }
-        return best
     }
 
     /// The same causes, each naming the project (a publish of several).

@@ -6,10 +6,48 @@ public struct PublishedFile: Sendable {
     public init(path: String, bytes: [UInt8]) { self.path = path; self.bytes = bytes }
 }
 
+/// What the status page of a project needs beside its snapshot and time.
+public struct StatusPageOptions: Sendable {
+    /// The project's own revision (its newest change), so one project's
+    /// change leaves the other projects' pages as they are.
+    public var revision: Int64
+    /// Published into DIR (links to DIR/index.html), or a local file.
+    public var published: Bool
+
+    public init(revision: Int64, published: Bool = true) { self.revision = revision; self.published = published }
+}
+
 /// Every file of one project: a pure function of its snapshot and the
 /// publish time.
 public enum ProjectFiles {
-    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> [PublishedFile] {
+    /// The client files, and `<project>/status.html` when `page` is given.
+    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions? = nil) throws -> [PublishedFile] {
+        guard let page else { return try clientFiles(snapshot, at: at, warnings: &warnings).0 }
+        return try renderChecked(snapshot, at: at, warnings: &warnings, page: page).files
+    }
+
+    /// The files and what each client does with them (Fidelity), each worked
+    /// out once: the status page lists the limits found, and is for people,
+    /// so no client simulation reads it.
+    /// With the page comes the project's summary for DIR/index.html.
+    public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?) throws
+        -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary?) {
+        var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
+        var byPath: [String: [UInt8]] = [:]
+        for f in files { byPath[f.path] = f.bytes }
+        let findings = Fidelity.check(snapshot, at: at) { byPath[$0] }
+        if let page {
+            var seen = Set<String>()
+            let limits = findings.compactMap(\.limit).filter { seen.insert("\($0.platform)\u{0}\($0.client.rawValue)\u{0}\($0.intent)").inserted }
+            files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
+                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
+            return (files, findings, StatusSummary(snapshot, states: states, at: at))
+        }
+        return (files, findings, nil)
+    }
+
+    /// The client files, and the platforms' states they were rendered from.
+    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
         let locales = snapshot.publishedLocales
@@ -43,7 +81,7 @@ public enum ProjectFiles {
             files.append(file("\(slug)/prince-of-versions.json", pov))
         }
         files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
-        return files
+        return (files, states)
     }
 
     static func file(_ path: String, _ document: JSON) -> PublishedFile {

@@ -1,0 +1,129 @@
+/// What DIR/index.html shows of one project: small, so the root page of a
+/// thousand projects is rendered from these alone (a publish that changed
+/// one project can keep the others' summaries instead of re-reading them).
+public struct StatusSummary: Sendable, Equatable {
+    public struct Platform: Sendable, Equatable {
+        public var name: String
+        public var newest: String?
+        public var force: String?
+        /// The force floor's deadline, and whether its grace period still runs.
+        public var deadline: Int64?
+        public var pending: Bool
+        public var recommend: String?
+        public var pins: Int
+        /// How many recorded versions get each verdict now (as `check` says).
+        public var required = 0, optional = 0, none = 0, maintenance = 0
+    }
+
+    public struct Window: Sendable, Equatable {
+        public var id: Int64
+        public var scope: String
+        public var from: Int64
+        public var to: Int64?
+    }
+
+    public var slug: String
+    public var name: String
+    public var platforms: [Platform]
+    public var active: [Window]
+    public var upcoming: [Window]
+    public var since: NextChange?
+    public var next: NextChange?
+
+    public init(_ snapshot: ProjectSnapshot, at: Int64) {
+        let evaluator = Evaluator(snapshot)
+        self.init(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at)
+    }
+
+    /// From the platforms' states the files were rendered from: each
+    /// version's update verdict, maintenance while a window applies (what
+    /// `check` says, from the one evaluator).
+    init(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64) {
+        slug = snapshot.project.slug
+        name = snapshot.project.name
+        platforms = states.map { state in
+            let p = state.platform
+            var s = Platform(name: p.name, newest: state.released?.label, force: p.force?.text, deadline: p.force?.deadline,
+                             pending: p.force?.isPending(at: at) ?? false, recommend: p.recommend?.text,
+                             pins: state.verdicts.filter { $0.0.policy != nil }.count)
+            let blocked = snapshot.activeWindow(p, at: at) != nil
+            for (_, verdict) in state.verdicts {
+                switch blocked ? .maintenance : verdict.kind {
+                case .required: s.required += 1
+                case .optional: s.optional += 1
+                case .none: s.none += 1
+                case .maintenance: s.maintenance += 1
+                }
+            }
+            return s
+        }
+        func window(_ w: MaintenanceWindow) -> Window { Window(id: w.id, scope: w.platformName ?? "all platforms", from: w.startsAt, to: w.endsAt) }
+        active = snapshot.windows.filter { $0.isActive(at: at) }.map(window)
+        upcoming = snapshot.upcomingWindows(nil, at: at).sorted { $0.startsAt < $1.startsAt }.map(window)
+        since = NextChange.latest(snapshot, atOrBefore: at)
+        next = NextChange.after(snapshot, at: at)
+    }
+}
+
+/// DIR/index.html: every project, its platforms, what is in force and
+/// anything active now, from the projects' summaries. Like the project
+/// pages it shows the revision and when the state began, not the publish
+/// instant.
+public enum StatusIndex {
+    public static func render(_ summaries: [StatusSummary], revision: Int64) -> [UInt8] {
+        let projects = summaries.sorted { $0.slug < $1.slug }
+        var h = HTML()
+        h.head(title: "Release status")
+        h.raw("<h1>Release status</h1>\n<p class=\"meta\">Database revision \(revision) · \(projects.count) project\(projects.count == 1 ? "" : "s")")
+        let since = projects.compactMap { $0.since?.at }.max()
+        if let since { h.raw(" · this state since "); h.time(since) }
+        h.raw("</p>\n")
+        let next = projects.reduce(nil as NextChange?) { NextChange.earliest($0, $1.next?.naming($1.slug)) }
+        h.raw("<p class=\"meta\" id=\"next\">Next change: ")
+        if let next { h.time(next.at); h.raw(" — "); h.text(next.because) } else { h.raw("none ahead") }
+        h.raw("</p>\n")
+        let blocked = projects.filter { !$0.active.isEmpty }
+        if blocked.isEmpty {
+            h.raw("<p>No maintenance active now.</p>\n")
+        }
+        for s in blocked {
+            for w in s.active {
+                h.raw("<div class=\"alert\"><strong><span class=\"v v-maintenance\">maintenance</span> active now</strong>: "); h.text(s.name)
+                h.raw(" ("); h.text(w.scope); h.raw(") since "); h.time(w.from)
+                if let to = w.to { h.raw(", until "); h.time(to) } else { h.raw(", until stopped") }
+                h.raw("</div>\n")
+            }
+        }
+        for s in projects {
+            h.raw("<section class=\"card project\" data-project=\""); h.text(s.slug); h.raw("\">\n<h2><a href=\""); h.text(s.slug); h.raw("/status.html\">")
+            h.text(s.name); h.raw("</a> <span class=\"mut\">("); h.text(s.slug); h.raw(")</span></h2>\n")
+            if s.platforms.isEmpty { h.raw("<p class=\"mut\">No platform yet.</p>\n") } else {
+                h.raw("<div class=\"scroll\"><table>\n<thead><tr><th>Platform</th><th>Versions now</th><th>Newest</th><th>Force floor</th><th>Recommend floor</th><th>Pins</th></tr></thead>\n<tbody>\n")
+                for p in s.platforms {
+                    h.raw("<tr data-platform=\""); h.text(p.name); h.raw("\"><td>"); h.text(p.name); h.raw("</td><td>")
+                    // What matters most first: on a phone the table scrolls sideways.
+                    var parts: [String] = []
+                    for (kind, n) in [(Verdict.Kind.maintenance, p.maintenance), (.required, p.required), (.optional, p.optional), (.none, p.none)] where n > 0 {
+                        parts.append("<span class=\"v v-\(kind.rawValue)\">\(n) \(StatusPage.word(kind))</span>")
+                    }
+                    h.raw(parts.isEmpty ? "—" : parts.joined(separator: " "))
+                    h.raw("</td><td>"); h.text(p.newest ?? "none"); h.raw("</td><td>")
+                    h.text(p.force ?? "none")
+                    if let d = p.deadline { h.raw(p.pending ? "<br><span class=\"mut\">required from " : "<br><span class=\"mut\">required since "); h.time(d); h.raw("</span>") }
+                    h.raw("</td><td>"); h.text(p.recommend ?? "none"); h.raw("</td><td>\(p.pins)</td></tr>\n")
+                }
+                h.raw("</tbody>\n</table></div>\n")
+            }
+            for w in s.upcoming {
+                h.raw("<p>Upcoming maintenance #\(w.id) ("); h.text(w.scope); h.raw("): "); h.time(w.from)
+                if let to = w.to { h.raw(" to "); h.time(to) } else { h.raw(", until stopped") }
+                h.raw("</p>\n")
+            }
+            h.raw("<p class=\"meta\">Next change: ")
+            if let n = s.next { h.time(n.at); h.raw(" — "); h.text(n.because) } else { h.raw("none ahead") }
+            h.raw("</p>\n</section>\n")
+        }
+        h.end()
+        return Array(h.out.utf8)
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+
+/// The status pages: DIR/index.html and DIR/<project>/status.html.
+final class StatusPageTests: XCTestCase {
+    static let hostile = "<script>alert(1)</script>"
+
+    /// Several platforms, pins, floors, a grace period, an active and an
+    /// upcoming window, and hostile text in the name, a note and messages.
+    static func scenario(_ h: Harness) {
+        h.sample()
+        XCTAssertEqual(h.run(["project", "edit", "shop", "--name", "Shop \(hostile) & \"Co\""]).status, 0)
+        h.ok("platform add macos --bundle-id com.example.shop.mac --app-store-id 1088280261")
+        h.ok("version add 1.5 --platform macos --build 150 --released 2026-03-01T00:00:00Z")
+        h.ok("version add 2.0 --platform macos --build 200 --released 2026-11-28T00:00:00Z --notes \"New \(hostile) look\"")
+        h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z --notes \"Faster \(hostile) checkout\"")
+        h.ok("policy set 1.1 force --platform ios")
+        h.ok("policy set 1.0 none --platform ios")
+        h.ok("force 1.9 --platform android --yes")
+        h.ok("force 2.0 --platform ios --after 7d --yes")
+        h.ok("recommend 2.1 --platform ios --yes")
+        h.ok("message set required --locale en --title \"Update <img src=x onerror=alert(2)>\"")
+        h.ok("maintenance start --platform macos --for 2h --message \"Back <b>soon</b> \(hostile)\" --yes")
+        h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\"")
+    }
+
+    func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// What `relctl check --json` says for every recorded version of every
+    /// platform of every project, at the harness's time.
+    static func expected(_ h: Harness) -> [[String: Any]] {
+        var out: [[String: Any]] = []
+        let store = try! Store(path: h.db, mode: .read, user: "tester")
+        let snapshots = try! store.read { try store.projects().map { try store.snapshot($0) } }
+        for s in snapshots {
+            for p in s.platforms {
+                for v in s.versions(of: p) {
+                    var args = ["-p", s.project.slug, "--json", "check", v.version.text, "--platform", p.name]
+                    if let b = v.build { args += ["--build", String(b)] }
+                    let r = h.run(args)
+                    let verdict = (r.json as? [String: Any])?["verdict"] as? String ?? "?"
+                    out.append(["project": s.project.slug, "platform": p.name, "version": v.version.text,
+                                "build": v.build.map { NSNumber(value: $0) } ?? NSNull(), "verdict": verdict])
+                }
+            }
+        }
+        return out
+    }
+
+    /// Every ladder row as (platform, version, build) → data-verdict.
+    static func rows(_ page: String) -> [String: String] {
+        var out: [String: String] = [:]
+        var platform = ""
+        for line in page.split(separator: "\n") {
+            if let r = line.range(of: "<section class=\"platform\" data-platform=\"") {
+                platform = String(line[r.upperBound...].prefix { $0 != "\"" })
+            }
+            guard line.hasPrefix("<tr data-version=\"") else { continue }
+            func attr(_ name: String) -> String {
+                let r = line.range(of: " \(name)=\"") ?? line.range(of: "<tr \(name)=\"")!
+                return String(line[r.upperBound...].prefix { $0 != "\"" })
+            }
+            out["\(platform) \(attr("data-version")) \(attr("data-build"))"] = attr("data-verdict")
+        }
+        return out
+    }
+
+    func testPublishWritesBothPagesListedInTheIndexAndVerifyPasses() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        let out = h.dir + "/out"
+        h.ok("publish \(out)")
+        let page = read(out + "/shop/status.html"), index = read(out + "/index.html")
+        XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"))
+        XCTAssertTrue(index.contains("href=\"shop/status.html\""))
+        let listed = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))) as! [String: Any])["files"] as! [String: Any]
+        XCTAssertNotNil(listed["index.html"]); XCTAssertNotNil(listed["shop/status.html"])
+        let verify = h.run("verify \(out)")
+        XCTAssertEqual(verify.status, 0, verify.out + verify.err)
+        XCTAssertFalse(verify.out.contains("index.html"), verify.out)
+        // What the page shows: grace period with its date, floors, pins, the windows, limits.
+        XCTAssertTrue(page.contains("optional until <time datetime=\"2026-12-06T12:00:00Z\">2026-12-06 12:00 UTC</time>"), page)
+        XCTAssertTrue(page.contains("<tr class=\"floor\"><td colspan=\"5\">▼ force floor 2.0"))
+        XCTAssertTrue(page.contains("<tr class=\"floor rec\"><td colspan=\"5\">▼ recommend floor 2.1"))
+        XCTAssertTrue(page.contains("<span class=\"tag\">pinned: force</span>"))
+        XCTAssertTrue(page.contains("<span class=\"v v-maintenance\">maintenance</span> active now</strong>: window #1 (macos)"))
+        XCTAssertTrue(page.contains("<li data-state=\"upcoming\"><span class=\"tag\">upcoming</span> maintenance window #2 (all platforms)"))
+        XCTAssertTrue(page.contains("<ul class=\"limits\">") && page.contains("pin 1.1 force"), "the declared limits are listed")
+        XCTAssertTrue(page.contains("<svg "))
+        XCTAssertTrue(page.contains("Next change: <time datetime=\"2026-11-29T14:00:00Z\">"), "the macOS window ends two hours after now")
+        XCTAssertTrue(index.contains("<span class=\"v v-maintenance\">maintenance</span> active now"))
+        XCTAssertTrue(page.contains("this state since <time datetime=\"2026-11-29T12:00:00Z\">"), "the window started at the publish instant: the last change")
+        // Nothing private: no OS user, no audit trail, no publish instant.
+        for text in [page, index] {
+            XCTAssertFalse(text.contains("tester"))
+            XCTAssertFalse(text.contains("src=\"") || text.contains("href=\"http") || text.contains("url(") || text.contains("@import"), "nothing is fetched")
+        }
+    }
+
+    func testEveryVerdictOnThePageIsWhatCheckSays() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        h.ok("publish \(h.dir)/out")
+        let rows = StatusPageTests.rows(read(h.dir + "/out/shop/status.html"))
+        let expected = StatusPageTests.expected(h)
+        XCTAssertEqual(rows.count, expected.count)
+        XCTAssertEqual(Set(expected.map { $0["verdict"] as! String }), ["maintenance", "required", "optional", "none"], "the scenario shows every verdict")
+        for e in expected {
+            let key = "\(e["platform"]!) \(e["version"]!) \((e["build"] as? NSNumber).map { "\($0)" } ?? "")"
+            XCTAssertEqual(rows[key], e["verdict"] as? String, key)
+        }
+    }
+
+    /// The summary publish builds from the rendered states is the one built from the snapshot alone.
+    func testSummaryFromStatesIsTheSummaryFromTheSnapshot() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        let snapshot = try store.read { try store.snapshot(try store.requireProject("shop")) }
+        var warnings: [String] = []
+        let rendered = try ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions(revision: 1))
+        let summary = StatusSummary(snapshot, at: h.now)
+        XCTAssertEqual(rendered.summary, summary)
+        XCTAssertEqual(summary.platforms.map(\.maintenance), [0, 0, 2], "the macOS window blocks both macOS versions")
+        XCTAssertEqual(summary.active.map(\.id), [1]); XCTAssertEqual(summary.upcoming.map(\.id), [2])
+    }
+
+    func testAnEmptyProjectHasAPageToo() throws {
+        let h = Harness()
+        h.ok("init"); h.ok("project add empty --name Empty")
+        h.ok("publish \(h.dir)/out")
+        let page = read(h.dir + "/out/empty/status.html")
+        XCTAssertTrue(page.contains("No platform yet") && page.contains("Nothing dated yet"), page)
+        XCTAssertTrue(page.contains("Next change: none ahead"))
+        XCTAssertTrue(read(h.dir + "/out/index.html").contains("data-project=\"empty\""))
+    }
+
+    func testHostileTextStaysText() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        h.ok("publish \(h.dir)/out")
+        for path in ["/out/shop/status.html", "/out/index.html"] {
+            let page = read(h.dir + path)
+            XCTAssertEqual(page.components(separatedBy: "<script").count, 2, "\(path): only relctl's own script")
+            XCTAssertFalse(page.contains("<img") || page.contains("<b>"), path)
+            XCTAssertTrue(page.contains("Shop &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;"), path)
+        }
+        let page = read(h.dir + "/out/shop/status.html")
+        XCTAssertTrue(page.contains("Update &lt;img src=x onerror=alert(2)&gt;"), "the required message is shown escaped")
+        XCTAssertTrue(page.contains("Back &lt;b&gt;soon&lt;/b&gt;"), "the window's message is shown escaped")
+        XCTAssertTrue(page.contains("Faster &lt;script&gt;alert(1)&lt;/script&gt; checkout"), "notes are shown escaped")
+        XCTAssertEqual(HTML.escape("a\u{0}b\u{85}c\u{FFFF}d\r'"), "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\n&#39;")
+    }
+
+    /// Same database and state: same bytes, whatever the publish instant
+    /// between two changes; the next change instant moves them.
+    func testPagesChangeOnlyWhenTheStateDoes() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        let out = h.dir + "/out"
+        h.ok("publish \(out) --at 2026-11-29T12:00:00Z")
+        let page = read(out + "/shop/status.html"), index = read(out + "/index.html")
+        let r = h.ok("--json publish \(out) --at 2026-11-29T13:59:59Z")
+        XCTAssertEqual(read(out + "/shop/status.html"), page)
+        XCTAssertEqual(read(out + "/index.html"), index)
+        XCTAssertEqual((r.json as? [String: Any])?["changed"] as? [String], ["index.json"], "only index.json (its publishedAt) changed")
+        h.ok("publish \(out) --at 2026-11-29T14:00:00Z")
+        XCTAssertNotEqual(read(out + "/shop/status.html"), page, "the window ended: the page says so")
+        XCTAssertFalse(read(out + "/shop/status.html").contains("active now"))
+    }
+
+    /// A change to one project leaves the other project's page alone: each
+    /// page shows its own project's revision.
+    func testOneProjectsChangeLeavesTheOthersPageAsItWas() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project add blog --name Blog")
+        h.ok("-p blog platform add android --bundle-id com.example.blog")
+        h.ok("-p blog version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
+        let out = h.dir + "/out"
+        h.ok("publish \(out)")
+        let blog = read(out + "/blog/status.html"), shop = read(out + "/shop/status.html"), index = read(out + "/index.html")
+        h.ok("-p shop force 2.0 --platform ios --yes")
+        let r = h.ok("--json publish \(out)")
+        XCTAssertEqual(read(out + "/blog/status.html"), blog)
+        XCTAssertNotEqual(read(out + "/shop/status.html"), shop)
+        XCTAssertNotEqual(read(out + "/index.html"), index)
+        XCTAssertFalse(((r.json as? [String: Any])?["changed"] as? [String] ?? []).contains("blog/status.html"))
+        // Publishing one project still gives the root page every project.
+        h.ok("-p blog recommend 1.0 --yes")
+        h.ok("-p blog publish \(out)")
+        let root = read(out + "/index.html")
+        XCTAssertTrue(root.contains("data-project=\"shop\"") && root.contains("data-project=\"blog\""))
+        // ... the same bytes as a publish of every project (the others' summaries come from their snapshots).
+        h.ok("publish \(h.dir)/all")
+        XCTAssertEqual(root, read(h.dir + "/all/index.html"))
+    }
+
+    func testNoPagesFlagRemovesThemAndStatusHtmlWritesTheSamePage() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        let out = h.dir + "/out"
+        h.ok("publish \(out)")
+        let published = read(out + "/shop/status.html")
+        let r = h.ok("--json publish \(out) --no-pages")
+        XCTAssertEqual(((r.json as? [String: Any])?["removed"] as? [String])?.sorted(), ["index.html", "shop/status.html"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/index.html"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/shop/status.html"))
+        XCTAssertEqual(h.run("verify \(out)").status, 0)
+        // The same renderer, without the link to DIR/index.html.
+        h.ok("status --html \(h.dir)/local.html")
+        let local = read(h.dir + "/local.html")
+        XCTAssertEqual(local, published.replacingOccurrences(of: "<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n", with: ""))
+        XCTAssertEqual(h.ok("status --html -").out, local)
+        h.fails("status --html \(h.dir)", "is a folder")
+    }
+}
+
+/// The pages in a real browser (headless Chromium through Selenium): what a
+/// person sees. Screenshots go to .build/status-page-screenshots/.
+final class StatusPageBrowserTests: XCTestCase {
+    func testPagesInChromium() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"),
+              (try? Proc.run("/usr/bin/env", ["python3", "-c", "import selenium, html5lib"]))?.status == 0 else {
+            return XCTFail("chromium, chromium-driver, selenium and html5lib are needed; scripts/deps.sh test installs them")
+        }
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        h.ok("project add blog --name \"Blog <i>x</i>\"")
+        h.ok("-p blog platform add android --bundle-id com.example.blog")
+        h.ok("-p blog version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
+        h.ok("-p blog version add 1.1 --build 2 --released 2026-11-20T00:00:00Z")
+        let out = h.dir + "/out"
+        h.ok("publish \(out)")
+        let expected = h.dir + "/expected.json"
+        try JSONSerialization.data(withJSONObject: StatusPageTests.expected(h)).write(to: URL(fileURLWithPath: expected))
+        let shots = Package.root + "/.build/status-page-screenshots"
+        let r = try Proc.run("/usr/bin/env", ["python3", Package.root + "/Tests/Browser/status_pages.py", out, expected, shots])
+        XCTAssertEqual(r.status, 0, r.err + r.out)
+        print(r.out)
+        for name in ["shop-status-phone", "shop-status-desktop", "index-phone", "index-desktop-dark"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: "\(shots)/\(name).png"), name)
+        }
+    }
+}
