@@ -48,7 +48,7 @@ enum ImportCommands {
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path)
         var file: ControlImport.File
         do { file = try ControlImport.read(bytes) } catch let error as ImportProblem {
-            throw RelctlError.failure("cannot import \(path): \(error.message)", hint: "give a control.json written by 'relctl publish'")
+            throw RelctlError.failure("cannot import \(path): \(error.message)", hint: "give a DIR/<project>/control.json as relctl publish writes it")
         }
         let slug = slugOption ?? file.bare.project.slug
         file.bare.project.slug = slug
