@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
@@ -61,6 +61,7 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
+        "deploy") subs=""; flags="--dry-run"; valued="--changed-list"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
@@ -169,6 +170,7 @@ _relctl_value() {
         "status|--at") echo "none" ;;
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
+        "deploy|--changed-list") echo "file" ;;
         "import retired|--platform") echo "dyn:platforms" ;;
         "import retired|--locale") echo "dyn:locales" ;;
         "import andversion|--platform") echo "dyn:platforms" ;;

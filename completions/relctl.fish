@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'import' 'log' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -150,6 +150,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'check' -d 'Show what a user at VERS
 complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.'
 complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
+complete -c relctl -n '__relctl_at \'\'' -a 'deploy' -d 'Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.'
 complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired or AndVersion file into a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
@@ -355,6 +356,9 @@ complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
+complete -c relctl -n '__relctl_opt \'deploy\' --changed-list 0' -l changed-list -r -F -d 'Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE'
+complete -c relctl -n '__relctl_opt \'deploy\' --dry-run 0' -s n -l dry-run -d 'List what would be uploaded and deleted, and send nothing'
+complete -c relctl -n '__relctl_arg \'deploy\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'
 complete -c relctl -n '__relctl_opt \'import retired\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'

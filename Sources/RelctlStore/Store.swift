@@ -226,6 +226,21 @@ public final class Store {
         try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
     }
 
+    /// Each project's revision: the number of the last change to it, or to
+    /// the whole database (a row naming no project, like init), whichever
+    /// is later. A project with no change of its own on record (filled in
+    /// with SQL) has the whole database's.
+    public func projectRevisions() throws -> (everyProject: Int64, bySlug: [String: Int64]) {
+        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND substr(action, 1, 8) <> ?",
+                                   [.text(Store.publishAction)]).intValue ?? 0
+        var out: [String: Int64] = [:]
+        for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL GROUP BY project", []) {
+            guard let slug = row.string(0), let id = row.int(1) else { continue }
+            out[slug] = max(id, global)
+        }
+        return (global, out)
+    }
+
     /// A row that does not decode: an error naming it, never a silent skip.
     func badRow(_ what: String, _ problem: String) -> StoreError {
         StoreError("the database \(path) has a bad row: \(what): \(problem)",

@@ -62,3 +62,23 @@ public enum FileSystem {
         return "uid \(geteuid())"
     }
 }
+
+extension FileSystem {
+    /// Writes a whole file (created or truncated): lists for other programs and for people.
+    public static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(errno)))", hint: "check the path and its folder's permissions") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let reason = errno
+                close(fd)
+                throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(reason)))", hint: "check free space")
+            }
+            offset += n
+        }
+        if close(fd) != 0 { throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(errno)))", hint: "check free space") }
+    }
+}

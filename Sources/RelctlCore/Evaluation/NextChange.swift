@@ -16,10 +16,32 @@ public struct NextChange: Sendable, Equatable {
 
     public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
         var best: NextChange? = nil
-        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
-            guard let instant, instant > t, Time.isInRange(instant) else { return }
+        forEachInstant(snapshot) { instant, cause in
+            guard instant > t else { return }
             if best == nil || instant < best!.at { best = NextChange(at: instant, causes: [cause()]) }
             else if instant == best!.at { best!.causes.append(cause()) }
+        }
+        return best
+    }
+
+    /// The last instant at or before `at` at which what relctl says changed
+    /// by itself (nil: none, the answer has been the same since ever). From
+    /// it up to `after(at)` every file is the same, so an index that records
+    /// it instead of the publish instant does not change between two
+    /// publishes of the same state.
+    public static func since(_ snapshot: ProjectSnapshot, at t: Int64) -> Int64? {
+        var best: Int64? = nil
+        forEachInstant(snapshot) { instant, _ in
+            if instant <= t, best == nil || instant > best! { best = instant }
+        }
+        return best
+    }
+
+    /// Every instant at which the answer may change, with its cause (built only when asked).
+    private static func forEachInstant(_ snapshot: ProjectSnapshot, _ body: (Int64, () -> String) -> Void) {
+        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
+            guard let instant, Time.isInRange(instant) else { return }
+            withoutActuallyEscaping(cause) { body(instant, $0) }
         }
         let multi = snapshot.platforms.count > 1
         for p in snapshot.platforms {
@@ -40,7 +62,6 @@ public struct NextChange: Sendable, Equatable {
             consider(w.startsAt, "maintenance window #\(w.id)\(scope) starts")
             consider(w.endsAt, "maintenance window #\(w.id)\(scope) ends")
         }
-        return best
     }
 
     /// The same causes, each naming the project (a publish of several).
