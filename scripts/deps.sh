@@ -3,13 +3,16 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount,
-#                           and the Python modules of python_packages (PyPI)
+#                           rclone, and the Python modules of python_packages (PyPI: moto[server])
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount)
+    # relctl deploy uploads through rclone; its tests talk to moto's local S3 server
+    packages+=(rclone)
+    python_packages+=("moto:moto[server]")
 fi
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo
