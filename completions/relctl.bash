@@ -43,7 +43,7 @@ _relctl_spec() {
         "policy list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "rules show") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
+        "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated --whats-new"; repeat=""; args=(); argrep=0 ;;
         "maintenance") subs="start schedule stop edit message status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance start") subs=""; flags="--dry-run --yes"; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance schedule") subs=""; flags="--dry-run"; valued="--from --until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
@@ -133,6 +133,7 @@ _relctl_value() {
         "rules set|--release-delay") echo "none" ;;
         "rules set|--remind-after") echo "none" ;;
         "rules set|--outdated") echo "enum:recommend none" ;;
+        "rules set|--whats-new") echo "none" ;;
         "maintenance start|--until") echo "none" ;;
         "maintenance start|--for") echo "none" ;;
         "maintenance start|--title") echo "none" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --file --for --from --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
@@ -286,6 +286,7 @@ complete -c relctl -n '__relctl_opt \'rules set\' --revision 0' -l revision -x -
 complete -c relctl -n '__relctl_opt \'rules set\' --release-delay 0' -l release-delay -x -d 'Announce an update only this many days after its release (default 1)'
 complete -c relctl -n '__relctl_opt \'rules set\' --remind-after 0' -l remind-after -x -d 'Ask again this many hours after a user postponed an optional update (default 24)'
 complete -c relctl -n '__relctl_opt \'rules set\' --outdated 0' -l outdated -x -a 'recommend none' -d 'What versions below the newest get when no floor or pin applies'
+complete -c relctl -n '__relctl_opt \'rules set\' --whats-new 0' -l whats-new -x -d 'How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default 10)'
 complete -c relctl -n '__relctl_opt \'rules set\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_at \'maintenance\'' -a 'start' -d 'Start a maintenance window now.'
 complete -c relctl -n '__relctl_at \'maintenance\'' -a 'schedule' -d 'Schedule a maintenance window.'

@@ -21,7 +21,7 @@ public enum ProjectFiles {
             let base = "\(slug)/\(platform.name)"
             // What every locale's files share, rendered once per platform.
             let retiredVersions = RetiredFormat.versions(state)
-            let whatsNewParts = state.releasedNewestFirst.map(WhatsNewFormat.parts)
+            let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
             }
