@@ -31,8 +31,12 @@ enum DeployCommand {
     ) { inv in
         let dir = inv.arg("DIR")!, remote = inv.arg("REMOTE")!
         guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }
+        // rclone would read it as one of its options.
+        guard !remote.hasPrefix("-") else { throw RelctlError.usage("REMOTE '\(remote)' starts with '-'", hint: "for a folder of that name write ./\(remote)") }
         if let list = inv.value("changed-list") { try PathInput.check(list, for: "--changed-list") }
-        let root = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        let given = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        // Never an argument rclone could take for an option.
+        let root = given.hasPrefix("-") ? "./" + given : given
         guard FileSystem.kind(of: root + "/index.json", followLinks: false) == .file else {
             throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
         }
@@ -86,6 +90,8 @@ enum DeployCommand {
         if let next = local.nextChange, next.at <= inv.now {
             inv.warn("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): publish, then deploy again")
         }
+        // The lock is held to the end: a publish waits until the upload is done.
+        withExtendedLifetime(writer) {}
     }
 }
 

@@ -5,7 +5,7 @@ import RelctlStore
 enum PublishCommand {
     static let command: RunnableCommand = RunnableCommand(
         "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren, Prince of Versions, appcast and control files.",
-        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
+        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision; a project whose revision and span still hold and whose files are intact is not rendered again, so a publish costs what changed.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
@@ -13,7 +13,7 @@ enum PublishCommand {
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change."),
-                   Example("relctl publish ./out --watch --exec \"rclone copy ./out remote:updates\"", "Keep ./out current and sync it after each change.")]
+                   Example("relctl publish ./out --watch --exec 'relctl deploy ./out s3:bucket/updates'", "Keep ./out current and upload what changed after each change.")]
     ) { inv in
         let dir = inv.arg("DIR")!
         if inv.flag("watch") {
