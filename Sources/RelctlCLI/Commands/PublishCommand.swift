@@ -122,19 +122,10 @@ enum PublishCommand {
                 }
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
             }
-            // The tree's span is where every project's holds.
-            let multi = order.count > 1
-            for (slug, p) in index.projects {
-                if let from = p.validFrom, index.validFrom.map({ from > $0 }) ?? true { index.validFrom = from }
-                index.nextChange = NextChange.earliest(index.nextChange, multi ? p.nextChange?.naming(slug) : p.nextChange)
-            }
-            // Causes of a tie in project order, whatever order the projects were visited in.
-            if var next = index.nextChange, multi {
-                let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
-                let projectOf = { (cause: String) in rank[String(cause.prefix { $0 != ":" })] ?? Int.max }
-                next.causes = next.causes.enumerated().sorted { (projectOf($0.element), $0.offset) < (projectOf($1.element), $1.offset) }.map(\.element)
-                index.nextChange = next
-            }
+            index.settleSpan(projectOrder: order)
+            // Files at DIR's root rendered from every project go here, after the
+            // projects and before index.json (staged last, apart): staged on
+            // every publish, since only project folders are kept from the old index.
             // What the previous index and an unfinished publish's journal name, and this tree does not.
             let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { index.files[$0] == nil }.sorted()
             let disagreements = findings.filter(\.isDisagreement)

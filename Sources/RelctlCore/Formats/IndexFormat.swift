@@ -109,6 +109,20 @@ public struct PublishedIndex {
 
     /// Whether the files hold at `at`: from validFrom (inclusive) to the next change (exclusive).
     public func holds(at: Int64) -> Bool { PublishedProject.span(validFrom, nextChange, contains: at) }
+
+    /// The tree's span from its projects': it holds where every project's
+    /// does. Causes of a tie come in project order (`projectOrder`, the
+    /// slugs of the database), each naming its project when there are several.
+    public mutating func settleSpan(projectOrder order: [String]) {
+        let multi = order.count > 1
+        validFrom = nil
+        nextChange = nil
+        for slug in order {
+            guard let p = projects[slug] else { continue }
+            if let from = p.validFrom, validFrom.map({ from > $0 }) ?? true { validFrom = from }
+            nextChange = NextChange.earliest(nextChange, multi ? p.nextChange?.naming(slug) : p.nextChange)
+        }
+    }
 }
 
 /// One project's part of index.json.
