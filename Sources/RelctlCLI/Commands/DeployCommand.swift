@@ -27,7 +27,7 @@ enum DeployCommand {
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
-                   Example("relctl publish ./out --watch --exec 'relctl deploy \"$RELCTL_DIR\" s3:bucket/prod'", "Publish and deploy after every change.")]
+                   Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
     ) { inv in
         let dir = inv.arg("DIR")!, remote = inv.arg("REMOTE")!
         guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }

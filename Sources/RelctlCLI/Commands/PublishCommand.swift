@@ -13,7 +13,7 @@ enum PublishCommand {
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change."),
-                   Example("relctl publish ./out --watch --exec 'relctl deploy ./out s3:bucket/updates'", "Keep ./out current and upload what changed after each change.")]
+                   Example("relctl publish ./out --watch --exec \"relctl deploy ./out s3:bucket/updates\"", "Keep ./out current and upload what changed after each change.")]
     ) { inv in
         let dir = inv.arg("DIR")!
         if inv.flag("watch") {
