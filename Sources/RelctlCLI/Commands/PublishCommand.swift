@@ -108,7 +108,9 @@ enum PublishCommand {
                     for (snapshot, result) in zip(snapshots, try ParallelRender.render(snapshots, at: at)) {
                         let slug = snapshot.project.slug
                         rendered.append(slug)
-                        findings += result.findings
+                        // Limits live on in the project's record, once each; only disagreements are
+                        // kept whole (a fleet's limit findings run to hundreds of thousands).
+                        findings += result.findings.filter(\.isDisagreement)
                         index.projects[slug] = PublishedProject(
                             revision: revisions.bySlug[slug] ?? revisions.everyProject,
                             validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
