@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
@@ -43,7 +43,7 @@ _relctl_spec() {
         "policy list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "rules show") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated"; repeat=""; args=(); argrep=0 ;;
+        "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated --whats-new"; repeat=""; args=(); argrep=0 ;;
         "maintenance") subs="start schedule stop edit message status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance start") subs=""; flags="--dry-run --yes"; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance schedule") subs=""; flags="--dry-run"; valued="--from --until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
@@ -61,6 +61,7 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --no-pages --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
+        "deploy") subs=""; flags="--dry-run"; valued="--changed-list"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
@@ -133,6 +134,7 @@ _relctl_value() {
         "rules set|--release-delay") echo "none" ;;
         "rules set|--remind-after") echo "none" ;;
         "rules set|--outdated") echo "enum:recommend none" ;;
+        "rules set|--whats-new") echo "none" ;;
         "maintenance start|--until") echo "none" ;;
         "maintenance start|--for") echo "none" ;;
         "maintenance start|--title") echo "none" ;;
@@ -171,6 +173,7 @@ _relctl_value() {
         "status|--html") echo "file" ;;
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
+        "deploy|--changed-list") echo "file" ;;
         "import retired|--platform") echo "dyn:platforms" ;;
         "import retired|--locale") echo "dyn:locales" ;;
         "import andversion|--platform") echo "dyn:platforms" ;;

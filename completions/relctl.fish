@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --db --deadline --deadline-message --default-locale --exec --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'import' 'log' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -150,6 +150,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'check' -d 'Show what a user at VERS
 complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.'
 complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
+complete -c relctl -n '__relctl_at \'\'' -a 'deploy' -d 'Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.'
 complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired, AndVersion or relctl control file into a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
@@ -285,6 +286,7 @@ complete -c relctl -n '__relctl_opt \'rules set\' --revision 0' -l revision -x -
 complete -c relctl -n '__relctl_opt \'rules set\' --release-delay 0' -l release-delay -x -d 'Announce an update only this many days after its release (default 1)'
 complete -c relctl -n '__relctl_opt \'rules set\' --remind-after 0' -l remind-after -x -d 'Ask again this many hours after a user postponed an optional update (default 24)'
 complete -c relctl -n '__relctl_opt \'rules set\' --outdated 0' -l outdated -x -a 'recommend none' -d 'What versions below the newest get when no floor or pin applies'
+complete -c relctl -n '__relctl_opt \'rules set\' --whats-new 0' -l whats-new -x -d 'How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default 10)'
 complete -c relctl -n '__relctl_opt \'rules set\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_at \'maintenance\'' -a 'start' -d 'Start a maintenance window now.'
 complete -c relctl -n '__relctl_at \'maintenance\'' -a 'schedule' -d 'Schedule a maintenance window.'
@@ -357,6 +359,9 @@ complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
+complete -c relctl -n '__relctl_opt \'deploy\' --changed-list 0' -l changed-list -r -F -d 'Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE'
+complete -c relctl -n '__relctl_opt \'deploy\' --dry-run 0' -s n -l dry-run -d 'List what would be uploaded and deleted, and send nothing'
+complete -c relctl -n '__relctl_arg \'deploy\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'control' -d 'Import a control.json that relctl published: a whole project, to move it between databases.'

@@ -3,7 +3,7 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
-#                           and the Python modules of python_packages (PyPI)
+#                           rclone, and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
@@ -13,6 +13,9 @@ if [ "${1:-build}" = test ]; then
     # The status pages as a person sees them: headless Chromium driven by Selenium, html5lib for strict parsing
     packages+=(chromium chromium-driver)
     python_packages+=("selenium:selenium" "html5lib:html5lib")
+    # relctl deploy uploads through rclone; its tests talk to moto's local S3 server
+    packages+=(rclone)
+    python_packages+=("moto:moto[server]")
 fi
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo

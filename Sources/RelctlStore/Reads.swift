@@ -10,7 +10,7 @@ extension Store {
 
     public var defaultProject: String? { get throws { try meta("default_project") } }
 
-    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone"
+    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit"
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
@@ -44,6 +44,7 @@ extension Store {
         do { record.timeZone = try Names.timeZoneName(r.text(9)) } catch let e as InputError {
             throw badRow(what, "its time zone: \(e.message)")
         }
+        record.whatsNewLimit = try int(r.int(10), in: 0...ProjectRecord.maxWhatsNewLimit, what, "whatsnew_limit")
         return record
     }
 

@@ -107,5 +107,9 @@ enum Schema {
         ALTER TABLE platform ADD COLUMN force_deadline INTEGER;
         ALTER TABLE project ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
         """,
+        // 4: how many released versions whatsnew/<locale>.json lists (0: all).
+        """
+        ALTER TABLE project ADD COLUMN whatsnew_limit INTEGER NOT NULL DEFAULT 10;
+        """,
     ]
 }

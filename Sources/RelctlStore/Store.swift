@@ -226,15 +226,19 @@ public final class Store {
         try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
     }
 
-    /// Each project's own revision (its newest change), by slug: what its
-    /// status page shows, so a change to one project leaves the others' pages
-    /// byte for byte as they were.
-    public func projectRevisions() throws -> [String: Int64] {
+    /// Each project's revision: the number of the last change to it, or to
+    /// the whole database (a row naming no project, like init), whichever
+    /// is later. A project with no change of its own on record (filled in
+    /// with SQL) has the whole database's.
+    public func projectRevisions() throws -> (everyProject: Int64, bySlug: [String: Int64]) {
+        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND substr(action, 1, 8) <> ?",
+                                   [.text(Store.publishAction)]).intValue ?? 0
         var out: [String: Int64] = [:]
-        for r in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL AND substr(action, 1, 8) <> ? GROUP BY project", [.text(Store.publishAction)]) {
-            if let slug = r.string(0), let id = r.int(1) { out[slug] = id }
+        for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL GROUP BY project", []) {
+            guard let slug = row.string(0), let id = row.int(1) else { continue }
+            out[slug] = max(id, global)
         }
-        return out
+        return (global, out)
     }
 
     /// A row that does not decode: an error naming it, never a silent skip.

@@ -75,6 +75,12 @@ final class BadInputCorpusTests: XCTestCase {
         add(1, ["import", "control", "relctl.db"])
         add(2, ["import", "control", ""])
         for s in badSlugs { add(2, ["import", "control", "relctl.db", "-p", s]) }
+        // deploy (issue 14): no tree, an empty or option-like remote, a bad list path, bad --whats-new.
+        add(1, ["deploy", "no-such-dir", "remote"])
+        add(2, ["deploy", "out", ""])
+        add(2, ["deploy", "out", "-remote"])
+        add(2, ["deploy", "out", "remote", "--changed-list", ""])
+        for n in ["-1", "x", "1001", "", "1.5"] { add(2, ["rules", "set", "--whats-new", n]) }
         for l in badLocales {
             add(2, ["project", "add", "new", "--default-locale", l])
             add(2, ["project", "edit", "shop", "--default-locale", l])

@@ -39,9 +39,17 @@ final class GoldenPropertiesTests: XCTestCase {
     }
 
     static var properties: [String: [Property]] { [
-        "index.json": [("lists every other golden file with size and SHA-256, the revision and the instant published for", { j in
+        "index.json": [("lists every other golden file with size and SHA-256, the revision, and the span the files hold for: from 11:30 (faster polling began, an hour before the window; published at 12:00) to the next change", { j in
             (j["files"]?.object?.count ?? 0) == 22 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
-                && j["revision"]?.int != nil && j["publishedAt"]?.string == "2026-11-29T12:00:00Z"
+                && j["revision"]?.int != nil && j["validFrom"]?.string == "2026-11-29T11:30:00Z" && j["publishedAt"] == nil
+                && j["generator"]?.string?.hasPrefix("relctl ") == true
+        }),
+         ("per project: its revision (the whole database's here: one project), span, no disagreements, the limits and warnings publish reports", { j in
+            let p = j["projects"]?["shop"]
+            return j["projects"]?.object?.count == 1 && p?["revision"]?.int == j["revision"]?.int && p?["validFrom"]?.string == "2026-11-29T11:30:00Z"
+                && p?["nextChange"] == j["nextChange"] && p?["disagreements"]?.int == 0
+                && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "pin 1.1 recommend" } == true
+                && p?["warnings"]?.array?.count == 1
         }),
          ("the next change is the scheduled window starting at 12:30 (faster polling began already: it is within the hour)", { j in
             j["nextChange"]?["at"]?.string == "2026-11-29T12:30:00Z"

@@ -485,6 +485,7 @@ final class JSONSchemaTests: XCTestCase {
         ("message set optional --locale en --later-button Later", "messages"), ("message show --locale tr", "messages"),
         ("rules show", "rules"), ("rules set --major critical", "rules"), ("check 1.0 --platform ios --locale tr", "check"),
         ("status", "status"), ("log", "log"), ("publish out --dry-run", "publish"), ("publish out", "publish"), ("verify out", "verify"),
+        ("deploy out ./remote --dry-run", "deploy"), ("deploy out ./remote", "deploy"),
         ("maintenance start --for 1h --platform android", "window"), ("check 1.9 --platform android --build 190", "check"),
         ("maintenance stop", "maintenance-stop"),
     ]
@@ -493,6 +494,9 @@ final class JSONSchemaTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("project use shop")
+        // deploy runs rclone: no user configuration, a home of its own.
+        h.env["RCLONE_CONFIG"] = "/dev/null"
+        h.env["HOME"] = h.dir
         let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }

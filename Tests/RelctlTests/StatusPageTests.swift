@@ -166,7 +166,7 @@ final class StatusPageTests: XCTestCase {
         let r = h.ok("--json publish \(out) --at 2026-11-29T13:59:59Z")
         XCTAssertEqual(read(out + "/shop/status.html"), page)
         XCTAssertEqual(read(out + "/index.html"), index)
-        XCTAssertEqual((r.json as? [String: Any])?["changed"] as? [String], ["index.json"], "only index.json (its publishedAt) changed")
+        XCTAssertEqual((r.json as? [String: Any])?["changed"] as? [String], [], "nothing changed: index.json records the span, not the publish instant")
         h.ok("publish \(out) --at 2026-11-29T14:00:00Z")
         XCTAssertNotEqual(read(out + "/shop/status.html"), page, "the window ended: the page says so")
         XCTAssertFalse(read(out + "/shop/status.html").contains("active now"))
@@ -210,6 +210,10 @@ final class StatusPageTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/index.html"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/shop/status.html"))
         XCTAssertEqual(h.run("verify \(out)").status, 0)
+        // Pages wanted again: the projects are current, but their pages come back (and the same bytes).
+        let again = h.ok("--json publish \(out)")
+        XCTAssertEqual(((again.json as? [String: Any])?["added"] as? [String])?.sorted(), ["index.html", "shop/status.html"])
+        XCTAssertEqual(read(out + "/shop/status.html"), published)
         // The same renderer, without the link to DIR/index.html.
         h.ok("status --html \(h.dir)/local.html")
         let local = read(h.dir + "/local.html")

@@ -5,7 +5,7 @@ import RelctlStore
 enum PublishCommand {
     static let command: RunnableCommand = RunnableCommand(
         "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren, Prince of Versions, appcast and control files.",
-        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256.",
+        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision; a project whose revision and span still hold and whose files are intact is not rendered again, so a publish costs what changed.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
@@ -14,7 +14,7 @@ enum PublishCommand {
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change."),
-                   Example("relctl publish ./out --watch --exec \"rclone copy ./out remote:updates\"", "Keep ./out current and sync it after each change.")]
+                   Example("relctl publish ./out --watch --exec \"relctl deploy ./out s3:bucket/updates\"", "Keep ./out current and upload what changed after each change.")]
     ) { inv in
         let dir = inv.arg("DIR")!
         if inv.flag("watch") {
@@ -30,7 +30,7 @@ enum PublishCommand {
         let o = try publishOnce(inv, store: store, dir: dir, at: at, dryRun: dryRun)
         o.warnings.forEach(inv.warn)
         report(inv, dir: dir, dryRun: dryRun, revision: o.revision, at: at, next: o.next, added: o.added, changed: o.changed, removed: o.removed,
-               unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements)
+               unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements, rendered: o.rendered)
     }
 
     /// What one publish did.
@@ -42,17 +42,24 @@ enum PublishCommand {
         var unchanged: Int
         var limits: [JSON], disagreements: [JSON]
         var next: NextChange?
+        /// The projects rendered; the others' files were left as the index records them.
+        var rendered: [String] = []
         var changedPaths: [String] { (added + changed + removed).sorted() }
     }
 
-    /// Renders every project (or the one of -p) at `at`, checks what each
-    /// client would do, and writes the tree; warnings go to stderr.
+    /// Who wrote a tree: a tree another relctl wrote is rendered anew, whole.
+    static let generator = "relctl \(Runner.version)"
+
+    /// Renders the projects whose files are not current (or the one of -p),
+    /// checks what each client would do, and writes the tree; a project whose
+    /// revision and span in the old index still hold is left as it is, so a
+    /// publish costs what changed. Warnings go to stderr.
     static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool) throws -> Outcome {
         let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: inv.context.publishLockWait)
-        var entries: [String: (size: Int, sha256: String)] = [:]
+        var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
         var added: [String] = [], changed: [String] = [], unchanged = 0
-        var warnings: [String] = []
         var findings: [Finding] = []
+        var rendered: [String] = []
         let progress = inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json && !inv.flag("watch")
         func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
             switch outcome {
@@ -61,69 +68,93 @@ enum PublishCommand {
             case .unchanged: unchanged += 1
             }
         }
-        let revision: Int64
-        var next: NextChange? = nil
+        var order: [String] = []
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = !inv.flag("no-pages")
-        var summaries: [StatusSummary] = []
         do {
-            revision = try store.read {
+            try store.read {
                 let all = try store.projects()
-                var projects = all
-                func noteNext(_ snapshot: ProjectSnapshot) {
-                    let n = NextChange.after(snapshot, at: at)
-                    next = NextChange.earliest(next, all.count > 1 ? n?.naming(snapshot.project.slug) : n)
+                order = all.map(\.slug)
+                index.revision = try store.revision()
+                let revisions = try store.projectRevisions()
+                let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
+                // The old index's files by project, to keep those left alone.
+                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
+                var previousFiles: [String: [(String, (size: Int, sha256: String))]] = [:]
+                for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
+                    if let slash = path.firstIndex(of: "/") { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
                 }
-                if inv.flag("project") {
-                    let slug = inv.value("project")!
-                    projects = [try store.requireProject(slug)]
-                    entries = writer.previousIndex.filter { !$0.key.hasPrefix(slug + "/") }
-                    // The index speaks for the whole tree: the others' next changes count too.
-                    for other in all where other.slug != slug {
-                        let snapshot = try store.zonedSnapshot(other)
-                        noteNext(snapshot)
-                        if pages { summaries.append(StatusSummary(snapshot, at: at)) }
+                var toRender: [ProjectRecord] = []
+                for project in all {
+                    let revision = revisions.bySlug[project.slug] ?? revisions.everyProject
+                    let record = previous?.projects[project.slug]
+                    let files = previousFiles[project.slug] ?? []
+                    // A page published or left out as this publish wants it (--no-pages) is part of being current.
+                    let pageAsWanted = files.contains { $0.0 == "\(project.slug)/status.html" } == pages
+                    let current = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
+                        && pageAsWanted && files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) }
+                    // -p renders that project only: the others stay as published, current or not.
+                    if (only == nil && !current) || project.slug == only {
+                        toRender.append(project)
+                    } else if let record {
+                        index.projects[project.slug] = record
+                        for (path, entry) in previousFiles[project.slug] ?? [] {
+                            index.files[path] = entry
+                            unchanged += 1
+                        }
                     }
                 }
                 // Snapshots are read here, on the connection's thread; a batch
                 // renders in parallel; its files are staged in order.
-                let revisions = pages ? try store.projectRevisions() : nil
                 let batchSize = 8
-                for start in stride(from: 0, to: projects.count, by: batchSize) {
-                    let batch = projects[start..<min(start + batchSize, projects.count)]
-                    if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(projects.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
+                for start in stride(from: 0, to: toRender.count, by: batchSize) {
+                    let batch = toRender[start..<min(start + batchSize, toRender.count)]
+                    if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(toRender.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
                     let snapshots = try batch.map { try store.zonedSnapshot($0) }
-                    snapshots.forEach(noteNext)
-                    for rendered in try ParallelRender.render(snapshots, at: at, revisions: revisions) {
-                        warnings += rendered.warnings
-                        if let summary = rendered.summary { summaries.append(summary) }
-                        findings += rendered.findings
-                        for file in rendered.files {
+                    let pageRevisions = pages ? Dictionary(uniqueKeysWithValues: batch.map { ($0.slug, revisions.bySlug[$0.slug] ?? revisions.everyProject) }) : nil
+                    for (snapshot, result) in zip(snapshots, try ParallelRender.render(snapshots, at: at, revisions: pageRevisions)) {
+                        let slug = snapshot.project.slug
+                        rendered.append(slug)
+                        // Limits live on in the project's record, once each; only disagreements are
+                        // kept whole (a fleet's limit findings run to hundreds of thousands).
+                        findings += result.findings.filter(\.isDisagreement)
+                        index.projects[slug] = PublishedProject(
+                            revision: revisions.bySlug[slug] ?? revisions.everyProject,
+                            validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
+                            disagreements: result.findings.filter(\.isDisagreement).count,
+                            warnings: result.warnings, limits: FindingsReport.limits(result.findings).map(\.limit), summary: result.summary)
+                        for file in result.files {
                             tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
-                            entries[file.path] = (file.bytes.count, file.sha256)
+                            index.files[file.path] = (file.bytes.count, file.sha256)
                         }
                     }
                 }
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
-                return try store.revision()
             }
+            index.settleSpan(projectOrder: order)
+            // Files at DIR's root rendered from every project go here, after the
+            // projects and before index.json (staged last, apart): staged on
+            // every publish, since only project folders are kept from the old index.
             if pages {
-                let html = StatusIndex.render(summaries, revision: revision)
+                let html = StatusIndex.render(order.compactMap { index.projects[$0]?.summary }, revision: index.revision)
                 let sha = SHA256.hex(html)
                 tally(try writer.stage("index.html", html, sha256: sha), "index.html")
-                entries["index.html"] = (html.count, sha)
+                index.files["index.html"] = (html.count, sha)
             }
             // What the previous index and an unfinished publish's journal name, and this tree does not.
-            let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { entries[$0] == nil }.sorted()
-            // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { index.files[$0] == nil }.sorted()
             let disagreements = findings.filter(\.isDisagreement)
             if let first = disagreements.first, !dryRun && !inv.flag(overrideFlag) {
                 throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(first)); nothing was written",
                                           hint: "'relctl publish \(dir) --dry-run' lists them all; this is a relctl bug, please report it; --\(overrideFlag) writes the files anyway")
             }
-            tally(try writer.stage("index.json", IndexFormat.render(revision: revision, at: at, nextChange: next, entries: entries)), "index.json")
+            // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            tally(try writer.stage("index.json", IndexFormat.render(index)), "index.json")
             let removed = try writer.commit(removing: stale)
-            let limits = FindingsReport.limits(findings)
+            // What every project in the tree says, rendered now or before, in project order.
+            let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
+            var warnings = published.flatMap(\.1.warnings)
+            let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
             warnings += FindingsReport.limitLines(limits).map { "not carried: " + $0 }
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
@@ -132,12 +163,12 @@ enum PublishCommand {
             if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty) {
                 // The log is a courtesy: a database this user may only read still publishes.
                 if let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
-                    try? log.logPublish(dir: dir, revision: revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
+                    try? log.logPublish(dir: dir, revision: index.revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
                 }
             }
-            return Outcome(warnings: warnings, revision: revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
+            return Outcome(warnings: warnings, revision: index.revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json),
-                           next: next)
+                           next: index.nextChange, rendered: rendered)
         } catch {
             writer.abort()
             throw error
@@ -148,13 +179,14 @@ enum PublishCommand {
     static let overrideFlag = "publish-despite-disagreements"
 
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64, at: Int64, next: NextChange?,
-                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON]) {
+                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON], rendered: [String]) {
         let total = added.count + changed.count + unchanged
         // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
         let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
                                       "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
                                       "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
-                                      "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next)])
+                                      "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next),
+                                      "rendered": .array(rendered.map { .string($0) })])
         if dryRun {
             inv.render(document) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()

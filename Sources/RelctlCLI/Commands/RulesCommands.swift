@@ -14,7 +14,7 @@ enum RulesCommands {
 
     static func json(_ p: ProjectRecord) -> JSON {
         .object(["rules": p.rules.json, "releaseDelayDays": .int(p.releaseDelayDays),
-                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated)])
+                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated), "whatsNewVersions": .int(p.whatsNewLimit)])
     }
 
     static func text(_ p: ProjectRecord) -> String {
@@ -22,7 +22,7 @@ enum RulesCommands {
             let r = p.rules.byType[i]
             return [t, r.name, r.alert, r.frequency, r.skipAllowed ? "allowed" : "no"]
         })
-        s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\n"
+        s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\nwhat's new:     \(p.whatsNewLimit == 0 ? "every released version" : "the \(p.whatsNewLimit) newest released versions")\n"
         return s
     }
 
@@ -48,20 +48,23 @@ enum RulesCommands {
             Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
             Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
+            Option("whats-new", value: "COUNT", help: "How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default \(ProjectRecord.defaultWhatsNewLimit))."),
             Shared.dryRun,
         ],
         examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
-                   Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released.")]
+                   Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released."),
+                   Example("relctl rules set --whats-new 5", "List the five newest releases in the what's-new files.")]
     ) { inv in
         let delay = try inv.value("release-delay").map { try count($0, "--release-delay", max: ProjectRecord.maxReleaseDelayDays) }
         let remind = try inv.value("remind-after").map { try count($0, "--remind-after", max: ProjectRecord.maxRemindHours) }
+        let whatsNew = try inv.value("whats-new").map { try count($0, "--whats-new", max: ProjectRecord.maxWhatsNewLimit) }
         // Parse everything before touching the database.
         var parsed: [(String, Rule)] = []
         for name in ["all", "major", "minor", "patch", "revision"] {
             if let text = inv.value(name) { parsed.append((name, try Rule.parse(text))) }
         }
-        guard !parsed.isEmpty || delay != nil || remind != nil || inv.flag("outdated") else {
-            throw RelctlError.usage("nothing to change", hint: "give --all, --major, --minor, --patch, --revision, --release-delay, --remind-after or --outdated")
+        guard !parsed.isEmpty || delay != nil || remind != nil || whatsNew != nil || inv.flag("outdated") else {
+            throw RelctlError.usage("nothing to change", hint: "give --all, --major, --minor, --patch, --revision, --release-delay, --remind-after, --outdated or --whats-new")
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
@@ -73,6 +76,7 @@ enum RulesCommands {
         updated.releaseDelayDays = delay ?? project.releaseDelayDays
         updated.remindHours = remind ?? project.remindHours
         updated.outdated = inv.value("outdated") ?? project.outdated
+        updated.whatsNewLimit = whatsNew ?? project.whatsNewLimit
         try store.setRules(of: project, to: updated, now: inv.now)
         if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
         inv.render(json(updated)) { text(updated) }

@@ -14,7 +14,8 @@ enum StatusCommand {
         let store = try inv.store(.read)
         let (snapshot, revision) = try store.read {
             let s = try store.zonedSnapshot(try inv.project(in: store))
-            return (s, try store.projectRevisions()[s.project.slug] ?? 0)
+            let revisions = try store.projectRevisions()
+            return (s, revisions.bySlug[s.project.slug] ?? revisions.everyProject)
         }
         if let path = inv.value("html") {
             let (limits, _) = FindingsReport.wouldNotCarry(snapshot, at: at)

@@ -22,7 +22,16 @@ enum VerifyCommand {
               case .int(let revision)? = index["revision"], case .object(let listed)? = index["files"] else {
             throw RelctlError.failure("\(indexPath) is not an index relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
-        guard case .string(let when)? = index["publishedAt"], let at = Time.parseUTC(when) else {
+        // The files hold from validFrom to the next change: any instant between
+        // gives the same answers. null: they have held since ever.
+        let at: Int64
+        switch (index["validFrom"], index["publishedAt"]) {
+        case (.string(let from)?, _) where Time.parseUTC(from) != nil: at = Time.parseUTC(from)!
+        case (.null?, _):
+            if case .object(let next)? = index["nextChange"], case .string(let s)? = next["at"], let t = Time.parseUTC(s) { at = min(inv.now, t - 1) }
+            else { at = inv.now }
+        case (nil, .string(let when)?) where Time.parseUTC(when) != nil: at = Time.parseUTC(when)!  // written by relctl before validFrom
+        default:
             throw RelctlError.failure("\(indexPath) does not say when it was published for (an older relctl wrote it)", hint: "publish again: relctl publish \(dir)")
         }
 

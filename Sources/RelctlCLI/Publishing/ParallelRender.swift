@@ -15,8 +15,8 @@ struct RenderedProject: Sendable {
     var warnings: [String]
     /// What each client would do with these files that `check` does not say.
     var findings: [Finding]
-    /// For DIR/index.html, when the status pages are published.
-    var summary: StatusSummary?
+    /// For DIR/index.html (recorded in index.json).
+    var summary: StatusSummary
 }
 
 /// Renders, verifies and hashes several projects at once, one per core: rendering and

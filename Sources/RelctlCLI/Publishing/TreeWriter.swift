@@ -37,6 +37,8 @@ public final class TreeWriter {
     /// Folders this publish made, in order, so a refused one can take them back.
     private var madeDirectories: [String] = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
+    /// The old index.json, when this relctl's kind wrote it: what each project's files were published from.
+    public private(set) var previous: PublishedIndex?
     /// Paths named by the journal of a publish that did not finish.
     public private(set) var unfinished: Set<String> = []
     /// When the previous index.json was written: published files are older.
@@ -67,7 +69,12 @@ public final class TreeWriter {
                 throw error
             }
         }
-        previousIndex = TreeWriter.readIndex(self.root + "/index.json")
+        // One read and parse of the old index: the tree writer needs its files, the publish its projects.
+        let indexPath = self.root + "/index.json"
+        if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
+            previous = IndexFormat.parse(bytes)
+            previousIndex = previous?.files.filter { TreeWriter.isSafe($0.key) } ?? TreeWriter.readIndex(bytes)
+        }
         var st = stat()
         if lstat(self.root + "/index.json", &st) == 0 { indexTime = st.st_mtim }
         unfinished = TreeWriter.readJournal(self.root + "/" + TreeWriter.journalName)
@@ -96,9 +103,8 @@ public final class TreeWriter {
         lockFD = fd
     }
 
-    static func readIndex(_ path: String) -> [String: (size: Int, sha256: String)] {
-        guard FileSystem.kind(of: path, followLinks: false) == .file, let bytes = try? FileSystem.readFile(path),
-              let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .object(let files)? = top["files"] else { return [:] }
+    static func readIndex(_ bytes: [UInt8]) -> [String: (size: Int, sha256: String)] {
+        guard let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .object(let files)? = top["files"] else { return [:] }
         var out: [String: (size: Int, sha256: String)] = [:]
         // An entry naming a path outside DIR was never relctl's: not a file to remove or count.
         for (path, entry) in files where isSafe(path) {
@@ -274,6 +280,26 @@ public final class TreeWriter {
         }
         return removed
     }
+
+    /// Whether a file the old index lists is still as published: a regular
+    /// file of that size, reached without a link, not modified since the
+    /// index was written. One lstat per file (and per folder): what lets a
+    /// publish leave a current project alone without reading its files.
+    public func isIntact(_ relative: String, size: Int) -> Bool {
+        guard let indexTime else { return false }
+        let parts = relative.split(separator: "/")
+        var dir = root
+        for part in parts.dropLast() {
+            dir += "/" + part
+            if checkedDirectories.contains(dir) { continue }
+            guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return false }
+            checkedDirectories.insert(dir)
+        }
+        var st = stat()
+        guard lstat(root + "/" + relative, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == size else { return false }
+        return (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec)
+    }
+    private var checkedDirectories: Set<String> = []
 
     /// A regular file at `relative`, reached without following a link.
     private func isPublishedFile(_ relative: String) -> Bool {

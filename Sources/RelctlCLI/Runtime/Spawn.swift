@@ -23,3 +23,74 @@ enum Spawn {
         return low == 0 ? (status >> 8) & 0xff : -low
     }
 }
+
+extension Spawn {
+    /// The first executable `name` on `env`'s PATH (the command's own
+    /// environment, not relctl's process: tests give their own), or nil.
+    static func find(_ name: String, env: [String: String]) -> String? {
+        for dir in (env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !dir.isEmpty {
+            let path = dir + "/" + name
+            var st = stat()
+            if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, access(path, X_OK) == 0 { return path }
+        }
+        return nil
+    }
+
+    /// What a program said and how it ended.
+    struct Captured {
+        /// The exit status, or a negative signal number.
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: [UInt8]
+        /// The last non-empty line of stderr: what a failing tool says last is usually why.
+        var lastErrorLine: String {
+            String(decoding: stderr, as: UTF8.self).split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "no message"
+        }
+    }
+
+    /// Runs `path` with `arguments`, stdin from /dev/null, stdout and
+    /// stderr captured through unlinked temporary files (no pipe to fill up
+    /// and block on); nil when it could not start.
+    static func capture(_ path: String, _ arguments: [String], env: [String: String]) -> Captured? {
+        func temporary() -> Int32 {
+            var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-spawn.XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+            return fd
+        }
+        let out = temporary(), err = temporary()
+        defer { if out >= 0 { close(out) }; if err >= 0 { close(err) } }
+        guard out >= 0, err >= 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out, 1)
+        posix_spawn_file_actions_adddup2(&actions, err, 2)
+        let argv = [path] + arguments
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let envp: [String] = env.map { "\($0.key)=\($0.value)" }.sorted()
+        var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return nil }
+        }
+        func readAll(_ fd: Int32) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            lseek(fd, 0, SEEK_SET)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                bytes += buffer[0..<n]
+            }
+            return bytes
+        }
+        let low = status & 0x7f
+        return Captured(status: low == 0 ? (status >> 8) & 0xff : -low, stdout: readAll(out), stderr: readAll(err))
+    }
+}

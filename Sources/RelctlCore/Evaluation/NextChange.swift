@@ -16,7 +16,7 @@ public struct NextChange: Sendable, Equatable {
 
     public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
         var best: NextChange? = nil
-        instants(snapshot) { instant, cause in
+        forEachInstant(snapshot) { instant, cause in
             guard instant > t else { return }
             if best == nil || instant < best!.at { best = NextChange(at: instant, causes: [cause()]) }
             else if instant == best!.at { best!.causes.append(cause()) }
@@ -26,11 +26,12 @@ public struct NextChange: Sendable, Equatable {
 
     /// The last such instant at or before `t`: when what relctl says at `t`
     /// began (nil: it has held since the data was entered). The status page
-    /// shows it instead of the publish instant, so its bytes stay the same
-    /// between two changes.
+    /// shows it instead of the publish instant, and index.json records its
+    /// instant (`since`): from it up to `after(t)` every file is the same, so
+    /// two publishes of the same state write the same bytes.
     public static func latest(_ snapshot: ProjectSnapshot, atOrBefore t: Int64) -> NextChange? {
         var best: NextChange? = nil
-        instants(snapshot) { instant, cause in
+        forEachInstant(snapshot) { instant, cause in
             guard instant <= t else { return }
             if best == nil || instant > best!.at { best = NextChange(at: instant, causes: [cause()]) }
             else if instant == best!.at { best!.causes.append(cause()) }
@@ -38,12 +39,20 @@ public struct NextChange: Sendable, Equatable {
         return best
     }
 
-    /// Every instant at which the answer may change, with its cause, in one
-    /// place for `after` and `latest`.
-    static func instants(_ snapshot: ProjectSnapshot, _ visit: (Int64, () -> String) -> Void) {
-        func consider(_ instant: Int64?, _ cause: @autoclosure @escaping () -> String) {
+    /// `latest`'s instant alone, without building the causes (publish asks for every project).
+    public static func since(_ snapshot: ProjectSnapshot, at t: Int64) -> Int64? {
+        var best: Int64? = nil
+        forEachInstant(snapshot) { instant, _ in
+            if instant <= t, best == nil || instant > best! { best = instant }
+        }
+        return best
+    }
+
+    /// Every instant at which the answer may change, with its cause (built only when asked).
+    private static func forEachInstant(_ snapshot: ProjectSnapshot, _ body: (Int64, () -> String) -> Void) {
+        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
             guard let instant, Time.isInRange(instant) else { return }
-            visit(instant, cause)
+            withoutActuallyEscaping(cause) { body(instant, $0) }
         }
         let multi = snapshot.platforms.count > 1
         for p in snapshot.platforms {

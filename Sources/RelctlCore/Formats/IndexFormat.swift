@@ -1,19 +1,161 @@
-/// DIR/index.json: every published file with its size and SHA-256, and the
-/// revision of the database and the instant it was published for (what
-/// `relctl verify` compares the files with), and when the files next change
-/// with no change to the database (nil: never), so a deployer or a cache can
-/// tell when they go stale.
+/// DIR/index.json: every published file with its size and SHA-256, the
+/// revision of the database, the span of time the files hold for
+/// (`validFrom`: the last instant at or before the publish at which they
+/// changed by themselves, null for "since ever"; `nextChange`: when they next
+/// change with no change to the database, null for "never") — what
+/// `relctl verify` compares the files with, and what a deployer or a cache
+/// goes by — and per project what the next publish needs to leave it alone:
+/// its own revision and span, and what it said when rendered (limits,
+/// warnings). Recording the span, not the publish instant, keeps the index
+/// byte-identical between two publishes of the same state: a publish with
+/// nothing to do writes nothing, and a tree published in steps is the tree
+/// one full publish gives.
 public enum IndexFormat {
-    public static func render(revision: Int64, at: Int64, nextChange: NextChange?, entries: [String: (size: Int, sha256: String)]) -> [UInt8] {
+    public static func render(_ index: PublishedIndex) -> [UInt8] {
         JSON.object([
-            "revision": .int(revision),
-            "publishedAt": .time(at),
-            "nextChange": json(nextChange),
-            "files": .object(entries.mapValues { .object(["size": .int($0.size), "sha256": .string($0.sha256)]) }),
+            "generator": .string(index.generator),
+            "revision": .int(index.revision),
+            "validFrom": .time(index.validFrom),
+            "nextChange": json(index.nextChange),
+            "projects": .object(index.projects.mapValues(json)),
+            "files": .object(index.files.mapValues { .object(["size": .int($0.size), "sha256": .string($0.sha256)]) }),
         ]).compactBytes()
     }
 
     public static func json(_ next: NextChange?) -> JSON {
         next.map { .object(["at": .time($0.at), "causes": .array($0.causes.map { .string($0) })]) } ?? .null
+    }
+
+    static func json(_ p: PublishedProject) -> JSON {
+        .object(["revision": .int(p.revision), "validFrom": .time(p.validFrom), "nextChange": json(p.nextChange),
+                 "disagreements": .int(p.disagreements), "warnings": .array(p.warnings.map { .string($0) }),
+                 "limits": .array(p.limits.map { .object(["client": .string($0.client.rawValue), "platform": .string($0.platform),
+                                                          "intent": .string($0.intent), "reason": .string($0.reason)]) }),
+                 "summary": p.summary.json])
+    }
+
+    /// An index this relctl wrote, or nil (missing, older, foreign, edited
+    /// out of shape): a caller then treats every project as new.
+    public static func parse(_ bytes: [UInt8]) -> PublishedIndex? {
+        guard case .object(let top)? = try? JSONReader.parse(bytes),
+              case .string(let generator)? = top["generator"], case .int(let revision)? = top["revision"],
+              let validFrom = time(top["validFrom"]), let next = nextChange(top["nextChange"]),
+              case .object(let projects)? = top["projects"], case .object(let files)? = top["files"] else { return nil }
+        var index = PublishedIndex(generator: generator, revision: revision, validFrom: validFrom, nextChange: next)
+        for (slug, value) in projects {
+            guard case .object(let p) = value, case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
+                  let pNext = nextChange(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
+                  case .array(let warnings)? = p["warnings"], case .array(let limits)? = p["limits"],
+                  let summaryJSON = p["summary"], let summary = StatusSummary(json: summaryJSON) else { return nil }
+            var record = PublishedProject(revision: rev, validFrom: from, nextChange: pNext, disagreements: Int(disagreements), summary: summary)
+            for w in warnings {
+                guard case .string(let s) = w else { return nil }
+                record.warnings.append(s)
+            }
+            for l in limits {
+                guard case .object(let o) = l, case .string(let c)? = o["client"], let client = Client(rawValue: c),
+                      case .string(let platform)? = o["platform"], case .string(let intent)? = o["intent"],
+                      case .string(let reason)? = o["reason"] else { return nil }
+                record.limits.append(Limit(client: client, platform: platform, intent: intent, reason: reason))
+            }
+            index.projects[slug] = record
+        }
+        for (path, entry) in files {
+            guard case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else { return nil }
+            index.files[path] = (Int(size), sha)
+        }
+        return index
+    }
+
+    /// `.some(nil)` for JSON null, nil for anything that is not a time.
+    private static func time(_ value: JSON?) -> Int64?? {
+        switch value {
+        case .null?: return .some(nil)
+        case .string(let s)?: return Time.parseUTC(s).map { .some($0) } ?? nil
+        default: return nil
+        }
+    }
+
+    static func nextChange(_ value: JSON?) -> NextChange?? {
+        switch value {
+        case .null?: return .some(nil)
+        case .object(let o)?:
+            guard case .string(let s)? = o["at"], let at = Time.parseUTC(s), case .array(let causes)? = o["causes"] else { return nil }
+            var list: [String] = []
+            for c in causes {
+                guard case .string(let text) = c else { return nil }
+                list.append(text)
+            }
+            return .some(NextChange(at: at, causes: list))
+        default: return nil
+        }
+    }
+}
+
+/// What index.json records: the tree and, per project, its part of it.
+public struct PublishedIndex {
+    /// The relctl that wrote the files ("relctl 0.1.0"): another one renders them anew.
+    public var generator: String
+    public var revision: Int64
+    public var validFrom: Int64?
+    public var nextChange: NextChange?
+    public var projects: [String: PublishedProject] = [:]
+    public var files: [String: (size: Int, sha256: String)] = [:]
+
+    public init(generator: String, revision: Int64, validFrom: Int64?, nextChange: NextChange?) {
+        self.generator = generator
+        self.revision = revision
+        self.validFrom = validFrom
+        self.nextChange = nextChange
+    }
+
+    /// Whether the files hold at `at`: from validFrom (inclusive) to the next change (exclusive).
+    public func holds(at: Int64) -> Bool { PublishedProject.span(validFrom, nextChange, contains: at) }
+
+    /// The tree's span from its projects': it holds where every project's
+    /// does. Causes of a tie come in project order (`projectOrder`, the
+    /// slugs of the database), each naming its project when there are several.
+    public mutating func settleSpan(projectOrder order: [String]) {
+        let multi = order.count > 1
+        validFrom = nil
+        nextChange = nil
+        for slug in order {
+            guard let p = projects[slug] else { continue }
+            if let from = p.validFrom, validFrom.map({ from > $0 }) ?? true { validFrom = from }
+            nextChange = NextChange.earliest(nextChange, multi ? p.nextChange?.naming(slug) : p.nextChange)
+        }
+    }
+}
+
+/// One project's part of index.json.
+public struct PublishedProject: Sendable {
+    /// The number of the project's last change in the audit trail.
+    public var revision: Int64
+    public var validFrom: Int64?
+    /// Not naming the project: the index names it when it lists several.
+    public var nextChange: NextChange?
+    /// Client decisions that differed from `check` (written only with --publish-despite-disagreements).
+    public var disagreements: Int
+    public var warnings: [String] = []
+    public var limits: [Limit] = []
+    /// Its line in DIR/index.html, which lists every project of the tree,
+    /// rendered now or left alone.
+    public var summary: StatusSummary
+
+    public init(revision: Int64, validFrom: Int64?, nextChange: NextChange?, disagreements: Int, warnings: [String] = [], limits: [Limit] = [],
+                summary: StatusSummary) {
+        self.revision = revision
+        self.validFrom = validFrom
+        self.nextChange = nextChange
+        self.disagreements = disagreements
+        self.warnings = warnings
+        self.limits = limits
+        self.summary = summary
+    }
+
+    public func holds(at: Int64) -> Bool { PublishedProject.span(validFrom, nextChange, contains: at) }
+
+    static func span(_ from: Int64?, _ next: NextChange?, contains at: Int64) -> Bool {
+        (from.map { $0 <= at } ?? true) && (next.map { at < $0.at } ?? true)
     }
 }

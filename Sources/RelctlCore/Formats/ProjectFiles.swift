@@ -29,9 +29,11 @@ public enum ProjectFiles {
     /// The files and what each client does with them (Fidelity), each worked
     /// out once: the status page lists the limits found, and is for people,
     /// so no client simulation reads it.
-    /// With the page comes the project's summary for DIR/index.html.
+    /// The project's summary for DIR/index.html comes too, page or not: the
+    /// index records it, so a later publish that leaves this project alone
+    /// can still list it there.
     public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?) throws
-        -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary?) {
+        -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary) {
         var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
@@ -41,9 +43,8 @@ public enum ProjectFiles {
             let limits = findings.compactMap(\.limit).filter { seen.insert("\($0.platform)\u{0}\($0.client.rawValue)\u{0}\($0.intent)").inserted }
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
                                        bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
-            return (files, findings, StatusSummary(snapshot, states: states, at: at))
         }
-        return (files, findings, nil)
+        return (files, findings, StatusSummary(snapshot, states: states, at: at))
     }
 
     /// The client files, and the platforms' states they were rendered from.
@@ -59,7 +60,7 @@ public enum ProjectFiles {
             let base = "\(slug)/\(platform.name)"
             // What every locale's files share, rendered once per platform.
             let retiredVersions = RetiredFormat.versions(state)
-            let whatsNewParts = state.releasedNewestFirst.map(WhatsNewFormat.parts)
+            let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
             }

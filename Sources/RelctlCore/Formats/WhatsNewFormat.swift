@@ -1,10 +1,18 @@
-/// What's new per locale: released versions, newest first, with notes
-/// resolved along the locale chain and marked when they fell back.
+/// What's new per locale: released versions, newest first, up to the
+/// project's limit, with notes resolved along the locale chain and marked
+/// when they fell back.
 enum WhatsNewFormat {
+    /// The versions listed: the project's limit of the newest released (0: all).
+    static func listed(_ state: PlatformState) -> ArraySlice<VersionRecord> {
+        let all = state.releasedNewestFirst
+        let limit = state.project.whatsNewLimit
+        return limit > 0 && all.count > limit ? all.prefix(Int(limit)) : all[...]
+    }
+
     static func render(_ state: PlatformState, parts: [(head: [UInt8], tail: [UInt8])], locale: String) -> JSON {
         var versions: [UInt8] = [91]
         let chain = Catalog.chain(locale, defaultLocale: state.project.defaultLocale)
-        for (i, v) in state.releasedNewestFirst.enumerated() {
+        for (i, v) in listed(state).enumerated() {
             if i > 0 { versions.append(44) }
             entry(head: parts[i].head, tail: parts[i].tail, notes: state.evaluator.notes(v, chain: chain), locale: locale, into: &versions)
         }

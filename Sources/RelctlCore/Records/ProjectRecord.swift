@@ -12,12 +12,21 @@ public struct ProjectRecord: Sendable {
     public var outdated: String
     /// The zone app messages show instants in ({until}, {deadline}).
     public var timeZone: String = "UTC"
+    /// How many released versions, newest first, whatsnew/<locale>.json
+    /// lists (0: every one). Apps show the notes of the release they
+    /// offer, and a few before it for users who skipped some; a complete
+    /// history costs every user on every launch (160 of 177 MiB of the
+    /// benchmark fleet's files before this limit).
+    public var whatsNewLimit: Int64 = ProjectRecord.defaultWhatsNewLimit
 
     /// The largest release delay and reminder interval relctl takes or reads:
     /// bounds that keep the evaluator's date arithmetic far from overflow.
     public static let maxReleaseDelayDays: Int64 = 365
     public static let maxRemindHours: Int64 = 24 * 365
     public static let outdatedPolicies = ["recommend", "none"]
+    /// Ten: at a release every two weeks, the notes of the last four months.
+    public static let defaultWhatsNewLimit: Int64 = 10
+    public static let maxWhatsNewLimit: Int64 = 1000
 
     public init(id: Int64, slug: String, name: String, defaultLocale: String, locales: [String], rules: Rules,
                 releaseDelayDays: Int64, remindHours: Int64, outdated: String) {

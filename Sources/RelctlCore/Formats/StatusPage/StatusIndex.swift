@@ -65,6 +65,61 @@ public struct StatusSummary: Sendable, Equatable {
     }
 }
 
+/// A summary as index.json records it, so that DIR/index.html can list a
+/// project the publish left alone without reading it from the database.
+extension StatusSummary {
+    var json: JSON {
+        func window(_ w: Window) -> JSON { .object(["id": .int(w.id), "scope": .string(w.scope), "from": .time(w.from), "to": .time(w.to)]) }
+        return .object([
+            "slug": .string(slug), "name": .string(name),
+            "platforms": .array(platforms.map { p in
+                .object(["name": .string(p.name), "newest": .optional(p.newest), "force": .optional(p.force), "deadline": .time(p.deadline),
+                         "pending": .bool(p.pending), "recommend": .optional(p.recommend), "pins": .int(p.pins),
+                         "required": .int(p.required), "optional": .int(p.optional), "none": .int(p.none), "maintenance": .int(p.maintenance)])
+            }),
+            "active": .array(active.map(window)), "upcoming": .array(upcoming.map(window)),
+            "since": IndexFormat.json(since), "next": IndexFormat.json(next),
+        ])
+    }
+
+    /// nil for anything this relctl did not write: the publish then renders the project anew.
+    init?(json: JSON) {
+        guard case .object(let o) = json, case .string(let slug)? = o["slug"], case .string(let name)? = o["name"],
+              case .array(let platforms)? = o["platforms"], case .array(let active)? = o["active"], case .array(let upcoming)? = o["upcoming"],
+              let since = IndexFormat.nextChange(o["since"]), let next = IndexFormat.nextChange(o["next"]) else { return nil }
+        func string(_ v: JSON?) -> String?? {
+            switch v { case .null?: return .some(nil); case .string(let s)?: return .some(s); default: return nil }
+        }
+        func time(_ v: JSON?) -> Int64?? {
+            switch v { case .null?: return .some(nil); case .string(let s)?: return Time.parseUTC(s).map { .some($0) } ?? nil; default: return nil }
+        }
+        func count(_ v: JSON?) -> Int? {
+            guard case .int(let n)? = v, n >= 0, n <= Int64(Int32.max) else { return nil }
+            return Int(n)
+        }
+        func window(_ v: JSON) -> Window? {
+            guard case .object(let w) = v, case .int(let id)? = w["id"], case .string(let scope)? = w["scope"],
+                  let from = time(w["from"]) ?? nil, let to = time(w["to"]) else { return nil }
+            return Window(id: id, scope: scope, from: from, to: to)
+        }
+        self.slug = slug; self.name = name; self.since = since; self.next = next
+        self.platforms = []
+        for v in platforms {
+            guard case .object(let p) = v, case .string(let pname)? = p["name"], let newest = string(p["newest"]), let force = string(p["force"]),
+                  let deadline = time(p["deadline"]), case .bool(let pending)? = p["pending"], let recommend = string(p["recommend"]),
+                  let pins = count(p["pins"]), let required = count(p["required"]), let optional = count(p["optional"]),
+                  let none = count(p["none"]), let maintenance = count(p["maintenance"]) else { return nil }
+            var platform = Platform(name: pname, newest: newest, force: force, deadline: deadline, pending: pending, recommend: recommend, pins: pins)
+            platform.required = required; platform.optional = optional; platform.none = none; platform.maintenance = maintenance
+            self.platforms.append(platform)
+        }
+        self.active = []
+        for v in active { guard let w = window(v) else { return nil }; self.active.append(w) }
+        self.upcoming = []
+        for v in upcoming { guard let w = window(v) else { return nil }; self.upcoming.append(w) }
+    }
+}
+
 /// DIR/index.html: every project, its platforms, what is in force and
 /// anything active now, from the projects' summaries. Like the project
 /// pages it shows the revision and when the state began, not the publish

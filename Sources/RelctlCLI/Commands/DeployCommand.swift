@@ -1,0 +1,232 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// `relctl deploy DIR REMOTE`: hands a published tree to rclone, which
+/// speaks to every object store (S3, R2, GCS, Azure, …) and to local paths.
+/// relctl decides what to send and in which order; rclone sends it.
+///
+/// What changed is what DIR/index.json lists differently from the remote's
+/// index.json (size and SHA-256), so nothing is listed or hashed remotely
+/// beyond the files named. The order keeps a reader from ever seeing half a
+/// release: data files first, then control.json files, then index.json, and
+/// files that no longer belong only after that. A failed step stops there,
+/// before index.json: the remote still names the previous release, and the
+/// same command again uploads what is still missing (rclone compares
+/// checksums, so what arrived is not sent twice).
+enum DeployCommand {
+    static let command: RunnableCommand = RunnableCommand(
+        "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish.",
+        arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
+                    Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
+        options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE.", completion: .file),
+                  Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing.")],
+        examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
+                   Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
+                   Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
+    ) { inv in
+        let dir = inv.arg("DIR")!, remote = inv.arg("REMOTE")!
+        guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }
+        // rclone would read it as one of its options.
+        guard !remote.hasPrefix("-") else { throw RelctlError.usage("REMOTE '\(remote)' starts with '-'", hint: "for a folder of that name write ./\(remote)") }
+        if let list = inv.value("changed-list") { try PathInput.check(list, for: "--changed-list") }
+        let given = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
+        // Never an argument rclone could take for an option.
+        let root = given.hasPrefix("-") ? "./" + given : given
+        guard FileSystem.kind(of: root + "/index.json", followLinks: false) == .file else {
+            throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
+        }
+        // The publish lock: a publish writing DIR now would hand rclone half of two releases.
+        let writer = try TreeWriter(root: root, dryRun: false, lockWait: inv.context.publishLockWait)
+        guard writer.unfinished.isEmpty else {
+            throw RelctlError.failure("a publish into \(dir) did not finish, so its files are not one release", hint: "publish again: relctl publish \(dir)")
+        }
+        let indexBytes = try FileSystem.readFile(root + "/index.json")
+        guard let local = IndexFormat.parse(indexBytes) else {
+            throw RelctlError.failure("\(root)/index.json is not an index this relctl wrote", hint: "publish again: relctl publish \(dir)")
+        }
+        guard let rclone = Spawn.find("rclone", env: inv.context.env) else {
+            throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")
+        }
+        let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
+
+        let remoteIndex = try tool.remoteIndex()
+        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: inv.now)
+        let changed = plan.changedPaths
+        // What goes up must be what index.json says: a file edited since the publish is not sent.
+        for path in plan.uploads where path != "index.json" {
+            let full = root + "/" + path
+            guard FileSystem.kind(of: full, followLinks: false) == .file, let bytes = try? FileSystem.readFile(full),
+                  let entry = local.files[path], bytes.count == entry.size, SHA256.hex(bytes) == entry.sha256 else {
+                throw RelctlError.failure("\(full) is missing or differs from \(root)/index.json (changed since the publish); nothing was uploaded",
+                                          hint: "publish again, then deploy: relctl publish \(dir)")
+            }
+        }
+        if !inv.dryRun {
+            for step in plan.steps {
+                let outcome = try tool.run(step, from: root)
+                if outcome.status != 0 {
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine)"
+                                              + (step.isIndex || step.isDeletion ? "" : "; index.json was not replaced, so readers still get the previous release"),
+                                              hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
+                }
+            }
+        }
+        if let list = inv.value("changed-list") {
+            try FileSystem.writeFile(list, Array(changed.map { $0 + "\n" }.joined().utf8))
+        }
+        inv.render(.object(["dir": .string(dir), "remote": .string(remote), "dryRun": .bool(inv.dryRun),
+                            "uploaded": .array(plan.uploads.map { .string($0) }), "deleted": .array(plan.deletions.map { .string($0) }),
+                            "changed": .array(changed.map { .string($0) }), "unchanged": .int(plan.unchanged)])) {
+            changed.map { $0 + "\n" }.joined()
+        }
+        let verb = inv.dryRun ? "would upload" : "uploaded"
+        inv.info("\(inv.dryRun ? "dry run: " : "")\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
+                 + (plan.capped ? "; cache lifetimes cut to \(plan.capSeconds) s, the next change" : ""))
+        if let next = local.nextChange, next.at <= inv.now {
+            inv.warn("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): publish, then deploy again")
+        }
+        // The lock is held to the end: a publish waits until the upload is done.
+        withExtendedLifetime(writer) {}
+    }
+}
+
+/// What to send, in which order, with which headers: a pure function of the
+/// two indexes and the time.
+struct DeployPlan {
+    struct Step {
+        enum Kind { case upload(contentType: String, maxAge: Int64), delete }
+        var kind: Kind
+        var paths: [String]
+        var what: String
+        var isIndex: Bool { paths == ["index.json"] }
+        var isDeletion: Bool { if case .delete = kind { return true } else { return false } }
+    }
+
+    var steps: [Step] = []
+    var uploads: [String] = []
+    var deletions: [String] = []
+    var unchanged = 0
+    var capped = false
+    var capSeconds: Int64 = 0
+
+    /// The changed paths, for a CDN invalidation.
+    var changedPaths: [String] { (uploads + deletions).sorted() }
+
+    /// The README's cache classes (seconds).
+    static func maxAge(_ path: String) -> Int64 {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // The status pages say what is in force now, like control.json.
+        if name == "index.json" || name == "control.json" || name.hasSuffix(".html") { return 60 }
+        if path.contains("/whatsnew/") || path.contains("/lookup/") { return 3600 }
+        return 300
+    }
+
+    static func contentType(_ path: String) -> String {
+        if path.hasSuffix(".xml") { return "application/rss+xml" }
+        if path.hasSuffix(".html") { return "text/html; charset=utf-8" }
+        return "application/json"
+    }
+
+    init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), now: Int64) {
+        let theirs = remote.index?.files ?? [:]
+        var data: [String] = [], control: [String] = []
+        for (path, entry) in local.files.sorted(by: { $0.key < $1.key }) {
+            if let t = theirs[path], t == entry { unchanged += 1; continue }
+            if path.hasSuffix("/control.json") { control.append(path) } else { data.append(path) }
+        }
+        deletions = theirs.keys.filter { local.files[$0] == nil && TreeWriter.isSafe($0) && $0 != "index.json" }.sorted()
+        // A cache must not keep a file past the instant it changes by itself.
+        let cap = local.nextChange.map { max(0, $0.at - now) }
+        capSeconds = cap ?? 0
+        func add(_ paths: [String], _ what: String) {
+            var groups: [String: [String]] = [:]
+            var order: [String] = []
+            for p in paths {
+                var age = DeployPlan.maxAge(p)
+                if let cap, cap < age { age = cap; capped = true }
+                let key = "\(DeployPlan.contentType(p))\u{0}\(age)"
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(p)
+            }
+            for key in order {
+                let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
+                steps.append(Step(kind: .upload(contentType: String(parts[0]), maxAge: Int64(parts[1])!), paths: groups[key]!, what: what))
+            }
+        }
+        add(data, "uploading data files")
+        add(control, "uploading control.json files")
+        if remote.bytes != localIndex { add(["index.json"], "uploading index.json") }
+        if !deletions.isEmpty { steps.append(Step(kind: .delete, paths: deletions, what: "deleting files that no longer belong")) }
+        uploads = data + control + (remote.bytes != localIndex ? ["index.json"] : [])
+    }
+}
+
+/// rclone, as deploy runs it.
+struct Rclone {
+    var path: String
+    var env: [String: String]
+    var remote: String
+
+    /// The remote path of a file under REMOTE.
+    func target(_ relative: String) -> String {
+        remote.hasSuffix("/") || remote.hasSuffix(":") ? remote + relative : remote + "/" + relative
+    }
+
+    /// The remote's index.json (bytes and parsed), or nothing when it has
+    /// none yet; an error when the remote itself cannot be reached.
+    func remoteIndex() throws -> (index: PublishedIndex?, bytes: [UInt8]?) {
+        guard let cat = Spawn.capture(path, ["cat", target("index.json")], env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        // rclone cat of a path that is not there prints nothing and succeeds.
+        if cat.status == 0 && !cat.stdout.isEmpty { return (IndexFormat.parse(cat.stdout), cat.stdout) }
+        // No index there: a first deploy, if the remote exists at all.
+        guard let list = Spawn.capture(path, ["lsf", "--max-depth", "1", remote], env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        if list.status == 0 { return (nil, nil) }
+        // A prefix with nothing under it yet is fine when its bucket or folder exists.
+        if let parent = parentOfRemote(), let up = Spawn.capture(path, ["lsf", "--max-depth", "1", "--dirs-only", parent], env: env), up.status == 0 {
+            return (nil, nil)
+        }
+        throw RelctlError.failure("cannot reach the remote \(remote): \(list.lastErrorLine)",
+                                  hint: "check its name ('rclone listremotes') and that the bucket or folder exists ('rclone lsf \(remote)')")
+    }
+
+    /// "s3:bucket/a/b" → "s3:bucket/a"; "/srv/x" → "/srv"; nil at a bucket or root.
+    func parentOfRemote() -> String? {
+        var r = remote
+        while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
+        let colon = r.firstIndex(of: ":").flatMap { r[r.startIndex..<$0].contains("/") ? nil : $0 }
+        let pathStart = colon.map { r.index(after: $0) } ?? r.startIndex
+        guard let slash = r[pathStart...].lastIndex(of: "/") else { return nil }
+        let parent = String(r[..<slash])
+        if colon != nil && r[pathStart..<slash].isEmpty { return nil }
+        return parent.isEmpty ? "/" : parent
+    }
+
+    /// Runs one step: the list of paths goes to rclone in a file, so a long list needs no long command line.
+    func run(_ step: DeployPlan.Step, from root: String) throws -> Spawn.Captured {
+        let listPath = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
+        try FileSystem.writeFile(listPath, Array(step.paths.map { $0 + "\n" }.joined().utf8))
+        defer { unlink(listPath) }
+        var args: [String]
+        switch step.kind {
+        case .upload(let contentType, let maxAge):
+            // --checksum: a "2.0.1" that became "2.0.2" keeps its size and may keep its mtime.
+            args = ["copy", root, remote, "--files-from-raw", listPath, "--checksum", "--no-traverse",
+                    "--header-upload", "Content-Type: \(contentType)", "--header-upload", "Cache-Control: public, max-age=\(maxAge)"]
+        case .delete:
+            args = ["delete", remote, "--files-from-raw", listPath]
+        }
+        guard let outcome = Spawn.capture(path, args, env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// `relctl deploy` through the real rclone: to a local path, and to a real
+/// S3 API (moto's server, started here, scripts/s3-test-server.py) whose
+/// request log says, from the server's side, what was written with which
+/// headers and in which order.
+final class DeployTests: XCTestCase {
+    /// rclone with no user configuration; `t:` is the local S3 server when one runs.
+    func rcloneEnv(_ h: Harness, port: Int? = nil) -> [String: String] {
+        var env = h.env
+        env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+        env["HOME"] = h.dir
+        env["RCLONE_CONFIG"] = "/dev/null"
+        if let port {
+            for (k, v) in ["TYPE": "s3", "PROVIDER": "Other", "ENDPOINT": "http://127.0.0.1:\(port)", "ACCESS_KEY_ID": "test",
+                           "SECRET_ACCESS_KEY": "test", "REGION": "us-east-1"] { env["RCLONE_CONFIG_T_" + k] = v }
+        }
+        return env
+    }
+
+    func published(_ h: Harness, _ out: String) -> [String: Any] {
+        let r = h.run(["publish", out, "--json"])
+        XCTAssertEqual(r.status, 0, r.err)
+        return (r.json as? [String: Any]) ?? [:]
+    }
+
+    func changedPaths(_ publish: [String: Any]) -> [String] {
+        ["added", "changed", "removed"].flatMap { (publish[$0] as? [String]) ?? [] }.sorted()
+    }
+
+    func files(_ dir: String) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let e = FileManager.default.enumerator(atPath: dir)!
+        while let relative = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
+            if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
+        }
+        return out
+    }
+
+    func testDeployToALocalPathSendsWhatChangedAndDeletesWhatNoLongerBelongs() throws {
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h)
+        let out = h.dir + "/out", remote = h.dir + "/remote", list = h.dir + "/changed.txt"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        _ = published(h, out)
+        let first = h.ok("deploy \(out) \(remote) --changed-list \(list)")
+        XCTAssertEqual(files(remote), files(out))
+        XCTAssertEqual(first.out.split(separator: "\n").count, files(out).count, "a first deploy sends every file")
+        // One change: exactly the paths the publish changed go up, and are listed.
+        h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
+        let publish = published(h, out)
+        let second = h.ok("deploy \(out) \(remote) --changed-list \(list) --json")
+        let report = try XCTUnwrap(second.json as? [String: Any])
+        XCTAssertEqual(report["changed"] as? [String], changedPaths(publish))
+        XCTAssertEqual(try String(contentsOfFile: list, encoding: .utf8), changedPaths(publish).map { $0 + "\n" }.joined())
+        XCTAssertEqual(files(remote), files(out))
+        // Nothing changed: nothing sent.
+        let idle = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual((idle.json as? [String: Any])?["changed"] as? [String], [])
+        // A platform removed: its files are deleted from the remote too.
+        h.ok("platform rm android --yes")
+        let removal = published(h, out)
+        let third = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
+        XCTAssertEqual(files(remote), files(out))
+        XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
+    }
+
+    func testDeployRefusesClearly() throws {
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h)
+        let out = h.dir + "/out"
+        h.fails("deploy \(out) \(h.dir)/remote", "has no index.json")
+        _ = published(h, out)
+        h.fails("deploy \(out) nope:bucket/updates", "cannot reach the remote nope:bucket/updates")
+        h.fails("deploy \(out) \(h.dir)/missing/folder/deeper", "cannot reach the remote")
+        h.env["PATH"] = h.dir + "/no-such-bin"
+        h.fails("deploy \(out) \(h.dir)/remote", "rclone is not installed")
+        h.fails("deploy \(out) \"\"", status: 2, "REMOTE is empty")
+        // A file edited after the publish is not sent.
+        h.env = rcloneEnv(h)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
+        h.fails("deploy \(out) \(h.dir)", "differs from")
+    }
+
+    /// moto's S3 server with a request log; stopped when the test ends.
+    final class S3Server {
+        let process = Process()
+        let log: String
+        let failFile: String
+        var port = 0
+
+        init(dir: String) throws {
+            log = dir + "/s3.log"
+            failFile = dir + "/s3.fail"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", Package.root + "/scripts/s3-test-server.py", log, failFile]
+            var env = ProcessInfo.processInfo.environment
+            env.removeValue(forKey: "AWS_CA_BUNDLE")
+            process.environment = env
+            let stdout = Pipe()
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = stdout.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += chunk
+            }
+            guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                process.terminate()
+                throw XCTSkip("the S3 test server did not start (python3 with moto[server]: scripts/deps.sh test installs it)")
+            }
+            port = p
+        }
+
+        deinit { process.terminate(); process.waitUntilExit() }
+
+        /// The requests that changed the bucket so far, in order.
+        func requests() -> [[String: Any]] {
+            guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+            return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+    }
+
+    func testDeployToS3HeadersOrderRetryAsTheServerSawThem() throws {
+        let server = try S3Server(dir: NSTemporaryDirectory() + "relctl-s3-" + UUID().uuidString.prefix(8))
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h, port: server.port)
+        // rclone gives up fast on the failure this test injects.
+        h.env["RCLONE_RETRIES"] = "1"
+        h.env["RCLONE_LOW_LEVEL_RETRIES"] = "1"
+        XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["mkdir", "t:bucket"], env: h.env).status, 0)
+        let out = h.dir + "/out"
+        _ = published(h, out)
+        h.fails("deploy \(out) t:nobucket/prod", "cannot reach the remote t:nobucket/prod")
+
+        func puts(from: Int) -> [[String: Any]] {
+            server.requests().dropFirst(from).filter { ($0["method"] as? String) == "PUT" && ($0["path"] as? String)?.hasPrefix("/bucket/prod/") == true }
+        }
+        func key(_ r: [String: Any]) -> String { String((r["path"] as! String).dropFirst("/bucket/prod/".count)) }
+
+        // A failed upload: index.json stays away, the next run sends only what is missing.
+        try "whatsnew/tr".write(toFile: server.failFile, atomically: true, encoding: .utf8)
+        h.fails("deploy \(out) t:bucket/prod", "index.json was not replaced")
+        let failed = puts(from: 0).map(key)
+        XCTAssertFalse(failed.contains("index.json"))
+        XCTAssertFalse(failed.isEmpty, "the files before the failure arrived")
+        try FileManager.default.removeItem(atPath: server.failFile)
+        let mark = server.requests().count
+        h.ok("deploy \(out) t:bucket/prod")
+        let retried = puts(from: mark).map(key)
+        XCTAssertEqual(Set(retried).intersection(failed), [], "nothing that arrived is sent twice")
+        XCTAssertEqual(Set(failed + retried), Set(files(out).keys))
+
+        // Headers and order, as the server got them.
+        let all = puts(from: 0)
+        let order = all.map(key)
+        XCTAssertEqual(order.last, "index.json", "index.json last")
+        let lastData = order.lastIndex { !$0.hasSuffix("control.json") && $0 != "index.json" }!
+        XCTAssertTrue(order.enumerated().allSatisfy { !$0.element.hasSuffix("control.json") || $0.offset > lastData }, "control.json after every data file: \(order)")
+        for r in all {
+            let k = key(r), type = r["contentType"] as? String, cache = r["cacheControl"] as? String
+            let expected: (String, String)
+            switch k {
+            case "index.json", "shop/control.json": expected = ("application/json", "public, max-age=60")
+            case "index.html", "shop/status.html": expected = ("text/html; charset=utf-8", "public, max-age=60")
+            case let p where p.hasSuffix("appcast.xml"): expected = ("application/rss+xml", "public, max-age=300")
+            // An hour by class, cut to the 1800 s left until the window starts at 12:30.
+            case let p where p.contains("/whatsnew/") || p.contains("/lookup/"): expected = ("application/json", "public, max-age=1800")
+            default: expected = ("application/json", "public, max-age=300")
+            }
+            XCTAssertEqual(type, expected.0, k)
+            XCTAssertEqual(cache, expected.1, k)
+        }
+
+        // One change: only its files, then the index; a removal: deleted after the index.
+        h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
+        let change = published(h, out)
+        let before = server.requests().count
+        h.ok("deploy \(out) t:bucket/prod")
+        XCTAssertEqual(puts(from: before).map(key).sorted(), changedPaths(change))
+        XCTAssertEqual(puts(from: before).map(key).last, "index.json")
+        h.ok("platform rm android --yes")
+        let removal = published(h, out)
+        let start = server.requests().count
+        h.ok("deploy \(out) t:bucket/prod")
+        let tail = server.requests().dropFirst(start).filter { ($0["path"] as? String)?.hasPrefix("/bucket/prod/") == true }
+        let indexAt = tail.firstIndex { ($0["path"] as? String) == "/bucket/prod/index.json" && ($0["method"] as? String) == "PUT" }!
+        let deletes = tail.enumerated().filter { ($0.element["method"] as? String) == "DELETE" }
+        XCTAssertEqual(deletes.map { String(($0.element["path"] as! String).dropFirst("/bucket/prod/".count)) }.sorted(), (removal["removed"] as? [String])?.sorted())
+        XCTAssertTrue(deletes.allSatisfy { $0.offset > tail.distance(from: tail.startIndex, to: indexAt) }, "deletions after index.json")
+        let remoteIndex = try Proc.run("/usr/bin/rclone", ["cat", "t:bucket/prod/index.json"], env: h.env)
+        XCTAssertEqual(remoteIndex.out, try String(contentsOfFile: out + "/index.json", encoding: .utf8))
+    }
+}

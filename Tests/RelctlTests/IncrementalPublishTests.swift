@@ -1,0 +1,162 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// A publish costs what changed: a publish with nothing to do renders and
+/// writes nothing, a change to one project renders that project only, a
+/// time transition renders the projects it touches, and whatever the path,
+/// the tree is byte for byte the one a full publish into an empty folder gives.
+final class IncrementalPublishTests: XCTestCase {
+    func fleet() -> Harness {
+        let h = Harness()
+        h.sample()
+        for slug in ["blog", "cafe"] {
+            h.ok("project add \(slug) --name \(slug.capitalized)")
+            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280261 --min-os 15.0")
+            h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
+            h.ok("version add 1.1 -p \(slug) --platform ios --build 110 --released 2026-11-29T06:00:00Z --notes \"Second\"")
+        }
+        return h
+    }
+
+    func publish(_ h: Harness, _ dir: String, _ extra: [String] = []) -> [String: Any] {
+        let r = h.run(["publish", dir, "--json"] + extra)
+        XCTAssertEqual(r.status, 0, r.err)
+        return (r.json as? [String: Any]) ?? [:]
+    }
+
+    func tree(_ dir: String) -> [String: Data] {
+        var out: [String: Data] = [:]
+        let e = FileManager.default.enumerator(atPath: dir)!
+        while let relative = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
+            if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
+        }
+        return out
+    }
+
+    func testNoOpPublishRendersAndWritesNothingAndSaysTheSame() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        let first = h.run(["publish", out])
+        XCTAssertEqual(first.status, 0, first.err)
+        let index = try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        for path in tree(out).keys { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: out + "/" + path) }
+        // Later, but before the next change (the release delay of blog/cafe 1.1 ends at 06:00 tomorrow).
+        h.now += 3600
+        let again = h.run(["publish", out, "--json"])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual((again.json as? [String: Any])?["rendered"] as? [String], [])
+        XCTAssertTrue(again.err.contains("0 added, 0 changed, 0 removed"), again.err)
+        // The same warnings and limits as the publish that rendered them.
+        XCTAssertEqual(first.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }, again.err.split(separator: "\n").filter { $0.hasPrefix("warning:") })
+        XCTAssertTrue(again.err.contains("not carried:"), again.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), index)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: out + "/index.json")[.modificationDate] as? Date, old, "index.json was touched")
+        let summary = publish(h, out)
+        XCTAssertEqual(summary["rendered"] as? [String], [])
+        XCTAssertEqual((summary["limits"] as? [Any])?.isEmpty, false)
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    func testAChangeToOneProjectRendersThatProjectOnly() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog", "cafe", "shop"])
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
+        let s = publish(h, out)
+        XCTAssertEqual(s["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual((s["changed"] as? [String])?.contains("cafe/ios/whatsnew/en.json"), true)
+        // Beside cafe's files only the root files that speak for every project: the index and its page (the revision it shows).
+        XCTAssertEqual((s["changed"] as? [String])?.allSatisfy { $0.hasPrefix("cafe/") || $0 == "index.json" || $0 == "index.html" }, true)
+        // A project removed: its files go, nothing is rendered.
+        h.ok("project rm blog --yes")
+        let r = publish(h, out)
+        XCTAssertEqual(r["rendered"] as? [String], [])
+        XCTAssertEqual((r["removed"] as? [String])?.allSatisfy { $0.hasPrefix("blog/") }, true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/blog"))
+        // A file edited behind relctl's back makes its project render again.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    func testATimeTransitionRendersTheProjectsItTouches() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        h.ok("version add 3.0 -p shop --platform ios --build 300 --released 2026-12-05T00:00:00Z")
+        _ = publish(h, out)
+        // The release delay of blog and cafe 1.1 ends at 2026-11-30T06:00: those two, not shop.
+        h.now = try TimeInput.parse("2026-11-30T06:00:00Z", now: 0, timeZone: "UTC")
+        let s = publish(h, out)
+        XCTAssertEqual(s["rendered"] as? [String], ["blog", "cafe"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+        let index = try JSONReader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))))
+        guard case .object(let top) = index else { return XCTFail("index.json is not an object") }
+        XCTAssertEqual(top["validFrom"], .string("2026-11-30T06:00:00Z"))
+    }
+
+    func testIncrementalPublishesGiveTheTreeOfAFullPublish() throws {
+        let h = fleet()
+        let incremental = h.dir + "/incremental"
+        var rng = SplitMix(seed: UInt64(ProcessInfo.processInfo.environment["RELCTL_SEED"] ?? "") ?? 1414)
+        var sawPartial = false, sawNone = false
+        var projects = ["blog", "cafe", "shop"]
+        for round in 0..<40 {
+            for _ in 0..<Int(rng.next() % 3) {
+                let p = projects[Int(rng.next() % UInt64(projects.count))]
+                let platform = p == "shop" && rng.next() % 2 == 0 ? "android" : "ios"
+                let at = h.now + Int64(rng.next() % (4 * 86400)) - 86400
+                switch rng.next() % 7 {
+                case 0: h.run("version add \(4 + round).\(rng.next() % 5) -p \(p) --platform \(platform) --build \(1000 + round * 10 + Int(rng.next() % 10)) --released \(Time.format(at))")
+                case 1: h.run("notes set 1.0 -p \(p) --platform \(platform == "android" ? "android" : "ios") --locale tr \"Sürüm \(round)\"")
+                case 2: h.run("force 1.1 -p \(p) --platform ios --deadline \(Time.format(at + 86400)) --yes")
+                case 3: h.run("maintenance schedule -p \(p) --from \(Time.format(at)) --until \(Time.format(at + 7200)) --message \"Back soon\" --yes")
+                case 4: h.run("rules set -p \(p) --release-delay \(rng.next() % 3)")
+                case 5 where projects.count < 5:
+                    let slug = "new\(round)"
+                    h.ok("project add \(slug) --name New")
+                    h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280262 --min-os 15.0")
+                    h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released \(Time.format(at))")
+                    projects.append(slug)
+                case 6 where projects.count > 2:
+                    h.ok("project rm \(p) --yes")
+                    projects.removeAll { $0 == p }
+                default: break
+                }
+            }
+            h.now += Int64(rng.next() % (36 * 3600))
+            let s = publish(h, incremental)
+            let rendered = (s["rendered"] as? [String]) ?? []
+            if rendered.isEmpty { sawNone = true } else if rendered.count < projects.count { sawPartial = true }
+            let full = h.dir + "/full\(round)"
+            _ = publish(h, full)
+            let a = tree(incremental), b = tree(full)
+            XCTAssertEqual(a.keys.sorted(), b.keys.sorted(), "round \(round): the same paths")
+            for (path, bytes) in b where a[path] != bytes {
+                XCTFail("round \(round): \(path) differs between the incremental and the full publish")
+            }
+            try? FileManager.default.removeItem(atPath: full)
+            XCTAssertEqual(h.run(["verify", incremental]).status, 0, "round \(round)")
+        }
+        XCTAssertTrue(sawPartial, "some publish rendered only some projects")
+        XCTAssertTrue(sawNone, "some publish rendered nothing")
+    }
+}
+
+/// A small seeded generator: the same seed, the same changes.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
