@@ -84,6 +84,31 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
+    /// -p over a tree whose index this relctl cannot use per project (another
+    /// version wrote it, or a publish was cut short) renders that project and
+    /// leaves the others' files where they are: apps of those projects must not get 404s.
+    func testOneProjectPublishKeepsTheOthersFilesOverAForeignOrUnfinishedIndex() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let before = tree(out).filter { $0.key.hasPrefix("blog/") }
+        XCTAssertFalse(before.isEmpty)
+        let indexPath = out + "/index.json"
+        let index = try String(contentsOfFile: indexPath, encoding: .utf8)
+        try index.replacingOccurrences(of: "\"generator\":\"relctl ", with: "\"generator\":\"relctl 0.0.0-").write(toFile: indexPath, atomically: true, encoding: .utf8)
+        let foreign = publish(h, out, ["-p", "cafe"])
+        XCTAssertEqual(foreign["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual((foreign["removed"] as? [String]) ?? ["?"], [])
+        XCTAssertEqual(tree(out).filter { $0.key.hasPrefix("blog/") }, before)
+        try #"{"paths":["shop/control.json"]}"#.write(toFile: out + "/.relctl-journal", atomically: true, encoding: .utf8)
+        let unfinished = publish(h, out, ["-p", "cafe"])
+        XCTAssertEqual((unfinished["removed"] as? [String])?.filter { $0.hasPrefix("blog/") }, [])
+        XCTAssertEqual(tree(out).filter { $0.key.hasPrefix("blog/") }, before)
+        // The next full publish takes every project in again.
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog", "shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
     func testATimeTransitionRendersTheProjectsItTouches() throws {
         let h = fleet()
         let out = h.dir + "/out"

@@ -71,10 +71,11 @@ final class LocaleResolutionTests: XCTestCase {
         XCTAssertEqual(chain("en", "en"), [["en"]])
         // The short path for ordinary languages gives what the tables give.
         XCTAssertTrue(Set(LocaleChain.aliases.keys).union(LocaleChain.defaultVariant.keys).union(["zh", "sr", "es", "pt", "en"]).isSubset(of: LocaleChain.special))
-        for (reported, _) in Self.table {
-            let tag = try! LocaleTag.normalize(reported)
+        // Tags beyond the table too, scripts of ordinary languages among them (uz-Cyrl never reads Latin uz).
+        for tag in Self.table.map({ try! LocaleTag.normalize($0.0) }) + ["uz-Cyrl-UZ", "uz-Latn", "az-Cyrl", "pa-Arab-PK", "bs-Cyrl-BA", "de-AT", "tr", "ms-Arab"] {
             XCTAssertEqual(LocaleChain.steps(tag), LocaleChain.full(tag), tag)
         }
+        XCTAssertEqual(chain("uz-Cyrl-UZ"), [["uz-Cyrl-UZ", "uz-Cyrl"], ["en"]])
     }
 
     /// Within the user's step a project's text beats the catalog; the

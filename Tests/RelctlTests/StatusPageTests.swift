@@ -138,6 +138,19 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(read(h.dir + "/out/index.html").contains("data-project=\"empty\""))
     }
 
+    /// status --html when a publish would refuse: the page says so instead of "nothing is lost".
+    func testLocalPageSaysWhenPublishWouldRefuse() throws {
+        let h = Harness()
+        h.ok("init"); h.ok("project add app --name App")
+        h.ok("platform add ios --bundle-id com.example.app")
+        h.ok("version add 1.0 --platform ios --released 2026-01-01T00:00:00Z")
+        XCTAssertNotEqual(h.run("publish \(h.dir)/out").status, 0, "an iOS platform without an App Store id cannot be published")
+        let page = h.ok("status --html -").out
+        XCTAssertTrue(page.contains("relctl publish would refuse now"), page)
+        XCTAssertTrue(page.contains("Not known: relctl publish would refuse now"), page)
+        XCTAssertFalse(page.contains("Nothing: every client reads"), page)
+    }
+
     func testHostileTextStaysText() throws {
         let h = Harness()
         StatusPageTests.scenario(h)

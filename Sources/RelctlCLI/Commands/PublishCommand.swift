@@ -102,6 +102,14 @@ enum PublishCommand {
                             index.files[path] = entry
                             unchanged += 1
                         }
+                    } else if only != nil {
+                        // -p over a tree with no record of this project (another relctl
+                        // wrote it, or a publish was cut short): its files stay as the old
+                        // index lists them, never removed; the next full publish renders it.
+                        for (path, entry) in writer.previousIndex where path.hasPrefix(project.slug + "/") {
+                            index.files[path] = entry
+                            unchanged += 1
+                        }
                     }
                 }
                 // Snapshots are read here, on the connection's thread; a batch

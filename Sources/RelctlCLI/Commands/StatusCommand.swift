@@ -18,8 +18,9 @@ enum StatusCommand {
             return (s, revisions.bySlug[s.project.slug] ?? revisions.everyProject)
         }
         if let path = inv.value("html") {
-            let (limits, _) = FindingsReport.wouldNotCarry(snapshot, at: at)
-            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false)
+            let (limits, problem) = FindingsReport.wouldNotCarry(snapshot, at: at)
+            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false,
+                                         problem: problem.map { $0.fix.isEmpty ? $0.message : "\($0.message) (\($0.fix))" })
             if path == "-" { inv.context.stdout.write(bytes: page); return }
             try FileSystem.writeFile(path, page)
             inv.info("wrote the status page of \(snapshot.project.slug) to \(path)")

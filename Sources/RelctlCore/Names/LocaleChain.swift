@@ -18,7 +18,9 @@ public enum LocaleChain {
         // default variant: the tag, then its language. Publish asks for a chain
         // per version and locale, so this path stays as cheap as it was.
         let language = LocaleTag.language(tag)
-        if !special.contains(language) { return language == tag ? [[tag]] : [[tag, language]] }
+        // A script subtag (uz-Cyrl-UZ) needs the tables: its text is uz-Cyrl, never Latin uz.
+        let hasScript = tag.split(separator: "-").dropFirst().first?.count == 4
+        if !special.contains(language) && !hasScript { return language == tag ? [[tag]] : [[tag, language]] }
         return common[tag] ?? full(tag)
     }
 
