@@ -70,10 +70,10 @@ final class GoldenPropertiesTests: XCTestCase {
                 j["platforms"]?["ios"]?["force"]?["deadline"] == .null && j["platforms"]?["ios"]?["force"]?["version"]?.string == "1.1"
                     && j["messages"]?["tr"]?["optional"]?["deadlineMessage"]?.string?.contains("{deadline}") == true
             }),
-            ("enough to move the project (relctl import control): its zone, the platforms' ids and minimum OS, each version's release time and own minimum OS", { j in
+            ("enough to move the project (relctl import control): its zone and what's-new limit, the platforms' ids and minimum OS, each version's release time and own minimum OS", { j in
                 let ios = j["platforms"]?["ios"]
                 let first = ios?["versions"]?.array?.first
-                return j["project"]?["timeZone"]?.string == "UTC" && ios?["bundleId"]?.string == "com.example.shop"
+                return j["project"]?["timeZone"]?.string == "UTC" && j["project"]?["whatsNewVersions"]?.int == 10 && ios?["bundleId"]?.string == "com.example.shop"
                     && ios?["appStoreId"]?.string == "1088280260" && ios?["minOs"]?.string == "15.0"
                     && first?["version"]?.string == "1.0" && first?["releasedAt"]?.string == "2026-01-01T00:00:00Z" && first?["minOs"] == .null
             }),

@@ -121,7 +121,7 @@ final class ImportTests: XCTestCase {
         h.ok("version add 3.0 --platform ios --build 300 --unreleased")
         h.ok("recommend 2.0 --platform ios")
         h.ok("force 2.0.0 --platform android --deadline 2026-12-20T00:00:00Z")
-        h.ok("rules set --release-delay 2 --remind-after 48")
+        h.ok("rules set --release-delay 2 --remind-after 48 --whats-new 3")
         h.ok("maintenance start --platform android --until 2026-11-29T18:00:00Z --title \"Bakımdayız\" --locale tr")
         let out = h.dir + "/out"
         XCTAssertEqual(h.run(["publish", out, "--at", PublishTests.at]).status, 0)
@@ -156,12 +156,13 @@ final class ImportTests: XCTestCase {
         XCTAssertTrue(dry.out.contains("would add version 3.0 (build 300) on ios, not released"), dry.out)
         XCTAssertTrue(dry.out.contains("would add maintenance window #"), dry.out)
         h.ok("import control \(out)/shop/control.json -p staging")
-        h.ok("-p staging rules set --release-delay 5")
+        h.ok("-p staging rules set --release-delay 5 --whats-new 4")
         h.ok("-p staging policy set 1.1 force --platform ios")
         let conflicts = h.ok("import control \(out)/shop/control.json -p staging --dry-run").out
         XCTAssertTrue(conflicts.contains("conflict: the release delay of staging is 5 days in the database, 2 days in the file"), conflicts)
         XCTAssertTrue(conflicts.contains("conflict: the pin of ios 1.1 is force in the database, recommend in the file"), conflicts)
-        h.fails("import control \(out)/shop/control.json -p staging", "conflicts with the database in 2 places, first: the release delay of staging is 5 days")
+        XCTAssertTrue(conflicts.contains("conflict: the what's-new limit of staging is 4 versions in the database, 3 versions in the file"), conflicts)
+        h.fails("import control \(out)/shop/control.json -p staging", "conflicts with the database in 3 places, first: the release delay of staging is 5 days")
         h.ok("import control \(out)/shop/control.json -p staging --replace")
         XCTAssertTrue(h.ok("import control \(out)/shop/control.json -p staging --dry-run").out.contains("nothing to change"))
     }

@@ -38,7 +38,7 @@ enum ImportCommands {
 
     static let control: RunnableCommand = RunnableCommand(
         "control", abstract: "Import a control.json that relctl published: a whole project, to move it between databases.",
-        discussion: "Creates the project named in the file (or the one given with -p) when it is missing, with its settings, platforms, versions (builds, release times, minimum OS), floors, pins, the update messages where they differ from the built-in text, and the active and upcoming maintenance windows (keeping their ids when free). control.json does not carry release notes, past or cancelled windows, or text for locales the project does not publish: copy those separately. Publishing the imported project gives the same control.json.",
+        discussion: "Creates the project named in the file (or the one given with -p) when it is missing, with its settings (the what's-new limit among them), platforms, versions (builds, release times, minimum OS), floors, pins, the update messages where they differ from the built-in text, and the active and upcoming maintenance windows (keeping their ids when free). control.json does not carry release notes, past or cancelled windows, or text for locales the project does not publish: copy those separately. Publishing the imported project gives the same control.json.",
         arguments: [file], options: [dryRun, replace],
         examples: [Example("relctl --db new.db import control out/shop/control.json", "Move the project shop into new.db."),
                    Example("relctl import control shop-control.json -p shop-staging --dry-run", "See what a copy of shop named shop-staging would hold.")]

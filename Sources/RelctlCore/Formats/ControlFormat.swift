@@ -15,7 +15,7 @@ enum ControlFormat {
             "schemaVersion": .int(schemaVersion),
             "project": .object(["slug": .string(snapshot.project.slug), "name": .string(snapshot.project.name),
                                 "defaultLocale": .string(snapshot.project.defaultLocale), "locales": .array(locales.map { .string($0) }),
-                                "timeZone": .string(snapshot.project.timeZone)]),
+                                "timeZone": .string(snapshot.project.timeZone), "whatsNewVersions": .int(snapshot.project.whatsNewLimit)]),
             "pollIntervalSeconds": .int(urgent ? urgentPoll : normalPoll),
             "maintenance": .object([
                 "active": .array(live.filter { $0.isActive(at: at) }.map { window($0, snapshot, locales) }),

@@ -40,6 +40,7 @@ public enum ControlImport {
         var project = ProjectRecord(id: -1, slug: try p.checked("slug", Names.slug), name: try p.checked("name", Names.appName),
                                     defaultLocale: defaultLocale, locales: locales, rules: .standard, releaseDelayDays: 1, remindHours: 24, outdated: "recommend")
         project.timeZone = try p.checked("timeZone", Names.timeZoneName)
+        project.whatsNewLimit = try p.count("whatsNewVersions", max: ProjectRecord.maxWhatsNewLimit)
 
         var platforms: [PlatformRecord] = []
         var versions: [Int64: [VersionRecord]] = [:]
@@ -207,6 +208,7 @@ public struct ControlPlan: Sendable {
         if p.releaseDelayDays != f.releaseDelayDays { out.append(("the release delay", "\(p.releaseDelayDays) days", "\(f.releaseDelayDays) days")) }
         if p.remindHours != f.remindHours { out.append(("the reminder interval", "\(p.remindHours) hours", "\(f.remindHours) hours")) }
         if p.outdated != f.outdated { out.append(("the outdated policy", p.outdated, f.outdated)) }
+        if p.whatsNewLimit != f.whatsNewLimit { out.append(("the what's-new limit", "\(p.whatsNewLimit) versions", "\(f.whatsNewLimit) versions")) }
         return out
     }
 
