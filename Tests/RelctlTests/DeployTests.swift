@@ -69,6 +69,15 @@ final class DeployTests: XCTestCase {
         XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
         XCTAssertEqual(files(remote), files(out))
         XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
+        // A remote index of an older relctl (publishedAt, no projects) still names what is there: stale files go.
+        let stale = "shop/android/retired/en.json"
+        try FileManager.default.createDirectory(atPath: remote + "/shop/android/retired", withIntermediateDirectories: true)
+        try "{}".write(toFile: remote + "/" + stale, atomically: true, encoding: .utf8)
+        try #"{"files":{"\#(stale)":{"sha256":"00","size":2}},"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#
+            .write(toFile: remote + "/index.json", atomically: true, encoding: .utf8)
+        let old = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual((old.json as? [String: Any])?["deleted"] as? [String], [stale])
+        XCTAssertEqual(files(remote), files(out))
     }
 
     func testDeployRefusesClearly() throws {

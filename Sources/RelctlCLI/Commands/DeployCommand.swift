@@ -69,6 +69,13 @@ enum DeployCommand {
         if !inv.dryRun {
             for step in plan.steps {
                 let outcome = try tool.run(step, from: root)
+                if outcome.status != 0 && step.isDeletion {
+                    // index.json is already replaced: a second deploy no longer sees these files, so say where they are listed.
+                    let list = (inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy-undeleted.\(getpid()).list"
+                    try FileSystem.writeFile(list, Array(step.paths.map { $0 + "\n" }.joined().utf8))
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong are still there, listed in \(list)",
+                                              hint: "fix the cause, then delete them: rclone delete \(remote) --files-from-raw \(list)")
+                }
                 if outcome.status != 0 {
                     throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine)"
                                               + (step.isIndex || step.isDeletion ? "" : "; index.json was not replaced, so readers still get the previous release"),
@@ -133,7 +140,8 @@ struct DeployPlan {
     }
 
     init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), now: Int64) {
-        let theirs = remote.index?.files ?? [:]
+        // An index of another relctl version (or the old rclone sync) still names what is there.
+        let theirs = remote.index?.files ?? remote.bytes.map(TreeWriter.readIndex) ?? [:]
         var data: [String] = [], control: [String] = []
         for (path, entry) in local.files.sorted(by: { $0.key < $1.key }) {
             if let t = theirs[path], t == entry { unchanged += 1; continue }
