@@ -56,7 +56,7 @@ final class LocaleTests: XCTestCase {
     func testNormalisesCase() throws {
         let cases = ["en": "en", "EN": "en", "pt-br": "pt-BR", "pt_BR": "pt-BR", "zh-hans": "zh-Hans", "ZH-HANT": "zh-Hant",
                      "sr-latn": "sr-Latn", "sr-Cyrl-RS": "sr-Cyrl-RS", "es-419": "es-419", "fil": "fil",
-                     "zh_TW_#Hant": "zh-Hant-TW", "sr_RS_#Latn": "sr-Latn-RS"]
+                     "zh_TW_#Hant": "zh-Hant-TW", "sr_RS_#Latn": "sr-Latn-RS", "sr__#Latn": "sr-Latn"]
         for (input, expected) in cases { XCTAssertEqual(try LocaleTag.normalize(input), expected, input) }
     }
 

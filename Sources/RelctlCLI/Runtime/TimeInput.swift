@@ -136,13 +136,16 @@ public enum TimeInput {
         }
         func offset() -> Bool {
             if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+            var seconds = 0
             for (i, limit) in [24, 59, 59].enumerated() {
-                if i > 0 { guard rest.first == ":" else { return true }; rest = rest.dropFirst() }
+                if i > 0 { guard rest.first == ":" else { break }; rest = rest.dropFirst() }
                 let digits = rest.prefix { $0.isASCII && $0.isNumber }
                 guard (1...2).contains(digits.count), let n = Int(digits), n <= limit else { return false }
+                seconds += n * [3600, 60, 1][i]
                 rest = rest.dropFirst(digits.count)
             }
-            return true
+            // 24:30 would be clamped to 24 hours as well.
+            return seconds <= 24 * 3600
         }
         guard name(), offset() else { return false }
         if rest.isEmpty || rest.first == "," { return true }

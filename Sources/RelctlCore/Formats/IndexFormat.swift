@@ -109,9 +109,6 @@ public struct PublishedIndex {
         self.nextChange = nextChange
     }
 
-    /// Whether the files hold at `at`: from validFrom (inclusive) to the next change (exclusive).
-    public func holds(at: Int64) -> Bool { PublishedProject.span(validFrom, nextChange, contains: at) }
-
     /// The tree's span from its projects': it holds where every project's
     /// does. Causes of a tie come in project order (`projectOrder`, the
     /// slugs of the database), each naming its project when there are several.

@@ -4,9 +4,9 @@ public enum LocaleTag {
     public static func normalize(_ text: String) throws -> String {
         var parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         // Android's Locale.toString() writes the script last behind '#':
-        // zh_TW_#Hant is zh-Hant-TW, sr_RS_#Latn is sr-Latn-RS.
+        // zh_TW_#Hant is zh-Hant-TW, sr_RS_#Latn is sr-Latn-RS, sr__#Latn (no region) is sr-Latn.
         if parts.count == 3, parts[2].count == 5, parts[2].first == "#" {
-            parts = [parts[0], String(parts[2].dropFirst()), parts[1]]
+            parts = [parts[0], String(parts[2].dropFirst())] + (parts[1].isEmpty ? [] : [parts[1]])
         }
         let bad = InputError("invalid locale '\(text)'", hint: "use a BCP 47 tag such as en, tr, pt-BR, zh-Hans or sr-Latn")
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(isLetter) else { throw bad }
