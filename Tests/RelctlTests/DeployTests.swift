@@ -31,17 +31,6 @@ final class DeployTests: XCTestCase {
         ["added", "changed", "removed"].flatMap { (publish[$0] as? [String]) ?? [] }.sorted()
     }
 
-    func files(_ dir: String) -> [String: Data] {
-        var out: [String: Data] = [:]
-        let e = FileManager.default.enumerator(atPath: dir)!
-        while let relative = e.nextObject() as? String {
-            var isDir: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
-            if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
-        }
-        return out
-    }
-
     func testDeployToALocalPathSendsWhatChangedAndDeletesWhatNoLongerBelongs() throws {
         let h = PublishTests.scenario()
         h.env = rcloneEnv(h)
@@ -49,8 +38,8 @@ final class DeployTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
         _ = published(h, out)
         let first = h.ok("deploy \(out) \(remote) --changed-list \(list)")
-        XCTAssertEqual(files(remote), files(out))
-        XCTAssertEqual(first.out.split(separator: "\n").count, files(out).count, "a first deploy sends every file")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        XCTAssertEqual(first.out.split(separator: "\n").count, fileTree(out).count, "a first deploy sends every file")
         // One change: exactly the paths the publish changed go up, and are listed.
         h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
         let publish = published(h, out)
@@ -58,7 +47,7 @@ final class DeployTests: XCTestCase {
         let report = try XCTUnwrap(second.json as? [String: Any])
         XCTAssertEqual(report["changed"] as? [String], changedPaths(publish))
         XCTAssertEqual(try String(contentsOfFile: list, encoding: .utf8), changedPaths(publish).map { $0 + "\n" }.joined())
-        XCTAssertEqual(files(remote), files(out))
+        XCTAssertEqual(fileTree(remote), fileTree(out))
         // Nothing changed: nothing sent.
         let idle = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((idle.json as? [String: Any])?["changed"] as? [String], [])
@@ -67,7 +56,7 @@ final class DeployTests: XCTestCase {
         let removal = published(h, out)
         let third = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
-        XCTAssertEqual(files(remote), files(out))
+        XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
         // A remote index of an older relctl (publishedAt, no projects) still names what is there: stale files go.
         let stale = "shop/android/retired/en.json"
@@ -77,7 +66,7 @@ final class DeployTests: XCTestCase {
             .write(toFile: remote + "/index.json", atomically: true, encoding: .utf8)
         let old = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((old.json as? [String: Any])?["deleted"] as? [String], [stale])
-        XCTAssertEqual(files(remote), files(out))
+        XCTAssertEqual(fileTree(remote), fileTree(out))
     }
 
     func testDeployRefusesClearly() throws {
@@ -167,7 +156,7 @@ final class DeployTests: XCTestCase {
         h.ok("deploy \(out) t:bucket/prod")
         let retried = puts(from: mark).map(key)
         XCTAssertEqual(Set(retried).intersection(failed), [], "nothing that arrived is sent twice")
-        XCTAssertEqual(Set(failed + retried), Set(files(out).keys))
+        XCTAssertEqual(Set(failed + retried), Set(fileTree(out).keys))
 
         // Headers and order, as the server got them.
         let all = puts(from: 0)

@@ -11,26 +11,12 @@ final class FidelityScenarioTests: XCTestCase {
     static let now: Int64 = 1_790_000_000
     static let day: Int64 = 86400
 
-    /// A small deterministic generator (SplitMix64): the same seed, the same scenarios.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ list: [T]) -> T { list[below(list.count)] }
-    }
 
     static let pool = ["1", "1.0", "1.0.0", "1.0.1", "1.1", "1.2.0", "1.9.4", "2", "2.0", "2.0.0", "2.0.1", "2.1", "2.1.0", "2.2", "3.0", "3.1.0.1"]
     static let locales = ["en", "tr", "de", "he", "id", "pt-BR", "pt-PT", "zh-Hans", "ar", "ja", "fr", "es"]
 
     static func scenario(_ seed: UInt64) -> ProjectSnapshot {
-        var r = Random(state: seed)
+        var r = SplitMix(seed: seed)
         let now = FidelityScenarioTests.now, day = FidelityScenarioTests.day
         let presets = Rule.presets.map(\.1) + [Rule(alert: "none", frequency: "daily")]
         let rules = Rules(byType: (0..<4).map { _ in r.pick(presets) })
@@ -112,5 +98,5 @@ final class FidelityScenarioTests: XCTestCase {
 }
 
 extension Array {
-    func randomElement(using r: inout FidelityScenarioTests.Random) -> Element? { isEmpty ? nil : self[r.below(count)] }
+    func randomElement(using r: inout SplitMix) -> Element? { isEmpty ? nil : self[r.below(count)] }
 }

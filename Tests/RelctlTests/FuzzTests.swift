@@ -10,17 +10,6 @@ import XCTest
 /// RELCTL_FUZZ_SEED (printed, so a failure can be replayed). Never a crash,
 /// never an exit status other than 0, 1 or 2, never invalid JSON.
 final class FuzzTests: XCTestCase {
-    /// SplitMix64: small, seedable, the same sequence everywhere.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let values = ["", "1.0", "2.0", "2.0.0", "1..0", "x", "-1", "0", "99999999999999999999", "9223372036854775807",
                          "ios", "android", "macos", "en", "tr", "pt-BR", "../x", "now", "12:00", "24:00", "2026-11-29T12:00:00Z",
@@ -29,13 +18,13 @@ final class FuzzTests: XCTestCase {
                          "1088280260", "id1", "https://example.com", "{app}", "{until}", "required", "maintenance", "bash", "zsh",
                          "out", "out/sub", "--", "-", "-q", "--json", "\u{0}", "ş", "١٢", String(repeating: "z", count: 300), "1.0,", "en,,tr"]
 
-    static func randomString(_ r: inout Random) -> String {
+    static func randomString(_ r: inout SplitMix) -> String {
         // No '/' next to '.': random paths stay inside the test's folder.
         let alphabet = Array("0123456789.:-+TZ wdhms,abcxyzé{}\u{1F600}")
         return String((0..<Int.random(in: 0...12, using: &r)).map { _ in alphabet.randomElement(using: &r)! })
     }
 
-    static func value(_ r: inout Random) -> String {
+    static func value(_ r: inout SplitMix) -> String {
         Int.random(in: 0..<4, using: &r) == 0 ? randomString(&r) : values.randomElement(using: &r)!
     }
 
@@ -50,7 +39,7 @@ final class FuzzTests: XCTestCase {
         return out
     }()
 
-    static func commandLine(_ r: inout Random) -> [String] {
+    static func commandLine(_ r: inout SplitMix) -> [String] {
         let (path, command) = commands.randomElement(using: &r)!
         var args = Int.random(in: 0..<20, using: &r) == 0 ? Array(path.dropLast()) : path
         for _ in command.arguments where Int.random(in: 0..<6, using: &r) > 0 { args.append(value(&r)) }
@@ -66,7 +55,7 @@ final class FuzzTests: XCTestCase {
     }
 
     /// A random value for any column: the types STRICT tables take, at their extremes.
-    static func columnValue(_ r: inout Random) -> SQLValue {
+    static func columnValue(_ r: inout SplitMix) -> SQLValue {
         switch Int.random(in: 0..<6, using: &r) {
         case 0: return .null
         case 1: return .int([Int64.max, Int64.min, 0, -1, 1, 253_402_300_800, -62_135_596_801, 4_000_000_000, 366].randomElement(using: &r)!)
@@ -120,7 +109,7 @@ final class FuzzTests: XCTestCase {
         let seconds = env["RELCTL_FUZZ_SECONDS"].flatMap(Double.init) ?? 20
         let seed = env["RELCTL_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0 ... UInt64(UInt32.max))
         print("fuzz: seed \(seed) for \(Int(seconds)) s (replay with RELCTL_FUZZ_SEED=\(seed))")
-        var r = Random(state: seed)
+        var r = SplitMix(seed: seed)
         let template = PublishTests.scenario()
         template.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back {until}\"")
         let pristine = try Data(contentsOf: URL(fileURLWithPath: template.db))

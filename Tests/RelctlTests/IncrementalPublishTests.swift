@@ -26,17 +26,6 @@ final class IncrementalPublishTests: XCTestCase {
         return (r.json as? [String: Any]) ?? [:]
     }
 
-    func tree(_ dir: String) -> [String: Data] {
-        var out: [String: Data] = [:]
-        let e = FileManager.default.enumerator(atPath: dir)!
-        while let relative = e.nextObject() as? String {
-            var isDir: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
-            if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
-        }
-        return out
-    }
-
     func testNoOpPublishRendersAndWritesNothingAndSaysTheSame() throws {
         let h = fleet()
         let out = h.dir + "/out"
@@ -44,7 +33,7 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.err)
         let index = try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))
         let old = Date(timeIntervalSince1970: 1_000_000_000)
-        for path in tree(out).keys { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: out + "/" + path) }
+        for path in fileTree(out).keys { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: out + "/" + path) }
         // Later, but before the next change (the release delay of blog/cafe 1.1 ends at 06:00 tomorrow).
         h.now += 3600
         let again = h.run(["publish", out, "--json"])
@@ -91,7 +80,7 @@ final class IncrementalPublishTests: XCTestCase {
         let h = fleet()
         let out = h.dir + "/out"
         _ = publish(h, out)
-        let before = tree(out).filter { $0.key.hasPrefix("blog/") }
+        let before = fileTree(out).filter { $0.key.hasPrefix("blog/") }
         XCTAssertFalse(before.isEmpty)
         let indexPath = out + "/index.json"
         let index = try String(contentsOfFile: indexPath, encoding: .utf8)
@@ -99,11 +88,11 @@ final class IncrementalPublishTests: XCTestCase {
         let foreign = publish(h, out, ["-p", "cafe"])
         XCTAssertEqual(foreign["rendered"] as? [String], ["cafe"])
         XCTAssertEqual((foreign["removed"] as? [String]) ?? ["?"], [])
-        XCTAssertEqual(tree(out).filter { $0.key.hasPrefix("blog/") }, before)
+        XCTAssertEqual(fileTree(out).filter { $0.key.hasPrefix("blog/") }, before)
         try #"{"paths":["shop/control.json"]}"#.write(toFile: out + "/.relctl-journal", atomically: true, encoding: .utf8)
         let unfinished = publish(h, out, ["-p", "cafe"])
         XCTAssertEqual((unfinished["removed"] as? [String])?.filter { $0.hasPrefix("blog/") }, [])
-        XCTAssertEqual(tree(out).filter { $0.key.hasPrefix("blog/") }, before)
+        XCTAssertEqual(fileTree(out).filter { $0.key.hasPrefix("blog/") }, before)
         // The next full publish takes every project in again.
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog", "shop"])
         XCTAssertEqual(h.run(["verify", out]).status, 0)
@@ -160,7 +149,7 @@ final class IncrementalPublishTests: XCTestCase {
             if rendered.isEmpty { sawNone = true } else if rendered.count < projects.count { sawPartial = true }
             let full = h.dir + "/full\(round)"
             _ = publish(h, full)
-            let a = tree(incremental), b = tree(full)
+            let a = fileTree(incremental), b = fileTree(full)
             XCTAssertEqual(a.keys.sorted(), b.keys.sorted(), "round \(round): the same paths")
             for (path, bytes) in b where a[path] != bytes {
                 XCTFail("round \(round): \(path) differs between the incremental and the full publish")
@@ -173,15 +162,3 @@ final class IncrementalPublishTests: XCTestCase {
     }
 }
 
-/// A small seeded generator: the same seed, the same changes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -32,14 +32,7 @@ final class PublishTests: XCTestCase {
     }
 
     func tree(_ dir: String) -> [String: [UInt8]] {
-        var out: [String: [UInt8]] = [:]
-        let e = FileManager.default.enumerator(atPath: dir)!
-        while let relative = e.nextObject() as? String {
-            var isDir: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
-            if !isDir.boolValue { out[relative] = Array(FileManager.default.contents(atPath: dir + "/" + relative)!) }
-        }
-        return out
+        fileTree(dir).mapValues { Array($0) }
     }
 
     func parse(_ bytes: [UInt8], _ name: String) -> JSON {

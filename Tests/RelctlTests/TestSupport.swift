@@ -1,0 +1,31 @@
+import Foundation
+
+/// SplitMix64: a small seeded generator, the same sequence everywhere, so a
+/// failing seed (scenarios, fuzzing, random publishes) replays exactly.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    mutating func pick<T>(_ list: [T]) -> T { list[below(list.count)] }
+}
+
+/// Every regular file under `dir`, by path relative to it.
+func fileTree(_ dir: String) -> [String: Data] {
+    var out: [String: Data] = [:]
+    let e = FileManager.default.enumerator(atPath: dir)!
+    while let relative = e.nextObject() as? String {
+        var isDir: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
+        if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
+    }
+    return out
+}
