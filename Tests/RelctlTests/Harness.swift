@@ -41,21 +41,8 @@ final class Harness {
     @discardableResult
     func run(_ line: String) -> Result { run(Harness.split(line)) }
 
-    /// Splits a command line on spaces, keeping "double quoted" words whole.
-    static func split(_ line: String) -> [String] {
-        var words: [String] = [], current = "", quoted = false, started = false
-        for c in line {
-            if c == "\"" { quoted.toggle(); started = true; continue }
-            if c == " " && !quoted {
-                if started { words.append(current) }
-                current = ""; started = false
-                continue
-            }
-            current.append(c); started = true
-        }
-        if started { words.append(current) }
-        return words
-    }
+    /// Splits a command line as a hint is pasted: on spaces, "double quoted" words whole.
+    static func split(_ line: String) -> [String] { PastedHints.split(line) }
 
     /// Runs and fails the test unless the command succeeded.
     @discardableResult

@@ -32,24 +32,15 @@ enum FindingsReport {
     }
 
     /// Limits once per project, platform, client and intent.
-    static func limits(_ findings: [Finding]) -> [(project: String, limit: Limit)] {
-        var seen = Set<String>()
-        var out: [(String, Limit)] = []
-        for f in findings {
-            guard let l = f.limit else { continue }
-            if seen.insert("\(f.project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)").inserted { out.append((f.project, l)) }
-        }
-        return out
-    }
+    static func limits(_ findings: [Finding]) -> [(project: String, limit: Limit)] { Finding.distinctLimits(findings) }
 
     /// What a publish at `at` would not carry, without writing anything; or
     /// why it would not publish at all.
     static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> (limits: [(project: String, limit: Limit)], problem: PublishProblem?) {
         var warnings: [String] = []
         do {
-            var files: [String: [UInt8]] = [:]
-            for f in try ProjectFiles.render(snapshot, at: at, warnings: &warnings) { files[f.path] = f.bytes }
-            return (limits(Fidelity.check(snapshot, at: at) { files[$0] }), nil)
+            // The route publish takes, so the page and the publish list the same limits.
+            return (limits(try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: nil).findings), nil)
         } catch let problem as PublishProblem {
             return ([], problem)
         } catch {

@@ -20,10 +20,9 @@ public struct StatusPageOptions: Sendable {
 /// Every file of one project: a pure function of its snapshot and the
 /// publish time.
 public enum ProjectFiles {
-    /// The client files, and `<project>/status.html` when `page` is given.
-    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions? = nil) throws -> [PublishedFile] {
-        guard let page else { return try clientFiles(snapshot, at: at, warnings: &warnings).0 }
-        return try renderChecked(snapshot, at: at, warnings: &warnings, page: page).files
+    /// The client files alone (no status page, no check of what clients do).
+    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> [PublishedFile] {
+        try clientFiles(snapshot, at: at, warnings: &warnings).0
     }
 
     /// The files and what each client does with them (Fidelity), each worked
@@ -39,8 +38,7 @@ public enum ProjectFiles {
         for f in files { byPath[f.path] = f.bytes }
         let findings = Fidelity.check(snapshot, at: at) { byPath[$0] }
         if let page {
-            var seen = Set<String>()
-            let limits = findings.compactMap(\.limit).filter { seen.insert("\($0.platform)\u{0}\($0.client.rawValue)\u{0}\($0.intent)").inserted }
+            let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
                                        bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
         }

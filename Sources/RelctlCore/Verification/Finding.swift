@@ -28,3 +28,17 @@ public struct Finding: Sendable {
 
     public var isDisagreement: Bool { limit == nil }
 }
+
+extension Finding {
+    /// The declared limits among findings, once per project, platform, client
+    /// and intent (a limit is found once per version and locale it touches).
+    public static func distinctLimits(_ findings: [Finding]) -> [(project: String, limit: Limit)] {
+        var seen = Set<String>()
+        var out: [(project: String, limit: Limit)] = []
+        for f in findings {
+            guard let l = f.limit else { continue }
+            if seen.insert("\(f.project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)").inserted { out.append((f.project, l)) }
+        }
+        return out
+    }
+}
