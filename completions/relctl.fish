@@ -355,6 +355,7 @@ complete -c relctl -n '__relctl_opt \'publish\' --at 0' -l at -x -d 'Evaluate at
 complete -c relctl -n '__relctl_opt \'publish\' --dry-run 0' -s n -l dry-run -d 'List what would be added, changed and removed, and write nothing'
 complete -c relctl -n '__relctl_opt \'publish\' --watch 0' -l watch -d 'Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM'
 complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --watch: run CMD with /bin/sh after each publish that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR'
+complete -c relctl -n '__relctl_opt \'publish\' --full 0' -l full -d 'Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand'
 complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed'
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'

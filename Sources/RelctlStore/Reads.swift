@@ -67,9 +67,12 @@ extension Store {
 
     /// A locale column, which becomes part of a published path: a valid tag in its normal spelling.
     func locale(_ text: String, _ what: String, _ column: String) throws -> String {
+        // A fleet repeats a few dozen tags in every project's rows and notes: each is checked once.
+        if validLocales.contains(text) { return text }
         guard (try? LocaleTag.normalize(text)) == text else {
             throw badRow(what, "\(column) '\(text)' is not a locale tag in its normal spelling (like en, pt-BR)")
         }
+        validLocales.insert(text)
         return text
     }
 

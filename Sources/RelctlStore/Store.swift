@@ -23,6 +23,8 @@ public final class Store {
     public private(set) var lastWriteUnchanged = false
     /// Set by a write's body when the data already matches.
     var unchanged = false
+    /// Locale tags read and found in their normal spelling (Reads.locale).
+    var validLocales: Set<String> = []
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -72,9 +74,10 @@ public final class Store {
         func configured(_ c: Connection) throws -> Connection {
             c.translate = { [path] in Store.explain($0, path: path) }
             try c.execute("PRAGMA foreign_keys = ON")
-            // Read pages through a mapping rather than a pread each: a
-            // publish reads the whole database, many pages more than once.
-            try c.execute("PRAGMA mmap_size = 268435456")
+            // No mapping of the file (SQLite's default): a publish reads the
+            // whole database, and mapped pages it touched stay in its memory,
+            // so its peak grew with the database; SQLite's own cache of read
+            // pages stays at its 2 MiB.
             return c
         }
         let c = try Connection(path: path, readOnly: mode == .read, create: mode == .create)
@@ -223,7 +226,9 @@ public final class Store {
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
         // Publishes are logged too, but they do not change what is published.
-        try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE substr(action, 1, 8) <> ?", [.text(Store.publishAction)]).intValue ?? 0
+        // Newest first, so the scan stops at the first row that is not a publish.
+        try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE substr(action, 1, 8) <> ? ORDER BY id DESC LIMIT 1), 0)",
+                      [.text(Store.publishAction)]).intValue ?? 0
     }
 
     /// Each project's revision: the number of the last change to it, or to

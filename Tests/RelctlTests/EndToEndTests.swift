@@ -108,7 +108,7 @@ final class EndToEndTests: XCTestCase {
             var out: [String: Data] = [:]
             let e = FileManager.default.enumerator(atPath: root)!
             while let p = e.nextObject() as? String {
-                if let d = FileManager.default.contents(atPath: root + "/" + p), !p.hasSuffix("/") {
+                if p != publishState, let d = FileManager.default.contents(atPath: root + "/" + p), !p.hasSuffix("/") {
                     var isDir: ObjCBool = false
                     _ = FileManager.default.fileExists(atPath: root + "/" + p, isDirectory: &isDir)
                     if !isDir.boolValue { out[p] = d }

@@ -18,7 +18,7 @@ final class HardeningTests: XCTestCase {
         guard let e = FileManager.default.enumerator(atPath: dir) else { return out }
         while let p = e.nextObject() as? String {
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: dir + "/" + p, isDirectory: &isDir), !isDir.boolValue {
+            if p != publishState, FileManager.default.fileExists(atPath: dir + "/" + p, isDirectory: &isDir), !isDir.boolValue {
                 out[p] = FileManager.default.contents(atPath: dir + "/" + p) ?? Data()
             }
         }

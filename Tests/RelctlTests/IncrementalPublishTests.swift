@@ -51,6 +51,70 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
+    /// With the state the last publish recorded, a publish with nothing to do
+    /// goes by the database's revision and the folders' times, not each file,
+    /// and says what the publish that rendered the files said.
+    func testNothingToDoGoesByTheRecordedStateAndSaysTheSame() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        let first = publish(h, out)
+        XCTAssertNotNil(TreeState.read(root: out), "the publish recorded the tree's state")
+        // A file edited in place, at the same size, leaves its folder's time as it was: not seen.
+        let victim = out + "/cafe/control.json"
+        var bytes = Array(FileManager.default.contents(atPath: victim)!)
+        bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let fast = publish(h, out)
+        XCTAssertEqual(fast["rendered"] as? [String], [])
+        XCTAssertEqual(fast["changed"] as? [String], [])
+        for key in ["files", "revision", "limits", "nextChange", "disagreements"] {
+            func canonical(_ value: Any?) throws -> Data {
+                try JSONSerialization.data(withJSONObject: value ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+            }
+            XCTAssertEqual(try canonical(first[key]), try canonical(fast[key]), key)
+        }
+        XCTAssertEqual(fast["unchanged"] as? Int, first["files"] as? Int)
+        // Without the state, each file is looked at: the edit is found and put right, and the state recorded again.
+        try FileManager.default.removeItem(atPath: out + "/" + publishState)
+        let slow = publish(h, out)
+        XCTAssertEqual(slow["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(slow["changed"] as? [String], ["cafe/control.json"])
+        XCTAssertNotNil(TreeState.read(root: out))
+        // A state that names another index.json (this one was replaced, same bytes) is not believed, and is recorded anew.
+        let index = try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))
+        try index.write(to: URL(fileURLWithPath: out + "/index.json"), options: .atomic)
+        XCTAssertNil(TreeState.read(root: out))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
+        XCTAssertNotNil(TreeState.read(root: out))
+        // A change to the database: the recorded revision no longer holds.
+        h.ok("notes set 1.1 -p blog --platform ios --locale en \"Edited\"")
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
+        // --full renders every project whatever the state says.
+        XCTAssertEqual(publish(h, out, ["--full"])["rendered"] as? [String], ["blog", "cafe", "shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    /// index.json is read the same whether relctl wrote it (read entry by
+    /// entry without a JSON value each) or someone re-indented it.
+    func testTheIndexReadsTheSameWhateverItsSpacing() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let compact = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
+        let pretty = Array(try JSONReader.parse(compact).rendered().utf8)
+        let a = try XCTUnwrap(IndexFormat.parse(compact)), b = try XCTUnwrap(IndexFormat.parse(pretty))
+        XCTAssertGreaterThan(a.files.count, 10)
+        XCTAssertEqual(a.files.mapValues { "\($0.size) \($0.sha256)" }, b.files.mapValues { "\($0.size) \($0.sha256)" })
+        XCTAssertEqual(IndexFormat.render(a), compact)
+        XCTAssertNotNil(IndexFormat.canonicalFiles(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
+        XCTAssertNil(IndexFormat.canonicalFiles(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
+        // Without the file list: the rest, and the list checked for shape only.
+        let header = try XCTUnwrap(IndexFormat.parse(compact, files: false))
+        XCTAssertTrue(header.files.isEmpty)
+        XCTAssertEqual(Set(header.projects.keys), Set(a.projects.keys))
+        XCTAssertNil(IndexFormat.parse(Array(String(decoding: compact, as: UTF8.self).replacingOccurrences(of: #""files":{"#, with: #""files":["#).utf8)))
+    }
+
     func testAChangeToOneProjectRendersThatProjectOnly() throws {
         let h = fleet()
         let out = h.dir + "/out"
@@ -67,9 +131,15 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(r["rendered"] as? [String], [])
         XCTAssertEqual((r["removed"] as? [String])?.allSatisfy { $0.hasPrefix("blog/") }, true)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/blog"))
-        // A file edited behind relctl's back makes its project render again.
-        try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
+        // A file replaced behind relctl's back makes its project render again, and that project only.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"), options: .atomic)
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["shop"])
+        // So does a file removed, or a file added beside the published ones.
+        try FileManager.default.removeItem(atPath: out + "/cafe/ios/whatsnew/en.json")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/ios/extra.json"))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe", "shop"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/cafe/ios/whatsnew/en.json"))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [], "the state recorded after the repair holds")
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 

@@ -232,14 +232,25 @@ final class PublishTests: XCTestCase {
             let date = try FileManager.default.attributesOfItem(atPath: a + "/" + path)[.modificationDate] as! Date
             XCTAssertEqual(date, old, "\(path) was touched")
         }
-        // A file changed behind relctl's back is put right, even at the same size.
+        // A file replaced behind relctl's back (as editors and rsync do: a new file renamed over it)
+        // is put right, even at the same size: its folder changed.
         let victim = a + "/shop/ios/retired/en.json"
         var bytes = Array(FileManager.default.contents(atPath: victim)!)
         bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
-        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        try Data(bytes).write(to: URL(fileURLWithPath: victim), options: .atomic)
         let repaired = publish(h, a, ["--json"]).json as! [String: Any]
-        XCTAssertEqual((repaired["changed"] as? [String])?.count, 1)
+        XCTAssertEqual(repaired["changed"] as? [String], ["shop/ios/retired/en.json"])
         XCTAssertEqual(tree(a)["shop/ios/retired/en.json"], tree(b)["shop/ios/retired/en.json"])
+        // One edited in place leaves its folder as it was: verify names it and says how to put it right,
+        // and --full does, without touching any other file.
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let verify = h.run(["verify", a])
+        XCTAssertEqual(verify.status, 1)
+        XCTAssertTrue(verify.out.contains("shop/ios/retired/en.json: its content differs from index.json"), verify.out)
+        XCTAssertTrue(verify.err.contains("relctl publish \(a) --full"), verify.err)
+        let thorough = publish(h, a, ["--full", "--json"]).json as! [String: Any]
+        XCTAssertEqual(thorough["changed"] as? [String], ["shop/ios/retired/en.json"])
+        XCTAssertEqual(tree(a), tree(b))
         // One change touches only the files it affects, and the index.
         h.ok("notes set 2.1 --platform ios --locale tr \"Başka\"")
         let changed = publish(h, a, ["--json"]).json as! [String: Any]

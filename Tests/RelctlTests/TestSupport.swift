@@ -19,13 +19,19 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 /// Every regular file under `dir`, by path relative to it.
+/// The files under `dir` but the state a publish records for the next one
+/// (`.relctl-state`: inode numbers and times, never equal between two trees).
 func fileTree(_ dir: String) -> [String: Data] {
     var out: [String: Data] = [:]
     let e = FileManager.default.enumerator(atPath: dir)!
     while let relative = e.nextObject() as? String {
+        if relative == publishState { continue }
         var isDir: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
         if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
     }
     return out
 }
+
+/// The name of the state file a publish leaves at the top of DIR.
+let publishState = ".relctl-state"

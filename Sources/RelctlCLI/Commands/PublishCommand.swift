@@ -5,11 +5,12 @@ import RelctlStore
 enum PublishCommand {
     static let command: RunnableCommand = RunnableCommand(
         "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren, Prince of Versions, appcast and control files.",
-        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision; a project whose revision and span still hold and whose files are intact is not rendered again, so a publish costs what changed.",
+        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision; a project whose revision and span still hold and whose folders are as the last publish left them is not rendered again, so a publish costs what changed, and one with nothing to do returns at once. Folder times show a file added, removed, renamed or replaced, not one edited in place, nor a change made to the database with sqlite3 by hand: 'relctl verify' finds the first, and --full renders and checks everything.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
                   Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after each publish that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR."),
+                  Option("full", help: "Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand. Files are still written only where they differ."),
                   Option("no-pages", help: "Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed."),
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
@@ -56,6 +57,11 @@ enum PublishCommand {
     /// publish costs what changed. Warnings go to stderr.
     static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool) throws -> Outcome {
         let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: inv.context.publishLockWait)
+        // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
+        let pages = !inv.flag("no-pages")
+        let full = inv.flag("full")
+        if !inv.flag("project") && !full, let outcome = try nothingToDo(writer, store: store, at: at, pages: pages) { return outcome }
+        writer.readPrevious(thorough: full)
         var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var findings: [Finding] = []
@@ -69,8 +75,6 @@ enum PublishCommand {
             }
         }
         var order: [String] = []
-        // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
-        let pages = !inv.flag("no-pages")
         do {
             try store.read {
                 let all = try store.projects()
@@ -79,12 +83,15 @@ enum PublishCommand {
                 let revisions = try store.projectRevisions()
                 let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
                 // The old index's files by project, to keep those left alone.
-                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
+                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty && !full ? $0 : nil }
                 var previousFiles: [String: [(String, (size: Int, sha256: String))]] = [:]
                 for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
                     if let slash = path.firstIndex(of: "/") { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
                 }
                 var toRender: [ProjectRecord] = []
+                // With the state the last publish recorded, a project's files are intact when
+                // its folders are; without it, each file is looked at.
+                let changedFolders = writer.state?.changedTopFolders(root: writer.root)
                 for project in all {
                     let revision = revisions.bySlug[project.slug] ?? revisions.everyProject
                     let record = previous?.projects[project.slug]
@@ -92,7 +99,8 @@ enum PublishCommand {
                     // A page published or left out as this publish wants it (--no-pages) is part of being current.
                     let pageAsWanted = files.contains { $0.0 == "\(project.slug)/status.html" } == pages
                     let current = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
-                        && pageAsWanted && files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) }
+                        && pageAsWanted && !files.isEmpty
+                        && (changedFolders.map { !$0.contains(project.slug) } ?? files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) })
                     // -p renders that project only: the others stay as published, current or not.
                     if (only == nil && !current) || project.slug == only {
                         toRender.append(project)
@@ -112,31 +120,25 @@ enum PublishCommand {
                         }
                     }
                 }
-                // Snapshots are read here, on the connection's thread; a batch
-                // renders in parallel; its files are staged in order.
-                let batchSize = 8
-                for start in stride(from: 0, to: toRender.count, by: batchSize) {
-                    let batch = toRender[start..<min(start + batchSize, toRender.count)]
-                    if progress { inv.context.stderr.write("\rpublishing \(start + batch.count)/\(toRender.count) \(batch.last!.slug)\u{1B}[K"); inv.context.stderr.flush() }
-                    let snapshots = try batch.map { try store.zonedSnapshot($0) }
-                    let pageRevisions = pages ? Dictionary(uniqueKeysWithValues: batch.map { ($0.slug, revisions.bySlug[$0.slug] ?? revisions.everyProject) }) : nil
-                    for (snapshot, result) in zip(snapshots, try ParallelRender.render(snapshots, at: at, revisions: pageRevisions)) {
-                        let slug = snapshot.project.slug
-                        rendered.append(slug)
-                        // Limits live on in the project's record, once each; only disagreements are
-                        // kept whole (a fleet's limit findings run to hundreds of thousands).
-                        findings += result.findings.filter(\.isDisagreement)
-                        index.projects[slug] = PublishedProject(
-                            revision: revisions.bySlug[slug] ?? revisions.everyProject,
-                            validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
-                            disagreements: result.findings.filter(\.isDisagreement).count,
-                            warnings: result.warnings, limits: FindingsReport.limits(result.findings).map(\.limit), summary: result.summary)
-                        for file in result.files {
-                            tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
-                            index.files[file.path] = (file.bytes.count, file.sha256)
-                        }
+                // Snapshots are read here, on the connection's thread, rendered on every
+                // core, and their files staged here in project order.
+                try ParallelRender.pipeline(count: toRender.count, window: 4, at: at, read: { i in
+                    let project = toRender[i]
+                    return (try store.zonedSnapshot(project), pages ? revisions.bySlug[project.slug] ?? revisions.everyProject : nil)
+                }, take: { i, snapshot, result in
+                    let slug = snapshot.project.slug
+                    if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
+                    rendered.append(slug)
+                    findings += result.disagreements
+                    index.projects[slug] = PublishedProject(
+                        revision: revisions.bySlug[slug] ?? revisions.everyProject,
+                        validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
+                        disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
+                    for file in result.files {
+                        tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
+                        index.files[file.path] = (file.bytes.count, file.sha256)
                     }
-                }
+                })
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
             }
             index.settleSpan(projectOrder: order)
@@ -158,12 +160,8 @@ enum PublishCommand {
             }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             tally(try writer.stage("index.json", IndexFormat.render(index)), "index.json")
-            let removed = try writer.commit(removing: stale)
-            // What every project in the tree says, rendered now or before, in project order.
-            let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
-            var warnings = published.flatMap(\.1.warnings)
-            let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
-            warnings += FindingsReport.limitLines(limits).map { "not carried: " + $0 }
+            let removed = try writer.commit(removing: stale, listing: Array(index.files.keys) + ["index.json"], revision: index.revision)
+            var (warnings, limits) = said(index, order: order)
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
                 else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
@@ -175,12 +173,43 @@ enum PublishCommand {
                 }
             }
             return Outcome(warnings: warnings, revision: index.revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
-                           limits: limits.map { FindingsReport.json(project: $0.project, $0.limit) }, disagreements: disagreements.map(FindingsReport.json),
-                           next: index.nextChange, rendered: rendered)
+                           limits: limits, disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {
             writer.abort()
             throw error
         }
+    }
+
+    /// What every project in the tree says, rendered now or before, in
+    /// project order: its warnings, and the limits of its formats.
+    static func said(_ index: PublishedIndex, order: [String]) -> (warnings: [String], limits: [JSON]) {
+        let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
+        let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
+        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(limits).map { "not carried: " + $0 },
+                limits.map { FindingsReport.json(project: $0.project, $0.limit) })
+    }
+
+    /// The outcome of a publish with nothing to do, found without reading
+    /// the file list or rendering: the tree is as the last publish recorded
+    /// it (its state names this index.json, no publish was cut short, no
+    /// folder changed), that publish was this relctl's, with the pages as
+    /// wanted and no disagreement, the database has had no change since, and
+    /// `at` is inside the span the files hold for. Nil: publish as usual.
+    static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool) throws -> Outcome? {
+        guard let state = writer.state, (state.rootFiles["index.html"] != nil) == pages else { return nil }
+        // The projects' rows, read and checked as a publish that renders reads them.
+        let read: (Int64, [String])? = try store.read {
+            let revision = try store.revision()
+            return revision == state.revision ? (revision, try store.projects().map(\.slug)) : nil
+        }
+        guard let (revision, order) = read, state.rootFilesHold(root: writer.root), state.changedTopFolders(root: writer.root).isEmpty,
+              let bytes = try? FileSystem.readFile(writer.root + "/index.json"),
+              let index = IndexFormat.parse(bytes, files: false), index.generator == generator, index.revision == revision,
+              PublishedProject.span(index.validFrom, index.nextChange, contains: at),
+              index.projects.values.allSatisfy({ $0.disagreements == 0 }), Set(order) == Set(index.projects.keys) else { return nil }
+        let (warnings, limits) = said(index, order: order)
+        return Outcome(warnings: warnings, revision: revision, added: [], changed: [], removed: [], unchanged: state.files,
+                       limits: limits, disagreements: [], next: index.nextChange)
     }
 
     /// Named so that nobody types it by accident.

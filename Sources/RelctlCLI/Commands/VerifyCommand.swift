@@ -93,7 +93,8 @@ enum VerifyCommand {
         let summary = "\(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale || !staleProjects.isEmpty ? ", stale" : "")"
         guard disagreements.isEmpty && changed.isEmpty && !stale && staleProjects.isEmpty else {
             throw RelctlError.failure("the published files do not do what 'relctl check' says: \(summary)",
-                                      hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)" : "publish again; if it persists, report it")
+                                      hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)"
+                                          : !changed.isEmpty ? "put the files right: relctl publish \(dir) --full" : "publish again; if it persists, report it")
         }
         inv.info("verified " + summary)
     }

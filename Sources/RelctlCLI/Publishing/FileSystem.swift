@@ -60,6 +60,32 @@ public enum FileSystem {
     }
 
     public static func readAll(fd: Int32, name: String) throws -> [UInt8] {
+        // A regular file is read straight into an array of its size: no
+        // chunks copied and no growing (index.json runs to megabytes).
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int.max / 2 {
+            let size = Int(st.st_size)
+            var failure: Int32 = 0
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let n = read(fd, buffer.baseAddress! + count, size - count)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failure = errno; return }
+                    if n == 0 { return }
+                    count += n
+                }
+            }
+            if failure != 0 { throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(failure)))") }
+            // Grown since the fstat: the rest comes in chunks.
+            guard bytes.count == size else { return bytes }
+            let rest = try readChunks(fd: fd, name: name)
+            return rest.isEmpty ? bytes : bytes + rest
+        }
+        return try readChunks(fd: fd, name: name)
+    }
+
+    private static func readChunks(fd: Int32, name: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -13,34 +13,74 @@ struct HashedFile: Sendable {
 struct RenderedProject: Sendable {
     var files: [HashedFile]
     var warnings: [String]
-    /// What each client would do with these files that `check` does not say.
-    var findings: [Finding]
+    /// Client decisions that differ from `check` (a relctl bug) ...
+    var disagreements: [Finding]
+    /// ... and the intents the formats cannot carry, once each: the
+    /// findings behind them run to thousands a project, not kept.
+    var limits: [Limit]
     /// For DIR/index.html (recorded in index.json).
     var summary: StatusSummary
 }
 
-/// Renders, verifies and hashes several projects at once, one per core: rendering and
+/// Renders, verifies and hashes projects on every core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 enum ParallelRender {
-    /// `revisions` (each project's own, by slug) asks for the status pages.
-    static func render(_ snapshots: [ProjectSnapshot], at: Int64, revisions: [String: Int64]? = nil) throws -> [RenderedProject] {
-        let results = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])
-        DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
-            var warnings: [String] = []
-            let result: Result<RenderedProject, PublishProblem>
-            do {
-                let page = revisions.map { StatusPageOptions(revision: $0[snapshots[i].project.slug] ?? 0) }
-                let (files, findings, summary) = try ProjectFiles.renderChecked(snapshots[i], at: at, warnings: &warnings, page: page)
-                result = .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                                                  warnings: warnings, findings: findings, summary: summary))
-            } catch let problem as PublishProblem {
-                result = .failure(problem)
-            } catch {
-                result = .failure(PublishProblem(message: "\(error)", fix: ""))
-            }
-            results.withLock { $0[i] = result }
+    /// One project's files, checked and hashed; `pageRevision` (the
+    /// project's own revision) asks for its status page.
+    static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?) -> Result<RenderedProject, PublishProblem> {
+        var warnings: [String] = []
+        do {
+            let page = pageRevision.map { StatusPageOptions(revision: $0) }
+            let (files, findings, summary) = try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page)
+            return .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
+                                            warnings: warnings, disagreements: findings.filter(\.isDisagreement),
+                                            limits: Finding.distinctLimits(findings).map(\.limit), summary: summary))
+        } catch let problem as PublishProblem {
+            return .failure(problem)
+        } catch {
+            return .failure(PublishProblem(message: "\(error)", fix: ""))
         }
-        return try results.withLock { done in try (0..<snapshots.count).map { try done[$0]!.get() } }
+    }
+
+    /// Renders `count` projects in a pipeline: this thread reads each
+    /// snapshot (`read`: the database connection is this thread's) and hands
+    /// it to the other cores, and between reads takes the finished projects
+    /// in order (`take`: staging writes files, on this thread only), so
+    /// reading, rendering and writing overlap. At most `window` projects are
+    /// read and not yet taken, which bounds memory whatever the fleet's size.
+    static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?),
+                         take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
+        let finished = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])
+        let signal = DispatchSemaphore(value: 0)
+        var waiting: [Int: ProjectSnapshot] = [:]
+        var next = 0
+        // Takes finished projects in order; with `wait`, waits for the next one first.
+        func drain(wait: Bool) throws {
+            var wait = wait
+            while next < count, let snapshot = waiting[next] {
+                guard let result = finished.withLock({ $0.removeValue(forKey: next) }) else {
+                    if !wait { return }
+                    signal.wait()
+                    continue
+                }
+                wait = false
+                waiting[next] = nil
+                try take(next, snapshot, result.get())
+                next += 1
+            }
+        }
+        for i in 0..<count {
+            if waiting.count >= window { try drain(wait: true) }
+            let (snapshot, pageRevision) = try read(i)
+            waiting[i] = snapshot
+            DispatchQueue.global().async {
+                let result = render(snapshot, at: at, pageRevision: pageRevision)
+                finished.withLock { $0[i] = result }
+                signal.signal()
+            }
+            try drain(wait: false)
+        }
+        while next < count { try drain(wait: true) }
     }
 
     /// Checks several projects' files at once, one project per core.

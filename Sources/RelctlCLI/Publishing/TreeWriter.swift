@@ -41,6 +41,15 @@ public final class TreeWriter {
     public private(set) var previous: PublishedIndex?
     /// Paths named by the journal of a publish that did not finish.
     public private(set) var unfinished: Set<String> = []
+    /// A journal was there: a publish was cut short after it began to stage,
+    /// so temporaries may be left and the state file may not hold.
+    public private(set) var interrupted = false
+    /// The state the last complete publish recorded, when it still describes the tree's index.json.
+    private(set) var state: TreeState?
+    /// This publish wrote the journal's first form, before its first temporary or folder.
+    private var marked = false
+    /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
+    private var committing = false
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
 
@@ -69,15 +78,25 @@ public final class TreeWriter {
                 throw error
             }
         }
-        // One read and parse of the old index: the tree writer needs its files, the publish its projects.
-        let indexPath = self.root + "/index.json"
+        let journal = self.root + "/" + TreeWriter.journalName
+        interrupted = FileSystem.kind(of: journal, followLinks: false) != .missing
+        unfinished = TreeWriter.readJournal(journal)
+        state = interrupted ? nil : TreeState.read(root: self.root)
+    }
+
+    /// The old index.json, read and parsed once: what the tree writer needs of
+    /// its files, and the publish of its projects. A publish with nothing to
+    /// do never reads it whole.
+    /// `thorough`: trust no recorded state (folder times), and sweep every folder for temporaries.
+    public func readPrevious(thorough: Bool = false) {
+        if thorough { state = nil }
+        let indexPath = root + "/index.json"
         if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
             previous = IndexFormat.parse(bytes)
             previousIndex = previous?.files.filter { TreeWriter.isSafe($0.key) } ?? TreeWriter.readIndex(bytes)
         }
         var st = stat()
-        if lstat(self.root + "/index.json", &st) == 0 { indexTime = st.st_mtim }
-        unfinished = TreeWriter.readJournal(self.root + "/" + TreeWriter.journalName)
+        if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
     }
 
     deinit { if lockFD >= 0 { close(lockFD) } }
@@ -134,6 +153,7 @@ public final class TreeWriter {
         switch FileSystem.kind(of: path, followLinks: false) {
         case .directory: break
         case .missing:
+            if path.hasPrefix(root + "/") { try markStaging() }
             CrashPoints.step()
             if mkdir(path, 0o755) == 0 {
                 madeDirectories.append(path)
@@ -157,9 +177,14 @@ public final class TreeWriter {
 
     /// Validates a relative path: names only, no "..", no absolute paths.
     static func isSafe(_ relative: String) -> Bool {
-        !relative.isEmpty && !relative.hasPrefix("/") && relative.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".")
+        // Every name non-empty and not starting with "." (so no "." or ".."),
+        // byte by byte: called for every path of an index, several times a publish.
+        var atNameStart = true
+        for byte in relative.utf8 {
+            if atNameStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) { return false }
+            atNameStart = byte == UInt8(ascii: "/")
         }
+        return !atNameStart
     }
 
     /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
@@ -203,9 +228,35 @@ public final class TreeWriter {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
+        try markStaging()
         let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: String(parts.last!))
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
+    }
+
+    /// Writes the journal, naming nothing yet, before the first folder or
+    /// temporary this publish makes: a journal found at the start is what
+    /// tells the next publish to sweep for temporaries, so a publish that
+    /// finds none need not read every folder. (A journal of a publish cut
+    /// short stays as it is: this publish's commit replaces it.)
+    private func markStaging() throws {
+        guard !marked, !interrupted else { return }
+        marked = true
+        CrashPoints.step()
+        let path = root + "/" + TreeWriter.journalName
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let doc = JSON.object(["paths": .array([])]).compactBytes()
+        func failure() -> RelctlError {
+            RelctlError.failure("cannot write \(path): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
+        }
+        guard fd >= 0 else { throw failure() }
+        let written = doc.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == doc.count else {
+            let error = failure()
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw failure() }
     }
 
     /// Creates a new file beside `name` that no one else can have made or
@@ -247,13 +298,16 @@ public final class TreeWriter {
 
     /// Flushes every staged file, renames them into place in order (index.json
     /// is staged last), removes the files of `stale` that are still there, and
-    /// returns those it removed. A journal covers every step from the first
+    /// returns those it removed; then records the tree's state (`paths`: every
+    /// file the new index lists, and index.json; `revision`: the database's,
+    /// as index.json names it). A journal covers every step from the first
     /// rename to the last removal.
-    public func commit(removing stale: [String]) throws -> [String] {
+    public func commit(removing stale: [String], listing paths: [String], revision: Int64) throws -> [String] {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
         let journal = root + "/" + TreeWriter.journalName
         if !pending.isEmpty || !stale.isEmpty {
+            committing = true
             let paths = Set(pending.map(\.relative)).union(stale).subtracting(["index.json"]).sorted()
             let doc = JSON.object(["paths": .array(paths.map { .string($0) })])
             let temp = try TreeWriter.writeTemporary(doc.compactBytes(), in: root, for: TreeWriter.journalName)
@@ -273,12 +327,35 @@ public final class TreeWriter {
             pending.removeAll()
         }
         let removed = stale.filter(remove)
-        sweepTemporaries(under: "")
+        // Temporaries are left only by a publish cut short, which leaves its
+        // journal; without a recorded state, the tree may be older than that rule.
+        if interrupted || state == nil { sweepTemporaries(under: "") }
+        let now = TreeState.capture(root: root, paths: paths, revision: revision)
+        if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()
             unlink(journal)
         }
         return removed
+    }
+
+    /// Replaces the state file (a fixed temporary name, so a publish cut short
+    /// leaves nothing new behind), or removes it when the tree could not be read.
+    private func writeState(_ state: TreeState?) {
+        let path = root + "/" + TreeState.name
+        guard let state else {
+            if FileSystem.kind(of: path, followLinks: false) == .file { unlink(path) }
+            return
+        }
+        // Nothing depends on it surviving a power cut: a state that does not
+        // name the index.json found next time is ignored.
+        let temp = path + ".new"
+        let bytes = state.bytes
+        CrashPoints.step()
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if close(fd) != 0 || written != bytes.count || rename(temp, path) != 0 { unlink(temp) }
     }
 
     /// Whether a file the old index lists is still as published: a regular
@@ -317,6 +394,7 @@ public final class TreeWriter {
         for (temp, _, _) in pending { unlink(temp) }
         pending.removeAll()
         takeBackDirectories()
+        if marked && !committing { unlink(root + "/" + TreeWriter.journalName) }
     }
 
     /// Removes a file relctl published before, and folders it leaves empty.

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// `DIR/.relctl-state`: what a publish records, after its last write, so the
+/// next one can tell that the tree is still as it left it without a stat of
+/// every file: the identity of the index.json it wrote and the time of every
+/// folder under DIR. Adding, removing, renaming or replacing a file changes
+/// its folder's time; a file edited in place does not (`relctl verify` reads
+/// every byte; removing this file makes the next publish check every file).
+/// Valid only with the index.json it names: a publish cut short, or an
+/// index.json written by anything else, leaves it describing another tree.
+struct TreeState: Equatable {
+    static let name = ".relctl-state"
+
+    /// index.json's inode, size and modification time.
+    var index: Stamp
+    /// How many files the index lists.
+    var files: Int
+    /// The database revision index.json names: a publish after a change
+    /// sees it has work to do before it reads index.json.
+    var revision: Int64
+    /// Every folder of the tree but DIR itself (the state's own rename
+    /// changes DIR), by path under DIR.
+    var folders: [String: Stamp]
+    /// Files at DIR's root other than index.json, with their sizes.
+    var rootFiles: [String: Int]
+
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var size: Int64
+        var seconds: Int64
+        var nanoseconds: Int64
+
+        /// A regular file or (`folder`) a directory at `path`, never through a link.
+        init?(_ path: String, folder: Bool = false) {
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
+            inode = UInt64(st.st_ino)
+            size = folder ? 0 : Int64(st.st_size)
+            seconds = Int64(st.st_mtim.tv_sec)
+            nanoseconds = Int64(st.st_mtim.tv_nsec)
+        }
+
+        init(inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64) {
+            self.inode = inode; self.size = size; self.seconds = seconds; self.nanoseconds = nanoseconds
+        }
+
+        var json: JSON { .array([.int(Int64(bitPattern: inode)), .int(size), .int(seconds), .int(nanoseconds)]) }
+
+        init?(json: JSON) {
+            guard case .array(let a) = json, a.count == 4, case .int(let i) = a[0], case .int(let s) = a[1],
+                  case .int(let sec) = a[2], case .int(let ns) = a[3] else { return nil }
+            self.init(inode: UInt64(bitPattern: i), size: s, seconds: sec, nanoseconds: ns)
+        }
+    }
+
+    /// The state of the tree under `root` whose index lists `paths`, read now;
+    /// nil when a folder or index.json is not there as it should be.
+    static func capture(root: String, paths: [String], revision: Int64) -> TreeState? {
+        guard let index = Stamp(root + "/index.json") else { return nil }
+        var folders: [String: Stamp] = [:]
+        var rootFiles: [String: Int] = [:]
+        for path in paths where path != "index.json" {
+            guard let slash = path.lastIndex(of: "/") else {
+                guard let file = Stamp(root + "/" + path) else { return nil }
+                rootFiles[path] = Int(file.size)
+                continue
+            }
+            var folder = path[..<slash]
+            while folders[String(folder)] == nil {
+                guard let stamp = Stamp(root + "/" + folder, folder: true) else { return nil }
+                folders[String(folder)] = stamp
+                guard let up = folder.lastIndex(of: "/") else { break }
+                folder = folder[..<up]
+            }
+        }
+        return TreeState(index: index, files: paths.count, revision: revision, folders: folders, rootFiles: rootFiles)
+    }
+
+    /// The recorded state, when it describes the index.json now in `root`.
+    static func read(root: String) -> TreeState? {
+        let path = root + "/" + name
+        guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path),
+              case .object(let top)? = try? JSONReader.parse(bytes), top["version"] == .int(1),
+              let index = top["index"].flatMap(Stamp.init(json:)), case .int(let files)? = top["files"], files >= 0,
+              case .int(let revision)? = top["revision"],
+              case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
+        var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:])
+        for (path, value) in folderList {
+            guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
+            state.folders[path] = stamp
+        }
+        for (path, value) in rootList {
+            guard TreeWriter.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
+            state.rootFiles[path] = Int(size)
+        }
+        return Stamp(root + "/index.json") == index ? state : nil
+    }
+
+    var bytes: [UInt8] {
+        JSON.object(["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision),
+                     "folders": .object(folders.mapValues(\.json)), "rootFiles": .object(rootFiles.mapValues { .int(Int64($0)) })]).compactBytes()
+    }
+
+    /// The top folders (one per project) with a folder that is not as recorded.
+    func changedTopFolders(root: String) -> Set<String> {
+        var changed: Set<String> = []
+        for (path, stamp) in folders {
+            let top = path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path
+            if !changed.contains(top), Stamp(root + "/" + path, folder: true) != stamp { changed.insert(top) }
+        }
+        return changed
+    }
+
+    /// Whether the files at DIR's root are as recorded: regular files of
+    /// their size, not modified after index.json was written.
+    func rootFilesHold(root: String) -> Bool {
+        rootFiles.allSatisfy { name, size in
+            guard let file = Stamp(root + "/" + name) else { return false }
+            return Int(file.size) == size && (file.seconds, file.nanoseconds) <= (index.seconds, index.nanoseconds)
+        }
+    }
+}
