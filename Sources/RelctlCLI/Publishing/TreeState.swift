@@ -64,6 +64,7 @@ struct TreeState: Equatable {
         guard let index = Stamp(root + "/index.json") else { return nil }
         var folders: [String: Stamp] = [:]
         var rootFiles: [String: Int] = [:]
+        var seen = Set<Substring>()
         for path in paths where path != "index.json" {
             guard let slash = path.lastIndex(of: "/") else {
                 guard let file = Stamp(root + "/" + path) else { return nil }
@@ -71,7 +72,7 @@ struct TreeState: Equatable {
                 continue
             }
             var folder = path[..<slash]
-            while folders[String(folder)] == nil {
+            while seen.insert(folder).inserted {
                 guard let stamp = Stamp(root + "/" + folder, folder: true) else { return nil }
                 folders[String(folder)] = stamp
                 guard let up = folder.lastIndex(of: "/") else { break }
