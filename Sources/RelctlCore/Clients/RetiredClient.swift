@@ -1,8 +1,8 @@
 /// Retired (Swift, iOS) and its versions file, as clients.md describes it:
 /// both messaging blocks required, title/message/continueButtonText strings,
 /// versions as strings matched by exact text, force and recommend told apart
-/// only by cancelButtonText.
-public struct RetiredClient: Sendable {
+/// only by cancelButtonText. Equal clients (what they parsed) decide alike.
+public struct RetiredClient: Sendable, Equatable {
     let forcedDismissable: Bool
     let recommendedDismissable: Bool
     /// Exact version text → policy; the first entry wins, as a linear search does.
@@ -25,7 +25,7 @@ public struct RetiredClient: Sendable {
         forcedDismissable = try block("forced")
         recommendedDismissable = try block("recommended")
         guard let range = members["versions"] else { throw .crash("versions is missing") }
-        if let memo, memo.bytes.elementsEqual(bytes[range]) {
+        if let memo, memo.holds(bytes[range]) {
             policies = memo.policies
             return
         }
@@ -57,4 +57,10 @@ public final class RetiredMemo {
     var bytes: [UInt8] = []
     var policies: [String: String] = [:]
     public init() {}
+
+    /// Whether `list` is the list last read, byte for byte (compared through
+    /// buffers: a generic comparison of slices costs several times more).
+    func holds(_ list: ArraySlice<UInt8>) -> Bool {
+        list.count == bytes.count && list.withUnsafeBufferPointer { a in bytes.withUnsafeBufferPointer { b in a.elementsEqual(b) } }
+    }
 }

@@ -36,7 +36,7 @@ public enum ProjectFiles {
         var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
-        let findings = Fidelity.check(snapshot, at: at) { byPath[$0] }
+        let findings = Fidelity.run(states: states) { byPath[$0] }.findings
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
@@ -58,6 +58,7 @@ public enum ProjectFiles {
             let base = "\(slug)/\(platform.name)"
             // What every locale's files share, rendered once per platform.
             let retiredVersions = RetiredFormat.versions(state)
+            let retiredDeadline = RetiredFormat.deadline(state)
             let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
@@ -66,7 +67,7 @@ public enum ProjectFiles {
                 files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
             }
             for locale in locales {
-                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, locale: locale)))
+                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
                 files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
                 if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
                     files.append(file("\(base)/lookup/\(locale).json", lookup))

@@ -9,13 +9,19 @@ enum RetiredFormat {
         }).compactBytes().dropLast())
     }
 
-    static func render(_ state: PlatformState, versions: JSON, locale: String) -> JSON {
+    /// Retired has one recommended message: it names the deadline when
+    /// every recommended version is in a force floor's grace period. The
+    /// same in every locale, so worked out once per platform.
+    static func deadline(_ state: PlatformState) -> Int64? {
+        let recommended = state.verdicts.filter { $0.1.kind == .optional }
+        guard let d = recommended.first?.1.deadline, recommended.allSatisfy({ $0.1.decidedBy == "force-deadline" }) else { return nil }
+        return d
+    }
+
+    static func render(_ state: PlatformState, versions: JSON, deadline: Int64?, locale: String) -> JSON {
         let required = state.message("required", locale: locale)
         var optional = state.message("optional", locale: locale)
-        // Retired has one recommended message: it names the deadline when
-        // every recommended version is in a force floor's grace period.
-        let recommended = state.verdicts.filter { $0.1.kind == .optional }
-        if let d = recommended.first?.1.deadline, recommended.allSatisfy({ $0.1.decidedBy == "force-deadline" }) {
+        if let d = deadline {
             optional = Evaluator.withDeadline(optional, state.snapshot.localDate(d, locale: locale))
         }
         return .object([

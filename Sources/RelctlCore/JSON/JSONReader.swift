@@ -192,9 +192,29 @@ public enum JSONReader {
         default:
             let start = i
             while i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: "-") { i += 1 }
-            guard let n = Int64(String(decoding: b[start..<i], as: UTF8.self)) else { throw Failure() }
+            guard let n = integer(b[start..<i]) else { throw Failure() }
             return .int(n)
         }
+    }
+
+    /// What Int64(String) makes of the bytes, without making the string: an
+    /// optional minus, then at least one digit, within Int64's range.
+    static func integer(_ b: ArraySlice<UInt8>) -> Int64? {
+        var digits = b[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        // Summed negatively: Int64.min has no positive twin.
+        var n: Int64 = 0
+        for c in digits {
+            guard c >= 48 && c <= 57 else { return nil }
+            let (m, o1) = n.multipliedReportingOverflow(by: 10)
+            let (d, o2) = m.subtractingReportingOverflow(Int64(c - 48))
+            guard !o1, !o2 else { return nil }
+            n = d
+        }
+        if negative { return n }
+        return n == .min ? nil : -n
     }
 
     static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {

@@ -22,10 +22,17 @@ public struct MessageResolver: Sendable {
     /// a project that wrote Portuguese copy shows it to pt-BR users even though
     /// the catalog has pt-BR.
     public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
-        for group in Catalog.chainGroups(locale, defaultLocale: defaultLocale) {
-            for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } }
-            for candidate in group { if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } }
-            for candidate in group { if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
+        resolve(kind, field, groups: Catalog.chainGroups(locale, defaultLocale: defaultLocale), window: window)
+    }
+
+    /// The same along chain groups worked out once for all of a message's fields.
+    func resolve(_ kind: String, _ field: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
+        let ours = overrides[kind]
+        let key = "\(kind).\(field)"
+        for group in groups {
+            if !window.isEmpty { for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } } }
+            if let ours { for candidate in group { if let v = ours[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } } }
+            for candidate in group { if let v = Catalog.builtin[candidate]?[key] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
         }
         // Unreachable while the English catalog has every key (a test checks it).
         return ResolvedText(value: "", source: "missing")
@@ -34,8 +41,9 @@ public struct MessageResolver: Sendable {
     public func message(_ kind: String, locale: String, values: [String: String],
                         window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
         var out: [String: ResolvedText] = [:]
+        let groups = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
         for field in Catalog.fields[kind]! {
-            var text = resolve(kind, field, locale: locale, window: window)
+            var text = resolve(kind, field, groups: groups, window: window)
             text.value = MessageResolver.fill(text.value, values)
             out[field] = text
         }

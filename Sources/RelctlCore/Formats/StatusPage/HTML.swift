@@ -44,7 +44,8 @@ struct HTML {
     /// An instant for people, in UTC: "2026-12-01 06:00 UTC" (seconds only
     /// when there are some), inside <time> so the script can add local time.
     mutating func time(_ t: Int64) {
-        raw("<time datetime=\"\(Time.format(t))\">\(StatusPage.when(t))</time>")
+        let utc = Time.format(t)
+        out += "<time datetime=\""; out += utc; out += "\">"; out += StatusPage.when(formatted: utc); out += "</time>"
     }
 
     /// A verdict in colour and in words: the colour is never the only sign.

@@ -63,11 +63,16 @@ public enum StatusPage {
     }
 
     /// "2026-12-01 06:00 UTC", with seconds when there are some.
-    static func when(_ t: Int64) -> String {
-        var s = Time.format(t)
-        s = String(s.dropLast())
-        if s.hasSuffix(":00") { s = String(s.dropLast(3)) }
-        return s.replacingFirst("T", " ") + " UTC"
+    static func when(_ t: Int64) -> String { when(formatted: Time.format(t)) }
+
+    /// The same from the instant as Time.format wrote it (yyyy-MM-ddTHH:mm:ssZ).
+    static func when(formatted s: String) -> String {
+        var b = Array(s.utf8)
+        b.removeLast()
+        if b.count == 19, b[17] == 48, b[18] == 48 { b.removeLast(3) }
+        if b.count > 10, b[10] == 84 { b[10] = 32 }
+        b += " UTC".utf8
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// Windows blocking apps right now, at the top where nobody misses them.
@@ -170,12 +175,14 @@ public enum StatusPage {
             } else { h.raw("▼ recommend floor "); h.text(f.text); h.raw(": below it the update is recommended") }
             h.raw("</td></tr>\n")
         }
+        // While a window blocks the platform every version sees the same maintenance verdict.
+        let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
         for (v, update) in state.verdicts.reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
                 floors.remove(at: i)
             }
-            let shown = window != nil ? state.evaluator.evaluate(p, v.release, at: at) : update
+            let shown = blocked ?? update
             h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\"\(v.build.map(String.init) ?? "")\" data-verdict=\"\(shown.kind.rawValue)\"><td><strong>")
             h.text(v.version.text); h.raw("</strong>")
             if let policy = v.policy { h.raw("<span class=\"tag\">pinned: "); h.text(policy); h.raw("</span>") }
@@ -226,15 +233,5 @@ public enum StatusPage {
             h.raw(" · \(type): "); h.text("\(rule.name) (\(rule.alert), \(rule.frequency))")
         }
         h.raw("</p>\n")
-    }
-}
-
-extension String {
-    /// The string with the first occurrence of `a` replaced by `b`.
-    func replacingFirst(_ a: Character, _ b: Character) -> String {
-        guard let i = firstIndex(of: a) else { return self }
-        var s = self
-        s.replaceSubrange(i...i, with: String(b))
-        return s
     }
 }
