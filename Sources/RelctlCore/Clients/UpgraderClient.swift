@@ -18,6 +18,9 @@ public struct UpgraderClient: Sendable {
     }
 
     let items: [Item]
+    /// The highest critical and highest item on upgrader's default device
+    /// (OS 999), found once: Fidelity asks for every recorded version.
+    let onDefaultOS: (critical: Item?, best: Item?)
 
     /// `platform`: the OS name upgrader compares `sparkle:os` with.
     public init(_ bytes: [UInt8], platform: String) throws(ClientFailure) {
@@ -35,6 +38,13 @@ public struct UpgraderClient: Sendable {
                               descriptions: e.children.filter { $0.name == "description" }.map { ($0.attributes["xml:lang"] ?? "", $0.text) }))
         }
         self.items = items
+        onDefaultOS = UpgraderClient.offered(items, os: [999, 0, 0])
+    }
+
+    /// The highest critical item and the highest item a device on `os` can install.
+    static func offered(_ items: [Item], os: [Int]) -> (critical: Item?, best: Item?) {
+        let supported = supported(items, os: os)
+        return (highest(supported.filter(\.critical)), highest(supported))
     }
 
     /// Up to three numbers between dots, missing ones 0, a fourth dropped;
@@ -55,7 +65,9 @@ public struct UpgraderClient: Sendable {
     }
 
     /// Items a device on `os` can install.
-    func supported(os: [Int]) -> [Item] {
+    func supported(os: [Int]) -> [Item] { UpgraderClient.supported(items, os: os) }
+
+    static func supported(_ items: [Item], os: [Int]) -> [Item] {
         items.filter { item in
             if let m = item.minOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(os, m) { return false }
             if let m = item.maxOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(m, os) { return false }
@@ -70,9 +82,9 @@ public struct UpgraderClient: Sendable {
     /// The app's marketing version on OS `os` (upgrader's default is 0.0.0).
     public func decide(_ installed: String, os: String = "999") -> ClientDecision {
         guard let v = UpgraderClient.parse(installed), let device = UpgraderClient.parse(os) else { return .ignored("the installed version \(installed) does not parse") }
-        let supported = supported(os: device)
-        if let critical = UpgraderClient.highest(supported.filter(\.critical)), UpgraderClient.isBelow(v, critical.version) { return .required }
-        if let best = UpgraderClient.highest(supported), UpgraderClient.isBelow(v, best.version) { return .optional }
+        let offered = device == [999, 0, 0] ? onDefaultOS : UpgraderClient.offered(items, os: device)
+        if let critical = offered.critical, UpgraderClient.isBelow(v, critical.version) { return .required }
+        if let best = offered.best, UpgraderClient.isBelow(v, best.version) { return .optional }
         return .none
     }
 

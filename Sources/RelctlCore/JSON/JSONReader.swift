@@ -114,22 +114,25 @@ public enum JSONReader {
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var members: [String: JSON] = [:]
+            // Members are gathered first so the dictionary is made at its
+            // size, not grown (and rehashed) member by member; a repeated key
+            // keeps its last value, as assigning them in turn does.
+            var members: [(String, JSON)] = []
             skipSpace(b, &i)
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
             while true {
                 skipSpace(b, &i)
                 guard case .string(let key) = try parseValue(b, &i) else { throw Failure() }
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
-                members[key] = try parseValue(b, &i)
+                members.append((key, try parseValue(b, &i)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
                 guard b[i] == UInt8(ascii: "}") else { throw Failure() }
                 i += 1
-                return .object(members)
+                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
             }
         case UInt8(ascii: "["):
             i += 1

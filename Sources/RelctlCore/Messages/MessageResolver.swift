@@ -52,7 +52,8 @@ public struct MessageResolver: Sendable {
 
     /// Replaces {name} with values[name]; unknown placeholders stay as written.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+        if let filled = fillBytes(template, values) { return filled }
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -67,6 +68,34 @@ public struct MessageResolver: Sendable {
             }
         }
         return out + rest
+    }
+
+    /// `fill` on the UTF-8 bytes, when every brace stands between ASCII
+    /// characters and so is a whole Character (no combining mark or prepend
+    /// joins it): the Character walk gives the same text at several times
+    /// the cost, and publish fills every message of every locale. nil: walk
+    /// the Characters.
+    static func fillBytes(_ template: String, _ values: [String: String]) -> String? {
+        let b = Array(template.utf8)
+        for (i, c) in b.enumerated() where c == UInt8(ascii: "{") || c == UInt8(ascii: "}") {
+            if i > 0, b[i - 1] >= 0x80 { return nil }
+            if i + 1 < b.count, b[i + 1] >= 0x80 { return nil }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 32)
+        var i = 0
+        while i < b.count {
+            guard b[i] == UInt8(ascii: "{") else { out.append(b[i]); i += 1; continue }
+            if let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: "}")),
+               let value = values[String(decoding: b[(i + 1)..<close], as: UTF8.self)] {
+                out += value.utf8
+                i = close + 1
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public func generic(locale: String) -> ResolvedText {

@@ -196,6 +196,8 @@ struct PlatformCheck {
     mutating func siren() {
         let configPath = "\(base)/siren.json"
         guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
+        // Lookup files differ by their notes alone: decisions of an equal client are reused, as for Retired.
+        var proven: (client: SirenClient, decisions: [ClientDecision])? = nil
         for locale in locales {
             let lookupPath = "\(base)/lookup/\(locale).json"
             do {
@@ -204,7 +206,12 @@ struct PlatformCheck {
                 let at = state.at
                 let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
                                                         reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION)")
-                compare(.siren, lookupPath, locale: locale, cause: cause) { client.decide($0.version.text, at: at) }
+                let decisions: [ClientDecision]
+                if let proven, proven.client == client { decisions = proven.decisions } else {
+                    decisions = versions.map { client.decide($0.version.text, at: at) }
+                    proven = (client, decisions)
+                }
+                compareByIndex(.siren, lookupPath, locale: locale, cause: cause) { decisions[$0] }
             } catch { unusable(.siren, configPath, error, locale: locale) }
         }
     }
