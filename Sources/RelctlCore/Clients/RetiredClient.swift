@@ -12,7 +12,7 @@ public struct RetiredClient: Sendable, Equatable {
     /// platform share it in every locale, so it is built once.
     public init(_ bytes: [UInt8], memo: RetiredMemo? = nil) throws(ClientFailure) {
         let members: [String: Range<Int>]
-        do { members = try JSONReader.members(bytes) } catch { throw .crash("invalid JSON, or not an object") }
+        do { members = try JSONReader.members(bytes, known: memo.map { ("versions", $0.bytes) }) } catch { throw .crash("invalid JSON, or not an object") }
         guard let messagingRange = members["messaging"] else { throw .crash("messaging is missing") }
         let messaging = try ClientJSON.object(try? JSONReader.parse(bytes[messagingRange]), "messaging")
         func block(_ name: String) throws(ClientFailure) -> Bool {
@@ -25,7 +25,7 @@ public struct RetiredClient: Sendable, Equatable {
         forcedDismissable = try block("forced")
         recommendedDismissable = try block("recommended")
         guard let range = members["versions"] else { throw .crash("versions is missing") }
-        if let memo, memo.holds(bytes[range]) {
+        if let memo, range.count == memo.bytes.count, JSONReader.hasPrefix(bytes, at: range.lowerBound, memo.bytes) {
             policies = memo.policies
             return
         }
@@ -57,24 +57,4 @@ public final class RetiredMemo {
     var bytes: [UInt8] = []
     var policies: [String: String] = [:]
     public init() {}
-
-    /// Whether `list` is the list last read, byte for byte (eight at a time:
-    /// every locale's file of a platform is compared).
-    func holds(_ list: ArraySlice<UInt8>) -> Bool {
-        guard list.count == bytes.count else { return false }
-        return list.withUnsafeBytes { a in
-            bytes.withUnsafeBytes { b in
-                var i = 0
-                while i + 8 <= a.count {
-                    if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                    i += 8
-                }
-                while i < a.count {
-                    if a[i] != b[i] { return false }
-                    i += 1
-                }
-                return true
-            }
-        }
-    }
 }

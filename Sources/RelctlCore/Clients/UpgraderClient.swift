@@ -50,13 +50,24 @@ public struct UpgraderClient: Sendable {
     /// Up to three numbers between dots, missing ones 0, a fourth dropped;
     /// nil for anything else ("v1.2").
     static func parse(_ s: String) -> [Int]? {
+        // Read from the bytes: Fidelity parses every recorded version.
         var out: [Int] = []
-        for part in s.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), part.count <= 9, let n = Int(part) else { return nil }
-            out.append(n)
+        out.reserveCapacity(3)
+        var parts = 0, n = 0, digits = 0
+        for c in s.utf8 {
+            if c == UInt8(ascii: ".") {
+                guard digits > 0 else { return nil }
+                if parts < 3 { out.append(n) }
+                parts += 1; n = 0; digits = 0
+            } else {
+                guard c >= 48 && c <= 57, digits < 9 else { return nil }
+                n = n * 10 + Int(c - 48); digits += 1
+            }
         }
-        guard out.count <= 4 else { return nil }
-        return Array((out + [0, 0, 0]).prefix(3))
+        guard digits > 0, parts < 4 else { return nil }
+        if parts < 3 { out.append(n) }
+        while out.count < 3 { out.append(0) }
+        return out
     }
 
     static func isBelow(_ a: [Int], _ b: [Int]) -> Bool {

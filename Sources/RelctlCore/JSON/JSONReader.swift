@@ -6,7 +6,13 @@ public enum JSONReader {
     /// The members of a top-level object as byte ranges of their values,
     /// after checking that the whole document is valid JSON: for readers
     /// that build only the parts they need.
-    public static func members(_ bytes: [UInt8]) throws -> [String: Range<Int>] {
+    ///
+    /// `known` is a member value read before (a whole array, object or
+    /// string that this function accepted): where the member of that name
+    /// starts with exactly those bytes, its end and its validity are known,
+    /// so they are compared instead of scanned again (Retired's version
+    /// list, the same in every locale's file).
+    public static func members(_ bytes: [UInt8], known: (key: String, value: [UInt8])? = nil) throws -> [String: Range<Int>] {
         var i = 0
         skipSpace(bytes, &i)
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
@@ -25,7 +31,13 @@ public enum JSONReader {
                 i += 1
                 skipSpace(bytes, &i)
                 let start = i
-                try skipValue(bytes, &i)
+                if let known, key == known.key, let first = known.value.first,
+                   first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "\""),
+                   hasPrefix(bytes, at: i, known.value) {
+                    i += known.value.count
+                } else {
+                    try skipValue(bytes, &i)
+                }
                 out[key] = start..<i
                 skipSpace(bytes, &i)
                 guard i < bytes.count else { throw Failure() }
@@ -38,6 +50,25 @@ public enum JSONReader {
         skipSpace(bytes, &i)
         guard i == bytes.count else { throw Failure() }
         return out
+    }
+
+    /// Whether `b` holds `prefix` from `offset` on, compared eight bytes at a time.
+    static func hasPrefix(_ b: [UInt8], at offset: Int, _ prefix: [UInt8]) -> Bool {
+        guard offset >= 0, b.count - offset >= prefix.count else { return false }
+        return b.withUnsafeBytes { all in
+            prefix.withUnsafeBytes { p in
+                var i = 0
+                while i + 8 <= p.count {
+                    if all.loadUnaligned(fromByteOffset: offset + i, as: UInt64.self) != p.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                    i += 8
+                }
+                while i < p.count {
+                    if all[offset + i] != p[i] { return false }
+                    i += 1
+                }
+                return true
+            }
+        }
     }
 
     /// Parses one value of a larger document.
