@@ -149,6 +149,7 @@ public enum JSONReader {
             // size, not grown (and rehashed) member by member; a repeated key
             // keeps its last value, as assigning them in turn does.
             var members: [(String, JSON)] = []
+            members.reserveCapacity(8)
             skipSpace(b, &i)
             if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
             while true {
@@ -252,8 +253,9 @@ public enum JSONReader {
     }
 
     static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {
-        let w = Array(word.utf8)
-        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw Failure() }
+        // Compared in place: true, false and null are most values of some files.
+        let w = word.utf8
+        guard i + w.count <= b.count, b[i..<(i + w.count)].elementsEqual(w) else { throw Failure() }
         i += w.count
         return value
     }

@@ -50,8 +50,17 @@ struct HTML {
 
     /// A verdict in colour and in words: the colour is never the only sign.
     mutating func verdict(_ kind: Verdict.Kind) {
-        raw("<span class=\"v v-\(kind.rawValue)\">\(StatusPage.word(kind))</span>")
+        switch kind {
+        case .required: raw(HTML.verdicts.required)
+        case .optional: raw(HTML.verdicts.optional)
+        case .none: raw(HTML.verdicts.none)
+        case .maintenance: raw(HTML.verdicts.maintenance)
+        }
     }
+
+    /// Each verdict's markup, made once (the ladder shows one or two per version).
+    static let verdicts = (required: span(.required), optional: span(.optional), none: span(.none), maintenance: span(.maintenance))
+    static func span(_ kind: Verdict.Kind) -> String { "<span class=\"v v-\(kind.rawValue)\">\(StatusPage.word(kind))</span>" }
 
     /// The document up to <body>. No external resource of any kind, and a
     /// policy that forbids fetching one, so a hostile string that slipped
