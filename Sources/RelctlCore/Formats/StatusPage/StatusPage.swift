@@ -49,7 +49,7 @@ public enum StatusPage {
         Timeline.render(&h, snapshot, at: at)
         rulesCard(&h, project)
         h.end()
-        return Array(h.out.utf8)
+        return h.out
     }
 
     /// The words beside each colour.
