@@ -37,18 +37,19 @@ enum RetiredFormat {
         if let d = deadline {
             optional = Evaluator.withDeadline(optional, state.snapshot.localDate(d, locale: locale))
         }
-        return .object([
-            "messaging": .object([
-                "forced": .object([
-                    "title": .string(required["title"]!.value),
-                    "message": .string(required["message"]!.value),
+        // Keys in order (no dictionaries to sort): a file per locale and platform.
+        return .ordered([
+            "messaging": .ordered([
+                "forced": .ordered([
                     "continueButtonText": .string(required["update_button"]!.value),
+                    "message": .string(required["message"]!.value),
+                    "title": .string(required["title"]!.value),
                 ]),
-                "recommended": .object([
-                    "title": .string(optional["title"]!.value),
-                    "message": .string(optional["message"]!.value),
-                    "continueButtonText": .string(optional["update_button"]!.value),
+                "recommended": .ordered([
                     "cancelButtonText": .string(optional["later_button"]!.value),
+                    "continueButtonText": .string(optional["update_button"]!.value),
+                    "message": .string(optional["message"]!.value),
+                    "title": .string(optional["title"]!.value),
                 ]),
             ]),
             "versions": versions,

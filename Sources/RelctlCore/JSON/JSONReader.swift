@@ -52,6 +52,107 @@ public enum JSONReader {
         return out
     }
 
+    /// The members of the object at `range` of a document that `members`
+    /// or `parse` accepted, as names and value ranges in document order
+    /// (a list: most objects are small, and a dictionary grown member by
+    /// member costs more than reading them); nil when the value there is
+    /// not an object. `ObjectMembers.last` finds a name as a decoder does.
+    static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
+        var i = range.lowerBound
+        guard i < range.upperBound, b[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        var out = ObjectMembers()
+        out.list.reserveCapacity(8)
+        skipSpace(b, &i)
+        if i < b.count, b[i] == UInt8(ascii: "}") { return out }
+        while i < range.upperBound {
+            skipSpace(b, &i)
+            guard case .string(let key)? = try? parseValue(b, &i) else { return nil }
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace(b, &i)
+            let start = i
+            skipChecked(b, &i)
+            out.list.append((key, start..<i))
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        return out
+    }
+
+    struct ObjectMembers {
+        var list: [(name: String, range: Range<Int>)] = []
+
+        /// A member's value, the last one when the name is repeated (as in a dictionary).
+        func last(_ name: String) -> Range<Int>? { list.last { $0.name == name }?.range }
+
+        /// Each name once, with its last value.
+        var byName: [String: Range<Int>] { Dictionary(list.map { ($0.name, $0.range) }, uniquingKeysWith: { _, last in last }) }
+    }
+
+    /// The elements of the array at `range` of an accepted document, as
+    /// ranges; nil when the value there is not an array.
+    static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
+        var i = range.lowerBound
+        guard i < range.upperBound, b[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        var out: [Range<Int>] = []
+        skipSpace(b, &i)
+        if i < b.count, b[i] == UInt8(ascii: "]") { return out }
+        while i < range.upperBound {
+            skipSpace(b, &i)
+            let start = i
+            skipChecked(b, &i)
+            out.append(start..<i)
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        return out
+    }
+
+    /// The value at `range` of an accepted document.
+    static func value(_ b: [UInt8], at range: Range<Int>) -> JSON? {
+        var i = range.lowerBound
+        return try? parseValue(b, &i)
+    }
+
+    /// Past one value of a document already checked: only brackets and
+    /// strings (with their escapes) are followed, for the readers that walk
+    /// a checked document again by its parts.
+    static func skipChecked(_ b: [UInt8], _ i: inout Int) {
+        guard i < b.count else { return }
+        switch b[i] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
+            var depth = 0
+            var inString = false
+            var j = i
+            b.withUnsafeBufferPointer { p in
+                while j < p.count {
+                    let c = p[j]
+                    if inString {
+                        if c == UInt8(ascii: "\\") { j += 1 } else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { j += 1; return } }
+                    } else if c == UInt8(ascii: "\"") {
+                        inString = true
+                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth == 0 { j += 1; return }
+                    }
+                    j += 1
+                }
+            }
+            i = j
+        default:
+            // A number or a literal: up to the next delimiter.
+            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]"),
+                  b[i] != 32, b[i] != 10, b[i] != 13, b[i] != 9 { i += 1 }
+        }
+    }
+
     /// Whether `b` holds `prefix` from `offset` on, compared eight bytes at a time.
     static func hasPrefix(_ b: [UInt8], at offset: Int, _ prefix: [UInt8]) -> Bool {
         guard offset >= 0, b.count - offset >= prefix.count else { return false }
