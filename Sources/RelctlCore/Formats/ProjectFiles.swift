@@ -37,12 +37,14 @@ public enum ProjectFiles {
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
         let findings = Fidelity.run(states: states) { byPath[$0] }.findings
+        let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
-                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
+                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published,
+                                                                since: summary.since, next: summary.next)))
         }
-        return (files, findings, StatusSummary(snapshot, states: states, at: at))
+        return (files, findings, summary)
     }
 
     /// The client files, and the platforms' states they were rendered from.

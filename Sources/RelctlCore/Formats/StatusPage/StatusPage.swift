@@ -20,17 +20,26 @@ public enum StatusPage {
     /// from (publish): the evaluator's answers are worked out once.
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
                        problem: String? = nil) -> [UInt8] {
+        render(snapshot, states: states, at: at, limits: limits, revision: revision, published: published, problem: problem,
+               since: NextChange.latest(snapshot, atOrBefore: at), next: NextChange.after(snapshot, at: at))
+    }
+
+    /// The same with when the state began and when it next changes already
+    /// found (publish finds them for the project's summary): each is a walk
+    /// over every release.
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
+                       problem: String? = nil, since: NextChange?, next: NextChange?) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(project.name) — release status")
         if published { h.raw("<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n") }
         h.raw("<h1>"); h.text(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
         h.raw("<p class=\"meta\">Project revision \(revision)")
-        if let since = NextChange.latest(snapshot, atOrBefore: at) {
+        if let since {
             h.raw(" · this state since "); h.time(since.at); h.raw(" ("); h.text(since.because); h.raw(")")
         }
         h.raw("</p>\n<p class=\"meta\" id=\"next\">Next change: ")
-        if let next = NextChange.after(snapshot, at: at) {
+        if let next {
             h.time(next.at); h.raw(" — "); h.text(next.because)
         } else {
             h.raw("none ahead: this stays until the database changes")
@@ -46,7 +55,7 @@ public enum StatusPage {
         }
         if snapshot.platforms.isEmpty { h.raw("<p>No platform yet (<code>relctl platform add</code>).</p>\n") }
         h.raw("<h2>Timeline</h2>\n")
-        Timeline.render(&h, snapshot, at: at)
+        Timeline.render(&h, snapshot, at: at, since: since?.at, next: next?.at)
         rulesCard(&h, project)
         h.end()
         return h.out

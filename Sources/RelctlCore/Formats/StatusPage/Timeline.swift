@@ -51,9 +51,8 @@ enum Timeline {
         return out
     }
 
-    static func render(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
-        // Each a walk over every release: found once for the whole timeline.
-        let since = NextChange.latest(snapshot, atOrBefore: at)?.at, next = NextChange.after(snapshot, at: at)?.at
+    /// `since` and `next`: NextChange.latest and after at `at` (the page found them).
+    static func render(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64, since: Int64?, next: Int64?) {
         guard since != nil || next != nil else {
             h.raw("<p>Nothing dated yet: no release, deadline or maintenance window.</p>\n")
             return
