@@ -29,12 +29,14 @@ public struct RetiredClient: Sendable, Equatable {
             policies = memo.policies
             return
         }
-        guard case .array(let list)? = try? JSONReader.parse(bytes[range]) else { throw .crash("versions is not an array") }
+        // Read by its parts (the document is checked): two members of each entry are used.
+        guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("versions is not an array") }
         var policies: [String: String] = [:]
+        policies.reserveCapacity(list.count)
         for (i, entry) in list.enumerated() {
-            let e = try ClientJSON.object(entry, "versions[\(i)]")
-            let version = try ClientJSON.string(e["version"], "versions[\(i)].version")
-            let policy = try ClientJSON.string(e["policy"], "versions[\(i)].policy")
+            guard let e = JSONReader.object(bytes, at: entry) else { throw .crash("versions[\(i)] is not an object") }
+            let version = try ClientJSON.string(e.last("version").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].version")
+            let policy = try ClientJSON.string(e.last("policy").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].policy")
             if policies[version] == nil { policies[version] = policy }
         }
         self.policies = policies

@@ -40,9 +40,11 @@ public struct MessageResolver: Sendable {
 
     public func message(_ kind: String, locale: String, values: [String: String],
                         window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
+        let fields = Catalog.fields[kind]!
         var out: [String: ResolvedText] = [:]
+        out.reserveCapacity(fields.count)
         let groups = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
-        for field in Catalog.fields[kind]! {
+        for field in fields {
             var text = resolve(kind, field, groups: groups, window: window)
             text.value = MessageResolver.fill(text.value, values)
             out[field] = text
