@@ -141,7 +141,8 @@ extension Store {
         do { version = try Version(r.text(2)) } catch let e as InputError {
             throw badRow(what, e.message)
         }
-        if let b = r.int(3) {
+        // parseBuild's range, checked without its text unless it fails.
+        if let b = r.int(3), !(0...2_100_000_000).contains(b) {
             do { _ = try parseBuild(String(b)) } catch let e as InputError { throw badRow(what, "its build: \(e.message)") }
         }
         if let minOS = r.string(5) {
@@ -170,13 +171,24 @@ extension Store {
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
-            // Thousands of notes share a few locales: check each spelling once.
-            var checked: Set<String> = []
+            // Thousands of notes share a few locales: check each spelling once
+            // (a short list: comparing a few short strings beats hashing one).
+            var checked: [String] = []
+            // A version's notes come together: find it once, and size its
+            // notes like the last version's.
+            var current: (id: Int64, i: Int)? = nil
+            var size = 0
             try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-                if let id = c.int(0), let i = index[id], let locale = c.text(1), let body = c.text(2) {
-                    if !checked.contains(locale) { checked.insert(try self.locale(locale, "a note of version #\(id)", "its locale")) }
-                    list[i].notes[locale] = body
+                guard let id = c.int(0), let locale = c.text(1), let body = c.text(2) else { return }
+                if current?.id != id {
+                    if let current { size = max(size, list[current.i].notes.count) }
+                    guard let i = index[id] else { current = nil; return }
+                    current = (id, i)
+                    list[i].notes.reserveCapacity(size)
                 }
+                guard let i = current?.i else { return }
+                if !checked.contains(locale) { checked.append(try self.locale(locale, "a note of version #\(id)", "its locale")) }
+                list[i].notes[locale] = body
             }
         }
         return Store.sorted(list)

@@ -33,10 +33,29 @@ public struct AndVersionIOSClient: Sendable {
     /// Components compared as integers; when the common ones are equal, the
     /// version with more components is newer ("1.0" < "1.0.0").
     static func isBelow(_ a: String, _ b: String) -> Bool {
-        let x = a.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
-        let y = b.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        let x = plainComponents(a) ?? a.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        let y = plainComponents(b) ?? b.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
         for (p, q) in zip(x, y) where p != q { return p < q }
         return x.count < y.count
+    }
+
+    /// The components of a text of digits and dots as `Int($0) ?? 0` reads
+    /// them (an empty one is 0), read from the bytes; nil for any other text.
+    static func plainComponents(_ s: String) -> [Int]? {
+        var out: [Int] = []
+        var n = 0, digits = 0
+        for c in s.utf8 {
+            if c == UInt8(ascii: ".") {
+                out.append(n)
+                n = 0; digits = 0
+            } else if c >= 48 && c <= 57 && digits < 18 {
+                n = n * 10 + Int(c - 48); digits += 1
+            } else {
+                return nil
+            }
+        }
+        out.append(n)
+        return out
     }
 
     public func decide(_ installed: String) -> ClientDecision {

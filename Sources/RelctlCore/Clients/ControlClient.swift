@@ -4,24 +4,32 @@ public struct ControlClient: Sendable {
     let platforms: [String: [String: String]]
     let maintenance: [String?]
 
+    /// The whole document is checked first, as a decoder reads it; then
+    /// only the members this client uses are made into values (a version
+    /// list holds hundreds of objects whose other members it never reads).
     public init(_ bytes: [UInt8]) throws(ClientFailure) {
-        let top = try ClientJSON.object(try ClientJSON.parse(bytes), "the file")
-        let platforms = try ClientJSON.object(top["platforms"], "platforms")
+        let top: [String: Range<Int>]
+        do { top = try JSONReader.members(bytes) } catch {
+            _ = try ClientJSON.parse(bytes)
+            throw .crash("the file is not an object")
+        }
+        func value(_ range: Range<Int>?) -> JSON? { range.flatMap { JSONReader.value(bytes, at: $0) } }
+        guard let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { throw .crash("platforms is not an object") }
         var byPlatform: [String: [String: String]] = [:]
-        for (name, value) in platforms {
-            let p = try ClientJSON.object(value, "platforms.\(name)")
-            guard case .array(let versions)? = p["versions"] else { throw .crash("platforms.\(name).versions is not an array") }
+        for (name, range) in platforms {
+            guard let p = JSONReader.object(bytes, at: range) else { throw .crash("platforms.\(name) is not an object") }
+            guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
             var updates: [String: String] = [:]
             for v in versions {
-                let o = try ClientJSON.object(v, "platforms.\(name).versions[]")
-                let text = try ClientJSON.string(o["version"], "version")
-                let build = o["build"].flatMap { if case .int(let n) = $0 { return String(n) } else { return nil } }
-                updates[ControlClient.key(text, build)] = try ClientJSON.string(o["update"], "update")
+                guard let o = JSONReader.object(bytes, at: v) else { throw .crash("platforms.\(name).versions[] is not an object") }
+                let text = try ClientJSON.string(value(o.last("version")), "version")
+                let build = value(o.last("build")).flatMap { if case .int(let n) = $0 { return String(n) } else { return nil } }
+                updates[ControlClient.key(text, build)] = try ClientJSON.string(value(o.last("update")), "update")
             }
             byPlatform[name] = updates
         }
         self.platforms = byPlatform
-        let m = try ClientJSON.object(top["maintenance"], "maintenance")
+        let m = try ClientJSON.object(value(top["maintenance"]), "maintenance")
         guard case .array(let active)? = m["active"] else { throw .crash("maintenance.active is not an array") }
         maintenance = try active.map { (w: JSON) throws(ClientFailure) -> String? in
             let o = try ClientJSON.object(w, "maintenance.active[]")

@@ -1,8 +1,8 @@
 /// Retired (Swift, iOS) and its versions file, as clients.md describes it:
 /// both messaging blocks required, title/message/continueButtonText strings,
 /// versions as strings matched by exact text, force and recommend told apart
-/// only by cancelButtonText.
-public struct RetiredClient: Sendable {
+/// only by cancelButtonText. Equal clients (what they parsed) decide alike.
+public struct RetiredClient: Sendable, Equatable {
     let forcedDismissable: Bool
     let recommendedDismissable: Bool
     /// Exact version text → policy; the first entry wins, as a linear search does.
@@ -12,7 +12,7 @@ public struct RetiredClient: Sendable {
     /// platform share it in every locale, so it is built once.
     public init(_ bytes: [UInt8], memo: RetiredMemo? = nil) throws(ClientFailure) {
         let members: [String: Range<Int>]
-        do { members = try JSONReader.members(bytes) } catch { throw .crash("invalid JSON, or not an object") }
+        do { members = try JSONReader.members(bytes, known: memo.map { ("versions", $0.bytes) }) } catch { throw .crash("invalid JSON, or not an object") }
         guard let messagingRange = members["messaging"] else { throw .crash("messaging is missing") }
         let messaging = try ClientJSON.object(try? JSONReader.parse(bytes[messagingRange]), "messaging")
         func block(_ name: String) throws(ClientFailure) -> Bool {
@@ -25,16 +25,18 @@ public struct RetiredClient: Sendable {
         forcedDismissable = try block("forced")
         recommendedDismissable = try block("recommended")
         guard let range = members["versions"] else { throw .crash("versions is missing") }
-        if let memo, memo.bytes.elementsEqual(bytes[range]) {
+        if let memo, range.count == memo.bytes.count, JSONReader.hasPrefix(bytes, at: range.lowerBound, memo.bytes) {
             policies = memo.policies
             return
         }
-        guard case .array(let list)? = try? JSONReader.parse(bytes[range]) else { throw .crash("versions is not an array") }
+        // Read by its parts (the document is checked): two members of each entry are used.
+        guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("versions is not an array") }
         var policies: [String: String] = [:]
+        policies.reserveCapacity(list.count)
         for (i, entry) in list.enumerated() {
-            let e = try ClientJSON.object(entry, "versions[\(i)]")
-            let version = try ClientJSON.string(e["version"], "versions[\(i)].version")
-            let policy = try ClientJSON.string(e["policy"], "versions[\(i)].policy")
+            guard let e = JSONReader.object(bytes, at: entry) else { throw .crash("versions[\(i)] is not an object") }
+            let version = try ClientJSON.string(e.last("version").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].version")
+            let policy = try ClientJSON.string(e.last("policy").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].policy")
             if policies[version] == nil { policies[version] = policy }
         }
         self.policies = policies

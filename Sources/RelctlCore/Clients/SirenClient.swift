@@ -2,7 +2,7 @@
 /// describes it. The app maps siren.json onto Siren's rules; relctl's
 /// contract (README) adds one step Siren lacks: below `forceFloor` the app
 /// forces the update.
-public struct SirenClient: Sendable {
+public struct SirenClient: Sendable, Equatable {
     let alerts: [String]
     let delayDays: Int64
     let forceFloor: [Int]?
@@ -81,5 +81,13 @@ public struct SirenClient: Sendable {
         case "none": return .none
         default: return .optional
         }
+    }
+}
+
+extension SirenClient {
+    /// Equal rules and lookup (what the client parsed): equal decisions.
+    public static func == (a: SirenClient, b: SirenClient) -> Bool {
+        a.alerts == b.alerts && a.delayDays == b.delayDays && a.forceFloor == b.forceFloor
+            && a.lookup?.version == b.lookup?.version && a.lookup?.releasedAt == b.lookup?.releasedAt
     }
 }

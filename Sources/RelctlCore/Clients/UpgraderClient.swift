@@ -18,6 +18,9 @@ public struct UpgraderClient: Sendable {
     }
 
     let items: [Item]
+    /// The highest critical and highest item on upgrader's default device
+    /// (OS 999), found once: Fidelity asks for every recorded version.
+    let onDefaultOS: (critical: Item?, best: Item?)
 
     /// `platform`: the OS name upgrader compares `sparkle:os` with.
     public init(_ bytes: [UInt8], platform: String) throws(ClientFailure) {
@@ -35,18 +38,36 @@ public struct UpgraderClient: Sendable {
                               descriptions: e.children.filter { $0.name == "description" }.map { ($0.attributes["xml:lang"] ?? "", $0.text) }))
         }
         self.items = items
+        onDefaultOS = UpgraderClient.offered(items, os: [999, 0, 0])
+    }
+
+    /// The highest critical item and the highest item a device on `os` can install.
+    static func offered(_ items: [Item], os: [Int]) -> (critical: Item?, best: Item?) {
+        let supported = supported(items, os: os)
+        return (highest(supported.filter(\.critical)), highest(supported))
     }
 
     /// Up to three numbers between dots, missing ones 0, a fourth dropped;
     /// nil for anything else ("v1.2").
     static func parse(_ s: String) -> [Int]? {
+        // Read from the bytes: Fidelity parses every recorded version.
         var out: [Int] = []
-        for part in s.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), part.count <= 9, let n = Int(part) else { return nil }
-            out.append(n)
+        out.reserveCapacity(3)
+        var parts = 0, n = 0, digits = 0
+        for c in s.utf8 {
+            if c == UInt8(ascii: ".") {
+                guard digits > 0 else { return nil }
+                if parts < 3 { out.append(n) }
+                parts += 1; n = 0; digits = 0
+            } else {
+                guard c >= 48 && c <= 57, digits < 9 else { return nil }
+                n = n * 10 + Int(c - 48); digits += 1
+            }
         }
-        guard out.count <= 4 else { return nil }
-        return Array((out + [0, 0, 0]).prefix(3))
+        guard digits > 0, parts < 4 else { return nil }
+        if parts < 3 { out.append(n) }
+        while out.count < 3 { out.append(0) }
+        return out
     }
 
     static func isBelow(_ a: [Int], _ b: [Int]) -> Bool {
@@ -55,7 +76,9 @@ public struct UpgraderClient: Sendable {
     }
 
     /// Items a device on `os` can install.
-    func supported(os: [Int]) -> [Item] {
+    func supported(os: [Int]) -> [Item] { UpgraderClient.supported(items, os: os) }
+
+    static func supported(_ items: [Item], os: [Int]) -> [Item] {
         items.filter { item in
             if let m = item.minOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(os, m) { return false }
             if let m = item.maxOS.flatMap(UpgraderClient.parse), UpgraderClient.isBelow(m, os) { return false }
@@ -70,9 +93,9 @@ public struct UpgraderClient: Sendable {
     /// The app's marketing version on OS `os` (upgrader's default is 0.0.0).
     public func decide(_ installed: String, os: String = "999") -> ClientDecision {
         guard let v = UpgraderClient.parse(installed), let device = UpgraderClient.parse(os) else { return .ignored("the installed version \(installed) does not parse") }
-        let supported = supported(os: device)
-        if let critical = UpgraderClient.highest(supported.filter(\.critical)), UpgraderClient.isBelow(v, critical.version) { return .required }
-        if let best = UpgraderClient.highest(supported), UpgraderClient.isBelow(v, best.version) { return .optional }
+        let offered = device == [999, 0, 0] ? onDefaultOS : UpgraderClient.offered(items, os: device)
+        if let critical = offered.critical, UpgraderClient.isBelow(v, critical.version) { return .required }
+        if let best = offered.best, UpgraderClient.isBelow(v, best.version) { return .optional }
         return .none
     }
 

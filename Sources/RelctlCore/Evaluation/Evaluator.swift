@@ -7,21 +7,42 @@ public struct Evaluator: Sendable {
 
     /// Precedence: an active maintenance window, then the update decision.
     public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
-        if let w = snapshot.activeWindow(platform, at: t) {
-            let scope = w.platformName.map { "\($0) maintenance" } ?? "maintenance"
-            let until = w.endsAt.map { "until \(Time.format($0))" } ?? "until stopped"
-            return Verdict(kind: .maintenance, decidedBy: "maintenance",
-                           why: "\(scope) window #\(w.id) is active since \(Time.format(w.startsAt)), \(until)",
-                           target: nil, window: w)
-        }
-        return update(platform, client, at: t)
+        maintenance(platform, at: t) ?? update(platform, client, at: t)
+    }
+
+    /// The verdict of every version while a window blocks the platform, nil when none does.
+    func maintenance(_ platform: PlatformRecord, at t: Int64) -> Verdict? {
+        guard let w = snapshot.activeWindow(platform, at: t) else { return nil }
+        let scope = w.platformName.map { "\($0) maintenance" } ?? "maintenance"
+        let until = w.endsAt.map { "until \(Time.format($0))" } ?? "until stopped"
+        return Verdict(kind: .maintenance, decidedBy: "maintenance",
+                       why: "\(scope) window #\(w.id) is active since \(Time.format(w.startsAt)), \(until)",
+                       target: nil, window: w)
     }
 
     /// The update decision alone (pin, force floor, recommend floor or the
     /// outdated default, then none). Retired's per-version policy is this.
     public func update(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
+        update(platform, client, at: t, facts: PlatformFacts(snapshot, platform, at: t))
+    }
+
+    /// What every verdict of a platform at one instant looks up, found once
+    /// (a publish asks for every recorded version: each lookup is a scan).
+    struct PlatformFacts {
+        let released: VersionRecord?
+        let announced: VersionRecord?
+        let pinned: [VersionRecord]
+
+        init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64) {
+            released = snapshot.newestReleased(platform, at: t)
+            announced = snapshot.newestAnnounced(platform, at: t)
+            pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
+        }
+    }
+
+    func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, facts: PlatformFacts) -> Verdict {
         let label = client.build.map { "\(client.version.text) (build \($0))" } ?? client.version.text
-        let released = snapshot.newestReleased(platform, at: t)
+        let released = facts.released
         // Floors and pins are explicit decisions and act at once; only the
         // automatic "outdated" announcement waits for the release delay.
         func newer(than c: Release) -> VersionRecord? {
@@ -41,7 +62,7 @@ public struct Evaluator: Sendable {
             return (type, rule.alert == "option" || rule.alert == "skip" ? rule : Rule(alert: "option", frequency: rule.frequency))
         }
 
-        if let pinned = pin(platform, client) {
+        if let pinned = Evaluator.pin(facts.pinned, client) {
             let policy = pinned.policy!
             if policy == "none" {
                 return Verdict(kind: .none, decidedBy: "pin", why: "\(pinned.version.text) is pinned to none on \(platform.name)")
@@ -71,7 +92,7 @@ public struct Evaluator: Sendable {
             if name == "force-deadline" { verdict.deadline = floor.deadline }
             return verdict
         }
-        guard let announced = snapshot.newestAnnounced(platform, at: t), Release.isBelow(client, announced.release) else {
+        guard let announced = facts.announced, Release.isBelow(client, announced.release) else {
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
                 let days = snapshot.project.releaseDelayDays
                 return Verdict(kind: .none, decidedBy: "release-delay",
@@ -91,10 +112,9 @@ public struct Evaluator: Sendable {
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)
     }
 
-    /// The pinned version record matching the client: its exact text first,
+    /// The pinned version record (of `pinned`, a platform's pins) matching the client: its exact text first,
     /// then an equal version (same build when both have one).
-    func pin(_ platform: PlatformRecord, _ client: Release) -> VersionRecord? {
-        let pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
+    static func pin(_ pinned: [VersionRecord], _ client: Release) -> VersionRecord? {
         if let exact = pinned.first(where: { $0.version.text == client.version.text && (client.build == nil || $0.build == nil || $0.build == client.build) }) {
             return exact
         }

@@ -15,13 +15,7 @@ public struct NextChange: Sendable, Equatable {
     public var because: String { causes.joined(separator: "; ") }
 
     public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
-        var best: NextChange? = nil
-        forEachInstant(snapshot) { instant, cause in
-            guard instant > t else { return }
-            if best == nil || instant < best!.at { best = NextChange(at: instant, causes: [cause()]) }
-            else if instant == best!.at { best!.causes.append(cause()) }
-        }
-        return best
+        best(snapshot) { instant, best in instant > t && (best.map { instant < $0 } ?? true) }
     }
 
     /// The last such instant at or before `t`: when what relctl says at `t`
@@ -30,13 +24,23 @@ public struct NextChange: Sendable, Equatable {
     /// instant (`since`): from it up to `after(t)` every file is the same, so
     /// two publishes of the same state write the same bytes.
     public static func latest(_ snapshot: ProjectSnapshot, atOrBefore t: Int64) -> NextChange? {
-        var best: NextChange? = nil
-        forEachInstant(snapshot) { instant, cause in
-            guard instant <= t else { return }
-            if best == nil || instant > best!.at { best = NextChange(at: instant, causes: [cause()]) }
-            else if instant == best!.at { best!.causes.append(cause()) }
+        best(snapshot) { instant, best in instant <= t && (best.map { instant > $0 } ?? true) }
+    }
+
+    /// The instant that beats every other, then the causes of every change
+    /// at it, in order. Two passes: in one, each better instant on the way
+    /// (each newer release, for `latest`) would build its causes in vain.
+    private static func best(_ snapshot: ProjectSnapshot, _ beats: (Int64, Int64?) -> Bool) -> NextChange? {
+        var best: Int64? = nil
+        forEachInstant(snapshot) { instant, _ in
+            if beats(instant, best) { best = instant }
         }
-        return best
+        guard let at = best else { return nil }
+        var causes: [String] = []
+        forEachInstant(snapshot) { instant, cause in
+            if instant == at { causes.append(cause()) }
+        }
+        return NextChange(at: at, causes: causes)
     }
 
     /// `latest`'s instant alone, without building the causes (publish asks for every project).

@@ -68,11 +68,40 @@ enum ControlFormat {
             "remindAfterHours": .int(s.project.remindHours),
             "outdated": .string(s.project.outdated),
             "updateUrl": .optional(s.platform.updateURL),
-            "versions": .array(s.verdicts.map { v, verdict in
-                .ordered(["build": .optional(v.build), "minOs": .optional(v.minOS), "releasedAt": .time(v.releasedAt), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
-                          "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
-                          "version": .string(v.version.text)])
-            }),
+            "versions": versions(s),
         ])
+    }
+
+    /// One entry per recorded version, written straight to bytes (what
+    /// `versionJSON` makes, keys in order): the bulk of the document.
+    static func versions(_ s: PlatformState) -> JSON {
+        var out: [UInt8] = [91]
+        out.reserveCapacity(s.verdicts.count * 140 + 2)
+        for i in s.verdicts.indices {
+            if i > 0 { out.append(44) }
+            let v = s.versions[i], verdict = s.verdicts[i].1
+            out += #"{"build":"#.utf8
+            if let b = v.build { out += String(b).utf8 } else { out += "null".utf8 }
+            out += #","minOs":"#.utf8
+            if let m = v.minOS { JSON.quoteBytes(m, into: &out) } else { out += "null".utf8 }
+            out += #","releasedAt":"#.utf8
+            if let r = v.releasedAt { JSON.quoteBytes(Time.format(r), into: &out) } else { out += "null".utf8 }
+            out += (verdict.kind == .optional && verdict.rule?.skipAllowed == true ? #","skipAllowed":true"# : #","skipAllowed":false"#).utf8
+            out += #","target":"#.utf8
+            if let t = verdict.target?.version.text { JSON.quoteBytes(t, into: &out) } else { out += "null".utf8 }
+            out += #","update":"#.utf8
+            JSON.quoteBytes(verdict.kind.rawValue, into: &out)
+            out += #","version":"#.utf8
+            JSON.quoteBytes(v.version.text, into: &out)
+            out.append(125)
+        }
+        out.append(93)
+        return .raw(out)
+    }
+
+    static func versionJSON(_ v: VersionRecord, _ verdict: Verdict) -> JSON {
+        .ordered(["build": .optional(v.build), "minOs": .optional(v.minOS), "releasedAt": .time(v.releasedAt), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                  "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
+                  "version": .string(v.version.text)])
     }
 }

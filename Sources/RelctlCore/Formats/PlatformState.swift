@@ -8,6 +8,8 @@ struct PlatformState {
     /// Oldest to newest, each with its update verdict (maintenance aside:
     /// the update policy is what the version files carry).
     let verdicts: [(VersionRecord, Verdict)]
+    /// The versions alone, in the same order (the snapshot's array, not a copy).
+    let versions: [VersionRecord]
     let announced: VersionRecord?
     let released: VersionRecord?
     /// The newest version the files offer: the newest release when a floor
@@ -22,9 +24,11 @@ struct PlatformState {
         self.platform = platform
         self.at = at
         let versions = evaluator.snapshot.versions(of: platform)
-        verdicts = versions.map { ($0, evaluator.update(platform, $0.release, at: at)) }
-        announced = evaluator.snapshot.newestAnnounced(platform, at: at)
-        released = evaluator.snapshot.newestReleased(platform, at: at)
+        self.versions = versions
+        let facts = Evaluator.PlatformFacts(evaluator.snapshot, platform, at: at)
+        verdicts = versions.map { ($0, evaluator.update(platform, $0.release, at: at, facts: facts)) }
+        announced = facts.announced
+        released = facts.released
         let released = self.released
         current = verdicts.contains { $0.1.target?.id != nil && $0.1.target?.id == released?.id } ? released : announced
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()

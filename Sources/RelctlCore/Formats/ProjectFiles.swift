@@ -36,13 +36,15 @@ public enum ProjectFiles {
         var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
-        let findings = Fidelity.check(snapshot, at: at) { byPath[$0] }
+        let findings = Fidelity.run(states: states) { byPath[$0] }.findings
+        let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
-                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published)))
+                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published,
+                                                                since: summary.since, next: summary.next)))
         }
-        return (files, findings, StatusSummary(snapshot, states: states, at: at))
+        return (files, findings, summary)
     }
 
     /// The client files, and the platforms' states they were rendered from.
@@ -58,6 +60,7 @@ public enum ProjectFiles {
             let base = "\(slug)/\(platform.name)"
             // What every locale's files share, rendered once per platform.
             let retiredVersions = RetiredFormat.versions(state)
+            let retiredDeadline = RetiredFormat.deadline(state)
             let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
             if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
                 files.append(file("\(base)/andversion.json", manifest))
@@ -66,7 +69,7 @@ public enum ProjectFiles {
                 files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
             }
             for locale in locales {
-                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, locale: locale)))
+                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
                 files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
                 if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
                     files.append(file("\(base)/lookup/\(locale).json", lookup))

@@ -4,32 +4,52 @@
 enum RetiredFormat {
     /// The version list, the same in every locale.
     static func versions(_ state: PlatformState) -> JSON {
-        .raw(JSON.array(state.verdicts.map { v, verdict in
-            .ordered(["policy": .string(verdict.retiredPolicy), "version": .string(v.version.text)])
-        }).compactBytes().dropLast())
+        // Written straight to bytes (what JSON.ordered would write): one entry per recorded version.
+        var out: [UInt8] = [91]
+        out.reserveCapacity(state.verdicts.count * 40 + 2)
+        for i in state.verdicts.indices {
+            if i > 0 { out.append(44) }
+            out += #"{"policy":"#.utf8
+            JSON.quoteBytes(state.verdicts[i].1.retiredPolicy, into: &out)
+            out += #","version":"#.utf8
+            JSON.quoteBytes(state.versions[i].version.text, into: &out)
+            out.append(125)
+        }
+        out.append(93)
+        return .raw(out)
     }
 
-    static func render(_ state: PlatformState, versions: JSON, locale: String) -> JSON {
+    /// Retired has one recommended message: it names the deadline when
+    /// every recommended version is in a force floor's grace period. The
+    /// same in every locale, so worked out once per platform.
+    static func deadline(_ state: PlatformState) -> Int64? {
+        var deadline: Int64? = nil, first = true
+        for i in state.verdicts.indices where state.verdicts[i].1.kind == .optional {
+            guard state.verdicts[i].1.decidedBy == "force-deadline" else { return nil }
+            if first { deadline = state.verdicts[i].1.deadline; first = false }
+        }
+        return deadline
+    }
+
+    static func render(_ state: PlatformState, versions: JSON, deadline: Int64?, locale: String) -> JSON {
         let required = state.message("required", locale: locale)
         var optional = state.message("optional", locale: locale)
-        // Retired has one recommended message: it names the deadline when
-        // every recommended version is in a force floor's grace period.
-        let recommended = state.verdicts.filter { $0.1.kind == .optional }
-        if let d = recommended.first?.1.deadline, recommended.allSatisfy({ $0.1.decidedBy == "force-deadline" }) {
+        if let d = deadline {
             optional = Evaluator.withDeadline(optional, state.snapshot.localDate(d, locale: locale))
         }
-        return .object([
-            "messaging": .object([
-                "forced": .object([
-                    "title": .string(required["title"]!.value),
-                    "message": .string(required["message"]!.value),
+        // Keys in order (no dictionaries to sort): a file per locale and platform.
+        return .ordered([
+            "messaging": .ordered([
+                "forced": .ordered([
                     "continueButtonText": .string(required["update_button"]!.value),
+                    "message": .string(required["message"]!.value),
+                    "title": .string(required["title"]!.value),
                 ]),
-                "recommended": .object([
-                    "title": .string(optional["title"]!.value),
-                    "message": .string(optional["message"]!.value),
-                    "continueButtonText": .string(optional["update_button"]!.value),
+                "recommended": .ordered([
                     "cancelButtonText": .string(optional["later_button"]!.value),
+                    "continueButtonText": .string(optional["update_button"]!.value),
+                    "message": .string(optional["message"]!.value),
+                    "title": .string(optional["title"]!.value),
                 ]),
             ]),
             "versions": versions,

@@ -1,6 +1,8 @@
 /// A JSON value with one canonical serialisation: sorted keys, two-space
 /// indentation, UTF-8, so the same data always gives the same bytes.
-public indirect enum JSON: Equatable, Sendable {
+/// Not `indirect`: arrays and dictionaries already hold their elements
+/// apart, and a boxed case costs an allocation for every value written or read.
+public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)

@@ -6,7 +6,13 @@ public enum JSONReader {
     /// The members of a top-level object as byte ranges of their values,
     /// after checking that the whole document is valid JSON: for readers
     /// that build only the parts they need.
-    public static func members(_ bytes: [UInt8]) throws -> [String: Range<Int>] {
+    ///
+    /// `known` is a member value read before (a whole array, object or
+    /// string that this function accepted): where the member of that name
+    /// starts with exactly those bytes, its end and its validity are known,
+    /// so they are compared instead of scanned again (Retired's version
+    /// list, the same in every locale's file).
+    public static func members(_ bytes: [UInt8], known: (key: String, value: [UInt8])? = nil) throws -> [String: Range<Int>] {
         var i = 0
         skipSpace(bytes, &i)
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
@@ -25,7 +31,13 @@ public enum JSONReader {
                 i += 1
                 skipSpace(bytes, &i)
                 let start = i
-                try skipValue(bytes, &i)
+                if let known, key == known.key, let first = known.value.first,
+                   first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "\""),
+                   hasPrefix(bytes, at: i, known.value) {
+                    i += known.value.count
+                } else {
+                    try skipValue(bytes, &i)
+                }
                 out[key] = start..<i
                 skipSpace(bytes, &i)
                 guard i < bytes.count else { throw Failure() }
@@ -38,6 +50,126 @@ public enum JSONReader {
         skipSpace(bytes, &i)
         guard i == bytes.count else { throw Failure() }
         return out
+    }
+
+    /// The members of the object at `range` of a document that `members`
+    /// or `parse` accepted, as names and value ranges in document order
+    /// (a list: most objects are small, and a dictionary grown member by
+    /// member costs more than reading them); nil when the value there is
+    /// not an object. `ObjectMembers.last` finds a name as a decoder does.
+    static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
+        var i = range.lowerBound
+        guard i < range.upperBound, b[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        var out = ObjectMembers()
+        out.list.reserveCapacity(8)
+        skipSpace(b, &i)
+        if i < b.count, b[i] == UInt8(ascii: "}") { return out }
+        while i < range.upperBound {
+            skipSpace(b, &i)
+            guard case .string(let key)? = try? parseValue(b, &i) else { return nil }
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace(b, &i)
+            let start = i
+            skipChecked(b, &i)
+            out.list.append((key, start..<i))
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        return out
+    }
+
+    struct ObjectMembers {
+        var list: [(name: String, range: Range<Int>)] = []
+
+        /// A member's value, the last one when the name is repeated (as in a dictionary).
+        func last(_ name: String) -> Range<Int>? { list.last { $0.name == name }?.range }
+
+        /// Each name once, with its last value.
+        var byName: [String: Range<Int>] { Dictionary(list.map { ($0.name, $0.range) }, uniquingKeysWith: { _, last in last }) }
+    }
+
+    /// The elements of the array at `range` of an accepted document, as
+    /// ranges; nil when the value there is not an array.
+    static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
+        var i = range.lowerBound
+        guard i < range.upperBound, b[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        var out: [Range<Int>] = []
+        skipSpace(b, &i)
+        if i < b.count, b[i] == UInt8(ascii: "]") { return out }
+        while i < range.upperBound {
+            skipSpace(b, &i)
+            let start = i
+            skipChecked(b, &i)
+            out.append(start..<i)
+            skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        return out
+    }
+
+    /// The value at `range` of an accepted document.
+    static func value(_ b: [UInt8], at range: Range<Int>) -> JSON? {
+        var i = range.lowerBound
+        return try? parseValue(b, &i)
+    }
+
+    /// Past one value of a document already checked: only brackets and
+    /// strings (with their escapes) are followed, for the readers that walk
+    /// a checked document again by its parts.
+    static func skipChecked(_ b: [UInt8], _ i: inout Int) {
+        guard i < b.count else { return }
+        switch b[i] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
+            var depth = 0
+            var inString = false
+            var j = i
+            b.withUnsafeBufferPointer { p in
+                while j < p.count {
+                    let c = p[j]
+                    if inString {
+                        if c == UInt8(ascii: "\\") { j += 1 } else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { j += 1; return } }
+                    } else if c == UInt8(ascii: "\"") {
+                        inString = true
+                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                        depth += 1
+                    } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                        depth -= 1
+                        if depth == 0 { j += 1; return }
+                    }
+                    j += 1
+                }
+            }
+            i = j
+        default:
+            // A number or a literal: up to the next delimiter.
+            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]"),
+                  b[i] != 32, b[i] != 10, b[i] != 13, b[i] != 9 { i += 1 }
+        }
+    }
+
+    /// Whether `b` holds `prefix` from `offset` on, compared eight bytes at a time.
+    static func hasPrefix(_ b: [UInt8], at offset: Int, _ prefix: [UInt8]) -> Bool {
+        guard offset >= 0, b.count - offset >= prefix.count else { return false }
+        return b.withUnsafeBytes { all in
+            prefix.withUnsafeBytes { p in
+                var i = 0
+                while i + 8 <= p.count {
+                    if all.loadUnaligned(fromByteOffset: offset + i, as: UInt64.self) != p.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                    i += 8
+                }
+                while i < p.count {
+                    if all[offset + i] != p[i] { return false }
+                    i += 1
+                }
+                return true
+            }
+        }
     }
 
     /// Parses one value of a larger document.
@@ -114,22 +246,26 @@ public enum JSONReader {
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var members: [String: JSON] = [:]
+            // Members are gathered first so the dictionary is made at its
+            // size, not grown (and rehashed) member by member; a repeated key
+            // keeps its last value, as assigning them in turn does.
+            var members: [(String, JSON)] = []
+            members.reserveCapacity(8)
             skipSpace(b, &i)
-            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
             while true {
                 skipSpace(b, &i)
                 guard case .string(let key) = try parseValue(b, &i) else { throw Failure() }
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
-                members[key] = try parseValue(b, &i)
+                members.append((key, try parseValue(b, &i)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
                 guard b[i] == UInt8(ascii: "}") else { throw Failure() }
                 i += 1
-                return .object(members)
+                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
             }
         case UInt8(ascii: "["):
             i += 1
@@ -192,14 +328,35 @@ public enum JSONReader {
         default:
             let start = i
             while i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: "-") { i += 1 }
-            guard let n = Int64(String(decoding: b[start..<i], as: UTF8.self)) else { throw Failure() }
+            guard let n = integer(b[start..<i]) else { throw Failure() }
             return .int(n)
         }
     }
 
+    /// What Int64(String) makes of the bytes, without making the string: an
+    /// optional minus, then at least one digit, within Int64's range.
+    static func integer(_ b: ArraySlice<UInt8>) -> Int64? {
+        var digits = b[...]
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        // Summed negatively: Int64.min has no positive twin.
+        var n: Int64 = 0
+        for c in digits {
+            guard c >= 48 && c <= 57 else { return nil }
+            let (m, o1) = n.multipliedReportingOverflow(by: 10)
+            let (d, o2) = m.subtractingReportingOverflow(Int64(c - 48))
+            guard !o1, !o2 else { return nil }
+            n = d
+        }
+        if negative { return n }
+        return n == .min ? nil : -n
+    }
+
     static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {
-        let w = Array(word.utf8)
-        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw Failure() }
+        // Compared in place: true, false and null are most values of some files.
+        let w = word.utf8
+        guard i + w.count <= b.count, b[i..<(i + w.count)].elementsEqual(w) else { throw Failure() }
         i += w.count
         return value
     }

@@ -22,10 +22,17 @@ public struct MessageResolver: Sendable {
     /// a project that wrote Portuguese copy shows it to pt-BR users even though
     /// the catalog has pt-BR.
     public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
-        for group in Catalog.chainGroups(locale, defaultLocale: defaultLocale) {
-            for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } }
-            for candidate in group { if let v = overrides[kind]?[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } }
-            for candidate in group { if let v = Catalog.builtin[candidate]?["\(kind).\(field)"] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
+        resolve(kind, field, groups: Catalog.chainGroups(locale, defaultLocale: defaultLocale), window: window)
+    }
+
+    /// The same along chain groups worked out once for all of a message's fields.
+    func resolve(_ kind: String, _ field: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
+        let ours = overrides[kind]
+        let key = "\(kind).\(field)"
+        for group in groups {
+            if !window.isEmpty { for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } } }
+            if let ours { for candidate in group { if let v = ours[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } } }
+            for candidate in group { if let v = Catalog.builtin[candidate]?[key] { return ResolvedText(value: v, source: "built-in \(candidate)") } }
         }
         // Unreachable while the English catalog has every key (a test checks it).
         return ResolvedText(value: "", source: "missing")
@@ -33,9 +40,12 @@ public struct MessageResolver: Sendable {
 
     public func message(_ kind: String, locale: String, values: [String: String],
                         window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
+        let fields = Catalog.fields[kind]!
         var out: [String: ResolvedText] = [:]
-        for field in Catalog.fields[kind]! {
-            var text = resolve(kind, field, locale: locale, window: window)
+        out.reserveCapacity(fields.count)
+        let groups = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
+        for field in fields {
+            var text = resolve(kind, field, groups: groups, window: window)
             text.value = MessageResolver.fill(text.value, values)
             out[field] = text
         }
@@ -44,7 +54,8 @@ public struct MessageResolver: Sendable {
 
     /// Replaces {name} with values[name]; unknown placeholders stay as written.
     public static func fill(_ template: String, _ values: [String: String]) -> String {
-        guard template.contains("{") else { return template }
+        guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+        if let filled = fillBytes(template, values) { return filled }
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
@@ -59,6 +70,34 @@ public struct MessageResolver: Sendable {
             }
         }
         return out + rest
+    }
+
+    /// `fill` on the UTF-8 bytes, when every brace stands between ASCII
+    /// characters and so is a whole Character (no combining mark or prepend
+    /// joins it): the Character walk gives the same text at several times
+    /// the cost, and publish fills every message of every locale. nil: walk
+    /// the Characters.
+    static func fillBytes(_ template: String, _ values: [String: String]) -> String? {
+        let b = Array(template.utf8)
+        for (i, c) in b.enumerated() where c == UInt8(ascii: "{") || c == UInt8(ascii: "}") {
+            if i > 0, b[i - 1] >= 0x80 { return nil }
+            if i + 1 < b.count, b[i + 1] >= 0x80 { return nil }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 32)
+        var i = 0
+        while i < b.count {
+            guard b[i] == UInt8(ascii: "{") else { out.append(b[i]); i += 1; continue }
+            if let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: "}")),
+               let value = values[String(decoding: b[(i + 1)..<close], as: UTF8.self)] {
+                out += value.utf8
+                i = close + 1
+            } else {
+                out.append(b[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public func generic(locale: String) -> ResolvedText {

@@ -25,11 +25,17 @@ public enum Time {
         let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
         let secs = Int(t - days * 86400)
         let (y, m, d) = civil(fromDays: days)
-        func pad(_ n: Int64, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
+        // Twenty ASCII bytes written in place (years are 0001 to 9999): every
+        // file, page and verdict of a publish formats instants.
+        return String(unsafeUninitializedCapacity: 20) { b in
+            func put(_ n: Int64, _ at: Int, _ width: Int) {
+                var n = n
+                for i in stride(from: at + width - 1, through: at, by: -1) { b[i] = UInt8(48 + n % 10); n /= 10 }
+            }
+            put(y, 0, 4); b[4] = 45; put(m, 5, 2); b[7] = 45; put(d, 8, 2); b[10] = 84
+            put(Int64(secs / 3600), 11, 2); b[13] = 58; put(Int64(secs / 60 % 60), 14, 2); b[16] = 58; put(Int64(secs % 60), 17, 2); b[19] = 90
+            return 20
         }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int64(secs / 3600), 2)):\(pad(Int64(secs / 60 % 60), 2)):\(pad(Int64(secs % 60), 2))Z"
     }
 
     /// "90m", "2h", "1d", "1h30m", "45s", "1w"; always positive.

@@ -13,10 +13,16 @@ public enum Fidelity {
     /// The findings and how many client decisions were compared.
     public static func run(_ snapshot: ProjectSnapshot, at: Int64, file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         let evaluator = Evaluator(snapshot)
+        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, file: file)
+    }
+
+    /// The same from the platforms' states the files were rendered from
+    /// (publish): what the evaluator says is worked out once, while every
+    /// file is still read back as its client reads it.
+    static func run(states: [PlatformState], file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         var findings: [Finding] = []
         var decisions = 0
-        for platform in snapshot.platforms {
-            let state = PlatformState(evaluator, platform, at: at)
+        for state in states {
             var check = PlatformCheck(state: state, file: file)
             check.run()
             findings += check.findings
@@ -36,11 +42,25 @@ struct PlatformCheck {
     /// worked out once for every client and locale.
     let versions: [VersionRecord]
     let expected: [ClientDecision]
+    /// Per version: whether a version below it is not forced (attribute's
+    /// "spared"), and the platform's first versionCode out of order; worked
+    /// out once, not for every difference.
+    let spared: [Bool]
+    let disorderedBuild: String?
 
     init(state: PlatformState, file: @escaping (String) -> [UInt8]?) {
         self.state = state; self.file = file
-        versions = state.verdicts.map(\.0)
+        versions = state.versions
         expected = state.verdicts.map { PlatformCheck.decision($0.1.kind) }
+        var spared: [Bool] = []
+        spared.reserveCapacity(versions.count)
+        var free = false
+        for (_, verdict) in state.verdicts {
+            spared.append(free)
+            if verdict.kind != .required { free = true }
+        }
+        self.spared = spared
+        disorderedBuild = PlatformCheck.disorderedBuild(versions)
     }
 
     var platform: PlatformRecord { state.platform }
@@ -68,14 +88,20 @@ struct PlatformCheck {
     /// `cause` names the limit of every difference when the file itself is
     /// the reason (a lookup file relctl could not publish).
     mutating func compare(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decide: (VersionRecord) -> ClientDecision) {
+        let versions = self.versions
+        compareByIndex(client, path, locale: locale, cause: cause) { decide(versions[$0]) }
+    }
+
+    /// The same with the client's decision by the version's index.
+    mutating func compareByIndex(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decided: (Int) -> ClientDecision) {
         for i in versions.indices {
             decisions += 1
-            let actual = decide(versions[i])
+            let actual = decided(i)
             if actual == expected[i] { continue }
             let (v, verdict) = state.verdicts[i]
             let limit: Limit? = {
                 if case .crash = actual { return nil }
-                return cause ?? attribute(client, v, verdict, actual)
+                return cause ?? attribute(client, i, verdict, actual)
             }()
             note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: limit)
         }
@@ -97,12 +123,21 @@ struct PlatformCheck {
 
     mutating func retired() {
         let memo = RetiredMemo()
+        // Every locale's file carries the same versions: a client whose
+        // parsed content equals the last one's decides every version the
+        // same, so those decisions are reused (and still compared and counted).
+        var proven: (client: RetiredClient, decisions: [ClientDecision])? = nil
         for locale in locales {
             let path = "\(base)/retired/\(locale).json"
             guard let bytes = file(path) else { unusable(.retired, path, .crash("the file is missing"), locale: locale); continue }
             do {
                 let client = try RetiredClient(bytes, memo: memo)
-                compare(.retired, path, locale: locale) { client.decide($0.version.text) }
+                let decisions: [ClientDecision]
+                if let proven, proven.client == client { decisions = proven.decisions } else {
+                    decisions = versions.map { client.decide($0.version.text) }
+                    proven = (client, decisions)
+                }
+                compareByIndex(.retired, path, locale: locale) { decisions[$0] }
             } catch { unusable(.retired, path, error, locale: locale) }
         }
     }
@@ -161,6 +196,8 @@ struct PlatformCheck {
     mutating func siren() {
         let configPath = "\(base)/siren.json"
         guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
+        // Lookup files differ by their notes alone: decisions of an equal client are reused, as for Retired.
+        var proven: (client: SirenClient, decisions: [ClientDecision])? = nil
         for locale in locales {
             let lookupPath = "\(base)/lookup/\(locale).json"
             do {
@@ -169,7 +206,12 @@ struct PlatformCheck {
                 let at = state.at
                 let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
                                                         reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION)")
-                compare(.siren, lookupPath, locale: locale, cause: cause) { client.decide($0.version.text, at: at) }
+                let decisions: [ClientDecision]
+                if let proven, proven.client == client { decisions = proven.decisions } else {
+                    decisions = versions.map { client.decide($0.version.text, at: at) }
+                    proven = (client, decisions)
+                }
+                compareByIndex(.siren, lookupPath, locale: locale, cause: cause) { decisions[$0] }
             } catch { unusable(.siren, configPath, error, locale: locale) }
         }
     }
@@ -235,9 +277,11 @@ struct PlatformCheck {
         guard let bytes = file(path) else { unusable(.control, path, .crash("the file is missing")); return }
         do {
             let client = try ControlClient(bytes)
-            for (v, _) in state.verdicts {
+            // What `check` says: maintenance while a window blocks the platform, else the update verdict.
+            let blocked = state.evaluator.maintenance(platform, at: state.at)
+            for (v, update) in state.verdicts {
                 decisions += 1
-                let verdict = state.evaluator.evaluate(platform, v.release, at: state.at)
+                let verdict = blocked ?? update
                 let actual = client.decide(platform: platform.name, version: v.version.text, build: v.build)
                 if actual != PlatformCheck.decision(verdict.kind) {
                     note(.control, path, v, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
@@ -267,7 +311,8 @@ struct PlatformCheck {
 
     /// Why a client differs from the evaluator, when the format cannot
     /// carry the intent that decided the verdict; nil when it could have.
-    func attribute(_ client: Client, _ v: VersionRecord, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
+    func attribute(_ client: Client, _ index: Int, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
+        let v = versions[index]
         func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
         let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions || client == .upgrader
         let povApple = client == .princeOfVersions && !platform.isAndroid
@@ -275,7 +320,7 @@ struct PlatformCheck {
             : client == .upgrader ? ("the highest critical item", "the highest item") : ("MinVersion", "CurrentVersion")
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
-        let spared = state.verdicts.prefix { $0.0.id != v.id }.contains { $0.1.kind != .required }
+        let spared = self.spared[index]
         if client == .retired || client == .control { return nil }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
@@ -307,8 +352,8 @@ struct PlatformCheck {
         }
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
-        let twin = state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0
-        if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
+        func twin() -> VersionRecord? { state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0 }
+        if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin() ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
             return limit("\(v.version.text) and \(other.version.text) as different releases",
                          client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
                             : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
@@ -352,7 +397,7 @@ struct PlatformCheck {
     }
 
     /// The first version whose build is not above the build of a version below it.
-    var disorderedBuild: String? {
+    static func disorderedBuild(_ versions: [VersionRecord]) -> String? {
         var highest: (VersionRecord, Int64)? = nil
         for v in versions {
             guard let b = v.build else { continue }

@@ -38,7 +38,9 @@ public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
         return c
     }
 
-    public static func == (a: Version, b: Version) -> Bool { a.key == b.key }
+    /// The same as comparing keys, without building them: versions are
+    /// compared all through a publish (sorting, the evaluator, Fidelity).
+    public static func == (a: Version, b: Version) -> Bool { a.firstDifference(from: b) == nil }
     public func hash(into h: inout Hasher) { h.combine(key) }
 
     public static func < (a: Version, b: Version) -> Bool {

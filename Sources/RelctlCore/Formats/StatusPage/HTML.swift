@@ -3,9 +3,10 @@
 /// notes and messages come from the database, which anyone with write
 /// access can fill with anything, and the pages are served to people.
 struct HTML {
-    var out = ""
+    /// UTF-8 bytes: appending a string's bytes costs a fraction of growing a String.
+    var out: [UInt8] = []
 
-    mutating func raw(_ s: String) { out += s }
+    mutating func raw(_ s: String) { out += s.utf8 }
 
     /// Text content and attribute values alike.
     mutating func text(_ s: String) { HTML.escape(s, into: &out) }
@@ -13,44 +14,54 @@ struct HTML {
     /// The five markup characters become entities; characters an HTML parser
     /// reports as errors (C0 and C1 controls other than tab, LF, FF and CR,
     /// and noncharacters) become U+FFFD, so a strict parser accepts every page.
-    static func escape(_ s: String, into out: inout String) {
+    static func escape(_ s: String, into out: inout [UInt8]) {
         // Most text (versions, sentences) is plain printable ASCII: appended whole.
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
-            out += s
+            out += s.utf8
             return
         }
         for scalar in s.unicodeScalars {
             switch scalar.value {
-            case 0x26: out += "&amp;"
-            case 0x3C: out += "&lt;"
-            case 0x3E: out += "&gt;"
-            case 0x22: out += "&quot;"
-            case 0x27: out += "&#39;"
-            case 0x09, 0x0A, 0x0C: out.unicodeScalars.append(scalar)
-            case 0x0D: out += "\n"
-            case 0x00..<0x20, 0x7F..<0xA0, 0xFDD0...0xFDEF: out += "\u{FFFD}"
-            case let v where v & 0xFFFE == 0xFFFE: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
+            case 0x26: out += "&amp;".utf8
+            case 0x3C: out += "&lt;".utf8
+            case 0x3E: out += "&gt;".utf8
+            case 0x22: out += "&quot;".utf8
+            case 0x27: out += "&#39;".utf8
+            case 0x09, 0x0A, 0x0C: out.append(UInt8(scalar.value))
+            case 0x0D: out.append(0x0A)
+            case 0x00..<0x20, 0x7F..<0xA0, 0xFDD0...0xFDEF: out += "\u{FFFD}".utf8
+            case let v where v & 0xFFFE == 0xFFFE: out += "\u{FFFD}".utf8
+            default: UTF8.encode(scalar) { out.append($0) }
             }
         }
     }
 
     static func escape(_ s: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         escape(s, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// An instant for people, in UTC: "2026-12-01 06:00 UTC" (seconds only
     /// when there are some), inside <time> so the script can add local time.
     mutating func time(_ t: Int64) {
-        raw("<time datetime=\"\(Time.format(t))\">\(StatusPage.when(t))</time>")
+        let utc = Time.format(t)
+        raw("<time datetime=\""); raw(utc); raw("\">"); raw(StatusPage.when(formatted: utc)); raw("</time>")
     }
 
     /// A verdict in colour and in words: the colour is never the only sign.
     mutating func verdict(_ kind: Verdict.Kind) {
-        raw("<span class=\"v v-\(kind.rawValue)\">\(StatusPage.word(kind))</span>")
+        switch kind {
+        case .required: raw(HTML.verdicts.required)
+        case .optional: raw(HTML.verdicts.optional)
+        case .none: raw(HTML.verdicts.none)
+        case .maintenance: raw(HTML.verdicts.maintenance)
+        }
     }
+
+    /// Each verdict's markup, made once (the ladder shows one or two per version).
+    static let verdicts = (required: span(.required), optional: span(.optional), none: span(.none), maintenance: span(.maintenance))
+    static func span(_ kind: Verdict.Kind) -> String { "<span class=\"v v-\(kind.rawValue)\">\(StatusPage.word(kind))</span>" }
 
     /// The document up to <body>. No external resource of any kind, and a
     /// policy that forbids fetching one, so a hostile string that slipped

@@ -179,6 +179,6 @@ public enum StatusIndex {
             h.raw("</p>\n</section>\n")
         }
         h.end()
-        return Array(h.out.utf8)
+        return h.out
     }
 }

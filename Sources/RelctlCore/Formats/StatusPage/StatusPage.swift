@@ -20,17 +20,26 @@ public enum StatusPage {
     /// from (publish): the evaluator's answers are worked out once.
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
                        problem: String? = nil) -> [UInt8] {
+        render(snapshot, states: states, at: at, limits: limits, revision: revision, published: published, problem: problem,
+               since: NextChange.latest(snapshot, atOrBefore: at), next: NextChange.after(snapshot, at: at))
+    }
+
+    /// The same with when the state began and when it next changes already
+    /// found (publish finds them for the project's summary): each is a walk
+    /// over every release.
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
+                       problem: String? = nil, since: NextChange?, next: NextChange?) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(project.name) — release status")
         if published { h.raw("<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n") }
         h.raw("<h1>"); h.text(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
         h.raw("<p class=\"meta\">Project revision \(revision)")
-        if let since = NextChange.latest(snapshot, atOrBefore: at) {
+        if let since {
             h.raw(" · this state since "); h.time(since.at); h.raw(" ("); h.text(since.because); h.raw(")")
         }
         h.raw("</p>\n<p class=\"meta\" id=\"next\">Next change: ")
-        if let next = NextChange.after(snapshot, at: at) {
+        if let next {
             h.time(next.at); h.raw(" — "); h.text(next.because)
         } else {
             h.raw("none ahead: this stays until the database changes")
@@ -46,10 +55,10 @@ public enum StatusPage {
         }
         if snapshot.platforms.isEmpty { h.raw("<p>No platform yet (<code>relctl platform add</code>).</p>\n") }
         h.raw("<h2>Timeline</h2>\n")
-        Timeline.render(&h, snapshot, at: at)
+        Timeline.render(&h, snapshot, at: at, since: since?.at, next: next?.at)
         rulesCard(&h, project)
         h.end()
-        return Array(h.out.utf8)
+        return h.out
     }
 
     /// The words beside each colour.
@@ -63,11 +72,16 @@ public enum StatusPage {
     }
 
     /// "2026-12-01 06:00 UTC", with seconds when there are some.
-    static func when(_ t: Int64) -> String {
-        var s = Time.format(t)
-        s = String(s.dropLast())
-        if s.hasSuffix(":00") { s = String(s.dropLast(3)) }
-        return s.replacingFirst("T", " ") + " UTC"
+    static func when(_ t: Int64) -> String { when(formatted: Time.format(t)) }
+
+    /// The same from the instant as Time.format wrote it (yyyy-MM-ddTHH:mm:ssZ).
+    static func when(formatted s: String) -> String {
+        var b = Array(s.utf8)
+        b.removeLast()
+        if b.count == 19, b[17] == 48, b[18] == 48 { b.removeLast(3) }
+        if b.count > 10, b[10] == 84 { b[10] = 32 }
+        b += " UTC".utf8
+        return String(decoding: b, as: UTF8.self)
     }
 
     /// Windows blocking apps right now, at the top where nobody misses them.
@@ -170,16 +184,21 @@ public enum StatusPage {
             } else { h.raw("▼ recommend floor "); h.text(f.text); h.raw(": below it the update is recommended") }
             h.raw("</td></tr>\n")
         }
+        // While a window blocks the platform every version sees the same maintenance verdict.
+        let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
         for (v, update) in state.verdicts.reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
                 floors.remove(at: i)
             }
-            let shown = window != nil ? state.evaluator.evaluate(p, v.release, at: at) : update
-            h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\"\(v.build.map(String.init) ?? "")\" data-verdict=\"\(shown.kind.rawValue)\"><td><strong>")
+            let shown = blocked ?? update
+            // Appended piece by piece: a row per version of every platform.
+            let build = v.build.map(String.init)
+            h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\""); h.raw(build ?? "")
+            h.raw("\" data-verdict=\""); h.raw(shown.kind.rawValue); h.raw("\"><td><strong>")
             h.text(v.version.text); h.raw("</strong>")
             if let policy = v.policy { h.raw("<span class=\"tag\">pinned: "); h.text(policy); h.raw("</span>") }
-            h.raw("</td><td>\(v.build.map(String.init) ?? "—")</td><td>"); h.verdict(shown.kind)
+            h.raw("</td><td>"); h.raw(build ?? "—"); h.raw("</td><td>"); h.verdict(shown.kind)
             if let t = shown.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             if let d = shown.deadline { h.raw("<br><span class=\"mut\">required from "); h.time(d); h.raw("</span>") }
             h.raw("</td>")
@@ -226,15 +245,5 @@ public enum StatusPage {
             h.raw(" · \(type): "); h.text("\(rule.name) (\(rule.alert), \(rule.frequency))")
         }
         h.raw("</p>\n")
-    }
-}
-
-extension String {
-    /// The string with the first occurrence of `a` replaced by `b`.
-    func replacingFirst(_ a: Character, _ b: Character) -> String {
-        guard let i = firstIndex(of: a) else { return self }
-        var s = self
-        s.replaceSubrange(i...i, with: String(b))
-        return s
     }
 }

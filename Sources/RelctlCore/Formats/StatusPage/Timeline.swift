@@ -18,9 +18,8 @@ enum Timeline {
         var label: String
     }
 
-    static func span(_ snapshot: ProjectSnapshot, at: Int64) -> (Int64, Int64) {
-        let since = NextChange.latest(snapshot, atOrBefore: at)?.at
-        let next = NextChange.after(snapshot, at: at)?.at
+    /// From the instants when the state began and when it next changes.
+    static func span(since: Int64?, next: Int64?) -> (Int64, Int64) {
         let anchor = since ?? next ?? 0
         let start = floorDay(anchor) - 14 * day
         var end = max(start + 42 * day, floorDay(next ?? anchor) + 8 * day)
@@ -52,12 +51,13 @@ enum Timeline {
         return out
     }
 
-    static func render(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
-        guard NextChange.latest(snapshot, atOrBefore: at) != nil || NextChange.after(snapshot, at: at) != nil else {
+    /// `since` and `next`: NextChange.latest and after at `at` (the page found them).
+    static func render(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64, since: Int64?, next: Int64?) {
+        guard since != nil || next != nil else {
             h.raw("<p>Nothing dated yet: no release, deadline or maintenance window.</p>\n")
             return
         }
-        let (start, end) = span(snapshot, at: at)
+        let (start, end) = span(since: since, next: next)
         let all = events(snapshot, at: at)
         let visible = all.filter { e in e.from <= end && (e.to ?? (e.kind == "window" ? Time.latest : e.from)) >= start }
         let laneCount = max(snapshot.platforms.count, 1)
@@ -95,10 +95,10 @@ enum Timeline {
                 h.raw(e.kind == "window" ? "</title></rect>\n" : e.kind == "deadline" ? "</title></path>\n" : "</title></line>\n")
             }
         }
-        if let since = NextChange.latest(snapshot, atOrBefore: at)?.at, since >= start {
+        if let since, since >= start {
             h.raw("<line class=\"mark\" x1=\"\(x(since))\" x2=\"\(x(since))\" y1=\"14\" y2=\"\(height)\"><title>this state since \(StatusPage.when(since))</title></line>\n")
         }
-        if let next = NextChange.after(snapshot, at: at)?.at, next <= end {
+        if let next, next <= end {
             h.raw("<line class=\"mark\" x1=\"\(x(next))\" x2=\"\(x(next))\" y1=\"14\" y2=\"\(height)\"><title>next change \(StatusPage.when(next))</title></line>\n")
         }
         h.raw("</svg></div>\n")

@@ -1,0 +1,137 @@
+import XCTest
+@testable import RelctlCore
+
+/// The shortcuts publish takes for speed give what the general code gives:
+/// hand-written JSON against the JSON writer, byte readers against the
+/// String ones, reused client decisions against fresh ones.
+final class RenderShortcutTests: XCTestCase {
+    static let now: Int64 = 1_790_000_000
+
+    /// Versions with and without builds, release times, minimum OS, pins
+    /// and a text that needs escaping nowhere else (minimum OS is free text
+    /// in an old database), under a force floor with a deadline.
+    func state() throws -> PlatformState {
+        let day: Int64 = 86400
+        let project = ProjectRecord(id: 1, slug: "app", name: "App", defaultLocale: "en", locales: ["en", "tr"], rules: .standard,
+                                    releaseDelayDays: 1, remindHours: 24, outdated: "recommend")
+        let platform = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "b", appStoreID: "1", storeURL: nil, minOS: "15.0",
+                                      force: Floor(version: try Version("2.0"), build: nil, deadline: RenderShortcutTests.now + day),
+                                      recommend: Floor(version: try Version("2.5"), build: 7))
+        let rows: [(String, Int64?, Int64?, String?, String?)] = [
+            ("1.0", nil, RenderShortcutTests.now - 90 * day, nil, nil), ("1.0.0", 3, RenderShortcutTests.now - 80 * day, "12.\"0\"", "force"),
+            ("2.0", 5, nil, nil, nil), ("2.1", 6, RenderShortcutTests.now - 20 * day, nil, "none"), ("2.5", 7, RenderShortcutTests.now - 10 * day, nil, nil),
+            ("3.0.0.1", 9, RenderShortcutTests.now - day / 2, "16.0", nil), ("4", nil, RenderShortcutTests.now + day, nil, nil),
+        ]
+        let versions = rows.enumerated().map { i, r in
+            VersionRecord(id: Int64(i + 1), platformID: 1, version: try! Version(r.0), build: r.1, releasedAt: r.2, minOS: r.3, policy: r.4, notes: [:])
+        }
+        let snapshot = ProjectSnapshot(project: project, platforms: [platform], versions: [1: versions], windows: [],
+                                       messages: MessageResolver(overrides: [:], defaultLocale: "en"))
+        return PlatformState(Evaluator(snapshot), platform, at: RenderShortcutTests.now)
+    }
+
+    func testControlVersionsWriterMatchesTheGeneralRenderer() throws {
+        let s = try state()
+        XCTAssertEqual(String(decoding: ControlFormat.versions(s).compactBytes(), as: UTF8.self),
+                       String(decoding: JSON.array(s.verdicts.map { ControlFormat.versionJSON($0.0, $0.1) }).compactBytes(), as: UTF8.self))
+        XCTAssertTrue(s.verdicts.contains { $0.1.kind == .optional } && s.verdicts.contains { $0.1.kind == .required })
+    }
+
+    func testRetiredVersionsWriterMatchesTheGeneralRenderer() throws {
+        let s = try state()
+        XCTAssertEqual(String(decoding: RetiredFormat.versions(s).compactBytes(), as: UTF8.self),
+                       String(decoding: JSON.array(s.verdicts.map { v, verdict in
+                           .ordered(["policy": .string(verdict.retiredPolicy), "version": .string(v.version.text)])
+                       }).compactBytes(), as: UTF8.self))
+    }
+
+    func testRetiredDeadlineOnlyWhenEveryRecommendedVersionIsInTheGracePeriod() throws {
+        let s = try state()
+        let optional = s.verdicts.filter { $0.1.kind == .optional }
+        let expected = optional.allSatisfy { $0.1.decidedBy == "force-deadline" } ? optional.first?.1.deadline : nil
+        XCTAssertEqual(RetiredFormat.deadline(s), expected)
+        XCTAssertNil(RetiredFormat.deadline(s), "2.1 is recommended by the recommend floor, not the deadline")
+    }
+
+    func testIntegersReadAsInt64ReadsTheirText() {
+        for text in ["0", "-0", "7", "007", "-12", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+                     "-9223372036854775809", "-", "--1", "1-2", "", "12-"] {
+            XCTAssertEqual(JSONReader.integer(Array(text.utf8)[...]), Int64(text), text)
+        }
+    }
+
+    func testFillOnBytesMatchesTheCharacterWalk() {
+        let values = ["app": "Shop", "version": "2.1.0", "deadline": "1 Dec"]
+        for template in ["Update {app} to {version}", "{app}", "{", "}", "{}", "{unknown} {app", "a {{app}} b", "{app}{version}",
+                         "Türkçe {app} sürüm {version}", "{app}の更新", "e\u{301}{app}", "{\u{301}app}", "{app}\u{301}", "x{app\u{200D}}"] {
+            var walked = ""
+            var rest = Substring(template)
+            while let open = rest.firstIndex(of: "{") {
+                walked += rest[..<open]
+                let after = rest[rest.index(after: open)...]
+                if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
+                    walked += value
+                    rest = after[after.index(after: close)...]
+                } else {
+                    walked += "{"
+                    rest = after
+                }
+            }
+            walked += rest
+            XCTAssertEqual(MessageResolver.fill(template, values), walked, template)
+        }
+        XCTAssertNil(MessageResolver.fillBytes("{\u{301}app}", values), "a brace with a combining mark is left to the Character walk")
+    }
+
+    func testUpgraderVersionParseMatchesTheSplitReading() {
+        func split(_ s: String) -> [Int]? {
+            var out: [Int] = []
+            for part in s.split(separator: ".", omittingEmptySubsequences: false) {
+                guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), part.count <= 9, let n = Int(part) else { return nil }
+                out.append(n)
+            }
+            guard out.count <= 4 else { return nil }
+            return Array((out + [0, 0, 0]).prefix(3))
+        }
+        for text in ["1", "1.2", "1.2.3", "1.2.3.4", "1.2.3.4.5", "", ".", "1.", ".1", "v1.2", "1..2", "123456789", "1234567890", "01.002", "1.2a", "١.٢"] {
+            XCTAssertEqual(UpgraderClient.parse(text), split(text), text)
+        }
+    }
+
+    func testAndVersionComponentsMatchTheSplitReading() {
+        for text in ["1", "1.0", "1.0.0", "", ".", "1..2", "007.1", "99999999999999999999", "1.+2", "1.-2", "a.b", "2.1.0-beta"] {
+            let split = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+            if let fast = AndVersionIOSClient.plainComponents(text) { XCTAssertEqual(fast, split, text) }
+        }
+        XCTAssertNil(AndVersionIOSClient.plainComponents("1.+2"), "a sign goes the general way")
+        XCTAssertTrue(AndVersionIOSClient.isBelow("1.0", "1.0.0"))
+        XCTAssertFalse(AndVersionIOSClient.isBelow("1.+2", "1.1"))
+    }
+
+    func testVersionEqualityIsKeyEquality() throws {
+        let texts = ["0", "0.0", "1", "1.0", "1.0.0", "1.0.0.0", "1.0.1", "1.1", "01.0", "2.0.0.1", "2"]
+        for a in texts { for b in texts {
+            let x = try Version(a), y = try Version(b)
+            XCTAssertEqual(x == y, x.key == y.key, "\(a) \(b)")
+        } }
+    }
+
+    /// A Retired file whose version list matches the last one byte for byte
+    /// is read from the memo; one that differs anywhere is read afresh, so a
+    /// changed policy is seen and a broken list still crashes.
+    func testRetiredMemoReadsOnlyWhatItHasSeen() throws {
+        let head = #"{"messaging":{"forced":{"continueButtonText":"U","message":"M","title":"T"},"recommended":{"cancelButtonText":"L","continueButtonText":"U","message":"M","title":"T"}},"versions":"#
+        func file(_ versions: String, tail: String = "}") -> [UInt8] { Array((head + versions + tail).utf8) }
+        let memo = RetiredMemo()
+        let list = #"[{"policy":"force","version":"1.0"},{"policy":"none","version":"2.0"}]"#
+        let first = try RetiredClient(file(list), memo: memo)
+        XCTAssertEqual(first.decide("1.0"), .required)
+        XCTAssertEqual(try RetiredClient(file(list), memo: memo), first)
+        let changed = try RetiredClient(file(list.replacingOccurrences(of: "force", with: "recommend")), memo: memo)
+        XCTAssertEqual(changed.decide("1.0"), .optional)
+        XCTAssertNotEqual(changed, first)
+        XCTAssertThrowsError(try RetiredClient(file(list, tail: "}x"), memo: memo), "trailing bytes after a known list")
+        XCTAssertThrowsError(try RetiredClient(file(String(list.dropLast())), memo: memo), "a list cut short")
+        XCTAssertEqual(try RetiredClient(file(list), memo: memo).decide("1.0"), .required)
+    }
+}
