@@ -86,7 +86,7 @@ enum PublishCommand {
                 let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty && !full ? $0 : nil }
                 var previousFiles: [String: [(String, (size: Int, sha256: String))]] = [:]
                 for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
-                    if let slash = path.firstIndex(of: "/") { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
+                    if let slash = path.utf8.firstIndex(of: slashByte) { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
                 }
                 var toRender: [ProjectRecord] = []
                 // With the state the last publish recorded, a project's files are intact when
@@ -152,7 +152,7 @@ enum PublishCommand {
                 index.files["index.html"] = (html.count, sha)
             }
             // What the previous index and an unfinished publish's journal name, and this tree does not.
-            let stale = Set(writer.previousIndex.keys).union(writer.unfinished).filter { index.files[$0] == nil }.sorted()
+            let stale = Set(writer.previousIndex.keys.filter { index.files[$0] == nil }).union(writer.unfinished.filter { index.files[$0] == nil }).sorted()
             let disagreements = findings.filter(\.isDisagreement)
             if let first = disagreements.first, !dryRun && !inv.flag(overrideFlag) {
                 throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(first)); nothing was written",

@@ -5,6 +5,11 @@ import Darwin
 #endif
 import RelctlCore
 
+/// "/" as a byte: paths are split on their UTF-8 view, much faster than on
+/// characters for the ten thousand paths of a fleet's index ("/" is ASCII, so
+/// its index is a character boundary).
+let slashByte = UInt8(ascii: "/")
+
 /// `DIR/.relctl-state`: what a publish records, after its last write, so the
 /// next one can tell that the tree is still as it left it without a stat of
 /// every file: the identity of the index.json it wrote and the time of every
@@ -66,7 +71,7 @@ struct TreeState: Equatable {
         var rootFiles: [String: Int] = [:]
         var seen = Set<Substring>()
         for path in paths where path != "index.json" {
-            guard let slash = path.lastIndex(of: "/") else {
+            guard let slash = path.utf8.lastIndex(of: slashByte) else {
                 guard let file = Stamp(root + "/" + path) else { return nil }
                 rootFiles[path] = Int(file.size)
                 continue
@@ -75,7 +80,7 @@ struct TreeState: Equatable {
             while seen.insert(folder).inserted {
                 guard let stamp = Stamp(root + "/" + folder, folder: true) else { return nil }
                 folders[String(folder)] = stamp
-                guard let up = folder.lastIndex(of: "/") else { break }
+                guard let up = folder.utf8.lastIndex(of: slashByte) else { break }
                 folder = folder[..<up]
             }
         }
@@ -111,7 +116,7 @@ struct TreeState: Equatable {
     func changedTopFolders(root: String) -> Set<String> {
         var changed: Set<String> = []
         for (path, stamp) in folders {
-            let top = path.firstIndex(of: "/").map { String(path[..<$0]) } ?? path
+            let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
             if !changed.contains(top), Stamp(root + "/" + path, folder: true) != stamp { changed.insert(top) }
         }
         return changed

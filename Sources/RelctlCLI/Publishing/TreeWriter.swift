@@ -203,21 +203,27 @@ public final class TreeWriter {
             throw RelctlError.failure("refusing to write '\(relative)': it would leave the publish directory")
         }
         let target = root + "/" + relative
-        let parts = relative.split(separator: "/")
-        var dir = root
-        for part in parts.dropLast() {
-            dir += "/" + part
-            if dryRun {
-                if FileSystem.kind(of: dir, followLinks: false) == .symlink {
-                    throw RelctlError.failure("\(dir) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+        let slash = relative.utf8.lastIndex(of: slashByte)
+        let dir = slash.map { root + "/" + relative[..<$0] } ?? root
+        let name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
+        // Each folder is made or checked once a publish; most files share theirs with the one before.
+        if dryRun || !createdDirectories.contains(dir) {
+            var walked = root
+            for part in relative.split(separator: "/").dropLast() {
+                walked += "/" + part
+                if dryRun {
+                    if FileSystem.kind(of: walked, followLinks: false) == .symlink {
+                        throw RelctlError.failure("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+                    }
+                } else {
+                    try makeDirectory(walked)
                 }
-            } else {
-                try makeDirectory(dir)
             }
         }
         var st = stat()
-        let existing = FileSystem.kind(of: target, followLinks: false)
-        if existing == .file, lstat(target, &st) == 0, Int(st.st_size) == bytes.count {
+        let existing: FileSystem.Kind = lstat(target, &st) != 0 ? .missing
+            : (st.st_mode & S_IFMT) == S_IFREG ? .file : (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+        if existing == .file, Int(st.st_size) == bytes.count {
             if let sha256, let previous = previousIndex[relative], previous == (bytes.count, sha256), let indexTime,
                (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec) {
                 return .unchanged
@@ -229,7 +235,7 @@ public final class TreeWriter {
         }
         if dryRun { return existing == .missing ? .added : .changed }
         try markStaging()
-        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: String(parts.last!))
+        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
     }
