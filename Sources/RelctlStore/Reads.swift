@@ -171,9 +171,6 @@ extension Store {
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
-            // Thousands of notes share a few locales: check each spelling once
-            // (a short list: comparing a few short strings beats hashing one).
-            var checked: [String] = []
             // A version's notes come together: find it once, and size its
             // notes like the last version's.
             var current: (id: Int64, i: Int)? = nil
@@ -187,8 +184,7 @@ extension Store {
                     list[i].notes.reserveCapacity(size)
                 }
                 guard let i = current?.i else { return }
-                if !checked.contains(locale) { checked.append(try self.locale(locale, "a note of version #\(id)", "its locale")) }
-                list[i].notes[locale] = body
+                list[i].notes[try self.locale(locale, "a note of version #\(id)", "its locale")] = body
             }
         }
         return Store.sorted(list)

@@ -155,7 +155,7 @@ public final class Store {
     /// Runs the migrations the database lacks; true when it ran any.
     @discardableResult
     private static func migrate(_ db: Connection, audit: (() throws -> Void)? = nil) throws -> Bool {
-        try db.write {
+        let migrated = try db.write {
             // Re-read inside the lock: another process may have migrated meanwhile.
             guard case .int(let now) = try db.scalar("PRAGMA user_version"), now < Store.schemaVersion else { return false }
             for (i, sql) in Schema.migrations.enumerated() where Int64(i) >= now {
@@ -166,6 +166,10 @@ public final class Store {
             try audit?()
             return true
         }
+        // A migration may rewrite a whole table (5 rebuilds the notes): fold the
+        // write-ahead log back into the file now rather than leave it that size.
+        if migrated { _ = try? db.scalar("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return migrated
     }
 
     /// Sets up a new database: its tables and its first audit row in one

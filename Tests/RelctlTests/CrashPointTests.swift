@@ -79,7 +79,7 @@ final class CrashPointTests: XCTestCase {
             // The state it recorded names the tree as it is, so the publish after it has nothing to do.
             let state = TreeState.read(root: work)
             XCTAssertNotNil(state, "point \(point)")
-            XCTAssertEqual(state?.changedTopFolders(root: work), [], "point \(point)")
+            XCTAssertEqual(state?.topFolders(root: work).changed, [], "point \(point)")
             XCTAssertEqual(state.map { $0.files }, newTree.files.count, "point \(point): every file, index.json too")
             point += 1
         }

@@ -59,6 +59,13 @@ final class IncrementalPublishTests: XCTestCase {
         let out = h.dir + "/out"
         let first = publish(h, out)
         XCTAssertNotNil(TreeState.read(root: out), "the publish recorded the tree's state")
+        // Folders written just before the state was recorded are not trusted yet (a change in the
+        // same tick of the clock would not show): the next publish looks at their files, and records
+        // a state that trusts them.
+        XCTAssertFalse(try XCTUnwrap(TreeState.read(root: out)).topFolders(root: out).unsure.isEmpty)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
+        XCTAssertTrue(try XCTUnwrap(TreeState.read(root: out)).topFolders(root: out) == ([], []))
         // A file edited in place, at the same size, leaves its folder's time as it was: not seen.
         let victim = out + "/cafe/control.json"
         var bytes = Array(FileManager.default.contents(atPath: victim)!)
@@ -91,6 +98,68 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
         // --full renders every project whatever the state says.
         XCTAssertEqual(publish(h, out, ["--full"])["rendered"] as? [String], ["blog", "cafe", "shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    /// A publish of one project (-p) keeps the others as they are, current or
+    /// not: the state it records must not vouch for them, so the next publish
+    /// renders what changed meanwhile, restores what went missing, and removes
+    /// pages --no-pages no longer wants.
+    func testOneProjectPublishDoesNotVouchForTheOthers() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        h.ok("notes set 1.1 -p blog --platform ios --locale en \"Meanwhile\"")
+        XCTAssertEqual(publish(h, out, ["-p", "cafe"])["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"], "blog changed while cafe was published alone")
+        try FileManager.default.removeItem(atPath: out + "/blog/ios/whatsnew/en.json")
+        XCTAssertEqual(publish(h, out, ["-p", "cafe"])["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/blog/ios/whatsnew/en.json"))
+        _ = publish(h, out, ["-p", "cafe", "--no-pages"])
+        _ = publish(h, out, ["--no-pages"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/blog/status.html"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/shop/status.html"))
+        // -p with --full renders that project, and the index still lists every project.
+        let full = publish(h, out, ["-p", "cafe", "--full", "--no-pages"])
+        XCTAssertEqual(full["rendered"] as? [String], ["cafe"])
+        let index = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))))
+        XCTAssertEqual(Set(index.projects.keys), ["blog", "cafe", "shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    /// A folder changed in the same tick of the clock as the publish that
+    /// recorded it keeps its time: the state does not trust such a folder,
+    /// so the next publish looks at each of its files.
+    func testAFolderChangedWithinATickOfTheStateIsLookedInto() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let state = try XCTUnwrap(TreeState.read(root: out))
+        let folder = out + "/cafe/ios/whatsnew", recorded = try XCTUnwrap(state.folders["cafe/ios/whatsnew"])
+        try FileManager.default.removeItem(atPath: folder + "/en.json")
+        // The folder's time put back as recorded: what a removal within the same tick looks like.
+        var times = [timespec(tv_sec: Int(recorded.seconds), tv_nsec: Int(recorded.nanoseconds)), timespec(tv_sec: Int(recorded.seconds), tv_nsec: Int(recorded.nanoseconds))]
+        XCTAssertEqual(utimensat(AT_FDCWD, folder, &times, 0), 0)
+        XCTAssertEqual(TreeState.Stamp(folder, folder: true), recorded)
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/en.json"))
+    }
+
+    /// --full reads every file: a file changed at the same size with its old
+    /// time put back (disk damage, a restore) is found and put right too.
+    func testFullComparesEveryFilesBytes() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let victim = out + "/shop/control.json"
+        let attributes = try FileManager.default.attributesOfItem(atPath: victim)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: victim)))
+        bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate]!], ofItemAtPath: victim)
+        XCTAssertEqual(h.run(["verify", out]).status, 1)
+        XCTAssertEqual(publish(h, out, ["--full"])["changed"] as? [String], ["shop/control.json"])
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 

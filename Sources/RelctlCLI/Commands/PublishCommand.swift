@@ -75,6 +75,9 @@ enum PublishCommand {
             }
         }
         var order: [String] = []
+        // Whether every project this publish leaves alone was found current:
+        // only then may the tree's state vouch for it (-p keeps the others whatever they are).
+        var vouched = true
         do {
             try store.read {
                 let all = try store.projects()
@@ -83,7 +86,7 @@ enum PublishCommand {
                 let revisions = try store.projectRevisions()
                 let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
                 // The old index's files by project, to keep those left alone.
-                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty && !full ? $0 : nil }
+                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
                 var previousFiles: [String: [(String, (size: Int, sha256: String))]] = [:]
                 for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
                     if let slash = path.utf8.firstIndex(of: slashByte) { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
@@ -91,20 +94,24 @@ enum PublishCommand {
                 var toRender: [ProjectRecord] = []
                 // With the state the last publish recorded, a project's files are intact when
                 // its folders are; without it, each file is looked at.
-                let changedFolders = writer.state?.changedTopFolders(root: writer.root)
+                let folders = writer.state?.topFolders(root: writer.root)
                 for project in all {
                     let revision = revisions.bySlug[project.slug] ?? revisions.everyProject
                     let record = previous?.projects[project.slug]
                     let files = previousFiles[project.slug] ?? []
                     // A page published or left out as this publish wants it (--no-pages) is part of being current.
                     let pageAsWanted = files.contains { $0.0 == "\(project.slug)/status.html" } == pages
-                    let current = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
+                    let current = !full && record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
                         && pageAsWanted && !files.isEmpty
-                        && (changedFolders.map { !$0.contains(project.slug) } ?? files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) })
+                        && !(folders?.changed.contains(project.slug) ?? false)
+                        && (folders.map { !$0.unsure.contains(project.slug) } ?? false || files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) })
                     // -p renders that project only: the others stay as published, current or not.
                     if (only == nil && !current) || project.slug == only {
                         toRender.append(project)
-                    } else if let record {
+                        continue
+                    }
+                    if !current { vouched = false }
+                    if let record {
                         index.projects[project.slug] = record
                         for (path, entry) in previousFiles[project.slug] ?? [] {
                             index.files[path] = entry
@@ -120,9 +127,9 @@ enum PublishCommand {
                         }
                     }
                 }
-                // Snapshots are read here, on the connection's thread, rendered on every
-                // core, and their files staged here in project order.
-                try ParallelRender.pipeline(count: toRender.count, window: 4, at: at, read: { i in
+                // Snapshots are read here, on the connection's thread, rendered on the
+                // other cores, and their files staged here in project order.
+                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let project = toRender[i]
                     return (try store.zonedSnapshot(project), pages ? revisions.bySlug[project.slug] ?? revisions.everyProject : nil)
                 }, take: { i, snapshot, result in
@@ -135,7 +142,8 @@ enum PublishCommand {
                         validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
                         disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
                     for file in result.files {
-                        tally(try writer.stage(file.path, file.bytes, sha256: file.sha256), file.path)
+                        // --full compares every file's bytes, whatever its size and time say.
+                        tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)
                     }
                 })
@@ -160,7 +168,7 @@ enum PublishCommand {
             }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             tally(try writer.stage("index.json", IndexFormat.render(index)), "index.json")
-            let removed = try writer.commit(removing: stale, listing: Array(index.files.keys) + ["index.json"], revision: index.revision)
+            let removed = try writer.commit(removing: stale, listing: Array(index.files.keys) + ["index.json"], revision: index.revision, vouched: vouched)
             var (warnings, limits) = said(index, order: order)
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
@@ -198,15 +206,18 @@ enum PublishCommand {
     static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool) throws -> Outcome? {
         guard let state = writer.state, (state.rootFiles["index.html"] != nil) == pages else { return nil }
         // The projects' rows, read and checked as a publish that renders reads them.
-        let read: (Int64, [String])? = try store.read {
+        let read: (Int64, [String], (everyProject: Int64, bySlug: [String: Int64]))? = try store.read {
             let revision = try store.revision()
-            return revision == state.revision ? (revision, try store.projects().map(\.slug)) : nil
+            return revision == state.revision ? (revision, try store.projects().map(\.slug), try store.projectRevisions()) : nil
         }
-        guard let (revision, order) = read, state.rootFilesHold(root: writer.root), state.changedTopFolders(root: writer.root).isEmpty,
+        guard let (revision, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
               let bytes = try? FileSystem.readFile(writer.root + "/index.json"),
               let index = IndexFormat.parse(bytes, files: false), index.generator == generator, index.revision == revision,
               PublishedProject.span(index.validFrom, index.nextChange, contains: at),
-              index.projects.values.allSatisfy({ $0.disagreements == 0 }), Set(order) == Set(index.projects.keys) else { return nil }
+              Set(order) == Set(index.projects.keys),
+              // Each project as recorded: another database at the same revision is not this one.
+              index.projects.allSatisfy({ $0.value.disagreements == 0 && $0.value.revision == revisions.bySlug[$0.key] ?? revisions.everyProject })
+        else { return nil }
         let (warnings, limits) = said(index, order: order)
         return Outcome(warnings: warnings, revision: revision, added: [], changed: [], removed: [], unchanged: state.files,
                        limits: limits, disagreements: [], next: index.nextChange)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Synchronization
 import RelctlCore
@@ -48,6 +53,10 @@ enum ParallelRender {
     /// in order (`take`: staging writes files, on this thread only), so
     /// reading, rendering and writing overlap. At most `window` projects are
     /// read and not yet taken, which bounds memory whatever the fleet's size.
+    /// Projects read and not yet taken: two per core, so every core has the
+    /// next one at hand, and no more (each holds its files in memory).
+    static let window = max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
     static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
         let finished = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])

@@ -33,6 +33,11 @@ struct TreeState: Equatable {
     var folders: [String: Stamp]
     /// Files at DIR's root other than index.json, with their sizes.
     var rootFiles: [String: Int]
+    /// When the folders' times were read: a folder changed within one tick of
+    /// the file system's clock after its recorded time keeps that time, so a
+    /// folder whose time is that close to this one is not trusted (git's
+    /// "racily clean" entries).
+    var captured: Stamp
 
     struct Stamp: Equatable {
         var inode: UInt64
@@ -84,7 +89,10 @@ struct TreeState: Equatable {
                 folder = folder[..<up]
             }
         }
-        return TreeState(index: index, files: paths.count, revision: revision, folders: folders, rootFiles: rootFiles)
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        return TreeState(index: index, files: paths.count, revision: revision, folders: folders, rootFiles: rootFiles,
+                         captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)))
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
@@ -93,9 +101,9 @@ struct TreeState: Equatable {
         guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path),
               case .object(let top)? = try? JSONReader.parse(bytes), top["version"] == .int(1),
               let index = top["index"].flatMap(Stamp.init(json:)), case .int(let files)? = top["files"], files >= 0,
-              case .int(let revision)? = top["revision"],
+              case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
-        var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:])
+        var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:], captured: captured)
         for (path, value) in folderList {
             guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
             state.folders[path] = stamp
@@ -108,18 +116,25 @@ struct TreeState: Equatable {
     }
 
     var bytes: [UInt8] {
-        JSON.object(["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision),
+        JSON.object(["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision), "captured": captured.json,
                      "folders": .object(folders.mapValues(\.json)), "rootFiles": .object(rootFiles.mapValues { .int(Int64($0)) })]).compactBytes()
     }
 
-    /// The top folders (one per project) with a folder that is not as recorded.
-    func changedTopFolders(root: String) -> Set<String> {
-        var changed: Set<String> = []
+    /// The top folders (one per project) with a folder that is not as
+    /// recorded (`changed`), and those with one recorded too close to the
+    /// capture to vouch for its files (`unsure`: look at each file).
+    func topFolders(root: String) -> (changed: Set<String>, unsure: Set<String>) {
+        // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
+        let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
+        let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
+        var changed: Set<String> = [], unsure: Set<String> = []
         for (path, stamp) in folders {
             let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
-            if !changed.contains(top), Stamp(root + "/" + path, folder: true) != stamp { changed.insert(top) }
+            if changed.contains(top) { continue }
+            if Stamp(root + "/" + path, folder: true) != stamp { changed.insert(top) }
+            else if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { unsure.insert(top) }
         }
-        return changed
+        return (changed, unsure.subtracting(changed))
     }
 
     /// Whether the files at DIR's root are as recorded: regular files of

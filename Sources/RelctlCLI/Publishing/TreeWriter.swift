@@ -14,11 +14,13 @@ import RelctlCore
 /// 1. under an exclusive lock on DIR (flock: a second publish waits, then refuses),
 /// 2. changed files are staged beside their targets under exclusive,
 ///    unpredictable temporary names (`.relctl-tmp.NAME.<16 hex>`),
-/// 3. a journal (`DIR/.relctl-journal`) names every path the publish will
-///    rename into place or remove, then one syncfs flushes all of it,
+/// 3. a journal (`DIR/.relctl-journal`), first written naming nothing
+///    before the first temporary, is replaced by one naming every path the
+///    publish will rename into place or remove, then one syncfs flushes all,
 /// 4. files are renamed into place, index.json last,
-/// 5. files that no longer belong are removed, leftover temporaries swept,
-///    and the journal removed last.
+/// 5. files that no longer belong are removed, leftover temporaries swept
+///    (when a journal was found: only a publish cut short leaves them), the
+///    tree's state recorded (TreeState), and the journal removed last.
 ///
 /// A later publish reads a journal it finds: the paths it names that the new
 /// index does not claim are removed, so nothing is left behind whatever step
@@ -306,9 +308,9 @@ public final class TreeWriter {
     /// is staged last), removes the files of `stale` that are still there, and
     /// returns those it removed; then records the tree's state (`paths`: every
     /// file the new index lists, and index.json; `revision`: the database's,
-    /// as index.json names it). A journal covers every step from the first
-    /// rename to the last removal.
-    public func commit(removing stale: [String], listing paths: [String], revision: Int64) throws -> [String] {
+    /// as index.json names it), or, not `vouched` for, removes it. A journal
+    /// covers every step from the first rename to the last removal.
+    public func commit(removing stale: [String], listing paths: [String], revision: Int64, vouched: Bool) throws -> [String] {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
         let journal = root + "/" + TreeWriter.journalName
@@ -330,13 +332,22 @@ public final class TreeWriter {
                     throw RelctlError.failure("cannot replace \(target): \(String(cString: strerror(errno)))")
                 }
             }
+            // Published files are never newer than index.json (what isIntact trusts): when
+            // files were written and index.json came out the same (a file put back as it
+            // was), its time moves on with them.
+            if !pending.contains(where: { $0.relative == "index.json" }) && pending.count > 1 {
+                CrashPoints.step()
+                utimensat(AT_FDCWD, root + "/index.json", nil, AT_SYMLINK_NOFOLLOW)
+            }
             pending.removeAll()
         }
         let removed = stale.filter(remove)
         // Temporaries are left only by a publish cut short, which leaves its
         // journal; without a recorded state, the tree may be older than that rule.
         if interrupted || state == nil { sweepTemporaries(under: "") }
-        let now = TreeState.capture(root: root, paths: paths, revision: revision)
+        // A state vouches for every project in the tree: not after a publish
+        // that kept a project it did not find current (-p keeps the others as they are).
+        let now = vouched ? TreeState.capture(root: root, paths: paths, revision: revision) : nil
         if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()

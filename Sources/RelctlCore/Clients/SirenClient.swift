@@ -6,7 +6,14 @@ public struct SirenClient: Sendable, Equatable {
     let alerts: [String]
     let delayDays: Int64
     let forceFloor: [Int]?
-    let lookup: (version: [Int], releasedAt: Int64)?
+    let lookup: Lookup?
+
+    /// What Siren reads of the lookup file. A struct, so == (Fidelity reuses
+    /// decisions for equal clients) covers every field the compiler sees.
+    struct Lookup: Equatable {
+        let version: [Int]
+        let releasedAt: Int64
+    }
 
     /// `lookup` nil: no lookup file for this locale (Siren sees no update).
     public init(config: [UInt8], lookup: [UInt8]?) throws(ClientFailure) {
@@ -36,7 +43,7 @@ public struct SirenClient: Sendable, Equatable {
               case .string? = r["bundleId"], case .string? = r["minimumOsVersion"], case .string? = r["releaseNotes"], case .string? = r["trackViewUrl"],
               let releasedAt = Time.parseUTC(date)
         else { throw .ignored("the lookup file does not decode") }
-        self.lookup = (SirenClient.components(version), releasedAt)
+        self.lookup = Lookup(version: SirenClient.components(version), releasedAt: releasedAt)
     }
 
     /// Siren 7: missing components count as 0; the first that differs is the update type.
@@ -84,10 +91,3 @@ public struct SirenClient: Sendable, Equatable {
     }
 }
 
-extension SirenClient {
-    /// Equal rules and lookup (what the client parsed): equal decisions.
-    public static func == (a: SirenClient, b: SirenClient) -> Bool {
-        a.alerts == b.alerts && a.delayDays == b.delayDays && a.forceFloor == b.forceFloor
-            && a.lookup?.version == b.lookup?.version && a.lookup?.releasedAt == b.lookup?.releasedAt
-    }
-}
