@@ -101,10 +101,14 @@ enum PublishCommand {
                     let files = previousFiles[project.slug] ?? []
                     // A page published or left out as this publish wants it (--no-pages) is part of being current.
                     let pageAsWanted = files.contains { $0.0 == "\(project.slug)/status.html" } == pages
-                    let current = !full && record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
-                        && pageAsWanted && !files.isEmpty
-                        && !(folders?.changed.contains(project.slug) ?? false)
-                        && (folders.map { !$0.unsure.contains(project.slug) } ?? false || files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) })
+                    // Its files as published: by its folders' times where the state vouches for them, else file by file.
+                    var intact: Bool {
+                        if let folders, folders.changed.contains(project.slug) { return false }
+                        if let folders, !folders.unsure.contains(project.slug) { return true }
+                        return files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) }
+                    }
+                    let recorded = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
+                    let current = !full && recorded && pageAsWanted && !files.isEmpty && intact
                     // -p renders that project only: the others stay as published, current or not.
                     if (only == nil && !current) || project.slug == only {
                         toRender.append(project)
