@@ -235,15 +235,14 @@ final class PublishTests: XCTestCase {
         // A file replaced behind relctl's back (as editors and rsync do: a new file renamed over it)
         // is put right, even at the same size: its folder changed.
         let victim = a + "/shop/ios/retired/en.json"
-        var bytes = Array(FileManager.default.contents(atPath: victim)!)
-        bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
-        try Data(bytes).write(to: URL(fileURLWithPath: victim), options: .atomic)
+        let bytes = alteredAtSameSize(victim)
+        try bytes.write(to: URL(fileURLWithPath: victim), options: .atomic)
         let repaired = publish(h, a, ["--json"]).json as! [String: Any]
         XCTAssertEqual(repaired["changed"] as? [String], ["shop/ios/retired/en.json"])
         XCTAssertEqual(tree(a)["shop/ios/retired/en.json"], tree(b)["shop/ios/retired/en.json"])
         // One edited in place leaves its folder as it was: verify names it and says how to put it right,
         // and --full does, without touching any other file.
-        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        try bytes.write(to: URL(fileURLWithPath: victim))
         let verify = h.run(["verify", a])
         XCTAssertEqual(verify.status, 1)
         XCTAssertTrue(verify.out.contains("shop/ios/retired/en.json: its content differs from index.json"), verify.out)

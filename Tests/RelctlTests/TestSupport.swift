@@ -35,3 +35,11 @@ func fileTree(_ dir: String) -> [String: Data] {
 
 /// The name of the state file a publish leaves at the top of DIR.
 let publishState = ".relctl-state"
+
+/// The bytes of the file at `path` with one near its end changed and the
+/// size kept: an edit behind relctl's back.
+func alteredAtSameSize(_ path: String) -> Data {
+    var bytes = Array(FileManager.default.contents(atPath: path)!)
+    bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
+    return Data(bytes)
+}

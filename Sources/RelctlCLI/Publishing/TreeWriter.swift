@@ -252,19 +252,20 @@ public final class TreeWriter {
         marked = true
         CrashPoints.step()
         let path = root + "/" + TreeWriter.journalName
+        let failure = TreeWriter.overwrite(path, JSON.object(["paths": .array([])]).compactBytes())
+        guard failure == 0 else {
+            throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(failure)))", hint: "check the directory's permissions and free space")
+        }
+    }
+
+    /// Writes `bytes` over the file at `path` (made when missing, never through
+    /// a link) in one write; 0, or the errno of the step that failed.
+    static func overwrite(_ path: String, _ bytes: [UInt8]) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        let doc = JSON.object(["paths": .array([])]).compactBytes()
-        func failure() -> RelctlError {
-            RelctlError.failure("cannot write \(path): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
-        }
-        guard fd >= 0 else { throw failure() }
-        let written = doc.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == doc.count else {
-            let error = failure()
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw failure() }
+        guard fd >= 0 else { return errno }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let failure = written == bytes.count ? 0 : written < 0 ? errno : ENOSPC
+        return close(fd) != 0 && failure == 0 ? errno : failure
     }
 
     /// Creates a new file beside `name` that no one else can have made or
@@ -367,12 +368,8 @@ public final class TreeWriter {
         // Nothing depends on it surviving a power cut: a state that does not
         // name the index.json found next time is ignored.
         let temp = path + ".new"
-        let bytes = state.bytes
         CrashPoints.step()
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if close(fd) != 0 || written != bytes.count || rename(temp, path) != 0 { unlink(temp) }
+        if TreeWriter.overwrite(temp, state.bytes) != 0 || rename(temp, path) != 0 { unlink(temp) }
     }
 
     /// Whether a file the old index lists is still as published: a regular

@@ -34,9 +34,9 @@ public enum IndexFormat {
         for (i, path) in sorted.enumerated() {
             let entry = files[path]!
             if i > 0 { out.append(44) }
-            quote(path, into: &out)
+            JSON.quoteBytes(path, into: &out)
             out.append(contentsOf: #":{"sha256":"#.utf8)
-            quote(entry.sha256, into: &out)
+            JSON.quoteBytes(entry.sha256, into: &out)
             out.append(contentsOf: #","size":"#.utf8)
             out.append(contentsOf: String(entry.size).utf8)
             out.append(125)
@@ -102,18 +102,6 @@ public enum IndexFormat {
             index.files[path] = (Int(size), sha)
         }
         return index
-    }
-
-    /// A string as JSON.quoteBytes writes it; most are plain ASCII that needs
-    /// no escape (a published path, a hash), and are copied as they are.
-    static func quote(_ s: String, into out: inout [UInt8]) {
-        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        }
-        guard plain == true else { return JSON.quoteBytes(s, into: &out) }
-        out.append(34)
-        out.append(contentsOf: s.utf8)
-        out.append(34)
     }
 
     /// The file list as `files(_:)` writes it, read without building a JSON
