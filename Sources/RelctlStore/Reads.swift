@@ -164,28 +164,30 @@ extension Store {
     }
 
     /// Every version of a platform, oldest first by the version ordering,
-    /// with its notes unless they are not wanted.
+    /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
         var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
                                 [.int(platform)]).map(versionRecord)
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
-            // A version's notes come together: find it once, and size its
-            // notes like the last version's.
-            var current: (id: Int64, i: Int)? = nil
-            var size = 0
+            // A version's notes come together (the table's key order): each
+            // version's are gathered, then stored once.
+            var current: (id: Int64, i: Int?) = (0, nil)
+            var notes: [String: String] = [:]
+            func store() { if let i = current.i { list[i].notes = notes } }
             try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
                 guard let id = c.int(0), let locale = c.text(1), let body = c.text(2) else { return }
-                if current?.id != id {
-                    if let current { size = max(size, list[current.i].notes.count) }
-                    guard let i = index[id] else { current = nil; return }
-                    current = (id, i)
-                    list[i].notes.reserveCapacity(size)
+                if current.id != id {
+                    store()
+                    current = (id, index[id])
+                    notes = Dictionary(minimumCapacity: notes.count)
                 }
-                guard let i = current?.i else { return }
-                list[i].notes[try self.locale(locale, "a note of version #\(id)", "its locale")] = body
+                if current.i != nil { notes[try self.locale(locale, "a note of version #\(id)", "its locale")] = body }
             }
+            store()
+        } else {
+            list = list.map { $0.withoutNotes() }
         }
         return Store.sorted(list)
     }
@@ -260,14 +262,36 @@ extension Store {
 
     /// Everything about one project: the input of the evaluator and of every
     /// publisher. Call inside `read {}` for one consistent state.
-    public func snapshot(_ project: ProjectRecord) throws -> ProjectSnapshot {
+    /// `notesShownAt`: read only the notes the published files show at that
+    /// instant (ProjectSnapshot.versionsWithNotesShown); the others are marked
+    /// not read, so a format that asked for them would stop, not go without.
+    public func snapshot(_ project: ProjectRecord, notesShownAt t: Int64? = nil) throws -> ProjectSnapshot {
         let platforms = try platforms(project: project.id)
         var versions: [Int64: [VersionRecord]] = [:]
-        for p in platforms { versions[p.id] = try self.versions(platform: p.id) }
-        return ProjectSnapshot(project: project, platforms: platforms, versions: versions,
-                               windows: try maintenanceWindows(project: project.id),
-                               messages: MessageResolver(overrides: try messageOverrides(project: project.id),
-                                                         defaultLocale: project.defaultLocale))
+        for p in platforms { versions[p.id] = try self.versions(platform: p.id, withNotes: t == nil) }
+        var snapshot = ProjectSnapshot(project: project, platforms: platforms, versions: versions,
+                                       windows: try maintenanceWindows(project: project.id),
+                                       messages: MessageResolver(overrides: try messageOverrides(project: project.id),
+                                                                 defaultLocale: project.defaultLocale))
+        guard let t else { return snapshot }
+        let shown = snapshot.versionsWithNotesShown(at: t)
+        for p in platforms {
+            guard var list = snapshot.versions[p.id] else { continue }
+            for i in list.indices where shown.contains(list[i].id) {
+                list[i].notes = try notes(version: list[i].id)
+            }
+            snapshot.versions[p.id] = list
+        }
+        if project.locales.isEmpty {
+            // What publishedLocales takes from every version's notes, read without their text.
+            var locales: Set<String> = []
+            for r in try db.query("SELECT DISTINCT n.locale FROM note n JOIN version v ON v.id = n.version_id JOIN platform p ON p.id = v.platform_id WHERE p.project_id = ?",
+                                  [.int(project.id)]) {
+                locales.insert(try locale(r.text(0), "a note of project \(project.slug)", "its locale"))
+            }
+            snapshot.noteLocales = locales
+        }
+        return snapshot
     }
 
     /// The newest audit entries, newest first.

@@ -135,7 +135,7 @@ enum PublishCommand {
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let project = toRender[i]
-                    return (try store.zonedSnapshot(project), pages ? revisions.bySlug[project.slug] ?? revisions.everyProject : nil)
+                    return (try store.zonedSnapshot(project, notesShownAt: at), pages ? revisions.bySlug[project.slug] ?? revisions.everyProject : nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
@@ -150,6 +150,7 @@ enum PublishCommand {
                         tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)
                     }
+                    writer.flushAhead()
                 })
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
             }

@@ -61,7 +61,7 @@ enum VerifyCommand {
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
             for start in stride(from: 0, to: mine.count, by: 8) {
-                let snapshots = try mine[start..<min(start + 8, mine.count)].map(store.zonedSnapshot)
+                let snapshots = try mine[start..<min(start + 8, mine.count)].map { try store.zonedSnapshot($0, notesShownAt: at) }
                 for result in ParallelRender.verify(snapshots, at: at, files: files) {
                     findings += result.findings
                     decisions += result.decisions

@@ -15,6 +15,15 @@ enum CrashPoints {
     nonisolated(unsafe) private static var count = 0
     #endif
 
+    /// Whether a kill is set: a file is then written in two halves, so a kill can tear one.
+    static var enabled: Bool {
+        #if DEBUG
+        limit != nil
+        #else
+        false
+        #endif
+    }
+
     /// Called before each step; publish performs its steps on one thread.
     static func step() {
         #if DEBUG

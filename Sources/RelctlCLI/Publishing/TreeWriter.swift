@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import RelctlCore
+import Synchronization
 
 // Glibc declares syncfs only under _GNU_SOURCE, which Swift's module map lacks.
 @_silgen_name("syncfs") private func syncfs(_ fd: Int32) -> Int32
@@ -13,11 +15,13 @@ import RelctlCore
 ///
 /// 1. under an exclusive lock on DIR (flock: a second publish waits, then refuses),
 /// 2. changed files are staged beside their targets under exclusive,
-///    unpredictable temporary names (`.relctl-tmp.NAME.<16 hex>`),
+///    unpredictable temporary names (`.relctl-tmp.NAME.<16 hex>`); a folder
+///    that does not exist yet is made whole under such a name, its files
+///    written in it as they will be named (one rename then puts them all in place),
 /// 3. a journal (`DIR/.relctl-journal`), first written naming nothing
 ///    before the first temporary, is replaced by one naming every path the
 ///    publish will rename into place or remove, then one syncfs flushes all,
-/// 4. files are renamed into place, index.json last,
+/// 4. folders and files are renamed into place, index.json last,
 /// 5. files that no longer belong are removed, leftover temporaries swept
 ///    (when a journal was found: only a publish cut short leaves them), the
 ///    tree's state recorded (TreeState), and the journal removed last.
@@ -34,8 +38,17 @@ public final class TreeWriter {
     static let tempMarker = ".relctl-tmp."
     static let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
+    private var flusher: Flusher?
     private var pending: [(temp: String, target: String, relative: String)] = []
-    private var createdDirectories: Set<String> = []
+    /// Where this publish writes each folder's files, by the folder's path:
+    /// the folder itself when it exists, else its place in a staging folder.
+    private var places: [String: String] = [:]
+    /// Folders that did not exist, made under a temporary name beside their target.
+    private var stagedFolders: [(temp: String, target: String)] = []
+    /// The files written in them, by their path under DIR.
+    private var stagedFiles: [String] = []
+    /// The folders this publish put in place: nothing of an earlier publish is in them.
+    private var freshFolders: Set<String> = []
     /// Folders this publish made, in order, so a refused one can take them back.
     private var madeDirectories: [String] = []
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
@@ -101,7 +114,20 @@ public final class TreeWriter {
         if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
     }
 
-    deinit { if lockFD >= 0 { close(lockFD) } }
+    deinit {
+        flusher?.wait()
+        if lockFD >= 0 { close(lockFD) }
+    }
+
+    /// Starts flushing what is staged so far, in the background, unless a
+    /// flush is still running: the disk writes while the rest renders, and
+    /// the flush before the renames finds little left (it was a sixth of a
+    /// full publish's time). Durability still rests on that last flush.
+    func flushAhead() {
+        guard !dryRun, marked || interrupted, lockFD >= 0 else { return }
+        if flusher == nil { flusher = Flusher(fd: lockFD) }
+        flusher?.start()
+    }
 
     /// One publish at a time per DIR: an flock on the folder itself, so no
     /// lock file is left to serve or to clean up, and a killed holder's lock
@@ -142,34 +168,24 @@ public final class TreeWriter {
         return Set(paths.compactMap { if case .string(let p) = $0, isSafe(p) { return p } else { return nil } })
     }
 
+    /// Makes DIR and its missing parents (DIR or a parent may be a link: the user chose it).
     private func makeDirectories(_ path: String) throws {
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             current += "/" + part
-            try makeDirectory(current)
-        }
-    }
-
-    private func makeDirectory(_ path: String) throws {
-        if createdDirectories.contains(path) { return }
-        switch FileSystem.kind(of: path, followLinks: false) {
-        case .directory: break
-        case .missing:
-            if path.hasPrefix(root + "/") { try markStaging() }
-            CrashPoints.step()
-            if mkdir(path, 0o755) == 0 {
-                madeDirectories.append(path)
-            } else if errno != EEXIST {
-                throw RelctlError.failure("cannot create \(path): \(String(cString: strerror(errno)))", hint: "check the path and the permissions of its parent")
+            switch FileSystem.kind(of: current) {
+            case .directory: continue
+            case .missing:
+                CrashPoints.step()
+                if mkdir(current, 0o755) == 0 {
+                    madeDirectories.append(current)
+                } else if errno != EEXIST {
+                    throw RelctlError.failure("cannot create \(current): \(String(cString: strerror(errno)))", hint: "check the path and the permissions of its parent")
+                }
+            default:
+                throw RelctlError.failure("\(current) is in the way: it is not a directory", hint: "remove it")
             }
-        case .symlink where !path.hasPrefix(root + "/"):
-            break // DIR itself or a parent of it may be a link: the user chose it.
-        case .symlink:
-            throw RelctlError.failure("\(path) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
-        default:
-            throw RelctlError.failure("\(path) is in the way: it is not a directory", hint: "remove it")
         }
-        createdDirectories.insert(path)
     }
 
     private func takeBackDirectories() {
@@ -208,18 +224,22 @@ public final class TreeWriter {
         let slash = relative.utf8.lastIndex(of: slashByte)
         let dir = slash.map { root + "/" + relative[..<$0] } ?? root
         let name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
-        // Each folder is made or checked once a publish; most files share theirs with the one before.
-        if dryRun || !createdDirectories.contains(dir) {
+        if dryRun {
             var walked = root
             for part in relative.split(separator: "/").dropLast() {
                 walked += "/" + part
-                if dryRun {
-                    if FileSystem.kind(of: walked, followLinks: false) == .symlink {
-                        throw RelctlError.failure("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
-                    }
-                } else {
-                    try makeDirectory(walked)
+                if FileSystem.kind(of: walked, followLinks: false) == .symlink {
+                    throw RelctlError.failure("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
                 }
+            }
+        } else {
+            let place = try self.place(dir)
+            if place != dir {
+                // A folder that was not there: nothing to compare, and nobody
+                // reads it before its rename, so the file is written as it is named.
+                try TreeWriter.writeNew(bytes, at: place + "/" + name, naming: dir + "/" + name)
+                stagedFiles.append(relative)
+                return .added
             }
         }
         var st = stat()
@@ -240,6 +260,39 @@ public final class TreeWriter {
         let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
+    }
+
+    /// Where the files of folder `dir` are written (see `places`), made or
+    /// checked once a publish; most files share theirs with the one before.
+    private func place(_ dir: String) throws -> String {
+        if dir == root { return root }
+        if let place = places[dir] { return place }
+        let slash = dir.utf8.lastIndex(of: slashByte)!
+        let parent = String(dir[..<slash]), name = String(dir[dir.index(after: slash)...])
+        let parentPlace = try place(parent)
+        let place: String
+        if parentPlace != parent {
+            place = parentPlace + "/" + name
+            CrashPoints.step()
+            guard mkdir(place, 0o755) == 0 else {
+                throw RelctlError.failure("cannot create \(dir): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
+            }
+        } else {
+            switch FileSystem.kind(of: dir, followLinks: false) {
+            case .directory:
+                place = dir
+            case .missing:
+                try markStaging()
+                place = try TreeWriter.makeStagingFolder(in: parent, for: name)
+                stagedFolders.append((place, dir))
+            case .symlink:
+                throw RelctlError.failure("\(dir) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+            default:
+                throw RelctlError.failure("\(dir) is in the way: it is not a directory", hint: "remove it")
+            }
+        }
+        places[dir] = place
+        return place
     }
 
     /// Writes the journal, naming nothing yet, before the first folder or
@@ -268,41 +321,68 @@ public final class TreeWriter {
         return close(fd) != 0 && failure == 0 ? errno : failure
     }
 
+    /// `.relctl-tmp.NAME.` and 16 random hex digits: unpredictable, and what the sweep recognises.
+    static func temporaryName(for name: String) -> String {
+        let random = String(UInt64.random(in: .min ... .max), radix: 16)
+        return tempMarker + name + "." + String(repeating: "0", count: 16 - random.count) + random
+    }
+
     /// Creates a new file beside `name` that no one else can have made or
     /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
     static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
         for _ in 0..<8 {
-            let random = String(UInt64.random(in: .min ... .max), radix: 16)
-            let path = dir + "/" + tempMarker + name + "." + String(repeating: "0", count: 16 - random.count) + random
-            CrashPoints.step()
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd < 0 && errno == EEXIST { continue }
-            guard fd >= 0 else {
-                throw RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
-            }
-            func fail(_ reason: Int32) -> RelctlError {
-                unlink(path)
-                return RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(reason)))", hint: "check free space")
-            }
-            var offset = 0
-            var halfway = bytes.count > 1
-            while offset < bytes.count {
-                let end = halfway ? bytes.count / 2 : bytes.count
-                let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let reason = errno
-                    close(fd)
-                    throw fail(reason)
-                }
-                offset += n
-                if halfway && offset == end { halfway = false; CrashPoints.step() }
-            }
-            // NFS and some FUSE systems report a failed write only at close.
-            if close(fd) != 0 { throw fail(errno) }
-            return path
+            let path = dir + "/" + temporaryName(for: name)
+            if try writeNew(bytes, at: path, naming: dir + "/" + name, taken: true) { return path }
         }
         throw RelctlError.failure("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* files in \(dir)")
+    }
+
+    /// Creates the file `path`, which must not exist (O_EXCL, never through a
+    /// link), and writes it whole; `naming` is the file the user knows it as.
+    /// With `taken`, a path already there returns false instead of failing.
+    @discardableResult
+    static func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
+        CrashPoints.step()
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == EEXIST && taken { return false }
+        guard fd >= 0 else {
+            throw RelctlError.failure("cannot write \(naming): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
+        }
+        func fail(_ reason: Int32) -> RelctlError {
+            unlink(path)
+            return RelctlError.failure("cannot write \(naming): \(String(cString: strerror(reason)))", hint: "check free space")
+        }
+        var offset = 0
+        // In two halves under a crash-point test, so that a kill can tear a file.
+        var halfway = CrashPoints.enabled && bytes.count > 1
+        while offset < bytes.count {
+            let end = halfway ? bytes.count / 2 : bytes.count
+            let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = errno
+                close(fd)
+                throw fail(reason)
+            }
+            offset += n
+            if halfway && offset == end { halfway = false; CrashPoints.step() }
+        }
+        // NFS and some FUSE systems report a failed write only at close.
+        if close(fd) != 0 { throw fail(errno) }
+        return true
+    }
+
+    /// Makes a folder under a temporary name beside `name`, for a folder that is not there yet.
+    static func makeStagingFolder(in parent: String, for name: String) throws -> String {
+        for _ in 0..<8 {
+            let path = parent + "/" + temporaryName(for: name)
+            CrashPoints.step()
+            if mkdir(path, 0o755) == 0 { return path }
+            guard errno == EEXIST else {
+                throw RelctlError.failure("cannot create \(parent)/\(name): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
+            }
+        }
+        throw RelctlError.failure("cannot create \(parent)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* folders in \(parent)")
     }
 
     /// Flushes every staged file, renames them into place in order (index.json
@@ -315,32 +395,38 @@ public final class TreeWriter {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
         let journal = root + "/" + TreeWriter.journalName
-        if !pending.isEmpty || !stale.isEmpty {
+        if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
             committing = true
-            let paths = Set(pending.map(\.relative)).union(stale).subtracting(["index.json"]).sorted()
+            let paths = Set(pending.map(\.relative)).union(stagedFiles).union(stale).subtracting(["index.json"]).sorted()
             let doc = JSON.object(["paths": .array(paths.map { .string($0) })])
             let temp = try TreeWriter.writeTemporary(doc.compactBytes(), in: root, for: TreeWriter.journalName)
             pending.insert((temp, journal, TreeWriter.journalName), at: 0)
             // One syncfs instead of an fsync per file: staged data and the
             // journal reach the disk before any rename can expose them.
             CrashPoints.step()
+            flusher?.wait()
             if syncfs(lockFD) != 0 {
                 throw RelctlError.failure("cannot flush the files written to \(root): \(String(cString: strerror(errno)))", hint: "check the disk; nothing was replaced")
             }
-            for (temp, target, _) in pending {
+            // The journal, then the new folders, then the files, index.json last.
+            let renames = pending.prefix(1).map { ($0.temp, $0.target) } + stagedFolders.map { ($0.temp, $0.target) }
+                + pending.dropFirst().map { ($0.temp, $0.target) }
+            for (temp, target) in renames {
                 CrashPoints.step()
                 guard rename(temp, target) == 0 else {
                     throw RelctlError.failure("cannot replace \(target): \(String(cString: strerror(errno)))")
                 }
             }
+            freshFolders = Set(stagedFolders.map(\.target))
             // Published files are never newer than index.json (what isIntact trusts): when
             // files were written and index.json came out the same (a file put back as it
             // was), its time moves on with them.
-            if !pending.contains(where: { $0.relative == "index.json" }) && pending.count > 1 {
+            if !pending.contains(where: { $0.relative == "index.json" }) && (pending.count > 1 || !stagedFiles.isEmpty) {
                 CrashPoints.step()
                 utimensat(AT_FDCWD, root + "/index.json", nil, AT_SYMLINK_NOFOLLOW)
             }
             pending.removeAll()
+            stagedFolders.removeAll()
         }
         let removed = stale.filter(remove)
         // Temporaries are left only by a publish cut short, which leaves its
@@ -405,8 +491,11 @@ public final class TreeWriter {
     /// Drops staged files after a failure: the tree stays as it was, or, if
     /// renames had begun, as the journal lets the next publish complete it.
     public func abort() {
+        flusher?.wait()
         for (temp, _, _) in pending { unlink(temp) }
         pending.removeAll()
+        for (temp, _) in stagedFolders { removeTree(temp) }
+        stagedFolders.removeAll()
         takeBackDirectories()
         if marked && !committing { unlink(root + "/" + TreeWriter.journalName) }
     }
@@ -444,9 +533,31 @@ public final class TreeWriter {
         return true
     }
 
+    /// Removes a staging folder and all it holds, never following a link.
+    private func removeTree(_ path: String) {
+        if let dir = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(dir)
+            for name in names {
+                let inner = path + "/" + name
+                if FileSystem.kind(of: inner, followLinks: false) == .directory { removeTree(inner) } else {
+                    CrashPoints.step()
+                    unlink(inner)
+                }
+            }
+        }
+        CrashPoints.step()
+        rmdir(path)
+    }
+
     /// Temporaries a killed publish left (under the lock, no other publish
-    /// owns any), and folders they leave empty. Only regular files whose name
-    /// matches the pattern; never a link, never a folder's other content.
+    /// owns any), and folders they leave empty. Only regular files and staging
+    /// folders whose name matches the pattern; never a link, never a folder's
+    /// other content, and not the folders this publish made.
     private func sweepTemporaries(under relative: String) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }
@@ -464,7 +575,10 @@ public final class TreeWriter {
                 CrashPoints.step()
                 unlink(path)
                 swept = true
-            case .directory:
+            case .directory where TreeWriter.isTemporaryName(name):
+                removeTree(path)
+                swept = true
+            case .directory where !freshFolders.contains(path):
                 sweepTemporaries(under: relative.isEmpty ? name : relative + "/" + name)
             default: break
             }
@@ -474,4 +588,25 @@ public final class TreeWriter {
             rmdir(dirPath)
         }
     }
+}
+
+/// One background syncfs at a time on the publish directory's file system.
+private final class Flusher: Sendable {
+    let fd: Int32
+    let running = Atomic<Bool>(false)
+    let done = DispatchGroup()
+
+    init(fd: Int32) { self.fd = fd }
+
+    func start() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        done.enter()
+        DispatchQueue.global(qos: .utility).async {
+            _ = syncfs(self.fd)
+            self.running.store(false, ordering: .releasing)
+            self.done.leave()
+        }
+    }
+
+    func wait() { done.wait() }
 }

@@ -41,7 +41,6 @@ public struct Evaluator: Sendable {
     }
 
     func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, facts: PlatformFacts) -> Verdict {
-        let label = client.build.map { "\(client.version.text) (build \($0))" } ?? client.version.text
         let released = facts.released
         // Floors and pins are explicit decisions and act at once; only the
         // automatic "outdated" announcement waits for the release delay.
@@ -86,9 +85,9 @@ public struct Evaluator: Sendable {
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
             guard let target = newer(than: client) else { continue }
             let (type, rule) = decided(kind, target)
-            var why = "\(label) is below the \(name == "recommend-floor" ? "recommend" : "force") floor \(floor.text) on \(platform.name)"
-            if let d = floor.deadline { why += name == "force-deadline" ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
-            var verdict = Verdict(kind: kind, decidedBy: name, why: why, target: target, updateType: type, rule: rule)
+            let platformName = platform.name
+            var verdict = Verdict(kind: kind, decidedBy: name, why: Evaluator.belowFloor(client, floor, name, platformName),
+                                  target: target, updateType: type, rule: rule)
             if name == "force-deadline" { verdict.deadline = floor.deadline }
             return verdict
         }
@@ -99,17 +98,28 @@ public struct Evaluator: Sendable {
                                why: "\(r.version.text) was released at \(Time.format(at)) and is announced after the \(days)-day release delay, at \(Time.format(at + snapshot.delaySeconds))",
                                target: nil)
             }
-            return Verdict(kind: .none, decidedBy: "up-to-date", why: "\(label) is the newest released version on \(platform.name) or newer")
+            return Verdict(kind: .none, decidedBy: "up-to-date", why: "\(Evaluator.label(client)) is the newest released version on \(platform.name) or newer")
         }
         if snapshot.project.outdated == "none" {
             return Verdict(kind: .none, decidedBy: "outdated",
-                           why: "\(label) is older than \(announced.version.text), and the project's policy for outdated versions is none")
+                           why: "\(Evaluator.label(client)) is older than \(announced.version.text), and the project's policy for outdated versions is none")
         }
         let (type, rule) = ruleInfo(announced)
         let kind: Verdict.Kind = rule.alert == "force" ? .required : rule.alert == "none" ? .none : .optional
         return Verdict(kind: kind, decidedBy: "rule",
-                       why: "\(label) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
+                       why: "\(Evaluator.label(client)) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)
+    }
+
+    static func belowFloor(_ client: Release, _ floor: Floor, _ name: String, _ platform: String) -> String {
+        var why = "\(label(client)) is below the \(name == "recommend-floor" ? "recommend" : "force") floor \(floor.text) on \(platform)"
+        if let d = floor.deadline { why += name == "force-deadline" ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
+        return why
+    }
+
+    /// A client's version as the sentences name it.
+    static func label(_ client: Release) -> String {
+        client.build.map { "\(client.version.text) (build \($0))" } ?? client.version.text
     }
 
     /// The pinned version record (of `pinned`, a platform's pins) matching the client: its exact text first,

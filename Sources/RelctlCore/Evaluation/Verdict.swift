@@ -8,8 +8,10 @@ public struct Verdict: Sendable {
     /// (a force floor before its deadline), "recommend-floor",
     /// "outdated", "rule", "release-delay", "up-to-date".
     public var decidedBy: String
-    /// A sentence for people.
-    public var why: String
+    /// A sentence for people, written when asked: a publish decides every
+    /// version on every platform and shows few of the sentences.
+    public var why: String { explain() }
+    private var explain: @Sendable () -> String
     public var target: VersionRecord?
     public var window: MaintenanceWindow?
     /// The rule for the update type, for optional and rule-driven verdicts.
@@ -17,6 +19,12 @@ public struct Verdict: Sendable {
     public var rule: Rule?
     /// When an optional update becomes required (a force floor's deadline).
     public var deadline: Int64? = nil
+
+    public init(kind: Kind, decidedBy: String, why: @escaping @Sendable @autoclosure () -> String, target: VersionRecord? = nil,
+                window: MaintenanceWindow? = nil, updateType: String? = nil, rule: Rule? = nil) {
+        self.kind = kind; self.decidedBy = decidedBy; self.explain = why; self.target = target
+        self.window = window; self.updateType = updateType; self.rule = rule
+    }
 
     /// The policy word Retired understands.
     public var retiredPolicy: String {

@@ -60,14 +60,19 @@ enum AndVersionFormat {
     /// versions below it are forced too. A forced version above a free one
     /// (a pin, a minor-only rule) cannot be carried; the limits say so.
     static func minimum(_ state: PlatformState) -> Threshold {
-        let verdicts = state.verdicts
-        guard let free = verdicts.firstIndex(where: { $0.1.kind != .required }) else { return .none }
-        let lastForced = free > 0 ? verdicts[free - 1].0 : nil
-        let firstFree = verdicts[free].0
-        if let floor = state.platform.requiredFloor(at: state.at), !Release.isBelow(firstFree.release, floor.release),
+        minimum(state.platform, at: state.at, versions: state.versions) { state.verdicts[$0].1.kind }
+    }
+
+    /// The same from a platform's versions (oldest first) and each one's
+    /// verdict, asked for in order up to the first that is not forced.
+    static func minimum(_ platform: PlatformRecord, at: Int64, versions: [VersionRecord], kind: (Int) -> Verdict.Kind) -> Threshold {
+        guard let free = versions.indices.first(where: { kind($0) != .required }) else { return .none }
+        let lastForced = free > 0 ? versions[free - 1] : nil
+        let firstFree = versions[free]
+        if let floor = platform.requiredFloor(at: at), !Release.isBelow(firstFree.release, floor.release),
            lastForced.map({ Release.isBelow($0.release, floor.release) }) ?? true {
             // On Android the threshold is a versionCode: the floor's build, or the first free version's.
-            return state.platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)
+            return platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)
         }
         return lastForced == nil ? .none : .version(firstFree)
     }

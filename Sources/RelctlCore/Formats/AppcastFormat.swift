@@ -33,16 +33,21 @@ enum AppcastFormat {
     /// The lowest released version at or above the version below which
     /// everything must update (the threshold AndVersion's MinVersion names).
     static func criticalItem(_ state: PlatformState) -> VersionRecord? {
-        let threshold: Release
-        switch AndVersionFormat.minimum(state) {
-        case .none: return nil
-        case .floor(let f): threshold = f.release
-        case .version(let v): threshold = v.release
-        }
-        guard let item = state.releasedNewestFirst.last(where: { !Release.isBelow($0.release, threshold) }) else { return nil }
+        guard let item = lowestReleased(atOrAbove: AndVersionFormat.minimum(state), state.releasedNewestFirst) else { return nil }
         // Never above the version offered: the highest item is the one upgrader offers.
         if let current = state.current, Release.isBelow(current.release, item.release) { return current }
         return item
+    }
+
+    /// The lowest of the released versions (newest first) at or above the threshold.
+    static func lowestReleased(atOrAbove threshold: AndVersionFormat.Threshold, _ releasedNewestFirst: [VersionRecord]) -> VersionRecord? {
+        let release: Release
+        switch threshold {
+        case .none: return nil
+        case .floor(let f): release = f.release
+        case .version(let v): release = v.release
+        }
+        return releasedNewestFirst.last { !Release.isBelow($0.release, release) }
     }
 
     static func item(_ state: PlatformState, _ v: VersionRecord, critical: Bool, url: String, locales: [String], into out: inout [UInt8]) {

@@ -4,9 +4,11 @@
 enum WhatsNewFormat {
     /// The versions listed: the project's limit of the newest released (0: all).
     static func listed(_ state: PlatformState) -> ArraySlice<VersionRecord> {
-        let all = state.releasedNewestFirst
-        let limit = state.project.whatsNewLimit
-        return limit > 0 && all.count > limit ? all.prefix(Int(limit)) : all[...]
+        listed(state.releasedNewestFirst, limit: state.project.whatsNewLimit)
+    }
+
+    static func listed(_ releasedNewestFirst: [VersionRecord], limit: Int64) -> ArraySlice<VersionRecord> {
+        limit > 0 && releasedNewestFirst.count > limit ? releasedNewestFirst.prefix(Int(limit)) : releasedNewestFirst[...]
     }
 
     static func render(_ state: PlatformState, parts: [(head: [UInt8], tail: [UInt8])], locale: String) -> JSON {

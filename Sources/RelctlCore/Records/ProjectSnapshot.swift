@@ -11,6 +11,9 @@ public struct ProjectSnapshot: Sendable {
     /// may show (window ends, deadlines), worked out where a time-zone
     /// database is (the command line); missing ones show in UTC.
     public var offsets: [Int64: Int64] = [:]
+    /// The locales of every version's notes, when the store read only some
+    /// versions' notes (nil: taken from the versions).
+    public var noteLocales: Set<String>?
 
     /// An instant as a user in `locale` reads it in a message.
     public func localDate(_ t: Int64, locale: String) -> String {
@@ -58,7 +61,9 @@ public struct ProjectSnapshot: Sendable {
     public var publishedLocales: [String] {
         if !project.locales.isEmpty { return project.locales }
         var set: Set<String> = [project.defaultLocale]
-        for list in versions.values { for v in list { set.formUnion(v.notes.keys) } }
+        if let noteLocales { set.formUnion(noteLocales) } else {
+            for list in versions.values { for v in list { set.formUnion(v.notes.keys) } }
+        }
         for byLocale in messages.overrides.values { set.formUnion(byLocale.keys) }
         for w in windows { set.formUnion(w.copy.keys) }
         return set.sorted()

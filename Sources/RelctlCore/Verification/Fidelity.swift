@@ -22,8 +22,12 @@ public enum Fidelity {
     static func run(states: [PlatformState], file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         var findings: [Finding] = []
         var decisions = 0
+        // control.json is the project's, the same for every platform: read once.
+        let control = states.first.flatMap { file("\($0.project.slug)/control.json") }.map { bytes in
+            Result { () throws(ClientFailure) in try ControlClient(bytes) }
+        }
         for state in states {
-            var check = PlatformCheck(state: state, file: file)
+            var check = PlatformCheck(state: state, file: file, control: control)
             check.run()
             findings += check.findings
             decisions += check.decisions
@@ -36,6 +40,8 @@ public enum Fidelity {
 struct PlatformCheck {
     let state: PlatformState
     let file: (String) -> [UInt8]?
+    /// The project's control.json as its client read it; nil when it is missing.
+    let controlFile: Result<ControlClient, ClientFailure>?
     var findings: [Finding] = []
     var decisions = 0
     /// The recorded versions and what the evaluator says each should see,
@@ -48,8 +54,8 @@ struct PlatformCheck {
     let spared: [Bool]
     let disorderedBuild: String?
 
-    init(state: PlatformState, file: @escaping (String) -> [UInt8]?) {
-        self.state = state; self.file = file
+    init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?) {
+        self.state = state; self.file = file; self.controlFile = control
         versions = state.versions
         expected = state.verdicts.map { PlatformCheck.decision($0.1.kind) }
         var spared: [Bool] = []
@@ -274,9 +280,9 @@ struct PlatformCheck {
 
     mutating func control() {
         let path = "\(state.project.slug)/control.json"
-        guard let bytes = file(path) else { unusable(.control, path, .crash("the file is missing")); return }
+        guard let controlFile else { unusable(.control, path, .crash("the file is missing")); return }
         do {
-            let client = try ControlClient(bytes)
+            let client = try controlFile.get()
             // What `check` says: maintenance while a window blocks the platform, else the update verdict.
             let blocked = state.evaluator.maintenance(platform, at: state.at)
             for (v, update) in state.verdicts {

@@ -1,0 +1,31 @@
+extension ProjectSnapshot {
+    /// The versions whose notes the published files show at `t`, on every
+    /// platform: what's new lists the project's limit of the newest releases;
+    /// the status page shows the newest release; AndVersion, the lookup file
+    /// and Fidelity's check of them the current version (the newest release
+    /// or the newest announced one); the appcast the current version and its
+    /// critical item. A publish reads only these notes: out of 200 versions,
+    /// what's new's 10 are a twentieth. (The locales notes use are read
+    /// apart: noteLocales.)
+    ///
+    /// Worked out without every version's verdict, which the renderer works
+    /// out anyway: only the oldest versions' verdicts, up to the first that is
+    /// not forced, decide the critical item.
+    public func versionsWithNotesShown(at t: Int64) -> Set<Int64> {
+        let evaluator = Evaluator(self)
+        var shown: Set<Int64> = []
+        for platform in platforms {
+            let versions = self.versions(of: platform)
+            let facts = Evaluator.PlatformFacts(self, platform, at: t)
+            let releasedNewestFirst = Array(versions.filter { $0.isReleased(at: t) }.reversed())
+            for v in WhatsNewFormat.listed(releasedNewestFirst, limit: project.whatsNewLimit) { shown.insert(v.id) }
+            let threshold = AndVersionFormat.minimum(platform, at: t, versions: versions) {
+                evaluator.update(platform, versions[$0].release, at: t, facts: facts).kind
+            }
+            for v in [facts.released, facts.announced, AppcastFormat.lowestReleased(atOrAbove: threshold, releasedNewestFirst)] {
+                if let v { shown.insert(v.id) }
+            }
+        }
+        return shown
+    }
+}
