@@ -150,7 +150,8 @@ enum PublishCommand {
                         tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)
                     }
-                    writer.flushAhead()
+                    // While more projects render, the disk writes these out.
+                    if i + 1 < toRender.count { writer.flushAhead() }
                 })
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
             }

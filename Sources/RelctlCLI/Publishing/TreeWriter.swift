@@ -108,7 +108,12 @@ public final class TreeWriter {
         let indexPath = root + "/index.json"
         if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
             previous = IndexFormat.parse(bytes)
-            previousIndex = previous?.files.filter { TreeWriter.isSafe($0.key) } ?? TreeWriter.readIndex(bytes)
+            if let files = previous?.files {
+                // Shared, not copied, when every path is one relctl writes (as it always is).
+                previousIndex = files.keys.allSatisfy(TreeWriter.isSafe) ? files : files.filter { TreeWriter.isSafe($0.key) }
+            } else {
+                previousIndex = TreeWriter.readIndex(bytes)
+            }
         }
         var st = stat()
         if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
