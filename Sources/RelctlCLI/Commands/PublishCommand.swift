@@ -91,6 +91,8 @@ enum PublishCommand {
                 for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
                     if let slash = path.utf8.firstIndex(of: slashByte) { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
                 }
+                // Most of them are kept: room for them all at once, not grown entry by entry.
+                index.files.reserveCapacity(writer.previousIndex.count)
                 var toRender: [ProjectRecord] = []
                 // With the state the last publish recorded, a project's files are intact when
                 // its folders are; without it, each file is looked at.
