@@ -171,21 +171,13 @@ extension Store {
         if withNotes {
             var index: [Int64: Int] = [:]
             for (i, v) in list.enumerated() { index[v.id] = i }
-            // A version's notes come together (the table's key order): each
-            // version's are gathered, then stored once.
-            var current: (id: Int64, i: Int?) = (0, nil)
-            var notes: [String: String] = [:]
-            func store() { if let i = current.i { list[i].notes = notes } }
+            // Gathered apart, in whatever order the rows come, then stored once per version.
+            var notes = [[String: String]](repeating: [:], count: list.count)
             try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-                guard let id = c.int(0), let locale = c.text(1), let body = c.text(2) else { return }
-                if current.id != id {
-                    store()
-                    current = (id, index[id])
-                    notes = Dictionary(minimumCapacity: notes.count)
-                }
-                if current.i != nil { notes[try self.locale(locale, "a note of version #\(id)", "its locale")] = body }
+                guard let id = c.int(0), let locale = c.text(1), let body = c.text(2), let i = index[id] else { return }
+                notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = body
             }
-            store()
+            for i in list.indices { list[i].notes = notes[i] }
         } else {
             list = list.map { $0.withoutNotes() }
         }
@@ -277,8 +269,12 @@ extension Store {
         let shown = snapshot.versionsWithNotesShown(at: t)
         for p in platforms {
             guard var list = snapshot.versions[p.id] else { continue }
-            for i in list.indices where shown.contains(list[i].id) {
-                list[i].notes = try notes(version: list[i].id)
+            let wanted = list.indices.filter { shown.contains(list[$0].id) }
+            // Most of them (what's new listing every version): one read of them all.
+            if wanted.count * 2 > list.count {
+                list = try self.versions(platform: p.id)
+            } else {
+                for i in wanted { list[i].notes = try notes(version: list[i].id) }
             }
             snapshot.versions[p.id] = list
         }

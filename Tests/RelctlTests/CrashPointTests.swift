@@ -42,6 +42,10 @@ final class CrashPointTests: XCTestCase {
         h.ok("platform rm android --yes")
         h.ok("platform add macos --bundle-id com.example.shop --app-store-id 1088280260")
         h.ok("version add 1.0 --platform macos --released 2026-01-01T00:00:00Z")
+        // A new project: a folder staged at DIR's root, and a flush ahead while the next renders.
+        h.ok("project add second --name Second")
+        h.ok("platform add android --bundle-id com.example.second -p second")
+        h.ok("version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z -p second")
         XCTAssertEqual(try publish(h.db, fresh).status, 0)
         let oldTree = snapshot(old), newTree = snapshot(fresh)
         XCTAssertFalse(Set(oldTree.files.keys).subtracting(newTree.files.keys).isEmpty, "the scenario must leave stale files")
@@ -94,6 +98,9 @@ final class CrashPointTests: XCTestCase {
         let old = h.dir + "/old", fresh = h.dir + "/fresh", work = h.dir + "/work"
         XCTAssertEqual(try publish(h.db, old).status, 0)
         h.ok("project edit shop --locales en")
+        // New folders too, so a staging folder is left by the first kill for the second.
+        h.ok("platform add macos --bundle-id com.example.shop --app-store-id 1088280260")
+        h.ok("version add 1.0 --platform macos --released 2026-01-01T00:00:00Z")
         XCTAssertEqual(try publish(h.db, fresh).status, 0)
         let newTree = snapshot(fresh)
         for first in stride(from: 3, through: 60, by: 7) {

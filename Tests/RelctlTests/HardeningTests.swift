@@ -252,6 +252,13 @@ final class HardeningTests: XCTestCase {
         h.sample()
         h.fails("publish \(h.dir)/a/b/\(long)/out", status: 2, "more than the 255")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/a"))
+        // A first publish refused after staging began (a project it cannot publish)
+        // takes back its staging folders, its journal and the DIR it made.
+        h.ok("project add second --name Second")
+        h.ok("platform add ios --bundle-id com.example.second -p second")
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z -p second")
+        h.fails("publish \(h.dir)/first/out --at 2026-11-29T12:00:00Z", "App Store id")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/first"), "a refused first publish leaves nothing")
     }
 
     // 10. Output that cannot be written is a failure.

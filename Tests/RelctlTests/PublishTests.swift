@@ -306,6 +306,30 @@ final class PublishTests: XCTestCase {
         XCTAssertTrue(notDir.err.contains("is not a directory"))
     }
 
+    /// What a killed publish left (a staging folder with folders, files and a link
+    /// in it, and the journal's first form) goes with the next publish; a link named
+    /// like a staging folder stays, and what any link points to is never touched.
+    func testStagingLeftoversGoButNeverThroughALink() throws {
+        let h = PublishTests.scenario()
+        let fm = FileManager.default
+        let out = h.dir + "/out", outside = h.dir + "/outside"
+        XCTAssertEqual(publish(h, out).status, 0)
+        try fm.createDirectory(atPath: outside + "/kept", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: outside + "/kept/file"))
+        let staged = out + "/shop/.relctl-tmp.macos.0123456789abcdef"
+        try fm.createDirectory(atPath: staged + "/retired", withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: URL(fileURLWithPath: staged + "/retired/en.json"))
+        try fm.createSymbolicLink(atPath: staged + "/retired/escape", withDestinationPath: outside + "/kept")
+        let link = out + "/shop/.relctl-tmp.link.fedcba9876543210"
+        try fm.createSymbolicLink(atPath: link, withDestinationPath: outside)
+        try Data(#"{"paths":[]}"#.utf8).write(to: URL(fileURLWithPath: out + "/.relctl-journal"))
+        XCTAssertEqual(publish(h, out).status, 0)
+        XCTAssertFalse(fm.fileExists(atPath: staged), "a killed publish's staging folder is swept")
+        XCTAssertFalse(fm.fileExists(atPath: out + "/.relctl-journal"))
+        XCTAssertEqual(try fm.destinationOfSymbolicLink(atPath: link), outside, "a link is neither removed nor followed")
+        XCTAssertEqual(fm.contents(atPath: outside + "/kept/file"), Data("mine".utf8))
+    }
+
     func testNoSymlinkIsFollowedOutOfDIR() throws {
         let h = scenario()
         let out = h.dir + "/out", elsewhere = h.dir + "/elsewhere"

@@ -127,7 +127,8 @@ public final class TreeWriter {
     /// Starts flushing what is staged so far, in the background, unless a
     /// flush is still running: the disk writes while the rest renders, and
     /// the flush before the renames finds little left (it was a sixth of a
-    /// full publish's time). Durability still rests on that last flush.
+    /// full publish's time). The commit still flushes before any rename, and
+    /// refuses when a background flush failed.
     func flushAhead() {
         guard !dryRun, marked || interrupted, lockFD >= 0 else { return }
         if flusher == nil { flusher = Flusher(fd: lockFD) }
@@ -335,11 +336,16 @@ public final class TreeWriter {
     /// Creates a new file beside `name` that no one else can have made or
     /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
     static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
+        try freshName(in: dir, for: name) { try writeNew(bytes, at: $0, naming: dir + "/" + name, taken: true) }
+    }
+
+    /// The first of 8 temporary names beside `name` that `make` could create (false: taken).
+    static func freshName(in dir: String, for name: String, _ make: (String) throws -> Bool) throws -> String {
         for _ in 0..<8 {
             let path = dir + "/" + temporaryName(for: name)
-            if try writeNew(bytes, at: path, naming: dir + "/" + name, taken: true) { return path }
+            if try make(path) { return path }
         }
-        throw RelctlError.failure("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* files in \(dir)")
+        throw RelctlError.failure("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* entries in \(dir)")
     }
 
     /// Creates the file `path`, which must not exist (O_EXCL, never through a
@@ -379,15 +385,14 @@ public final class TreeWriter {
 
     /// Makes a folder under a temporary name beside `name`, for a folder that is not there yet.
     static func makeStagingFolder(in parent: String, for name: String) throws -> String {
-        for _ in 0..<8 {
-            let path = parent + "/" + temporaryName(for: name)
+        try freshName(in: parent, for: name) { path in
             CrashPoints.step()
-            if mkdir(path, 0o755) == 0 { return path }
+            if mkdir(path, 0o755) == 0 { return true }
             guard errno == EEXIST else {
                 throw RelctlError.failure("cannot create \(parent)/\(name): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
             }
+            return false
         }
-        throw RelctlError.failure("cannot create \(parent)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* folders in \(parent)")
     }
 
     /// Flushes every staged file, renames them into place in order (index.json
@@ -409,9 +414,10 @@ public final class TreeWriter {
             // One syncfs instead of an fsync per file: staged data and the
             // journal reach the disk before any rename can expose them.
             CrashPoints.step()
-            flusher?.wait()
-            if syncfs(lockFD) != 0 {
-                throw RelctlError.failure("cannot flush the files written to \(root): \(String(cString: strerror(errno)))", hint: "check the disk; nothing was replaced")
+            let failed = flusher?.wait() ?? 0
+            if failed != 0 || syncfs(lockFD) != 0 {
+                let reason = failed != 0 ? failed : errno
+                throw RelctlError.failure("cannot flush the files written to \(root): \(String(cString: strerror(reason)))", hint: "check the disk; nothing was replaced")
             }
             // The journal, then the new folders, then the files, index.json last.
             let renames = pending.prefix(1).map { ($0.temp, $0.target) } + stagedFolders.map { ($0.temp, $0.target) }
@@ -501,8 +507,9 @@ public final class TreeWriter {
         pending.removeAll()
         for (temp, _) in stagedFolders { removeTree(temp) }
         stagedFolders.removeAll()
-        takeBackDirectories()
+        // The journal first: DIR, when this publish made it, goes only empty.
         if marked && !committing { unlink(root + "/" + TreeWriter.journalName) }
+        takeBackDirectories()
     }
 
     /// Removes a file relctl published before, and folders it leaves empty.
@@ -538,31 +545,45 @@ public final class TreeWriter {
         return true
     }
 
-    /// Removes a staging folder and all it holds, never following a link.
+    /// Removes a staging folder and all it holds, through descriptors opened
+    /// without following links: a folder swapped for a link meanwhile is left,
+    /// and nothing outside it is touched.
     private func removeTree(_ path: String) {
-        if let dir = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(dir)
-            for name in names {
-                let inner = path + "/" + name
-                if FileSystem.kind(of: inner, followLinks: false) == .directory { removeTree(inner) } else {
-                    CrashPoints.step()
-                    unlink(inner)
-                }
-            }
-        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        TreeWriter.emptyFolder(fd)
         CrashPoints.step()
         rmdir(path)
     }
 
+    /// Removes everything in the folder open at `fd`, and closes it.
+    private static func emptyFolder(_ fd: Int32) {
+        guard let dir = fdopendir(fd) else { close(fd); return }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        for name in names {
+            var st = stat()
+            guard fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                let inner = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if inner >= 0 { emptyFolder(inner) }
+                CrashPoints.step()
+                unlinkat(fd, name, AT_REMOVEDIR)
+            } else {
+                CrashPoints.step()
+                unlinkat(fd, name, 0)
+            }
+        }
+    }
+
     /// Temporaries a killed publish left (under the lock, no other publish
-    /// owns any), and folders they leave empty. Only regular files and staging
-    /// folders whose name matches the pattern; never a link, never a folder's
-    /// other content, and not the folders this publish made.
+    /// owns any), and folders they leave empty: regular files and staging
+    /// folders (with all they hold) whose name matches the pattern; never a
+    /// link, nothing else, and not the folders this publish made.
     private func sweepTemporaries(under relative: String) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }
@@ -599,19 +620,31 @@ public final class TreeWriter {
 private final class Flusher: Sendable {
     let fd: Int32
     let running = Atomic<Bool>(false)
+    /// The errno of the first background flush that failed. syncfs reports a
+    /// write error once per open file, so the flush before the renames would
+    /// not see an error one of these took.
+    let failure = Atomic<Int32>(0)
     let done = DispatchGroup()
+    /// A thread of its own (a serial queue's): a flush waits on the disk, and
+    /// the shared pool has a thread per core for rendering.
+    let queue = DispatchQueue(label: "relctl.flush")
 
     init(fd: Int32) { self.fd = fd }
 
     func start() {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         done.enter()
-        DispatchQueue.global(qos: .utility).async {
-            _ = syncfs(self.fd)
+        queue.async {
+            if syncfs(self.fd) != 0 { _ = self.failure.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
             self.running.store(false, ordering: .releasing)
             self.done.leave()
         }
     }
 
-    func wait() { done.wait() }
+    /// Waits for the flush running, if any; the errno of a flush that failed, else 0.
+    @discardableResult
+    func wait() -> Int32 {
+        done.wait()
+        return failure.load(ordering: .relaxed)
+    }
 }

@@ -85,8 +85,7 @@ public struct Evaluator: Sendable {
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
             guard let target = newer(than: client) else { continue }
             let (type, rule) = decided(kind, target)
-            let platformName = platform.name
-            var verdict = Verdict(kind: kind, decidedBy: name, why: Evaluator.belowFloor(client, floor, name, platformName),
+            var verdict = Verdict(kind: kind, decidedBy: name, why: Evaluator.belowFloor(client, floor, name, platform.name),
                                   target: target, updateType: type, rule: rule)
             if name == "force-deadline" { verdict.deadline = floor.deadline }
             return verdict

@@ -8,8 +8,8 @@ public struct Verdict: Sendable {
     /// (a force floor before its deadline), "recommend-floor",
     /// "outdated", "rule", "release-delay", "up-to-date".
     public var decidedBy: String
-    /// A sentence for people, written when asked: a publish decides every
-    /// version on every platform and shows few of the sentences.
+    /// A sentence for people, written when asked: verify, a publish without
+    /// status pages and `check` decide every version and show few sentences.
     public var why: String { explain() }
     private var explain: @Sendable () -> String
     public var target: VersionRecord?
