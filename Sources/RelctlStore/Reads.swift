@@ -168,20 +168,21 @@ extension Store {
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
         var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
                                 [.int(platform)]).map(versionRecord)
-        if withNotes {
-            var index: [Int64: Int] = [:]
-            for (i, v) in list.enumerated() { index[v.id] = i }
-            // Gathered apart, in whatever order the rows come, then stored once per version.
-            var notes = [[String: String]](repeating: [:], count: list.count)
-            try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-                guard let id = c.int(0), let locale = c.text(1), let body = c.text(2), let i = index[id] else { return }
-                notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = body
-            }
-            for i in list.indices { list[i].notes = notes[i] }
-        } else {
-            list = list.map { $0.withoutNotes() }
-        }
+        if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
         return Store.sorted(list)
+    }
+
+    /// Every note of a platform's versions, in one read, into `list` (that platform's versions).
+    func readNotes(platform: Int64, into list: inout [VersionRecord]) throws {
+        var index: [Int64: Int] = [:]
+        for (i, v) in list.enumerated() { index[v.id] = i }
+        // Gathered apart, in whatever order the rows come, then stored once per version.
+        var notes = [[String: String]](repeating: [:], count: list.count)
+        try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
+            guard let id = c.int(0), let locale = c.text(1), let body = c.text(2), let i = index[id] else { return }
+            notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = body
+        }
+        for i in list.indices { list[i].notes = notes[i] }
     }
 
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
@@ -272,7 +273,7 @@ extension Store {
             let wanted = list.indices.filter { shown.contains(list[$0].id) }
             // Most of them (what's new listing every version): one read of them all.
             if wanted.count * 2 > list.count {
-                list = try self.versions(platform: p.id)
+                try readNotes(platform: p.id, into: &list)
             } else {
                 for i in wanted { list[i].notes = try notes(version: list[i].id) }
             }
