@@ -174,10 +174,36 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertNotNil(IndexFormat.canonicalFiles(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
         XCTAssertNil(IndexFormat.canonicalFiles(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
         // Without the file list: the rest, and the list checked for shape only.
-        let header = try XCTUnwrap(IndexFormat.parse(compact, files: false))
+        let header = try XCTUnwrap(IndexFormat.parse(compact, files: .skipped))
         XCTAssertTrue(header.files.isEmpty)
         XCTAssertEqual(Set(header.projects.keys), Set(a.projects.keys))
         XCTAssertNil(IndexFormat.parse(Array(String(decoding: compact, as: UTF8.self).replacingOccurrences(of: #""files":{"#, with: #""files":["#).utf8)))
+    }
+
+    /// A publish keeps a project's part of the file list as the old index
+    /// holds it; an index re-indented by hand, or naming a path outside DIR,
+    /// is read entry by entry instead, and the path outside is never touched.
+    func testAnEditedIndexIsReadEntryByEntryAndNothingOutsideIsTouched() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let outside = h.dir + "/outside.json"
+        try Data("keep\n".utf8).write(to: URL(fileURLWithPath: outside))
+        let compact = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
+        guard case .object(var top) = try JSONReader.parse(compact), case .object(var files)? = top["files"] else { return XCTFail("index.json") }
+        files["../outside.json"] = .object(["size": .int(5), "sha256": .string(SHA256.hex(Array("keep\n".utf8)))])
+        top["files"] = .object(files)
+        try JSON.object(top).rendered().write(toFile: out + "/index.json", atomically: true, encoding: .utf8)
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
+        let s = publish(h, out)
+        XCTAssertEqual(s["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(s["removed"] as? [String], [])
+        XCTAssertEqual(try String(contentsOfFile: outside, encoding: .utf8), "keep\n")
+        // The list is written as relctl writes it again, the path outside left out: the index a full publish gives.
+        let fresh = h.dir + "/fresh"
+        _ = publish(h, fresh)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), try Data(contentsOf: URL(fileURLWithPath: fresh + "/index.json")))
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
     func testAChangeToOneProjectRendersThatProjectOnly() throws {

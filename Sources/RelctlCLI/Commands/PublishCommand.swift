@@ -85,54 +85,45 @@ enum PublishCommand {
                 index.revision = try store.revision()
                 let revisions = try store.projectRevisions()
                 let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
-                // The old index's files by project, to keep those left alone.
+                // The old index, when this relctl wrote it and no publish was cut short since.
                 let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
-                var previousFiles: [String: [(String, (size: Int, sha256: String))]] = [:]
-                for (path, entry) in previous?.files ?? [:] where TreeWriter.isSafe(path) {
-                    if let slash = path.utf8.firstIndex(of: slashByte) { previousFiles[String(path[..<slash]), default: []].append((path, entry)) }
-                }
-                // Most of them are kept: room for them all at once, not grown entry by entry.
-                index.files.reserveCapacity(writer.previousIndex.count)
                 var toRender: [ProjectRecord] = []
                 // With the state the last publish recorded, a project's files are intact when
                 // its folders are; without it, each file is looked at.
-                let folders = writer.state?.topFolders(root: writer.root)
+                let folders = writer.checkFolders()
                 for project in all {
                     let revision = revisions.bySlug[project.slug] ?? revisions.everyProject
                     let record = previous?.projects[project.slug]
-                    let files = previousFiles[project.slug] ?? []
+                    // Its folder's run of the old file list: kept whole, or read again when rendered.
+                    let key = project.slug + "/"
+                    let files = writer.previousRuns[key]
                     // A page published or left out as this publish wants it (--no-pages) is part of being current.
-                    let pageAsWanted = files.contains { $0.0 == "\(project.slug)/status.html" } == pages
+                    let pageAsWanted = (files?.contains(key + "status.html") ?? false) == pages
                     // Its files as published: by its folders' times where the state vouches for them, else file by file.
                     var intact: Bool {
                         if let folders, folders.changed.contains(project.slug) { return false }
                         if let folders, !folders.unsure.contains(project.slug) { return true }
-                        return files.allSatisfy { writer.isIntact($0.0, size: $0.1.size) }
+                        return files?.entries().allSatisfy { writer.isIntact($0.path, size: $0.size) } ?? false
                     }
                     let recorded = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
-                    let current = !full && recorded && pageAsWanted && !files.isEmpty && intact
+                    let current = !full && recorded && pageAsWanted && files != nil && intact
                     // -p renders that project only: the others stay as published, current or not.
                     if (only == nil && !current) || project.slug == only {
                         toRender.append(project)
                         continue
                     }
                     if !current { vouched = false }
-                    if let record {
-                        index.projects[project.slug] = record
-                        for (path, entry) in previousFiles[project.slug] ?? [] {
-                            index.files[path] = entry
-                            unchanged += 1
-                        }
-                    } else if only != nil {
-                        // -p over a tree with no record of this project (another relctl
-                        // wrote it, or a publish was cut short): its files stay as the old
-                        // index lists them, never removed; the next full publish renders it.
-                        for (path, entry) in writer.previousIndex where path.hasPrefix(project.slug + "/") {
-                            index.files[path] = entry
-                            unchanged += 1
-                        }
+                    // Its files stay as the old index lists them. With -p over a tree with no
+                    // record of this project (another relctl wrote it, or a publish was cut
+                    // short) too: never removed; the next full publish renders it.
+                    if let record { index.projects[project.slug] = record }
+                    if let files, record != nil || only != nil {
+                        index.carried[key] = files
+                        unchanged += files.count
                     }
                 }
+                // What is not kept whole is read, to compare the files staged now with, and to remove what is not staged again.
+                writer.settlePrevious(keeping: Set(index.carried.keys))
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
@@ -168,7 +159,7 @@ enum PublishCommand {
                 index.files["index.html"] = (html.count, sha)
             }
             // What the previous index and an unfinished publish's journal name, and this tree does not.
-            let stale = Set(writer.previousIndex.keys.filter { index.files[$0] == nil }).union(writer.unfinished.filter { index.files[$0] == nil }).sorted()
+            let stale = Set(writer.previousIndex.keys.filter { index.files[$0] == nil }).union(writer.unfinished.filter { !index.lists($0) }).sorted()
             let disagreements = findings.filter(\.isDisagreement)
             if let first = disagreements.first, !dryRun && !inv.flag(overrideFlag) {
                 throw RelctlError.failure("refusing to publish: \(disagreements.count) client decision\(disagreements.count == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(first)); nothing was written",
@@ -176,7 +167,7 @@ enum PublishCommand {
             }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             tally(try writer.stage("index.json", IndexFormat.render(index)), "index.json")
-            let removed = try writer.commit(removing: stale, listing: Array(index.files.keys) + ["index.json"], revision: index.revision, vouched: vouched)
+            let removed = try writer.commit(removing: stale, index: index, vouched: vouched)
             var (warnings, limits) = said(index, order: order)
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
@@ -220,7 +211,7 @@ enum PublishCommand {
         }
         guard let (revision, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
               let bytes = try? FileSystem.readFile(writer.root + "/index.json"),
-              let index = IndexFormat.parse(bytes, files: false), index.generator == generator, index.revision == revision,
+              let index = IndexFormat.parse(bytes, files: .skipped), index.generator == generator, index.revision == revision,
               PublishedProject.span(index.validFrom, index.nextChange, contains: at),
               Set(order) == Set(index.projects.keys),
               // Each project as recorded: another database at the same revision is not this one.

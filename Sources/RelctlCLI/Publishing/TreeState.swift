@@ -68,31 +68,48 @@ struct TreeState: Equatable {
         }
     }
 
-    /// The state of the tree under `root` whose index lists `paths`, read now;
-    /// nil when a folder or index.json is not there as it should be.
-    static func capture(root: String, paths: [String], revision: Int64) -> TreeState? {
-        guard let index = Stamp(root + "/index.json") else { return nil }
+    /// The state of the tree under `root` that `index` (its index.json) lists, read now;
+    /// nil when a folder or index.json is not there as it should be. The
+    /// folders of the runs it carries, which this publish did not write in,
+    /// are taken as `known` found them (one lstat each fewer); the state is
+    /// then as of that check, so a folder changed since is not trusted.
+    static func capture(root: String, index: PublishedIndex, known: FolderCheck? = nil) -> TreeState? {
+        guard let indexStamp = Stamp(root + "/index.json") else { return nil }
+        let captured = known?.at ?? now()
         var folders: [String: Stamp] = [:]
         var rootFiles: [String: Int] = [:]
         var seen = Set<Substring>()
-        for path in paths where path != "index.json" {
+        func stamp(_ path: String, known: [String: Stamp]) -> Bool {
+            var folder = Substring(path)
+            while seen.insert(folder).inserted {
+                guard let stamp = known[String(folder)] ?? Stamp(root + "/" + folder, folder: true) else { return false }
+                folders[String(folder)] = stamp
+                guard let up = folder.utf8.lastIndex(of: slashByte) else { break }
+                folder = folder[..<up]
+            }
+            return true
+        }
+        for path in index.files.keys {
             guard let slash = path.utf8.lastIndex(of: slashByte) else {
                 guard let file = Stamp(root + "/" + path) else { return nil }
                 rootFiles[path] = Int(file.size)
                 continue
             }
-            var folder = path[..<slash]
-            while seen.insert(folder).inserted {
-                guard let stamp = Stamp(root + "/" + folder, folder: true) else { return nil }
-                folders[String(folder)] = stamp
-                guard let up = folder.utf8.lastIndex(of: slashByte) else { break }
-                folder = folder[..<up]
+            guard stamp(String(path[..<slash]), known: [:]) else { return nil }
+        }
+        for run in index.carried.values {
+            guard run.key.hasSuffix("/") else {
+                guard let file = Stamp(root + "/" + run.key) else { return nil }
+                rootFiles[run.key] = Int(file.size)
+                continue
+            }
+            for folder in run.folders() {
+                guard stamp(folder, known: known?.unchanged ?? [:]) else { return nil }
             }
         }
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        return TreeState(index: index, files: paths.count, revision: revision, folders: folders, rootFiles: rootFiles,
-                         captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)))
+        // The count takes index.json in, as a publish's own does.
+        return TreeState(index: indexStamp, files: index.fileCount + 1, revision: index.revision, folders: folders, rootFiles: rootFiles,
+                         captured: captured)
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
@@ -124,17 +141,39 @@ struct TreeState: Equatable {
     /// recorded (`changed`), and those with one recorded too close to the
     /// capture to vouch for its files (`unsure`: look at each file).
     func topFolders(root: String) -> (changed: Set<String>, unsure: Set<String>) {
+        let check = checkFolders(root: root)
+        return (check.changed, check.unsure)
+    }
+
+    /// What `checkFolders` found: the top folders as `topFolders` gives
+    /// them, and the folders found as recorded, with when they were read.
+    struct FolderCheck {
+        var changed: Set<String> = [], unsure: Set<String> = []
+        var unchanged: [String: Stamp] = [:]
+        var at: Stamp
+    }
+
+    func checkFolders(root: String) -> FolderCheck {
         // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
         let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
         let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
-        var changed: Set<String> = [], unsure: Set<String> = []
+        var check = FolderCheck(at: TreeState.now())
+        check.unchanged.reserveCapacity(folders.count)
         for (path, stamp) in folders {
             let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
-            if changed.contains(top) { continue }
-            if Stamp(root + "/" + path, folder: true) != stamp { changed.insert(top) }
-            else if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { unsure.insert(top) }
+            if check.changed.contains(top) { continue }
+            if Stamp(root + "/" + path, folder: true) != stamp { check.changed.insert(top); continue }
+            check.unchanged[path] = stamp
+            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) }
         }
-        return (changed, unsure.subtracting(changed))
+        check.unsure.subtract(check.changed)
+        return check
+    }
+
+    static func now() -> Stamp {
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        return Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec))
     }
 
     /// Whether the files at DIR's root are as recorded: regular files of

@@ -51,6 +51,10 @@ public final class TreeWriter {
     private var freshFolders: Set<String> = []
     /// Folders this publish made, in order, so a refused one can take them back.
     private var madeDirectories: [String] = []
+    /// The old index's file list in runs (a project's folder, a root file), by key.
+    public private(set) var previousRuns: [String: IndexFileRun] = [:]
+    /// The entries of the old runs this publish does not keep whole (`settlePrevious`):
+    /// what its staged files are compared with, and what it removes when they are not written again.
     public private(set) var previousIndex: [String: (size: Int, sha256: String)] = [:]
     /// The old index.json, when this relctl's kind wrote it: what each project's files were published from.
     public private(set) var previous: PublishedIndex?
@@ -65,6 +69,9 @@ public final class TreeWriter {
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
     private var committing = false
+    /// The recorded folders as `checkFolders` found them: the state the
+    /// commit records takes over those of the projects it left alone.
+    private var folderCheck: TreeState.FolderCheck?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
 
@@ -107,16 +114,32 @@ public final class TreeWriter {
         if thorough { state = nil }
         let indexPath = root + "/index.json"
         if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
-            previous = IndexFormat.parse(bytes)
-            if let files = previous?.files {
-                // Shared, not copied, when every path is one relctl writes (as it always is).
-                previousIndex = files.keys.allSatisfy(TreeWriter.isSafe) ? files : files.filter { TreeWriter.isSafe($0.key) }
-            } else {
-                previousIndex = TreeWriter.readIndex(bytes)
-            }
+            previous = IndexFormat.parse(bytes, files: .runs)
+            // Its runs move here; an index the parser refuses still names files to replace or remove.
+            previousRuns = previous?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
+            previous?.carried = [:]
         }
         var st = stat()
         if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
+    }
+
+    /// Reads the entries of every old run but those with the keys in `kept`
+    /// into `previousIndex`: called once, before the first file is staged.
+    public func settlePrevious(keeping kept: Set<String>) {
+        previousIndex = [:]
+        for (key, run) in previousRuns where !kept.contains(key) {
+            for entry in run.entries() { previousIndex[entry.path] = (entry.size, entry.sha256) }
+        }
+    }
+
+    /// The top folders (one per project) not as the recorded state has
+    /// them, and those too recent to vouch for their files (TreeState.topFolders);
+    /// nil without a state.
+    func checkFolders() -> (changed: Set<String>, unsure: Set<String>)? {
+        guard let state else { return nil }
+        let check = state.checkFolders(root: root)
+        folderCheck = check
+        return (check.changed, check.unsure)
     }
 
     deinit {
@@ -199,17 +222,8 @@ public final class TreeWriter {
         madeDirectories.removeAll()
     }
 
-    /// Validates a relative path: names only, no "..", no absolute paths.
-    static func isSafe(_ relative: String) -> Bool {
-        // Every name non-empty and not starting with "." (so no "." or ".."),
-        // byte by byte: called for every path of an index, several times a publish.
-        var atNameStart = true
-        for byte in relative.utf8 {
-            if atNameStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) { return false }
-            atNameStart = byte == UInt8(ascii: "/")
-        }
-        return !atNameStart
-    }
+    /// Validates a relative path: names only, no "..", no absolute paths (PublishedPath.isSafe).
+    static func isSafe(_ relative: String) -> Bool { PublishedPath.isSafe(relative.utf8) }
 
     /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
     static func isTemporaryName(_ name: String) -> Bool {
@@ -397,11 +411,10 @@ public final class TreeWriter {
 
     /// Flushes every staged file, renames them into place in order (index.json
     /// is staged last), removes the files of `stale` that are still there, and
-    /// returns those it removed; then records the tree's state (`paths`: every
-    /// file the new index lists, and index.json; `revision`: the database's,
-    /// as index.json names it), or, not `vouched` for, removes it. A journal
+    /// returns those it removed; then records the tree's state (of the tree
+    /// `index`, the new index.json, lists), or, not `vouched` for, removes it. A journal
     /// covers every step from the first rename to the last removal.
-    public func commit(removing stale: [String], listing paths: [String], revision: Int64, vouched: Bool) throws -> [String] {
+    public func commit(removing stale: [String], index: PublishedIndex, vouched: Bool) throws -> [String] {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
         let journal = root + "/" + TreeWriter.journalName
@@ -445,7 +458,7 @@ public final class TreeWriter {
         if interrupted || state == nil { sweepTemporaries(under: "") }
         // A state vouches for every project in the tree: not after a publish
         // that kept a project it did not find current (-p keeps the others as they are).
-        let now = vouched ? TreeState.capture(root: root, paths: paths, revision: revision) : nil
+        let now = vouched ? TreeState.capture(root: root, index: index, known: folderCheck) : nil
         if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()

@@ -18,22 +18,28 @@ public enum IndexFormat {
             "validFrom": .time(index.validFrom),
             "nextChange": json(index.nextChange),
             "projects": .object(index.projects.mapValues(json)),
-            "files": .raw(files(index.files)),
+            "files": .raw(files(index.files, carried: index.carried)),
         ]).compactBytes()
     }
 
     /// The files member, written directly: it is most of the index (one
     /// entry per published file), and the bytes are those `.object` gives.
-    static func files(_ files: [String: (size: Int, sha256: String)]) -> [UInt8] {
+    /// Carried runs go in whole, where their key sorts: a run's paths all
+    /// start with its key, so they sort together, and where the key does.
+    static func files(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun] = [:]) -> [UInt8] {
         var out: [UInt8] = [123]
-        out.reserveCapacity(files.count * 120)
+        out.reserveCapacity(files.count * 120 + carried.values.reduce(0) { $0 + $1.bytes.count + 1 })
         // Sorted as JSON.keyOrder sorts, by UTF-8 bytes. For ASCII paths (all
         // that relctl publishes) String's own < is that order and much faster.
-        let ascii = files.keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
-        let sorted = ascii ? files.keys.sorted() : files.keys.sorted(by: JSON.keyOrder)
+        let keys = Array(files.keys) + carried.keys.filter { files[$0] == nil }
+        let ascii = keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
+        let sorted = ascii ? keys.sorted() : keys.sorted(by: JSON.keyOrder)
         for (i, path) in sorted.enumerated() {
-            let entry = files[path]!
             if i > 0 { out.append(44) }
+            guard let entry = files[path] else {
+                out.append(contentsOf: carried[path]!.bytes)
+                continue
+            }
             JSON.quoteBytes(path, into: &out)
             out.append(contentsOf: #":{"sha256":"#.utf8)
             JSON.quoteBytes(entry.sha256, into: &out)
@@ -57,11 +63,21 @@ public enum IndexFormat {
                  "summary": p.summary.json])
     }
 
+    /// How `parse` reads the file list.
+    public enum FileList {
+        /// Checked for syntax only and left empty: what a publish with nothing to do needs is the rest.
+        case skipped
+        /// Every entry in `files`.
+        case entries
+        /// Cut into runs, in `carried`, none of them read entry by entry:
+        /// what a publish needs, which keeps most runs as they are. Only paths
+        /// a publish may touch (`PublishedPath.isSafe`) are in them.
+        case runs
+    }
+
     /// An index this relctl wrote, or nil (missing, older, foreign, edited
-    /// out of shape): a caller then treats every project as new. Without
-    /// `files` the file list is checked for syntax only and left empty: what
-    /// a publish with nothing to do needs is the rest.
-    public static func parse(_ bytes: [UInt8], files withFiles: Bool = true) -> PublishedIndex? {
+    /// out of shape): a caller then treats every project as new.
+    public static func parse(_ bytes: [UInt8], files list: FileList = .entries) -> PublishedIndex? {
         guard let members = try? JSONReader.members(bytes) else { return nil }
         func member(_ key: String) -> JSON? { members[key].flatMap { try? JSONReader.parse(bytes[$0]) } }
         guard case .string(let generator)? = member("generator"), case .int(let revision)? = member("revision"),
@@ -70,7 +86,9 @@ public enum IndexFormat {
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
         var files: [String: JSON] = [:]
         var fileEntries: [String: (size: Int, sha256: String)]?
-        if withFiles {
+        var runs: [String: IndexFileRun]?
+        if list == .runs { runs = IndexFileRun.cut(bytes, filesRange) }
+        if list == .entries || (list == .runs && runs == nil) {
             fileEntries = canonicalFiles(bytes, filesRange)
             if fileEntries == nil {
                 guard case .object(let all)? = member("files") else { return nil }
@@ -101,7 +119,20 @@ public enum IndexFormat {
             guard case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else { return nil }
             index.files[path] = (Int(size), sha)
         }
+        if list == .runs {
+            // Not as relctl writes it (re-indented, say): read, then cut from the list it gives.
+            index.carried = runs ?? self.runs(of: index.files)
+            index.files = [:]
+        }
         return index
+    }
+
+    /// `files` as runs by key, those paths a publish may touch.
+    public static func runs(of files: [String: (size: Int, sha256: String)]) -> [String: IndexFileRun] {
+        let safe = files.filter { PublishedPath.isSafe($0.key.utf8) }
+        let bytes = self.files(safe)
+        // What files(_:) writes of safe paths always cuts.
+        return IndexFileRun.cut(bytes, 0..<bytes.count) ?? [:]
     }
 
     /// The file list as `files(_:)` writes it, read without building a JSON
@@ -177,7 +208,20 @@ public struct PublishedIndex {
     public var validFrom: Int64?
     public var nextChange: NextChange?
     public var projects: [String: PublishedProject] = [:]
+    /// The file list is these entries and those of the carried runs (no path in both).
     public var files: [String: (size: Int, sha256: String)] = [:]
+    /// Runs of an earlier index kept whole, by key.
+    public var carried: [String: IndexFileRun] = [:]
+
+    /// How many files it lists.
+    public var fileCount: Int { carried.values.reduce(files.count) { $0 + $1.count } }
+
+    /// Whether it lists `path`.
+    public func lists(_ path: String) -> Bool {
+        if files[path] != nil { return true }
+        let key = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? path
+        return carried[key]?.contains(path) ?? false
+    }
 
     public init(generator: String, revision: Int64, validFrom: Int64?, nextChange: NextChange?) {
         self.generator = generator

@@ -1,0 +1,167 @@
+/// One top-level part of index.json's file list, a project's folder or a file
+/// at DIR's root, held as the bytes the list has it in. A publish that leaves
+/// a project alone copies its run into the new index instead of reading its
+/// entries and writing them back, which was most of what a publish after a
+/// change to one project in a hundred cost. The new list is still
+/// byte-identical to one written entry by entry: a run is only ever cut from
+/// a list exactly as `IndexFormat.files` writes it (sorted by the paths'
+/// bytes, so a folder's entries are contiguous).
+public struct IndexFileRun {
+    /// What its paths start with: a top folder with its slash ("app-050/"),
+    /// or the whole path of a file at DIR's root ("index.html"). Runs sort
+    /// among themselves and among single paths by this key.
+    public let key: String
+    /// Its entries, comma separated, as `IndexFormat.files` writes them.
+    let bytes: ArraySlice<UInt8>
+    /// Where each entry starts in `bytes` (its path's opening quote).
+    let starts: [Int]
+
+    public var count: Int { starts.count }
+
+    /// Whether it lists `path`.
+    public func contains(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { p in
+            starts.contains { start in
+                let from = start + 1
+                guard from + p.count < bytes.endIndex, bytes[from + p.count] == UInt8(ascii: "\"") else { return false }
+                for k in 0..<p.count where bytes[from + k] != p[k] { return false }
+                return true
+            }
+        }
+    }
+
+    /// Its entries, read from the bytes (checked when the run was cut).
+    public func entries() -> [(path: String, size: Int, sha256: String)] {
+        starts.map { start in
+            let pathEnd = next(quoteFrom: start + 1)
+            let shaStart = pathEnd + IndexFileRun.beforeSHA.utf8CodeUnitCount
+            let shaEnd = next(quoteFrom: shaStart)
+            var i = shaEnd + IndexFileRun.beforeSize.utf8CodeUnitCount
+            var size = 0
+            while bytes[i] != UInt8(ascii: "}") {
+                size = size * 10 + Int(bytes[i] - UInt8(ascii: "0"))
+                i += 1
+            }
+            return (String(decoding: bytes[(start + 1)..<pathEnd], as: UTF8.self), size, String(decoding: bytes[shaStart..<shaEnd], as: UTF8.self))
+        }
+    }
+
+    /// The folders holding its files, by path under DIR (their parents not added).
+    public func folders() -> Set<String> {
+        var out: Set<String> = []
+        var last: Range<Int>?
+        for start in starts {
+            let end = next(quoteFrom: start + 1)
+            guard let slash = bytes[(start + 1)..<end].lastIndex(of: UInt8(ascii: "/")) else { continue }
+            let folder = (start + 1)..<slash
+            // Sorted paths: a folder's files mostly come one after another.
+            if let last, bytes[last].elementsEqual(bytes[folder]) { continue }
+            last = folder
+            out.insert(String(decoding: bytes[folder], as: UTF8.self))
+        }
+        return out
+    }
+
+    private func next(quoteFrom i: Int) -> Int {
+        var i = i
+        while bytes[i] != UInt8(ascii: "\"") { i += 1 }
+        return i
+    }
+
+    static let beforeSHA: StaticString = #"":{"sha256":""#
+    static let beforeSize: StaticString = #"","size":"#
+
+    /// The list in `range` of `b` (braces included) cut into runs by key,
+    /// when it is exactly as `IndexFormat.files` writes it: paths strictly
+    /// in the order of their bytes, each one `PublishedPath.isSafe`, nothing
+    /// escaped, sizes of at most twelve digits. Nil for anything else.
+    static func cut(_ b: [UInt8], _ range: Range<Int>) -> [String: IndexFileRun]? {
+        b.withUnsafeBufferPointer { p -> [String: IndexFileRun]? in
+            var i = range.lowerBound
+            let end = range.upperBound
+            func literal(_ text: StaticString) -> Bool {
+                let count = text.utf8CodeUnitCount
+                guard i + count <= end else { return false }
+                for k in 0..<count where p[i + k] != text.utf8Start[k] { return false }
+                i += count
+                return true
+            }
+            /// The string's bytes from just after its opening quote, up to its closing one (not escaped).
+            func plain(from start: Int) -> Int? {
+                var j = start
+                while j < end, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] >= 0x20 { j += 1 }
+                return j < end && p[j] == UInt8(ascii: "\"") ? j : nil
+            }
+            var out: [String: IndexFileRun] = [:]
+            guard literal("{") else { return nil }
+            if literal("}") { return i == end ? out : nil }
+            var previous: Range<Int>?
+            var runKey: Range<Int>?, runStart = i, starts: [Int] = []
+            func close(at runEnd: Int) {
+                guard let runKey else { return }
+                let key = String(decoding: UnsafeBufferPointer(rebasing: p[runKey]), as: UTF8.self)
+                out[key] = IndexFileRun(key: key, bytes: b[runStart..<runEnd], starts: starts)
+            }
+            while true {
+                let entry = i
+                guard literal("\""), let pathEnd = plain(from: i) else { return nil }
+                let path = i..<pathEnd
+                guard PublishedPath.isSafe(UnsafeBufferPointer(rebasing: p[path])) else { return nil }
+                if let previous, !less(p, previous, path) { return nil }
+                previous = path
+                let slash = p[path].firstIndex(of: UInt8(ascii: "/"))
+                let key = path.lowerBound..<(slash.map { $0 + 1 } ?? path.upperBound)
+                if runKey.map({ !p[$0].elementsEqual(p[key]) }) ?? true {
+                    close(at: entry - (runKey == nil ? 0 : 1))
+                    runKey = key
+                    runStart = entry
+                    starts = []
+                }
+                starts.append(entry)
+                i = pathEnd
+                guard literal(IndexFileRun.beforeSHA), let shaEnd = plain(from: i) else { return nil }
+                i = shaEnd
+                guard literal(IndexFileRun.beforeSize) else { return nil }
+                var digits = 0
+                while i < end, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9"), digits < 12 {
+                    i += 1
+                    digits += 1
+                }
+                guard digits > 0, literal("}") else { return nil }
+                if literal(",") { continue }
+                let runEnd = i
+                guard literal("}"), i == end else { return nil }
+                close(at: runEnd)
+                return out
+            }
+        }
+    }
+
+    private static func less(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        let n = min(a.count, b.count)
+        for k in 0..<n where p[a.lowerBound + k] != p[b.lowerBound + k] { return p[a.lowerBound + k] < p[b.lowerBound + k] }
+        return a.count < b.count
+    }
+}
+
+/// What a path under DIR may be, in an index or a journal, for relctl to
+/// write, keep or remove it: names only (none empty or starting with ".", so
+/// no ".." and nothing absolute), and nothing JSON would escape (no control
+/// character, quote or backslash), which relctl's own paths (slugs, platform
+/// names, locale tags) never hold.
+public enum PublishedPath {
+    public static func isSafe<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        var atNameStart = true
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in bytes {
+            if atNameStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) { return false }
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return false }
+            // U+2028 and U+2029, which JSON.quoteBytes escapes.
+            if previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
+            previous = (previous.1, byte)
+            atNameStart = byte == UInt8(ascii: "/")
+        }
+        return !atNameStart
+    }
+}
