@@ -32,11 +32,13 @@ struct RenderedProject: Sendable {
 enum ParallelRender {
     /// One project's files, checked and hashed; `pageRevision` (the
     /// project's own revision) asks for its status page.
-    static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?) -> Result<RenderedProject, PublishProblem> {
+    /// `alone`: no other project is rendered beside it, so its platforms take the cores.
+    static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> Result<RenderedProject, PublishProblem> {
         var warnings: [String] = []
         do {
             let page = pageRevision.map { StatusPageOptions(revision: $0) }
-            let (files, findings, summary) = try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page)
+            let (files, findings, summary) = try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
+                                                                            forEach: alone ? everyCore : Parallel.serial)
             return .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
                                             warnings: warnings, disagreements: findings.filter(\.isDisagreement),
                                             limits: Finding.distinctLimits(findings).map(\.limit), summary: summary))
@@ -44,6 +46,20 @@ enum ParallelRender {
             return .failure(problem)
         } catch {
             return .failure(PublishProblem(message: "\(error)", fix: ""))
+        }
+    }
+
+    /// The calls spread over the cores, for the platforms of a project
+    /// rendered alone. Each call writes only its own result (ForEachIndex),
+    /// and all are done when this returns: the body may go to other threads.
+    static let everyCore: ForEachIndex = { count, body in
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let body = body
+            // Not concurrentPerform: called from a worker of the global queue, it ran every call on that one thread.
+            let group = DispatchGroup()
+            for i in 1..<max(1, count) { DispatchQueue.global().async(group: group) { body(i) } }
+            if count > 0 { body(0) }
+            group.wait()
         }
     }
 
@@ -55,7 +71,8 @@ enum ParallelRender {
     /// read and not yet taken, which bounds memory whatever the fleet's size.
     /// Projects read and not yet taken: two per core, so every core has the
     /// next one at hand, and no more (each holds its files in memory).
-    static let window = max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    static let window = max(4, 2 * cores)
+    static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
@@ -82,8 +99,10 @@ enum ParallelRender {
             if waiting.count >= window { try drain(wait: true) }
             let (snapshot, pageRevision) = try read(i)
             waiting[i] = snapshot
+            // Fewer projects than cores: each one's platforms are rendered at once.
+            let alone = count < cores
             DispatchQueue.global().async {
-                let result = render(snapshot, at: at, pageRevision: pageRevision)
+                let result = render(snapshot, at: at, pageRevision: pageRevision, alone: alone)
                 finished.withLock { $0[i] = result }
                 signal.signal()
             }

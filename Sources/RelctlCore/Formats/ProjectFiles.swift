@@ -17,6 +17,28 @@ public struct StatusPageOptions: Sendable {
     public init(revision: Int64, published: Bool = true) { self.revision = revision; self.published = published }
 }
 
+/// Calls `body` with every index below `count`, one after another or, given
+/// by a caller with threads to spare, at once: the platforms of one project
+/// are rendered and checked apart, so a publish of one project uses every
+/// core. Each call writes only its own result; the caller returns when all
+/// have.
+public typealias ForEachIndex = @Sendable (_ count: Int, _ body: (Int) -> Void) -> Void
+
+public enum Parallel {
+    public static let serial: ForEachIndex = { count, body in for i in 0..<count { body(i) } }
+
+    /// `f` of every index below `count`, in index order, through `forEach`.
+    static func map<T>(_ count: Int, _ forEach: ForEachIndex, _ f: (Int) -> T) -> [T] {
+        withoutActuallyEscaping(f) { f in
+            [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                let base = buffer.baseAddress
+                forEach(count) { i in (base! + i).initialize(to: f(i)) }
+                initialized = count
+            }
+        }
+    }
+}
+
 /// Every file of one project: a pure function of its snapshot and the
 /// publish time.
 public enum ProjectFiles {
@@ -31,59 +53,86 @@ public enum ProjectFiles {
     /// The project's summary for DIR/index.html comes too, page or not: the
     /// index records it, so a later publish that leaves this project alone
     /// can still list it there.
-    public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?) throws
+    /// `forEach`: how the platforms are gone through (`Parallel.serial`, or at once).
+    public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?,
+                                     forEach: ForEachIndex = Parallel.serial) throws
         -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary) {
-        var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings)
-        var byPath: [String: [UInt8]] = [:]
-        for f in files { byPath[f.path] = f.bytes }
-        let findings = Fidelity.run(states: states) { byPath[$0] }.findings
+        var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
+        let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
+        let findings = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
         let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
                                        bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published,
-                                                                since: summary.since, next: summary.next)))
+                                                                since: summary.since, next: summary.next, forEach: forEach)))
         }
         return (files, findings, summary)
     }
 
     /// The client files, and the platforms' states they were rendered from.
-    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> ([PublishedFile], [PlatformState]) {
+    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial) throws
+        -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
         let locales = snapshot.publishedLocales
+        let platforms = Parallel.map(snapshot.platforms.count, forEach) { i in
+            Result { () throws -> PlatformFiles in
+                var warnings: [String] = []
+                let (files, state) = try platformFiles(snapshot, snapshot.platforms[i], evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
+                return PlatformFiles(files: files, state: state, warnings: warnings)
+            }
+        }
         var files: [PublishedFile] = []
         var states: [PlatformState] = []
-        for platform in snapshot.platforms {
-            let state = PlatformState(evaluator, platform, at: at)
-            states.append(state)
-            let base = "\(slug)/\(platform.name)"
-            // What every locale's files share, rendered once per platform.
-            let retiredVersions = RetiredFormat.versions(state)
-            let retiredDeadline = RetiredFormat.deadline(state)
-            let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
-            if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
-                files.append(file("\(base)/andversion.json", manifest))
-            }
-            if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
-                files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
-            }
-            for locale in locales {
-                files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
-                files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
-                if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
-                    files.append(file("\(base)/lookup/\(locale).json", lookup))
-                }
-            }
-            if platform.name == "ios" {
-                files.append(file("\(base)/siren.json", SirenFormat.render(state)))
-            }
+        // In platform order, as one thread gives them; the first platform's error, as one thread meets it.
+        for platform in platforms {
+            let p = try platform.get()
+            files += p.files
+            states.append(p.state)
+            warnings += p.warnings
         }
         if let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
             files.append(file("\(slug)/prince-of-versions.json", pov))
         }
         files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
         return (files, states)
+    }
+
+    private struct PlatformFiles {
+        var files: [PublishedFile]
+        var state: PlatformState
+        var warnings: [String]
+    }
+
+    /// One platform's files, and the state they were rendered from.
+    static func platformFiles(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, evaluator: Evaluator, locales: [String], at: Int64,
+                              warnings: inout [String]) throws -> ([PublishedFile], PlatformState) {
+        let slug = snapshot.project.slug
+        var files: [PublishedFile] = []
+        let state = PlatformState(evaluator, platform, at: at)
+        let base = "\(slug)/\(platform.name)"
+        // What every locale's files share, rendered once per platform.
+        let retiredVersions = RetiredFormat.versions(state)
+        let retiredDeadline = RetiredFormat.deadline(state)
+        let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
+        if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
+            files.append(file("\(base)/andversion.json", manifest))
+        }
+        if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
+            files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
+        }
+        for locale in locales {
+            files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
+            files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
+            if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
+                files.append(file("\(base)/lookup/\(locale).json", lookup))
+            }
+        }
+        if platform.name == "ios" {
+            files.append(file("\(base)/siren.json", SirenFormat.render(state)))
+        }
+        return (files, state)
     }
 
     static func file(_ path: String, _ document: JSON) -> PublishedFile {

@@ -19,20 +19,19 @@ public enum Fidelity {
     /// The same from the platforms' states the files were rendered from
     /// (publish): what the evaluator says is worked out once, while every
     /// file is still read back as its client reads it.
-    static func run(states: [PlatformState], file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
-        var findings: [Finding] = []
-        var decisions = 0
+    /// `forEach`: how the platforms are gone through (ProjectFiles.renderChecked).
+    static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, file: @escaping (String) -> [UInt8]?)
+        -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
         let control = states.first.flatMap { file("\($0.project.slug)/control.json") }.map { bytes in
             Result { () throws(ClientFailure) in try ControlClient(bytes) }
         }
-        for state in states {
-            var check = PlatformCheck(state: state, file: file, control: control)
+        let checks = Parallel.map(states.count, forEach) { i in
+            var check = PlatformCheck(state: states[i], file: file, control: control)
             check.run()
-            findings += check.findings
-            decisions += check.decisions
+            return (check.findings, check.decisions)
         }
-        return (findings, decisions)
+        return (checks.flatMap(\.0), checks.reduce(0) { $0 + $1.1 })
     }
 }
 

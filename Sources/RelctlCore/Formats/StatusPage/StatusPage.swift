@@ -27,8 +27,9 @@ public enum StatusPage {
     /// The same with when the state began and when it next changes already
     /// found (publish finds them for the project's summary): each is a walk
     /// over every release.
+    /// `forEach`: how the platforms' sections are gone through (ProjectFiles.renderChecked).
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
-                       problem: String? = nil, since: NextChange?, next: NextChange?) -> [UInt8] {
+                       problem: String? = nil, since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(project.name) — release status")
@@ -50,9 +51,12 @@ public enum StatusPage {
             h.raw(" — so what the formats cannot carry is not known yet.</div>\n")
         }
         activeNow(&h, snapshot, at: at)
-        for state in states {
-            section(&h, state, limits: limits.filter { $0.platform == state.platform.name }, known: problem == nil)
+        let sections = Parallel.map(states.count, forEach) { i in
+            var part = HTML()
+            section(&part, states[i], limits: limits.filter { $0.platform == states[i].platform.name }, known: problem == nil)
+            return part.out
         }
+        for part in sections { h.out += part }
         if snapshot.platforms.isEmpty { h.raw("<p>No platform yet (<code>relctl platform add</code>).</p>\n") }
         h.raw("<h2>Timeline</h2>\n")
         Timeline.render(&h, snapshot, at: at, since: since?.at, next: next?.at)
