@@ -204,6 +204,39 @@ final class IncrementalPublishTests: XCTestCase {
         _ = publish(h, fresh)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), try Data(contentsOf: URL(fileURLWithPath: fresh + "/index.json")))
         XCTAssertEqual(h.run(["verify", out]).status, 0)
+        // An entry with a size or digest relctl never writes still names its file: a removed project's files all go.
+        guard case .object(var again) = try JSONReader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))),
+              case .object(var list)? = again["files"] else { return XCTFail("index.json") }
+        list["blog/control.json"] = .object(["size": .int(-1), "sha256": .string("NOT HEX")])
+        again["files"] = .object(list)
+        try JSON.object(again).rendered().write(toFile: out + "/index.json", atomically: true, encoding: .utf8)
+        h.ok("project rm blog --yes")
+        let r = publish(h, out)
+        XCTAssertEqual((r["removed"] as? [String])?.contains("blog/control.json"), true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/blog"))
+    }
+
+    /// The state a publish records takes the folders of the projects it kept
+    /// as its check found them, where it trusted them: a folder changed after
+    /// that check still shows as changed to the next publish.
+    func testAFolderChangedAfterTheCheckIsNotTakenAsFound() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        // A state recorded more than a tick after blog's folders were written trusts them.
+        usleep(120_000)
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe"])
+        let state = try XCTUnwrap(TreeState.read(root: out))
+        let check = state.checkFolders(root: out)
+        XCTAssertEqual(check.changed, [])
+        XCTAssertNotNil(check.trusted["blog"])
+        try Data("x".utf8).write(to: URL(fileURLWithPath: out + "/blog/extra.txt"))
+        let index = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))), files: .runs))
+        let later = try XCTUnwrap(TreeState.capture(root: out, index: index, known: check))
+        XCTAssertEqual(later.folders["blog"], check.trusted["blog"], "taken as found")
+        XCTAssertTrue(later.topFolders(root: out).changed.contains("blog"))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
     }
 
     func testAChangeToOneProjectRendersThatProjectOnly() throws {

@@ -8,16 +8,16 @@ final class IndexFileRunTests: XCTestCase {
     typealias Files = [String: (size: Int, sha256: String)]
 
     /// Folders whose names are prefixes of one another, root files beside
-    /// them and sorting between them, a deep folder, and a name beyond ASCII.
+    /// them and sorting between them, and a deep folder.
     func sampleFiles(_ rng: inout SplitMix) -> Files {
         var files: Files = [:]
-        let tops = ["app", "app-0", "app-05", "app-050", "b", "zeta", "ürün"]
+        let tops = ["app", "app-0", "app-05", "app-050", "b", "zeta", "z-z"]
         for top in tops where rng.next() % 4 != 0 {
             for _ in 0..<(1 + Int(rng.next() % 6)) {
                 let depth = Int(rng.next() % 3)
                 let folders = (0..<depth).map { _ in ["ios", "android", "whatsnew", "lookup"][Int(rng.next() % 4)] }
                 let path = ([top] + folders + ["f\(rng.next() % 5).json"]).joined(separator: "/")
-                files[path] = (Int(rng.next() % 100_000), "sha\(rng.next())")
+                files[path] = (Int(rng.next() % 100_000), String(rng.next(), radix: 16) + String(rng.next(), radix: 16))
             }
         }
         for name in ["index.html", "app.json", "a", "zz"] where rng.next() % 2 == 0 {
@@ -78,21 +78,51 @@ final class IndexFileRunTests: XCTestCase {
         XCTAssertNil(cut("{" + entry("../x") + "}"), "outside DIR")
         XCTAssertNil(cut("{" + entry("a//x") + "}"), "an empty name")
         XCTAssertNil(cut("{" + #""a/x":{"sha256":"ab","size":1234567890123}"# + "}"), "a size beyond twelve digits")
+        XCTAssertNil(cut("{" + #""a/x":{"sha256":"ab","size":01}"# + "}"), "a leading zero")
+        XCTAssertEqual(cut("{" + #""a/x":{"sha256":"ab","size":0}"# + "}")?.count, 1)
+        XCTAssertNil(cut("{" + #""a/x":{"sha256":"AB","size":1}"# + "}"), "a digest not in lowercase hex")
+        XCTAssertNil(cut("{" + #""a/x":{"sha256":"\#(String(repeating: "a", count: 65))","size":1}"# + "}"), "a digest too long")
+        XCTAssertNil(cut("{" + entry("ü/x") + "}"), "beyond ASCII")
         XCTAssertNil(cut("{" + #""a/x":{"size":1,"sha256":"ab"}"# + "}"), "members in another order")
         XCTAssertNil(cut("{" + entry("a/x") + "}x"), "after the list")
         XCTAssertNil(cut("{" + entry("a/x") + ","), "cut short")
     }
 
     /// A list not as relctl writes it is read, then cut from the list it
-    /// gives, leaving out the paths no publish may touch.
+    /// gives, leaving out the paths no publish may touch and keeping those
+    /// with a size or digest it would not write (to replace or remove them).
     func testAnyOtherListIsReadThenCut() throws {
-        let runs = IndexFormat.runs(of: ["a/x": (1, "ab"), "../x": (2, "cd"), "a/\"q": (3, "ef"), "index.html": (4, "gh")])
-        XCTAssertEqual(runs.keys.sorted(), ["a/", "index.html"])
+        let runs = IndexFormat.runs(of: ["a/x": (1, "ab"), "../x": (2, "cd"), "a/\"q": (3, "ef"), "ü/x": (3, "ef"), "index.html": (4, "gh"),
+                                         "b/negative": (-1, "ab"), "b/huge": (1_000_000_000_000, "ab"), "b/escaped": (5, "a\"b"), "b/upper": (6, "AB")])
+        XCTAssertEqual(runs.keys.sorted(), ["a/", "b/", "index.html"])
         XCTAssertEqual(runs["a/"]?.entries().map(\.path), ["a/x"])
+        XCTAssertEqual(runs["b/"]?.entries().map { "\($0.path) \($0.size) \($0.sha256)" },
+                       ["b/escaped 5 ", "b/huge 0 ab", "b/negative 0 ab", "b/upper 6 "])
+        XCTAssertEqual(runs["index.html"]?.entries().map(\.sha256), [""], "not hex: no digest")
         let pretty = Array(#"{"generator":"g","revision":1,"validFrom":null,"nextChange":null,"projects":{},"files":{ "b/y": {"size": 2, "sha256": "cd"}, "a/x": {"sha256": "ab", "size": 1}, "../z": {"sha256": "ef", "size": 3} }}"#.utf8)
         let index = try XCTUnwrap(IndexFormat.parse(pretty, files: .runs))
         XCTAssertTrue(index.files.isEmpty)
         XCTAssertEqual(index.carried.keys.sorted(), ["a/", "b/"])
         XCTAssertEqual(index.carried["b/"]?.entries().map(\.size), [2])
+    }
+
+    /// A publish reads the list in the same pass that finds its end, the
+    /// members after it read as usual; a "files" given twice counts once, the last.
+    func testTheListIsCutWhereTheIndexHoldsIt() throws {
+        let head = #"{"files":{"a/x":{"sha256":"ab","size":1}},"generator":"g","nextChange":null,"projects":{},"revision":7,"validFrom":null}"#
+        let index = try XCTUnwrap(IndexFormat.parse(Array(head.utf8), files: .runs))
+        XCTAssertEqual(index.revision, 7)
+        XCTAssertEqual(index.carried["a/"]?.entries().map(\.path), ["a/x"])
+        let twice = head.replacingOccurrences(of: #","generator""#, with: #","files":{"b/y":{"sha256":"cd","size":2}},"generator""#)
+        XCTAssertEqual(try XCTUnwrap(IndexFormat.parse(Array(twice.utf8), files: .runs)).carried.keys.sorted(), ["b/"])
+        let secondNotCut = head.replacingOccurrences(of: #","generator""#, with: #","files":{ "b/y":{"sha256":"cd","size":2}},"generator""#)
+        XCTAssertEqual(try XCTUnwrap(IndexFormat.parse(Array(secondNotCut.utf8), files: .runs)).carried.keys.sorted(), ["b/"])
+    }
+
+    func testPathsRelctlMayTouch() {
+        for path in ["a", "a/b.json", "app-050/ios/whatsnew/pt-BR.json", "a b/c"] { XCTAssertTrue(PublishedPath.isSafe(path.utf8), path) }
+        for path in ["", "/a", "a/", "a//b", ".a", "a/.b", "a/../b", "..", "a\"b", "a\\b", "a\u{7F}", "a\nb", "ü", "a\u{2028}"] {
+            XCTAssertFalse(PublishedPath.isSafe(path.utf8), path)
+        }
     }
 }

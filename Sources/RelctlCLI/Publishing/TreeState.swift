@@ -71,11 +71,9 @@ struct TreeState: Equatable {
     /// The state of the tree under `root` that `index` (its index.json) lists, read now;
     /// nil when a folder or index.json is not there as it should be. The
     /// folders of the runs it carries, which this publish did not write in,
-    /// are taken as `known` found them (one lstat each fewer); the state is
-    /// then as of that check, so a folder changed since is not trusted.
+    /// are taken as `known` found them where it trusted them (one lstat each fewer).
     static func capture(root: String, index: PublishedIndex, known: FolderCheck? = nil) -> TreeState? {
         guard let indexStamp = Stamp(root + "/index.json") else { return nil }
-        let captured = known?.at ?? now()
         var folders: [String: Stamp] = [:]
         var rootFiles: [String: Int] = [:]
         var seen = Set<Substring>()
@@ -104,12 +102,14 @@ struct TreeState: Equatable {
                 continue
             }
             for folder in run.folders() {
-                guard stamp(folder, known: known?.unchanged ?? [:]) else { return nil }
+                guard stamp(folder, known: known?.trusted ?? [:]) else { return nil }
             }
         }
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
         // The count takes index.json in, as a publish's own does.
         return TreeState(index: indexStamp, files: index.fileCount + 1, revision: index.revision, folders: folders, rootFiles: rootFiles,
-                         captured: captured)
+                         captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)))
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
@@ -146,34 +146,29 @@ struct TreeState: Equatable {
     }
 
     /// What `checkFolders` found: the top folders as `topFolders` gives
-    /// them, and the folders found as recorded, with when they were read.
+    /// them, and the folders found as recorded and old enough to vouch for.
+    /// Such a folder's time is more than a tick before the check, so any
+    /// change after the check gives it another time: a state recorded later
+    /// may take its stamp as found rather than read it again.
     struct FolderCheck {
         var changed: Set<String> = [], unsure: Set<String> = []
-        var unchanged: [String: Stamp] = [:]
-        var at: Stamp
+        var trusted: [String: Stamp] = [:]
     }
 
     func checkFolders(root: String) -> FolderCheck {
         // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
         let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
         let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
-        var check = FolderCheck(at: TreeState.now())
-        check.unchanged.reserveCapacity(folders.count)
+        var check = FolderCheck()
+        check.trusted.reserveCapacity(folders.count)
         for (path, stamp) in folders {
             let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
             if check.changed.contains(top) { continue }
             if Stamp(root + "/" + path, folder: true) != stamp { check.changed.insert(top); continue }
-            check.unchanged[path] = stamp
-            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) }
+            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) } else { check.trusted[path] = stamp }
         }
         check.unsure.subtract(check.changed)
         return check
-    }
-
-    static func now() -> Stamp {
-        var clock = timespec()
-        clock_gettime(CLOCK_REALTIME, &clock)
-        return Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec))
     }
 
     /// Whether the files at DIR's root are as recorded: regular files of

@@ -74,12 +74,21 @@ public struct IndexFileRun {
 
     /// The list in `range` of `b` (braces included) cut into runs by key,
     /// when it is exactly as `IndexFormat.files` writes it: paths strictly
-    /// in the order of their bytes, each one `PublishedPath.isSafe`, nothing
-    /// escaped, sizes of at most twelve digits. Nil for anything else.
+    /// in the order of their bytes, each one `PublishedPath.isSafe`, SHA-256
+    /// digests of lowercase hex (at most 64 digits; `runs(of:)` writes none
+    /// for one it cannot vouch for), sizes of at most twelve digits. Nil for
+    /// anything else.
     static func cut(_ b: [UInt8], _ range: Range<Int>) -> [String: IndexFileRun]? {
-        b.withUnsafeBufferPointer { p -> [String: IndexFileRun]? in
-            var i = range.lowerBound
-            let end = range.upperBound
+        guard let (runs, end) = cut(b, from: range.lowerBound, within: range.upperBound), end == range.upperBound else { return nil }
+        return runs
+    }
+
+    /// The same for the list that starts at `start`, with where it ends:
+    /// what reads index.json's file list in the same pass that finds its end.
+    static func cut(_ b: [UInt8], from start: Int, within end: Int? = nil) -> (runs: [String: IndexFileRun], end: Int)? {
+        b.withUnsafeBufferPointer { p -> ([String: IndexFileRun], Int)? in
+            var i = start
+            let end = end ?? b.count
             func literal(_ text: StaticString) -> Bool {
                 let count = text.utf8CodeUnitCount
                 guard i + count <= end else { return false }
@@ -95,7 +104,7 @@ public struct IndexFileRun {
             }
             var out: [String: IndexFileRun] = [:]
             guard literal("{") else { return nil }
-            if literal("}") { return i == end ? out : nil }
+            if literal("}") { return (out, i) }
             var previous: Range<Int>?
             var runKey: Range<Int>?, runStart = i, starts: [Int] = []
             func close(at runEnd: Int) {
@@ -120,20 +129,23 @@ public struct IndexFileRun {
                 }
                 starts.append(entry)
                 i = pathEnd
-                guard literal(IndexFileRun.beforeSHA), let shaEnd = plain(from: i) else { return nil }
-                i = shaEnd
+                guard literal(IndexFileRun.beforeSHA) else { return nil }
+                let sha = i
+                while i < end, i - sha < 64, (p[i] >= UInt8(ascii: "0") && p[i] <= UInt8(ascii: "9")) || (p[i] >= UInt8(ascii: "a") && p[i] <= UInt8(ascii: "f")) { i += 1 }
                 guard literal(IndexFileRun.beforeSize) else { return nil }
                 var digits = 0
+                let number = i
                 while i < end, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9"), digits < 12 {
                     i += 1
                     digits += 1
                 }
-                guard digits > 0, literal("}") else { return nil }
+                // JSON's numbers: no leading zero.
+                guard digits > 0, digits == 1 || p[number] != UInt8(ascii: "0"), literal("}") else { return nil }
                 if literal(",") { continue }
                 let runEnd = i
-                guard literal("}"), i == end else { return nil }
+                guard literal("}") else { return nil }
                 close(at: runEnd)
-                return out
+                return (out, i)
             }
         }
     }
@@ -147,19 +159,15 @@ public struct IndexFileRun {
 
 /// What a path under DIR may be, in an index or a journal, for relctl to
 /// write, keep or remove it: names only (none empty or starting with ".", so
-/// no ".." and nothing absolute), and nothing JSON would escape (no control
-/// character, quote or backslash), which relctl's own paths (slugs, platform
-/// names, locale tags) never hold.
+/// no ".." and nothing absolute), each of printable ASCII but a quote or a
+/// backslash, which JSON writes unescaped. relctl's own paths (slugs,
+/// platform names, locale tags) are all such.
 public enum PublishedPath {
     public static func isSafe<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var atNameStart = true
-        var previous: (UInt8, UInt8) = (0, 0)
         for byte in bytes {
             if atNameStart && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) { return false }
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return false }
-            // U+2028 and U+2029, which JSON.quoteBytes escapes.
-            if previous == (0xE2, 0x80) && (byte == 0xA8 || byte == 0xA9) { return false }
-            previous = (previous.1, byte)
+            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
             atNameStart = byte == UInt8(ascii: "/")
         }
         return !atNameStart

@@ -31,6 +31,8 @@ public enum IndexFormat {
         out.reserveCapacity(files.count * 120 + carried.values.reduce(0) { $0 + $1.bytes.count + 1 })
         // Sorted as JSON.keyOrder sorts, by UTF-8 bytes. For ASCII paths (all
         // that relctl publishes) String's own < is that order and much faster.
+        assert(files.keys.allSatisfy { path in carried[path] == nil && path.firstIndex(of: "/").map { carried[String(path[...$0])] == nil } ?? true },
+               "a path both listed and in a carried run")
         let keys = Array(files.keys) + carried.keys.filter { files[$0] == nil }
         let ascii = keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
         let sorted = ascii ? keys.sorted() : keys.sorted(by: JSON.keyOrder)
@@ -78,7 +80,17 @@ public enum IndexFormat {
     /// An index this relctl wrote, or nil (missing, older, foreign, edited
     /// out of shape): a caller then treats every project as new.
     public static func parse(_ bytes: [UInt8], files list: FileList = .entries) -> PublishedIndex? {
-        guard let members = try? JSONReader.members(bytes) else { return nil }
+        // For a publish the file list, most of the index, is read once: cut into
+        // runs where it is as relctl writes it, else scanned as any JSON.
+        var runs: [String: IndexFileRun]?, runsAt = -1
+        let cutFiles: (key: String, end: (Int) -> Int?)? = list != .runs ? nil : ("files", { start in
+            guard let cut = IndexFileRun.cut(bytes, from: start) else { return nil }
+            (runs, runsAt) = (cut.runs, start)
+            return cut.end
+        })
+        guard let members = try? JSONReader.members(bytes, scan: cutFiles) else { return nil }
+        // A key given twice: the last counts, as for every member.
+        if members["files"]?.lowerBound != runsAt { runs = nil }
         func member(_ key: String) -> JSON? { members[key].flatMap { try? JSONReader.parse(bytes[$0]) } }
         guard case .string(let generator)? = member("generator"), case .int(let revision)? = member("revision"),
               let validFrom = time(member("validFrom")), let next = nextChange(member("nextChange")),
@@ -86,8 +98,6 @@ public enum IndexFormat {
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
         var files: [String: JSON] = [:]
         var fileEntries: [String: (size: Int, sha256: String)]?
-        var runs: [String: IndexFileRun]?
-        if list == .runs { runs = IndexFileRun.cut(bytes, filesRange) }
         if list == .entries || (list == .runs && runs == nil) {
             fileEntries = canonicalFiles(bytes, filesRange)
             if fileEntries == nil {
@@ -127,11 +137,17 @@ public enum IndexFormat {
         return index
     }
 
-    /// `files` as runs by key, those paths a publish may touch.
+    /// `files` as runs by key, those paths a publish may touch. A size or
+    /// a digest not as relctl writes them becomes one that matches no file
+    /// (0, none): the path is still replaced or removed, its bytes compared.
     public static func runs(of files: [String: (size: Int, sha256: String)]) -> [String: IndexFileRun] {
-        let safe = files.filter { PublishedPath.isSafe($0.key.utf8) }
-        let bytes = self.files(safe)
-        // What files(_:) writes of safe paths always cuts.
+        var kept: [String: (size: Int, sha256: String)] = [:]
+        for (path, entry) in files where PublishedPath.isSafe(path.utf8) {
+            let hex = entry.sha256.utf8.count <= 64 && entry.sha256.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+            kept[path] = (0...999_999_999_999 ~= entry.size ? entry.size : 0, hex ? entry.sha256 : "")
+        }
+        let bytes = self.files(kept)
+        // What files(_:) writes of these always cuts (IndexFileRunTests).
         return IndexFileRun.cut(bytes, 0..<bytes.count) ?? [:]
     }
 

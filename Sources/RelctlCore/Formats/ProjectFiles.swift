@@ -20,8 +20,9 @@ public struct StatusPageOptions: Sendable {
 /// Calls `body` with every index below `count`, one after another or, given
 /// by a caller with threads to spare, at once: the platforms of one project
 /// are rendered and checked apart, so a publish of one project uses every
-/// core. Each call writes only its own result; the caller returns when all
-/// have.
+/// core. Each call writes only its own result and shares nothing mutable
+/// with another (a memo, like Fidelity's RetiredMemo, is made per call); the
+/// caller returns when all have.
 public typealias ForEachIndex = @Sendable (_ count: Int, _ body: (Int) -> Void) -> Void
 
 public enum Parallel {

@@ -12,7 +12,12 @@ public enum JSONReader {
     /// starts with exactly those bytes, its end and its validity are known,
     /// so they are compared instead of scanned again (Retired's version
     /// list, the same in every locale's file).
-    public static func members(_ bytes: [UInt8], known: (key: String, value: [UInt8])? = nil) throws -> [String: Range<Int>] {
+    ///
+    /// `scan` reads the value of the member of that name itself (index.json's
+    /// file list, most of the file): from where the value starts, it returns
+    /// where it ends, having checked it, or nil to have it scanned as usual.
+    public static func members(_ bytes: [UInt8], known: (key: String, value: [UInt8])? = nil,
+                               scan: (key: String, end: (Int) -> Int?)? = nil) throws -> [String: Range<Int>] {
         var i = 0
         skipSpace(bytes, &i)
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else {
@@ -35,6 +40,8 @@ public enum JSONReader {
                    first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "\""),
                    hasPrefix(bytes, at: i, known.value) {
                     i += known.value.count
+                } else if let scan, key == scan.key, let end = scan.end(i) {
+                    i = end
                 } else {
                     try skipValue(bytes, &i)
                 }
