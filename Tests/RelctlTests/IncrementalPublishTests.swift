@@ -171,8 +171,8 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertGreaterThan(a.files.count, 10)
         XCTAssertEqual(a.files.mapValues { "\($0.size) \($0.sha256)" }, b.files.mapValues { "\($0.size) \($0.sha256)" })
         XCTAssertEqual(IndexFormat.render(a), compact)
-        XCTAssertNotNil(IndexFormat.canonicalFiles(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
-        XCTAssertNil(IndexFormat.canonicalFiles(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
+        XCTAssertNotNil(IndexFileRun.cut(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
+        XCTAssertNil(IndexFileRun.cut(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
         // Without the file list: the rest, and the list checked for shape only.
         let header = try XCTUnwrap(IndexFormat.parse(compact, files: .skipped))
         XCTAssertTrue(header.files.isEmpty)

@@ -98,12 +98,13 @@ public enum IndexFormat {
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
         var files: [String: JSON] = [:]
         var fileEntries: [String: (size: Int, sha256: String)]?
-        if list == .entries || (list == .runs && runs == nil) {
-            fileEntries = canonicalFiles(bytes, filesRange)
-            if fileEntries == nil {
-                guard case .object(let all)? = member("files") else { return nil }
-                files = all
-            }
+        // As relctl writes it, the list is read without a JSON value per entry; else as any JSON.
+        if list == .entries, let cut = IndexFileRun.cut(bytes, filesRange) {
+            fileEntries = [:]
+            for run in cut.values { for e in run.entries() { fileEntries?[e.path] = (e.size, e.sha256) } }
+        } else if list != .skipped && runs == nil {
+            guard case .object(let all)? = member("files") else { return nil }
+            files = all
         }
         var index = PublishedIndex(generator: generator, revision: revision, validFrom: validFrom, nextChange: next)
         for (slug, value) in projects {
@@ -149,46 +150,6 @@ public enum IndexFormat {
         let bytes = self.files(kept)
         // What files(_:) writes of these always cuts (IndexFileRunTests).
         return IndexFileRun.cut(bytes, 0..<bytes.count) ?? [:]
-    }
-
-    /// The file list as `files(_:)` writes it, read without building a JSON
-    /// value per entry (the list is most of the index); nil for anything else
-    /// (an escape in a path, other spacing), which the general reader then reads.
-    static func canonicalFiles(_ b: [UInt8], _ range: Range<Int>) -> [String: (size: Int, sha256: String)]? {
-        var i = range.lowerBound
-        let end = range.upperBound
-        func literal(_ text: StaticString) -> Bool {
-            let count = text.utf8CodeUnitCount
-            guard i + count <= end else { return false }
-            for k in 0..<count where b[i + k] != text.utf8Start[k] { return false }
-            i += count
-            return true
-        }
-        func string() -> String? {
-            guard i < end, b[i] == UInt8(ascii: "\"") else { return nil }
-            let start = i + 1
-            var j = start
-            while j < end, b[j] != UInt8(ascii: "\""), b[j] != UInt8(ascii: "\\"), b[j] >= 0x20 { j += 1 }
-            guard j < end, b[j] == UInt8(ascii: "\"") else { return nil }
-            i = j + 1
-            return String(decoding: b[start..<j], as: UTF8.self)
-        }
-        var out: [String: (size: Int, sha256: String)] = [:]
-        guard literal("{") else { return nil }
-        if literal("}") { return i == end ? out : nil }
-        while true {
-            guard let path = string(), literal(#":{"sha256":"#), let sha = string(), literal(#","size":"#) else { return nil }
-            var size = 0, digits = 0
-            while i < end, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9"), digits < 12 {
-                size = size * 10 + Int(b[i] - UInt8(ascii: "0"))
-                i += 1
-                digits += 1
-            }
-            guard digits > 0, literal("}"), out.updateValue((size, sha), forKey: path) == nil else { return nil }
-            if literal(",") { continue }
-            guard literal("}"), i == end else { return nil }
-            return out
-        }
     }
 
     /// `.some(nil)` for JSON null, nil for anything that is not a time.
