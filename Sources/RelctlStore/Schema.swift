@@ -125,5 +125,44 @@ enum Schema {
         DROP TABLE note;
         ALTER TABLE note_by_version RENAME TO note;
         """,
+        // 6: every change to a project's rows stamps the project, through
+        // triggers, so relctl's own writes and one made with sqlite3 by hand
+        // alike: a publish renders a project whose stamp moved since, where
+        // the audit trail (written by relctl only) would miss a hand edit.
+        """
+        CREATE TABLE edit_count(n INTEGER NOT NULL) STRICT;
+        INSERT INTO edit_count(n) VALUES (0);
+        CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
+        """ + Schema.stampTriggers([
+            ("project", { "\($0).id" }),
+            ("platform", { "\($0).project_id" }),
+            ("version", { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }),
+            ("note", { "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)" }),
+            ("maintenance", { "\($0).project_id" }),
+            ("maintenance_copy", { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" }),
+            ("message", { "\($0).project_id" }),
+        ]),
     ]
+
+    /// Triggers after every insert, update and delete on each table: the
+    /// edit count goes up by one and the row's project (`project("NEW")`,
+    /// an SQL expression of its id) takes it as its stamp. A row whose
+    /// project is gone (deleted along with it) stamps none; the count still moves.
+    static func stampTriggers(_ tables: [(name: String, project: (String) -> String)]) -> String {
+        tables.map { table in
+            func stamp(_ row: String) -> String {
+                """
+                UPDATE edit_count SET n = n + 1;
+                INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count) FROM (SELECT \(table.project(row)) AS id)
+                    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits;
+                """
+            }
+            return """
+            CREATE TRIGGER \(table.name)_inserted AFTER INSERT ON \(table.name) BEGIN \(stamp("NEW")) END;
+            CREATE TRIGGER \(table.name)_updated AFTER UPDATE ON \(table.name) BEGIN \(stamp("OLD")) \(stamp("NEW")) END;
+            CREATE TRIGGER \(table.name)_deleted AFTER DELETE ON \(table.name) BEGIN \(stamp("OLD")) END;
+
+            """
+        }.joined()
+    }
 }

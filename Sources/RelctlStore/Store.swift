@@ -235,19 +235,26 @@ public final class Store {
                       [.text(Store.publishAction)]).intValue ?? 0
     }
 
-    /// Each project's revision: the number of the last change to it, or to
-    /// the whole database (a row naming no project, like init), whichever
-    /// is later. A project with no change of its own on record (filled in
-    /// with SQL) has the whole database's.
-    public func projectRevisions() throws -> (everyProject: Int64, bySlug: [String: Int64]) {
+    /// How many row changes the database has had (schema 6 on), by relctl or
+    /// by hand: with the revision, names the state a published tree came from.
+    public func edits() throws -> Int64 {
+        try db.scalar("SELECT n FROM edit_count").intValue ?? 0
+    }
+
+    /// Each project's revision and edit stamp.
+    public func projectRevisions() throws -> Revisions {
         let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND substr(action, 1, 8) <> ?",
                                    [.text(Store.publishAction)]).intValue ?? 0
-        var out: [String: Int64] = [:]
+        var revisions = Revisions(everyProject: global)
         for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL GROUP BY project", []) {
             guard let slug = row.string(0), let id = row.int(1) else { continue }
-            out[slug] = max(id, global)
+            revisions.bySlug[slug] = max(id, global)
         }
-        return (global, out)
+        for row in try db.query("SELECT p.slug, e.edits FROM project_edit e JOIN project p ON p.id = e.project_id", []) {
+            guard let slug = row.string(0), let stamp = row.int(1) else { continue }
+            revisions.edits[slug] = stamp
+        }
+        return revisions
     }
 
     /// A row that does not decode: an error naming it, never a silent skip.

@@ -319,7 +319,7 @@ final class IncrementalPublishTests: XCTestCase {
                 let p = projects[Int(rng.next() % UInt64(projects.count))]
                 let platform = p == "shop" && rng.next() % 2 == 0 ? "android" : "ios"
                 let at = h.now + Int64(rng.next() % (4 * 86400)) - 86400
-                switch rng.next() % 7 {
+                switch rng.next() % 8 {
                 case 0: h.run("version add \(4 + round).\(rng.next() % 5) -p \(p) --platform \(platform) --build \(1000 + round * 10 + Int(rng.next() % 10)) --released \(Time.format(at))")
                 case 1: h.run("notes set 1.0 -p \(p) --platform \(platform == "android" ? "android" : "ios") --locale tr \"Sürüm \(round)\"")
                 case 2: h.run("force 1.1 -p \(p) --platform ios --deadline \(Time.format(at + 86400)) --yes")
@@ -334,6 +334,10 @@ final class IncrementalPublishTests: XCTestCase {
                 case 6 where projects.count > 2:
                     h.ok("project rm \(p) --yes")
                     projects.removeAll { $0 == p }
+                case 7:
+                    // By hand: no audit row, no new revision.
+                    try sqlite3(h, "UPDATE version SET policy = '\(rng.pick(["force", "recommend", "none"]))' WHERE version = '1.0' AND platform_id IN "
+                                + "(SELECT p.id FROM platform p JOIN project j ON j.id = p.project_id WHERE j.slug = '\(p)')")
                 default: break
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// SplitMix64: a small seeded generator, the same sequence everywhere, so a
 /// failing seed (scenarios, fuzzing, random publishes) replays exactly.
@@ -42,4 +43,12 @@ func alteredAtSameSize(_ path: String) -> Data {
     var bytes = Array(FileManager.default.contents(atPath: path)!)
     bytes[bytes.count - 3] = bytes[bytes.count - 3] == UInt8(ascii: "x") ? UInt8(ascii: "y") : UInt8(ascii: "x")
     return Data(bytes)
+}
+
+/// Runs SQL on the harness's database through the sqlite3 shell, as a person
+/// at a terminal would: no audit row, and foreign keys off unless it says so.
+func sqlite3(_ h: Harness, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)", file: file, line: line)
+    let r = try Proc.run(shell, [h.db, sql])
+    XCTAssertEqual(r.status, 0, "\(sql): \(r.err)", file: file, line: line)
 }

@@ -5,7 +5,7 @@ import RelctlStore
 enum PublishCommand {
     static let command: RunnableCommand = RunnableCommand(
         "publish", abstract: "Write the static files for web servers: Retired, AndVersion, what's new, lookup, Siren, Prince of Versions, appcast and control files.",
-        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision; a project whose revision and span still hold and whose folders are as the last publish left them is not rendered again, so a publish costs what changed, and one with nothing to do returns at once. Folder times show a file added, removed, renamed or replaced, not one edited in place, nor a change made to the database with sqlite3 by hand: 'relctl verify' finds the first, and --full renders and checks everything.",
+        discussion: "Publishes every project, or only the one given with -p/--project. Files are replaced atomically, unchanged files are left untouched, and files of an earlier publish that no longer belong are removed. DIR/index.json lists every file with its size and SHA-256, the span of time the files hold for, and per project its revision and edit stamp (moved by any change to its rows, one made with sqlite3 by hand included); a project whose revision, stamp and span still hold and whose folders are as the last publish left them is not rendered again, so a publish costs what changed, and one with nothing to do returns at once. Folder times show a file added, removed, renamed or replaced, not one edited in place: 'relctl verify' finds it, and --full renders and checks everything.",
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
@@ -83,6 +83,7 @@ enum PublishCommand {
                 let all = try store.projects()
                 order = all.map(\.slug)
                 index.revision = try store.revision()
+                index.edits = try store.edits()
                 let revisions = try store.projectRevisions()
                 let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
                 // The old index, when this relctl wrote it and no publish was cut short since.
@@ -92,7 +93,7 @@ enum PublishCommand {
                 // its folders are; without it, each file is looked at.
                 let folders = writer.checkFolders()
                 for project in all {
-                    let revision = revisions.bySlug[project.slug] ?? revisions.everyProject
+                    let revision = revisions.revision(project.slug), edits = revisions.edits[project.slug]
                     let record = previous?.projects[project.slug]
                     // Its folder's run of the old file list: kept whole, or read again when rendered.
                     let key = project.slug + "/"
@@ -105,7 +106,7 @@ enum PublishCommand {
                         if let folders, !folders.unsure.contains(project.slug) { return true }
                         return files?.entries().allSatisfy { writer.isIntact($0.path, size: $0.size) } ?? false
                     }
-                    let recorded = record.map { $0.revision == revision && $0.disagreements == 0 && $0.holds(at: at) } ?? false
+                    let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: at) } ?? false
                     let current = !full && recorded && pageAsWanted && files != nil && intact
                     // -p renders that project only: the others stay as published, current or not.
                     if (only == nil && !current) || project.slug == only {
@@ -128,14 +129,14 @@ enum PublishCommand {
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let project = toRender[i]
-                    return (try store.zonedSnapshot(project, notesShownAt: at), pages ? revisions.bySlug[project.slug] ?? revisions.everyProject : nil)
+                    return (try store.zonedSnapshot(project, notesShownAt: at), pages ? revisions.revision(project.slug) : nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
                     rendered.append(slug)
                     findings += result.disagreements
                     index.projects[slug] = PublishedProject(
-                        revision: revisions.bySlug[slug] ?? revisions.everyProject,
+                        revision: revisions.revision(slug), edits: revisions.edits[slug],
                         validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
                         disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
                     for file in result.files {
@@ -205,17 +206,18 @@ enum PublishCommand {
     static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool) throws -> Outcome? {
         guard let state = writer.state, (state.rootFiles["index.html"] != nil) == pages else { return nil }
         // The projects' rows, read and checked as a publish that renders reads them.
-        let read: (Int64, [String], (everyProject: Int64, bySlug: [String: Int64]))? = try store.read {
+        let read: (Int64, Int64, [String], Revisions)? = try store.read {
             let revision = try store.revision()
-            return revision == state.revision ? (revision, try store.projects().map(\.slug), try store.projectRevisions()) : nil
+            return revision == state.revision ? (revision, try store.edits(), try store.projects().map(\.slug), try store.projectRevisions()) : nil
         }
-        guard let (revision, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
+        guard let (revision, edits, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
               let bytes = try? FileSystem.readFile(writer.root + "/index.json"),
-              let index = IndexFormat.parse(bytes, files: .skipped), index.generator == generator, index.revision == revision,
+              let index = IndexFormat.parse(bytes, files: .skipped), index.generator == generator, index.revision == revision, index.edits == edits,
               PublishedProject.span(index.validFrom, index.nextChange, contains: at),
               Set(order) == Set(index.projects.keys),
               // Each project as recorded: another database at the same revision is not this one.
-              index.projects.allSatisfy({ $0.value.disagreements == 0 && $0.value.revision == revisions.bySlug[$0.key] ?? revisions.everyProject })
+              index.projects.allSatisfy({ $0.value.disagreements == 0 && $0.value.revision == revisions.revision($0.key)
+                                          && $0.value.edits == revisions.edits[$0.key] })
         else { return nil }
         let (warnings, limits) = said(index, order: order)
         return Outcome(warnings: warnings, revision: revision, added: [], changed: [], removed: [], unchanged: state.files,

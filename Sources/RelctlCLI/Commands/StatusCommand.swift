@@ -15,7 +15,7 @@ enum StatusCommand {
         let (snapshot, revision) = try store.read {
             let s = try store.zonedSnapshot(try inv.project(in: store))
             let revisions = try store.projectRevisions()
-            return (s, revisions.bySlug[s.project.slug] ?? revisions.everyProject)
+            return (s, revisions.revision(s.project.slug))
         }
         if let path = inv.value("html") {
             let (limits, problem) = FindingsReport.wouldNotCarry(snapshot, at: at)

@@ -55,7 +55,7 @@ enum VerifyCommand {
         var findings: [Finding] = []
         var decisions = 0
         var staleProjects: [String] = []
-        let current: Int64 = try store.read {
+        let (current, edits): (Int64, Int64) = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
@@ -68,11 +68,13 @@ enum VerifyCommand {
                 }
             }
             staleProjects = published.subtracting(projects.map(\.slug)).sorted()
-            return try store.revision()
+            return (try store.revision(), try store.edits())
         }
         let disagreements = findings.filter(\.isDisagreement)
         let limits = FindingsReport.limits(findings)
-        let stale = current != revision
+        // The edit count moves with a change made by hand too (an index from before it has none).
+        let handEdited: Bool = { if case .int(let published)? = index["edits"] { return published != edits } else { return false } }()
+        let stale = current != revision || handEdited
 
         inv.render(.object([
             "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(current), "publishedAt": .time(at),
@@ -83,7 +85,8 @@ enum VerifyCommand {
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
         ])) {
             var s = ""
-            if stale { s += "stale: the database is at revision \(current), the files were published from revision \(revision); publish again\n" }
+            if current != revision { s += "stale: the database is at revision \(current), the files were published from revision \(revision); publish again\n" }
+            else if stale { s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n" }
             for p in staleProjects { s += "stale: project '\(p)' is published here but no longer in the database\n" }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }

@@ -15,6 +15,7 @@ public enum IndexFormat {
         JSON.object([
             "generator": .string(index.generator),
             "revision": .int(index.revision),
+            "edits": .int(index.edits),
             "validFrom": .time(index.validFrom),
             "nextChange": json(index.nextChange),
             "projects": .object(index.projects.mapValues(json)),
@@ -58,7 +59,7 @@ public enum IndexFormat {
     }
 
     static func json(_ p: PublishedProject) -> JSON {
-        .object(["revision": .int(p.revision), "validFrom": .time(p.validFrom), "nextChange": json(p.nextChange),
+        .object(["revision": .int(p.revision), "edits": p.edits.map(JSON.int) ?? .null, "validFrom": .time(p.validFrom), "nextChange": json(p.nextChange),
                  "disagreements": .int(p.disagreements), "warnings": .array(p.warnings.map { .string($0) }),
                  "limits": .array(p.limits.map { .object(["client": .string($0.client.rawValue), "platform": .string($0.platform),
                                                           "intent": .string($0.intent), "reason": .string($0.reason)]) }),
@@ -107,12 +108,23 @@ public enum IndexFormat {
             files = all
         }
         var index = PublishedIndex(generator: generator, revision: revision, validFrom: validFrom, nextChange: next)
+        // Absent from an index written before the edit stamps: none since.
+        switch member("edits") {
+        case nil: break
+        case .int(let edits)?: index.edits = edits
+        default: return nil
+        }
         for (slug, value) in projects {
             guard case .object(let p) = value, case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
                   let pNext = nextChange(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
                   case .array(let warnings)? = p["warnings"], case .array(let limits)? = p["limits"],
                   let summaryJSON = p["summary"], let summary = StatusSummary(json: summaryJSON) else { return nil }
             var record = PublishedProject(revision: rev, validFrom: from, nextChange: pNext, disagreements: Int(disagreements), summary: summary)
+            switch p["edits"] {
+            case nil, .null?: break
+            case .int(let edits)?: record.edits = edits
+            default: return nil
+            }
             for w in warnings {
                 guard case .string(let s) = w else { return nil }
                 record.warnings.append(s)
@@ -182,6 +194,8 @@ public struct PublishedIndex {
     /// The relctl that wrote the files ("relctl 0.1.0"): another one renders them anew.
     public var generator: String
     public var revision: Int64
+    /// The database's edit count: with the revision, it tells a change made by hand.
+    public var edits: Int64 = 0
     public var validFrom: Int64?
     public var nextChange: NextChange?
     public var projects: [String: PublishedProject] = [:]
@@ -226,6 +240,8 @@ public struct PublishedIndex {
 public struct PublishedProject: Sendable {
     /// The number of the project's last change in the audit trail.
     public var revision: Int64
+    /// Its edit stamp (Revisions.edits): moved by every change to its rows, a hand edit's too.
+    public var edits: Int64?
     public var validFrom: Int64?
     /// Not naming the project: the index names it when it lists several.
     public var nextChange: NextChange?
@@ -237,9 +253,10 @@ public struct PublishedProject: Sendable {
     /// rendered now or left alone.
     public var summary: StatusSummary
 
-    public init(revision: Int64, validFrom: Int64?, nextChange: NextChange?, disagreements: Int, warnings: [String] = [], limits: [Limit] = [],
+    public init(revision: Int64, edits: Int64? = nil, validFrom: Int64?, nextChange: NextChange?, disagreements: Int, warnings: [String] = [], limits: [Limit] = [],
                 summary: StatusSummary) {
         self.revision = revision
+        self.edits = edits
         self.validFrom = validFrom
         self.nextChange = nextChange
         self.disagreements = disagreements

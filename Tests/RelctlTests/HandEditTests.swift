@@ -1,0 +1,125 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlStore
+
+/// The database is a file people edit by hand. A change made with the
+/// sqlite3 shell writes no audit row, so no new revision; the database's own
+/// triggers stamp the changed project instead, and a publish renders it.
+final class HandEditTests: XCTestCase {
+    func fleet() -> Harness {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance schedule --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Back soon\"")
+        for slug in ["blog", "cafe"] {
+            h.ok("project add \(slug) --name \(slug.capitalized)")
+            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280261 --min-os 15.0")
+            h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
+            h.ok("version add 1.1 -p \(slug) --platform ios --build 110 --released 2026-06-01T00:00:00Z --notes \"Second\"")
+        }
+        return h
+    }
+
+    func publish(_ h: Harness, _ dir: String) -> [String: Any] {
+        let r = h.run(["publish", dir, "--json"])
+        XCTAssertEqual(r.status, 0, r.err)
+        return (r.json as? [String: Any]) ?? [:]
+    }
+
+    /// A row of each table a publish reads, changed by hand (insert, update,
+    /// delete): the next publish renders that project only and gives the
+    /// tree a full publish gives; until then verify calls the tree stale.
+    func testEachTableEditedByHandRendersItsProjectOnly() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog", "cafe", "shop"])
+        func version(_ slug: String, _ v: String) -> String {
+            "(SELECT v.id FROM version v JOIN platform p ON p.id = v.platform_id JOIN project j ON j.id = p.project_id WHERE j.slug = '\(slug)' AND p.name = 'ios' AND v.version = '\(v)')"
+        }
+        let edits: [(slug: String, sql: String)] = [
+            ("cafe", "UPDATE version SET policy = 'force' WHERE id = \(version("cafe", "1.0"))"),
+            ("blog", "INSERT INTO note(version_id, locale, body) VALUES (\(version("blog", "1.1")), 'en-GB', 'Colour')"),
+            ("shop", "DELETE FROM note WHERE version_id = \(version("shop", "2.0"))"),
+            ("blog", "INSERT INTO version(platform_id, version, build, released_at) SELECT platform_id, '1.2', 120, 1780000000 FROM version WHERE id = \(version("blog", "1.1"))"),
+            ("cafe", "INSERT INTO message(project_id, kind, locale, field, value) SELECT id, 'required', 'en', 'title', 'Time to update' FROM project WHERE slug = 'cafe'"),
+            ("cafe", "UPDATE message SET value = 'Please update' WHERE kind = 'required'"),
+            ("shop", "UPDATE maintenance SET ends_at = ends_at + 3600"),
+            ("shop", "UPDATE maintenance_copy SET message = 'Back in a bit'"),
+            ("shop", "UPDATE platform SET recommend_version = '1.1' WHERE name = 'ios' AND project_id = (SELECT id FROM project WHERE slug = 'shop')"),
+            ("blog", "UPDATE project SET name = 'The Blog' WHERE slug = 'blog'"),
+            ("cafe", "DELETE FROM message WHERE project_id = (SELECT id FROM project WHERE slug = 'cafe')"),
+        ]
+        for (slug, sql) in edits {
+            let before = fileTree(out)
+            try sqlite3(h, sql)
+            let stale = h.run(["verify", out])
+            XCTAssertEqual(stale.status, 1, sql)
+            XCTAssertTrue(stale.err.contains("stale"), "\(sql): \(stale.err)")
+            let s = publish(h, out)
+            XCTAssertEqual(s["rendered"] as? [String], [slug], sql)
+            let after = fileTree(out)
+            let changed = Set(after.keys.filter { after[$0] != before[$0] })
+            XCTAssertTrue(changed.contains { $0.hasPrefix(slug + "/") }, "\(sql): no file of \(slug) changed")
+            XCTAssertTrue(changed.allSatisfy { $0.hasPrefix(slug + "/") || $0 == "index.json" || $0 == "index.html" }, "\(sql): \(changed.sorted())")
+            XCTAssertEqual(publish(h, out)["rendered"] as? [String], [], "\(sql): then nothing to do")
+            XCTAssertEqual(h.run(["verify", out]).status, 0, sql)
+            let full = h.dir + "/full"
+            _ = publish(h, full)
+            XCTAssertEqual(fileTree(full), fileTree(out), "\(sql): the tree a full publish gives")
+            try FileManager.default.removeItem(atPath: full)
+        }
+    }
+
+    /// The stamps themselves: every insert, update and delete of a project's
+    /// rows moves its stamp and the database's edit count, by relctl or by
+    /// hand; another project's stamp stays; the revision moves with relctl's
+    /// writes only (the audit trail is relctl's).
+    func testStampsMoveWithEveryChangeToAProjectsRows() throws {
+        let h = fleet()
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        func read() throws -> (revision: Int64, edits: Int64, stamps: [String: Int64]) {
+            try store.read { (try store.revision(), try store.edits(), try store.projectRevisions().edits) }
+        }
+        var last = try read()
+        XCTAssertEqual(Set(last.stamps.keys), ["blog", "cafe", "shop"])
+        for (slug, sql, byRelctl) in [
+            ("cafe", "notes set 1.1 -p cafe --platform ios --locale de \"Zweite\"", true),
+            ("cafe", "UPDATE note SET body = 'Zweite!' WHERE locale = 'de'", false),
+            ("blog", "DELETE FROM version WHERE version = '1.0' AND platform_id IN (SELECT p.id FROM platform p JOIN project j ON j.id = p.project_id WHERE j.slug = 'blog')", false),
+            ("shop", "INSERT INTO maintenance_copy(window_id, locale, title, message) SELECT id, 'de', 'Wartung', 'Bald zurück' FROM maintenance", false),
+            ("shop", "force 1.1 -p shop --platform ios --yes", true),
+        ] {
+            if byRelctl { h.ok(sql) } else { try sqlite3(h, sql) }
+            let now = try read()
+            XCTAssertGreaterThan(now.edits, last.edits, sql)
+            XCTAssertGreaterThan(now.stamps[slug] ?? 0, last.stamps[slug] ?? 0, sql)
+            for other in ["blog", "cafe", "shop"] where other != slug {
+                XCTAssertEqual(now.stamps[other], last.stamps[other], "\(sql) moved \(other)'s stamp")
+            }
+            if byRelctl { XCTAssertGreaterThan(now.revision, last.revision, sql) } else { XCTAssertEqual(now.revision, last.revision, sql) }
+            last = now
+        }
+        // A project deleted by hand moves the count, so the next publish looks at every project.
+        try sqlite3(h, "PRAGMA foreign_keys = ON; DELETE FROM project WHERE slug = 'blog'")
+        let now = try read()
+        XCTAssertGreaterThan(now.edits, last.edits)
+        XCTAssertNil(now.stamps["blog"])
+    }
+
+    /// `publish --watch` wakes on any commit; with the stamps it also renders
+    /// what a hand edit changed, where it used to find nothing to do.
+    func testWatchPublishesAHandEdit() throws {
+        let h = Harness()
+        h.sample()
+        let out = h.dir + "/out"
+        let w = try PublishWatchTests.Watcher(h, [])
+        w.wait(for: "published (start)")
+        try sqlite3(h, "UPDATE version SET policy = 'force' WHERE version = '1.1'")
+        w.wait(for: "published (database changed)")
+        XCTAssertEqual(w.stop(), 0)
+        let line = w.log.split(separator: "\n").first { $0.contains("published (database changed)") }.map(String.init) ?? ""
+        XCTAssertFalse(line.contains(" 0 changed"), line)
+        let retired = try String(contentsOfFile: out + "/shop/ios/retired/en.json", encoding: .utf8)
+        XCTAssertTrue(retired.contains(#"{"policy":"force","version":"1.1"}"#), retired)
+    }
+}
