@@ -155,6 +155,12 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(try relctl("publish", out, "-q").status, 0)
         let port = 20000 + Int.random(in: 0..<20000)
         let conf = dir + "/nginx.conf"
+        // The server block the README gives, as written, on a local port.
+        let readme = Package.read("README.md")
+        let block = try XCTUnwrap(readme.components(separatedBy: "\nnginx:\n\n").dropFirst().first?.components(separatedBy: "\n    }\n").first)
+        let server = block.replacingOccurrences(of: "listen 443 ssl;", with: "listen 127.0.0.1:\(port);")
+            .replacingOccurrences(of: "root /srv/relctl/out;", with: "root \(out);")
+        XCTAssertTrue(server.contains("listen 127.0.0.1:") && server.contains("root \(out);"), "the README's nginx block changed shape:\n\(block)")
         try """
         daemon off;
         master_process off;
@@ -163,19 +169,15 @@ final class EndToEndTests: XCTestCase {
         events { worker_connections 64; }
         http {
             access_log off;
-            types { application/json json; application/rss+xml xml; text/html html; }
-            server {
-                listen 127.0.0.1:\(port);
-                root \(out);
-                location ~ \\.json$ { add_header Cache-Control "public, max-age=60"; }
+        \(server)
             }
         }
         """.write(toFile: conf, atomically: true, encoding: .utf8)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: nginx)
-        server.arguments = ["-c", conf, "-p", dir]
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
+        let nginxProcess = Process()
+        nginxProcess.executableURL = URL(fileURLWithPath: nginx)
+        nginxProcess.arguments = ["-c", conf, "-p", dir]
+        try nginxProcess.run()
+        defer { nginxProcess.terminate(); nginxProcess.waitUntilExit() }
         let base = "http://127.0.0.1:\(port)/"
         var ready = false
         for _ in 0..<50 where !ready {
@@ -193,6 +195,13 @@ final class EndToEndTests: XCTestCase {
             let headers = (try? String(contentsOfFile: dir + "/headers", encoding: .utf8)) ?? ""
             let type = path.hasSuffix(".xml") ? "application/rss+xml" : path.hasSuffix(".html") ? "text/html" : "application/json"
             XCTAssertTrue(headers.lowercased().contains("content-type: " + type), path)
+            // The README's classes: index and control short, what's new and lookup long, other files medium.
+            let age = path == "index.json" || path.hasSuffix("/control.json") || path.hasSuffix(".html") ? 60
+                : path.contains("/whatsnew/") || path.contains("/lookup/") ? 3600 : 300
+            XCTAssertTrue(headers.lowercased().contains("cache-control: public, max-age=\(age)\r\n"), "\(path): \(headers)")
         }
+        // relctl's own files in DIR are not served.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + publishState))
+        XCTAssertEqual(try Proc.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + publishState]).out, "404")
     }
 }
