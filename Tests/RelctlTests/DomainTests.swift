@@ -24,6 +24,28 @@ final class VersionTests: XCTestCase {
         }
     }
 
+    /// The byte reader (every row a publish reads) accepts exactly what the
+    /// rule says, with the same numbers: 1 to 4 dot-separated runs of 1 to 9 digits.
+    func testTheByteReaderAgreesWithTheRule() {
+        func rule(_ s: String) -> [Int]? {
+            let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+            guard !s.isEmpty, parts.count <= 4, parts.allSatisfy({ !$0.isEmpty && $0.count <= 9 && $0.allSatisfy { "0123456789".contains($0) } }) else { return nil }
+            return parts.map { Int($0)! }
+        }
+        var rng = SplitMix(seed: 77)
+        let alphabet = Array("0123456789..x -٣")
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let s = String((0..<rng.below(13)).map { _ in rng.chance(70) ? alphabet[rng.below(10)] : rng.pick(alphabet) })
+            XCTAssertEqual(Version.plainComponents(s), rule(s), s)
+            XCTAssertEqual((try? Version(s))?.components, rule(s), s)
+            if rule(s) != nil { accepted += 1 }
+        }
+        XCTAssertGreaterThan(accepted, 1000, "the strings tried include many versions")
+        XCTAssertEqual(Version.plainComponents("123456789.0"), [123_456_789, 0])
+        XCTAssertNil(Version.plainComponents("1234567890"))
+    }
+
     func testOrdersByNumericComponents() throws {
         let sorted = ["1.0", "1.2", "1.10", "2", "2.0.1", "10.0"]
         let versions = try sorted.reversed().map(Version.init).sorted()

@@ -58,6 +58,8 @@ public enum ProjectFiles {
     public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?,
                                      forEach: ForEachIndex = Parallel.serial) throws
         -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary) {
+        var snapshot = snapshot
+        snapshot.messages.remember(locales: snapshot.publishedLocales)
         var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
         let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
         let findings = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings

@@ -9,6 +9,9 @@ public enum Catalog {
         "optional": ["title", "message", "update_button", "later_button", "skip_button", "deadline_message"],
         "maintenance": ["title", "message", "retry_button"],
     ]
+    /// Each kind's fields with their catalog keys ("required.title"), made once.
+    static let fieldKeys: [String: [(field: String, key: String)]] =
+        Dictionary(uniqueKeysWithValues: fields.map { kind, list in (kind, list.map { (field: $0, key: "\(kind).\($0)") }) })
     /// Every key a catalog file must have.
     public static var keys: [String] {
         kinds.flatMap { kind in fields[kind]!.map { "\(kind).\($0)" } } + ["whatsnew.generic"] + dateKeys

@@ -9,7 +9,10 @@ public struct ResolvedText: Equatable, Sendable {
 /// at each step, and fills placeholders.
 public struct MessageResolver: Sendable {
     public var overrides: [String: [String: [String: String]]]
-    public var defaultLocale: String
+    public var defaultLocale: String { didSet { knownGroups = [:] } }
+    /// Chain groups worked out once per locale (`remember`): a publish
+    /// resolves every message of every published locale, many times over.
+    private var knownGroups: [String: [[String]]] = [:]
 
     public init(overrides: [String: [String: [String: String]]], defaultLocale: String) {
         self.overrides = overrides; self.defaultLocale = defaultLocale
@@ -22,13 +25,25 @@ public struct MessageResolver: Sendable {
     /// a project that wrote Portuguese copy shows it to pt-BR users even though
     /// the catalog has pt-BR.
     public func resolve(_ kind: String, _ field: String, locale: String, window: [String: [String: String]] = [:]) -> ResolvedText {
-        resolve(kind, field, groups: Catalog.chainGroups(locale, defaultLocale: defaultLocale), window: window)
+        resolve(kind, field, key: "\(kind).\(field)", groups: groups(locale), window: window)
     }
 
-    /// The same along chain groups worked out once for all of a message's fields.
-    func resolve(_ kind: String, _ field: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
+    /// Catalog.chainGroups of `locale`, remembered or worked out now.
+    func groups(_ locale: String) -> [[String]] {
+        knownGroups[locale] ?? Catalog.chainGroups(locale, defaultLocale: defaultLocale)
+    }
+
+    /// Works out the chain groups of these locales once, for every message resolved after.
+    public mutating func remember(locales: [String]) {
+        for locale in locales where knownGroups[locale] == nil {
+            knownGroups[locale] = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
+        }
+    }
+
+    /// The same along chain groups worked out once for all of a message's
+    /// fields; `key` is the catalog's, "kind.field".
+    func resolve(_ kind: String, _ field: String, key: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
         let ours = overrides[kind]
-        let key = "\(kind).\(field)"
         for group in groups {
             if !window.isEmpty { for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } } }
             if let ours { for candidate in group { if let v = ours[candidate]?[field] { return ResolvedText(value: v, source: "project \(candidate)") } } }
@@ -40,12 +55,12 @@ public struct MessageResolver: Sendable {
 
     public func message(_ kind: String, locale: String, values: [String: String],
                         window: [String: [String: String]] = [:]) -> [String: ResolvedText] {
-        let fields = Catalog.fields[kind]!
+        let fields = Catalog.fieldKeys[kind]!
         var out: [String: ResolvedText] = [:]
         out.reserveCapacity(fields.count)
-        let groups = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
-        for field in fields {
-            var text = resolve(kind, field, groups: groups, window: window)
+        let groups = groups(locale)
+        for (field, key) in fields {
+            var text = resolve(kind, field, key: key, groups: groups, window: window)
             text.value = MessageResolver.fill(text.value, values)
             out[field] = text
         }

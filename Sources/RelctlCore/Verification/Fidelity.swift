@@ -60,9 +60,9 @@ struct PlatformCheck {
         var spared: [Bool] = []
         spared.reserveCapacity(versions.count)
         var free = false
-        for (_, verdict) in state.verdicts {
+        for i in state.verdicts.indices {
             spared.append(free)
-            if verdict.kind != .required { free = true }
+            if state.verdicts[i].1.kind != .required { free = true }
         }
         self.spared = spared
         disorderedBuild = PlatformCheck.disorderedBuild(versions)
@@ -284,12 +284,14 @@ struct PlatformCheck {
             let client = try controlFile.get()
             // What `check` says: maintenance while a window blocks the platform, else the update verdict.
             let blocked = state.evaluator.maintenance(platform, at: state.at)
-            for (v, update) in state.verdicts {
+            // By index: a (version, verdict) pair copied out costs a retain of each of its strings.
+            for i in state.verdicts.indices {
                 decisions += 1
-                let verdict = blocked ?? update
-                let actual = client.decide(platform: platform.name, version: v.version.text, build: v.build)
-                if actual != PlatformCheck.decision(verdict.kind) {
-                    note(.control, path, v, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
+                let kind = blocked?.kind ?? state.verdicts[i].1.kind
+                let actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build)
+                if actual != PlatformCheck.decision(kind) {
+                    let verdict = blocked ?? state.verdicts[i].1
+                    note(.control, path, versions[i], expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
                 }
             }
         } catch { unusable(.control, path, error) }

@@ -8,6 +8,13 @@ public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var description: String { text }
 
     public init(_ text: String) throws {
+        // Read from its bytes when well formed (every version row a publish reads); else checked
+        // part by part below, for the error that names the problem.
+        if let numbers = Version.plainComponents(text) {
+            self.text = text
+            self.components = numbers
+            return
+        }
         let help = "use 1 to 4 numbers separated by dots, exactly as the app reports it (like 2.1.0)"
         guard !text.isEmpty else { throw InputError("the version is empty", hint: help) }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -29,6 +36,28 @@ public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
         }
         self.text = text
         self.components = numbers
+    }
+
+    /// 1 to 4 dot-separated runs of 1 to 9 ASCII digits, as numbers; nil for anything else.
+    static func plainComponents(_ text: String) -> [Int]? {
+        var numbers: [Int] = []
+        numbers.reserveCapacity(4)
+        var n = 0, digits = 0
+        for b in text.utf8 {
+            if b == UInt8(ascii: ".") {
+                guard digits > 0, numbers.count < 3 else { return nil }
+                numbers.append(n)
+                n = 0
+                digits = 0
+                continue
+            }
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9"), digits < 9 else { return nil }
+            n = n * 10 + Int(b - UInt8(ascii: "0"))
+            digits += 1
+        }
+        guard digits > 0 else { return nil }
+        numbers.append(n)
+        return numbers
     }
 
     /// Components with trailing zeros removed: equal keys mean equal versions.

@@ -47,8 +47,8 @@ public struct StatusSummary: Sendable, Equatable {
                              pending: p.force?.isPending(at: at) ?? false, recommend: p.recommend?.text,
                              pins: state.verdicts.filter { $0.0.policy != nil }.count)
             let blocked = snapshot.activeWindow(p, at: at) != nil
-            for (_, verdict) in state.verdicts {
-                switch blocked ? .maintenance : verdict.kind {
+            for i in state.verdicts.indices {
+                switch blocked ? .maintenance : state.verdicts[i].1.kind {
                 case .required: s.required += 1
                 case .optional: s.optional += 1
                 case .none: s.none += 1

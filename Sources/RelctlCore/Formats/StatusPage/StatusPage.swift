@@ -190,7 +190,9 @@ public enum StatusPage {
         }
         // While a window blocks the platform every version sees the same maintenance verdict.
         let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
-        for (v, update) in state.verdicts.reversed() {
+        // By index: a (version, verdict) pair copied out costs a retain of each of its strings.
+        for row in state.verdicts.indices.reversed() {
+            let v = state.versions[row], update = state.verdicts[row].1
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
                 floors.remove(at: i)
@@ -224,8 +226,11 @@ public enum StatusPage {
         let locale = state.project.defaultLocale
         var shown: [Verdict.Kind] = []
         var items: [(Verdict.Kind, String)] = []
-        for (_, verdict) in state.verdicts.reversed() where (verdict.kind == .required || verdict.kind == .optional) && !shown.contains(verdict.kind) {
-            shown.append(verdict.kind)
+        for row in state.verdicts.indices.reversed() {
+            let kind = state.verdicts[row].1.kind
+            guard (kind == .required || kind == .optional) && !shown.contains(kind) else { continue }
+            let verdict = state.verdicts[row].1
+            shown.append(kind)
             guard let m = state.evaluator.message(verdict, locale: locale) else { continue }
             items.append((verdict.kind, [m["title"]?.value, m["message"]?.value].compactMap { $0 }.joined(separator: " — ")))
         }
