@@ -9,7 +9,8 @@ and in what order.
 Prints the port it listens on (127.0.0.1), then serves until killed. Each
 PUT, POST and DELETE is one JSON line in LOGFILE: method, path, query,
 Content-Type and Cache-Control. While FAILFILE exists and holds a text, a
-PUT whose path contains that text gets a 503 (a failed upload to retry).
+PUT whose path contains that text gets a 503 (a failed upload to retry), a
+DELETE a 403 (a key the credentials may not delete); neither is logged.
 """
 import json, os, sys, threading
 
@@ -26,11 +27,14 @@ def logged(environ, start_response):
     method = environ["REQUEST_METHOD"]
     path = environ.get("PATH_INFO", "")
     if method in ("PUT", "POST", "DELETE"):
-        if method == "PUT" and fail_path and os.path.exists(fail_path):
+        if method in ("PUT", "DELETE") and fail_path and os.path.exists(fail_path):
             needle = open(fail_path).read().strip()
-            if needle and needle in path:
+            if needle and needle in path and method == "PUT":
                 start_response("503 Service Unavailable", [("Content-Type", "application/xml")])
                 return [b"<Error><Code>ServiceUnavailable</Code><Message>injected by the test</Message></Error>"]
+            if needle and needle in path:
+                start_response("403 Forbidden", [("Content-Type", "application/xml")])
+                return [b"<Error><Code>AccessDenied</Code><Message>injected by the test</Message></Error>"]
         entry = {"method": method, "path": path, "query": environ.get("QUERY_STRING", ""),
                  "contentType": environ.get("CONTENT_TYPE"), "cacheControl": environ.get("HTTP_CACHE_CONTROL")}
         with lock, open(log_path, "a") as f:

@@ -197,5 +197,28 @@ final class DeployTests: XCTestCase {
         XCTAssertTrue(deletes.allSatisfy { $0.offset > tail.distance(from: tail.startIndex, to: indexAt) }, "deletions after index.json")
         let remoteIndex = try Proc.run("/usr/bin/rclone", ["cat", "t:bucket/prod/index.json"], env: h.env)
         XCTAssertEqual(remoteIndex.out, try String(contentsOfFile: out + "/index.json", encoding: .utf8))
+
+        // A deletion that fails: the new release is in place, and the files still there are
+        // listed where the error says; the command its hint gives removes them.
+        h.env["TMPDIR"] = h.dir
+        h.ok("platform rm ios --yes")
+        let gone = ((published(h, out)["removed"] as? [String]) ?? []).sorted()
+        XCTAssertFalse(gone.isEmpty)
+        try "shop/ios/".write(toFile: server.failFile, atomically: true, encoding: .utf8)
+        let refused = h.fails("deploy \(out) t:bucket/prod", "files that no longer belong are still there")
+        let hint = try XCTUnwrap(refused.err.components(separatedBy: "then delete them: ").dropFirst().first?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let words = hint.split(separator: " ").map(String.init)
+        XCTAssertEqual(words.prefix(4), ["rclone", "delete", "t:bucket/prod", "--files-from-raw"], hint)
+        let listed = try String(contentsOfFile: try XCTUnwrap(words.last), encoding: .utf8).split(separator: "\n").map(String.init).sorted()
+        XCTAssertEqual(listed, gone)
+        XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["cat", "t:bucket/prod/index.json"], env: h.env).out,
+                       try String(contentsOfFile: out + "/index.json", encoding: .utf8), "the new release is in place")
+        func remoteFiles() throws -> [String] {
+            try Proc.run("/usr/bin/rclone", ["lsf", "-R", "--files-only", "t:bucket/prod"], env: h.env).out.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(Set(try remoteFiles()).intersection(gone).sorted(), gone.filter { $0.hasPrefix("shop/ios/") }, "those deletions failed")
+        try FileManager.default.removeItem(atPath: server.failFile)
+        XCTAssertEqual(try Proc.run("/usr/bin/rclone", Array(words.dropFirst()), env: h.env).status, 0)
+        XCTAssertEqual(try remoteFiles(), fileTree(out).keys.sorted(), "the hint's command left the release alone")
     }
 }
