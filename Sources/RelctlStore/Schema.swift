@@ -130,39 +130,70 @@ enum Schema {
         // alike: a publish renders a project whose stamp moved since, where
         // the audit trail (written by relctl only) would miss a hand edit.
         """
-        CREATE TABLE edit_count(n INTEGER NOT NULL) STRICT;
-        INSERT INTO edit_count(n) VALUES (0);
+        CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
+        INSERT INTO edit_count(id, n) VALUES (0, 0);
         CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
         """ + Schema.stampTriggers([
-            ("project", { "\($0).id" }),
-            ("platform", { "\($0).project_id" }),
-            ("version", { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }),
-            ("note", { "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)" }),
-            ("maintenance", { "\($0).project_id" }),
-            ("maintenance_copy", { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" }),
-            ("message", { "\($0).project_id" }),
+            StampedTable(name: "project", parent: "id") { "\($0).id" },
+            StampedTable(name: "platform", parent: "project_id", replaceable: true) { "\($0).project_id" },
+            StampedTable(name: "version", parent: "platform_id", replaceable: true) { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" },
+            StampedTable(name: "note", parent: "version_id") {
+                "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)"
+            },
+            StampedTable(name: "maintenance", parent: "project_id", replaceable: true) { "\($0).project_id" },
+            StampedTable(name: "maintenance_copy", parent: "window_id") { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" },
+            StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
         ]),
     ]
 
-    /// Triggers after every insert, update and delete on each table: the
-    /// edit count goes up by one and the row's project (`project("NEW")`,
-    /// an SQL expression of its id) takes it as its stamp. A row whose
-    /// project is gone (deleted along with it) stamps none; the count still moves.
-    static func stampTriggers(_ tables: [(name: String, project: (String) -> String)]) -> String {
-        tables.map { table in
-            func stamp(_ row: String) -> String {
-                """
-                UPDATE edit_count SET n = n + 1;
-                INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count) FROM (SELECT \(table.project(row)) AS id)
-                    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits;
-                """
-            }
-            return """
-            CREATE TRIGGER \(table.name)_inserted AFTER INSERT ON \(table.name) BEGIN \(stamp("NEW")) END;
-            CREATE TRIGGER \(table.name)_updated AFTER UPDATE ON \(table.name) BEGIN \(stamp("OLD")) \(stamp("NEW")) END;
-            CREATE TRIGGER \(table.name)_deleted AFTER DELETE ON \(table.name) BEGIN \(stamp("OLD")) END;
+    /// A table whose rows belong to a project.
+    struct StampedTable {
+        let name: String
+        /// The column whose change moves a row to another project.
+        let parent: String
+        /// Whether an INSERT or UPDATE OR REPLACE may remove a row of another
+        /// project: its id is its only key not under its parent.
+        var replaceable = false
+        /// An SQL expression of the project id of the row `row` names ("NEW", "OLD").
+        let project: (String) -> String
+    }
+
+    /// Triggers on each table: after an insert, an update or a delete, the
+    /// edit count goes up by one and the row's project takes it as its
+    /// stamp (on an update that moves the row, its old project too). A row
+    /// REPLACE removes fires no delete trigger (recursive_triggers is off, in
+    /// the sqlite3 shell too): where that row may be another project's, a
+    /// trigger before the insert or the change of id stamps its project. A
+    /// row deleted after its project (a cascade) stamps an id no project
+    /// has: harmless, the stamps are read joined with the projects.
+    static func stampTriggers(_ tables: [StampedTable]) -> String {
+        func stamp(_ project: String) -> String {
+            """
+            INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+            INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT \(project) AS id)
+                WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits;
+            """
+        }
+        return tables.map { t in
+            var sql = """
+            CREATE TRIGGER \(t.name)_inserted AFTER INSERT ON \(t.name) BEGIN \(stamp(t.project("NEW"))) END;
+            CREATE TRIGGER \(t.name)_updated AFTER UPDATE ON \(t.name) BEGIN \(stamp(t.project("NEW"))) END;
+            CREATE TRIGGER \(t.name)_moved AFTER UPDATE OF \(t.parent) ON \(t.name) WHEN OLD.\(t.parent) IS NOT NEW.\(t.parent)
+                BEGIN \(stamp(t.project("OLD"))) END;
+            CREATE TRIGGER \(t.name)_deleted AFTER DELETE ON \(t.name) BEGIN \(stamp(t.project("OLD"))) END;
 
             """
+            if t.replaceable {
+                let holder = "(SELECT \(t.project("held")) FROM \(t.name) held WHERE held.id = NEW.id)"
+                sql += """
+                CREATE TRIGGER \(t.name)_replacing BEFORE INSERT ON \(t.name) WHEN EXISTS (SELECT 1 FROM \(t.name) WHERE id = NEW.id)
+                    BEGIN \(stamp(holder)) END;
+                CREATE TRIGGER \(t.name)_renumbered BEFORE UPDATE OF id ON \(t.name)
+                    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM \(t.name) WHERE id = NEW.id) BEGIN \(stamp(holder)) END;
+
+                """
+            }
+            return sql
         }.joined()
     }
 }

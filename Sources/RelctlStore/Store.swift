@@ -238,7 +238,7 @@ public final class Store {
     /// How many row changes the database has had (schema 6 on), by relctl or
     /// by hand: with the revision, names the state a published tree came from.
     public func edits() throws -> Int64 {
-        try db.scalar("SELECT n FROM edit_count").intValue ?? 0
+        try db.scalar("SELECT coalesce((SELECT n FROM edit_count WHERE id = 0), 0)").intValue ?? 0
     }
 
     /// Each project's revision and edit stamp.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlStore
+@testable import SQLite
 
 /// The database is a file people edit by hand. A change made with the
 /// sqlite3 shell writes no audit row, so no new revision; the database's own
@@ -36,6 +37,9 @@ final class HandEditTests: XCTestCase {
         func version(_ slug: String, _ v: String) -> String {
             "(SELECT v.id FROM version v JOIN platform p ON p.id = v.platform_id JOIN project j ON j.id = p.project_id WHERE j.slug = '\(slug)' AND p.name = 'ios' AND v.version = '\(v)')"
         }
+        func platform(_ slug: String) -> String {
+            "(SELECT p.id FROM platform p JOIN project j ON j.id = p.project_id WHERE j.slug = '\(slug)' AND p.name = 'ios')"
+        }
         let edits: [(slug: String, sql: String)] = [
             ("cafe", "UPDATE version SET policy = 'force' WHERE id = \(version("cafe", "1.0"))"),
             ("blog", "INSERT INTO note(version_id, locale, body) VALUES (\(version("blog", "1.1")), 'en-GB', 'Colour')"),
@@ -48,19 +52,26 @@ final class HandEditTests: XCTestCase {
             ("shop", "UPDATE platform SET recommend_version = '1.1' WHERE name = 'ios' AND project_id = (SELECT id FROM project WHERE slug = 'shop')"),
             ("blog", "UPDATE project SET name = 'The Blog' WHERE slug = 'blog'"),
             ("cafe", "DELETE FROM message WHERE project_id = (SELECT id FROM project WHERE slug = 'cafe')"),
+            // REPLACE removes a row without its delete trigger: the project that loses it is stamped too.
+            ("blog shop", "INSERT OR REPLACE INTO version(id, platform_id, version, build, released_at) VALUES (\(version("shop", "1.0")), \(platform("blog")), '1.5', 150, 1780000000)"),
+            ("cafe shop", "UPDATE OR REPLACE version SET id = \(version("shop", "1.1")) WHERE id = \(version("cafe", "1.1"))"),
+            ("blog shop", "INSERT OR REPLACE INTO maintenance(id, project_id, starts_at, ends_at) SELECT id, (SELECT id FROM project WHERE slug = 'blog'), starts_at, ends_at FROM maintenance"),
+            ("blog cafe", "INSERT OR REPLACE INTO platform(id, project_id, name, bundle_id, app_store_id, min_os) VALUES (\(platform("cafe")), (SELECT id FROM project WHERE slug = 'blog'), 'macos', 'com.example.blog', '1088280263', '12.0')"),
         ]
-        for (slug, sql) in edits {
+        for (slugs, sql) in edits {
+            let rendered = slugs.split(separator: " ").map(String.init)
             let before = fileTree(out)
             try sqlite3(h, sql)
             let stale = h.run(["verify", out])
             XCTAssertEqual(stale.status, 1, sql)
             XCTAssertTrue(stale.err.contains("stale"), "\(sql): \(stale.err)")
             let s = publish(h, out)
-            XCTAssertEqual(s["rendered"] as? [String], [slug], sql)
+            XCTAssertEqual(s["rendered"] as? [String], rendered, sql)
             let after = fileTree(out)
-            let changed = Set(after.keys.filter { after[$0] != before[$0] })
-            XCTAssertTrue(changed.contains { $0.hasPrefix(slug + "/") }, "\(sql): no file of \(slug) changed")
-            XCTAssertTrue(changed.allSatisfy { $0.hasPrefix(slug + "/") || $0 == "index.json" || $0 == "index.html" }, "\(sql): \(changed.sorted())")
+            let changed = Set(after.keys.filter { after[$0] != before[$0] }).union(before.keys.filter { after[$0] == nil })
+            for slug in rendered { XCTAssertTrue(changed.contains { $0.hasPrefix(slug + "/") }, "\(sql): no file of \(slug) changed") }
+            XCTAssertTrue(changed.allSatisfy { path in rendered.contains { path.hasPrefix($0 + "/") } || path == "index.json" || path == "index.html" },
+                          "\(sql): \(changed.sorted())")
             XCTAssertEqual(publish(h, out)["rendered"] as? [String], [], "\(sql): then nothing to do")
             XCTAssertEqual(h.run(["verify", out]).status, 0, sql)
             let full = h.dir + "/full"
@@ -68,6 +79,53 @@ final class HandEditTests: XCTestCase {
             XCTAssertEqual(fileTree(full), fileTree(out), "\(sql): the tree a full publish gives")
             try FileManager.default.removeItem(atPath: full)
         }
+    }
+
+    /// verify goes by each project's record: a hand edit to a project a
+    /// `publish -p` left alone is still named, though the tree's own numbers moved on.
+    func testVerifyNamesAProjectChangedByHandAfterAPublishOfAnother() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        try sqlite3(h, "UPDATE project SET name = 'The Blog' WHERE slug = 'blog'")
+        XCTAssertEqual(h.run(["publish", out, "-p", "cafe", "--json"]).status, 0)
+        let v = h.run(["verify", out, "--json"])
+        XCTAssertEqual(v.status, 1, v.err)
+        let report = try XCTUnwrap(v.json as? [String: Any])
+        XCTAssertEqual(report["changedProjects"] as? [String], ["blog"])
+        XCTAssertEqual(report["stale"] as? Bool, true)
+        XCTAssertTrue(h.run(["verify", out]).out.contains("project 'blog' was changed without relctl"))
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    /// A database from before the stamps (schema 5) is upgraded: its projects
+    /// have none until they change, a publish records none, the next one has
+    /// nothing to do, and a hand edit then stamps and renders its project.
+    func testADatabaseUpgradedToStampsPublishesHandEditsFromThenOn() throws {
+        let h = Harness()
+        let old = try Connection(path: h.db, readOnly: false, create: true)
+        try old.execute("PRAGMA journal_mode = WAL")
+        for sql in Schema.migrations.prefix(5) { try old.execute(sql) }
+        try old.execute("PRAGMA application_id = \(Schema.applicationID)")
+        try old.execute("PRAGMA user_version = 5")
+        try old.execute("""
+            INSERT INTO audit(at, user, project, action) VALUES (1700000000, 'tester', NULL, 'init');
+            INSERT INTO project(slug, name, locales) VALUES ('shop', 'Shop', 'en'), ('cafe', 'Cafe', 'en');
+            INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os) VALUES (1, 'ios', 'com.example.shop', '1088280260', '15.0'), (2, 'ios', 'com.example.cafe', '1088280261', '15.0');
+            INSERT INTO version(platform_id, version, build, released_at) VALUES (1, '1.0', 100, 1700000000), (1, '1.1', 110, 1750000000), (2, '1.0', 100, 1700000000);
+            """)
+        let out = h.dir + "/out"
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe", "shop"])
+        XCTAssertEqual(try old.scalar("PRAGMA user_version"), .int(Store.schemaVersion))
+        let index = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))) as? [String: Any])
+        XCTAssertEqual(index["edits"] as? Int, 0)
+        XCTAssertTrue(((index["projects"] as? [String: Any])?["shop"] as? [String: Any])?["edits"] is NSNull, "no stamp yet")
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
+        try sqlite3(h, "UPDATE version SET policy = 'force' WHERE version = '1.0' AND platform_id = 1")
+        XCTAssertEqual(h.run(["verify", out]).status, 1)
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["shop"])
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
     /// The stamps themselves: every insert, update and delete of a project's

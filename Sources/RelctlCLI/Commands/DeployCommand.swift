@@ -73,7 +73,8 @@ enum DeployCommand {
                     // index.json is already replaced: a second deploy no longer sees these files, so say where they are listed.
                     let list = (inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy-undeleted.\(getpid()).list"
                     try FileSystem.writeFile(list, Array(step.paths.map { $0 + "\n" }.joined().utf8))
-                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong are still there, listed in \(list)",
+                    // rclone names each failure only in its log: the list is every path of the step, gone or not.
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there: \(list) lists them all",
                                               hint: "fix the cause, then delete them: rclone delete \(remote) --files-from-raw \(list)")
                 }
                 if outcome.status != 0 {

@@ -55,7 +55,7 @@ enum VerifyCommand {
         var findings: [Finding] = []
         var decisions = 0
         var staleProjects: [String] = []
-        let (current, edits): (Int64, Int64) = try store.read {
+        let (current, edits, revisions): (Int64, Int64, Revisions) = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
@@ -68,25 +68,43 @@ enum VerifyCommand {
                 }
             }
             staleProjects = published.subtracting(projects.map(\.slug)).sorted()
-            return (try store.revision(), try store.edits())
+            return (try store.revision(), try store.edits(), try store.projectRevisions())
         }
         let disagreements = findings.filter(\.isDisagreement)
         let limits = FindingsReport.limits(findings)
         // The edit count moves with a change made by hand too (an index from before it has none).
         let handEdited: Bool = { if case .int(let published)? = index["edits"] { return published != edits } else { return false } }()
-        let stale = current != revision || handEdited
+        // Each project as index.json recorded it: changed since by relctl (its revision) or by hand
+        // (its edit stamp), also where a publish -p moved the tree's own numbers on.
+        var changedProjects: [(slug: String, revision: JSON?)] = []
+        if case .object(let recorded)? = index["projects"] {
+            for (slug, value) in recorded.sorted(by: { $0.key < $1.key }) where !staleProjects.contains(slug) {
+                guard case .object(let p) = value else { continue }
+                let stamp: Int64? = { if case .int(let n)? = p["edits"] { return n } else { return nil } }()
+                if p["revision"] != .int(revisions.revision(slug)) || stamp != revisions.edits[slug] { changedProjects.append((slug, p["revision"])) }
+            }
+        }
+        let stale = current != revision || handEdited || !changedProjects.isEmpty
 
         inv.render(.object([
             "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(current), "publishedAt": .time(at),
             "stale": .bool(stale), "decisions": .int(Int64(decisions)),
             "changedFiles": .array(changed.map { .object(["path": .string($0.0), "problem": .string($0.1)]) }),
             "removedProjects": .array(staleProjects.map { .string($0) }),
+            "changedProjects": .array(changedProjects.map { .string($0.slug) }),
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
         ])) {
             var s = ""
             if current != revision { s += "stale: the database is at revision \(current), the files were published from revision \(revision); publish again\n" }
-            else if stale { s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n" }
+            for (slug, recorded) in changedProjects {
+                let now = revisions.revision(slug)
+                s += recorded == .int(now) ? "stale: project '\(slug)' was changed without relctl since the publish (no new revision: sqlite3 by hand, say)\n"
+                    : "stale: project '\(slug)' is at revision \(now), its files were published from revision \({ if case .int(let r)? = recorded { return String(r) } else { return "unknown" } }())\n"
+            }
+            if handEdited && changedProjects.isEmpty && current == revision {
+                s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n"
+            }
             for p in staleProjects { s += "stale: project '\(p)' is published here but no longer in the database\n" }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }

@@ -110,7 +110,7 @@ public enum IndexFormat {
         var index = PublishedIndex(generator: generator, revision: revision, validFrom: validFrom, nextChange: next)
         // Absent from an index written before the edit stamps: none since.
         switch member("edits") {
-        case nil: break
+        case nil, .null?: break
         case .int(let edits)?: index.edits = edits
         default: return nil
         }
