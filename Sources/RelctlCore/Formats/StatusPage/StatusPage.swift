@@ -190,9 +190,7 @@ public enum StatusPage {
         }
         // While a window blocks the platform every version sees the same maintenance verdict.
         let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
-        // By index: a (version, verdict) pair copied out costs a retain of each of its strings.
-        for row in state.verdicts.indices.reversed() {
-            let v = state.versions[row], update = state.verdicts[row].1
+        for (v, update) in state.verdicts.reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
                 floors.remove(at: i)
