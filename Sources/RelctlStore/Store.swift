@@ -18,6 +18,10 @@ public final class Store {
     /// A dry run makes every change in its transaction, with every check the
     /// data makes, and then rolls it back: what it reports is what would happen.
     public var dryRun = false
+    /// A command's --dry-run: its changes stay in one transaction that is
+    /// never committed, so what they made reads back (for --json) and nothing
+    /// reaches the file; it is rolled back when the store goes.
+    public var holdsChanges = false
     /// The last write found the data already as asked: nothing was written
     /// and no audit row added (repeating a change must not fill the log).
     public private(set) var lastWriteUnchanged = false
@@ -202,6 +206,7 @@ public final class Store {
         unchanged = false
         lastWriteUnchanged = false
         do {
+            if holdsChanges { try db.hold() }
             return try db.write {
                 let (r, action) = try body()
                 if unchanged { result = r; throw DryRunRollback() }

@@ -47,6 +47,7 @@ public final class Connection {
     }
 
     deinit {
+        if holding { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
         for (_, stmt) in statements { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
     }
@@ -140,9 +141,33 @@ public final class Connection {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Whether a transaction is held open (`hold`): writes and reads happen
+    /// inside it, and it ends, rolled back, with the connection.
+    public private(set) var holding = false
+
+    /// Opens a write transaction that is never committed: every later write
+    /// goes into it (as a savepoint) and every read sees them, and closing
+    /// the connection, or the process ending, rolls it all back.
+    public func hold() throws {
+        guard !holding else { return }
+        try execute("BEGIN IMMEDIATE")
+        holding = true
+    }
+
     /// A write transaction. IMMEDIATE takes the write lock up front, so the
     /// busy timeout applies and no reader-turned-writer deadlock can occur.
     public func write<T>(_ body: () throws -> T) throws -> T {
+        if holding {
+            try execute("SAVEPOINT held_write")
+            do {
+                let result = try body()
+                try execute("RELEASE held_write")
+                return result
+            } catch {
+                _ = sqlite3_exec(handle, "ROLLBACK TO held_write; RELEASE held_write", nil, nil, nil)
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -157,6 +182,7 @@ public final class Connection {
 
     /// A consistent snapshot for everything read inside `body`.
     public func read<T>(_ body: () throws -> T) throws -> T {
+        if holding { return try body() }
         try execute("BEGIN DEFERRED")
         defer { _ = sqlite3_exec(handle, "COMMIT", nil, nil, nil) }
         return try body()

@@ -330,7 +330,10 @@ final class JSONDialectTests: XCTestCase {
         XCTAssertEqual(h.ok("rules set --major critical --json").out, h.ok("rules show --json").out)
         XCTAssertEqual(h.ok("message set required --locale en --title Now --json").out, h.ok("message show --locale en --json").out)
         XCTAssertEqual(h.ok("project edit shop --name Shop2 --json").out, h.ok("project show shop --json").out)
-        XCTAssertEqual(h.ok("force 2.1 --platform ios --json --dry-run --allow-unreleased").out, "", "a dry run prints nothing on stdout")
+        // A dry run prints what the change would make, and makes nothing.
+        let dry = h.ok("force 2.1 --platform ios --json --dry-run --allow-unreleased").out
+        XCTAssertTrue(dry.contains(#""force":{"build":null,"deadline":null,"version":"2.1"}"#), dry)
+        XCTAssertFalse(h.ok("policy list --platform ios --json").out.contains(#""version":"2.1"}"#))
     }
 }
 

@@ -6,7 +6,7 @@ import RelctlStore
 extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
         let store = try Store(path: dbPath, mode: mode, user: context.user)
-        store.dryRun = dryRun
+        store.holdsChanges = dryRun
         wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
         return store
     }
