@@ -20,8 +20,12 @@ public final class Store {
     public var dryRun = false
     /// A command's --dry-run: its changes stay in one transaction that is
     /// never committed, so what they made reads back (for --json) and nothing
-    /// reaches the file; it is rolled back when the store goes.
+    /// reaches the file; it is rolled back by `dropChanges`, or when the store goes.
     public var holdsChanges = false
+
+    /// Rolls back what a dry run holds, letting other writers in: before its
+    /// output is written, which may block on a slow reader.
+    public func dropChanges() { db.dropHeld() }
     /// The last write found the data already as asked: nothing was written
     /// and no audit row added (repeating a change must not fill the log).
     public private(set) var lastWriteUnchanged = false
@@ -191,8 +195,9 @@ public final class Store {
         return created
     }
 
-    /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT.
-    /// Every write method of the store goes through here.
+    /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT (in
+    /// a dry run, a savepoint of the transaction it holds). Every write
+    /// method of the store goes through here.
     func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
         try change(project: project, now: now) { (try body(), action: action) }
     }

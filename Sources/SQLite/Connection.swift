@@ -4,7 +4,8 @@ import CSQLite
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One connection. Writes go through `write {}` (BEGIN IMMEDIATE) so that a
-/// second process waits on the busy timeout instead of failing mid-transaction.
+/// second process waits on the busy timeout instead of failing mid-transaction;
+/// while a transaction is held (`hold`), as savepoints inside it.
 public final class Connection {
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
@@ -154,10 +155,23 @@ public final class Connection {
         holding = true
     }
 
+    /// Rolls the held transaction back and lets the write lock go.
+    public func dropHeld() {
+        guard holding else { return }
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        holding = false
+    }
+
     /// A write transaction. IMMEDIATE takes the write lock up front, so the
     /// busy timeout applies and no reader-turned-writer deadlock can occur.
     public func write<T>(_ body: () throws -> T) throws -> T {
         if holding {
+            // SQLite may have rolled the whole transaction back on its own (an I/O error, a full
+            // disk): a savepoint then would open a transaction of its own, and its release commit it.
+            guard sqlite3_get_autocommit(handle) == 0 else {
+                holding = false
+                throw SQLiteError(code: SQLITE_ABORT, message: "the transaction held for a dry run was rolled back")
+            }
             try execute("SAVEPOINT held_write")
             do {
                 let result = try body()

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlStore
 
 /// `--dry-run --json` prints what the change would make, in the shape the
 /// change itself prints, and leaves the database as it was (not one row, the
@@ -16,14 +17,14 @@ final class DryRunJSONTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("project use shop")
-        var tried = 0
-        for (line, name) in JSONSchemaTests.cases {
+        var tried: [String] = []
+        // publish and deploy have dry runs of their own (files, not rows).
+        for (line, name) in JSONSchemaTests.cases + [("force --after 3d --platform ios", "policy")]
+        where !line.hasPrefix("publish") && !line.hasPrefix("deploy") {
             let args = Harness.split(line)
             let before = try dump(h)
             let dry = h.run(args + ["--dry-run", "--json"])
             if dry.status == 2 && dry.err.contains("unknown option '--dry-run'") { continue }
-            // publish and deploy have dry runs of their own (files, not rows).
-            if args.contains("publish") || args.contains("deploy") { continue }
             XCTAssertEqual(dry.status, 0, "\(line): \(dry.err)")
             XCTAssertEqual(try dump(h), before, "\(line) --dry-run changed the database")
             let validator = try SchemaValidator(path: Package.root + "/schema/json/\(name).schema.json")
@@ -34,14 +35,52 @@ final class DryRunJSONTests: XCTestCase {
             XCTAssertEqual(real.status, 0, "\(line): \(real.err)")
             XCTAssertEqual(dry.out, real.out, line)
             XCTAssertNotEqual(try dump(h), before, "\(line) changed nothing for real either: the test proves nothing")
-            tried += 1
+            tried.append(args.prefix(2).joined(separator: " "))
         }
-        XCTAssertGreaterThanOrEqual(tried, 15, "the write commands were tried")
+        // Every write command of the list, not skipped for want of --dry-run.
+        for command in ["project add", "project edit", "platform edit", "version add", "version edit", "version release", "notes set",
+                        "force 1.1", "recommend 1.9", "policy set", "policy clear", "maintenance schedule", "message set", "rules set",
+                        "maintenance start", "maintenance stop", "force --after"] {
+            XCTAssertTrue(tried.contains { ($0 + " ").hasPrefix(command + " ") || $0 == command }, "\(command) was not tried: \(tried)")
+        }
+        // init says whether it would create the database, as init itself says.
+        let fresh = h.dir + "/fresh.db"
+        XCTAssertEqual(h.run(["init", "--dry-run", "--json"], database: fresh).out, #"{"created":true,"db":"\#(fresh)","schema":\#(Store.schemaVersion)}"# + "\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
+        XCTAssertEqual(h.run(["init", "--json"], database: fresh).out, #"{"created":true,"db":"\#(fresh)","schema":\#(Store.schemaVersion)}"# + "\n")
     }
 
-    /// A dry run holds its changes in one transaction until the command ends:
-    /// another relctl writing at the same time waits, then finds the database
-    /// as it was.
+    /// A dry run lets go of the database before it writes its document: a
+    /// reader slow to take the output (a pager, a full pipe) holds up no other writer.
+    func testADryRunHoldsNoLockWhileItsOutputWaits() throws {
+        let h = Harness()
+        h.sample()
+        let notes = h.dir + "/notes.txt"
+        // About 150 KB of JSON: more than a pipe holds, so the dry run blocks writing it.
+        try String(repeating: "A long line of release notes, one of thousands.\n", count: 3000).write(toFile: notes, atomically: true, encoding: .utf8)
+        let dry = Process()
+        dry.executableURL = URL(fileURLWithPath: Package.binary)
+        dry.arguments = ["--db", h.db, "notes", "set", "2.0", "--platform", "ios", "--locale", "en", "--file", notes, "--dry-run", "--json"]
+        dry.environment = ["TZ": "UTC"]
+        let pipe = Pipe()
+        dry.standardOutput = pipe
+        dry.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try dry.run()
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertTrue(dry.isRunning, "the dry run should be waiting for its output to be read")
+        let start = Date()
+        let writer = try Proc.run(Package.binary, ["--db", h.db, "version", "add", "3.0", "--platform", "ios", "--build", "300", "-q"], env: ["TZ": "UTC"])
+        XCTAssertEqual(writer.status, 0, writer.err)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "the writer waited on the dry run's lock")
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        dry.waitUntilExit()
+        XCTAssertEqual(dry.terminationStatus, 0)
+        XCTAssertGreaterThan(output.count, 100_000)
+        XCTAssertTrue(h.ok("notes show 2.0 --platform ios --locale en").out.contains("New look"), "the dry run changed nothing")
+    }
+
+    /// What a dry run made is gone when it ends: the next command finds the
+    /// database as it was, and can make the same change for real.
     func testADryRunLeavesNothingForTheNextCommand() throws {
         let h = Harness()
         h.sample()

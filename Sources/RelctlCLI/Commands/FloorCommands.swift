@@ -111,5 +111,6 @@ enum FloorCommands {
             inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
                      ?? "\(p.name): versions below \(floor.text) must update (no deadline)")
         }
+        try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
     }
 }

@@ -7,6 +7,7 @@ extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
         let store = try Store(path: dbPath, mode: mode, user: context.user)
         store.holdsChanges = dryRun
+        dropDryRun = { [weak store] in store?.dropChanges() }
         wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
         return store
     }

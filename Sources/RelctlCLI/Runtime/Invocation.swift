@@ -8,6 +8,8 @@ public final class Invocation {
     let arguments: [String: [String]]
     /// Whether the last write found nothing to change (set where the store is opened), so messages can say so.
     var wroteNothing: () -> Bool = { false }
+    /// Rolls back what a --dry-run holds (set with the store).
+    var dropDryRun: () -> Void = {}
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
         self.context = context; self.parsed = parsed; self.arguments = arguments
