@@ -15,8 +15,8 @@ public final class Store {
     public let path: String
     let db: Connection
     let user: String
-    /// A dry run makes every change in its transaction, with every check the
-    /// data makes, and then rolls it back: what it reports is what would happen.
+    /// A trial (before an impact preview, Invocation.guarded): each change is
+    /// made with every check the data makes, then rolled back at once.
     public var dryRun = false
     /// A command's --dry-run: its changes stay in one transaction that is
     /// never committed, so what they made reads back (for --json) and nothing
@@ -26,6 +26,7 @@ public final class Store {
     /// Rolls back what a dry run holds, letting other writers in: before its
     /// output is written, which may block on a slow reader.
     public func dropChanges() { db.dropHeld() }
+
     /// The last write found the data already as asked: nothing was written
     /// and no audit row added (repeating a change must not fill the log).
     public private(set) var lastWriteUnchanged = false

@@ -170,7 +170,7 @@ public final class Connection {
             // disk): a savepoint then would open a transaction of its own, and its release commit it.
             guard sqlite3_get_autocommit(handle) == 0 else {
                 holding = false
-                throw SQLiteError(code: SQLITE_ABORT, message: "the transaction held for a dry run was rolled back")
+                throw translate(SQLiteError(code: SQLITE_ABORT, message: "the transaction held for a dry run was rolled back"))
             }
             try execute("SAVEPOINT held_write")
             do {
