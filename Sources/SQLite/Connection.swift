@@ -165,31 +165,23 @@ public final class Connection {
     /// A write transaction. IMMEDIATE takes the write lock up front, so the
     /// busy timeout applies and no reader-turned-writer deadlock can occur.
     public func write<T>(_ body: () throws -> T) throws -> T {
-        if holding {
-            // SQLite may have rolled the whole transaction back on its own (an I/O error, a full
-            // disk): a savepoint then would open a transaction of its own, and its release commit it.
-            guard sqlite3_get_autocommit(handle) == 0 else {
-                holding = false
-                throw translate(SQLiteError(code: SQLITE_ABORT, message: "the transaction held for a dry run was rolled back"))
-            }
-            try execute("SAVEPOINT held_write")
-            do {
-                let result = try body()
-                try execute("RELEASE held_write")
-                return result
-            } catch {
-                _ = sqlite3_exec(handle, "ROLLBACK TO held_write; RELEASE held_write", nil, nil, nil)
-                throw error
-            }
+        // While a transaction is held, the write is a savepoint inside it.
+        let (begin, commit, rollback) = holding ? ("SAVEPOINT held_write", "RELEASE held_write", "ROLLBACK TO held_write; RELEASE held_write")
+                                                : ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
+        // SQLite may have rolled a held transaction back on its own (an I/O error, a full
+        // disk): a savepoint then would open a transaction of its own, and its release commit it.
+        if holding, sqlite3_get_autocommit(handle) != 0 {
+            holding = false
+            throw translate(SQLiteError(code: SQLITE_ABORT, message: "the transaction held for a dry run was rolled back"))
         }
-        try execute("BEGIN IMMEDIATE")
+        try execute(begin)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(commit)
             return result
         } catch {
             // The first error is the one worth reporting; a failed rollback is not.
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            _ = sqlite3_exec(handle, rollback, nil, nil, nil)
             throw error
         }
     }

@@ -8,24 +8,14 @@ import XCTest
 /// sqlite3 shell writes no audit row, so no new revision; the database's own
 /// triggers stamp the changed project instead, and a publish renders it.
 final class HandEditTests: XCTestCase {
+    /// Three projects, and a maintenance window of shop's.
     func fleet() -> Harness {
-        let h = Harness()
-        h.sample()
-        h.ok("maintenance schedule --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Back soon\"")
-        for slug in ["blog", "cafe"] {
-            h.ok("project add \(slug) --name \(slug.capitalized)")
-            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280261 --min-os 15.0")
-            h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
-            h.ok("version add 1.1 -p \(slug) --platform ios --build 110 --released 2026-06-01T00:00:00Z --notes \"Second\"")
-        }
+        let h = threeProjects()
+        h.ok("maintenance schedule -p shop --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Back soon\"")
         return h
     }
 
-    func publish(_ h: Harness, _ dir: String) -> [String: Any] {
-        let r = h.run(["publish", dir, "--json"])
-        XCTAssertEqual(r.status, 0, r.err)
-        return (r.json as? [String: Any]) ?? [:]
-    }
+    func publish(_ h: Harness, _ dir: String) -> [String: Any] { publishJSON(h, dir) }
 
     /// A row of each table a publish reads, changed by hand (insert, update,
     /// delete): the next publish renders that project only and gives the

@@ -8,23 +8,9 @@ import XCTest
 /// time transition renders the projects it touches, and whatever the path,
 /// the tree is byte for byte the one a full publish into an empty folder gives.
 final class IncrementalPublishTests: XCTestCase {
-    func fleet() -> Harness {
-        let h = Harness()
-        h.sample()
-        for slug in ["blog", "cafe"] {
-            h.ok("project add \(slug) --name \(slug.capitalized)")
-            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280261 --min-os 15.0")
-            h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
-            h.ok("version add 1.1 -p \(slug) --platform ios --build 110 --released 2026-11-29T06:00:00Z --notes \"Second\"")
-        }
-        return h
-    }
+    func fleet() -> Harness { threeProjects() }
 
-    func publish(_ h: Harness, _ dir: String, _ extra: [String] = []) -> [String: Any] {
-        let r = h.run(["publish", dir, "--json"] + extra)
-        XCTAssertEqual(r.status, 0, r.err)
-        return (r.json as? [String: Any]) ?? [:]
-    }
+    func publish(_ h: Harness, _ dir: String, _ extra: [String] = []) -> [String: Any] { publishJSON(h, dir, extra) }
 
     func testNoOpPublishRendersAndWritesNothingAndSaysTheSame() throws {
         let h = fleet()

@@ -52,3 +52,23 @@ func sqlite3(_ h: Harness, _ sql: String, file: StaticString = #filePath, line: 
     let r = try Proc.run(shell, [h.db, sql])
     XCTAssertEqual(r.status, 0, "\(sql): \(r.err)", file: file, line: line)
 }
+
+/// The sample project and two more (blog, cafe) with one iOS platform each.
+func threeProjects() -> Harness {
+    let h = Harness()
+    h.sample()
+    for slug in ["blog", "cafe"] {
+        h.ok("project add \(slug) --name \(slug.capitalized)")
+        h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug) --app-store-id 1088280261 --min-os 15.0")
+        h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
+        h.ok("version add 1.1 -p \(slug) --platform ios --build 110 --released 2026-11-29T06:00:00Z --notes \"Second\"")
+    }
+    return h
+}
+
+/// `publish DIR --json`, asserted to succeed: its report.
+func publishJSON(_ h: Harness, _ dir: String, _ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
+    let r = h.run(["publish", dir, "--json"] + extra)
+    XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
+    return (r.json as? [String: Any]) ?? [:]
+}
