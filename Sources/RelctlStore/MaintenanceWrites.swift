@@ -22,10 +22,21 @@ extension Store {
     /// cancellations: apps may remember them.
     /// `preferring`: an id to take when it is above every id given so far (an imported window keeps its id).
     func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?, preferring: Int64? = nil) throws -> Int64 {
-        let last = try db.scalar("""
-            SELECT max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'maintenance_last_id'), 0),
-                       coalesce((SELECT max(id) FROM maintenance), 0))
-            """).intValue ?? 0
+        // The last id given out, as recorded and as found: ids are never reused, and both are checked before adding one.
+        let recorded = try meta("maintenance_last_id").map { text -> Int64 in
+            guard let n = Int64(text), (0...MaintenanceWindow.maxID).contains(n) else {
+                throw badRow("meta maintenance_last_id", "'\(text)' is not a window id from 0 to \(MaintenanceWindow.maxID)")
+            }
+            return n
+        } ?? 0
+        let found = try db.scalar("SELECT max(id) FROM maintenance").intValue ?? 0
+        guard (0...MaintenanceWindow.maxID).contains(found) else {
+            throw badRow("maintenance window #\(found)", "its id is outside 1...\(MaintenanceWindow.maxID)")
+        }
+        let last = max(recorded, found)
+        guard last < MaintenanceWindow.maxID else {
+            throw StoreError("every maintenance window id up to \(MaintenanceWindow.maxID) is used", hint: "correct the ids in the maintenance table (sqlite3 \(path))")
+        }
         let id = preferring.map { $0 > last ? $0 : last + 1 } ?? last + 1
         try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
                    [.int(id), .int(project.id), SQLValue(platformID), .int(start), SQLValue(end)])

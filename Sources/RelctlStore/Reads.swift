@@ -158,7 +158,7 @@ extension Store {
     public func notes(version: Int64) throws -> [String: String] {
         var notes: [String: String] = [:]
         for r in try db.query("SELECT locale, body FROM note WHERE version_id = ?", [.int(version)]) {
-            notes[try locale(r.text(0), "a note of version #\(version)", "its locale")] = r.text(1)
+            notes[try locale(r.text(0), "a note of version #\(version)", "its locale")] = try noteBody(r.text(1), version: version)
         }
         return notes
     }
@@ -179,10 +179,16 @@ extension Store {
         // Gathered apart, in whatever order the rows come, then stored once per version.
         var notes = [[String: String]](repeating: [:], count: list.count)
         try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-            guard let id = c.int(0), let locale = c.text(1), let body = c.text(2), let i = index[id] else { return }
-            notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = body
+            guard let id = c.int(0), let locale = try c.text(1), let body = try c.text(2), let i = index[id] else { return }
+            notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = try self.noteBody(body, version: id)
         }
         for i in list.indices { list[i].notes = notes[i] }
+    }
+
+    /// A note's text as `notes set` takes it: apps show it as written.
+    func noteBody(_ text: String, version: Int64) throws -> String {
+        if let problem = UserText.notesProblem(text) { throw badRow("a note of version #\(version)", "its text: \(problem)") }
+        return text
     }
 
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
@@ -224,16 +230,27 @@ extension Store {
             FROM maintenance m LEFT JOIN platform p ON p.id = m.platform_id
             WHERE m.project_id = ? ORDER BY m.starts_at, m.id
             """, [.int(project)]).map {
-            let what = "maintenance window #\($0.int(0)!)"
-            return MaintenanceWindow(id: $0.int(0)!, projectID: $0.int(1)!, platformID: $0.int(2), platformName: $0.string(3),
-                                     startsAt: try instant($0.int(4), what, "starts_at")!, endsAt: try instant($0.int(5), what, "ends_at"),
-                                     cancelledAt: try instant($0.int(6), what, "cancelled_at"), copy: [:])
+            let id = $0.int(0)!
+            let what = "maintenance window #\(id)"
+            guard (1...MaintenanceWindow.maxID).contains(id) else { throw badRow(what, "its id is outside 1...\(MaintenanceWindow.maxID)") }
+            // A platform deleted by hand (sqlite3 has foreign keys off): the window must not become project-wide.
+            if let platform = $0.int(2), $0.string(3) == nil { throw badRow(what, "its platform #\(platform) does not exist") }
+            guard let start = try instant($0.int(4), what, "starts_at") else { throw badRow(what, "it has no starts_at") }
+            let end = try instant($0.int(5), what, "ends_at")
+            // A window stopped the instant it began ends at its start (maintenance stop); never before it.
+            if let end, end < start { throw badRow(what, "it ends at \(Time.format(end)), before its start at \(Time.format(start))") }
+            return MaintenanceWindow(id: id, projectID: $0.int(1)!, platformID: $0.int(2), platformName: $0.string(3),
+                                     startsAt: start, endsAt: end, cancelledAt: try instant($0.int(6), what, "cancelled_at"), copy: [:])
         }
         var index: [Int64: Int] = [:]
         for (i, w) in windows.enumerated() { index[w.id] = i }
         for r in try db.query("SELECT c.window_id, c.locale, c.title, c.message FROM maintenance_copy c JOIN maintenance m ON m.id = c.window_id WHERE m.project_id = ?", [.int(project)]) {
             if let i = index[r.int(0)!] {
-                windows[i].copy[try locale(r.text(1), "the text of maintenance window #\(r.int(0)!)", "its locale")] = (r.string(2), r.string(3))
+                let what = "the text of maintenance window #\(r.int(0)!)"
+                for (column, text) in [("title", r.string(2)), ("message", r.string(3))] {
+                    if let text, let problem = UserText.messageProblem(text, kind: "maintenance") { throw badRow(what, "its \(column): \(problem)") }
+                }
+                windows[i].copy[try locale(r.text(1), what, "its locale")] = (r.string(2), r.string(3))
             }
         }
         return windows
@@ -248,6 +265,7 @@ extension Store {
                 throw badRow(what, "'\(r.text(0)).\(r.text(2))' is not a message relctl knows")
             }
             let locale = try locale(r.text(1), what, "its locale")
+            if let problem = UserText.messageProblem(r.text(3), kind: r.text(0)) { throw badRow(what, "its \(locale) \(r.text(2)): \(problem)") }
             result[r.text(0), default: [:]][locale, default: [:]][r.text(2)] = r.text(3)
         }
         return result

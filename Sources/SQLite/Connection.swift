@@ -87,7 +87,7 @@ public final class Connection {
             switch arg {
             case .null: rc = sqlite3_bind_null(stmt, idx)
             case .int(let n): rc = sqlite3_bind_int64(stmt, idx, n)
-            case .text(let s): rc = sqlite3_bind_text(stmt, idx, s, -1, SQLITE_TRANSIENT)
+            case .text(let s): rc = Connection.bind(stmt, idx, s)
             }
             if rc != SQLITE_OK { throw error(rc) }
         }
@@ -103,12 +103,32 @@ public final class Connection {
                 switch sqlite3_column_type(stmt, c) {
                 case SQLITE_NULL: values.append(.null)
                 case SQLITE_INTEGER: values.append(.int(sqlite3_column_int64(stmt, c)))
-                default: values.append(.text(String(cString: sqlite3_column_text(stmt, c))))
+                default:
+                    do { values.append(.text(try Connection.text(stmt, c))) } catch let e as SQLiteError { throw translate(e) }
                 }
             }
             rows.append(Row(values: values))
         }
         return rows
+    }
+
+    /// Text bound by its length: a string with a NUL in it is stored whole, never cut there.
+    @discardableResult
+    static func bind(_ stmt: OpaquePointer?, _ idx: Int32, _ s: String) -> Int32 {
+        sqlite3_bind_text(stmt, idx, s, Int32(s.utf8.count), SQLITE_TRANSIENT)
+    }
+
+    /// A text column by its length: all of it, NULs included. Bytes that are
+    /// not UTF-8 (written by hand with a cast) are an error naming the column,
+    /// never text silently repaired into something else.
+    static func text(_ stmt: OpaquePointer?, _ column: Int32) throws -> String {
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        guard let p = sqlite3_column_text(stmt, column) else { return "" }
+        guard let s = String(validating: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) else {
+            let name = sqlite3_column_name(stmt, column).map { String(cString: $0) } ?? "#\(column)"
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "a value of column \(name) is not UTF-8 text")
+        }
+        return s
     }
 
     /// Steps through the rows without materialising them: for bulk reads.
@@ -120,14 +140,14 @@ public final class Connection {
             switch arg {
             case .null: sqlite3_bind_null(stmt, idx)
             case .int(let n): sqlite3_bind_int64(stmt, idx, n)
-            case .text(let s): sqlite3_bind_text(stmt, idx, s, -1, SQLITE_TRANSIENT)
+            case .text(let s): Connection.bind(stmt, idx, s)
             }
         }
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw error(rc) }
-            try body(Cursor(stmt: stmt))
+            do { try body(Cursor(stmt: stmt)) } catch let e as SQLiteError { throw translate(e) }
         }
     }
 

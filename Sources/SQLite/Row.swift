@@ -24,8 +24,7 @@ public struct Cursor {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
     }
 
-    public func text(_ i: Int32) -> String? {
-        guard let p = sqlite3_column_text(stmt, i) else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))), as: UTF8.self)
+    public func text(_ i: Int32) throws -> String? {
+        sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : try Connection.text(stmt, i)
     }
 }

@@ -85,7 +85,7 @@ final class AppcastTests: XCTestCase {
         let snapshot = ProjectSnapshot(project: project, platforms: [platform], versions: [1: versions], windows: [],
                                        messages: MessageResolver(overrides: [:], defaultLocale: "en"))
         var warnings: [String] = []
-        let files = try ProjectFiles.render(snapshot, at: now, warnings: &warnings)
+        let files = ProjectFiles.render(snapshot, at: now, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
         let xml = try XCTUnwrap(byPath["app/ios/appcast.xml"])

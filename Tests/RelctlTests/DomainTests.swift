@@ -195,6 +195,30 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(try JSONReader.parse(Array(doc.rendered().utf8)), doc)
     }
 
+    /// Hostile JSON (a hand-edited index.json, a file to import) is an
+    /// error or a value, never a crash: lone and mismatched surrogates read
+    /// as U+FFFD, escapes JSON does not have and deep nesting are refused.
+    func testHostileJSONIsAnErrorNotACrash() throws {
+        func string(_ json: String) throws -> String? {
+            guard case .string(let s) = try JSONReader.parse(Array(json.utf8)) else { return nil }
+            return s
+        }
+        XCTAssertEqual(try string(#""\uD800\u0041""#), "\u{FFFD}A")
+        XCTAssertEqual(try string(#""\uDC00x""#), "\u{FFFD}x")
+        XCTAssertEqual(try string(#""\uD800""#), "\u{FFFD}")
+        XCTAssertEqual(try string(#""\uD83D\uDE00\/""#), "😀/")
+        for bad in [#""\u+041""#, #""\u004""#, #""\x41""#, #""\a""#] {
+            XCTAssertThrowsError(try JSONReader.parse(Array(bad.utf8)), bad)
+            XCTAssertThrowsError(try JSONReader.members(Array("{\"k\":\(bad)}".utf8)), bad)
+        }
+        let deep = Array((String(repeating: "[", count: 300_000) + String(repeating: "]", count: 300_000)).utf8)
+        XCTAssertThrowsError(try JSONReader.parse(deep))
+        XCTAssertThrowsError(try JSONReader.members(Array("{\"k\":".utf8) + deep + Array("}".utf8)))
+        let fine = Array((String(repeating: "[", count: 200) + String(repeating: "]", count: 200)).utf8)
+        XCTAssertNoThrow(try JSONReader.parse(fine))
+        XCTAssertThrowsError(try XMLReader.parse(Array((String(repeating: "<a>", count: 300_000) + String(repeating: "</a>", count: 300_000)).utf8)))
+    }
+
     func testOrderedFieldsRenderLikeObjects() {
         let object = JSON.object(["b": .int(1), "a": .object(["y": .null, "x": .array([])]), "A": .raw(Array("[1]".utf8))])
         let fields = JSON.ordered(["A": .raw(Array("[1]".utf8)), "a": .ordered(["x": .array([]), "y": .null]), "b": .int(1)])

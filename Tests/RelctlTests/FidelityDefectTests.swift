@@ -182,6 +182,36 @@ final class FidelityDefectTests: XCTestCase {
         XCTAssertTrue(disagreements.contains { $0["client"] as? String == "Retired" && $0["version"] as? String == "1.0" && ($0["check"] as? String)?.hasPrefix("required") == true }, "\(disagreements)")
     }
 
+    /// Siren carries no recommend floor, so below one it follows its rules:
+    /// doing less is a limit, and so is forcing when the rule for that update
+    /// type forces. A siren.json that forces what the floor only offers is a
+    /// disagreement, named by the client that reads it.
+    func testVerifyReportsASirenFileThatForcesWhatARecommendFloorOffers() throws {
+        let h = Harness(); h.sample()
+        h.ok("recommend 2.0 --platform ios")
+        _ = publish(h)
+        XCTAssertEqual(verify(h).status, 0, verify(h).out)
+        let path = h.dir + "/out/shop/ios/siren.json"
+        let text = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self)
+        XCTAssertTrue(text.contains(#""forceFloor":null"#), text)
+        try Data(text.replacingOccurrences(of: #""forceFloor":null"#, with: #""forceFloor":"2.0""#).utf8).write(to: URL(fileURLWithPath: path))
+        let r = verify(h)
+        XCTAssertEqual(r.status, 1, r.out)
+        let disagreements = (r.json as? [String: Any])?["disagreements"] as? [[String: Any]] ?? []
+        XCTAssertTrue(disagreements.contains { $0["client"] as? String == "Siren" && $0["version"] as? String == "1.1" && $0["clientDoes"] as? String == "required"
+                                               && ($0["check"] as? String)?.hasPrefix("optional (recommend-floor)") == true }, "\(disagreements)")
+        // Forced by the project's own rule for major updates: the floor's limit, not a defect.
+        let m = Harness(); m.sample()
+        m.ok("recommend 2.0 --platform ios")
+        m.ok("rules set --all default --major critical")
+        XCTAssertEqual((m.ok("--json check 1.1 --platform ios").json as? [String: Any])?["verdict"] as? String, "optional")
+        _ = publish(m)
+        let ok = verify(m)
+        XCTAssertEqual(ok.status, 0, ok.out)
+        let limits = (ok.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
+        XCTAssertTrue(limits.contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "recommend floor 2.0" }, "\(limits)")
+    }
+
     func testVerifyReportsAMinVersionTurnedIntoANumber() throws {
         let h = Harness(); h.sample()
         h.ok("force 2.0 --platform ios")

@@ -252,13 +252,39 @@ final class HardeningTests: XCTestCase {
         h.sample()
         h.fails("publish \(h.dir)/a/b/\(long)/out", status: 2, "more than the 255")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/a"))
-        // A first publish refused after staging began (a project it cannot publish)
-        // takes back its staging folders, its journal and the DIR it made.
-        h.ok("project add second --name Second")
-        h.ok("platform add ios --bundle-id com.example.second -p second")
-        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z -p second")
-        h.fails("publish \(h.dir)/first/out --at 2026-11-29T12:00:00Z", "App Store id")
+        // A first publish refused after staging began (a project with a bad row,
+        // read after shop was staged) takes back its staging folders, its journal and the DIR it made.
+        h.ok("project add terra --name Terra")
+        h.ok("platform add ios --bundle-id com.example.terra --app-store-id 1 -p terra")
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z -p terra")
+        try Connection(path: h.db, readOnly: false, create: false).execute(
+            "UPDATE version SET version = '1..0' WHERE platform_id = (SELECT p.id FROM platform p JOIN project j ON j.id = p.project_id WHERE j.slug = 'terra')")
+        h.fails("publish \(h.dir)/first/out --at 2026-11-29T12:00:00Z", "has a bad row")
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/first"), "a refused first publish leaves nothing")
+    }
+
+    // 9b. A file or stream handed to relctl is read up to a limit: /dev/zero,
+    // a video or a runaway pipe end in one line, the database unchanged.
+    func testAnEndlessInputIsRefusedNotRead() throws {
+        let h = Harness()
+        h.sample()
+        h.fails("notes set 2.0 --platform ios --locale de --file /dev/zero", "more than 16 MiB")
+        h.fails("import retired /dev/zero --platform ios --locale en", "more than 16 MiB")
+        h.fails("import andversion /dev/zero --platform ios", "more than 16 MiB")
+        let big = h.dir + "/big.json"
+        try Data(count: (16 << 20) + 1).write(to: URL(fileURLWithPath: big))
+        h.fails("import control \(big)", "more than 16 MiB")
+        let p = Process(), err = Pipe()
+        p.executableURL = URL(fileURLWithPath: Package.binary)
+        p.arguments = ["--db", h.db, "notes", "set", "2.0", "--platform", "ios", "--locale", "de", "--file", "-"]
+        p.environment = ["TZ": "UTC"]
+        p.standardInput = FileHandle(forReadingAtPath: "/dev/zero")
+        p.standardError = err
+        try p.run()
+        p.waitUntilExit()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(p.terminationStatus, 1, text)
+        XCTAssertTrue(text.contains("cannot read standard input: it holds more than 16 MiB"), text)
     }
 
     // 10. Output that cannot be written is a failure.

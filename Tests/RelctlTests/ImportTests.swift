@@ -75,10 +75,18 @@ final class ImportTests: XCTestCase {
              "versions[0].version is not a string (Retired crashes on this file)"),
             (#"{"messaging":{"forced":{"title":"T","message":"M","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"v1","policy":"force"}]}"#,
              "versions[0].version 'v1' is not a version relctl can store"),
+            // Text `message set` refuses is refused here too; a NUL is not cut off and stored.
+            (#"{"messaging":{"forced":{"title":"a\u0000x","message":"M","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"1.0","policy":"force"}]}"#,
+             "messaging.forced.title: it contains control characters"),
+            (#"{"messaging":{"forced":{"title":"T","message":"{bogus}","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"1.0","policy":"force"}]}"#,
+             "messaging.forced.message: unknown placeholder {bogus}"),
+            (#"{"messaging":{"forced":{"title":"T","message":"M","continueButtonText":"\uD800\u0041"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"1.0","policy":"force"}],"x":"\uD800"}"#,
+             ""),
         ]
         for (i, (text, reason)) in cases.enumerated() {
             let path = h.dir + "/bad\(i).json"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
+            if reason.isEmpty { h.ok("import retired \(path) --platform ios --locale en --dry-run"); continue }
             h.fails("import retired \(path) --platform ios", "cannot import \(path): \(reason)")
         }
         let path = h.dir + "/bad-andversion.json"
@@ -184,6 +192,8 @@ final class ImportTests: XCTestCase {
             (good.replacingOccurrences(of: "\"releaseDelayDays\":2", with: "\"releaseDelayDays\":99999"), "platforms.android.releaseDelayDays must be a whole number from 0 to 365"),
             (good.replacingOccurrences(of: "\"timeZone\":\"Europe/Istanbul\"", with: "\"timeZone\":\"Mars/Base\""), "project.timeZone: unknown time zone 'Mars/Base'"),
             (good.replacingOccurrences(of: "\"updateButton\":\"", with: "\"updateButton\":\"{price} "), "messages.en.required.updateButton: unknown placeholder {price}"),
+            (good.replacingOccurrences(of: "\"updateButton\":\"", with: "\"updateButton\":\"\\u0000"), "messages.en.required.updateButton: it contains control characters"),
+            (good.replacingOccurrences(of: "\"startsAt\":\"2026", with: "\"startsAt\":\"0000"), "maintenance.active[0].startsAt must be a UTC time between the years 0001 and 9999"),
             (good.replacingOccurrences(of: "\"platforms\":{", with: "\"platforms\":{\"windows\":{},"), "platforms.windows: 'windows' is not a platform relctl knows"),
         ]
         for (i, (text, reason)) in cases.enumerated() {

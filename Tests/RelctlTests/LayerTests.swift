@@ -30,10 +30,48 @@ final class LayerTests: XCTestCase {
         }
     }
 
+    /// Rows that a command would refuse to write, written by hand: text apps
+    /// would show as written (an unknown placeholder, a NUL, bytes that are
+    /// not UTF-8), a window that ends before it starts or whose platform is
+    /// gone (it would become project-wide), ids past 2^53. Each is an error
+    /// naming it, for reads and publish alike, never a file sent to apps.
+    func testHandWrittenTextAndWindowsAreCheckedWhenRead() throws {
+        let ios = "(SELECT id FROM platform WHERE name = 'ios')"
+        let cases: [(sql: String, names: String)] = [
+            ("INSERT INTO message VALUES (1, 'required', 'en', 'message', '{bogus} {deadline')", "unknown placeholder {bogus}"),
+            ("INSERT INTO message VALUES (1, 'required', 'en', 'title', '')", "it is empty"),
+            ("UPDATE note SET body = 'a' || char(0) || 'b' WHERE locale = 'en'", "a note of version #"),
+            ("UPDATE note SET body = '  ' WHERE locale = 'en'", "it has no text"),
+            ("UPDATE project SET name = 'A' || char(0) || 'B'", "control character"),
+            ("UPDATE project SET name = CAST(x'41ff42' AS TEXT)", "a value of column name is not UTF-8 text"),
+            ("UPDATE maintenance SET ends_at = starts_at - 3600", "maintenance window #1: it ends at"),
+            ("UPDATE maintenance SET id = 9223372036854775807", "its id is outside 1...9007199254740991"),
+            ("PRAGMA foreign_keys = OFF; DELETE FROM platform WHERE id = \(ios)", "its platform #1 does not exist"),
+            ("INSERT INTO maintenance_copy VALUES (1, 'en', 'Down ' || char(7), NULL)", "its title: it contains control characters"),
+        ]
+        for (sql, names) in cases {
+            let h = Harness()
+            h.sample()
+            h.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+            try Connection(path: h.db, readOnly: false, create: false).execute(sql)
+            for line in ["check 1.0 --platform android", "status", "publish \(h.dir)/out"] {
+                let r = h.fails(line, "database")
+                XCTAssertTrue(r.err.contains(names), "\(sql) → \(line): \(r.err)")
+                XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), "a publish went ahead over a bad row")
+            }
+        }
+        // The last id given out is read as a number, and a new one never overflows.
+        let h = Harness()
+        h.sample()
+        try Connection(path: h.db, readOnly: false, create: false).execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('maintenance_last_id', 'abc')")
+        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h", "meta maintenance_last_id")
+        try Connection(path: h.db, readOnly: false, create: false).execute("UPDATE meta SET value = '9007199254740991' WHERE key = 'maintenance_last_id'")
+        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h", "every maintenance window id up to 9007199254740991 is used")
+    }
+
     func testEachLayersErrorsMapToOneExitStatus() {
         XCTAssertEqual(RelctlError.from(InputError("bad version", hint: "h")), .usage("bad version", hint: "h"))
         XCTAssertEqual(RelctlError.from(StoreError("locked", hint: "wait")), .failure("locked", hint: "wait"))
-        XCTAssertEqual(RelctlError.from(PublishProblem(message: "no id", fix: "add one")), .failure("cannot publish: no id", hint: "add one"))
         XCTAssertEqual(RelctlError.from(RelctlError.usage("x")).status, 2)
         struct Other: Error {}
         XCTAssertEqual(RelctlError.from(Other()).status, 1)

@@ -66,11 +66,12 @@ final class LocalDateTests: XCTestCase {
         h.ok("force 2.0 --platform ios --deadline 2027-07-01T10:00:00Z")
         XCTAssertTrue(message("de")?.contains("1. Juli 2027 um 12:00 (UTC+2)") == true, message("de") ?? "")
         h.fails("project edit shop --time-zone Mars/Olympus", status: 2, "unknown time zone 'Mars/Olympus'")
-        // POSIX rules: glibc clamps an offset above 24 hours and takes a short name for UTC, both silently.
-        for rule in ["UTC+99", "ABC+25", "A+3", "UTC+3E"] {
-            h.fails("project edit shop --time-zone \(rule)", status: 2, "unknown time zone '\(rule)'")
+        // POSIX rules count hours west (UTC-14 is fourteen hours east): a project names a zone instead.
+        for rule in ["UTC+99", "ABC+25", "A+3", "UTC+3E", "UTC-14", "EST+5EDT4", "GMT+14"] {
+            h.fails("project edit shop --time-zone \(rule)", status: 2, "'\(rule)' is a POSIX rule, not a tz database name")
         }
-        for rule in ["EST5EDT", "UTC-14", "EST+5EDT4"] { h.ok("project edit shop --time-zone \(rule)") }
+        for zone in ["EST5EDT", "Etc/GMT-14"] { h.ok("project edit shop --time-zone \(zone)") }
+        XCTAssertTrue(message("de")?.contains("(UTC+14)") == true, message("de") ?? "")
         // TZ in the environment may also take the <...>, minutes and rule forms.
         for rule in ["<+0530>-5:30", "CET-1CEST,M3.5.0,M10.5.0/3", "<-03>3", "UTC+24"] { XCTAssertTrue(TimeInput.posixRuleIsValid(rule), rule) }
         for rule in ["XYZ+3:75", "<+05>-5j", "<+0>1", "UTC+025", "UTC", "UTC+3EST+1:99", "UTC+24:30"] { XCTAssertFalse(TimeInput.posixRuleIsValid(rule), rule) }

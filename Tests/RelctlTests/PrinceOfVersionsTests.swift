@@ -80,7 +80,7 @@ final class PrinceOfVersionsTests: XCTestCase {
 
     func render(_ s: ProjectSnapshot) throws -> (JSON, [String: [UInt8]]) {
         var warnings: [String] = []
-        let files = try ProjectFiles.render(s, at: 1_790_000_000, warnings: &warnings)
+        let files = ProjectFiles.render(s, at: 1_790_000_000, warnings: &warnings)
         var byPath: [String: [UInt8]] = [:]
         for f in files { byPath[f.path] = f.bytes }
         return (try JSONReader.parse(byPath["app/prince-of-versions.json"] ?? []), byPath)

@@ -3,6 +3,7 @@ import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlStore
+@testable import SQLite
 
 /// The status pages: DIR/index.html and DIR/<project>/status.html.
 final class StatusPageTests: XCTestCase {
@@ -121,7 +122,7 @@ final class StatusPageTests: XCTestCase {
         let store = try Store(path: h.db, mode: .read, user: "tester")
         let snapshot = try store.read { try store.snapshot(try store.requireProject("shop")) }
         var warnings: [String] = []
-        let rendered = try ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions(revision: 1))
+        let rendered = ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions(revision: 1))
         let summary = StatusSummary(snapshot, at: h.now)
         XCTAssertEqual(rendered.summary, summary)
         XCTAssertEqual(summary.platforms.map(\.maintenance), [0, 0, 2], "the macOS window blocks both macOS versions")
@@ -138,17 +139,47 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(read(h.dir + "/out/index.html").contains("data-project=\"empty\""))
     }
 
-    /// status --html when a publish would refuse: the page says so instead of "nothing is lost".
-    func testLocalPageSaysWhenPublishWouldRefuse() throws {
+    /// A platform without a record AndVersion needs (an App Store id, a
+    /// versionCode) gets no manifest, and everything else is published: the
+    /// gap shows when a release delay ends, under --watch, where refusing the
+    /// whole tree would hold back every other project's files. Publish, the
+    /// page and status name the limit with its fix; verify agrees.
+    func testAManifestThatCannotBeMadeIsALimitNotARefusal() throws {
         let h = Harness()
         h.ok("init"); h.ok("project add app --name App")
         h.ok("platform add ios --bundle-id com.example.app")
+        h.ok("platform add android --bundle-id com.example.app")
         h.ok("version add 1.0 --platform ios --released 2026-01-01T00:00:00Z")
-        XCTAssertNotEqual(h.run("publish \(h.dir)/out").status, 0, "an iOS platform without an App Store id cannot be published")
-        let page = h.ok("status --html -").out
-        XCTAssertTrue(page.contains("relctl publish would refuse now"), page)
-        XCTAssertTrue(page.contains("Not known: relctl publish would refuse now"), page)
-        XCTAssertFalse(page.contains("Nothing: every client reads"), page)
+        h.ok("version add 1.0 --platform android --build 10 --released 2026-01-01T00:00:00Z")
+        // relctl asks every Android version for its versionCode; a row edited by hand may still lack one.
+        try Connection(path: h.db, readOnly: false, create: false).execute("UPDATE version SET build = NULL WHERE platform_id = (SELECT id FROM platform WHERE name = 'android')")
+        h.ok("project add other --name Other")
+        h.ok("-p other platform add ios --bundle-id com.example.other --app-store-id 42")
+        h.ok("-p other version add 1.0 --platform ios --released 2026-01-01T00:00:00Z")
+        h.ok("-p other maintenance start --until 2026-12-02T00:00:00Z --platform ios")
+        let out = h.dir + "/out"
+        let r = h.run(["publish", out, "--at", "2026-11-29T12:00:00Z"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.err.contains("not carried: app/ios: updates for AndVersion apps — AndVersion iOS: no manifest without an App Store id (relctl platform edit ios --app-store-id ID)"), r.err)
+        XCTAssertTrue(r.err.contains("not carried: app/android: updates for AndVersion apps — AndVersion Android: no manifest: 1.0, the current version, has no versionCode (relctl version edit 1.0 --platform android --build N)"), r.err)
+        let fm = FileManager.default
+        XCTAssertFalse(fm.fileExists(atPath: out + "/app/ios/andversion.json"))
+        XCTAssertFalse(fm.fileExists(atPath: out + "/app/android/andversion.json"))
+        XCTAssertTrue(fm.fileExists(atPath: out + "/app/ios/retired/en.json"), "the platform's other files are published")
+        let control = read(out + "/other/control.json")
+        XCTAssertTrue(control.contains("\"active\":[{"), "the other project's window goes out: \(control)")
+        XCTAssertTrue(read(out + "/app/status.html").contains("no manifest without an App Store id"))
+        XCTAssertTrue(h.ok("-p app status --at 2026-11-29T12:00:00Z").out.contains("no manifest without an App Store id"))
+        XCTAssertEqual(h.run(["verify", out]).status, 0, "a declared limit is not a disagreement")
+        // Deleted by hand where relctl publishes one, a manifest is a defect verify reports.
+        h.ok("-p app platform edit ios --app-store-id 123")
+        XCTAssertEqual(h.run(["publish", out, "--at", "2026-11-29T12:00:00Z"]).status, 0)
+        XCTAssertTrue(read(out + "/app/ios/andversion.json").contains("\"AppStoreId\":\"123\""))
+        try fm.removeItem(atPath: out + "/app/ios/andversion.json")
+        let verify = h.run(["verify", out, "--json"])
+        XCTAssertEqual(verify.status, 1)
+        let disagreements = (verify.json as? [String: Any])?["disagreements"] as? [[String: Any]] ?? []
+        XCTAssertTrue(disagreements.contains { $0["file"] as? String == "app/ios/andversion.json" && $0["clientDoes"] as? String == "nothing (the file is missing)" }, "\(disagreements)")
     }
 
     func testHostileTextStaysText() throws {

@@ -34,18 +34,11 @@ enum FindingsReport {
     /// Limits once per project, platform, client and intent.
     static func limits(_ findings: [Finding]) -> [(project: String, limit: Limit)] { Finding.distinctLimits(findings) }
 
-    /// What a publish at `at` would not carry, without writing anything; or
-    /// why it would not publish at all.
-    static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> (limits: [(project: String, limit: Limit)], problem: PublishProblem?) {
+    /// What a publish at `at` would not carry, without writing anything.
+    static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> [(project: String, limit: Limit)] {
         var warnings: [String] = []
-        do {
-            // The route publish takes, so the page and the publish list the same limits.
-            return (limits(try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: nil).findings), nil)
-        } catch let problem as PublishProblem {
-            return ([], problem)
-        } catch {
-            return ([], PublishProblem(message: "\(error)", fix: ""))
-        }
+        // The route publish takes, so the page and the publish list the same limits.
+        return limits(ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: nil).findings)
     }
 
     static func json(_ f: Finding) -> JSON {

@@ -45,7 +45,7 @@ enum ImportCommands {
     ) { inv in
         let path = inv.arg("FILE")!
         let slugOption = try inv.value("project").map(Names.slug)
-        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path)
+        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: FileSystem.inputLimit)
         var file: ControlImport.File
         do { file = try ControlImport.read(bytes) } catch let error as ImportProblem {
             throw RelctlError.failure("cannot import \(path): \(error.message)", hint: "give a DIR/<project>/control.json as relctl publish writes it")
@@ -77,7 +77,7 @@ enum ImportCommands {
 
     static func run(_ inv: Invocation, format: String, plan make: ([UInt8], ProjectSnapshot, PlatformRecord) throws -> ImportPlan) throws {
         let path = inv.arg("FILE")!
-        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path)
+        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: FileSystem.inputLimit)
         let (store, project, platform) = try inv.target()
         let snapshot = try store.read { try store.snapshot(project) }
         let plan: ImportPlan

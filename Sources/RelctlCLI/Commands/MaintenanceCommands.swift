@@ -55,19 +55,10 @@ enum MaintenanceCommands {
         try create(inv, from: start, until: end)
     }
 
-    /// Refuses a placeholder the message kind does not have.
-    static func validatePlaceholders(_ text: String, kind: String, option: String) throws {
-        let allowed = Catalog.placeholders(for: kind)
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { break }
-            let name = "{" + after[..<close] + "}"
-            if !allowed.contains(name) {
-                throw RelctlError.usage("unknown placeholder \(name) in \(option)", hint: "use \(allowed.joined(separator: ", "))")
-            }
-            rest = after[after.index(after: close)...]
-        }
+    /// Refuses text the message kind cannot show (UserText): what the store would refuse to read back.
+    static func validate(_ text: String, kind: String, option: String) throws {
+        guard let problem = UserText.messageProblem(text, kind: kind) else { return }
+        throw RelctlError.usage("\(option): \(problem)", hint: text.trimmingSpaces().isEmpty ? "give the text users should read" : "correct the text")
     }
 
     /// Warns when right-to-left copy starts a line with a placeholder (RightToLeft).
@@ -88,7 +79,7 @@ enum MaintenanceCommands {
         }
         let title = inv.value("title"), message = inv.value("message")
         for (text, name) in [(title, "--title"), (message, "--message")] {
-            if let text { try validatePlaceholders(text, kind: "maintenance", option: name) }
+            if let text { try validate(text, kind: "maintenance", option: name) }
         }
         if end == nil, [title, message].contains(where: { $0?.contains("{until}") == true }) {
             throw RelctlError.usage("{until} needs an end time, and this window has none", hint: "add --until or --for, or drop {until}")
@@ -200,8 +191,7 @@ enum MaintenanceCommands {
         guard title != nil || text != nil else { throw RelctlError.usage("nothing to set", hint: "give --title and/or --message") }
         for (value, name) in [(title, "--title"), (text, "--message")] {
             guard let value else { continue }
-            if value.trimmingSpaces().isEmpty { throw RelctlError.usage("\(name) is empty", hint: "give the text users should read") }
-            try validatePlaceholders(value, kind: "maintenance", option: name)
+            try validate(value, kind: "maintenance", option: name)
         }
         let store = try inv.store()
         let project = try inv.project(in: store)

@@ -42,7 +42,7 @@ enum MessageCommands {
             guard !text.trimmingSpaces().isEmpty else {
                 throw RelctlError.usage("--\(f.option) is empty", hint: "give text, or remove the override with 'relctl message rm \(kind) --locale \(locale)'")
             }
-            try MaintenanceCommands.validatePlaceholders(text, kind: kind, option: "--\(f.option)")
+            try MaintenanceCommands.validate(text, kind: kind, option: "--\(f.option)")
             changes.append((f.field, text))
         }
         guard !changes.isEmpty else {

@@ -1,3 +1,4 @@
+import RelctlCore
 /// Release notes from arguments, a file, or stdin: UTF-8, CRLF accepted.
 enum NotesInput {
     static func read(_ inv: Invocation, lines: [String], file: String?) throws -> String? {
@@ -6,7 +7,7 @@ enum NotesInput {
         }
         if !lines.isEmpty { return try normalize(lines.joined(separator: "\n"), source: "the notes") }
         guard let file else { return nil }
-        let bytes = file == "-" ? try inv.context.readStdin() : try FileSystem.readFile(file)
+        let bytes = file == "-" ? try inv.context.readStdin() : try FileSystem.readFile(file, limit: FileSystem.inputLimit)
         let source = file == "-" ? "standard input" : file
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw RelctlError.failure("\(source) is not valid UTF-8", hint: "save the notes as UTF-8 (iconv -t UTF-8)")
@@ -24,7 +25,7 @@ enum NotesInput {
         guard !lines.isEmpty else {
             throw RelctlError.usage("\(source) has no text", hint: "give at least one line of notes")
         }
-        if lines.contains(where: { $0.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" } }) {
+        if lines.contains(where: { UserText.hasControls($0) }) {
             throw RelctlError.usage("\(source) contains control characters", hint: "remove them; notes are plain text")
         }
         return lines.joined(separator: "\n")

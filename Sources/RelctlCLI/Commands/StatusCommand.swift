@@ -18,9 +18,8 @@ enum StatusCommand {
             return (s, revisions.revision(s.project.slug))
         }
         if let path = inv.value("html") {
-            let (limits, problem) = FindingsReport.wouldNotCarry(snapshot, at: at)
-            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false,
-                                         problem: problem.map { $0.fix.isEmpty ? $0.message : "\($0.message) (\($0.fix))" })
+            let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
+            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false)
             if path == "-" { inv.context.stdout.write(bytes: page); return }
             try FileSystem.writeFile(path, page)
             inv.info("wrote the status page of \(snapshot.project.slug) to \(path)")
@@ -63,12 +62,10 @@ enum StatusCommand {
             }
         }
         text += "\n" + RulesCommands.text(snapshot.project)
-        let (limits, problem) = FindingsReport.wouldNotCarry(snapshot, at: at)
-        if let problem { text += "\npublish would fail: \(problem.message) (\(problem.fix))\n" }
+        let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
         if !limits.isEmpty { text += "\nnot carried by every published format:\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
         inv.render(.object([
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
-            "publishProblem": problem.map { .object(["message": .string($0.message), "fix": .string($0.fix)]) } ?? .null,
             "project": .string(snapshot.project.slug), "at": .time(at), "rules": RulesCommands.json(snapshot.project),
             "maintenance": .object([
                 "active": .array(snapshot.windows.filter { $0.isActive(at: at) }.map { MaintenanceCommands.json($0, now: at) }),

@@ -45,7 +45,16 @@ public enum FileSystem {
         return Int64(st.st_size)
     }
 
-    public static func readFile(_ path: String) throws -> [UInt8] {
+    /// The most a file people hand relctl (notes, an import) may hold: far
+    /// above any real one, and a mistake like /dev/zero or a video ends in a
+    /// one-line error rather than in memory exhaustion.
+    public static let inputLimit = 16 << 20
+
+    static func tooLarge(_ name: String, _ limit: Int) -> RelctlError {
+        .failure("cannot read \(name): it holds more than \(limit >> 20) MiB, more than any file relctl reads", hint: "check the path")
+    }
+
+    public static func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         switch kind(of: path) {
         case .missing: throw RelctlError.failure("cannot read \(path): no such file", hint: "check the path")
         case .directory: throw RelctlError.failure("cannot read \(path): it is a directory", hint: "give a file path")
@@ -56,14 +65,15 @@ public enum FileSystem {
             throw RelctlError.failure("cannot read \(path): \(String(cString: strerror(errno)))", hint: "check the file's permissions")
         }
         defer { close(fd) }
-        return try readAll(fd: fd, name: path)
+        return try readAll(fd: fd, name: path, limit: limit)
     }
 
-    public static func readAll(fd: Int32, name: String) throws -> [UInt8] {
+    public static func readAll(fd: Int32, name: String, limit: Int = Int.max) throws -> [UInt8] {
         // A regular file is read straight into an array of its size: no
         // chunks copied and no growing (index.json runs to megabytes).
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int.max / 2 {
+            guard st.st_size <= limit else { throw tooLarge(name, limit) }
             let size = Int(st.st_size)
             var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -79,13 +89,13 @@ public enum FileSystem {
             if failure != 0 { throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(failure)))") }
             // Grown since the fstat: the rest comes in chunks.
             guard bytes.count == size else { return bytes }
-            let rest = try readChunks(fd: fd, name: name)
+            let rest = try readChunks(fd: fd, name: name, limit: limit - size)
             return rest.isEmpty ? bytes : bytes + rest
         }
-        return try readChunks(fd: fd, name: name)
+        return try readChunks(fd: fd, name: name, limit: limit)
     }
 
-    private static func readChunks(fd: Int32, name: String) throws -> [UInt8] {
+    private static func readChunks(fd: Int32, name: String, limit: Int) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -95,6 +105,7 @@ public enum FileSystem {
                 throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
+            guard n <= limit - bytes.count else { throw tooLarge(name, limit) }
             bytes.append(contentsOf: buffer[0..<n])
         }
         return bytes

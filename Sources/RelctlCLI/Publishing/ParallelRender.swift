@@ -33,20 +33,14 @@ enum ParallelRender {
     /// One project's files, checked and hashed; `pageRevision` (the
     /// project's own revision) asks for its status page.
     /// `alone`: no other project is rendered beside it, so its platforms take the cores.
-    static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> Result<RenderedProject, PublishProblem> {
+    static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> RenderedProject {
         var warnings: [String] = []
-        do {
-            let page = pageRevision.map { StatusPageOptions(revision: $0) }
-            let (files, findings, summary) = try ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
-                                                                            forEach: alone ? everyCore : Parallel.serial)
-            return .success(RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                                            warnings: warnings, disagreements: findings.filter(\.isDisagreement),
-                                            limits: Finding.distinctLimits(findings).map(\.limit), summary: summary))
-        } catch let problem as PublishProblem {
-            return .failure(problem)
-        } catch {
-            return .failure(PublishProblem(message: "\(error)", fix: ""))
-        }
+        let page = pageRevision.map { StatusPageOptions(revision: $0) }
+        let (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
+                                                                    forEach: alone ? everyCore : Parallel.serial)
+        return RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
+                               warnings: warnings, disagreements: findings.filter(\.isDisagreement),
+                               limits: Finding.distinctLimits(findings).map(\.limit), summary: summary)
     }
 
     /// The calls spread over the cores, for the platforms of a project
@@ -76,7 +70,7 @@ enum ParallelRender {
 
     static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
-        let finished = Mutex<[Int: Result<RenderedProject, PublishProblem>]>([:])
+        let finished = Mutex<[Int: RenderedProject]>([:])
         let signal = DispatchSemaphore(value: 0)
         var waiting: [Int: ProjectSnapshot] = [:]
         var next = 0
@@ -91,7 +85,7 @@ enum ParallelRender {
                 }
                 wait = false
                 waiting[next] = nil
-                try take(next, snapshot, result.get())
+                try take(next, snapshot, result)
                 next += 1
             }
         }

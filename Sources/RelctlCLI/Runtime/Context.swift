@@ -59,7 +59,7 @@ public final class Context {
         } else if let cols = env["COLUMNS"].flatMap(Int.init), cols >= 20 {
             c.width = cols
         }
-        c.readStdin = { try FileSystem.readAll(fd: 0, name: "standard input") }
+        c.readStdin = { try FileSystem.readAll(fd: 0, name: "standard input", limit: FileSystem.inputLimit) }
         c.readLine = { Swift.readLine(strippingNewline: true) }
         return c
     }

@@ -25,7 +25,6 @@ public struct RelctlError: Error, Equatable {
         case let e as RelctlError: return e
         case let e as InputError: return .usage(e.message, hint: e.hint)
         case let e as StoreError: return .failure(e.message, hint: e.hint)
-        case let e as PublishProblem: return .failure("cannot publish: \(e.message)", hint: e.fix)
         default: return .failure("\(error)")
         }
     }

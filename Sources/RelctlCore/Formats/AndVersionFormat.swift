@@ -4,37 +4,28 @@ enum AndVersionFormat {
     /// Java's legacy language codes: older Android runtimes report these.
     static let javaTwins = ["he": "iw", "id": "in", "yi": "ji"]
 
-    static func render(_ state: PlatformState, warnings: inout [String]) throws -> JSON? {
+    static func render(_ state: PlatformState, warnings: inout [String]) -> JSON? {
         let p = state.platform
-        let where_ = "\(state.project.slug)/\(p.name)"
         guard let current = state.current else {
-            warnings.append("\(where_): no version is released and past its release delay yet, so no AndVersion manifest is published")
+            warnings.append("\(state.project.slug)/\(p.name): no version is released and past its release delay yet, so no AndVersion manifest is published")
             return nil
         }
+        guard gap(state) == nil else { return nil }
         var manifest: [String: JSON] = ["WhatsNew": .object(whatsNew(state, current, warnings: &warnings))]
         let threshold = minimum(state)
         if p.isAndroid {
-            guard let code = current.build else {
-                throw PublishProblem(message: "\(where_): version \(current.version.text) has no build number, and AndVersion on Android needs the versionCode",
-                                     fix: "relctl version edit \(current.version.text) --platform \(p.name) --build N -p \(state.project.slug)")
-            }
+            guard let code = current.build else { return nil }
             manifest["CurrentVersion"] = .int(code)
             switch threshold {
             case .none: manifest["MinVersion"] = .int(0)
             // minimum() names an Android floor only when it has a build.
             case .floor(let f): manifest["MinVersion"] = .int(f.build ?? 0)
             case .version(let v):
-                guard let b = v.build else {
-                    throw PublishProblem(message: "\(where_): version \(v.version.text) has no versionCode, and AndVersion on Android needs it to bound the forced versions",
-                                         fix: "relctl version edit \(v.version.text) --platform \(p.name) --build N -p \(state.project.slug)")
-                }
+                guard let b = v.build else { return nil }
                 manifest["MinVersion"] = .int(b)
             }
         } else {
-            guard let id = p.appStoreID else {
-                throw PublishProblem(message: "\(where_) has no App Store id, and AndVersion on iOS needs one",
-                                     fix: "relctl platform edit \(p.name) --app-store-id ID -p \(state.project.slug)")
-            }
+            guard let id = p.appStoreID else { return nil }
             manifest["CurrentVersion"] = .string(current.version.text)
             // Without trailing zeros: AndVersion ranks "2.0" above "2", so
             // every spelling of the threshold version itself stays allowed.
@@ -46,6 +37,25 @@ enum AndVersionFormat {
             manifest["AppStoreId"] = .string(id)
         }
         return .object(["AndVersion": .object(manifest)])
+    }
+
+    /// Why a platform with a version to offer gets no manifest: a record the
+    /// format needs is missing. Not a refusal of the whole publish (one
+    /// platform's gap, met when a release delay ends under --watch, would
+    /// hold back every project's files): Fidelity reports it as a limit,
+    /// with the command that fills the gap.
+    static func gap(_ state: PlatformState) -> String? {
+        let p = state.platform
+        guard let current = state.current else { return nil }
+        func noCode(_ v: VersionRecord, _ role: String) -> String {
+            "no manifest: \(v.version.text), \(role), has no versionCode (relctl version edit \(v.version.text) --platform \(p.name) --build N)"
+        }
+        if p.isAndroid {
+            if current.build == nil { return noCode(current, "the current version") }
+            if case .version(let v) = minimum(state), v.build == nil { return noCode(v, "the first version not forced") }
+            return nil
+        }
+        return p.appStoreID == nil ? "no manifest without an App Store id (relctl platform edit \(p.name) --app-store-id ID)" : nil
     }
 
     static func shortest(_ v: Version) -> String { v.key.map(String.init).joined(separator: ".") }

@@ -44,8 +44,8 @@ public enum Parallel {
 /// publish time.
 public enum ProjectFiles {
     /// The client files alone (no status page, no check of what clients do).
-    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) throws -> [PublishedFile] {
-        try clientFiles(snapshot, at: at, warnings: &warnings).0
+    public static func render(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String]) -> [PublishedFile] {
+        clientFiles(snapshot, at: at, warnings: &warnings).0
     }
 
     /// The files and what each client does with them (Fidelity), each worked
@@ -56,11 +56,11 @@ public enum ProjectFiles {
     /// can still list it there.
     /// `forEach`: how the platforms are gone through (`Parallel.serial`, or at once).
     public static func renderChecked(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], page: StatusPageOptions?,
-                                     forEach: ForEachIndex = Parallel.serial) throws
+                                     forEach: ForEachIndex = Parallel.serial)
         -> (files: [PublishedFile], findings: [Finding], summary: StatusSummary) {
         var snapshot = snapshot
         snapshot.messages.remember(locales: snapshot.publishedLocales)
-        var (files, states) = try clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
+        var (files, states) = clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
         let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
         let findings = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
         let summary = StatusSummary(snapshot, states: states, at: at)
@@ -74,23 +74,20 @@ public enum ProjectFiles {
     }
 
     /// The client files, and the platforms' states they were rendered from.
-    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial) throws
+    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial)
         -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
         let locales = snapshot.publishedLocales
         let platforms = Parallel.map(snapshot.platforms.count, forEach) { i in
-            Result { () throws -> PlatformFiles in
-                var warnings: [String] = []
-                let (files, state) = try platformFiles(snapshot, snapshot.platforms[i], evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
-                return PlatformFiles(files: files, state: state, warnings: warnings)
-            }
+            var warnings: [String] = []
+            let (files, state) = platformFiles(snapshot, snapshot.platforms[i], evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
+            return PlatformFiles(files: files, state: state, warnings: warnings)
         }
         var files: [PublishedFile] = []
         var states: [PlatformState] = []
-        // In platform order, as one thread gives them; the first platform's error, as one thread meets it.
-        for platform in platforms {
-            let p = try platform.get()
+        // In platform order, as one thread gives them.
+        for p in platforms {
             files += p.files
             states.append(p.state)
             warnings += p.warnings
@@ -110,7 +107,7 @@ public enum ProjectFiles {
 
     /// One platform's files, and the state they were rendered from.
     static func platformFiles(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, evaluator: Evaluator, locales: [String], at: Int64,
-                              warnings: inout [String]) throws -> ([PublishedFile], PlatformState) {
+                              warnings: inout [String]) -> ([PublishedFile], PlatformState) {
         let slug = snapshot.project.slug
         var files: [PublishedFile] = []
         let state = PlatformState(evaluator, platform, at: at)
@@ -119,7 +116,7 @@ public enum ProjectFiles {
         let retiredVersions = RetiredFormat.versions(state)
         let retiredDeadline = RetiredFormat.deadline(state)
         let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
-        if let manifest = try AndVersionFormat.render(state, warnings: &warnings) {
+        if let manifest = AndVersionFormat.render(state, warnings: &warnings) {
             files.append(file("\(base)/andversion.json", manifest))
         }
         if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {

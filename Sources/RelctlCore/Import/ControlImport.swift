@@ -107,8 +107,7 @@ public enum ControlImport {
         var windowMessages: [Int64: [String: [String: String]]] = [:]
         let m = try doc.object("maintenance")
         for node in try m.array("active") + m.array("upcoming") {
-            // Ids stay below 2^53, so that JavaScript clients read them exactly and ids after them never overflow.
-            guard case .int(let id)? = node.member("id")?.json, id >= 1, id <= 9_007_199_254_740_991 else {
+            guard case .int(let id)? = node.member("id")?.json, id >= 1, id <= MaintenanceWindow.maxID else {
                 throw ImportProblem("\(node.path).id: not a window id (a whole number from 1 to 2^53-1)")
             }
             guard !windows.contains(where: { $0.id == id }) else { throw ImportProblem("\(node.path): window #\(id) is listed twice") }
@@ -358,7 +357,9 @@ struct Node {
     func time(_ key: String) throws(ImportProblem) -> Int64? {
         let n = try required(key)
         if case .null = n.json { return nil }
-        guard case .string(let s) = n.json, let t = Time.parseUTC(s) else { throw ImportProblem("\(n.path) must be a UTC time like 2026-12-01T02:00:00Z, or null") }
+        guard case .string(let s) = n.json, let t = Time.parseUTC(s), Time.isInRange(t) else {
+            throw ImportProblem("\(n.path) must be a UTC time between the years 0001 and 9999, like 2026-12-01T02:00:00Z, or null")
+        }
         return t
     }
 
@@ -379,20 +380,10 @@ struct Node {
         return Rules(byType: list)
     }
 
-    /// Message text: not empty, and only the placeholders apps fill for this kind.
+    /// Message text, as `message set` takes it (UserText).
     func text(_ key: String, kind: String) throws(ImportProblem) -> String {
         let s = try string(key)
-        guard !s.trimmingSpaces().isEmpty else { throw ImportProblem("\(name(key)) is empty") }
-        var rest = Substring(s)
-        while let open = rest.firstIndex(of: "{") {
-            let after = rest[rest.index(after: open)...]
-            guard let close = after.firstIndex(of: "}") else { break }
-            let placeholder = "{" + after[..<close] + "}"
-            if !Catalog.placeholders(for: kind).contains(placeholder) && !(after[..<close].isEmpty) && after[..<close].allSatisfy({ $0.isLetter || $0 == "_" }) {
-                throw ImportProblem("\(name(key)): unknown placeholder \(placeholder) (use \(Catalog.placeholders(for: kind).joined(separator: ", ")))")
-            }
-            rest = after[after.index(after: close)...]
-        }
+        if let problem = UserText.messageProblem(s, kind: kind) { throw ImportProblem("\(name(key)): \(problem)") }
         return s
     }
 

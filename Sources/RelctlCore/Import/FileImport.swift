@@ -59,6 +59,7 @@ public enum FileImport {
             let ours = snapshot.messages.message(kind, locale: locale, values: values)
             for (key, field) in fields {
                 guard case .string(let text)? = m[key], text != ours[field]?.value else { continue }
+                if let problem = UserText.messageProblem(text, kind: kind) { throw ImportProblem("messaging.\(block).\(key): \(problem)") }
                 plan.messages.append((kind, locale, field, text))
             }
         }
@@ -112,7 +113,9 @@ public enum FileImport {
             if lines == [snapshot.messages.generic(locale: key).value] || lines.isEmpty { continue }
             let locale: String
             do { locale = try LocaleTag.normalize(key) } catch { throw ImportProblem("WhatsNew key '\(key)' is not a language tag") }
-            plan.notes.append((current, locale, lines.joined(separator: "\n")))
+            let notes = lines.joined(separator: "\n")
+            if let problem = UserText.notesProblem(notes) { throw ImportProblem("WhatsNew.\(key): \(problem)") }
+            plan.notes.append((current, locale, notes))
         }
         return plan
     }

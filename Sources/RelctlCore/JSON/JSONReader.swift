@@ -182,12 +182,18 @@ public enum JSONReader {
     /// Parses one value of a larger document.
     public static func parse(_ bytes: ArraySlice<UInt8>) throws -> JSON { try parse(Array(bytes)) }
 
+    /// Deeper nesting is refused: each level is a frame of the recursive
+    /// reader, and a file of a few hundred kilobytes of brackets would
+    /// otherwise overflow the stack. No file relctl reads nests past ten.
+    static let maxDepth = 256
+
     /// Checks one value's syntax without building it.
-    static func skipValue(_ b: [UInt8], _ i: inout Int) throws {
+    static func skipValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < maxDepth else { throw Failure() }
             let close = b[i] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             let isObject = close == UInt8(ascii: "}")
             i += 1
@@ -202,7 +208,7 @@ public enum JSONReader {
                     guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                     i += 1
                 }
-                try skipValue(b, &i)
+                try skipValue(b, &i, depth: depth + 1)
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -225,8 +231,10 @@ public enum JSONReader {
                 i += 1
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: "u") {
-                    guard i + 4 < b.count, UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) != nil else { throw Failure() }
+                    guard hex4(b, i + 1) != nil else { throw Failure() }
                     i += 4
+                } else if !escapes.contains(b[i]) {
+                    throw Failure()
                 }
             }
             i += 1
@@ -247,11 +255,30 @@ public enum JSONReader {
         while i < b.count, b[i] == 32 || b[i] == 10 || b[i] == 13 || b[i] == 9 { i += 1 }
     }
 
-    static func parseValue(_ b: [UInt8], _ i: inout Int) throws -> JSON {
+    /// The characters JSON allows after a backslash, `u` aside.
+    static let escapes: [UInt8] = Array(#""\/bfnrt"#.utf8)
+
+    /// Four hex digits at `at`, as a code unit; nil when any is not one.
+    static func hex4(_ b: [UInt8], _ at: Int) -> UInt32? {
+        guard at >= 0, at + 4 <= b.count else { return nil }
+        var code: UInt32 = 0
+        for c in b[at..<(at + 4)] {
+            switch c {
+            case 48...57: code = code << 4 | UInt32(c - 48)
+            case 65...70: code = code << 4 | UInt32(c - 55)
+            case 97...102: code = code << 4 | UInt32(c - 87)
+            default: return nil
+            }
+        }
+        return code
+    }
+
+    static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws -> JSON {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
         case UInt8(ascii: "{"):
+            guard depth < maxDepth else { throw Failure() }
             i += 1
             // Members are gathered first so the dictionary is made at its
             // size, not grown (and rehashed) member by member; a repeated key
@@ -266,7 +293,7 @@ public enum JSONReader {
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
-                members.append((key, try parseValue(b, &i)))
+                members.append((key, try parseValue(b, &i, depth: depth + 1)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -275,12 +302,13 @@ public enum JSONReader {
                 return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
             }
         case UInt8(ascii: "["):
+            guard depth < maxDepth else { throw Failure() }
             i += 1
             var items: [JSON] = []
             skipSpace(b, &i)
             if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
-                items.append(try parseValue(b, &i))
+                items.append(try parseValue(b, &i, depth: depth + 1))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -310,16 +338,18 @@ public enum JSONReader {
                     case UInt8(ascii: "b"): out.append(8)
                     case UInt8(ascii: "f"): out.append(12)
                     case UInt8(ascii: "u"):
-                        guard i + 4 < b.count, let code = UInt32(String(decoding: b[(i + 1)...(i + 4)], as: UTF8.self), radix: 16) else { throw Failure() }
+                        guard let code = hex4(b, i + 1) else { throw Failure() }
                         i += 4
                         var scalar = code
-                        if (0xD800..<0xDC00).contains(code), i + 6 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
-                           let low = UInt32(String(decoding: b[(i + 3)...(i + 6)], as: UTF8.self), radix: 16) {
+                        // A high surrogate joins only a low one that follows; a lone one is U+FFFD.
+                        if (0xD800..<0xDC00).contains(code), i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
+                           let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) {
                             scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                             i += 6
                         }
-                        out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
-                    default: out.append(b[i])
+                        UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { out.append($0) }
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b[i])
+                    default: throw Failure()
                     }
                 } else {
                     out.append(b[i])

@@ -1,5 +1,9 @@
 /// A maintenance window of a project, or of one of its platforms.
 public struct MaintenanceWindow: Sendable {
+    /// Ids stay below 2^53, so that JavaScript clients read them exactly
+    /// (control.json) and the ids after them never overflow.
+    public static let maxID: Int64 = 9_007_199_254_740_991
+
     public var id: Int64
     public var projectID: Int64
     public var platformID: Int64?

@@ -149,10 +149,7 @@ struct PlatformCheck {
 
     mutating func andVersionIOS() {
         let path = "\(base)/andversion.json"
-        guard let bytes = file(path) else {
-            compare(.andVersionIOS, path) { _ in .none }
-            return
-        }
+        guard let bytes = file(path) else { missingManifest(.andVersionIOS, path); return }
         do {
             let client = try AndVersionIOSClient(bytes)
             compare(.andVersionIOS, path) { client.decide($0.version.text) }
@@ -164,10 +161,7 @@ struct PlatformCheck {
 
     mutating func andVersionAndroid() {
         let path = "\(base)/andversion.json"
-        guard let bytes = file(path) else {
-            compare(.andVersionAndroid, path) { _ in .none }
-            return
-        }
+        guard let bytes = file(path) else { missingManifest(.andVersionAndroid, path); return }
         do {
             let client = try AndVersionAndroidClient(bytes)
             compare(.andVersionAndroid, path) { v in v.build.map(client.decide) ?? .ignored("no versionCode recorded") }
@@ -181,6 +175,18 @@ struct PlatformCheck {
                 }
             }
         } catch { unusable(.andVersionAndroid, path, error) }
+    }
+
+    /// No andversion.json: relctl publishes none before a release, nor (a
+    /// limit, named with its fix) when a record it needs is missing; any
+    /// other absence is a defect. The library then finds no update.
+    mutating func missingManifest(_ client: Client, _ path: String) {
+        if state.current == nil { compare(client, path) { _ in .none }; return }
+        guard let gap = AndVersionFormat.gap(state) else { unusable(client, path, .ignored("the file is missing")); return }
+        let limit = Limit(client: client, platform: platform.name, intent: "updates for AndVersion apps", reason: gap)
+        // Said even when no version needs an update now: its notes do not reach the app either.
+        note(client, path, nil, expected: "a manifest", actual: "no file", limit: limit)
+        compare(client, path, cause: limit) { _ in .none }
     }
 
     /// The notes a device in `locale` is shown against the evaluator's.
@@ -318,6 +324,16 @@ struct PlatformCheck {
 
     /// Why a client differs from the evaluator, when the format cannot
     /// carry the intent that decided the verdict; nil when it could have.
+    /// Siren has no recommend floor: below one (or below a force floor
+    /// before its deadline) it does what its rules say for the update type.
+    /// Doing less than `check` is that limit; forcing the update is only
+    /// when the rule for that type forces, else the file says more than relctl meant.
+    func sirenFollowsItsRules(_ verdict: Verdict, _ actual: ClientDecision) -> Bool {
+        guard actual == .required else { return true }
+        guard let type = verdict.updateType, let difference = Rules.types.firstIndex(of: type) else { return false }
+        return state.snapshot.project.rules.rule(forDifference: difference).alert == "force"
+    }
+
     func attribute(_ client: Client, _ index: Int, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
         let v = versions[index]
         func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
@@ -329,6 +345,10 @@ struct PlatformCheck {
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
         if client == .retired || client == .control { return nil }
+        // Android clients decide by the app's versionCode: for a version recorded without one, what they do cannot be told.
+        if case .ignored = actual, v.build == nil, client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid) {
+            return limit("\(v.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for this version")
+        }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
         if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = disorderedBuild {
@@ -375,10 +395,10 @@ struct PlatformCheck {
             if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
         case "force-deadline":
             let f = platform.force
-            if client == .siren { return limit("force floor \(f?.text ?? "") before its deadline", "no recommend floor") }
+            if client == .siren && sirenFollowsItsRules(verdict, actual) { return limit("force floor \(f?.text ?? "") before its deadline", "no recommend floor") }
             if manifest, !povApple, let f, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
         case "recommend-floor":
-            if client == .siren { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
+            if client == .siren && sirenFollowsItsRules(verdict, actual) { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
             if manifest, !povApple, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
         case "rule":
             if manifest && verdict.kind == .none && actual == .optional {

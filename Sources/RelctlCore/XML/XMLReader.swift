@@ -111,7 +111,12 @@ enum XMLReader {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func element(_ b: [UInt8], _ i: inout Int) throws(XMLError) -> XMLElement {
+    /// Deeper nesting is refused, as JSONReader refuses it: each level is a
+    /// frame of this recursive reader. An appcast nests four deep.
+    static let maxDepth = 256
+
+    static func element(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws(XMLError) -> XMLElement {
+        guard depth < maxDepth else { throw XMLError(message: "elements nested more than \(maxDepth) deep", offset: i) }
         i += 1  // <
         var e = XMLElement(name: try name(b, &i), attributes: [:], children: [], text: "")
         while true {
@@ -163,7 +168,7 @@ enum XMLReader {
                 guard let end = find(b, "?>", from: i + 2) else { throw XMLError(message: "unterminated processing instruction", offset: i) }
                 i = end + 2
             } else {
-                e.children.append(try element(b, &i))
+                e.children.append(try element(b, &i, depth: depth + 1))
             }
         }
     }

@@ -8,19 +8,17 @@
 public enum StatusPage {
     /// `limits` are the declared limits of the project's files at `at`
     /// (Fidelity's findings, once per platform, client and intent);
-    /// `published` links the page to DIR/index.html; `problem` is why a
-    /// publish would refuse now (`status --html` only: a published page never has one).
-    public static func render(_ snapshot: ProjectSnapshot, at: Int64, limits: [Limit], revision: Int64, published: Bool, problem: String? = nil) -> [UInt8] {
+    /// `published` links the page to DIR/index.html.
+    public static func render(_ snapshot: ProjectSnapshot, at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
         let evaluator = Evaluator(snapshot)
         return render(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at, limits: limits, revision: revision,
-                      published: published, problem: problem)
+                      published: published)
     }
 
     /// The same from the platforms' states the client files were rendered
     /// from (publish): the evaluator's answers are worked out once.
-    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
-                       problem: String? = nil) -> [UInt8] {
-        render(snapshot, states: states, at: at, limits: limits, revision: revision, published: published, problem: problem,
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
+        render(snapshot, states: states, at: at, limits: limits, revision: revision, published: published,
                since: NextChange.latest(snapshot, atOrBefore: at), next: NextChange.after(snapshot, at: at))
     }
 
@@ -29,7 +27,7 @@ public enum StatusPage {
     /// over every release.
     /// `forEach`: how the platforms' sections are gone through (ProjectFiles.renderChecked).
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
-                       problem: String? = nil, since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
+                       since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(project.name) — release status")
@@ -46,14 +44,10 @@ public enum StatusPage {
             h.raw("none ahead: this stays until the database changes")
         }
         h.raw("</p>\n")
-        if let problem {
-            h.raw("<div class=\"alert\"><strong>relctl publish would refuse now</strong>: "); h.text(problem)
-            h.raw(" — so what the formats cannot carry is not known yet.</div>\n")
-        }
         activeNow(&h, snapshot, at: at)
         let sections = Parallel.map(states.count, forEach) { i in
             var part = HTML()
-            section(&part, states[i], limits: limits.filter { $0.platform == states[i].platform.name }, known: problem == nil)
+            section(&part, states[i], limits: limits.filter { $0.platform == states[i].platform.name })
             return part.out
         }
         for part in sections { h.out += part }
@@ -108,7 +102,7 @@ public enum StatusPage {
     }
 
     /// One platform: what is in force, the ladder, what users read, the limits.
-    static func section(_ h: inout HTML, _ state: PlatformState, limits: [Limit], known: Bool = true) {
+    static func section(_ h: inout HTML, _ state: PlatformState, limits: [Limit]) {
         let p = state.platform, snapshot = state.snapshot, at = state.at
         let window = snapshot.activeWindow(p, at: at)
         h.raw("<section class=\"platform\" data-platform=\""); h.text(p.name); h.raw("\">\n<h2>"); h.text(p.name); h.raw("</h2>\n<dl>\n")
@@ -139,9 +133,7 @@ public enum StatusPage {
         ladder(&h, state, window: window)
         messages(&h, state)
         h.raw("<h3>What the published formats cannot carry</h3>\n")
-        if !known {
-            h.raw("<p class=\"mut\">Not known: relctl publish would refuse now (see above).</p>\n")
-        } else if limits.isEmpty {
+        if limits.isEmpty {
             h.raw("<p class=\"mut\">Nothing: every client reads what <code>relctl check</code> says.</p>\n")
         } else {
             h.raw("<ul class=\"limits\">\n")

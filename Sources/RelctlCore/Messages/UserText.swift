@@ -1,0 +1,48 @@
+/// What the text of a message or of release notes may hold, wherever it
+/// comes from: the command line, an import, or a row read back from the
+/// database, which anyone can edit by hand. One rule for all of them, so a
+/// publish never sends apps text that `message set` or `notes set` refuse.
+public enum UserText {
+    /// Why `text` cannot be a field of a `kind` message; nil when it can.
+    public static func messageProblem(_ text: String, kind: String) -> String? {
+        if text.trimmingSpaces().isEmpty { return "it is empty" }
+        if hasControls(text) { return "it contains control characters" }
+        if let name = unknownPlaceholder(text, kind: kind) {
+            return "unknown placeholder \(name) (use \(Catalog.placeholders(for: kind).joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// Why `text` cannot be release notes; nil when it can.
+    public static func notesProblem(_ text: String) -> String? {
+        if !text.utf8.contains(where: { $0 != 32 && $0 != 9 && $0 != 10 }) { return "it has no text" }
+        if hasControls(text) { return "it contains control characters" }
+        return nil
+    }
+
+    /// C0 controls other than tab and line feed, DEL, and C1 controls: an
+    /// app shows them as boxes, or a parser stops at them (NUL).
+    public static func hasControls(_ s: String) -> Bool {
+        // Byte by byte: every note a publish shows passes here. C1 controls are C2 80 to C2 9F in UTF-8.
+        var previous: UInt8 = 0
+        for b in s.utf8 {
+            if (b < 0x20 && b != 9 && b != 10) || b == 0x7F || (previous == 0xC2 && b < 0xA0 && b >= 0x80) { return true }
+            previous = b
+        }
+        return false
+    }
+
+    /// The first `{name}` this kind of message does not fill: apps would show it as written.
+    public static func unknownPlaceholder(_ text: String, kind: String) -> String? {
+        let allowed = Catalog.placeholders(for: kind)
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { return nil }
+            let name = "{" + after[..<close] + "}"
+            if !allowed.contains(name) { return name }
+            rest = after[after.index(after: close)...]
+        }
+        return nil
+    }
+}
