@@ -83,7 +83,57 @@ final class DeployTests: XCTestCase {
         // A file edited after the publish is not sent.
         h.env = rcloneEnv(h)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
-        h.fails("deploy \(out) \(h.dir)", "differs from")
+        let edited = h.fails("deploy \(out) \(h.dir)", "differs from")
+        XCTAssertTrue(edited.err.contains("relctl publish \(out) --full"), "a plain publish trusts the folder times: \(edited.err)")
+    }
+
+    /// What must not go out does not: a tree gone stale, a tree older than
+    /// the remote's release (unless --allow-older), anything before a
+    /// --changed-list that cannot be written. After a failed step the list
+    /// names what was sent, for the CDN.
+    func testDeployRefusesStaleOrOlderTreesAndListsWhatWasSent() throws {
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h)
+        let out = h.dir + "/out", older = h.dir + "/older", remote = h.dir + "/remote", list = h.dir + "/changed.txt"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        _ = published(h, older)
+        h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
+        _ = published(h, out)
+        // The list is checked before anything is sent.
+        h.fails("deploy \(out) \(remote) --changed-list \(h.dir)/no-such-folder/c.txt", "cannot write")
+        XCTAssertEqual(fileTree(remote), [:], "nothing was sent")
+        let first = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual((first.json as? [String: Any])?["unchanged"] as? Int, 0)
+        let idle = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual((idle.json as? [String: Any])?["unchanged"] as? Int, fileTree(out).count, "index.json counts as unchanged too")
+        // An older release does not replace a newer one by accident.
+        h.fails("deploy \(older) \(remote)", "holds revision")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        h.ok("deploy \(older) \(remote) --allow-older")
+        XCTAssertEqual(fileTree(remote), fileTree(older))
+        // Past the next change (the window at 12:30) the files no longer say what check says.
+        let now = h.now
+        h.now = now + 3600
+        h.fails("deploy \(out) \(remote)", "went stale at 2026-11-29T12:30:00Z")
+        XCTAssertEqual(fileTree(remote), fileTree(older), "a stale tree is not sent")
+        h.now = now
+        // A deletion that fails after the upload: the list names everything sent, deletions included.
+        let bin = h.dir + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\n[ \"$1\" = delete ] && { echo 'ERROR : refused by the test' >&2; exit 1; }\nexec /usr/bin/rclone \"$@\"\n".write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/rclone", 0o755), 0)
+        h.env["PATH"] = bin + ":/usr/bin:/bin"
+        h.ok("platform rm android --yes")
+        let removal = published(h, out)
+        let r = h.fails("deploy \(out) \(remote) --changed-list \(list)", "failed while deleting files that no longer belong: ERROR : refused by the test")
+        XCTAssertTrue(r.err.contains("sent so far are in \(list)"), r.err)
+        let listed = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init)
+        for path in (removal["removed"] as? [String]) ?? [] { XCTAssertTrue(listed.contains(path), path) }
+        XCTAssertTrue(listed.contains("index.json"), "\(listed)")
+        // A bare relative folder is a local path under the working directory.
+        XCTAssertEqual(Rclone(path: "", env: [:], remote: "mirror").parentOfRemote(), ".")
+        XCTAssertEqual(Rclone(path: "", env: [:], remote: "s3:bucket").parentOfRemote(), nil)
+        XCTAssertEqual(Rclone(path: "", env: [:], remote: "s3:bucket/a/b").parentOfRemote(), "s3:bucket/a")
     }
 
     /// moto's S3 server with a request log; stopped when the test ends.

@@ -109,6 +109,31 @@ final class PublishWatchTests: XCTestCase {
         XCTAssertFalse(runs[1].contains("shop/android/"), "only what changed: \(text)")
     }
 
+    /// A CMD that fails (a deploy to a store that is down) keeps what it was
+    /// owed: the next run gets those paths too, so the remote catches up.
+    func testAFailedExecIsRunAgainWithWhatItMissed() throws {
+        let h = Harness()
+        h.sample()
+        let record = h.dir + "/exec.txt", down = h.dir + "/down"
+        XCTAssertTrue(FileManager.default.createFile(atPath: down, contents: Data()))
+        let w = try Watcher(h, ["--exec", "test ! -e \(down) && printf '%s\n' \"$@\" >> \(record)"])
+        w.wait(for: "--exec exited with status 1")
+        try FileManager.default.removeItem(atPath: down)
+        try relctl(h, ["notes", "set", "2.0", "--platform", "ios", "--locale", "en", "Brand new look"])
+        w.wait(for: "published (database changed)")
+        let deadline = Date().addingTimeInterval(5)
+        var text = ""
+        while Date() < deadline {
+            text = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
+            if text.contains("shop/ios/whatsnew/en.json") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(w.stop(), 0)
+        XCTAssertTrue(text.contains("shop/ios/whatsnew/en.json"), "the new change: \(text)")
+        XCTAssertTrue(text.contains("shop/android/retired/en.json"), "and what the failed run at the start was owed: \(text)")
+        XCTAssertTrue(w.log.contains("it runs again with these"), w.log)
+    }
+
     func testSurvivesAFailedPublish() throws {
         let h = Harness()
         h.sample()

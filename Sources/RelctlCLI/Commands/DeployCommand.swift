@@ -23,8 +23,9 @@ enum DeployCommand {
         discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. A failed deletion (after index.json) names the files left and the rclone command that removes them.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
-        options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE.", completion: .file),
-                  Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing.")],
+        options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
+                  Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
+                  Option("allow-older", help: "Upload even when the remote's index.json has a newer revision than DIR's (a database restored from a backup): without it, deploy refuses to replace a newer release.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
                    Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
@@ -33,7 +34,8 @@ enum DeployCommand {
         guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }
         // rclone would read it as one of its options.
         guard !remote.hasPrefix("-") else { throw RelctlError.usage("REMOTE '\(remote)' starts with '-'", hint: "for a folder of that name write ./\(remote)") }
-        if let list = inv.value("changed-list") { try PathInput.check(list, for: "--changed-list") }
+        let changedList = inv.value("changed-list")
+        if let list = changedList { try PathInput.check(list, for: "--changed-list") }
         let given = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
         // Never an argument rclone could take for an option.
         let root = given.hasPrefix("-") ? "./" + given : given
@@ -49,12 +51,21 @@ enum DeployCommand {
         guard let local = IndexFormat.parse(indexBytes) else {
             throw RelctlError.failure("\(root)/index.json is not an index this relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
+        // Files that no longer say what check says (a window that ended, a deadline that passed) must not go out as the release.
+        if let next = local.nextChange, next.at <= inv.now {
+            throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
+                                      hint: "publish, then deploy: relctl publish \(dir)")
+        }
         guard let rclone = Spawn.find("rclone", env: inv.context.env) else {
             throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")
         }
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
 
         let remoteIndex = try tool.remoteIndex()
+        if let theirs = remoteIndex.index, theirs.revision > local.revision, !inv.flag("allow-older") {
+            throw RelctlError.failure("\(remote) holds revision \(theirs.revision), newer than \(dir)'s revision \(local.revision); nothing was uploaded",
+                                      hint: "publish from the current database, then deploy; to serve this older tree anyway (a database restored from a backup), add --allow-older")
+        }
         let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: inv.now)
         let changed = plan.changedPaths
         // What goes up must be what index.json says: a file edited since the publish is not sent.
@@ -62,29 +73,41 @@ enum DeployCommand {
             let full = root + "/" + path
             guard FileSystem.kind(of: full, followLinks: false) == .file, let bytes = try? FileSystem.readFile(full),
                   let entry = local.files[path], bytes.count == entry.size, SHA256.hex(bytes) == entry.sha256 else {
+                // A file edited in place keeps its folder's time, which a plain publish trusts: --full compares every file.
                 throw RelctlError.failure("\(full) is missing or differs from \(root)/index.json (changed since the publish); nothing was uploaded",
-                                          hint: "publish again, then deploy: relctl publish \(dir)")
+                                          hint: "publish again, every file compared, then deploy: relctl publish \(dir) --full")
             }
+        }
+        // Checked before anything is sent: a list that cannot be written after the upload would lose what a CDN must invalidate.
+        if let list = changedList, !inv.dryRun { try FileSystem.writeFile(list, []) }
+        // What was sent, written to --changed-list when a step fails: those paths changed at the remote all the same.
+        var sent: [String] = []
+        func listSent() -> String {
+            guard let list = changedList else { return "" }
+            guard (try? FileSystem.writeFile(list, Array(sent.sorted().map { $0 + "\n" }.joined().utf8))) != nil else { return "" }
+            return "; the \(sent.count) path\(sent.count == 1 ? "" : "s") sent so far \(sent.count == 1 ? "is" : "are") in \(list)"
         }
         if !inv.dryRun {
             for step in plan.steps {
                 let outcome = try tool.run(step, from: root)
+                // A failed step may have sent some of its files: all of them count as changed.
+                sent += step.paths
                 if outcome.status != 0 && step.isDeletion {
                     // index.json is already replaced: a second deploy no longer sees these files, so say where they are listed.
                     let list = (inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy-undeleted.\(getpid()).list"
                     try FileSystem.writeFile(list, Array(step.paths.map { $0 + "\n" }.joined().utf8))
                     // rclone names each failure only in its log: the list is every path of the step, gone or not.
-                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there: \(list) lists them all",
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there: \(list) lists them all" + listSent(),
                                               hint: "fix the cause, then delete them: rclone delete \(remote) --files-from-raw \(list)")
                 }
                 if outcome.status != 0 {
                     throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine)"
-                                              + (step.isIndex || step.isDeletion ? "" : "; index.json was not replaced, so readers still get the previous release"),
+                                              + (step.isIndex ? "" : "; index.json was not replaced, so readers still get the previous release") + listSent(),
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                 }
             }
         }
-        if let list = inv.value("changed-list") {
+        if let list = changedList, !inv.dryRun {
             try FileSystem.writeFile(list, Array(changed.map { $0 + "\n" }.joined().utf8))
         }
         inv.render(.object(["dir": .string(dir), "remote": .string(remote), "dryRun": .bool(inv.dryRun),
@@ -93,11 +116,8 @@ enum DeployCommand {
             changed.map { $0 + "\n" }.joined()
         }
         let verb = inv.dryRun ? "would upload" : "uploaded"
-        inv.info("\(inv.dryRun ? "dry run: " : "")\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
+        inv.info("\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
                  + (plan.capped ? "; cache lifetimes cut to \(plan.capSeconds) s, the next change" : ""))
-        if let next = local.nextChange, next.at <= inv.now {
-            inv.warn("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): publish, then deploy again")
-        }
         // The lock is held to the end: a publish waits until the upload is done.
         withExtendedLifetime(writer) {}
     }
@@ -169,7 +189,7 @@ struct DeployPlan {
         }
         add(data, "uploading data files")
         add(control, "uploading control.json files")
-        if remote.bytes != localIndex { add(["index.json"], "uploading index.json") }
+        if remote.bytes != localIndex { add(["index.json"], "uploading index.json") } else { unchanged += 1 }
         if !deletions.isEmpty { steps.append(Step(kind: .delete, paths: deletions, what: "deleting files that no longer belong")) }
         uploads = data + control + (remote.bytes != localIndex ? ["index.json"] : [])
     }
@@ -213,7 +233,8 @@ struct Rclone {
         while r.count > 1 && r.hasSuffix("/") { r.removeLast() }
         let colon = r.firstIndex(of: ":").flatMap { r[r.startIndex..<$0].contains("/") ? nil : $0 }
         let pathStart = colon.map { r.index(after: $0) } ?? r.startIndex
-        guard let slash = r[pathStart...].lastIndex(of: "/") else { return nil }
+        // A bare relative folder ("mirror"): rclone takes it from the working directory.
+        guard let slash = r[pathStart...].lastIndex(of: "/") else { return colon == nil ? "." : nil }
         let parent = String(r[..<slash])
         if colon != nil && r[pathStart..<slash].isEmpty { return nil }
         return parent.isEmpty ? "/" : parent

@@ -27,6 +27,14 @@ enum PublishWatch {
         var reason = "start"
         var failedAt: Int64? = nil
         var warned = Set<String>()
+        // What --exec has yet to be handed. It runs after the first publish
+        // whatever it changed (a deploy a stopped watcher left unfinished is
+        // finished), and after each one that changed files; a failed run keeps
+        // its paths and is tried again at the next trigger, at the latest in a minute.
+        let exec = inv.value("exec")
+        var unsent: Set<String> = []
+        var execOwed = exec != nil
+        var execFailedAt: Int64? = nil
         while true {
             let now = inv.context.clock()
             seen = (try? store.dataVersion()) ?? seen
@@ -42,8 +50,16 @@ enum PublishWatch {
                 if inv.json { inv.context.stdout.write(bytes: publishJSON(o, dir: dir, at: now).compactBytes()) }
                 inv.context.stdout.flush()
                 inv.context.stderr.flush()
-                if let cmd = inv.value("exec"), o.changedPaths.contains(where: { $0 != "index.json" }) {
-                    runExec(inv, cmd, dir: dir, paths: o.changedPaths)
+                if let exec {
+                    if o.changedPaths.contains(where: { $0 != "index.json" }) { execOwed = true }
+                    unsent.formUnion(o.changedPaths)
+                    if execOwed {
+                        if runExec(inv, exec, dir: dir, paths: unsent.sorted()) {
+                            unsent = []; execOwed = false; execFailedAt = nil
+                        } else {
+                            execFailedAt = now
+                        }
+                    }
                 }
             } catch {
                 failedAt = now
@@ -66,6 +82,7 @@ enum PublishWatch {
                 // A failed publish whose cause is outside the database (a full
                 // disk, a locked DIR) is retried once a minute as well.
                 else if let f = failedAt, now - f >= 60 { reason = "retry" }
+                else if let f = execFailedAt, now - f >= 60 { reason = "retry --exec" }
             }
         }
     }
@@ -76,16 +93,20 @@ enum PublishWatch {
                  "changedPaths": .array(o.changedPaths.map { .string($0) }), "nextChange": IndexFormat.json(o.next)])
     }
 
-    static func runExec(_ inv: Invocation, _ cmd: String, dir: String, paths: [String]) {
+    /// Whether CMD exited 0; a failure is warned about, and its paths stay owed.
+    static func runExec(_ inv: Invocation, _ cmd: String, dir: String, paths: [String]) -> Bool {
         var env = inv.context.env
         env["RELCTL_DIR"] = dir
         env["RELCTL_CHANGED"] = paths.joined(separator: "\n")
-        switch Spawn.shell(cmd, arguments: paths, env: env) {
-        case nil: inv.warn("--exec could not start /bin/sh")
+        let status = Spawn.shell(cmd, arguments: paths, env: env)
+        let retry = "; it runs again with these \(paths.count) paths at the next change, at the latest in a minute"
+        switch status {
+        case nil: inv.warn("--exec could not start /bin/sh" + retry)
         case 0?: break
-        case let s? where s < 0: inv.warn("--exec was killed by signal \(-s)")
-        case let s?: inv.warn("--exec exited with status \(s)")
+        case let s? where s < 0: inv.warn("--exec was killed by signal \(-s)" + retry)
+        case let s?: inv.warn("--exec exited with status \(s)" + retry)
         }
         inv.context.stderr.flush()
+        return status == 0
     }
 }

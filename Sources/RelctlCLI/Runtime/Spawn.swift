@@ -43,8 +43,22 @@ extension Spawn {
         var stdout: [UInt8]
         var stderr: [UInt8]
         /// The last non-empty line of stderr: what a failing tool says last is usually why.
+        /// The tool's last word on stderr, without the timestamp rclone puts
+        /// first; a "caused by" line keeps the line it explains.
         var lastErrorLine: String {
-            String(decoding: stderr, as: UTF8.self).split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? "no message"
+            let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n").map(Captured.untimed).filter { !$0.isEmpty }
+            guard let last = lines.last else { return "no message" }
+            if last.hasPrefix("caused by"), lines.count > 1 { return lines[lines.count - 2] + " " + last }
+            return last
+        }
+
+        /// "2026/11/30 23:08:33 ERROR : x" → "ERROR : x".
+        static func untimed(_ line: Substring) -> String {
+            let t = line.trimmingSpaces()
+            let u = Array(t.utf8)
+            let shape = Array("0000/00/00 00:00:00 ".utf8)
+            guard u.count > shape.count, zip(u, shape).allSatisfy({ $1 == UInt8(ascii: "0") ? (48...57).contains($0) : $0 == $1 }) else { return t }
+            return String(t.dropFirst(shape.count))
         }
     }
 
