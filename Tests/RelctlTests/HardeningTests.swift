@@ -287,6 +287,25 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(text.contains("cannot read standard input: it holds more than 16 MiB"), text)
     }
 
+    // 9c. An error is one line, whatever it quotes.
+    func testAnErrorIsOneLineWhateverItQuotes() throws {
+        let h = Harness()
+        h.sample()
+        for value in ["1.0\nrm -rf /", "1.0\u{1B}[2J", String(repeating: "9", count: 100_000)] {
+            let r = h.run(["version", "add", value, "--platform", "ios"])
+            XCTAssertEqual(r.status, 2, r.err)
+            let lines = r.err.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty && !$0.hasPrefix("usage:") }
+            XCTAssertEqual(lines.count, 1, r.err)
+            XCTAssertFalse(r.err.contains("\u{1B}"), "a control character reaches the terminal")
+            XCTAssertLessThan(r.err.count, 3000, "a huge value is cut")
+        }
+        // A floor spelled the same, with a deadline now: said as such, not as a respelling.
+        let r = h.ok("force 2.0 --platform ios --yes")
+        XCTAssertFalse(r.err.contains("respells"), r.err)
+        let dry = h.ok("force 2.0 --platform ios --deadline 2026-12-10T00:00:00Z --dry-run --yes")
+        XCTAssertTrue(dry.err.contains("keeps the force floor of ios at 2.0, with a deadline at 2026-12-10T00:00:00Z"), dry.err)
+    }
+
     // 10. Output that cannot be written is a failure.
     func testAFailedWriteToStdoutIsAFailure() throws {
         let h = Harness()

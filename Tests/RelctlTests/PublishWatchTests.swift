@@ -101,6 +101,9 @@ final class PublishWatchTests: XCTestCase {
             if text.components(separatedBy: "--").count >= 3 { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        // The publish logs itself, a commit too: it does not wake the watcher for a publish of nothing.
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(w.log.components(separatedBy: "\n").filter { $0.contains("published (") }.count, 2, w.log)
         XCTAssertEqual(w.stop(), 0)
         let runs = text.components(separatedBy: "--\n").filter { !$0.isEmpty }
         XCTAssertEqual(runs.count, 2, text)

@@ -39,6 +39,8 @@ enum PublishCommand {
         /// For stderr, each as "warning: …".
         var warnings: [String]
         var revision: Int64
+        /// The database's edit count the files were made from (Store.edits).
+        var edits: Int64
         var added: [String], changed: [String], removed: [String]
         var unchanged: Int
         var limits: [JSON], disagreements: [JSON]
@@ -180,7 +182,7 @@ enum PublishCommand {
                     try? log.logPublish(dir: dir, revision: index.revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
                 }
             }
-            return Outcome(warnings: warnings, revision: index.revision, added: added, changed: changed, removed: removed, unchanged: unchanged,
+            return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: limits, disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {
             writer.abort()
@@ -220,7 +222,7 @@ enum PublishCommand {
                                           && $0.value.edits == revisions.edits[$0.key] })
         else { return nil }
         let (warnings, limits) = said(index, order: order)
-        return Outcome(warnings: warnings, revision: revision, added: [], changed: [], removed: [], unchanged: state.files,
+        return Outcome(warnings: warnings, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
                        limits: limits, disagreements: [], next: index.nextChange)
     }
 

@@ -35,12 +35,16 @@ enum PublishWatch {
         var unsent: Set<String> = []
         var execOwed = exec != nil
         var execFailedAt: Int64? = nil
+        // The state the last publish made its files from: a commit that leaves it
+        // as it was (this publish's own log row, another publish's) is no change.
+        var published: (revision: Int64, edits: Int64)? = nil
         while true {
             let now = inv.context.clock()
             seen = (try? store.dataVersion()) ?? seen
             do {
                 let o = try PublishCommand.publishOnce(inv, store: store, dir: dir, at: now, dryRun: false)
                 due = o.next
+                published = (o.revision, o.edits)
                 // Each warning once, not at every publish.
                 for w in o.warnings where !warned.contains(w) { inv.warn(w) }
                 warned = Set(o.warnings)
@@ -77,7 +81,9 @@ enum PublishWatch {
                 StopSignals.sleep(pollSeconds)
                 if StopSignals.pending != 0 { continue }
                 let now = inv.context.clock()
-                if let v = try? store.dataVersion(), v != seen { reason = "database changed" }
+                if let v = try? store.dataVersion(), v != seen {
+                    if let p = published, let state = try? store.read({ (try store.revision(), try store.edits()) }), state == p { seen = v } else { reason = "database changed" }
+                }
                 else if let d = due, now >= d.at { reason = d.because }
                 // A failed publish whose cause is outside the database (a full
                 // disk, a locked DIR) is retried once a minute as well.

@@ -65,11 +65,30 @@ public enum Runner {
         if parsed.values["db"] == nil, let fromEnv = env["RELCTL_DB"], !fromEnv.isEmpty { try PathInput.check(fromEnv, for: "RELCTL_DB") }
     }
 
+    /// An error stays one line whatever it quotes: a value with a newline
+    /// or a control character in it is shown escaped, and a huge one cut.
+    static func oneLine(_ s: String, limit: Int = 1000) -> String {
+        var out = ""
+        var count = 0
+        for c in s.unicodeScalars {
+            if count == limit { return out + "… (\(s.unicodeScalars.count - limit) more characters)" }
+            switch c {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where c.value < 0x20 || (0x7F..<0xA0).contains(c.value): out += "\\u{\(String(c.value, radix: 16))}"
+            default: out.unicodeScalars.append(c)
+            }
+            count += 1
+        }
+        return out
+    }
+
     static func report(_ e: RelctlError, context: Context) {
         let colored = context.stderrStyled
         let label = colored ? "\u{1B}[31mrelctl:\u{1B}[0m" : "relctl:"
-        var line = "\(label) \(e.message)"
-        if let hint = e.hint { line += " — \(hint)" }
+        var line = "\(label) \(oneLine(e.message))"
+        if let hint = e.hint { line += " — \(oneLine(hint))" }
         context.stderr.write(line + "\n")
         if let usage = e.usage { context.stderr.write(usage + "\n") }
     }

@@ -47,7 +47,15 @@ public struct Impact: Sendable {
         case (nil, let n?): return "sets the \(kind) floor of \(platform) to \(n.text)"
         case (let o?, nil): return "removes the \(kind) floor of \(platform) (\(o.text))"
         case (let o?, let n?):
-            if o == n { return "keeps the \(kind) floor of \(platform) at \(n.text)" }
+            if o.text == n.text {
+                let keeps = "keeps the \(kind) floor of \(platform) at \(n.text)"
+                switch (o.deadline, n.deadline) {
+                case (nil, let d?): return keeps + ", with a deadline at \(Time.format(d))"
+                case (let d?, nil): return keeps + ", without its deadline (\(Time.format(d)))"
+                case (let a?, let b?) where a != b: return keeps + ", its deadline moved from \(Time.format(a)) to \(Time.format(b))"
+                default: return keeps
+                }
+            }
             if !Release.isBelow(n.release, o.release) && !Release.isBelow(o.release, n.release) {
                 return "respells the \(kind) floor of \(platform) from \(o.text) to \(n.text) (an equal version)"
             }
