@@ -61,7 +61,7 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
-        "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list"; repeat=""; args=("dir" "none"); argrep=0 ;;
+        "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
@@ -174,6 +174,7 @@ _relctl_value() {
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
         "deploy|--changed-list") echo "file" ;;
+        "deploy|--at") echo "none" ;;
         "import retired|--platform") echo "dyn:platforms" ;;
         "import retired|--locale") echo "dyn:locales" ;;
         "import andversion|--platform") echo "dyn:platforms" ;;

@@ -116,6 +116,9 @@ final class DeployTests: XCTestCase {
         h.now = now + 3600
         h.fails("deploy \(out) \(remote)", "went stale at 2026-11-29T12:30:00Z")
         XCTAssertEqual(fileTree(remote), fileTree(older), "a stale tree is not sent")
+        // Sent at the instant it was published for (a tree published --at), it goes.
+        h.ok("deploy \(out) \(remote) --at \(Time.format(now))")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
         h.now = now
         // A deletion that fails after the upload: the list names everything sent, deletions included.
         let bin = h.dir + "/bin"

@@ -25,12 +25,14 @@ enum DeployCommand {
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
+                  Option("at", value: "TIME", help: "The instant the tree is sent at, instead of now, for a tree published with --at: whether it is stale and how long caches may keep each file are measured from it. " + TimeInput.forms + "."),
                   Option("allow-older", help: "Upload even when the remote's index.json has a newer revision than DIR's (a database restored from a backup): without it, deploy refuses to replace a newer release.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
                    Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
     ) { inv in
         let dir = inv.arg("DIR")!, remote = inv.arg("REMOTE")!
+        let now = try inv.value("at").map(inv.time) ?? inv.now
         guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }
         // rclone would read it as one of its options.
         guard !remote.hasPrefix("-") else { throw RelctlError.usage("REMOTE '\(remote)' starts with '-'", hint: "for a folder of that name write ./\(remote)") }
@@ -52,7 +54,7 @@ enum DeployCommand {
             throw RelctlError.failure("\(root)/index.json is not an index this relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
         // Files that no longer say what check says (a window that ended, a deadline that passed) must not go out as the release.
-        if let next = local.nextChange, next.at <= inv.now {
+        if let next = local.nextChange, next.at <= now {
             throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
         }
@@ -66,7 +68,7 @@ enum DeployCommand {
             throw RelctlError.failure("\(remote) holds revision \(theirs.revision), newer than \(dir)'s revision \(local.revision); nothing was uploaded",
                                       hint: "publish from the current database, then deploy; to serve this older tree anyway (a database restored from a backup), add --allow-older")
         }
-        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: inv.now)
+        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: now)
         let changed = plan.changedPaths
         // What goes up must be what index.json says: a file edited since the publish is not sent.
         for path in plan.uploads where path != "index.json" {

@@ -48,7 +48,7 @@ enum RulesCommands {
             Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
             Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
-            Option("whats-new", value: "COUNT", help: "How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default \(ProjectRecord.defaultWhatsNewLimit))."),
+            Option("whats-new", value: "COUNT", help: "How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default \(ProjectRecord.defaultWhatsNewLimit), at most \(ProjectRecord.maxWhatsNewLimit))."),
             Shared.dryRun,
         ],
         examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
