@@ -187,7 +187,7 @@ extension Store {
 
     /// A note's text as `notes set` takes it: apps show it as written.
     func noteBody(_ text: String, version: Int64) throws -> String {
-        if let problem = UserText.notesProblem(text) { throw badRow("a note of version #\(version)", "its text: \(problem)") }
+        if let problem = UserText.storedNotesProblem(text) { throw badRow("a note of version #\(version)", "its text: \(problem)") }
         return text
     }
 
@@ -247,10 +247,13 @@ extension Store {
         for r in try db.query("SELECT c.window_id, c.locale, c.title, c.message FROM maintenance_copy c JOIN maintenance m ON m.id = c.window_id WHERE m.project_id = ?", [.int(project)]) {
             if let i = index[r.int(0)!] {
                 let what = "the text of maintenance window #\(r.int(0)!)"
-                for (column, text) in [("title", r.string(2)), ("message", r.string(3))] {
-                    if let text, let problem = UserText.messageProblem(text, kind: "maintenance") { throw badRow(what, "its \(column): \(problem)") }
+                // Empty text is no text (an earlier `maintenance start --title ""` stored it): the built-in text shows.
+                func text(_ column: String, _ value: String?) throws -> String? {
+                    guard let value, !value.trimmingSpaces().isEmpty else { return nil }
+                    if let problem = UserText.storedMessageProblem(value, kind: "maintenance") { throw badRow(what, "its \(column): \(problem)") }
+                    return value
                 }
-                windows[i].copy[try locale(r.text(1), what, "its locale")] = (r.string(2), r.string(3))
+                windows[i].copy[try locale(r.text(1), what, "its locale")] = (try text("title", r.string(2)), try text("message", r.string(3)))
             }
         }
         return windows
@@ -265,7 +268,9 @@ extension Store {
                 throw badRow(what, "'\(r.text(0)).\(r.text(2))' is not a message relctl knows")
             }
             let locale = try locale(r.text(1), what, "its locale")
-            if let problem = UserText.messageProblem(r.text(3), kind: r.text(0)) { throw badRow(what, "its \(locale) \(r.text(2)): \(problem)") }
+            // An empty override (an import of a file with an empty button) is no override: the built-in text shows.
+            if r.text(3).trimmingSpaces().isEmpty { continue }
+            if let problem = UserText.storedMessageProblem(r.text(3), kind: r.text(0)) { throw badRow(what, "its \(locale) \(r.text(2)): \(problem)") }
             result[r.text(0), default: [:]][locale, default: [:]][r.text(2)] = r.text(3)
         }
         return result

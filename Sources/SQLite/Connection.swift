@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CSQLite
 
 // SQLITE_TRANSIENT is a macro C casts to a function pointer; Swift cannot import it.
@@ -124,7 +129,11 @@ public final class Connection {
     static func text(_ stmt: OpaquePointer?, _ column: Int32) throws -> String {
         let count = Int(sqlite3_column_bytes(stmt, column))
         guard let p = sqlite3_column_text(stmt, column) else { return "" }
-        guard let s = String(validating: UnsafeBufferPointer(start: p, count: count), as: UTF8.self) else {
+        // SQLite ends every text with a NUL: with none inside, the C-string reader (much faster than the generic one) sees all of it.
+        let whole = strlen(p) == count
+        let text = whole ? p.withMemoryRebound(to: CChar.self, capacity: count + 1) { String(validatingCString: $0) }
+                         : String(validating: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+        guard let s = text else {
             let name = sqlite3_column_name(stmt, column).map { String(cString: $0) } ?? "#\(column)"
             throw SQLiteError(code: SQLITE_MISMATCH, message: "a value of column \(name) is not UTF-8 text")
         }

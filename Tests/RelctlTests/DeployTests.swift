@@ -133,6 +133,10 @@ final class DeployTests: XCTestCase {
         let listed = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init)
         for path in (removal["removed"] as? [String]) ?? [] { XCTAssertTrue(listed.contains(path), path) }
         XCTAssertTrue(listed.contains("index.json"), "\(listed)")
+        // A tree published for a later instant would say early what check says then.
+        let future = h.dir + "/future"
+        XCTAssertEqual(h.run(["publish", future, "--at", "2026-11-29T13:00:00Z"]).status, 0)
+        h.fails("deploy \(future) \(remote)", "was published for 2026-11-29T12:30:00Z or later, not for now")
         // A bare relative folder is a local path under the working directory.
         XCTAssertEqual(Rclone(path: "", env: [:], remote: "mirror").parentOfRemote(), ".")
         XCTAssertEqual(Rclone(path: "", env: [:], remote: "s3:bucket").parentOfRemote(), nil)

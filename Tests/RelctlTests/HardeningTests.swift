@@ -299,11 +299,16 @@ final class HardeningTests: XCTestCase {
             XCTAssertFalse(r.err.contains("\u{1B}"), "a control character reaches the terminal")
             XCTAssertLessThan(r.err.count, 3000, "a huge value is cut")
         }
-        // A floor spelled the same, with a deadline now: said as such, not as a respelling.
-        let r = h.ok("force 2.0 --platform ios --yes")
-        XCTAssertFalse(r.err.contains("respells"), r.err)
-        let dry = h.ok("force 2.0 --platform ios --deadline 2026-12-10T00:00:00Z --dry-run --yes")
-        XCTAssertTrue(dry.err.contains("keeps the force floor of ios at 2.0, with a deadline at 2026-12-10T00:00:00Z"), dry.err)
+        // A floor spelled the same, with a deadline now, moved, or dropped: said as such, not as a respelling.
+        h.ok("force 2.0 --platform ios --yes")
+        let added = h.ok("force 2.0 --platform ios --deadline 2026-12-10T00:00:00Z --yes")
+        XCTAssertTrue(added.err.contains("keeps the force floor of ios at 2.0, with a deadline at 2026-12-10T00:00:00Z") && !added.err.contains("respells"), added.err)
+        let moved = h.ok("force 2.0 --platform ios --deadline 2026-12-12T00:00:00Z --yes")
+        XCTAssertTrue(moved.err.contains("its deadline moved from 2026-12-10T00:00:00Z to 2026-12-12T00:00:00Z"), moved.err)
+        var floor = Floor(version: try Version("2.0"), build: nil)
+        floor.deadline = 1_796_083_200
+        XCTAssertEqual(Impact.floorMove("force", platform: "ios", from: floor, to: Floor(version: try Version("2.0"), build: nil)),
+                       "keeps the force floor of ios at 2.0, without its deadline (2026-12-01T00:00:00Z)")
     }
 
     // 10. Output that cannot be written is a failure.

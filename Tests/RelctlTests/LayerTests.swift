@@ -39,7 +39,7 @@ final class LayerTests: XCTestCase {
         let ios = "(SELECT id FROM platform WHERE name = 'ios')"
         let cases: [(sql: String, names: String)] = [
             ("INSERT INTO message VALUES (1, 'required', 'en', 'message', '{bogus} {deadline')", "unknown placeholder {bogus}"),
-            ("INSERT INTO message VALUES (1, 'required', 'en', 'title', '')", "it is empty"),
+            ("INSERT INTO message VALUES (1, 'required', 'en', 'title', 'Stop ' || char(27) || '[2J')", "its en title: it contains control characters"),
             ("UPDATE note SET body = 'a' || char(0) || 'b' WHERE locale = 'en'", "a note of version #"),
             ("UPDATE note SET body = '  ' WHERE locale = 'en'", "it has no text"),
             ("UPDATE project SET name = 'A' || char(0) || 'B'", "control character"),
@@ -60,6 +60,23 @@ final class LayerTests: XCTestCase {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), "a publish went ahead over a bad row")
             }
         }
+        // What an earlier relctl could store still reads: an empty override (no override), a
+        // brace that is not a placeholder name, a CR from an imported file, an empty window title.
+        let old = Harness()
+        old.sample()
+        old.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+        old.ok("force 2.0 --platform ios --yes")
+        try Connection(path: old.db, readOnly: false, create: false).execute("""
+            INSERT INTO message VALUES (1, 'required', 'en', 'title', '');
+            INSERT INTO message VALUES (1, 'required', 'en', 'message', 'Code {0} expired');
+            UPDATE note SET body = 'Line one' || char(13) || char(10) || 'Line two' WHERE locale = 'en';
+            INSERT INTO maintenance_copy VALUES (1, 'en', '', 'Back soon');
+            """)
+        let checked = old.ok("--json check 1.0 --platform ios --at 2026-12-01T00:00:00Z").json as? [String: Any]
+        let message = checked?["message"] as? [String: Any]
+        XCTAssertEqual((message?["message"] as? [String: Any])?["text"] as? String, "Code {0} expired")
+        XCTAssertNotEqual((message?["title"] as? [String: Any])?["text"] as? String, "", "an empty override falls back to the built-in title")
+        XCTAssertEqual(old.run(["publish", old.dir + "/out", "--at", "2026-11-29T12:00:00Z"]).status, 0)
         // The last id given out is read as a number, and a new one never overflows.
         let h = Harness()
         h.sample()

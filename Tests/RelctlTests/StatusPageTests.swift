@@ -160,8 +160,8 @@ final class StatusPageTests: XCTestCase {
         let out = h.dir + "/out"
         let r = h.run(["publish", out, "--at", "2026-11-29T12:00:00Z"])
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.err.contains("not carried: app/ios: updates for AndVersion apps — AndVersion iOS: no manifest without an App Store id (relctl platform edit ios --app-store-id ID)"), r.err)
-        XCTAssertTrue(r.err.contains("not carried: app/android: updates for AndVersion apps — AndVersion Android: no manifest: 1.0, the current version, has no versionCode (relctl version edit 1.0 --platform android --build N)"), r.err)
+        XCTAssertTrue(r.err.contains("not carried: app/ios: updates for AndVersion apps — AndVersion iOS: no manifest without an App Store id (relctl platform edit ios --app-store-id ID -p app)"), r.err)
+        XCTAssertTrue(r.err.contains("not carried: app/android: updates for AndVersion apps — AndVersion Android: no manifest: 1.0, the current version, has no versionCode (relctl version edit 1.0 --platform android --build N -p app)"), r.err)
         let fm = FileManager.default
         XCTAssertFalse(fm.fileExists(atPath: out + "/app/ios/andversion.json"))
         XCTAssertFalse(fm.fileExists(atPath: out + "/app/android/andversion.json"))
@@ -180,6 +180,17 @@ final class StatusPageTests: XCTestCase {
         XCTAssertEqual(verify.status, 1)
         let disagreements = (verify.json as? [String: Any])?["disagreements"] as? [[String: Any]] ?? []
         XCTAssertTrue(disagreements.contains { $0["file"] as? String == "app/ios/andversion.json" && $0["clientDoes"] as? String == "nothing (the file is missing)" }, "\(disagreements)")
+        // The first version not forced without a versionCode (imported so): MinVersion goes just above
+        // the forced ones' highest code, so the manifest still forces exactly them.
+        let a = Harness()
+        a.ok("init"); a.ok("project add app --name App")
+        a.ok("platform add android --bundle-id com.example.app")
+        for (v, b) in [("1.0", 10), ("2.0", 20), ("3.0", 30)] { a.ok("version add \(v) --platform android --build \(b) --released 2026-01-01T00:00:00Z") }
+        try Connection(path: a.db, readOnly: false, create: false).execute("UPDATE version SET build = NULL WHERE version = '2.0'")
+        a.ok("force 2.0 --platform android --yes")
+        XCTAssertEqual(a.run(["publish", a.dir + "/out", "--at", "2026-11-29T12:00:00Z"]).status, 0)
+        XCTAssertTrue(read(a.dir + "/out/app/android/andversion.json").contains("\"MinVersion\":11"), read(a.dir + "/out/app/android/andversion.json"))
+        XCTAssertEqual(a.run(["verify", a.dir + "/out"]).status, 0, a.run(["verify", a.dir + "/out"]).out)
     }
 
     func testHostileTextStaysText() throws {

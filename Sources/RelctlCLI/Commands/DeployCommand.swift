@@ -54,6 +54,10 @@ enum DeployCommand {
             throw RelctlError.failure("\(root)/index.json is not an index this relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
         // Files that no longer say what check says (a window that ended, a deadline that passed) must not go out as the release.
+        if let from = local.validFrom, from > now {
+            throw RelctlError.failure("\(dir) was published for \(Time.format(from)) or later, not for now: its files would say early what 'relctl check' says then; nothing was uploaded",
+                                      hint: "publish for now, then deploy: relctl publish \(dir)")
+        }
         if let next = local.nextChange, next.at <= now {
             throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
@@ -64,9 +68,10 @@ enum DeployCommand {
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
 
         let remoteIndex = try tool.remoteIndex()
-        if let theirs = remoteIndex.index, theirs.revision > local.revision, !inv.flag("allow-older") {
-            throw RelctlError.failure("\(remote) holds revision \(theirs.revision), newer than \(dir)'s revision \(local.revision); nothing was uploaded",
-                                      hint: "publish from the current database, then deploy; to serve this older tree anyway (a database restored from a backup), add --allow-older")
+        // Made from an older state of the database: an earlier revision, or the same one before changes made by hand.
+        if let theirs = remoteIndex.index, (theirs.revision, theirs.edits) > (local.revision, local.edits), !inv.flag("allow-older") {
+            throw RelctlError.failure("\(remote) holds revision \(theirs.revision) (edit \(theirs.edits)), newer than \(dir)'s revision \(local.revision) (edit \(local.edits)); nothing was uploaded",
+                                      hint: "publish from the current database, then deploy; to serve this tree anyway (a database restored from a backup, or projects moved into a new one), add --allow-older")
         }
         let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: now)
         let changed = plan.changedPaths
@@ -81,7 +86,7 @@ enum DeployCommand {
             }
         }
         // Checked before anything is sent: a list that cannot be written after the upload would lose what a CDN must invalidate.
-        if let list = changedList, !inv.dryRun { try FileSystem.writeFile(list, []) }
+        if let list = changedList { try FileSystem.writeFile(list, []) }
         // What was sent, written to --changed-list when a step fails: those paths changed at the remote all the same.
         var sent: [String] = []
         func listSent() -> String {
@@ -91,7 +96,11 @@ enum DeployCommand {
         }
         if !inv.dryRun {
             for step in plan.steps {
-                let outcome = try tool.run(step, from: root)
+                let outcome: Spawn.Captured
+                do { outcome = try tool.run(step, from: root) } catch {
+                    let e = RelctlError.from(error)
+                    throw RelctlError.failure(e.message + listSent(), hint: e.hint)
+                }
                 // A failed step may have sent some of its files: all of them count as changed.
                 sent += step.paths
                 if outcome.status != 0 && step.isDeletion {
@@ -109,7 +118,7 @@ enum DeployCommand {
                 }
             }
         }
-        if let list = changedList, !inv.dryRun {
+        if let list = changedList {
             try FileSystem.writeFile(list, Array(changed.map { $0 + "\n" }.joined().utf8))
         }
         inv.render(.object(["dir": .string(dir), "remote": .string(remote), "dryRun": .bool(inv.dryRun),

@@ -9,7 +9,7 @@ enum PublishCommand {
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
-                  Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after the first publish and after each one that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR. A CMD that fails is run again, with every path since its last success, at the next change and at the latest a minute later."),
+                  Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after the first publish (RELCTL_REASON=start; it may have changed nothing) and after each one that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR. A CMD that fails is run again, with every path since its last success, at the next change and at the latest a minute later."),
                   Option("full", help: "Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand. Files are still written only where they differ."),
                   Option("no-pages", help: "Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed."),
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
@@ -249,7 +249,7 @@ enum PublishCommand {
         }
         inv.render(document) { "" }
         if added.isEmpty && changed.isEmpty && removed.isEmpty {
-            inv.info("\(dir) is current (revision \(revision)): its \(total) files say what the database says now; nothing written")
+            inv.info("nothing written: the \(total) files in \(dir) are already what this publish makes (revision \(revision))")
         } else {
             inv.info("published \(total) files to \(dir) (revision \(revision)): \(added.count) added, \(changed.count) changed, \(removed.count) removed, \(unchanged) unchanged")
         }

@@ -58,7 +58,7 @@ enum PublishWatch {
                     if o.changedPaths.contains(where: { $0 != "index.json" }) { execOwed = true }
                     unsent.formUnion(o.changedPaths)
                     if execOwed {
-                        if runExec(inv, exec, dir: dir, paths: unsent.sorted()) {
+                        if runExec(inv, exec, dir: dir, paths: unsent.sorted(), reason: reason) {
                             unsent = []; execOwed = false; execFailedAt = nil
                         } else {
                             execFailedAt = now
@@ -68,7 +68,7 @@ enum PublishWatch {
             } catch {
                 failedAt = now
                 let e = RelctlError.from(error)
-                inv.context.stderr.write("\(PeopleTime.local(now, timeZone: inv.timeZone)) publish failed (\(reason)): \(e.message)\(e.hint.map { " — \($0)" } ?? ""); retrying at the next change\n")
+                inv.context.stderr.write("\(PeopleTime.local(now, timeZone: inv.timeZone)) publish failed (\(reason)): \(Runner.oneLine(e.message))\(e.hint.map { " — \(Runner.oneLine($0))" } ?? ""); retrying at the next change\n")
                 inv.context.stderr.flush()
             }
             // Wait for a trigger: a committed write, the next-change instant, or a signal.
@@ -100,9 +100,11 @@ enum PublishWatch {
     }
 
     /// Whether CMD exited 0; a failure is warned about, and its paths stay owed.
-    static func runExec(_ inv: Invocation, _ cmd: String, dir: String, paths: [String]) -> Bool {
+    static func runExec(_ inv: Invocation, _ cmd: String, dir: String, paths: [String], reason: String) -> Bool {
         var env = inv.context.env
         env["RELCTL_DIR"] = dir
+        // "start" for the run after the first publish, which may have changed nothing.
+        env["RELCTL_REASON"] = reason
         env["RELCTL_CHANGED"] = paths.joined(separator: "\n")
         let status = Spawn.shell(cmd, arguments: paths, env: env)
         let retry = "; it runs again with these \(paths.count) paths at the next change, at the latest in a minute"

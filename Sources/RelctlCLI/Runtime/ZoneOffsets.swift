@@ -15,7 +15,7 @@ enum ZoneOffsets {
     static func check(_ zone: String) throws {
         // A POSIX rule such as GMT+14 counts hours west: it would mean UTC-14. A project names a zone.
         let tzdir = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
-        if !zone.contains("/"), zone.contains(where: { $0.isASCII && $0.isNumber }), FileSystem.kind(of: tzdir + "/" + zone) != .file {
+        if !zone.contains("/"), !["UTC0", "GMT0"].contains(zone), zone.contains(where: { $0.isASCII && $0.isNumber }), FileSystem.kind(of: tzdir + "/" + zone) != .file {
             throw InputError("'\(zone)' is a POSIX rule, not a tz database name: its sign is the reverse of what it looks like",
                              hint: "give a zone name, like Europe/Istanbul, or Etc/GMT-14 for UTC+14")
         }

@@ -5,27 +5,54 @@ enum AndVersionFormat {
     static let javaTwins = ["he": "iw", "id": "in", "yi": "ji"]
 
     static func render(_ state: PlatformState, warnings: inout [String]) -> JSON? {
-        let p = state.platform
+        if case .manifest(let json) = make(state, warnings: &warnings) { return json }
+        return nil
+    }
+
+    /// Why a platform with a version to offer gets no manifest, nil when it gets one.
+    static func gap(_ state: PlatformState) -> String? {
+        var ignored: [String] = []
+        if case .gap(let why) = make(state, warnings: &ignored) { return why }
+        return nil
+    }
+
+    /// A manifest; nothing before a release; or a gap: a record the format
+    /// needs is missing. A gap is not a refusal of the whole publish (met
+    /// when a release delay ends under --watch, it would hold back every
+    /// project's files): Fidelity reports it as a limit, with the command
+    /// that fills it.
+    enum Made { case manifest(JSON), unreleased, gap(String) }
+
+    static func make(_ state: PlatformState, warnings: inout [String]) -> Made {
+        let p = state.platform, slug = state.project.slug
         guard let current = state.current else {
-            warnings.append("\(state.project.slug)/\(p.name): no version is released and past its release delay yet, so no AndVersion manifest is published")
-            return nil
+            warnings.append("\(slug)/\(p.name): no version is released and past its release delay yet, so no AndVersion manifest is published")
+            return .unreleased
         }
-        guard gap(state) == nil else { return nil }
-        var manifest: [String: JSON] = ["WhatsNew": .object(whatsNew(state, current, warnings: &warnings))]
         let threshold = minimum(state)
+        var manifest: [String: JSON] = [:]
         if p.isAndroid {
-            guard let code = current.build else { return nil }
+            guard let code = current.build else {
+                return .gap("no manifest: \(current.version.text), the current version, has no versionCode (relctl version edit \(current.version.text) --platform \(p.name) --build N -p \(slug))")
+            }
             manifest["CurrentVersion"] = .int(code)
             switch threshold {
             case .none: manifest["MinVersion"] = .int(0)
             // minimum() names an Android floor only when it has a build.
             case .floor(let f): manifest["MinVersion"] = .int(f.build ?? 0)
             case .version(let v):
-                guard let b = v.build else { return nil }
+                // The first version not forced, or just above the forced ones' highest code
+                // when it has none of its own (imported without builds): the same versions forced.
+                let below = state.versions.prefix { $0.id != v.id }.compactMap(\.build).max()
+                guard let b = v.build ?? below.flatMap({ $0 < Int64.max ? $0 + 1 : nil }) else {
+                    return .gap("no manifest: no version up to \(v.version.text), the first not forced, has a versionCode (relctl version edit \(v.version.text) --platform \(p.name) --build N -p \(slug))")
+                }
                 manifest["MinVersion"] = .int(b)
             }
         } else {
-            guard let id = p.appStoreID else { return nil }
+            guard let id = p.appStoreID else {
+                return .gap("no manifest without an App Store id (relctl platform edit \(p.name) --app-store-id ID -p \(slug))")
+            }
             manifest["CurrentVersion"] = .string(current.version.text)
             // Without trailing zeros: AndVersion ranks "2.0" above "2", so
             // every spelling of the threshold version itself stays allowed.
@@ -36,26 +63,8 @@ enum AndVersionFormat {
             }
             manifest["AppStoreId"] = .string(id)
         }
-        return .object(["AndVersion": .object(manifest)])
-    }
-
-    /// Why a platform with a version to offer gets no manifest: a record the
-    /// format needs is missing. Not a refusal of the whole publish (one
-    /// platform's gap, met when a release delay ends under --watch, would
-    /// hold back every project's files): Fidelity reports it as a limit,
-    /// with the command that fills the gap.
-    static func gap(_ state: PlatformState) -> String? {
-        let p = state.platform
-        guard let current = state.current else { return nil }
-        func noCode(_ v: VersionRecord, _ role: String) -> String {
-            "no manifest: \(v.version.text), \(role), has no versionCode (relctl version edit \(v.version.text) --platform \(p.name) --build N)"
-        }
-        if p.isAndroid {
-            if current.build == nil { return noCode(current, "the current version") }
-            if case .version(let v) = minimum(state), v.build == nil { return noCode(v, "the first version not forced") }
-            return nil
-        }
-        return p.appStoreID == nil ? "no manifest without an App Store id (relctl platform edit \(p.name) --app-store-id ID)" : nil
+        manifest["WhatsNew"] = .object(whatsNew(state, current, warnings: &warnings))
+        return .manifest(.object(["AndVersion": .object(manifest)]))
     }
 
     static func shortest(_ v: Version) -> String { v.key.map(String.init).joined(separator: ".") }

@@ -20,6 +20,41 @@ public enum UserText {
         return nil
     }
 
+    /// What a stored row must hold to be read: looser than what the commands
+    /// take now, so that every row an earlier relctl wrote (import did not
+    /// check text, `{0}` passed as not a placeholder, CR came with files)
+    /// still reads; what would break a reader (NUL, ESC and the other C0
+    /// controls) or show a placeholder unfilled does not.
+    public static func storedMessageProblem(_ text: String, kind: String) -> String? {
+        if hasBreakingControls(text) { return "it contains control characters" }
+        if let name = unknownPlaceholder(text, kind: kind), name.dropFirst().dropLast().allSatisfy({ $0.isLetter || $0 == "_" }), name.count > 2 {
+            return "unknown placeholder \(name) (use \(Catalog.placeholders(for: kind).joined(separator: ", ")))"
+        }
+        return nil
+    }
+
+    /// The same for stored release notes; empty notes were never taken.
+    public static func storedNotesProblem(_ text: String) -> String? {
+        // One pass: every note a publish or `version list` shows comes here.
+        var text = text
+        return text.withUTF8 { bytes in
+            var blank = true
+            for b in bytes {
+                if b < 0x20 {
+                    if b != 9 && b != 10 && b != 13 { return "it contains control characters" }
+                } else if b != 32 {
+                    blank = false
+                }
+            }
+            return blank ? "it has no text" : nil
+        }
+    }
+
+    /// C0 controls other than tab, line feed and carriage return.
+    static func hasBreakingControls(_ s: String) -> Bool {
+        s.utf8.contains { $0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13 }
+    }
+
     /// C0 controls other than tab and line feed, DEL, and C1 controls: an
     /// app shows them as boxes, or a parser stops at them (NUL).
     public static func hasControls(_ s: String) -> Bool {
