@@ -1,7 +1,7 @@
-/// What the text of a message or of release notes may hold, wherever it
-/// comes from: the command line, an import, or a row read back from the
-/// database, which anyone can edit by hand. One rule for all of them, so a
-/// publish never sends apps text that `message set` or `notes set` refuse.
+/// What the text of a message or of release notes may hold: the rule the
+/// command line and the imports take text by, and the looser one a row read
+/// back from the database (which anyone can edit by hand) is held to, so a
+/// publish never sends apps text that breaks a reader or an unfilled placeholder.
 public enum UserText {
     /// Why `text` cannot be a field of a `kind` message; nil when it can.
     public static func messageProblem(_ text: String, kind: String) -> String? {
@@ -58,7 +58,7 @@ public enum UserText {
     /// C0 controls other than tab and line feed, DEL, and C1 controls: an
     /// app shows them as boxes, or a parser stops at them (NUL).
     public static func hasControls(_ s: String) -> Bool {
-        // Byte by byte: every note a publish shows passes here. C1 controls are C2 80 to C2 9F in UTF-8.
+        // C1 controls are C2 80 to C2 9F in UTF-8.
         var previous: UInt8 = 0
         for b in s.utf8 {
             if (b < 0x20 && b != 9 && b != 10) || b == 0x7F || (previous == 0xC2 && b < 0xA0 && b >= 0x80) { return true }
