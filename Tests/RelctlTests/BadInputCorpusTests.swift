@@ -80,6 +80,7 @@ final class BadInputCorpusTests: XCTestCase {
         add(2, ["deploy", "out", ""])
         add(2, ["deploy", "out", "-remote"])
         add(2, ["deploy", "out", "remote", "--changed-list", ""])
+        add(2, ["deploy", "out", "remote", "--at", "soon"])
         for n in ["-1", "x", "1001", "", "1.5"] { add(2, ["rules", "set", "--whats-new", n]) }
         for l in badLocales {
             add(2, ["project", "add", "new", "--default-locale", l])

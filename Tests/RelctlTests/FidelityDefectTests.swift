@@ -26,6 +26,14 @@ final class FidelityDefectTests: XCTestCase {
 
     func verify(_ h: Harness) -> Harness.Result { h.run(["verify", h.dir + "/out", "--json"]) }
 
+    /// A published file edited by hand, as someone tampering with the tree would.
+    func tamper(_ h: Harness, _ path: String, replacing old: String, with new: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let full = h.dir + "/out/" + path
+        let text = String(decoding: FileManager.default.contents(atPath: full) ?? Data(), as: UTF8.self)
+        XCTAssertTrue(text.contains(old), "\(path) has no \(old): \(text)", file: file, line: line)
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: URL(fileURLWithPath: full))
+    }
+
     /// 1. "outdated: none" reaches siren.json: nothing is announced.
     func testOutdatedNoneSaysNoneInSiren() {
         let h = Harness(); h.sample()
@@ -171,9 +179,7 @@ final class FidelityDefectTests: XCTestCase {
         h.ok("force 1.1 --platform ios")
         _ = publish(h)
         XCTAssertEqual(verify(h).status, 0, verify(h).err)
-        let path = h.dir + "/out/shop/ios/retired/en.json"
-        let text = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self)
-        try Data(text.replacingOccurrences(of: #"{"policy":"force","version":"1.0"}"#, with: #"{"policy":"none","version":"1.0"}"#).utf8).write(to: URL(fileURLWithPath: path))
+        try tamper(h, "shop/ios/retired/en.json", replacing: #"{"policy":"force","version":"1.0"}"#, with: #"{"policy":"none","version":"1.0"}"#)
         let r = verify(h)
         XCTAssertEqual(r.status, 1)
         let doc = r.json as? [String: Any]
@@ -191,10 +197,7 @@ final class FidelityDefectTests: XCTestCase {
         h.ok("recommend 2.0 --platform ios")
         _ = publish(h)
         XCTAssertEqual(verify(h).status, 0, verify(h).out)
-        let path = h.dir + "/out/shop/ios/siren.json"
-        let text = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self)
-        XCTAssertTrue(text.contains(#""forceFloor":null"#), text)
-        try Data(text.replacingOccurrences(of: #""forceFloor":null"#, with: #""forceFloor":"2.0""#).utf8).write(to: URL(fileURLWithPath: path))
+        try tamper(h, "shop/ios/siren.json", replacing: #""forceFloor":null"#, with: #""forceFloor":"2.0""#)
         let r = verify(h)
         XCTAssertEqual(r.status, 1, r.out)
         let disagreements = (r.json as? [String: Any])?["disagreements"] as? [[String: Any]] ?? []
@@ -216,9 +219,7 @@ final class FidelityDefectTests: XCTestCase {
         let h = Harness(); h.sample()
         h.ok("force 2.0 --platform ios")
         _ = publish(h)
-        let path = h.dir + "/out/shop/ios/andversion.json"
-        let text = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self)
-        try Data(text.replacingOccurrences(of: #""MinVersion":"2""#, with: #""MinVersion":2"#).utf8).write(to: URL(fileURLWithPath: path))
+        try tamper(h, "shop/ios/andversion.json", replacing: #""MinVersion":"2""#, with: #""MinVersion":2"#)
         let r = h.run(["verify", h.dir + "/out"])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.out.contains("AndVersion iOS") && r.out.contains("crash (MinVersion is not a string)"), r.out)

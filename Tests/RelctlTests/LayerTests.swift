@@ -19,14 +19,20 @@ final class LayerTests: XCTestCase {
             ("UPDATE platform SET force_version = '1..0' WHERE name = 'ios'", "platform ios"),
         ]
         for (sql, names) in cases {
-            let h = Harness()
-            h.sample()
-            try Connection(path: h.db, readOnly: false, create: false).execute(sql)
-            for line in ["status", "version list", "check 1.0 --platform ios", "publish \(h.dir)/out"] {
-                let r = h.fails(line, "has a bad row")
-                XCTAssertTrue(r.err.contains(names), "\(sql) → \(line): \(r.err)")
-                XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), "a publish went ahead over a bad row")
-            }
+            try assertRefused(sql, naming: names, by: ["status", "version list", "check 1.0 --platform ios", "publish OUT"], saying: "has a bad row")
+        }
+    }
+
+    /// After `sql` on the sample (and `setup`), each command line fails naming the row, and no publish goes ahead.
+    func assertRefused(_ sql: String, naming names: String, by lines: [String], saying error: String, setup: (Harness) -> Void = { _ in }) throws {
+        let h = Harness()
+        h.sample()
+        setup(h)
+        try Connection(path: h.db, readOnly: false, create: false).execute(sql)
+        for line in lines.map({ $0.replacingOccurrences(of: "OUT", with: h.dir + "/out") }) {
+            let r = h.fails(line, error)
+            XCTAssertTrue(r.err.contains(names), "\(sql) → \(line): \(r.err)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), "a publish went ahead over a bad row")
         }
     }
 
@@ -50,14 +56,8 @@ final class LayerTests: XCTestCase {
             ("INSERT INTO maintenance_copy VALUES (1, 'en', 'Down ' || char(7), NULL)", "its title: it contains control characters"),
         ]
         for (sql, names) in cases {
-            let h = Harness()
-            h.sample()
-            h.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
-            try Connection(path: h.db, readOnly: false, create: false).execute(sql)
-            for line in ["check 1.0 --platform android", "status", "publish \(h.dir)/out"] {
-                let r = h.fails(line, "database")
-                XCTAssertTrue(r.err.contains(names), "\(sql) → \(line): \(r.err)")
-                XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), "a publish went ahead over a bad row")
+            try assertRefused(sql, naming: names, by: ["check 1.0 --platform android", "status", "publish OUT"], saying: "database") {
+                $0.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
             }
         }
         // What an earlier relctl could store still reads: an empty override (no override), a

@@ -85,6 +85,18 @@ final class PublishWatchTests: XCTestCase {
         XCTAssertEqual(w.log.components(separatedBy: "only control.json carries it").count - 1, 2, "one warning per platform, once: \(w.log)")
     }
 
+    /// What --exec wrote to `path`, once `done` says it is all there (or after 5 s).
+    func recorded(_ path: String, until done: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(5)
+        var text = ""
+        while Date() < deadline {
+            text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            if done(text) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return text
+    }
+
     func testExecGetsTheChangedPaths() throws {
         let h = Harness()
         h.sample()
@@ -94,13 +106,7 @@ final class PublishWatchTests: XCTestCase {
         try relctl(h, ["notes", "set", "2.0", "--platform", "ios", "--locale", "en", "Brand new look"])
         w.wait(for: "published (database changed)")
         // --exec runs after the publish line; give it a moment.
-        let deadline = Date().addingTimeInterval(5)
-        var text = ""
-        while Date() < deadline {
-            text = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
-            if text.components(separatedBy: "--").count >= 3 { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let text = recorded(record) { $0.components(separatedBy: "--").count >= 3 }
         // The publish logs itself, a commit too: it does not wake the watcher for a publish of nothing.
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(w.log.components(separatedBy: "\n").filter { $0.contains("published (") }.count, 2, w.log)
@@ -124,13 +130,7 @@ final class PublishWatchTests: XCTestCase {
         try FileManager.default.removeItem(atPath: down)
         try relctl(h, ["notes", "set", "2.0", "--platform", "ios", "--locale", "en", "Brand new look"])
         w.wait(for: "published (database changed)")
-        let deadline = Date().addingTimeInterval(5)
-        var text = ""
-        while Date() < deadline {
-            text = String(decoding: FileManager.default.contents(atPath: record) ?? Data(), as: UTF8.self)
-            if text.contains("shop/ios/whatsnew/en.json") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let text = recorded(record) { $0.contains("shop/ios/whatsnew/en.json") }
         XCTAssertEqual(w.stop(), 0)
         XCTAssertTrue(text.contains("shop/ios/whatsnew/en.json"), "the new change: \(text)")
         XCTAssertTrue(text.contains("shop/android/retired/en.json"), "and what the failed run at the start was owed: \(text)")

@@ -25,7 +25,7 @@ enum DeployCommand {
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
-                  Option("at", value: "TIME", help: "The instant the tree is sent at, instead of now, for a tree published with --at: whether it is stale and how long caches may keep each file are measured from it. " + TimeInput.forms + "."),
+                  Shared.at,
                   Option("allow-older", help: "Upload even when the remote's index.json has a newer revision than DIR's (a database restored from a backup): without it, deploy refuses to replace a newer release.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
