@@ -119,7 +119,10 @@ enum PublishCommand {
                     // Its files stay as the old index lists them. With -p over a tree with no
                     // record of this project (another relctl wrote it, or a publish was cut
                     // short) too: never removed; the next full publish renders it.
-                    if let record { index.projects[project.slug] = record }
+                    if let record {
+                        index.projects[project.slug] = record
+                        index.verbatim[project.slug] = previous?.verbatim[project.slug]
+                    }
                     if let files, record != nil || only != nil {
                         index.carried[key] = files
                         unchanged += files.count

@@ -115,6 +115,8 @@ public final class TreeWriter {
         let indexPath = root + "/index.json"
         if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
             previous = IndexFormat.parse(bytes, files: .runs)
+            // Entries are copied as they are only from the index.json the tree's state names: this relctl wrote it.
+            if state == nil { previous?.verbatim = [:] }
             // Its runs move here; an index the parser refuses still names files to replace or remove.
             previousRuns = previous?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
             previous?.carried = [:]

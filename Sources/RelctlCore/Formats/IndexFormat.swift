@@ -18,9 +18,25 @@ public enum IndexFormat {
             "edits": .int(index.edits),
             "validFrom": .time(index.validFrom),
             "nextChange": json(index.nextChange),
-            "projects": .object(index.projects.mapValues(json)),
+            "projects": .raw(projects(index)),
             "files": .raw(files(index.files, carried: index.carried)),
         ]).compactBytes()
+    }
+
+    /// The projects member, the bytes `.object` gives: a project carried
+    /// over from the old index goes in as that index has it (`verbatim`),
+    /// rendered projects are written anew. Writing a hundred projects' limits
+    /// and summaries was a fifth of a publish after a change to one of them.
+    static func projects(_ index: PublishedIndex) -> [UInt8] {
+        var out: [UInt8] = [123]
+        for (i, slug) in index.projects.keys.sorted(by: JSON.keyOrder).enumerated() {
+            if i > 0 { out.append(44) }
+            JSON.quoteBytes(slug, into: &out)
+            out.append(58)
+            if let bytes = index.verbatim[slug] { out.append(contentsOf: bytes) } else { json(index.projects[slug]!).writeCompact(to: &out) }
+        }
+        out.append(125)
+        return out
     }
 
     /// The files member, written directly: it is most of the index (one
@@ -68,7 +84,9 @@ public enum IndexFormat {
 
     /// How `parse` reads the file list.
     public enum FileList {
-        /// Checked for syntax only and left empty: what a publish with nothing to do needs is the rest.
+        /// Passed over by its brackets, unchecked, and left empty: what a
+        /// publish with nothing to do needs is the rest, and it reads only
+        /// an index.json the tree's state vouches for, as relctl wrote it.
         case skipped
         /// Every entry in `files`.
         case entries
@@ -84,18 +102,27 @@ public enum IndexFormat {
         // For a publish the file list, most of the index, is read once: cut into
         // runs where it is as relctl writes it, else scanned as any JSON.
         var runs: [String: IndexFileRun]?, runsAt = -1
-        let cutFiles: (key: String, end: (Int) -> Int?)? = list != .runs ? nil : ("files", { start in
+        let cutFiles: (key: String, end: (Int) -> Int?)?
+        switch list {
+        case .entries: cutFiles = nil
+        case .skipped: cutFiles = ("files", { start in
+            var end = start
+            JSONReader.skipChecked(bytes, &end)
+            return end
+        })
+        case .runs: cutFiles = ("files", { start in
             guard let cut = IndexFileRun.cut(bytes, from: start) else { return nil }
             (runs, runsAt) = (cut.runs, start)
             return cut.end
         })
+        }
         guard let members = try? JSONReader.members(bytes, scan: cutFiles) else { return nil }
         // A key given twice: the last counts, as for every member.
         if members["files"]?.lowerBound != runsAt { runs = nil }
         func member(_ key: String) -> JSON? { members[key].flatMap { try? JSONReader.parse(bytes[$0]) } }
         guard case .string(let generator)? = member("generator"), case .int(let revision)? = member("revision"),
               let validFrom = time(member("validFrom")), let next = nextChange(member("nextChange")),
-              case .object(let projects)? = member("projects"), let filesRange = members["files"],
+              let projectsRange = members["projects"], let projects = JSONReader.object(bytes, at: projectsRange)?.byName, let filesRange = members["files"],
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
         var files: [String: JSON] = [:]
         var fileEntries: [String: (size: Int, sha256: String)]?
@@ -114,8 +141,8 @@ public enum IndexFormat {
         case .int(let edits)?: index.edits = edits
         default: return nil
         }
-        for (slug, value) in projects {
-            guard case .object(let p) = value, case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
+        for (slug, range) in projects {
+            guard case .object(let p)? = JSONReader.value(bytes, at: range), case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
                   let pNext = nextChange(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
                   case .array(let warnings)? = p["warnings"], case .array(let limits)? = p["limits"],
                   let summaryJSON = p["summary"], let summary = StatusSummary(json: summaryJSON) else { return nil }
@@ -136,6 +163,7 @@ public enum IndexFormat {
                 record.limits.append(Limit(client: client, platform: platform, intent: intent, reason: reason))
             }
             index.projects[slug] = record
+            if list == .runs { index.verbatim[slug] = bytes[range] }
         }
         if let fileEntries { index.files = fileEntries }
         for (path, entry) in files {
@@ -203,6 +231,11 @@ public struct PublishedIndex {
     public var files: [String: (size: Int, sha256: String)] = [:]
     /// Runs of an earlier index kept whole, by key.
     public var carried: [String: IndexFileRun] = [:]
+    /// Projects' entries as an earlier index has them, byte for byte, by
+    /// slug: for those carried over unchanged, and only from an index this
+    /// relctl wrote and nothing changed since (the tree's state vouches for
+    /// it), so that the index stays the one a full publish writes.
+    public var verbatim: [String: ArraySlice<UInt8>] = [:]
 
     /// How many files it lists.
     public var fileCount: Int { carried.values.reduce(files.count) { $0 + $1.count } }

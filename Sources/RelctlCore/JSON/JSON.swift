@@ -95,7 +95,7 @@ public enum JSON: Equatable, Sendable {
         return out
     }
 
-    private func writeCompact(to out: inout [UInt8]) {
+    func writeCompact(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
