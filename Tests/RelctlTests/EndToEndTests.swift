@@ -118,6 +118,25 @@ final class EndToEndTests: XCTestCase {
         }
         let old = contents(a), new = contents(b)
         XCTAssertGreaterThan(old.count, 500)
+        // A first publish into a new folder (its files written in the background) killed part
+        // way: no file a client fetches is half written, and the next publish completes the tree.
+        let fresh = dir + "/fresh"
+        try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: false)
+        for delay: useconds_t in [40_000, 120_000] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Package.binary)
+            p.arguments = ["publish", fresh, "--at", at, "-q"]
+            p.environment = env
+            try p.run()
+            usleep(delay)
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+            p.waitUntilExit()
+            for (path, data) in contents(fresh) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".relctl-") }) && path != "index.json" {
+                XCTAssertEqual(data, old[path], "after a kill \(delay / 1000) ms in: \(path)")
+            }
+        }
+        XCTAssertEqual(try relctl("publish", fresh, "--at", at, "-q").status, 0)
+        XCTAssertEqual(contents(fresh).filter { $0.key != "index.json" }, old.filter { $0.key != "index.json" })
         var state = false  // false: the database matches tree a
         var interrupted = 0
         for round in 0..<12 {

@@ -229,6 +229,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(p.err.contains("No space left"), p.err)
         XCTAssertEqual(p.err.split(separator: "\n").count, 1, p.err)
         XCTAssertEqual(files(out), before, "a publish that ran out of space leaves the tree as it was")
+        // Into a new folder, whose files are written in the background: the same, and the folder
+        // taken back, whether the disk is full at once or fills during the background writes.
+        let fresh = mnt + "/fresh"
+        let q = h.run(["publish", fresh, "--at", at])
+        XCTAssertEqual(q.status, 1)
+        XCTAssertTrue(q.err.contains("No space left"), q.err)
+        XCTAssertEqual(q.err.split(separator: "\n").count, 1, q.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "a publish that ran out of space takes back the folder it made")
+        let filled = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: mnt + "/filler")[.size] as? Int)
+        XCTAssertEqual(truncate(mnt + "/filler", off_t(filled - 6 * 4096)), 0, "room for the journal and a few files")
+        let w = h.run(["publish", fresh, "--at", at])
+        XCTAssertEqual(w.status, 1)
+        XCTAssertTrue(w.err.contains("cannot write \(fresh)/shop/") && w.err.contains("No space left"), w.err)
+        XCTAssertEqual(w.err.split(separator: "\n").count, 1, w.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "a publish that ran out of space takes back the folder it made")
     }
 
     // 8. A FIFO as the database is refused at once.

@@ -85,6 +85,40 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
+    /// The state records where index.json holds its file list: a publish
+    /// with nothing to do reads the rest only. A record that does not point
+    /// at the list's braces is not believed: the file is read whole.
+    func testNothingToDoReadsAroundTheFileListTheStateLocated() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
+        var state = try XCTUnwrap(TreeState.read(root: out))
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
+        let list = try XCTUnwrap(state.fileList)
+        XCTAssertEqual(try JSONReader.members(whole)["files"], list)
+        let around = try XCTUnwrap(state.indexWithoutFileList(root: out))
+        XCTAssertEqual(around.count, whole.count - list.count + 2)
+        let a = try XCTUnwrap(IndexFormat.parse(around, files: .skipped)), b = try XCTUnwrap(IndexFormat.parse(whole, files: .skipped))
+        XCTAssertEqual(a.revision, b.revision)
+        XCTAssertEqual(a.nextChange?.at, b.nextChange?.at)
+        XCTAssertEqual(a.projects.keys.sorted(), b.projects.keys.sorted())
+        XCTAssertEqual(a.projects.mapValues(\.limits.count), b.projects.mapValues(\.limits.count))
+        // One byte off: not the list, so the whole file is read, and the publish still has nothing to do.
+        state.fileList = (list.lowerBound + 1)..<list.upperBound
+        try Data(state.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
+        XCTAssertEqual(try XCTUnwrap(TreeState.read(root: out)).fileList, state.fileList)
+        XCTAssertNil(state.indexWithoutFileList(root: out))
+        let again = publish(h, out)
+        XCTAssertEqual(again["rendered"] as? [String], [])
+        XCTAssertEqual(again["changed"] as? [String], [])
+        // Past the end of index.json: no record at all.
+        state.fileList = list.lowerBound..<(whole.count + 1)
+        try Data(state.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
+        XCTAssertNil(try XCTUnwrap(TreeState.read(root: out)).fileList)
+    }
+
     /// A publish of one project (-p) keeps the others as they are, current or
     /// not: the state it records must not vouch for them, so the next publish
     /// renders what changed meanwhile, restores what went missing, and removes

@@ -172,8 +172,9 @@ enum PublishCommand {
                                           hint: "'relctl publish \(dir) --dry-run' lists them all; this is a relctl bug, please report it; --\(overrideFlag) writes the files anyway")
             }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
-            tally(try writer.stage("index.json", IndexFormat.render(index)), "index.json")
-            let removed = try writer.commit(removing: stale, index: index, vouched: vouched)
+            let indexFile = IndexFormat.located(index)
+            tally(try writer.stage("index.json", indexFile.bytes), "index.json")
+            let removed = try writer.commit(removing: stale, index: index, fileList: indexFile.fileList, vouched: vouched)
             var (warnings, limits) = said(index, order: order)
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
@@ -216,7 +217,7 @@ enum PublishCommand {
             return revision == state.revision ? (revision, try store.edits(), try store.projects().map(\.slug), try store.projectRevisions()) : nil
         }
         guard let (revision, edits, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
-              let bytes = try? FileSystem.readFile(writer.root + "/index.json"),
+              let bytes = state.indexWithoutFileList(root: writer.root) ?? (try? FileSystem.readFile(writer.root + "/index.json")),
               let index = IndexFormat.parse(bytes, files: .skipped), index.generator == generator, index.revision == revision, index.edits == edits,
               PublishedProject.span(index.validFrom, index.nextChange, contains: at),
               Set(order) == Set(index.projects.keys),

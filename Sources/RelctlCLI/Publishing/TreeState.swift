@@ -38,6 +38,9 @@ struct TreeState: Equatable {
     /// folder whose time is that close to this one is not trusted (git's
     /// "racily clean" entries).
     var captured: Stamp
+    /// Where index.json holds its file list (IndexFormat.located); nil in a
+    /// state written before relctl recorded it.
+    var fileList: Range<Int>? = nil
 
     struct Stamp: Equatable {
         var inode: UInt64
@@ -72,7 +75,7 @@ struct TreeState: Equatable {
     /// nil when a folder or index.json is not there as it should be. The
     /// folders of the runs it carries, which this publish did not write in,
     /// are taken as `known` found them where it trusted them (one lstat each fewer).
-    static func capture(root: String, index: PublishedIndex, known: FolderCheck? = nil) -> TreeState? {
+    static func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, known: FolderCheck? = nil) -> TreeState? {
         guard let indexStamp = Stamp(root + "/index.json") else { return nil }
         var folders: [String: Stamp] = [:]
         var rootFiles: [String: Int] = [:]
@@ -109,7 +112,8 @@ struct TreeState: Equatable {
         clock_gettime(CLOCK_REALTIME, &clock)
         // The count takes index.json in, as a publish's own does.
         return TreeState(index: indexStamp, files: index.fileCount + 1, revision: index.revision, folders: folders, rootFiles: rootFiles,
-                         captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)))
+                         captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)),
+                         fileList: fileList.flatMap { $0.upperBound <= indexStamp.size ? $0 : nil })
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
@@ -125,6 +129,11 @@ struct TreeState: Equatable {
             guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
             state.folders[path] = stamp
         }
+        // Anything but two offsets inside index.json is no record: the file is then read whole.
+        if case .array(let range)? = top["fileList"], range.count == 2, case .int(let lower) = range[0], case .int(let upper) = range[1],
+           0 <= lower, lower < upper, upper <= index.size {
+            state.fileList = Int(lower)..<Int(upper)
+        }
         for (path, value) in rootList {
             guard TreeWriter.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
             state.rootFiles[path] = Int(size)
@@ -133,8 +142,37 @@ struct TreeState: Equatable {
     }
 
     var bytes: [UInt8] {
-        JSON.object(["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision), "captured": captured.json,
-                     "folders": .object(folders.mapValues(\.json)), "rootFiles": .object(rootFiles.mapValues { .int(Int64($0)) })]).compactBytes()
+        var members: [String: JSON] = ["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision), "captured": captured.json,
+                                       "folders": .object(folders.mapValues(\.json)), "rootFiles": .object(rootFiles.mapValues { .int(Int64($0)) })]
+        if let fileList { members["fileList"] = .array([.int(Int64(fileList.lowerBound)), .int(Int64(fileList.upperBound))]) }
+        return JSON.object(members).compactBytes()
+    }
+
+    /// index.json with an empty list where the state located its file list:
+    /// all that a publish with nothing to do needs of it, without reading
+    /// the list, most of the file. Nil without a record, or when the bytes
+    /// there are not the list's braces: the caller reads the file whole.
+    func indexWithoutFileList(root: String) -> [UInt8]? {
+        guard let list = fileList else { return nil }
+        let fd = open(root + "/index.json", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        func read(_ range: Range<Int>) -> [UInt8]? {
+            let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
+                count = 0
+                while count < range.count {
+                    let n = pread(fd, buffer.baseAddress! + count, range.count - count, off_t(range.lowerBound + count))
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return }
+                    count += n
+                }
+            }
+            return bytes.count == range.count ? bytes : nil
+        }
+        // The list's opening brace ends the head, its closing one starts the tail.
+        guard let head = read(0..<(list.lowerBound + 1)), let tail = read((list.upperBound - 1)..<Int(index.size)),
+              head.last == UInt8(ascii: "{"), tail.first == UInt8(ascii: "}") else { return nil }
+        return head + tail
     }
 
     /// The top folders (one per project) with a folder that is not as

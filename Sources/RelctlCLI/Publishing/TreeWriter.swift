@@ -39,6 +39,7 @@ public final class TreeWriter {
     static let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
     private var flusher: Flusher?
+    private let background = BackgroundWriter()
     private var pending: [(temp: String, target: String, relative: String)] = []
     /// Where this publish writes each folder's files, by the folder's path:
     /// the folder itself when it exists, else its place in a staging folder.
@@ -145,6 +146,7 @@ public final class TreeWriter {
     }
 
     deinit {
+        try? background.finish()
         flusher?.wait()
         if lockFD >= 0 { close(lockFD) }
     }
@@ -258,8 +260,14 @@ public final class TreeWriter {
             let place = try self.place(dir)
             if place != dir {
                 // A folder that was not there: nothing to compare, and nobody
-                // reads it before its rename, so the file is written as it is named.
-                try TreeWriter.writeNew(bytes, at: place + "/" + name, naming: dir + "/" + name)
+                // reads it before its rename, so the file is written as it is
+                // named, in the background (a crash-point test counts the steps
+                // of one thread, so it writes here).
+                if CrashPoints.enabled {
+                    try TreeWriter.writeNew(bytes, at: place + "/" + name, naming: dir + "/" + name)
+                } else {
+                    try background.write(bytes, at: place + "/" + name, naming: dir + "/" + name)
+                }
                 stagedFiles.append(relative)
                 return .added
             }
@@ -278,6 +286,9 @@ public final class TreeWriter {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
+        // After the files staged before it, as if none were written in the background:
+        // published files are never newer than index.json, staged last (isIntact).
+        try background.finish()
         try markStaging()
         let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))
@@ -416,9 +427,12 @@ public final class TreeWriter {
     /// returns those it removed; then records the tree's state (of the tree
     /// `index`, the new index.json, lists), or, not `vouched` for, removes it. A journal
     /// covers every step from the first rename to the last removal.
-    public func commit(removing stale: [String], index: PublishedIndex, vouched: Bool) throws -> [String] {
+    /// `fileList`: where index.json holds its file list, for the state.
+    public func commit(removing stale: [String], index: PublishedIndex, fileList: Range<Int>? = nil, vouched: Bool) throws -> [String] {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
+        // Every staged file written, or the publish aborts as if the write had failed in place.
+        try background.finish()
         let journal = root + "/" + TreeWriter.journalName
         if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
             committing = true
@@ -460,7 +474,7 @@ public final class TreeWriter {
         if interrupted || state == nil { sweepTemporaries(under: "") }
         // A state vouches for every project in the tree: not after a publish
         // that kept a project it did not find current (-p keeps the others as they are).
-        let now = vouched ? TreeState.capture(root: root, index: index, known: folderCheck) : nil
+        let now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, known: folderCheck) : nil
         if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()
@@ -517,6 +531,7 @@ public final class TreeWriter {
     /// Drops staged files after a failure: the tree stays as it was, or, if
     /// renames had begun, as the journal lets the next publish complete it.
     public func abort() {
+        try? background.finish()
         flusher?.wait()
         for (temp, _, _) in pending { unlink(temp) }
         pending.removeAll()

@@ -11,16 +11,29 @@
 /// nothing to do writes nothing, and a tree published in steps is the tree
 /// one full publish gives.
 public enum IndexFormat {
-    public static func render(_ index: PublishedIndex) -> [UInt8] {
+    public static func render(_ index: PublishedIndex) -> [UInt8] { located(index).bytes }
+
+    /// The index and where its file list is in it, braces included: the
+    /// tree's state records that, so a publish with nothing to do reads
+    /// around the list, most of the file.
+    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>) {
+        let list = files(index.files, carried: index.carried), projects = projects(index)
+        var out: [UInt8] = []
+        out.reserveCapacity(list.count + projects.count + 1024)
         JSON.object([
             "generator": .string(index.generator),
             "revision": .int(index.revision),
             "edits": .int(index.edits),
             "validFrom": .time(index.validFrom),
             "nextChange": json(index.nextChange),
-            "projects": .raw(projects(index)),
-            "files": .raw(files(index.files, carried: index.carried)),
-        ]).compactBytes()
+            "projects": .raw(projects),
+            "files": .raw(list),
+        ]).writeCompact(to: &out)
+        out.append(10)
+        // Members sort by name: {"edits":N,"files":{...
+        let start = #"{"edits":,"files":"#.utf8.count + String(index.edits).utf8.count
+        assert(out[start...].starts(with: list), "the file list is not where it was looked for")
+        return (out, start..<(start + list.count))
     }
 
     /// The projects member, the bytes `.object` gives: a project carried

@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+
+/// The files of new folders are written on a thread of their own: every one
+/// is there, whole, once `finish` returns, and a write that fails is reported,
+/// naming its file, by the next write or by `finish`, never lost.
+final class BackgroundWriterTests: XCTestCase {
+    func testEveryFileIsWrittenWholeBeforeFinishReturns() throws {
+        let dir = NSTemporaryDirectory() + "bw-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A budget of one slot: each file waits for the one before, and one larger than the budget still goes.
+        let writer = BackgroundWriter(budget: BackgroundWriter.slot)
+        var expected: [String: [UInt8]] = [:]
+        for i in 0..<200 {
+            let bytes = [UInt8](repeating: UInt8(i % 251), count: i == 7 ? 3 * BackgroundWriter.slot : 100 + i)
+            expected["f\(i)"] = bytes
+            try writer.write(bytes, at: dir + "/f\(i)", naming: "f\(i)")
+        }
+        try writer.finish()
+        for (name, bytes) in expected {
+            XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))), bytes, name)
+        }
+    }
+
+    func testAFailedWriteIsReportedNamingItsFile() throws {
+        let dir = NSTemporaryDirectory() + "bw-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = BackgroundWriter()
+        try writer.write([1, 2, 3], at: dir + "/missing/a.json", naming: "out/app/a.json")
+        XCTAssertThrowsError(try writer.finish()) { error in
+            XCTAssertTrue("\(error)".contains("cannot write out/app/a.json"), "\(error)")
+        }
+        // Reported again by the next write, which is not queued.
+        XCTAssertThrowsError(try writer.write([4], at: dir + "/b.json", naming: "b.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/b.json"))
+    }
+}
