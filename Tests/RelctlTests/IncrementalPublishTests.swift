@@ -246,6 +246,26 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/blog"))
     }
 
+    /// A file as the old index lists it is told changed or not by its digest,
+    /// unread, only while the tree's state vouches for that index: a digest
+    /// put wrong by hand makes it read, and it is not reported changed.
+    func testAWrongDigestInAnEditedIndexIsNotTakenAtItsWord() throws {
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        let path = "cafe/ios/retired/en.json"
+        let text = try String(contentsOfFile: out + "/index.json", encoding: .utf8)
+        let sha = SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + path))))
+        XCTAssertTrue(text.contains(sha))
+        try text.replacingOccurrences(of: sha, with: String(repeating: "0", count: 64)).write(toFile: out + "/index.json", atomically: true, encoding: .utf8)
+        // The notes are not in the Retired file: cafe is rendered again, that file comes out the same.
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
+        let s = publish(h, out)
+        XCTAssertEqual(s["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual((s["changed"] as? [String])?.contains(path), false, "\(s["changed"] ?? [])")
+        XCTAssertEqual((s["changed"] as? [String])?.contains("cafe/ios/whatsnew/en.json"), true)
+    }
+
     /// The state a publish records takes the folders of the projects it kept
     /// as its check found them, where it trusted them: a folder changed after
     /// that check still shows as changed to the next publish.
