@@ -10,17 +10,19 @@ final class BackgroundWriterTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "bw-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // A budget of one slot: each file waits for the one before, and one larger than the budget still goes.
-        let writer = BackgroundWriter(budget: BackgroundWriter.slot)
-        var expected: [String: [UInt8]] = [:]
-        for i in 0..<200 {
-            let bytes = [UInt8](repeating: UInt8(i % 251), count: i == 7 ? 3 * BackgroundWriter.slot : 100 + i)
-            expected["f\(i)"] = bytes
-            try writer.write(bytes, at: dir + "/f\(i)", naming: "f\(i)")
-        }
-        try writer.finish()
-        for (name, bytes) in expected {
-            XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))), bytes, name)
+        // A budget of a few files: most writes wait for room, and one larger than the budget goes alone.
+        for writer in [BackgroundWriter(budget: 1000), BackgroundWriter(synchronous: true)] {
+            var expected: [String: [UInt8]] = [:]
+            for i in 0..<300 {
+                let name = "f\(i)-\(expected.count)-\(UUID().uuidString.prefix(8))"
+                let bytes = [UInt8](repeating: UInt8(i % 251), count: i == 7 ? 5000 : 100 + i)
+                expected[name] = bytes
+                try writer.write(bytes, at: dir + "/" + name, naming: name)
+            }
+            try writer.finish()
+            for (name, bytes) in expected {
+                XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))), bytes, name)
+            }
         }
     }
 

@@ -122,7 +122,8 @@ final class EndToEndTests: XCTestCase {
         // way: no file a client fetches is half written, and the next publish completes the tree.
         let fresh = dir + "/fresh"
         try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: false)
-        for delay: useconds_t in [40_000, 120_000] {
+        var landed = 0
+        for delay: useconds_t in [60_000, 150_000, 300_000] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Package.binary)
             p.arguments = ["publish", fresh, "--at", at, "-q"]
@@ -131,10 +132,12 @@ final class EndToEndTests: XCTestCase {
             usleep(delay)
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
             p.waitUntilExit()
+            if try FileManager.default.contentsOfDirectory(atPath: fresh).contains(where: { $0.hasPrefix(".relctl-") && $0 != publishState }) { landed += 1 }
             for (path, data) in contents(fresh) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".relctl-") }) && path != "index.json" {
                 XCTAssertEqual(data, old[path], "after a kill \(delay / 1000) ms in: \(path)")
             }
         }
+        XCTAssertGreaterThan(landed, 0, "no kill landed while the first publish staged its folders")
         XCTAssertEqual(try relctl("publish", fresh, "--at", at, "-q").status, 0)
         XCTAssertEqual(contents(fresh).filter { $0.key != "index.json" }, old.filter { $0.key != "index.json" })
         var state = false  // false: the database matches tree a

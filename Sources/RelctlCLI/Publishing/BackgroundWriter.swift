@@ -8,36 +8,62 @@ import Synchronization
 /// then stood idle. Nobody reads a staging folder before its rename, and
 /// the commit waits for every write (`finish`) before it flushes and renames.
 ///
-/// At most `budget` bytes wait to be written: the publish's thread waits for
-/// room, so memory stays bounded however slow the disk.
+/// At most `budget` bytes wait to be written (a larger file waits alone):
+/// the publish's thread waits for room, so memory stays bounded however
+/// slow the disk. `synchronous` writes on the caller's thread instead, for
+/// the crash-point tests, which count the steps of one thread.
 final class BackgroundWriter: Sendable {
     private let queue = DispatchQueue(label: "relctl.write")
     private let pending = DispatchGroup()
-    /// Free room, in slots of `slot` bytes; a file takes at least one, and at most all.
-    private let room: DispatchSemaphore
-    private let slots: Int
-    static let slot = 256 * 1024
+    private let budget: Int
+    private let synchronous: Bool
+    private struct Backlog {
+        var bytes = 0
+        /// The publish's thread waits for `room`.
+        var waiting = false
+    }
+    private let backlog = Mutex(Backlog())
+    private let room = DispatchSemaphore(value: 0)
     /// The first write that failed: reported by the next `write` or by `finish`.
     private let failure = Mutex<RelctlError?>(nil)
 
-    init(budget: Int = 16 * 1024 * 1024) {
-        slots = max(1, budget / BackgroundWriter.slot)
-        room = DispatchSemaphore(value: slots)
+    init(budget: Int = 16 * 1024 * 1024, synchronous: Bool = false) {
+        self.budget = budget
+        self.synchronous = synchronous
     }
 
     /// Queues `bytes` to be written to the new file `path` (TreeWriter.writeNew);
     /// throws the error of an earlier write that failed.
     func write(_ bytes: [UInt8], at path: String, naming: String) throws {
+        if synchronous {
+            try TreeWriter.writeNew(bytes, at: path, naming: naming)
+            return
+        }
         if let failed = failure.withLock({ $0 }) { throw failed }
-        let taken = min(slots, max(1, (bytes.count + BackgroundWriter.slot - 1) / BackgroundWriter.slot))
-        for _ in 0..<taken { room.wait() }
+        let size = bytes.count
+        while !backlog.withLock({ b in
+            if b.bytes == 0 || b.bytes + size <= budget {
+                b.bytes += size
+                return true
+            }
+            b.waiting = true
+            return false
+        }) { room.wait() }
         pending.enter()
         queue.async { [self] in
-            do { try TreeWriter.writeNew(bytes, at: path, naming: naming) } catch {
-                let reported = error as? RelctlError ?? RelctlError.failure("cannot write \(naming): \(error)")
-                failure.withLock { if $0 == nil { $0 = reported } }
+            // After a failure the publish aborts: the rest need not be written.
+            if failure.withLock({ $0 }) == nil {
+                do { try TreeWriter.writeNew(bytes, at: path, naming: naming) } catch {
+                    let reported = error as? RelctlError ?? RelctlError.failure("cannot write \(naming): \(error)")
+                    failure.withLock { if $0 == nil { $0 = reported } }
+                }
             }
-            for _ in 0..<taken { room.signal() }
+            let wake = backlog.withLock { b -> Bool in
+                b.bytes -= size
+                defer { b.waiting = false }
+                return b.waiting
+            }
+            if wake { room.signal() }
             pending.leave()
         }
     }

@@ -63,11 +63,11 @@ enum ParallelRender {
     /// in order (`take`: staging writes files, on this thread only), so
     /// reading, rendering and writing overlap. At most `window` projects are
     /// read and not yet taken, which bounds memory whatever the fleet's size.
-    /// Projects read and not yet taken: eight per core. With two, the cores
-    /// stood idle whenever this thread was held up (a slow database page, a
-    /// full write-behind queue); each holds its files in memory, under a
-    /// megabyte at the benchmark fleet's shape.
-    static let window = max(8, 8 * cores)
+    /// Projects read and not yet taken: eight per core, at most 64. With two,
+    /// the cores stood idle whenever this thread was held up (a slow database
+    /// page, a full write-behind queue); each holds its files in memory,
+    /// under a megabyte at the benchmark fleet's shape.
+    static let window = min(64, max(8, 8 * cores))
     static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?),

@@ -154,9 +154,13 @@ struct TreeState: Equatable {
     /// there are not the list's braces: the caller reads the file whole.
     func indexWithoutFileList(root: String) -> [UInt8]? {
         guard let list = fileList else { return nil }
-        let fd = open(root + "/index.json", O_RDONLY | O_CLOEXEC)
+        let fd = open(root + "/index.json", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        // The file opened is the one the state names.
+        var st = stat()
+        guard fstat(fd, &st) == 0, UInt64(st.st_ino) == index.inode, Int64(st.st_size) == index.size,
+              Int64(st.st_mtim.tv_sec) == index.seconds, Int64(st.st_mtim.tv_nsec) == index.nanoseconds else { return nil }
         func read(_ range: Range<Int>) -> [UInt8]? {
             let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
                 count = 0

@@ -39,7 +39,7 @@ public final class TreeWriter {
     static let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
     private var flusher: Flusher?
-    private let background = BackgroundWriter()
+    private let background = BackgroundWriter(synchronous: CrashPoints.enabled)
     private var pending: [(temp: String, target: String, relative: String)] = []
     /// Where this publish writes each folder's files, by the folder's path:
     /// the folder itself when it exists, else its place in a staging folder.
@@ -116,8 +116,9 @@ public final class TreeWriter {
         let indexPath = root + "/index.json"
         if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
             previous = IndexFormat.parse(bytes, files: .runs)
-            // Entries are copied as they are only from the index.json the tree's state names: this relctl wrote it.
-            if state == nil { previous?.verbatim = [:] }
+            // Entries are copied as they are only from the index.json the tree's state names,
+            // still that file once read: this relctl wrote it.
+            if state == nil || TreeState.Stamp(indexPath) != state?.index { previous?.verbatim = [:] }
             // Its runs move here; an index the parser refuses still names files to replace or remove.
             previousRuns = previous?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
             previous?.carried = [:]
@@ -238,8 +239,10 @@ public final class TreeWriter {
 
     /// Stages one file; returns what will happen to it. `sha256` allows the
     /// quick check rsync makes: a file the previous index lists with the same
-    /// size and hash, not modified since that index was written, is unchanged
-    /// without reading it.
+    /// size, not modified since that index was written, is unchanged without
+    /// reading it when the hashes agree, and (the state vouching for the
+    /// index) changed when they differ. A file of a new folder is written in
+    /// the background (BackgroundWriter); index.json, staged last, after them all.
     public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
         guard TreeWriter.isSafe(relative) else {
             throw RelctlError.failure("refusing to write '\(relative)': it would leave the publish directory")
@@ -261,13 +264,8 @@ public final class TreeWriter {
             if place != dir {
                 // A folder that was not there: nothing to compare, and nobody
                 // reads it before its rename, so the file is written as it is
-                // named, in the background (a crash-point test counts the steps
-                // of one thread, so it writes here).
-                if CrashPoints.enabled {
-                    try TreeWriter.writeNew(bytes, at: place + "/" + name, naming: dir + "/" + name)
-                } else {
-                    try background.write(bytes, at: place + "/" + name, naming: dir + "/" + name)
-                }
+                // named, in the background.
+                try background.write(bytes, at: place + "/" + name, naming: dir + "/" + name)
                 stagedFiles.append(relative)
                 return .added
             }
@@ -290,9 +288,8 @@ public final class TreeWriter {
             throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
-        // After the files staged before it, as if none were written in the background:
-        // published files are never newer than index.json, staged last (isIntact).
-        try background.finish()
+        // Published files are never newer than index.json, staged last (isIntact trusts that).
+        if relative == "index.json" { try background.finish() }
         try markStaging()
         let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))

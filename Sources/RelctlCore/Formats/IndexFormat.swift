@@ -16,7 +16,7 @@ public enum IndexFormat {
     /// The index and where its file list is in it, braces included: the
     /// tree's state records that, so a publish with nothing to do reads
     /// around the list, most of the file.
-    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>) {
+    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>?) {
         let list = files(index.files, carried: index.carried), projects = projects(index)
         var out: [UInt8] = []
         out.reserveCapacity(list.count + projects.count + 1024)
@@ -30,10 +30,11 @@ public enum IndexFormat {
             "files": .raw(list),
         ]).writeCompact(to: &out)
         out.append(10)
-        // Members sort by name: {"edits":N,"files":{...
+        // Members sort by name: {"edits":N,"files":{... Checked, not assumed: a
+        // wrong record would only make the next publish read the whole file.
         let start = #"{"edits":,"files":"#.utf8.count + String(index.edits).utf8.count
         assert(out[start...].starts(with: list), "the file list is not where it was looked for")
-        return (out, start..<(start + list.count))
+        return (out, out[start...].starts(with: list) ? start..<(start + list.count) : nil)
     }
 
     /// The projects member, the bytes `.object` gives: a project carried
@@ -46,7 +47,15 @@ public enum IndexFormat {
             if i > 0 { out.append(44) }
             JSON.quoteBytes(slug, into: &out)
             out.append(58)
-            if let bytes = index.verbatim[slug] { out.append(contentsOf: bytes) } else { json(index.projects[slug]!).writeCompact(to: &out) }
+            let project = index.projects[slug]!
+            if let bytes = index.verbatim[slug] {
+                // Under test: the bytes copied are those the record renders to.
+                assert({ var fresh: [UInt8] = []; json(project).writeCompact(to: &fresh); return fresh.elementsEqual(bytes) }(),
+                       "\(slug)'s entry carried over is not what its record renders to")
+                out.append(contentsOf: bytes)
+            } else {
+                json(project).writeCompact(to: &out)
+            }
         }
         out.append(125)
         return out
@@ -245,9 +254,11 @@ public struct PublishedIndex {
     /// Runs of an earlier index kept whole, by key.
     public var carried: [String: IndexFileRun] = [:]
     /// Projects' entries as an earlier index has them, byte for byte, by
-    /// slug: for those carried over unchanged, and only from an index this
-    /// relctl wrote and nothing changed since (the tree's state vouches for
-    /// it), so that the index stays the one a full publish writes.
+    /// slug, written out as they are (`projects`): `parse(.runs)` reads them,
+    /// TreeWriter.readPrevious keeps them only from an index.json the tree's
+    /// state vouches for (this relctl wrote it, nothing changed it since),
+    /// and a publish keeps those of the projects it carries over unchanged,
+    /// so the index stays the one a full publish writes.
     public var verbatim: [String: ArraySlice<UInt8>] = [:]
 
     /// How many files it lists.
