@@ -40,7 +40,7 @@ public enum IndexFormat {
     /// The projects member, the bytes `.object` gives: a project carried
     /// over from the old index goes in as that index has it (`verbatim`),
     /// rendered projects are written anew. Writing a hundred projects' limits
-    /// and summaries was a fifth of a publish after a change to one of them.
+    /// and summaries was about a sixth of a publish after a change to one of them.
     static func projects(_ index: PublishedIndex) -> [UInt8] {
         var out: [UInt8] = [123]
         for (i, slug) in index.projects.keys.sorted(by: JSON.keyOrder).enumerated() {
