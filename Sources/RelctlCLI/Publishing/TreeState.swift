@@ -51,7 +51,19 @@ struct TreeState: Equatable {
         /// A regular file or (`folder`) a directory at `path`, never through a link.
         init?(_ path: String, folder: Bool = false) {
             var st = stat()
-            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
+            guard lstat(path, &st) == 0 else { return nil }
+            self.init(st, folder: folder)
+        }
+
+        /// The same of a file already open.
+        init?(fd: Int32) {
+            var st = stat()
+            guard fstat(fd, &st) == 0 else { return nil }
+            self.init(st, folder: false)
+        }
+
+        private init?(_ st: stat, folder: Bool) {
+            guard (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
             inode = UInt64(st.st_ino)
             size = folder ? 0 : Int64(st.st_size)
             seconds = Int64(st.st_mtim.tv_sec)
@@ -158,9 +170,7 @@ struct TreeState: Equatable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         // The file opened is the one the state names.
-        var st = stat()
-        guard fstat(fd, &st) == 0, UInt64(st.st_ino) == index.inode, Int64(st.st_size) == index.size,
-              Int64(st.st_mtim.tv_sec) == index.seconds, Int64(st.st_mtim.tv_nsec) == index.nanoseconds else { return nil }
+        guard Stamp(fd: fd) == index else { return nil }
         func read(_ range: Range<Int>) -> [UInt8]? {
             let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
                 count = 0

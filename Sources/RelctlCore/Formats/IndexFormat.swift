@@ -33,8 +33,9 @@ public enum IndexFormat {
         // Members sort by name: {"edits":N,"files":{... Checked, not assumed: a
         // wrong record would only make the next publish read the whole file.
         let start = #"{"edits":,"files":"#.utf8.count + String(index.edits).utf8.count
-        assert(out[start...].starts(with: list), "the file list is not where it was looked for")
-        return (out, out[start...].starts(with: list) ? start..<(start + list.count) : nil)
+        let found = out[start...].starts(with: list)
+        assert(found, "the file list is not where it was looked for")
+        return (out, found ? start..<(start + list.count) : nil)
     }
 
     /// The projects member, the bytes `.object` gives: a project carried
