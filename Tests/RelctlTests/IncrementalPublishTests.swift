@@ -119,6 +119,37 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(TreeState.read(root: out)).fileList)
     }
 
+    /// The state records where each run of index.json's file list is, and a
+    /// publish after a change takes the runs it keeps from there, without
+    /// cutting the list; ranges that are not the list's runs are not
+    /// believed (the list is cut), and the index comes out the same.
+    func testRunsAreTakenWhereTheStateRecordedThemOnlyWhereTheyAre() throws {
+        let h = fleet()
+        let out = h.dir + "/out", fresh = h.dir + "/fresh"
+        _ = publish(h, out)
+        var state = try XCTUnwrap(TreeState.read(root: out))
+        XCTAssertEqual(state.runs.keys.sorted(), ["blog/", "cafe/", "index.html", "shop/"])
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
+        let list = try XCTUnwrap(state.fileList)
+        XCTAssertEqual(IndexFileRun.recorded(whole, list: list, runs: state.runs)?.mapValues(\.count),
+                       IndexFileRun.cut(whole, list)?.mapValues(\.count))
+        for (round, change) in ["Changed", "Changed again"].enumerated() {
+            h.ok("notes set 1.1 -p cafe --platform ios --locale en \"\(change)\"")
+            if round == 1 {
+                // Each run a byte later: not the list's runs.
+                state = try XCTUnwrap(TreeState.read(root: out))
+                state.runs = state.runs.mapValues { IndexFileRun.Recorded(range: ($0.range.lowerBound + 1)..<($0.range.upperBound + 1), count: $0.count) }
+                try Data(state.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
+                XCTAssertEqual(try XCTUnwrap(TreeState.read(root: out)).runs, state.runs)
+            }
+            XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe"])
+            try? FileManager.default.removeItem(atPath: fresh)
+            _ = publish(h, fresh)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), try Data(contentsOf: URL(fileURLWithPath: fresh + "/index.json")),
+                           "round \(round)")
+        }
+    }
+
     /// A publish of one project (-p) keeps the others as they are, current or
     /// not: the state it records must not vouch for them, so the next publish
     /// renders what changed meanwhile, restores what went missing, and removes

@@ -63,6 +63,54 @@ final class IndexFileRunTests: XCTestCase {
         }
     }
 
+    /// Where the list's writer says each run is (what the tree's state
+    /// records): taken, the runs are those a cut finds; anything but the
+    /// list's contents exactly is refused, and a run recorded where the
+    /// bytes are not entries reads as none, never as a crash.
+    func testRunsWhereTheirWriterRecordedThemAreTheRunsCut() throws {
+        var rng = SplitMix(seed: 1201)
+        for round in 0..<200 {
+            let files = sampleFiles(&rng)
+            let whole = IndexFormat.files(files)
+            let runs = try XCTUnwrap(IndexFileRun.cut(whole, 0..<whole.count))
+            var fresh: Files = [:], carried: [String: IndexFileRun] = [:]
+            for (key, run) in runs {
+                if rng.next() % 2 == 0 { carried[key] = run } else { for e in run.entries() { fresh[e.path] = (e.size, e.sha256) } }
+            }
+            var out: [UInt8] = Array("{\"files\":".utf8)
+            let start = out.count
+            let ranges = IndexFormat.files(fresh, carried: carried, into: &out)
+            let list = start..<out.count
+            out.append(125)
+            let taken = try XCTUnwrap(IndexFileRun.recorded(out, list: list, runs: ranges), "round \(round)")
+            XCTAssertEqual(taken.keys.sorted(), runs.keys.sorted())
+            for (key, run) in runs {
+                let other = try XCTUnwrap(taken[key])
+                XCTAssertEqual(Array(other.bytes), Array(run.bytes), key)
+                XCTAssertEqual(other.count, run.count, key)
+                XCTAssertEqual(other.entries().map(\.path), run.entries().map(\.path), key)
+                XCTAssertEqual(other.entries().map(\.sha256), run.entries().map(\.sha256), key)
+                XCTAssertEqual(other.folders(), run.folders(), key)
+                for e in run.entries() { XCTAssertTrue(other.contains(e.path), e.path) }
+                XCTAssertFalse(other.contains(key + "missing.json"))
+            }
+            guard let (key, one) = ranges.first(where: { _ in true }) else { continue }
+            var moved = ranges
+            moved[key] = IndexFileRun.Recorded(range: one.range.lowerBound..<(one.range.upperBound - 1), count: one.count)
+            XCTAssertNil(IndexFileRun.recorded(out, list: list, runs: moved), "a run one byte short")
+            moved[key] = nil
+            XCTAssertNil(IndexFileRun.recorded(out, list: list, runs: moved), "a run left out")
+            XCTAssertNil(IndexFileRun.recorded(out, list: (list.lowerBound + 1)..<list.upperBound, runs: ranges), "not the list")
+        }
+        // The ranges of well-placed runs over entries that are not as relctl writes them.
+        let bad = Array(#"{"a/x":{"sha256":"ZZ","size":01},"b":{"sha256":"ab","size":1}}"#.utf8)
+        let a = IndexFileRun.Recorded(range: 1..<32, count: 1), b = IndexFileRun.Recorded(range: 33..<(bad.count - 1), count: 1)
+        let taken = try XCTUnwrap(IndexFileRun.recorded(bad, list: 0..<bad.count, runs: ["a/": a, "b": b]))
+        XCTAssertEqual(taken["a/"]?.entries().count, 0)
+        XCTAssertEqual(taken["a/"]?.folders(), [])
+        XCTAssertEqual(taken["b"]?.entries().map(\.path), ["b"])
+    }
+
     func testOnlyAListAsRelctlWritesItIsCut() {
         func cut(_ text: String) -> [String: IndexFileRun]? {
             let bytes = Array(text.utf8)

@@ -21,9 +21,12 @@ enum FindingsReport {
             groups[key, default: []].append(entry)
         }
         return order.map { key in
+            let group = groups[key]!
+            // Most often one client's: said as it is, without sorting out reasons.
+            if group.count == 1 { return "\(key) — \(group[0].limit.client.rawValue): \(group[0].limit.reason)" }
             var reasons: [String] = []
             var clients: [String: [String]] = [:]
-            for (_, l) in groups[key]! {
+            for (_, l) in group {
                 if clients[l.reason] == nil { reasons.append(l.reason) }
                 clients[l.reason, default: []].append(l.client.rawValue)
             }

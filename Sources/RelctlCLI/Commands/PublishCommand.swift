@@ -1,3 +1,4 @@
+import Dispatch
 import RelctlCore
 import RelctlStore
 
@@ -63,7 +64,6 @@ enum PublishCommand {
         let pages = !inv.flag("no-pages")
         let full = inv.flag("full")
         if !inv.flag("project") && !full, let outcome = try nothingToDo(writer, store: store, at: at, pages: pages) { return outcome }
-        writer.readPrevious(thorough: full)
         var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
         var added: [String] = [], changed: [String] = [], unchanged = 0
         var findings: [Finding] = []
@@ -82,37 +82,51 @@ enum PublishCommand {
         var vouched = true
         do {
             try store.read {
-                let all = try store.projects()
-                order = all.map(\.slug)
-                index.revision = try store.revision()
-                index.edits = try store.edits()
-                let revisions = try store.projectRevisions()
-                let only = inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil
+                // The revision the last publish recorded, when this one may go by it.
+                let lastRevision = full || inv.flag("project") ? nil : writer.state?.revision
+                // The old index is read while the database is.
+                let (all, revisions, only, prefetched) = try writer.readPrevious(thorough: full) {
+                    // Slugs only: a project's row is read and checked when it is rendered, and
+                    // any change to it, by hand too, moves its edit stamp, so it is rendered.
+                    let all = try store.projectSlugs()
+                    index.revision = try store.revision()
+                    index.edits = try store.edits()
+                    let revisions = try store.projectRevisions()
+                    // And the snapshots of projects changed since the last publish (a revision after
+                    // the one its state recorded), which are rendered whatever that index says.
+                    var early: [String: ProjectSnapshot] = [:]
+                    for slug in lastRevision.map({ r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.window) }) ?? [] {
+                        early[slug] = try store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
+                    }
+                    return (all, revisions, inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil, early)
+                }
+                var early = prefetched
+                order = all
                 // The old index, when this relctl wrote it and no publish was cut short since.
                 let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
-                var toRender: [ProjectRecord] = []
+                var toRender: [String] = []
                 // With the state the last publish recorded, a project's files are intact when
                 // its folders are; without it, each file is looked at.
-                let folders = writer.checkFolders()
-                for project in all {
-                    let revision = revisions.revision(project.slug), edits = revisions.edits[project.slug]
-                    let record = previous?.projects[project.slug]
+                let folders = writer.folders
+                for slug in all {
+                    let revision = revisions.revision(slug), edits = revisions.edits[slug]
+                    let record = previous?.projects[slug]
                     // Its folder's run of the old file list: kept whole, or read again when rendered.
-                    let key = project.slug + "/"
+                    let key = slug + "/"
                     let files = writer.previousRuns[key]
                     // A page published or left out as this publish wants it (--no-pages) is part of being current.
                     let pageAsWanted = (files?.contains(key + "status.html") ?? false) == pages
                     // Its files as published: by its folders' times where the state vouches for them, else file by file.
                     var intact: Bool {
-                        if let folders, folders.changed.contains(project.slug) { return false }
-                        if let folders, !folders.unsure.contains(project.slug) { return true }
+                        if let folders, folders.changed.contains(slug) { return false }
+                        if let folders, !folders.unsure.contains(slug) { return true }
                         return files?.entries().allSatisfy { writer.isIntact($0.path, size: $0.size) } ?? false
                     }
                     let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: at) } ?? false
                     let current = !full && recorded && pageAsWanted && files != nil && intact
                     // -p renders that project only: the others stay as published, current or not.
-                    if (only == nil && !current) || project.slug == only {
-                        toRender.append(project)
+                    if (only == nil && !current) || slug == only {
+                        toRender.append(slug)
                         continue
                     }
                     if !current { vouched = false }
@@ -120,8 +134,8 @@ enum PublishCommand {
                     // record of this project (another relctl wrote it, or a publish was cut
                     // short) too: never removed; the next full publish renders it.
                     if let record {
-                        index.projects[project.slug] = record
-                        index.verbatim[project.slug] = previous?.verbatim[project.slug]
+                        index.projects[slug] = record
+                        index.verbatim[slug] = previous?.verbatim[slug]
                     }
                     if let files, record != nil || only != nil {
                         index.carried[key] = files
@@ -133,8 +147,9 @@ enum PublishCommand {
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
-                    let project = toRender[i]
-                    return (try store.zonedSnapshot(project, notesShownAt: at), pages ? revisions.revision(project.slug) : nil)
+                    let slug = toRender[i]
+                    let snapshot = try early.removeValue(forKey: slug) ?? store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
+                    return (snapshot, pages ? revisions.revision(slug) : nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
@@ -149,8 +164,8 @@ enum PublishCommand {
                         tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)
                     }
-                    // While more projects render, the disk writes these out.
-                    if i + 1 < toRender.count { writer.flushAhead() }
+                    // While more projects render, and the index is made, the disk writes these out.
+                    writer.flushAhead()
                 })
                 if progress { inv.context.stderr.write("\r\u{1B}[K") }
             }
@@ -174,17 +189,25 @@ enum PublishCommand {
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             let indexFile = IndexFormat.located(index)
             tally(try writer.stage("index.json", indexFile.bytes), "index.json")
-            let removed = try writer.commit(removing: stale, index: index, fileList: indexFile.fileList, vouched: vouched)
+            let removed = try writer.commit(removing: stale)
+            // The files are in place: the log is written while the tree's state is recorded.
+            let logged = DispatchGroup()
+            if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty) {
+                let (path, user, now, revision) = (inv.dbPath, inv.context.user, inv.now, index.revision)
+                let line = (added: added.count, changed: changed.count, removed: removed.count)
+                DispatchQueue.global().async(group: logged) {
+                    // The log is a courtesy: a database this user may only read still publishes.
+                    if let log = try? Store(path: path, mode: .write, user: user) {
+                        try? log.logPublish(dir: dir, revision: revision, added: line.added, changed: line.changed, removed: line.removed, now: now)
+                    }
+                }
+            }
+            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, vouched: vouched)
+            logged.wait()
             var (warnings, limits) = said(index, order: order)
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
                 else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
-            }
-            if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty) {
-                // The log is a courtesy: a database this user may only read still publishes.
-                if let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
-                    try? log.logPublish(dir: dir, revision: index.revision, added: added.count, changed: changed.count, removed: removed.count, now: inv.now)
-                }
             }
             return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: limits, disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
@@ -211,10 +234,10 @@ enum PublishCommand {
     /// `at` is inside the span the files hold for. Nil: publish as usual.
     static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool) throws -> Outcome? {
         guard let state = writer.state, (state.rootFiles["index.html"] != nil) == pages else { return nil }
-        // The projects' rows, read and checked as a publish that renders reads them.
+        // Slugs only, as a publish that renders reads them.
         let read: (Int64, Int64, [String], Revisions)? = try store.read {
             let revision = try store.revision()
-            return revision == state.revision ? (revision, try store.edits(), try store.projects().map(\.slug), try store.projectRevisions()) : nil
+            return revision == state.revision ? (revision, try store.edits(), try store.projectSlugs(), try store.projectRevisions()) : nil
         }
         guard let (revision, edits, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
               let bytes = state.indexWithoutFileList(root: writer.root) ?? (try? FileSystem.readFile(writer.root + "/index.json")),
@@ -266,3 +289,4 @@ enum PublishCommand {
         return "next change at \(PeopleTime.format(next.at, now: at, timeZone: inv.timeZone)) (\(next.because)): publish again then"
     }
 }
+

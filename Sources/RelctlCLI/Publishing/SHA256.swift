@@ -4,12 +4,11 @@ import CCrypto
 public enum SHA256 {
     public static func hex(_ data: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let ok = data.withUnsafeBytes { bytes in
-            digest.withUnsafeMutableBufferPointer { EVP_Digest(bytes.baseAddress, bytes.count, $0.baseAddress, &length, EVP_sha256(), nil) }
-        }
-        // EVP_Digest fails only when libcrypto cannot allocate a context.
-        precondition(ok == 1 && length == 32, "libcrypto could not compute SHA-256")
+        var context = SHA256_CTX()
+        // Each call fails only on a null argument.
+        let ok = SHA256_Init(&context) == 1 && data.withUnsafeBytes { SHA256_Update(&context, $0.baseAddress, $0.count) } == 1
+            && SHA256_Final(&digest, &context) == 1
+        precondition(ok, "libcrypto could not compute SHA-256")
         let chars = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(64)

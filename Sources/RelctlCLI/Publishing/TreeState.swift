@@ -41,6 +41,9 @@ struct TreeState: Equatable {
     /// Where index.json holds its file list (IndexFormat.located); nil in a
     /// state written before relctl recorded it.
     var fileList: Range<Int>? = nil
+    /// Where each run of that list is, and how many files it lists
+    /// (IndexFormat.located); empty when not recorded.
+    var runs: IndexFormat.RunRanges = [:]
 
     struct Stamp: Equatable {
         var inode: UInt64
@@ -62,7 +65,8 @@ struct TreeState: Equatable {
             self.init(st, folder: false)
         }
 
-        private init?(_ st: stat, folder: Bool) {
+        /// A regular file or (`folder`) a directory as `st` describes it.
+        init?(_ st: stat, folder: Bool = false) {
             guard (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
             inode = UInt64(st.st_ino)
             size = folder ? 0 : Int64(st.st_size)
@@ -73,8 +77,6 @@ struct TreeState: Equatable {
         init(inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64) {
             self.inode = inode; self.size = size; self.seconds = seconds; self.nanoseconds = nanoseconds
         }
-
-        var json: JSON { .array([.int(Int64(bitPattern: inode)), .int(size), .int(seconds), .int(nanoseconds)]) }
 
         init?(json: JSON) {
             guard case .array(let a) = json, a.count == 4, case .int(let i) = a[0], case .int(let s) = a[1],
@@ -87,7 +89,8 @@ struct TreeState: Equatable {
     /// nil when a folder or index.json is not there as it should be. The
     /// folders of the runs it carries, which this publish did not write in,
     /// are taken as `known` found them where it trusted them (one lstat each fewer).
-    static func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, known: FolderCheck? = nil) -> TreeState? {
+    static func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:],
+                        known: FolderCheck? = nil) -> TreeState? {
         guard let indexStamp = Stamp(root + "/index.json") else { return nil }
         var folders: [String: Stamp] = [:]
         var rootFiles: [String: Int] = [:]
@@ -116,6 +119,12 @@ struct TreeState: Equatable {
                 rootFiles[run.key] = Int(file.size)
                 continue
             }
+            // A project left alone whose folders were all found as recorded: the same folders
+            // hold its files (its run is carried from the index.json that record was of).
+            if let recorded = known?.projects[String(run.key.dropLast())] {
+                folders.merge(recorded) { _, new in new }
+                continue
+            }
             for folder in run.folders() {
                 guard stamp(folder, known: known?.trusted ?? [:]) else { return nil }
             }
@@ -123,9 +132,10 @@ struct TreeState: Equatable {
         var clock = timespec()
         clock_gettime(CLOCK_REALTIME, &clock)
         // The count takes index.json in, as a publish's own does.
+        let list = fileList.flatMap { $0.upperBound <= indexStamp.size ? $0 : nil }
         return TreeState(index: indexStamp, files: index.fileCount + 1, revision: index.revision, folders: folders, rootFiles: rootFiles,
                          captured: Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec)),
-                         fileList: fileList.flatMap { $0.upperBound <= indexStamp.size ? $0 : nil })
+                         fileList: list, runs: list == nil ? [:] : runs)
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
@@ -137,6 +147,7 @@ struct TreeState: Equatable {
               case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
         var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:], captured: captured)
+        state.folders.reserveCapacity(folderList.count)
         for (path, value) in folderList {
             guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
             state.folders[path] = stamp
@@ -146,6 +157,16 @@ struct TreeState: Equatable {
            0 <= lower, lower < upper, upper <= index.size {
             state.fileList = Int(lower)..<Int(upper)
         }
+        // Likewise for the runs: anything else, and the list is cut.
+        if state.fileList != nil, case .object(let runList)? = top["runs"] {
+            state.runs.reserveCapacity(runList.count)
+            for (key, value) in runList {
+                guard TreeWriter.isSafe(key.hasSuffix("/") ? String(key.dropLast()) : key), case .array(let r) = value, r.count == 3,
+                      case .int(let lower) = r[0], case .int(let upper) = r[1], case .int(let count) = r[2],
+                      0 <= lower, lower < upper, upper <= index.size, count > 0 else { state.runs = [:]; break }
+                state.runs[key] = IndexFileRun.Recorded(range: Int(lower)..<Int(upper), count: Int(count))
+            }
+        }
         for (path, value) in rootList {
             guard TreeWriter.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
             state.rootFiles[path] = Int(size)
@@ -153,11 +174,46 @@ struct TreeState: Equatable {
         return Stamp(root + "/index.json") == index ? state : nil
     }
 
+    /// As JSON, written directly: a JSON value per folder made writing it a
+    /// tenth of a publish after a change to one project.
     var bytes: [UInt8] {
-        var members: [String: JSON] = ["version": .int(1), "index": index.json, "files": .int(Int64(files)), "revision": .int(revision), "captured": captured.json,
-                                       "folders": .object(folders.mapValues(\.json)), "rootFiles": .object(rootFiles.mapValues { .int(Int64($0)) })]
-        if let fileList { members["fileList"] = .array([.int(Int64(fileList.lowerBound)), .int(Int64(fileList.upperBound))]) }
-        return JSON.object(members).compactBytes()
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + 64 * (folders.count + rootFiles.count))
+        func name(_ key: String) {
+            out.append(out.isEmpty ? 123 : 44)
+            JSON.quoteBytes(key, into: &out)
+            out.append(58)
+        }
+        func numbers(_ values: Int64...) {
+            out.append(91)
+            for (i, value) in values.enumerated() {
+                if i > 0 { out.append(44) }
+                out.append(contentsOf: String(value).utf8)
+            }
+            out.append(93)
+        }
+        func stamp(_ s: Stamp) { numbers(Int64(bitPattern: s.inode), s.size, s.seconds, s.nanoseconds) }
+        func object<V>(_ members: [String: V], _ value: (V) -> Void) {
+            out.append(123)
+            for (i, (key, v)) in members.enumerated() {
+                if i > 0 { out.append(44) }
+                JSON.quoteBytes(key, into: &out)
+                out.append(58)
+                value(v)
+            }
+            out.append(125)
+        }
+        name("version"); out.append(49)
+        name("index"); stamp(index)
+        name("files"); out.append(contentsOf: String(files).utf8)
+        name("revision"); out.append(contentsOf: String(revision).utf8)
+        name("captured"); stamp(captured)
+        if let fileList { name("fileList"); numbers(Int64(fileList.lowerBound), Int64(fileList.upperBound)) }
+        if !runs.isEmpty { name("runs"); object(runs) { numbers(Int64($0.range.lowerBound), Int64($0.range.upperBound), Int64($0.count)) } }
+        name("folders"); object(folders, stamp)
+        name("rootFiles"); object(rootFiles) { out.append(contentsOf: String($0).utf8) }
+        out.append(125)
+        return out
     }
 
     /// index.json with an empty list where the state located its file list:
@@ -205,6 +261,8 @@ struct TreeState: Equatable {
     struct FolderCheck {
         var changed: Set<String> = [], unsure: Set<String> = []
         var trusted: [String: Stamp] = [:]
+        /// Each top folder none of whose folders changed or is unsure, with them all.
+        var projects: [String: [String: Stamp]] = [:]
     }
 
     func checkFolders(root: String) -> FolderCheck {
@@ -220,6 +278,10 @@ struct TreeState: Equatable {
             if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) } else { check.trusted[path] = stamp }
         }
         check.unsure.subtract(check.changed)
+        for (path, stamp) in check.trusted {
+            let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
+            if !check.changed.contains(top) && !check.unsure.contains(top) { check.projects[top, default: [:]][path] = stamp }
+        }
         return check
     }
 

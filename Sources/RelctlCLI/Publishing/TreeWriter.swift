@@ -75,6 +75,11 @@ public final class TreeWriter {
     private var folderCheck: TreeState.FolderCheck?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
+    /// The old index.json as read, and its stamp then: the new one is compared with it, not read again.
+    private var previousIndexFile: (stamp: TreeState.Stamp, bytes: [UInt8])?
+    /// The old index.json read is the one the state names: the folders it
+    /// records for a project are those of the project's files there.
+    private var statesIndex = false
 
     /// `lockWait`: how long to wait for another publish into the same DIR.
     public init(root: String, dryRun: Bool, lockWait: Double = 10) throws {
@@ -108,21 +113,41 @@ public final class TreeWriter {
     }
 
     /// The old index.json, read and parsed once: what the tree writer needs of
-    /// its files, and the publish of its projects. A publish with nothing to
-    /// do never reads it whole.
+    /// its files, and the publish of its projects (`previous`, `previousRuns`),
+    /// and the recorded folders checked (`folders`). A publish with nothing
+    /// to do never reads it whole.
+    /// The index is read on another thread while this one checks the folders
+    /// and runs `meanwhile`, which must not use this writer: after a change
+    /// to one project, reading the index and the database were a third of
+    /// the publish, one after the other on one core.
     /// `thorough`: trust no recorded state (folder times), and sweep every folder for temporaries.
-    public func readPrevious(thorough: Bool = false) {
+    public func readPrevious<T>(thorough: Bool = false, meanwhile: () throws -> T) rethrows -> T {
         if thorough { state = nil }
+        let reading = DispatchGroup()
+        nonisolated(unsafe) let writer = self
+        DispatchQueue.global().async(group: reading) { writer.readIndex() }
+        defer { reading.wait() }
+        folderCheck = state?.checkFolders(root: root)
+        return try meanwhile()
+    }
+
+    private func readIndex() {
         let indexPath = root + "/index.json"
-        if FileSystem.kind(of: indexPath, followLinks: false) == .file, let bytes = try? FileSystem.readFile(indexPath) {
-            previous = IndexFormat.parse(bytes, files: .runs)
-            // Entries are copied as they are only from the index.json the tree's state names,
-            // still that file once read: this relctl wrote it.
-            if state == nil || TreeState.Stamp(indexPath) != state?.index { previous?.verbatim = [:] }
+        // Never through a link, and a FIFO put there does not hold the publish up.
+        let fd = open(indexPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0, TreeState.Stamp(fd: fd) != nil, let bytes = try? FileSystem.readAll(fd: fd, name: indexPath), let stamp = TreeState.Stamp(fd: fd) {
+            previousIndexFile = (stamp, bytes)
+            // Entries are copied as they are, and runs taken where the state recorded them,
+            // only from the index.json the tree's state names, still that file once read: this relctl wrote it.
+            statesIndex = state != nil && stamp == state?.index
+            let recorded = statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
+            previous = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
+            if !statesIndex { previous?.verbatim = [:] }
             // Its runs move here; an index the parser refuses still names files to replace or remove.
             previousRuns = previous?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
             previous?.carried = [:]
         }
+        if fd >= 0 { close(fd) }
         var st = stat()
         if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
     }
@@ -137,14 +162,9 @@ public final class TreeWriter {
     }
 
     /// The top folders (one per project) not as the recorded state has
-    /// them, and those too recent to vouch for their files (TreeState.topFolders);
-    /// nil without a state.
-    func checkFolders() -> (changed: Set<String>, unsure: Set<String>)? {
-        guard let state else { return nil }
-        let check = state.checkFolders(root: root)
-        folderCheck = check
-        return (check.changed, check.unsure)
-    }
+    /// them, and those too recent to vouch for their files (TreeState.topFolders),
+    /// as `readPrevious` found them; nil without a state.
+    var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
 
     deinit {
         try? background.finish()
@@ -228,7 +248,10 @@ public final class TreeWriter {
     }
 
     /// Validates a relative path: names only, no "..", no absolute paths (PublishedPath.isSafe).
-    static func isSafe(_ relative: String) -> Bool { PublishedPath.isSafe(relative.utf8) }
+    static func isSafe(_ relative: String) -> Bool {
+        var relative = relative
+        return relative.withUTF8 { PublishedPath.isSafe($0) }
+    }
 
     /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
     static func isTemporaryName(_ name: String) -> Bool {
@@ -273,7 +296,11 @@ public final class TreeWriter {
         var st = stat()
         let existing: FileSystem.Kind = lstat(target, &st) != 0 ? .missing
             : (st.st_mode & S_IFMT) == S_IFREG ? .file : (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
-        if existing == .file, Int(st.st_size) == bytes.count {
+        if existing == .file, Int(st.st_size) == bytes.count, relative == "index.json", let old = previousIndexFile,
+           TreeState.Stamp(st) == old.stamp {
+            // The old index.json, still as this publish read it.
+            if old.bytes == bytes { return .unchanged }
+        } else if existing == .file, Int(st.st_size) == bytes.count {
             // As the old index lists it (not modified since): its digest tells, with no read
             // when the tree's state vouches for the index (no hand edit put a wrong digest in).
             if let sha256, let previous = previousIndex[relative], previous.size == bytes.count, let indexTime,
@@ -291,7 +318,12 @@ public final class TreeWriter {
         // Published files are never newer than index.json, staged last (isIntact trusts that).
         if relative == "index.json" { try background.finish() }
         try markStaging()
-        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
+        let temp: String
+        do { temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name) } catch {
+            // Files staged before this one, written in the background, may have failed first: name that one.
+            try background.finish()
+            throw error
+        }
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
     }
@@ -425,11 +457,9 @@ public final class TreeWriter {
 
     /// Flushes every staged file, renames them into place in order (index.json
     /// is staged last), removes the files of `stale` that are still there, and
-    /// returns those it removed; then records the tree's state (of the tree
-    /// `index`, the new index.json, lists), or, not `vouched` for, removes it. A journal
-    /// covers every step from the first rename to the last removal.
-    /// `fileList`: where index.json holds its file list, for the state.
-    public func commit(removing stale: [String], index: PublishedIndex, fileList: Range<Int>? = nil, vouched: Bool) throws -> [String] {
+    /// returns those it removed. A journal covers every step from the first
+    /// rename to the last removal; `finish` removes it.
+    public func commit(removing stale: [String]) throws -> [String] {
         let stale = stale.filter { TreeWriter.isSafe($0) && $0 != "index.json" }
         if dryRun { return stale.filter(isPublishedFile) }
         // Every staged file written, or the publish aborts as if the write had failed in place.
@@ -469,19 +499,30 @@ public final class TreeWriter {
             pending.removeAll()
             stagedFolders.removeAll()
         }
-        let removed = stale.filter(remove)
+        return stale.filter(remove)
+    }
+
+    /// The last step of a publish, after `commit`: sweeps what a publish cut
+    /// short left, records the tree's state (of the tree `index`, the new
+    /// index.json, lists), or, not `vouched` for, removes it, and removes the
+    /// journal. `fileList`, `runs`: where index.json holds its file list and
+    /// each run of it (IndexFormat.located), for the state.
+    public func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], vouched: Bool) {
+        if dryRun { return }
+        let journal = root + "/" + TreeWriter.journalName
         // Temporaries are left only by a publish cut short, which leaves its
         // journal; without a recorded state, the tree may be older than that rule.
         if interrupted || state == nil { sweepTemporaries(under: "") }
         // A state vouches for every project in the tree: not after a publish
         // that kept a project it did not find current (-p keeps the others as they are).
-        let now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, known: folderCheck) : nil
+        var known = folderCheck
+        if !statesIndex { known?.projects = [:] }
+        let now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known) : nil
         if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()
             unlink(journal)
         }
-        return removed
     }
 
     /// Replaces the state file (a fixed temporary name, so a publish cut short

@@ -13,21 +13,38 @@ public struct IndexFileRun {
     public let key: String
     /// Its entries, comma separated, as `IndexFormat.files` writes them.
     let bytes: ArraySlice<UInt8>
-    /// Where each entry starts in `bytes` (its path's opening quote).
-    let starts: [Int]
+    /// Where each entry starts in `bytes` (its path's opening quote); nil
+    /// for a run taken where the tree's state recorded it (`recorded`),
+    /// whose entries are found when they are read.
+    private let cutAt: [Int]?
+    public let count: Int
 
-    public var count: Int { starts.count }
+    init(key: String, bytes: ArraySlice<UInt8>, starts: [Int]) {
+        self.init(key: key, bytes: bytes, starts: starts, count: starts.count)
+    }
 
-    /// Whether it lists `path`.
+    private init(key: String, bytes: ArraySlice<UInt8>, starts: [Int]?, count: Int) {
+        self.key = key
+        self.bytes = bytes
+        cutAt = starts
+        self.count = count
+    }
+
+    /// Where each entry starts. A recorded run is cut when its entries are
+    /// read, checked as any list is: the state says where a run is, not
+    /// that it is well formed (none when it is not: nothing to compare with or remove).
+    private var starts: [Int] {
+        if let cutAt { return cutAt }
+        let list = [UInt8(ascii: "{")] + bytes + [UInt8(ascii: "}")]
+        guard let runs = IndexFileRun.cut(list, 0..<list.count), runs.count == 1, let run = runs[key] else { return [] }
+        return run.starts.map { $0 - 1 + bytes.startIndex }
+    }
+
+    /// Whether it lists `path`: `"PATH":` is found only where an entry starts.
     public func contains(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { p in
-            starts.contains { start in
-                let from = start + 1
-                guard from + p.count < bytes.endIndex, bytes[from + p.count] == UInt8(ascii: "\"") else { return false }
-                for k in 0..<p.count where bytes[from + k] != p[k] { return false }
-                return true
-            }
+        let needle = Array("\"\(path)\":".utf8)
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { memmem(haystack.baseAddress, haystack.count, $0.baseAddress, $0.count) != nil }
         }
     }
 
@@ -67,6 +84,39 @@ public struct IndexFileRun {
         var i = i
         while bytes[i] != UInt8(ascii: "\"") { i += 1 }
         return i
+    }
+
+    /// Where a run is in index.json, and how many files it lists.
+    public struct Recorded: Equatable {
+        public var range: Range<Int>
+        public var count: Int
+        public init(range: Range<Int>, count: Int) { (self.range, self.count) = (range, count) }
+    }
+
+    /// The runs of the list at `list` in `b`, where the tree's state recorded
+    /// them when it wrote that index.json (each run's range and count), without
+    /// reading their entries: nil unless the ranges, in key order, are the
+    /// list's contents exactly, each starting with its key's path and ending
+    /// an entry.
+    static func recorded(_ b: [UInt8], list: Range<Int>, runs: [String: Recorded]) -> [String: IndexFileRun]? {
+        guard 0 <= list.lowerBound, list.upperBound <= b.count, list.count >= 2, b[list.lowerBound] == UInt8(ascii: "{"),
+              b[list.upperBound - 1] == UInt8(ascii: "}") else { return nil }
+        var out: [String: IndexFileRun] = [:]
+        out.reserveCapacity(runs.count)
+        var at = list.lowerBound + 1
+        let ordered = runs.sorted { $0.value.range.lowerBound < $1.value.range.lowerBound }
+        for (n, (key, run)) in ordered.enumerated() {
+            let (range, count) = (run.range, run.count)
+            // A folder's run is its paths; a root file's, its one path, closed.
+            let opening = [UInt8(ascii: "\"")] + Array(key.utf8) + (key.hasSuffix("/") ? [] : [UInt8(ascii: "\"")])
+            guard range.lowerBound == at, range.upperBound < list.upperBound, range.count > opening.count, count > 0, count <= range.count / 20,
+                  b[range.upperBound - 1] == UInt8(ascii: "}"), b[range].starts(with: opening),
+                  n == 0 || ordered[n - 1].key.utf8.lexicographicallyPrecedes(key.utf8),
+                  b[range.upperBound] == UInt8(ascii: n == ordered.count - 1 ? "}" : ",") else { return nil }
+            out[key] = IndexFileRun(key: key, bytes: b[range], starts: nil, count: count)
+            at = range.upperBound + 1
+        }
+        return at == list.upperBound ? out : nil
     }
 
     static let beforeSHA: StaticString = #"":{"sha256":""#
@@ -156,6 +206,9 @@ public struct IndexFileRun {
         return a.count < b.count
     }
 }
+
+// Glibc declares memmem only under _GNU_SOURCE, which Swift's module map lacks.
+@_silgen_name("memmem") private func memmem(_ haystack: UnsafeRawPointer?, _ haystackCount: Int, _ needle: UnsafeRawPointer?, _ needleCount: Int) -> UnsafeMutableRawPointer?
 
 /// What a path under DIR may be, in an index or a journal, for relctl to
 /// write, keep or remove it: names only (none empty or starting with ".", so

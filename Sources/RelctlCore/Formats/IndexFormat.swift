@@ -13,37 +13,53 @@
 public enum IndexFormat {
     public static func render(_ index: PublishedIndex) -> [UInt8] { located(index).bytes }
 
-    /// The index and where its file list is in it, braces included: the
-    /// tree's state records that, so a publish with nothing to do reads
-    /// around the list, most of the file.
-    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>?) {
-        let list = files(index.files, carried: index.carried), projects = projects(index)
+    /// The index, where its file list is in it (braces included), and where
+    /// each run of the list is: the tree's state records them, so a publish
+    /// with nothing to do reads around the list, most of the file, and one
+    /// after a change takes the runs it keeps without cutting the list.
+    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
+        // The members as `.object` writes them, in the order of their names,
+        // with the file list and the projects written straight in: the list is
+        // most of the file, and a copy of it cost page faults and a memmove.
         var out: [UInt8] = []
-        out.reserveCapacity(list.count + projects.count + 1024)
-        JSON.object([
-            "generator": .string(index.generator),
-            "revision": .int(index.revision),
-            "edits": .int(index.edits),
-            "validFrom": .time(index.validFrom),
-            "nextChange": json(index.nextChange),
-            "projects": .raw(projects),
-            "files": .raw(list),
-        ]).writeCompact(to: &out)
+        out.reserveCapacity(index.carried.values.reduce(index.files.count * 120 + index.projects.count * 2048) { $0 + $1.bytes.count + 1 })
+        func name(_ key: String) {
+            out.append(out.isEmpty ? 123 : 44)
+            JSON.quoteBytes(key, into: &out)
+            out.append(58)
+        }
+        name("edits")
+        JSON.int(index.edits).writeCompact(to: &out)
+        name("files")
+        let start = out.count
+        let runs = files(index.files, carried: index.carried, into: &out)
+        let list = start..<out.count
+        name("generator")
+        JSON.string(index.generator).writeCompact(to: &out)
+        name("nextChange")
+        json(index.nextChange).writeCompact(to: &out)
+        name("projects")
+        projects(index, into: &out)
+        name("revision")
+        JSON.int(index.revision).writeCompact(to: &out)
+        name("validFrom")
+        JSON.time(index.validFrom).writeCompact(to: &out)
+        out.append(125)
         out.append(10)
-        // Members sort by name: {"edits":N,"files":{... Checked, not assumed: a
-        // wrong record would only make the next publish read the whole file.
-        let start = #"{"edits":,"files":"#.utf8.count + String(index.edits).utf8.count
-        let found = out[start...].starts(with: list)
-        assert(found, "the file list is not where it was looked for")
-        return (out, found ? start..<(start + list.count) : nil)
+        assert(out == JSON.object([
+            "generator": .string(index.generator), "revision": .int(index.revision), "edits": .int(index.edits),
+            "validFrom": .time(index.validFrom), "nextChange": json(index.nextChange),
+            "projects": .raw({ var p: [UInt8] = []; projects(index, into: &p); return p }()), "files": .raw(Array(out[list])),
+        ]).compactBytes(), "index.json is not what .object writes")
+        return (out, list, runs)
     }
 
     /// The projects member, the bytes `.object` gives: a project carried
     /// over from the old index goes in as that index has it (`verbatim`),
     /// rendered projects are written anew. Writing a hundred projects' limits
     /// and summaries was about a sixth of a publish after a change to one of them.
-    static func projects(_ index: PublishedIndex) -> [UInt8] {
-        var out: [UInt8] = [123]
+    static func projects(_ index: PublishedIndex, into out: inout [UInt8]) {
+        out.append(123)
         for (i, slug) in index.projects.keys.sorted(by: JSON.keyOrder).enumerated() {
             if i > 0 { out.append(44) }
             JSON.quoteBytes(slug, into: &out)
@@ -59,7 +75,6 @@ public enum IndexFormat {
             }
         }
         out.append(125)
-        return out
     }
 
     /// The files member, written directly: it is most of the index (one
@@ -67,8 +82,24 @@ public enum IndexFormat {
     /// Carried runs go in whole, where their key sorts: a run's paths all
     /// start with its key, so they sort together, and where the key does.
     static func files(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun] = [:]) -> [UInt8] {
-        var out: [UInt8] = [123]
+        var out: [UInt8] = []
         out.reserveCapacity(files.count * 120 + carried.values.reduce(0) { $0 + $1.bytes.count + 1 })
+        self.files(files, carried: carried, into: &out)
+        return out
+    }
+
+    /// Where each run of a file list is, by key.
+    public typealias RunRanges = [String: IndexFileRun.Recorded]
+
+    /// The same, written into `out`; returns each run written, with where it
+    /// is in `out` and its count: what the tree's state records, so the next
+    /// publish takes the runs without cutting the list (IndexFileRun.recorded).
+    @discardableResult
+    static func files(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun], into out: inout [UInt8]) -> RunRanges {
+        var runs: RunRanges = [:]
+        var run: (key: String, start: Int, count: Int)?
+        func close() { if let run { runs[run.key] = IndexFileRun.Recorded(range: run.start..<out.count, count: run.count) } }
+        out.append(123)
         // Sorted as JSON.keyOrder sorts, by UTF-8 bytes. For ASCII paths (all
         // that relctl publishes) String's own < is that order and much faster.
         assert(files.keys.allSatisfy { path in carried[path] == nil && path.firstIndex(of: "/").map { carried[String(path[...$0])] == nil } ?? true },
@@ -77,9 +108,19 @@ public enum IndexFormat {
         let ascii = keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
         let sorted = ascii ? keys.sorted() : keys.sorted(by: JSON.keyOrder)
         for (i, path) in sorted.enumerated() {
-            if i > 0 { out.append(44) }
-            guard let entry = files[path] else {
-                out.append(contentsOf: carried[path]!.bytes)
+            let entry = files[path], whole = entry == nil ? carried[path]! : nil
+            // A folder's paths, sorted, come one after another: its run goes on while they share its key.
+            if let current = run, current.key.hasSuffix("/"), path.utf8.starts(with: current.key.utf8) {
+                run?.count += whole?.count ?? 1
+                out.append(44)
+            } else {
+                close()
+                if i > 0 { out.append(44) }
+                let key = whole != nil ? path : path.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? path
+                run = (key, out.count, whole?.count ?? 1)
+            }
+            guard let entry else {
+                out.append(contentsOf: whole!.bytes)
                 continue
             }
             JSON.quoteBytes(path, into: &out)
@@ -89,8 +130,9 @@ public enum IndexFormat {
             out.append(contentsOf: String(entry.size).utf8)
             out.append(125)
         }
+        close()
         out.append(125)
-        return out
+        return runs
     }
 
     public static func json(_ next: NextChange?) -> JSON {
@@ -121,7 +163,9 @@ public enum IndexFormat {
 
     /// An index this relctl wrote, or nil (missing, older, foreign, edited
     /// out of shape): a caller then treats every project as new.
-    public static func parse(_ bytes: [UInt8], files list: FileList = .entries) -> PublishedIndex? {
+    /// `recorded`: with `.runs`, where the tree's state says the list and its
+    /// runs are (`located`); taken when they are so, else the list is cut.
+    public static func parse(_ bytes: [UInt8], files list: FileList = .entries, recorded: (list: Range<Int>, runs: RunRanges)? = nil) -> PublishedIndex? {
         // For a publish the file list, most of the index, is read once: cut into
         // runs where it is as relctl writes it, else scanned as any JSON.
         var runs: [String: IndexFileRun]?, runsAt = -1
@@ -134,6 +178,10 @@ public enum IndexFormat {
             return end
         })
         case .runs: cutFiles = ("files", { start in
+            if let recorded, recorded.list.lowerBound == start, let found = IndexFileRun.recorded(bytes, list: recorded.list, runs: recorded.runs) {
+                (runs, runsAt) = (found, start)
+                return recorded.list.upperBound
+            }
             guard let cut = IndexFileRun.cut(bytes, from: start) else { return nil }
             (runs, runsAt) = (cut.runs, start)
             return cut.end

@@ -80,9 +80,17 @@ public enum JSON: Equatable, Sendable {
     /// Two documents are equal when they serialise to the same bytes.
     public static func == (a: JSON, b: JSON) -> Bool { a.compactBytes() == b.compactBytes() }
 
-    /// Keys sort by their UTF-8 bytes (code point order), whatever the locale.
+    /// Keys sort by their UTF-8 bytes (code point order), whatever the locale:
+    /// compared as contiguous bytes, several times faster than through the
+    /// UTF-8 views, and every object written sorts its keys.
     public static func keyOrder(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
+                return x.count < y.count
+            }
+        }
     }
 
     /// The compact canonical bytes of a published file: no spaces, sorted
