@@ -150,6 +150,28 @@ final class IncrementalPublishTests: XCTestCase {
         }
     }
 
+    /// The state's bytes carry their SHA-256: one edited by hand (a folder's
+    /// time, a run's place) is no record, and the publish goes by the files.
+    func testAStateEditedByHandIsNoRecord() throws {
+        let h = fleet()
+        let out = h.dir + "/out", path = out + "/" + publishState
+        _ = publish(h, out)
+        XCTAssertNotNil(TreeState.read(root: out))
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The first digit of where blog's run starts.
+        let marker = Array(#""runs":{"blog/":["#.utf8)
+        let digit = try XCTUnwrap((0...(bytes.count - marker.count)).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) + marker.count
+        bytes[digit] = bytes[digit] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        XCTAssertNil(TreeState.read(root: out), "a state edited by hand")
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe"])
+        XCTAssertNotNil(TreeState.read(root: out), "recorded anew")
+        let fresh = h.dir + "/fresh"
+        _ = publish(h, fresh)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), try Data(contentsOf: URL(fileURLWithPath: fresh + "/index.json")))
+    }
+
     /// A publish of one project (-p) keeps the others as they are, current or
     /// not: the state it records must not vouch for them, so the next publish
     /// renders what changed meanwhile, restores what went missing, and removes

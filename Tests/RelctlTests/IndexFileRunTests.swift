@@ -109,6 +109,14 @@ final class IndexFileRunTests: XCTestCase {
         XCTAssertEqual(taken["a/"]?.entries().count, 0)
         XCTAssertEqual(taken["a/"]?.folders(), [])
         XCTAssertEqual(taken["b"]?.entries().map(\.path), ["b"])
+        // Entries as written, but not as many as recorded: none read.
+        let two = Array(#"{"a/x":{"sha256":"ab","size":1},"a/y":{"sha256":"ab","size":2}}"#.utf8)
+        for (count, read) in [(2, 2), (1, 0)] {
+            let runs = IndexFileRun.recorded(two, list: 0..<two.count, runs: ["a/": IndexFileRun.Recorded(range: 1..<(two.count - 1), count: count)])
+            XCTAssertEqual(try XCTUnwrap(runs?["a/"]).entries().count, read, "recorded as \(count)")
+        }
+        // An empty list: no runs.
+        XCTAssertEqual(IndexFileRun.recorded(Array("{}".utf8), list: 0..<2, runs: [:])?.count, 0)
     }
 
     func testOnlyAListAsRelctlWritesItIsCut() {

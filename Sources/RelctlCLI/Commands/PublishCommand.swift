@@ -95,7 +95,8 @@ enum PublishCommand {
                     // And the snapshots of projects changed since the last publish (a revision after
                     // the one its state recorded), which are rendered whatever that index says.
                     var early: [String: ProjectSnapshot] = [:]
-                    for slug in lastRevision.map({ r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.window) }) ?? [] {
+                    // A few: after a change to many, the pipeline below reads them while others render.
+                    for slug in lastRevision.map({ r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) }) ?? [] {
                         early[slug] = try store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
                     }
                     return (all, revisions, inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil, early)
@@ -120,7 +121,10 @@ enum PublishCommand {
                     var intact: Bool {
                         if let folders, folders.changed.contains(slug) { return false }
                         if let folders, !folders.unsure.contains(slug) { return true }
-                        return files?.entries().allSatisfy { writer.isIntact($0.path, size: $0.size) } ?? false
+                        // Every entry read (a run recorded over bytes that are not entries gives fewer).
+                        guard let files else { return false }
+                        let entries = files.entries()
+                        return entries.count == files.count && entries.allSatisfy { writer.isIntact($0.path, size: $0.size) }
                     }
                     let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: at) } ?? false
                     let current = !full && recorded && pageAsWanted && files != nil && intact

@@ -18,6 +18,8 @@ let slashByte = UInt8(ascii: "/")
 /// every byte; removing this file makes the next publish check every file).
 /// Valid only with the index.json it names: a publish cut short, or an
 /// index.json written by anything else, leaves it describing another tree.
+/// Its bytes carry their own SHA-256: a state edited by hand is no record
+/// (what it says of index.json is believed, so index.json is not checked).
 struct TreeState: Equatable {
     static let name = ".relctl-state"
 
@@ -141,8 +143,8 @@ struct TreeState: Equatable {
     /// The recorded state, when it describes the index.json now in `root`.
     static func read(root: String) -> TreeState? {
         let path = root + "/" + name
-        guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path),
-              case .object(let top)? = try? JSONReader.parse(bytes), top["version"] == .int(1),
+        guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
+              case .object(let top)? = try? JSONReader.parse(body), top["version"] == .int(1),
               let index = top["index"].flatMap(Stamp.init(json:)), case .int(let files)? = top["files"], files >= 0,
               case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
@@ -161,7 +163,9 @@ struct TreeState: Equatable {
         if state.fileList != nil, case .object(let runList)? = top["runs"] {
             state.runs.reserveCapacity(runList.count)
             for (key, value) in runList {
-                guard TreeWriter.isSafe(key.hasSuffix("/") ? String(key.dropLast()) : key), case .array(let r) = value, r.count == 3,
+                // A top folder and its slash, or a file at DIR's root.
+                let name = key.hasSuffix("/") ? String(key.dropLast()) : key
+                guard TreeWriter.isSafe(name), !name.contains("/"), case .array(let r) = value, r.count == 3,
                       case .int(let lower) = r[0], case .int(let upper) = r[1], case .int(let count) = r[2],
                       0 <= lower, lower < upper, upper <= index.size, count > 0 else { state.runs = [:]; break }
                 state.runs[key] = IndexFileRun.Recorded(range: Int(lower)..<Int(upper), count: Int(count))
@@ -193,9 +197,10 @@ struct TreeState: Equatable {
             out.append(93)
         }
         func stamp(_ s: Stamp) { numbers(Int64(bitPattern: s.inode), s.size, s.seconds, s.nanoseconds) }
+        // Sorted, so the same state gives the same bytes (all are relctl's ASCII paths).
         func object<V>(_ members: [String: V], _ value: (V) -> Void) {
             out.append(123)
-            for (i, (key, v)) in members.enumerated() {
+            for (i, (key, v)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(44) }
                 JSON.quoteBytes(key, into: &out)
                 out.append(58)
@@ -213,7 +218,17 @@ struct TreeState: Equatable {
         name("folders"); object(folders, stamp)
         name("rootFiles"); object(rootFiles) { out.append(contentsOf: String($0).utf8) }
         out.append(125)
-        return out
+        return Array(#"{"check":""#.utf8) + Array(SHA256.hex(out).utf8) + Array(#"","#.utf8) + out.dropFirst()
+    }
+
+    /// The JSON the state's bytes carry, when they carry its SHA-256 first
+    /// (`bytes`): `{"check":"DIGEST",` and the rest of that JSON.
+    static func checked(_ bytes: [UInt8]) -> [UInt8]? {
+        let head = Array(#"{"check":""#.utf8), digest = head.count..<(head.count + 64)
+        guard bytes.count > digest.upperBound + 2, bytes.starts(with: head),
+              bytes[digest.upperBound] == UInt8(ascii: "\""), bytes[digest.upperBound + 1] == UInt8(ascii: ",") else { return nil }
+        let body = [UInt8(ascii: "{")] + bytes[(digest.upperBound + 2)...]
+        return SHA256.hex(body).utf8.elementsEqual(bytes[digest]) ? body : nil
     }
 
     /// index.json with an empty list where the state located its file list:

@@ -22,9 +22,10 @@ import Synchronization
 ///    before the first temporary, is replaced by one naming every path the
 ///    publish will rename into place or remove, then one syncfs flushes all,
 /// 4. folders and files are renamed into place, index.json last,
-/// 5. files that no longer belong are removed, leftover temporaries swept
-///    (when a journal was found: only a publish cut short leaves them), the
-///    tree's state recorded (TreeState), and the journal removed last.
+/// 5. files that no longer belong are removed (`commit`); then (`finish`)
+///    leftover temporaries swept (when a journal was found: only a publish
+///    cut short leaves them), the tree's state recorded (TreeState), and the
+///    journal removed last.
 ///
 /// A later publish reads a journal it finds: the paths it names that the new
 /// index does not claim are removed, so nothing is left behind whatever step
@@ -70,8 +71,8 @@ public final class TreeWriter {
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
     private var committing = false
-    /// The recorded folders as `checkFolders` found them: the state the
-    /// commit records takes over those of the projects it left alone.
+    /// The recorded folders as `readPrevious` found them: the state `finish`
+    /// records takes over those of the projects the publish left alone.
     private var folderCheck: TreeState.FolderCheck?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
@@ -123,33 +124,49 @@ public final class TreeWriter {
     /// `thorough`: trust no recorded state (folder times), and sweep every folder for temporaries.
     public func readPrevious<T>(thorough: Bool = false, meanwhile: () throws -> T) rethrows -> T {
         if thorough { state = nil }
+        // Only values go to the other thread; what it read is taken here once it is done.
+        let (root, state) = (self.root, self.state)
+        nonisolated(unsafe) var read = Previous()
         let reading = DispatchGroup()
-        nonisolated(unsafe) let writer = self
-        DispatchQueue.global().async(group: reading) { writer.readIndex() }
-        defer { reading.wait() }
+        DispatchQueue.global().async(group: reading) { read = TreeWriter.previous(root: root, state: state) }
+        defer {
+            reading.wait()
+            (previous, previousRuns, previousIndexFile, statesIndex, indexTime) = (read.index, read.runs, read.file, read.statesIndex, read.time)
+        }
         folderCheck = state?.checkFolders(root: root)
         return try meanwhile()
     }
 
-    private func readIndex() {
+    /// What the old index.json gives a publish (`readPrevious`).
+    private struct Previous {
+        var index: PublishedIndex?
+        var runs: [String: IndexFileRun] = [:]
+        var file: (stamp: TreeState.Stamp, bytes: [UInt8])?
+        var statesIndex = false
+        var time: timespec?
+    }
+
+    private static func previous(root: String, state: TreeState?) -> Previous {
+        var read = Previous()
         let indexPath = root + "/index.json"
         // Never through a link, and a FIFO put there does not hold the publish up.
         let fd = open(indexPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd >= 0, TreeState.Stamp(fd: fd) != nil, let bytes = try? FileSystem.readAll(fd: fd, name: indexPath), let stamp = TreeState.Stamp(fd: fd) {
-            previousIndexFile = (stamp, bytes)
+            read.file = (stamp, bytes)
             // Entries are copied as they are, and runs taken where the state recorded them,
             // only from the index.json the tree's state names, still that file once read: this relctl wrote it.
-            statesIndex = state != nil && stamp == state?.index
-            let recorded = statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
-            previous = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
-            if !statesIndex { previous?.verbatim = [:] }
+            read.statesIndex = state != nil && stamp == state?.index
+            let recorded = read.statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
+            read.index = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
+            if !read.statesIndex { read.index?.verbatim = [:] }
             // Its runs move here; an index the parser refuses still names files to replace or remove.
-            previousRuns = previous?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
-            previous?.carried = [:]
+            read.runs = read.index?.carried ?? IndexFormat.runs(of: TreeWriter.readIndex(bytes))
+            read.index?.carried = [:]
         }
         if fd >= 0 { close(fd) }
         var st = stat()
-        if lstat(indexPath, &st) == 0 { indexTime = st.st_mtim }
+        if lstat(indexPath, &st) == 0 { read.time = st.st_mtim }
+        return read
     }
 
     /// Reads the entries of every old run but those with the keys in `kept`
@@ -264,9 +281,19 @@ public final class TreeWriter {
     /// quick check rsync makes: a file the previous index lists with the same
     /// size, not modified since that index was written, is unchanged without
     /// reading it when the hashes agree, and (the state vouching for the
-    /// index) changed when they differ. A file of a new folder is written in
+    /// index) changed when they differ; index.json is compared with the old
+    /// one as read, while its stamp still holds. A file of a new folder is written in
     /// the background (BackgroundWriter); index.json, staged last, after them all.
     public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
+        do { return try stageFile(relative, bytes, sha256: sha256) } catch {
+            // A file staged before this one, written in the background, that failed is named
+            // first: on a disk that filled up, its failure came first in the publish's order.
+            try background.finish()
+            throw error
+        }
+    }
+
+    private func stageFile(_ relative: String, _ bytes: [UInt8], sha256: String?) throws -> Outcome {
         guard TreeWriter.isSafe(relative) else {
             throw RelctlError.failure("refusing to write '\(relative)': it would leave the publish directory")
         }
@@ -318,12 +345,7 @@ public final class TreeWriter {
         // Published files are never newer than index.json, staged last (isIntact trusts that).
         if relative == "index.json" { try background.finish() }
         try markStaging()
-        let temp: String
-        do { temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name) } catch {
-            // Files staged before this one, written in the background, may have failed first: name that one.
-            try background.finish()
-            throw error
-        }
+        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
     }

@@ -5,7 +5,8 @@
 /// change to one project in a hundred cost. The new list is still
 /// byte-identical to one written entry by entry: a run is only ever cut from
 /// a list exactly as `IndexFormat.files` writes it (sorted by the paths'
-/// bytes, so a folder's entries are contiguous).
+/// bytes, so a folder's entries are contiguous), or taken where the tree's
+/// state recorded it when that index.json was written (`recorded`).
 public struct IndexFileRun {
     /// What its paths start with: a top folder with its slash ("app-050/"),
     /// or the whole path of a file at DIR's root ("index.html"). Runs sort
@@ -31,16 +32,17 @@ public struct IndexFileRun {
     }
 
     /// Where each entry starts. A recorded run is cut when its entries are
-    /// read, checked as any list is: the state says where a run is, not
-    /// that it is well formed (none when it is not: nothing to compare with or remove).
+    /// read, checked as any list is, and against its recorded count: none
+    /// when it is not so (`entries()` then gives fewer than `count`).
     private var starts: [Int] {
         if let cutAt { return cutAt }
         let list = [UInt8(ascii: "{")] + bytes + [UInt8(ascii: "}")]
-        guard let runs = IndexFileRun.cut(list, 0..<list.count), runs.count == 1, let run = runs[key] else { return [] }
+        guard let runs = IndexFileRun.cut(list, 0..<list.count), runs.count == 1, let run = runs[key], run.count == count else { return [] }
         return run.starts.map { $0 - 1 + bytes.startIndex }
     }
 
-    /// Whether it lists `path`: `"PATH":` is found only where an entry starts.
+    /// Whether it lists `path`: in a list as relctl writes it, `"PATH":` is
+    /// found only where an entry starts.
     public func contains(_ path: String) -> Bool {
         let needle = Array("\"\(path)\":".utf8)
         return bytes.withUnsafeBytes { haystack in
@@ -87,7 +89,7 @@ public struct IndexFileRun {
     }
 
     /// Where a run is in index.json, and how many files it lists.
-    public struct Recorded: Equatable {
+    public struct Recorded: Equatable, Sendable {
         public var range: Range<Int>
         public var count: Int
         public init(range: Range<Int>, count: Int) { (self.range, self.count) = (range, count) }
@@ -116,7 +118,8 @@ public struct IndexFileRun {
             out[key] = IndexFileRun(key: key, bytes: b[range], starts: nil, count: count)
             at = range.upperBound + 1
         }
-        return at == list.upperBound ? out : nil
+        // An empty list, "{}", has no runs.
+        return (ordered.isEmpty ? at + 1 : at) == list.upperBound ? out : nil
     }
 
     static let beforeSHA: StaticString = #"":{"sha256":""#

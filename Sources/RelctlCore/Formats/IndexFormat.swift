@@ -157,7 +157,8 @@ public enum IndexFormat {
         case entries
         /// Cut into runs, in `carried`, none of them read entry by entry:
         /// what a publish needs, which keeps most runs as they are. Only paths
-        /// a publish may touch (`PublishedPath.isSafe`) are in them.
+        /// a publish may touch (`PublishedPath.isSafe`) are in them: checked
+        /// when cut, and when a run taken where it was recorded is read.
         case runs
     }
 
