@@ -82,6 +82,10 @@ enum PublishCommand {
         var vouched = true
         do {
             try store.read {
+                // A project's snapshot, read on the connection's thread.
+                func snapshot(_ slug: String) throws -> ProjectSnapshot {
+                    try store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
+                }
                 // The revision the last publish recorded, when this one may go by it.
                 let lastRevision = full || inv.flag("project") ? nil : writer.state?.revision
                 // The old index is read while the database is.
@@ -97,7 +101,7 @@ enum PublishCommand {
                     var early: [String: ProjectSnapshot] = [:]
                     // A few: after a change to many, the pipeline below reads them while others render.
                     for slug in lastRevision.map({ r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) }) ?? [] {
-                        early[slug] = try store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
+                        early[slug] = try snapshot(slug)
                     }
                     return (all, revisions, inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil, early)
                 }
@@ -152,8 +156,7 @@ enum PublishCommand {
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let slug = toRender[i]
-                    let snapshot = try early.removeValue(forKey: slug) ?? store.zonedSnapshot(try store.requireProject(slug), notesShownAt: at)
-                    return (snapshot, pages ? revisions.revision(slug) : nil)
+                    return (try early.removeValue(forKey: slug) ?? snapshot(slug), pages ? revisions.revision(slug) : nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
