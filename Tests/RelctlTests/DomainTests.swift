@@ -225,6 +225,11 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(object.compactBytes(), fields.compactBytes())
         XCTAssertEqual(object.rendered(), fields.rendered())
         XCTAssertEqual(String(decoding: fields.compactBytes(), as: UTF8.self), "{\"A\":[1],\"a\":{\"x\":[],\"y\":null},\"b\":1}\n")
+        // Raw bytes are indented for people as the value they hold.
+        let value = JSON.object(["limits": .array([.object(["client": .string("Retired"), "reason": .string("no \"quote\"")])])])
+        let raw = JSON.object(["limits": .raw(Array(JSON.array([.object(["client": .string("Retired"), "reason": .string("no \"quote\"")])]).compactBytes().dropLast()))])
+        XCTAssertEqual(raw.rendered(), value.rendered())
+        XCTAssertTrue(raw.rendered().contains("\n      \"client\": \"Retired\""), raw.rendered())
     }
 
     func testPlaceholdersFillKnownNamesOnly() {

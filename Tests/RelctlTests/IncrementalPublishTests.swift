@@ -85,38 +85,69 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
-    /// The state records where index.json holds its file list: a publish
-    /// with nothing to do reads the rest only. A record that does not point
-    /// at the list's braces is not believed: the file is read whole.
-    func testNothingToDoReadsAroundTheFileListTheStateLocated() throws {
+    /// The state records what the publish said and the facts it rests on
+    /// (LastPublish): a publish with nothing to do says the same from there,
+    /// without reading index.json. A record of another relctl, or none (a
+    /// state written before), is not taken: the publish goes by index.json
+    /// and records it anew.
+    func testNothingToDoSaysWhatTheStateRecordsWithoutReadingTheIndex() throws {
         let h = fleet()
         let out = h.dir + "/out"
-        _ = publish(h, out)
+        let first = h.run(["publish", out, "--json"])
+        XCTAssertEqual(first.status, 0, first.err)
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
-        var state = try XCTUnwrap(TreeState.read(root: out))
-        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
-        let list = try XCTUnwrap(state.fileList)
-        XCTAssertEqual(try JSONReader.members(whole)["files"], list)
-        let around = try XCTUnwrap(state.indexWithoutFileList(root: out))
-        XCTAssertEqual(around.count, whole.count - list.count + 2)
-        let a = try XCTUnwrap(IndexFormat.parse(around, files: .skipped)), b = try XCTUnwrap(IndexFormat.parse(whole, files: .skipped))
-        XCTAssertEqual(a.revision, b.revision)
-        XCTAssertEqual(a.nextChange?.at, b.nextChange?.at)
-        XCTAssertEqual(a.projects.keys.sorted(), b.projects.keys.sorted())
-        XCTAssertEqual(a.projects.mapValues(\.limits.count), b.projects.mapValues(\.limits.count))
-        // One byte off: not the list, so the whole file is read, and the publish still has nothing to do.
-        state.fileList = (list.lowerBound + 1)..<list.upperBound
-        try Data(state.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
-        XCTAssertEqual(try XCTUnwrap(TreeState.read(root: out)).fileList, state.fileList)
-        XCTAssertNil(state.indexWithoutFileList(root: out))
-        let again = publish(h, out)
-        XCTAssertEqual(again["rendered"] as? [String], [])
-        XCTAssertEqual(again["changed"] as? [String], [])
-        // Past the end of index.json: no record at all.
-        state.fileList = list.lowerBound..<(whole.count + 1)
-        try Data(state.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
-        XCTAssertNil(try XCTUnwrap(TreeState.read(root: out)).fileList)
+        let state = try XCTUnwrap(TreeState.read(root: out))
+        let last = try XCTUnwrap(LastPublish(bytes: try XCTUnwrap(state.last)))
+        XCTAssertEqual(last.generator, PublishCommand.generator)
+        XCTAssertEqual(Set(last.projects.keys), ["blog", "cafe", "shop"])
+        XCTAssertEqual(last.warnings.map { "warning: " + $0 }, first.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }.map(String.init))
+        XCTAssertTrue(last.warnings.contains { $0.hasPrefix("not carried: ") })
+        XCTAssertEqual(try JSONReader.parse(last.limits), try JSONReader.parse(Array(JSONSerialization.data(
+            withJSONObject: try XCTUnwrap((first.json as? [String: Any])?["limits"]), options: [.sortedKeys]))))
+        XCTAssertEqual(LastPublish(bytes: last.bytes), last)
+        XCTAssertNil(LastPublish(bytes: Array(last.bytes.dropLast())))
+
+        // index.json's bytes replaced at the same size and time: a publish with nothing to do never reads them.
+        let indexPath = out + "/index.json"
+        let index = try Data(contentsOf: URL(fileURLWithPath: indexPath))
+        var st = stat()
+        XCTAssertEqual(lstat(indexPath, &st), 0)
+        // Written in place, then given back its time to the nanosecond.
+        func overwrite(_ bytes: Data) throws {
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: indexPath))
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+            var times = [st.st_atim, st.st_mtim]
+            XCTAssertEqual(utimensat(AT_FDCWD, indexPath, &times, 0), 0)
+        }
+        try overwrite(Data(repeating: UInt8(ascii: " "), count: index.count))
+        XCTAssertNotNil(TreeState.read(root: out), "the state still names index.json")
+        let blind = h.run(["publish", out, "--json"])
+        XCTAssertEqual(blind.status, 0, blind.err)
+        XCTAssertEqual(blind.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }, first.err.split(separator: "\n").filter { $0.hasPrefix("warning:") })
+        let said = try XCTUnwrap(blind.json as? [String: Any]), before = try XCTUnwrap(first.json as? [String: Any])
+        XCTAssertEqual(said["rendered"] as? [String], [])
+        for key in ["files", "revision", "limits", "nextChange"] {
+            XCTAssertEqual(try JSONSerialization.data(withJSONObject: said[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed]),
+                           try JSONSerialization.data(withJSONObject: before[key] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed]), key)
+        }
+        try overwrite(index)
+
+        // No record, or another relctl's: the publish reads index.json, finds every project current, and records it.
+        for record in [nil, LastPublish(generator: "relctl 0.0.1", edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
+                                        projects: last.projects, warnings: [], limits: Array("[]".utf8)).bytes] {
+            var edited = try XCTUnwrap(TreeState.read(root: out))
+            edited.last = record
+            try Data(edited.bytes).write(to: URL(fileURLWithPath: out + "/" + publishState))
+            XCTAssertEqual(try XCTUnwrap(TreeState.read(root: out)).last, record)
+            let again = h.run(["publish", out])
+            XCTAssertEqual(again.status, 0, again.err)
+            XCTAssertTrue(again.err.contains("nothing written"), again.err)
+            XCTAssertEqual(again.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }, first.err.split(separator: "\n").filter { $0.hasPrefix("warning:") })
+            XCTAssertEqual(try XCTUnwrap(TreeState.read(root: out)).last, state.last)
+        }
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
     /// The state records where each run of index.json's file list is, and a
@@ -246,10 +277,6 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(IndexFormat.render(a), compact)
         XCTAssertNotNil(IndexFileRun.cut(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
         XCTAssertNil(IndexFileRun.cut(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
-        // Without the file list: the rest, the list passed over.
-        let header = try XCTUnwrap(IndexFormat.parse(compact, files: .skipped))
-        XCTAssertTrue(header.files.isEmpty)
-        XCTAssertEqual(Set(header.projects.keys), Set(a.projects.keys))
         // As a publish reads it: the list in runs and each project's entry
         // as it is, both written back as they were (in a debug build,
         // IndexFormat.projects checks each entry against its record); written anew, the same.

@@ -44,7 +44,8 @@ enum PublishCommand {
         var edits: Int64
         var added: [String], changed: [String], removed: [String]
         var unchanged: Int
-        var limits: [JSON], disagreements: [JSON]
+        /// The limits as an array (publish --json's "limits").
+        var limits: JSON, disagreements: [JSON]
         var next: NextChange?
         /// The projects rendered; the others' files were left as the index records them.
         var rendered: [String] = []
@@ -209,15 +210,19 @@ enum PublishCommand {
                     }
                 }
             }
-            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, vouched: vouched)
-            logged.wait()
             var (warnings, limits) = said(index, order: order)
+            // What the next publish, finding nothing changed, says again; never after a disagreement.
+            let last = index.projects.values.allSatisfy({ $0.disagreements == 0 }) ? LastPublish(
+                generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
+                projects: index.projects.mapValues { LastPublish.Project(revision: $0.revision, edits: $0.edits) }, warnings: warnings, limits: limits) : nil
+            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: last?.bytes, vouched: vouched)
+            logged.wait()
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
                 else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))") }
             }
             return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
-                           limits: limits, disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
+                           limits: .raw(limits), disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {
             writer.abort()
             throw error
@@ -225,51 +230,49 @@ enum PublishCommand {
     }
 
     /// What every project in the tree says, rendered now or before, in
-    /// project order: its warnings, and the limits of its formats.
-    static func said(_ index: PublishedIndex, order: [String]) -> (warnings: [String], limits: [JSON]) {
+    /// project order: its warnings, and the limits of its formats (a
+    /// compact JSON array).
+    static func said(_ index: PublishedIndex, order: [String]) -> (warnings: [String], limits: [UInt8]) {
         let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
         let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
         return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(limits).map { "not carried: " + $0 },
-                limits.map { FindingsReport.json(project: $0.project, $0.limit) })
+                Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
     }
 
     /// The outcome of a publish with nothing to do, found without reading
-    /// the file list or rendering: the tree is as the last publish recorded
+    /// index.json or rendering: the tree is as the last publish recorded
     /// it (its state names this index.json, no publish was cut short, no
     /// folder changed), that publish was this relctl's, with the pages as
     /// wanted and no disagreement, the database has had no change since, and
-    /// `at` is inside the span the files hold for. Nil: publish as usual.
+    /// `at` is inside the span the files hold for. It says what that
+    /// publish said (LastPublish). Nil: publish as usual.
     static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool) throws -> Outcome? {
-        guard let state = writer.state, (state.rootFiles["index.html"] != nil) == pages else { return nil }
+        guard let state = writer.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages else { return nil }
         // Slugs only, as a publish that renders reads them.
         let read: (Int64, Int64, [String], Revisions)? = try store.read {
             let revision = try store.revision()
             return revision == state.revision ? (revision, try store.edits(), try store.projectSlugs(), try store.projectRevisions()) : nil
         }
-        guard let (revision, edits, order, revisions) = read, state.rootFilesHold(root: writer.root), state.topFolders(root: writer.root) == ([], []),
-              let bytes = state.indexWithoutFileList(root: writer.root) ?? (try? FileSystem.readFile(writer.root + "/index.json")),
-              let index = IndexFormat.parse(bytes, files: .skipped), index.generator == generator, index.revision == revision, index.edits == edits,
-              PublishedProject.span(index.validFrom, index.nextChange, contains: at),
-              Set(order) == Set(index.projects.keys),
+        guard let (revision, edits, order, revisions) = read, let last = LastPublish(bytes: recorded), last.generator == generator, last.edits == edits,
+              PublishedProject.span(last.validFrom, last.nextChange, contains: at), Set(order) == Set(last.projects.keys),
               // Each project as recorded: another database at the same revision is not this one.
-              index.projects.allSatisfy({ $0.value.disagreements == 0 && $0.value.revision == revisions.revision($0.key)
-                                          && $0.value.edits == revisions.edits[$0.key] })
+              last.projects.allSatisfy({ $0.value.revision == revisions.revision($0.key) && $0.value.edits == revisions.edits[$0.key] })
         else { return nil }
-        let (warnings, limits) = said(index, order: order)
-        return Outcome(warnings: warnings, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
-                       limits: limits, disagreements: [], next: index.nextChange)
+        guard writer.asRecorded else { return nil }
+        return Outcome(warnings: last.warnings, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
+                       limits: .raw(last.limits), disagreements: [], next: last.nextChange)
     }
 
     /// Named so that nobody types it by accident.
     static let overrideFlag = "publish-despite-disagreements"
 
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64, at: Int64, next: NextChange?,
-                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: [JSON], disagreements: [JSON], rendered: [String]) {
+                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: JSON, disagreements: [JSON], rendered: [String]) {
         let total = added.count + changed.count + unchanged
         // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
         let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
                                       "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": .array(limits),
+                                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": limits,
                                       "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next),
                                       "rendered": .array(rendered.map { .string($0) })])
         if dryRun {

@@ -20,6 +20,8 @@ let slashByte = UInt8(ascii: "/")
 /// index.json written by anything else, leaves it describing another tree.
 /// Its bytes carry their own SHA-256: a state edited by hand is no record
 /// (what it says of index.json is believed, so index.json is not checked).
+/// It also records what that publish said (LastPublish): a publish with
+/// nothing to do says it again without reading index.json.
 struct TreeState: Equatable {
     static let name = ".relctl-state"
 
@@ -46,6 +48,10 @@ struct TreeState: Equatable {
     /// Where each run of that list is, and how many files it lists
     /// (IndexFormat.located); empty when not recorded.
     var runs: IndexFormat.RunRanges = [:]
+    /// What the publish that recorded this state said and rests on
+    /// (LastPublish), as its compact JSON: read only by a publish with
+    /// nothing to do. Nil when not recorded.
+    var last: [UInt8]? = nil
 
     struct Stamp: Equatable {
         var inode: UInt64
@@ -144,11 +150,17 @@ struct TreeState: Equatable {
     static func read(root: String) -> TreeState? {
         let path = root + "/" + name
         guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
-              case .object(let top)? = try? JSONReader.parse(body), top["version"] == .int(1),
+              // The last publish's record is written last, and not read here (the checksum holds for it).
+              let members = try? JSONReader.members(body, scan: ("last", { _ in body.count - 1 })) else { return nil }
+        // Member by member: the last publish's record stays bytes.
+        var top: [String: JSON] = [:]
+        for (key, range) in members where key != "last" { top[key] = try? JSONReader.parse(body[range]) }
+        guard top["version"] == .int(1),
               let index = top["index"].flatMap(Stamp.init(json:)), case .int(let files)? = top["files"], files >= 0,
               case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
         var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:], captured: captured)
+        state.last = members["last"].flatMap { body[$0].first == UInt8(ascii: "{") ? Array(body[$0]) : nil }
         state.folders.reserveCapacity(folderList.count)
         for (path, value) in folderList {
             guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
@@ -182,7 +194,7 @@ struct TreeState: Equatable {
     /// tenth of a publish after a change to one project.
     var bytes: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(128 + 64 * (folders.count + rootFiles.count))
+        out.reserveCapacity(128 + 64 * (folders.count + rootFiles.count) + (last?.count ?? 0))
         func name(_ key: String) {
             out.append(out.isEmpty ? 123 : 44)
             JSON.quoteBytes(key, into: &out)
@@ -217,6 +229,7 @@ struct TreeState: Equatable {
         if !runs.isEmpty { name("runs"); object(runs) { numbers(Int64($0.range.lowerBound), Int64($0.range.upperBound), Int64($0.count)) } }
         name("folders"); object(folders, stamp)
         name("rootFiles"); object(rootFiles) { out.append(contentsOf: String($0).utf8) }
+        if let last { name("last"); out.append(contentsOf: last) }
         out.append(125)
         return Array(#"{"check":""#.utf8) + Array(SHA256.hex(out).utf8) + Array(#"","#.utf8) + out.dropFirst()
     }
@@ -229,35 +242,6 @@ struct TreeState: Equatable {
               bytes[digest.upperBound] == UInt8(ascii: "\""), bytes[digest.upperBound + 1] == UInt8(ascii: ",") else { return nil }
         let body = [UInt8(ascii: "{")] + bytes[(digest.upperBound + 2)...]
         return SHA256.hex(body).utf8.elementsEqual(bytes[digest]) ? body : nil
-    }
-
-    /// index.json with an empty list where the state located its file list:
-    /// all that a publish with nothing to do needs of it, without reading
-    /// the list, most of the file. Nil without a record, or when the bytes
-    /// there are not the list's braces: the caller reads the file whole.
-    func indexWithoutFileList(root: String) -> [UInt8]? {
-        guard let list = fileList else { return nil }
-        let fd = open(root + "/index.json", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        // The file opened is the one the state names.
-        guard Stamp(fd: fd) == index else { return nil }
-        func read(_ range: Range<Int>) -> [UInt8]? {
-            let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
-                count = 0
-                while count < range.count {
-                    let n = pread(fd, buffer.baseAddress! + count, range.count - count, off_t(range.lowerBound + count))
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { return }
-                    count += n
-                }
-            }
-            return bytes.count == range.count ? bytes : nil
-        }
-        // The list's opening brace ends the head, its closing one starts the tail.
-        guard let head = read(0..<(list.lowerBound + 1)), let tail = read((list.upperBound - 1)..<Int(index.size)),
-              head.last == UInt8(ascii: "{"), tail.first == UInt8(ascii: "}") else { return nil }
-        return head + tail
     }
 
     /// The top folders (one per project) with a folder that is not as

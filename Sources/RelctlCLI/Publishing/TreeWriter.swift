@@ -74,6 +74,10 @@ public final class TreeWriter {
     /// The recorded folders as `readPrevious` found them: the state `finish`
     /// records takes over those of the projects the publish left alone.
     private var folderCheck: TreeState.FolderCheck?
+    /// The recorded folders being looked at on another core, from the moment
+    /// the state is read: 800 lstats (at the benchmark fleet) were a fifth
+    /// of a publish with nothing to do.
+    private var looking: FolderLook?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
     /// The old index.json as read, and its stamp then: the new one is compared with it, not read again.
@@ -111,6 +115,7 @@ public final class TreeWriter {
         interrupted = FileSystem.kind(of: journal, followLinks: false) != .missing
         unfinished = TreeWriter.readJournal(journal)
         state = interrupted ? nil : TreeState.read(root: self.root)
+        looking = state.map { FolderLook($0, root: self.root) }
     }
 
     /// The old index.json, read and parsed once: what the tree writer needs of
@@ -133,7 +138,7 @@ public final class TreeWriter {
             reading.wait()
             (previous, previousRuns, previousIndexFile, statesIndex, indexTime) = (read.index, read.runs, read.file, read.statesIndex, read.time)
         }
-        folderCheck = state?.checkFolders(root: root)
+        folderCheck = state == nil ? nil : looking?.check
         return try meanwhile()
     }
 
@@ -182,6 +187,14 @@ public final class TreeWriter {
     /// them, and those too recent to vouch for their files (TreeState.topFolders),
     /// as `readPrevious` found them; nil without a state.
     var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
+
+    /// Whether the tree is as its state records it: every folder as
+    /// recorded and old enough to vouch for its files, and the files at
+    /// DIR's root (a publish with nothing to do; no index.json is read).
+    var asRecorded: Bool {
+        guard let state, let check = looking?.check else { return false }
+        return check.changed.isEmpty && check.unsure.isEmpty && state.rootFilesHold(root: root)
+    }
 
     deinit {
         try? background.finish()
@@ -528,8 +541,9 @@ public final class TreeWriter {
     /// short left, records the tree's state (of the tree `index`, the new
     /// index.json, lists), or, not `vouched` for, removes it, and removes the
     /// journal. `fileList`, `runs`: where index.json holds its file list and
-    /// each run of it (IndexFormat.located), for the state.
-    public func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], vouched: Bool) {
+    /// each run of it (IndexFormat.located), for the state; `last`: what
+    /// the publish said and rests on (LastPublish), for the next one.
+    public func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil, vouched: Bool) {
         if dryRun { return }
         let journal = root + "/" + TreeWriter.journalName
         // Temporaries are left only by a publish cut short, which leaves its
@@ -539,7 +553,8 @@ public final class TreeWriter {
         // that kept a project it did not find current (-p keeps the others as they are).
         var known = folderCheck
         if !statesIndex { known?.projects = [:] }
-        let now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known) : nil
+        var now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known) : nil
+        now?.last = last
         if now != state { writeState(now) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {
             CrashPoints.step()
@@ -740,5 +755,22 @@ private final class Flusher: Sendable {
     func wait() -> Int32 {
         done.wait()
         return failure.load(ordering: .relaxed)
+    }
+}
+
+/// A check of the recorded folders (TreeState.checkFolders), run on
+/// another thread; `check` waits for it.
+private final class FolderLook: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Written once, by the other thread, before `done` is left.
+    private var result = TreeState.FolderCheck()
+
+    init(_ state: TreeState, root: String) {
+        DispatchQueue.global().async(group: done) { self.result = state.checkFolders(root: root) }
+    }
+
+    var check: TreeState.FolderCheck {
+        done.wait()
+        return result
     }
 }

@@ -149,10 +149,6 @@ public enum IndexFormat {
 
     /// How `parse` reads the file list.
     public enum FileList {
-        /// Passed over by its brackets, unchecked, and left empty: what a
-        /// publish with nothing to do needs is the rest, and it reads only
-        /// an index.json the tree's state vouches for, as relctl wrote it.
-        case skipped
         /// Every entry in `files`.
         case entries
         /// Cut into runs, in `carried`, none of them read entry by entry:
@@ -173,11 +169,6 @@ public enum IndexFormat {
         let cutFiles: (key: String, end: (Int) -> Int?)?
         switch list {
         case .entries: cutFiles = nil
-        case .skipped: cutFiles = ("files", { start in
-            var end = start
-            JSONReader.skipChecked(bytes, &end)
-            return end
-        })
         case .runs: cutFiles = ("files", { start in
             if let recorded, recorded.list.lowerBound == start, let found = IndexFileRun.recorded(bytes, list: recorded.list, runs: recorded.runs) {
                 (runs, runsAt) = (found, start)
@@ -202,7 +193,7 @@ public enum IndexFormat {
         if list == .entries, let cut = IndexFileRun.cut(bytes, filesRange) {
             fileEntries = [:]
             for run in cut.values { for e in run.entries() { fileEntries?[e.path] = (e.size, e.sha256) } }
-        } else if list != .skipped && runs == nil {
+        } else if runs == nil {
             guard case .object(let all)? = member("files") else { return nil }
             files = all
         }
@@ -273,7 +264,7 @@ public enum IndexFormat {
         }
     }
 
-    static func nextChange(_ value: JSON?) -> NextChange?? {
+    public static func nextChange(_ value: JSON?) -> NextChange?? {
         switch value {
         case .null?: return .some(nil)
         case .object(let o)?:

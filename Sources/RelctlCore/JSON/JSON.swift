@@ -72,6 +72,9 @@ public enum JSON: Equatable, Sendable {
             }
             pad(indent)
             out.append(125)
+        case .raw(let bytes):
+            // Indented as the rest, for the person reading it.
+            if let value = try? JSONReader.parse(bytes) { value.writePretty(to: &out, indent: indent) } else { writeCompact(to: &out) }
         default:
             writeCompact(to: &out)
         }

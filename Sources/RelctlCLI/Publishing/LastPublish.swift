@@ -1,0 +1,78 @@
+import RelctlCore
+
+/// What a publish said (its warnings, and the limits as `publish --json`
+/// writes them) and the facts it rests on, recorded in the tree's state:
+/// a publish that finds every fact the same has nothing to do, and says
+/// the same without reading index.json and every project's limits in it
+/// (they were two thirds of such a publish). Recorded only when no client
+/// decision differed from `check`.
+struct LastPublish: Equatable {
+    /// The relctl that wrote the tree (PublishCommand.generator).
+    var generator: String
+    /// The database's edit count the files were made from.
+    var edits: Int64
+    /// The span the files hold for.
+    var validFrom: Int64?
+    var nextChange: NextChange?
+    /// Each project's revision and edit stamp, by slug.
+    var projects: [String: Project]
+    var warnings: [String]
+    /// The compact JSON array of `publish --json`'s "limits".
+    var limits: [UInt8]
+
+    struct Project: Equatable {
+        var revision: Int64
+        var edits: Int64?
+    }
+
+    /// As compact JSON, keys sorted.
+    var bytes: [UInt8] {
+        let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)]) })
+        let head = JSON.ordered(["edits": .int(edits), "generator": .string(generator), "limits": .raw(limits),
+                                 "nextChange": IndexFormat.json(nextChange), "projects": projects,
+                                 "validFrom": .optional(validFrom), "warnings": .array(warnings.map { .string($0) })])
+        return Array(head.compactBytes().dropLast())
+    }
+
+    /// What `bytes` wrote; nil for anything else.
+    init?(bytes: [UInt8]) {
+        guard let members = try? JSONReader.members(bytes), let limits = members["limits"], bytes[limits.lowerBound] == UInt8(ascii: "["),
+              case .int(let edits)? = members["edits"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
+              case .string(let generator)? = members["generator"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
+              case .object(let projectList)? = members["projects"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
+              case .array(let warningList)? = members["warnings"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
+              let validFrom = members["validFrom"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
+              let next = members["nextChange"].flatMap({ try? JSONReader.parse(bytes[$0]) }) else { return nil }
+        self.generator = generator
+        self.edits = edits
+        switch validFrom {
+        case .null: self.validFrom = nil
+        case .int(let t): self.validFrom = t
+        default: return nil
+        }
+        guard let change = IndexFormat.nextChange(next) else { return nil }
+        nextChange = change
+        projects = [:]
+        projects.reserveCapacity(projectList.count)
+        for (slug, value) in projectList {
+            guard case .array(let pair) = value, pair.count == 2, case .int(let revision) = pair[0] else { return nil }
+            switch pair[1] {
+            case .null: projects[slug] = Project(revision: revision, edits: nil)
+            case .int(let e): projects[slug] = Project(revision: revision, edits: e)
+            default: return nil
+            }
+        }
+        warnings = []
+        warnings.reserveCapacity(warningList.count)
+        for w in warningList {
+            guard case .string(let line) = w else { return nil }
+            warnings.append(line)
+        }
+        self.limits = Array(bytes[limits])
+    }
+
+    init(generator: String, edits: Int64, validFrom: Int64?, nextChange: NextChange?, projects: [String: Project], warnings: [String], limits: [UInt8]) {
+        self.generator = generator; self.edits = edits; self.validFrom = validFrom; self.nextChange = nextChange
+        self.projects = projects; self.warnings = warnings; self.limits = limits
+    }
+}
