@@ -2,19 +2,22 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 
-/// The files of new folders are written on a thread of their own: every one
-/// is there, whole, once `finish` returns, and a write that fails is reported,
+/// The files of new folders are written on threads of their own, each
+/// folder's on one: every one is there, whole, once `finish` returns, and a write that fails is reported,
 /// naming its file, by the next write or by `finish`, never lost.
 final class BackgroundWriterTests: XCTestCase {
     func testEveryFileIsWrittenWholeBeforeFinishReturns() throws {
         let dir = NSTemporaryDirectory() + "bw-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folders = ["a", "b", "c", "d", "e"]
+        for folder in folders { try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true) }
         // A budget of a few files: most writes wait for room, and one larger than the budget goes alone.
-        for writer in [BackgroundWriter(budget: 1000), BackgroundWriter(synchronous: true)] {
+        // Runs of files in one folder, then another, over three threads.
+        for writer in [BackgroundWriter(budget: 1000, threads: 3), BackgroundWriter(budget: 1000, threads: 1), BackgroundWriter(synchronous: true)] {
             var expected: [String: [UInt8]] = [:]
             for i in 0..<300 {
-                let name = "f\(i)-\(expected.count)-\(UUID().uuidString.prefix(8))"
+                let name = folders[(i / 7) % folders.count] + "/f\(i)-\(expected.count)-\(UUID().uuidString.prefix(8))"
                 let bytes = [UInt8](repeating: UInt8(i % 251), count: i == 7 ? 5000 : 100 + i)
                 expected[name] = bytes
                 try writer.write(bytes, at: dir + "/" + name, naming: name)

@@ -40,7 +40,7 @@ public final class TreeWriter {
     static let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
     private var flusher: Flusher?
-    private let background = BackgroundWriter(synchronous: CrashPoints.enabled)
+    private let background = BackgroundWriter(threads: min(4, max(2, ParallelRender.cores)), synchronous: CrashPoints.enabled)
     private var pending: [(temp: String, target: String, relative: String)] = []
     /// Where this publish writes each folder's files, by the folder's path:
     /// the folder itself when it exists, else its place in a staging folder.
