@@ -42,4 +42,23 @@ final class BackgroundWriterTests: XCTestCase {
         XCTAssertThrowsError(try writer.write([4], at: dir + "/b.json", naming: "b.json"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/b.json"))
     }
+
+    /// On several threads, of the writes that fail, the one queued first is
+    /// reported, whichever failed first: as one thread would report it.
+    func testTheFailureQueuedFirstIsReported() throws {
+        let dir = NSTemporaryDirectory() + "bw-\(UUID().uuidString)"
+        for folder in ["a", "b"] { try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for round in 0..<50 {
+            let writer = BackgroundWriter(budget: 1000, threads: 3)
+            // Large files before the first failure, none before the second: the second most often fails first.
+            for i in 0..<4 { try? writer.write([UInt8](repeating: 1, count: 900), at: dir + "/a/\(round)-\(i)", naming: "a/\(i)") }
+            try? writer.write([1], at: dir + "/missing-1/x", naming: "missing-1/x")
+            try? writer.write([2], at: dir + "/b/\(round)", naming: "b/\(round)")
+            try? writer.write([3], at: dir + "/missing-2/y", naming: "missing-2/y")
+            XCTAssertThrowsError(try writer.finish()) { error in
+                XCTAssertTrue("\(error)".contains("cannot write missing-1/x"), "round \(round): \(error)")
+            }
+        }
+    }
 }

@@ -84,7 +84,7 @@ final class CrashPointTests: XCTestCase {
             // The state it recorded names the tree as it is, so the publish after it has nothing to do.
             let state = TreeState.read(root: work)
             XCTAssertNotNil(state, "point \(point)")
-            XCTAssertEqual(state?.topFolders(root: work).changed, [], "point \(point)")
+            XCTAssertEqual(state?.checkFolders(root: work).changed, [], "point \(point)")
             XCTAssertEqual(state.map { $0.files }, newTree.files.count, "point \(point): every file, index.json too")
             point += 1
         }

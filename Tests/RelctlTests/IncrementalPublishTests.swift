@@ -48,10 +48,11 @@ final class IncrementalPublishTests: XCTestCase {
         // Folders written just before the state was recorded are not trusted yet (a change in the
         // same tick of the clock would not show): the next publish looks at their files, and records
         // a state that trusts them.
-        XCTAssertFalse(try XCTUnwrap(TreeState.read(root: out)).topFolders(root: out).unsure.isEmpty)
+        XCTAssertFalse(try XCTUnwrap(TreeState.read(root: out)).checkFolders(root: out).unsure.isEmpty)
         Thread.sleep(forTimeInterval: 0.1)
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
-        XCTAssertTrue(try XCTUnwrap(TreeState.read(root: out)).topFolders(root: out) == ([], []))
+        let check = try XCTUnwrap(TreeState.read(root: out)).checkFolders(root: out)
+        XCTAssertTrue(check.changed.isEmpty && check.unsure.isEmpty)
         // A file edited in place, at the same size, leaves its folder's time as it was: not seen.
         let victim = out + "/cafe/control.json"
         try alteredAtSameSize(victim).write(to: URL(fileURLWithPath: victim))
@@ -107,6 +108,11 @@ final class IncrementalPublishTests: XCTestCase {
             withJSONObject: try XCTUnwrap((first.json as? [String: Any])?["limits"]), options: [.sortedKeys]))))
         XCTAssertEqual(LastPublish(bytes: last.bytes), last)
         XCTAssertNil(LastPublish(bytes: Array(last.bytes.dropLast())))
+        // Made from the tree's index as index.json has it; none when a project's client decisions differed from check.
+        var tree = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))))
+        XCTAssertEqual(LastPublish(of: tree, generator: last.generator, warnings: last.warnings, limits: last.limits), last)
+        tree.projects["cafe"]?.disagreements = 1
+        XCTAssertNil(LastPublish(of: tree, generator: last.generator, warnings: last.warnings, limits: last.limits))
 
         // index.json's bytes replaced at the same size and time: a publish with nothing to do never reads them.
         let indexPath = out + "/index.json"
@@ -363,7 +369,7 @@ final class IncrementalPublishTests: XCTestCase {
         let index = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))), files: .runs))
         let later = try XCTUnwrap(TreeState.capture(root: out, index: index, known: check))
         XCTAssertEqual(later.folders["blog"], check.trusted["blog"], "taken as found")
-        XCTAssertTrue(later.topFolders(root: out).changed.contains("blog"))
+        XCTAssertTrue(later.checkFolders(root: out).changed.contains("blog"))
         XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["blog"])
     }
 

@@ -64,6 +64,8 @@ enum PublishCommand {
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = !inv.flag("no-pages")
         let full = inv.flag("full")
+        // --full trusts no recorded state.
+        if !full { writer.lookAtFolders() }
         if !inv.flag("project") && !full, let outcome = try nothingToDo(writer, store: store, at: at, pages: pages) { return outcome }
         var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
         var added: [String] = [], changed: [String] = [], unchanged = 0
@@ -211,10 +213,8 @@ enum PublishCommand {
                 }
             }
             var (warnings, limits) = said(index, order: order)
-            // What the next publish, finding nothing changed, says again; never after a disagreement.
-            let last = index.projects.values.allSatisfy({ $0.disagreements == 0 }) ? LastPublish(
-                generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
-                projects: index.projects.mapValues { LastPublish.Project(revision: $0.revision, edits: $0.edits) }, warnings: warnings, limits: limits) : nil
+            // What the next publish, finding nothing changed, says again.
+            let last = LastPublish(of: index, generator: generator, warnings: warnings, limits: limits)
             writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: last?.bytes, vouched: vouched)
             logged.wait()
             if !disagreements.isEmpty {

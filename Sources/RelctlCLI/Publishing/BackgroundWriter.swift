@@ -7,10 +7,11 @@ import Synchronization
 /// wait also stopped it handing snapshots to the cores that render, which
 /// then stood idle. Nobody reads a staging folder before its rename, and
 /// the commit waits for every write (`finish`) before it flushes and renames.
-/// Each folder's files go to one of several queues in turn: creating a file
-/// is mostly the kernel's work (a full publish of the benchmark fleet spent
-/// 0.9 s of system time in it), and on one thread that work held up the
-/// whole publish while the rendering cores waited.
+/// Each run of one folder's files goes to the next of several queues:
+/// creating a file is mostly the kernel's work (a full publish of the
+/// benchmark fleet spent 0.9 s of system time in it), and on one thread that
+/// work held up the whole publish while the rendering cores waited. Of the
+/// writes that fail, the one queued first is reported, as on one thread.
 ///
 /// At most `budget` bytes wait to be written (a larger file waits alone):
 /// the publish's thread waits for room, so memory stays bounded however
@@ -28,15 +29,18 @@ final class BackgroundWriter: Sendable {
         /// The folder of the last file queued, and the queue it went to.
         var folder: Substring = ""
         var queue = 0
+        /// How many files were queued.
+        var queued = 0
     }
     private let backlog = Mutex(Backlog())
     private let room = DispatchSemaphore(value: 0)
-    /// The first write that failed: reported by the next `write` or by `finish`.
-    private let failure = Mutex<RelctlError?>(nil)
+    /// The write queued first of those that failed (by its place in the
+    /// queue): reported by the next `write` or by `finish`.
+    private let failure = Mutex<(order: Int, error: RelctlError)?>(nil)
 
     /// 4 MiB: several projects' files at the benchmark fleet's shape; 16 MiB
     /// was no faster here and let a publish's peak memory reach 62 MiB in bench/run.
-    /// `threads`: how many files are written at once, each folder's on one thread.
+    /// `threads`: how many files are written at once.
     init(budget: Int = 4 * 1024 * 1024, threads: Int = 2, synchronous: Bool = false) {
         self.budget = budget
         self.synchronous = synchronous
@@ -50,26 +54,27 @@ final class BackgroundWriter: Sendable {
             try TreeWriter.writeNew(bytes, at: path, naming: naming)
             return
         }
-        if let failed = failure.withLock({ $0 }) { throw failed }
+        if let failed = failure.withLock({ $0 }) { throw failed.error }
         let size = bytes.count, folder = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
-        var queue = 0
+        var queue = 0, order = 0
         while !backlog.withLock({ b in
             if b.bytes == 0 || b.bytes + size <= budget {
                 b.bytes += size
                 if b.folder != folder { (b.folder, b.queue) = (folder, (b.queue + 1) % queues.count) }
-                queue = b.queue
+                (queue, order) = (b.queue, b.queued)
+                b.queued += 1
                 return true
             }
             b.waiting = true
             return false
         }) { room.wait() }
         pending.enter()
-        queues[queue].async { [self] in
-            // After a failure the publish aborts: the rest need not be written.
-            if failure.withLock({ $0 }) == nil {
+        queues[queue].async { [self, order] in
+            // After a failure the publish aborts: what was queued after it need not be written.
+            if failure.withLock({ $0.map { $0.order > order } ?? true }) {
                 do { try TreeWriter.writeNew(bytes, at: path, naming: naming) } catch {
                     let reported = error as? RelctlError ?? RelctlError.failure("cannot write \(naming): \(error)")
-                    failure.withLock { if $0 == nil { $0 = reported } }
+                    failure.withLock { if $0.map({ order < $0.order }) ?? true { $0 = (order, reported) } }
                 }
             }
             let wake = backlog.withLock { b -> Bool in
@@ -85,6 +90,6 @@ final class BackgroundWriter: Sendable {
     /// Waits until every queued file is written; throws the first failure.
     func finish() throws {
         pending.wait()
-        if let failed = failure.withLock({ $0 }) { throw failed }
+        if let failed = failure.withLock({ $0 }) { throw failed.error }
     }
 }

@@ -71,6 +71,16 @@ struct LastPublish: Equatable {
         self.limits = Array(bytes[limits])
     }
 
+    /// What a publish of the tree `index` records, having said `warnings`
+    /// and `limits`; nil when a project's client decisions differed from
+    /// `check` (written with --publish-despite-disagreements): that tree is
+    /// never taken as done.
+    init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8]) {
+        guard index.projects.values.allSatisfy({ $0.disagreements == 0 }) else { return nil }
+        self.init(generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
+                  projects: index.projects.mapValues { Project(revision: $0.revision, edits: $0.edits) }, warnings: warnings, limits: limits)
+    }
+
     init(generator: String, edits: Int64, validFrom: Int64?, nextChange: NextChange?, projects: [String: Project], warnings: [String], limits: [UInt8]) {
         self.generator = generator; self.edits = edits; self.validFrom = validFrom; self.nextChange = nextChange
         self.projects = projects; self.warnings = warnings; self.limits = limits

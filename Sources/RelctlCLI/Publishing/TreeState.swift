@@ -244,16 +244,10 @@ struct TreeState: Equatable {
         return SHA256.hex(body).utf8.elementsEqual(bytes[digest]) ? body : nil
     }
 
-    /// The top folders (one per project) with a folder that is not as
-    /// recorded (`changed`), and those with one recorded too close to the
-    /// capture to vouch for its files (`unsure`: look at each file).
-    func topFolders(root: String) -> (changed: Set<String>, unsure: Set<String>) {
-        let check = checkFolders(root: root)
-        return (check.changed, check.unsure)
-    }
-
-    /// What `checkFolders` found: the top folders as `topFolders` gives
-    /// them, and the folders found as recorded and old enough to vouch for.
+    /// What `checkFolders` found: the top folders (one per project) with a
+    /// folder that is not as recorded (`changed`), and those with one
+    /// recorded too close to the capture to vouch for its files (`unsure`:
+    /// look at each file); and the folders found as recorded and old enough to vouch for.
     /// Such a folder's time is more than a tick before the check, so any
     /// change after the check gives it another time: a state recorded later
     /// may take its stamp as found rather than read it again.

@@ -71,12 +71,12 @@ public final class TreeWriter {
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
     private var committing = false
-    /// The recorded folders as `readPrevious` found them: the state `finish`
+    /// The recorded folders as found for `readPrevious`: the state `finish`
     /// records takes over those of the projects the publish left alone.
     private var folderCheck: TreeState.FolderCheck?
-    /// The recorded folders being looked at on another core, from the moment
-    /// the state is read: 800 lstats (at the benchmark fleet) were a fifth
-    /// of a publish with nothing to do.
+    /// The recorded folders being looked at on another core (`lookAtFolders`):
+    /// 800 lstats (at the benchmark fleet) were a fifth of a publish with
+    /// nothing to do.
     private var looking: FolderLook?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
@@ -115,15 +115,28 @@ public final class TreeWriter {
         interrupted = FileSystem.kind(of: journal, followLinks: false) != .missing
         unfinished = TreeWriter.readJournal(journal)
         state = interrupted ? nil : TreeState.read(root: self.root)
-        looking = state.map { FolderLook($0, root: self.root) }
+    }
+
+    /// Starts looking at the recorded folders on another core: a publish
+    /// that goes by the state asks as soon as it has the writer, and the
+    /// folders are looked at while it reads the database.
+    func lookAtFolders() {
+        if looking == nil, let state { looking = FolderLook(state, root: root) }
+    }
+
+    /// The recorded folders as found (looked at now if no one asked before); nil without a state.
+    private var foundFolders: TreeState.FolderCheck? {
+        guard state != nil else { return nil }
+        lookAtFolders()
+        return looking?.check
     }
 
     /// The old index.json, read and parsed once: what the tree writer needs of
     /// its files, and the publish of its projects (`previous`, `previousRuns`),
     /// and the recorded folders checked (`folders`). A publish with nothing
-    /// to do never reads it whole.
-    /// The index is read on another thread while this one checks the folders
-    /// and runs `meanwhile`, which must not use this writer: after a change
+    /// to do never reads it.
+    /// The index is read on another thread while this one runs `meanwhile`
+    /// (and the folders are looked at), which must not use this writer: after a change
     /// to one project, reading the index and the database were a third of
     /// the publish, one after the other on one core.
     /// `thorough`: trust no recorded state (folder times), and sweep every folder for temporaries.
@@ -137,8 +150,8 @@ public final class TreeWriter {
         defer {
             reading.wait()
             (previous, previousRuns, previousIndexFile, statesIndex, indexTime) = (read.index, read.runs, read.file, read.statesIndex, read.time)
+            folderCheck = foundFolders
         }
-        folderCheck = state == nil ? nil : looking?.check
         return try meanwhile()
     }
 
@@ -184,15 +197,15 @@ public final class TreeWriter {
     }
 
     /// The top folders (one per project) not as the recorded state has
-    /// them, and those too recent to vouch for their files (TreeState.topFolders),
-    /// as `readPrevious` found them; nil without a state.
+    /// them, and those too recent to vouch for their files (TreeState.checkFolders),
+    /// as found for `readPrevious`; nil without a state.
     var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
 
     /// Whether the tree is as its state records it: every folder as
     /// recorded and old enough to vouch for its files, and the files at
     /// DIR's root (a publish with nothing to do; no index.json is read).
     var asRecorded: Bool {
-        guard let state, let check = looking?.check else { return false }
+        guard let state, let check = foundFolders else { return false }
         return check.changed.isEmpty && check.unsure.isEmpty && state.rootFilesHold(root: root)
     }
 
