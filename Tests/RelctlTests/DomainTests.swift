@@ -193,6 +193,10 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(String(decoding: doc.compactBytes(), as: UTF8.self), "{\"a\":[\"x\\\"\\\\\\n\\u0001\\u2028ü\",null,true],\"b\":1}\n")
         XCTAssertEqual(try JSONReader.parse(doc.compactBytes()), doc)
         XCTAssertEqual(try JSONReader.parse(Array(doc.rendered().utf8)), doc)
+        // Runs between escapes are copied whole: a dash or a U+2027 beside them stays as it is.
+        let mixed = JSON.string("a — b\u{2027}\u{2029}\"c\u{2028}\t—")
+        XCTAssertEqual(String(decoding: mixed.compactBytes(), as: UTF8.self), "\"a — b\u{2027}\\u2029\\\"c\\u2028\\t—\"\n")
+        XCTAssertEqual(try JSONReader.parse(mixed.compactBytes()), mixed)
     }
 
     /// Hostile JSON (a hand-edited index.json, a file to import) is an

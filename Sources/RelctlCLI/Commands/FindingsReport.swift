@@ -51,7 +51,8 @@ enum FindingsReport {
     }
 
     static func json(project: String, _ l: Limit) -> JSON {
-        .object(["project": .string(project), "platform": .string(l.platform), "client": .string(l.client.rawValue),
-                 "intent": .string(l.intent), "reason": .string(l.reason)])
+        // In key order: a publish writes hundreds of them.
+        .ordered(["client": .string(l.client.rawValue), "intent": .string(l.intent), "platform": .string(l.platform),
+                  "project": .string(project), "reason": .string(l.reason)])
     }
 }

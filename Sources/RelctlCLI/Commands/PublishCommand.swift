@@ -99,12 +99,15 @@ enum PublishCommand {
                     index.revision = try store.revision()
                     index.edits = try store.edits()
                     let revisions = try store.projectRevisions()
-                    // And the snapshots of projects changed since the last publish (a revision after
-                    // the one its state recorded), which are rendered whatever that index says.
-                    var early: [String: ProjectSnapshot] = [:]
+                    // And the projects changed since the last publish (a revision after the one its
+                    // state recorded), which are rendered whatever that index says: their snapshots
+                    // are read, and rendered on the other cores while the index is read.
+                    var early: [String: (ProjectSnapshot, EarlyRender)] = [:]
                     // A few: after a change to many, the pipeline below reads them while others render.
-                    for slug in lastRevision.map({ r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) }) ?? [] {
-                        early[slug] = try snapshot(slug)
+                    let changed = lastRevision.map { r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) } ?? []
+                    for slug in changed {
+                        let s = try snapshot(slug)
+                        early[slug] = (s, EarlyRender(s, at: at, pageRevision: pages ? revisions.revision(slug) : nil, alone: changed.count < ParallelRender.cores))
                     }
                     return (all, revisions, inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil, early)
                 }
@@ -159,7 +162,8 @@ enum PublishCommand {
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let slug = toRender[i]
-                    return (try early.removeValue(forKey: slug) ?? snapshot(slug), pages ? revisions.revision(slug) : nil)
+                    if let (s, started) = early.removeValue(forKey: slug) { return (s, nil, started) }
+                    return (try snapshot(slug), pages ? revisions.revision(slug) : nil, nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     if progress { inv.context.stderr.write("\rpublishing \(i + 1)/\(toRender.count) \(slug)\u{1B}[K"); inv.context.stderr.flush() }
@@ -199,6 +203,15 @@ enum PublishCommand {
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             let indexFile = IndexFormat.located(index)
             tally(try writer.stage("index.json", indexFile.bytes), "index.json")
+            // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
+            nonisolated(unsafe) let tree = index
+            nonisolated(unsafe) var words: (warnings: [String], limits: [UInt8], last: [UInt8]?) = ([], [], nil)
+            let saying = DispatchGroup()
+            DispatchQueue.global().async(group: saying) { [order] in
+                let (warnings, limits) = said(tree, order: order)
+                words = (warnings, limits, LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
+            }
+            defer { saying.wait() }
             let removed = try writer.commit(removing: stale)
             // The files are in place: the log is written while the tree's state is recorded.
             let logged = DispatchGroup()
@@ -212,10 +225,9 @@ enum PublishCommand {
                     }
                 }
             }
-            var (warnings, limits) = said(index, order: order)
-            // What the next publish, finding nothing changed, says again.
-            let last = LastPublish(of: index, generator: generator, warnings: warnings, limits: limits)
-            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: last?.bytes, vouched: vouched)
+            saying.wait()
+            var (warnings, limits) = (words.warnings, words.limits)
+            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: vouched)
             logged.wait()
             if !disagreements.isEmpty {
                 if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }

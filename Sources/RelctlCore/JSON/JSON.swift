@@ -164,9 +164,16 @@ public enum JSON: Equatable, Sendable {
             out.append(contentsOf: bytes)
             return
         }
-        var i = bytes.startIndex
+        // Else the runs between escapes are copied whole (an em dash, E2 80 94, is one of them).
+        var i = bytes.startIndex, run = i
         while i < bytes.endIndex {
             let b = bytes[i]
+            if b >= 32 && b != 34 && b != 92 && b != 127
+                && !(b == 0xE2 && i + 2 < bytes.endIndex && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)) {
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[run..<i])
             switch b {
             case 34: out.append(92); out.append(34)
             case 92: out.append(92); out.append(92)
@@ -183,6 +190,8 @@ public enum JSON: Equatable, Sendable {
             default: out.append(b)
             }
             i += 1
+            run = i
         }
+        out.append(contentsOf: bytes[run..<i])
     }
 }
