@@ -87,7 +87,7 @@ final class BackgroundWriter: Sendable {
         }
     }
 
-    /// Waits until every queued file is written; throws the first failure.
+    /// Waits until every queued file is written; throws the failure queued first.
     func finish() throws {
         pending.wait()
         if let failed = failure.withLock({ $0 }) { throw failed.error }
