@@ -102,12 +102,13 @@ enum PublishCommand {
                     // And the projects changed since the last publish (a revision after the one its
                     // state recorded), which are rendered whatever that index says: their snapshots
                     // are read, and rendered on the other cores while the index is read.
-                    var early: [String: (ProjectSnapshot, EarlyRender)] = [:]
+                    var early: [String: (ProjectSnapshot, Pending<RenderedProject>)] = [:]
                     // A few: after a change to many, the pipeline below reads them while others render.
                     let changed = lastRevision.map { r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) } ?? []
                     for slug in changed {
                         let s = try snapshot(slug)
-                        early[slug] = (s, EarlyRender(s, at: at, pageRevision: pages ? revisions.revision(slug) : nil, alone: changed.count < ParallelRender.cores))
+                        let (page, alone) = (pages ? revisions.revision(slug) : nil, changed.count < ParallelRender.cores)
+                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, pageRevision: page, alone: alone) })
                     }
                     return (all, revisions, inv.flag("project") ? try store.requireProject(inv.value("project")!).slug : nil, early)
                 }
@@ -205,13 +206,10 @@ enum PublishCommand {
             tally(try writer.stage("index.json", indexFile.bytes), "index.json")
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
-            nonisolated(unsafe) var words: (warnings: [String], limits: [UInt8], last: [UInt8]?) = ([], [], nil)
-            let saying = DispatchGroup()
-            DispatchQueue.global().async(group: saying) { [order] in
+            let saying = Pending { [order] in
                 let (warnings, limits) = said(tree, order: order)
-                words = (warnings, limits, LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
+                return (warnings: warnings, limits: limits, last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
             }
-            defer { saying.wait() }
             let removed = try writer.commit(removing: stale)
             // The files are in place: the log is written while the tree's state is recorded.
             let logged = DispatchGroup()
@@ -225,7 +223,7 @@ enum PublishCommand {
                     }
                 }
             }
-            saying.wait()
+            let words = saying.value
             var (warnings, limits) = (words.warnings, words.limits)
             writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: vouched)
             logged.wait()

@@ -70,13 +70,14 @@ enum ParallelRender {
     static let window = min(64, max(8, 8 * cores))
     static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    /// `read` gives a project's render when it was started before (`EarlyRender`).
-    static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?, started: EarlyRender?),
+    /// `read` gives a project's render when it was started before (a project
+    /// changed since the last publish renders while the old index is read).
+    static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?, started: Pending<RenderedProject>?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
         let finished = Mutex<[Int: RenderedProject]>([:])
         let signal = DispatchSemaphore(value: 0)
         var waiting: [Int: ProjectSnapshot] = [:]
-        var started: [Int: EarlyRender] = [:]
+        var started: [Int: Pending<RenderedProject>] = [:]
         var next = 0
         // Takes finished projects in order; with `wait`, waits for the next one first.
         func drain(wait: Bool) throws {
@@ -84,7 +85,7 @@ enum ParallelRender {
             while next < count, let snapshot = waiting[next] {
                 // One started before is waited for here, on this thread, never on a worker of the cores.
                 if let early = started[next], !wait && !early.isDone { return }
-                guard let result = started.removeValue(forKey: next)?.rendered ?? finished.withLock({ $0.removeValue(forKey: next) }) else {
+                guard let result = started.removeValue(forKey: next)?.value ?? finished.withLock({ $0.removeValue(forKey: next) }) else {
                     if !wait { return }
                     signal.wait()
                     continue
@@ -127,24 +128,3 @@ enum ParallelRender {
     }
 }
 
-/// A project's render started before the pipeline, on the other cores: a
-/// project changed since the last publish is rendered whatever the old
-/// index says, so it renders while that index is read.
-final class EarlyRender: @unchecked Sendable {
-    private let done = DispatchGroup()
-    /// Written once, by the rendering thread, before `done` is left.
-    private var result: RenderedProject?
-
-    init(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool) {
-        DispatchQueue.global().async(group: done) {
-            self.result = ParallelRender.render(snapshot, at: at, pageRevision: pageRevision, alone: alone)
-        }
-    }
-
-    var isDone: Bool { done.wait(timeout: .now()) == .success }
-
-    var rendered: RenderedProject {
-        done.wait()
-        return result!
-    }
-}

@@ -77,7 +77,7 @@ public final class TreeWriter {
     /// The recorded folders being looked at on another core (`lookAtFolders`):
     /// 800 lstats (at the benchmark fleet) were a fifth of a publish with
     /// nothing to do.
-    private var looking: FolderLook?
+    private var looking: Pending<TreeState.FolderCheck>?
     /// When the previous index.json was written: published files are older.
     private var indexTime: timespec?
     /// The old index.json as read, and its stamp then: the new one is compared with it, not read again.
@@ -121,14 +121,16 @@ public final class TreeWriter {
     /// that goes by the state asks as soon as it has the writer, and the
     /// folders are looked at while it reads the database.
     func lookAtFolders() {
-        if looking == nil, let state { looking = FolderLook(state, root: root) }
+        guard looking == nil, let state else { return }
+        let root = self.root
+        looking = Pending { state.checkFolders(root: root) }
     }
 
     /// The recorded folders as found (looked at now if no one asked before); nil without a state.
     private var foundFolders: TreeState.FolderCheck? {
         guard state != nil else { return nil }
         lookAtFolders()
-        return looking?.check
+        return looking?.value
     }
 
     /// The old index.json, read and parsed once: what the tree writer needs of
@@ -144,11 +146,9 @@ public final class TreeWriter {
         if thorough { state = nil }
         // Only values go to the other thread; what it read is taken here once it is done.
         let (root, state) = (self.root, self.state)
-        nonisolated(unsafe) var read = Previous()
-        let reading = DispatchGroup()
-        DispatchQueue.global().async(group: reading) { read = TreeWriter.previous(root: root, state: state) }
+        let reading = Pending { TreeWriter.previous(root: root, state: state) }
         defer {
-            reading.wait()
+            let read = reading.value
             (previous, previousRuns, previousIndexFile, statesIndex, indexTime) = (read.index, read.runs, read.file, read.statesIndex, read.time)
             folderCheck = foundFolders
         }
@@ -771,19 +771,3 @@ private final class Flusher: Sendable {
     }
 }
 
-/// A check of the recorded folders (TreeState.checkFolders), run on
-/// another thread; `check` waits for it.
-private final class FolderLook: @unchecked Sendable {
-    private let done = DispatchGroup()
-    /// Written once, by the other thread, before `done` is left.
-    private var result = TreeState.FolderCheck()
-
-    init(_ state: TreeState, root: String) {
-        DispatchQueue.global().async(group: done) { self.result = state.checkFolders(root: root) }
-    }
-
-    var check: TreeState.FolderCheck {
-        done.wait()
-        return result
-    }
-}
