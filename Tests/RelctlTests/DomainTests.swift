@@ -223,6 +223,40 @@ final class JSONTests: XCTestCase {
         XCTAssertThrowsError(try XMLReader.parse(Array((String(repeating: "<a>", count: 300_000) + String(repeating: "</a>", count: 300_000)).utf8)))
     }
 
+    /// Checking a document member by member (what the client simulations
+    /// read back) accepts exactly what parsing it does, on random texts.
+    func testCheckingAcceptsWhatParsingAccepts() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["{", "}", "[", "]", ",", ":", "\"", "\"k\"", "\"\\u00e9\"", "\"\\x\"", "\"\\uD83D\\uDE00\"", "1", "-2", "--3", "9223372036854775807",
+                      "9223372036854775808", "1.5", "true", "tru", "false", "null", "nul", " ", "\n", "\"a\\\"b\"", "\"é\""]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let text = "{\"k\":" + (0..<Int.random(in: 1...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "}"
+            let bytes = Array(text.utf8)
+            let parsed = (try? JSONReader.parse(bytes)) != nil
+            let checked = (try? JSONReader.members(bytes)) != nil
+            XCTAssertEqual(checked, parsed, text)
+            if parsed { accepted += 1 }
+        }
+        XCTAssertGreaterThan(accepted, 100, "the random texts must include valid documents")
+    }
+
+    /// Member names are compared without being made into strings, yet as
+    /// Swift compares strings: an escaped name is its decoded text, and a
+    /// name canonically equal to another (U+212A KELVIN SIGN is K) is that name.
+    func testMemberNamesCompareAsStrings() throws {
+        let bytes = Array(#"{"v":1,"version":"a","Kéy":2,"\#u{212A}":3,"versions":4,"version":"b","é":5}"#.utf8)
+        let o = try XCTUnwrap(JSONReader.object(bytes, at: 0..<bytes.count))
+        func value(_ name: String) -> JSON? { o.last(name).flatMap { JSONReader.value(bytes, at: $0) } }
+        XCTAssertEqual(value("version"), .string("b"), "the last of two spellings of one name")
+        XCTAssertEqual(value("Kéy"), .int(2))
+        XCTAssertEqual(value("K"), .int(3))
+        XCTAssertEqual(value("e\u{301}"), .int(5))
+        XCTAssertEqual(value("versions"), .int(4))
+        XCTAssertNil(value("ver"))
+        XCTAssertEqual(Set(o.byName.keys), ["v", "version", "Kéy", "K", "versions", "é"])
+    }
+
     func testOrderedFieldsRenderLikeObjects() {
         let object = JSON.object(["b": .int(1), "a": .object(["y": .null, "x": .array([])]), "A": .raw(Array("[1]".utf8))])
         let fields = JSON.ordered(["A": .raw(Array("[1]".utf8)), "a": .ordered(["x": .array([]), "y": .null]), "b": .int(1)])

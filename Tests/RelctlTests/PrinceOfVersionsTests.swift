@@ -13,6 +13,26 @@ final class PrinceOfVersionsTests: XCTestCase {
         }
     }
 
+    /// Versions in the common spelling are read from their bytes: exactly
+    /// as splitting them reads them, and every other spelling is left to it.
+    func testVersionsReadFromTheirBytesAsSplittingReadsThem() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["0", "1", "2", "10", "007", ".", "-", "+1", "x", "", "999999999999999999", "9999999999999999999", "٣"]
+        var plain = 0
+        for _ in 0..<20_000 {
+            let s = (0..<Int.random(in: 1...7, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            guard let fast = PrinceOfVersionsClient.parsePlain(s) else { continue }
+            plain += 1
+            XCTAssertEqual(fast, PrinceOfVersionsClient.parseSplitting(s), s)
+        }
+        XCTAssertGreaterThan(plain, 1000)
+        for s in ["1", "2.1.0-150", "3.1.0.1", "10.20"] { XCTAssertNotNil(PrinceOfVersionsClient.parsePlain(s), s) }
+        XCTAssertEqual(PrinceOfVersionsClient.parse("2.1-150"), .apple([2, 1, 0], build: 150))
+        XCTAssertEqual(PrinceOfVersionsClient.parse("1.2.3.4"), .apple([1, 2, 3], build: 0))
+        XCTAssertEqual(PrinceOfVersionsClient.parse("+1.2"), .apple([1, 2, 0], build: 0), "left to splitting, which reads a plus sign")
+        for bad in ["", "1.", ".1", "1..2", "1-", "1-2-3", "a", "1.-2"] { XCTAssertNil(PrinceOfVersionsClient.parse(bad), bad) }
+    }
+
     func testIOSVersionsBuildsAndFallback() throws {
         let c = try PrinceOfVersionsClient(bytes(#"{"ios":{"x":1},"ios2":[{"required_version":"2.1.0-150","last_version_available":"3","notify_last_version_frequency":"ONCE"}]}"#), platform: "ios")
         XCTAssertEqual(c.decide("2.1", build: 149), .required, "2.1 == 2.1.0, and build 149 is below 150")

@@ -85,7 +85,9 @@ public struct PrinceOfVersionsClient: Sendable {
 
     /// "2.1.0-150": up to three numbers (a fourth is dropped, a missing one
     /// is 0), then the build after the dash.
-    static func parse(_ s: String) -> Value? {
+    static func parse(_ s: String) -> Value? { parsePlain(s) ?? parseSplitting(s) }
+
+    static func parseSplitting(_ s: String) -> Value? {
         let parts = s.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         var numbers: [Int] = []
         for c in parts[0].split(separator: ".", omittingEmptySubsequences: false) {
@@ -97,6 +99,53 @@ public struct PrinceOfVersionsClient: Sendable {
         if parts.count == 2 { guard let b = Int64(parts[1]), b >= 0 else { return nil }; build = b }
         return .apple(numbers, build: build)
     }
+
+    /// The same for the common spelling, digits between dots and after one
+    /// dash, read from its bytes without splitting (every recorded version
+    /// is read once per check); nil for anything else, left to `parse`.
+    static func parsePlain(_ s: String) -> Value? {
+        var s = s
+        return s.withUTF8 { bytes -> Value? in
+            var numbers: [Int] = []
+            numbers.reserveCapacity(4)
+            var n = 0, digits = 0, i = 0
+            while i < bytes.count {
+                let c = bytes[i]
+                if c >= 48 && c <= 57 {
+                    // 18 digits always fit: longer numbers go the general way.
+                    guard digits < 18 else { return nil }
+                    n = n * 10 + Int(c - 48); digits += 1
+                } else if c == UInt8(ascii: ".") || c == UInt8(ascii: "-") {
+                    guard digits > 0 else { return nil }
+                    numbers.append(n); n = 0; digits = 0
+                    if c == UInt8(ascii: "-") { break }
+                } else {
+                    return nil
+                }
+                i += 1
+            }
+            var build: Int64 = 0
+            if i < bytes.count {
+                // After the dash: digits only.
+                var b: Int64 = 0, count = 0
+                for c in bytes[(i + 1)...] {
+                    guard c >= 48 && c <= 57, count < 18 else { return nil }
+                    b = b * 10 + Int64(c - 48); count += 1
+                }
+                guard count > 0 else { return nil }
+                build = b
+            } else {
+                guard digits > 0 else { return nil }
+                numbers.append(n)
+            }
+            while numbers.count < 3 { numbers.append(0) }
+            if numbers.count > 3 { numbers.removeLast(numbers.count - 3) }
+            return .apple(numbers, build: build)
+        }
+    }
+
+    /// What a device on an OS newer than any requirement reports.
+    static let newestOS = parse("999")!
 
     static func isBelow(_ a: Value, _ b: Value) -> Bool {
         switch (a, b) {
@@ -118,7 +167,8 @@ public struct PrinceOfVersionsClient: Sendable {
     /// iOS and macOS: the app's marketing version and build (CFBundleVersion;
     /// nil reads as 0) on OS `os`.
     public func decide(_ installed: String, build: Int64?, os: String = "999") -> ClientDecision {
-        guard case .apple(let numbers, _)? = PrinceOfVersionsClient.parse(installed), let device = PrinceOfVersionsClient.parse(os) else {
+        guard case .apple(let numbers, _)? = PrinceOfVersionsClient.parse(installed),
+              let device = os == "999" ? PrinceOfVersionsClient.newestOS : PrinceOfVersionsClient.parse(os) else {
             return .ignored("the installed version \(installed) does not parse")
         }
         return decide(.apple(numbers, build: build ?? 0), os: device)

@@ -173,7 +173,14 @@ public struct Evaluator: Sendable {
 
     /// Notes of a version in a locale, along the locale chain: (locale used, text).
     public func notes(_ v: VersionRecord, locale: String) -> (String, String)? {
-        notes(v, chain: Catalog.chain(locale, defaultLocale: snapshot.project.defaultLocale))
+        notes(v, chain: chain(locale))
+    }
+
+    /// The order in which a user in `locale` is given notes: the project's
+    /// messages remember it for the published locales (ProjectFiles).
+    public func chain(_ locale: String) -> [String] {
+        let defaultLocale = snapshot.project.defaultLocale
+        return snapshot.messages.defaultLocale == defaultLocale ? snapshot.messages.chain(locale) : Catalog.chain(locale, defaultLocale: defaultLocale)
     }
 
     /// The same with the chain worked out once, for callers that ask for many versions.

@@ -13,7 +13,7 @@ enum WhatsNewFormat {
 
     static func render(_ state: PlatformState, parts: [(head: [UInt8], tail: [UInt8])], locale: String) -> JSON {
         var versions: [UInt8] = [91]
-        let chain = Catalog.chain(locale, defaultLocale: state.project.defaultLocale)
+        let chain = state.evaluator.chain(locale)
         for (i, v) in listed(state).enumerated() {
             if i > 0 { versions.append(44) }
             entry(head: parts[i].head, tail: parts[i].tail, notes: state.evaluator.notes(v, chain: chain), locale: locale, into: &versions)

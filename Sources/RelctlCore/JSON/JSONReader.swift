@@ -65,59 +65,97 @@ public enum JSONReader {
     /// member costs more than reading them); nil when the value there is
     /// not an object. `ObjectMembers.last` finds a name as a decoder does.
     static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
-        var i = range.lowerBound
-        guard i < range.upperBound, b[i] == UInt8(ascii: "{") else { return nil }
-        i += 1
-        var out = ObjectMembers()
-        out.list.reserveCapacity(8)
-        skipSpace(b, &i)
-        if i < b.count, b[i] == UInt8(ascii: "}") { return out }
-        while i < range.upperBound {
-            skipSpace(b, &i)
-            guard case .string(let key)? = try? parseValue(b, &i) else { return nil }
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        var out = ObjectMembers(bytes: b)
+        let ok = b.withUnsafeBufferPointer { p -> Bool in
+            var i = range.lowerBound
+            guard i < range.upperBound, p[i] == UInt8(ascii: "{") else { return false }
             i += 1
-            skipSpace(b, &i)
-            let start = i
-            skipChecked(b, &i)
-            out.list.append((key, start..<i))
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
-            i += 1
+            out.list.reserveCapacity(8)
+            skipSpace(p, &i)
+            if i < p.count, p[i] == UInt8(ascii: "}") { return true }
+            while i < range.upperBound {
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
+                let nameStart = i
+                skipChecked(p, &i)
+                guard i - nameStart >= 2 else { return false }
+                let name = (nameStart + 1)..<(i - 1)
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
+                i += 1
+                skipSpace(p, &i)
+                let start = i
+                skipChecked(p, &i)
+                out.list.append((name, start..<i))
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+                i += 1
+            }
+            return true
         }
-        return out
+        return ok ? out : nil
     }
 
     struct ObjectMembers {
-        var list: [(name: String, range: Range<Int>)] = []
+        let bytes: [UInt8]
+        /// Each member's name, as the bytes between its quotes, and its value.
+        /// Names are not made into strings: a version list has hundreds of
+        /// objects, and a reader looks up two or three names of each.
+        var list: [(name: Range<Int>, range: Range<Int>)] = []
 
         /// A member's value, the last one when the name is repeated (as in a dictionary).
-        func last(_ name: String) -> Range<Int>? { list.last { $0.name == name }?.range }
+        func last(_ name: String) -> Range<Int>? { list.last { named($0.name, name) }?.range }
+
+        /// Whether the name at `raw` is `name`. Equal bytes are equal names, and
+        /// two all-ASCII texts are equal strings only when their bytes are; any
+        /// other name (an escape, a non-ASCII character) is decoded and
+        /// compared as Swift compares strings.
+        func named(_ raw: Range<Int>, _ name: String) -> Bool {
+            var name = name
+            let told: Bool? = name.withUTF8 { n in
+                bytes.withUnsafeBufferPointer { p in
+                    if n.count == raw.count, (0..<n.count).allSatisfy({ n[$0] == p[raw.lowerBound + $0] }) { return true }
+                    if n.contains(where: { $0 >= 0x80 }) { return nil }
+                    for k in raw where p[k] == UInt8(ascii: "\\") || p[k] >= 0x80 { return nil }
+                    return false
+                }
+            }
+            return told ?? (decoded(raw) == name)
+        }
+
+        func decoded(_ raw: Range<Int>) -> String? {
+            var i = raw.lowerBound - 1
+            guard case .string(let s)? = try? JSONReader.parseValue(bytes, &i) else { return nil }
+            return s
+        }
 
         /// Each name once, with its last value.
-        var byName: [String: Range<Int>] { Dictionary(list.map { ($0.name, $0.range) }, uniquingKeysWith: { _, last in last }) }
+        var byName: [String: Range<Int>] {
+            Dictionary(list.compactMap { m in decoded(m.name).map { ($0, m.range) } }, uniquingKeysWith: { _, last in last })
+        }
     }
 
     /// The elements of the array at `range` of an accepted document, as
     /// ranges; nil when the value there is not an array.
     static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
-        var i = range.lowerBound
-        guard i < range.upperBound, b[i] == UInt8(ascii: "[") else { return nil }
-        i += 1
-        var out: [Range<Int>] = []
-        skipSpace(b, &i)
-        if i < b.count, b[i] == UInt8(ascii: "]") { return out }
-        while i < range.upperBound {
-            skipSpace(b, &i)
-            let start = i
-            skipChecked(b, &i)
-            out.append(start..<i)
-            skipSpace(b, &i)
-            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+        b.withUnsafeBufferPointer { p -> [Range<Int>]? in
+            var i = range.lowerBound
+            guard i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
             i += 1
+            var out: [Range<Int>] = []
+            skipSpace(p, &i)
+            if i < p.count, p[i] == UInt8(ascii: "]") { return out }
+            while i < range.upperBound {
+                skipSpace(p, &i)
+                let start = i
+                skipChecked(p, &i)
+                out.append(start..<i)
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+                i += 1
+            }
+            return out
         }
-        return out
     }
 
     /// The value at `range` of an accepted document.
@@ -130,33 +168,35 @@ public enum JSONReader {
     /// strings (with their escapes) are followed, for the readers that walk
     /// a checked document again by its parts.
     static func skipChecked(_ b: [UInt8], _ i: inout Int) {
-        guard i < b.count else { return }
-        switch b[i] {
+        b.withUnsafeBufferPointer { p in skipChecked(p, &i) }
+    }
+
+    private static func skipChecked(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        guard i < p.count else { return }
+        switch p[i] {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
             var depth = 0
             var inString = false
             var j = i
-            b.withUnsafeBufferPointer { p in
-                while j < p.count {
-                    let c = p[j]
-                    if inString {
-                        if c == UInt8(ascii: "\\") { j += 1 } else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { j += 1; return } }
-                    } else if c == UInt8(ascii: "\"") {
-                        inString = true
-                    } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
-                        depth += 1
-                    } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
-                        depth -= 1
-                        if depth == 0 { j += 1; return }
-                    }
-                    j += 1
+            defer { i = j }
+            while j < p.count {
+                let c = p[j]
+                if inString {
+                    if c == UInt8(ascii: "\\") { j += 1 } else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { j += 1; return } }
+                } else if c == UInt8(ascii: "\"") {
+                    inString = true
+                } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                    depth += 1
+                } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                    depth -= 1
+                    if depth == 0 { j += 1; return }
                 }
+                j += 1
             }
-            i = j
         default:
             // A number or a literal: up to the next delimiter.
-            while i < b.count, b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]"),
-                  b[i] != 32, b[i] != 10, b[i] != 13, b[i] != 9 { i += 1 }
+            while i < p.count, p[i] != UInt8(ascii: ","), p[i] != UInt8(ascii: "}"), p[i] != UInt8(ascii: "]"),
+                  p[i] != 32, p[i] != 10, p[i] != 13, p[i] != 9 { i += 1 }
         }
     }
 
@@ -189,6 +229,19 @@ public enum JSONReader {
 
     /// Checks one value's syntax without building it.
     static func skipValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws {
+        try b.withUnsafeBufferPointer { p in try skipValue(p, &i, depth: depth) }
+    }
+
+    /// A string's syntax, without making it: escapes as parseValue reads them.
+    static func skipString(_ b: [UInt8], _ i: inout Int) throws {
+        try b.withUnsafeBufferPointer { p in try skipString(p, &i) }
+    }
+
+    // Checking is most of what reading a published file back costs (every
+    // document is checked whole, as a decoder does): it walks the bytes
+    // without the array's bounds checks, each index compared with the count.
+
+    private static func skipValue(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, depth: Int) throws {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
@@ -218,20 +271,31 @@ public enum JSONReader {
             }
         case UInt8(ascii: "\""):
             try skipString(b, &i)
+        case UInt8(ascii: "t"): try skipWord(b, &i, "true")
+        case UInt8(ascii: "f"): try skipWord(b, &i, "false")
+        case UInt8(ascii: "n"): try skipWord(b, &i, "null")
         default:
-            _ = try parseValue(b, &i)
+            // A number as parseValue takes it: an integer within Int64's range.
+            let start = i
+            while i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: "-") { i += 1 }
+            guard integer(b[start..<i]) != nil else { throw Failure() }
         }
     }
 
-    /// A string's syntax, without making it: escapes as parseValue reads them.
-    static func skipString(_ b: [UInt8], _ i: inout Int) throws {
+    private static func skipWord(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count, (0..<n).allSatisfy({ b[i + $0] == word.utf8Start[$0] }) else { throw Failure() }
+        i += n
+    }
+
+    private static func skipString(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws {
         i += 1
         while i < b.count, b[i] != UInt8(ascii: "\"") {
             if b[i] == UInt8(ascii: "\\") {
                 i += 1
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: "u") {
-                    guard hex4(b, i + 1) != nil else { throw Failure() }
+                    guard i + 4 < b.count, b[(i + 1)...(i + 4)].allSatisfy(isHexDigit) else { throw Failure() }
                     i += 4
                 } else if !escapes.contains(b[i]) {
                     throw Failure()
@@ -241,6 +305,12 @@ public enum JSONReader {
         }
         guard i < b.count else { throw Failure() }
         i += 1
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool { (48...57).contains(c) || (65...70).contains(c) || (97...102).contains(c) }
+
+    private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < b.count, b[i] == 32 || b[i] == 10 || b[i] == 13 || b[i] == 9 { i += 1 }
     }
 
     public static func parse(_ bytes: [UInt8]) throws -> JSON {
@@ -372,7 +442,7 @@ public enum JSONReader {
 
     /// What Int64(String) makes of the bytes, without making the string: an
     /// optional minus, then at least one digit, within Int64's range.
-    static func integer(_ b: ArraySlice<UInt8>) -> Int64? {
+    static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
         var digits = b[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }

@@ -9,10 +9,12 @@ public struct ResolvedText: Equatable, Sendable {
 /// at each step, and fills placeholders.
 public struct MessageResolver: Sendable {
     public var overrides: [String: [String: [String: String]]]
-    public var defaultLocale: String { didSet { knownGroups = [:] } }
+    public var defaultLocale: String { didSet { knownGroups = [:]; knownChains = [:] } }
     /// Chain groups worked out once per locale (`remember`): a publish
-    /// resolves every message of every published locale, many times over.
+    /// resolves every message of every published locale, many times over,
+    /// and looks up each version's notes along the chain in every format.
     private var knownGroups: [String: [[String]]] = [:]
+    private var knownChains: [String: [String]] = [:]
 
     public init(overrides: [String: [String: [String: String]]], defaultLocale: String) {
         self.overrides = overrides; self.defaultLocale = defaultLocale
@@ -33,10 +35,17 @@ public struct MessageResolver: Sendable {
         knownGroups[locale] ?? Catalog.chainGroups(locale, defaultLocale: defaultLocale)
     }
 
+    /// Catalog.chain of `locale` with this resolver's default locale, remembered or worked out now.
+    public func chain(_ locale: String) -> [String] {
+        knownChains[locale] ?? Catalog.chain(locale, defaultLocale: defaultLocale)
+    }
+
     /// Works out the chain groups of these locales once, for every message resolved after.
     public mutating func remember(locales: [String]) {
         for locale in locales where knownGroups[locale] == nil {
-            knownGroups[locale] = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
+            let groups = Catalog.chainGroups(locale, defaultLocale: defaultLocale)
+            knownGroups[locale] = groups
+            knownChains[locale] = groups.flatMap { $0 }
         }
     }
 

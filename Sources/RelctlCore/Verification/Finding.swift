@@ -33,11 +33,17 @@ extension Finding {
     /// The declared limits among findings, once per project, platform, client
     /// and intent (a limit is found once per version and locale it touches).
     public static func distinctLimits(_ findings: [Finding]) -> [(project: String, limit: Limit)] {
-        var seen = Set<String>()
+        struct Key: Hashable { let project: String, platform: String, client: Client, intent: String }
+        var seen = Set<Key>()
+        var last: Key? = nil
         var out: [(project: String, limit: Limit)] = []
         for f in findings {
             guard let l = f.limit else { continue }
-            if seen.insert("\(f.project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)").inserted { out.append((f.project, l)) }
+            let key = Key(project: f.project, platform: l.platform, client: l.client, intent: l.intent)
+            // A limit's findings mostly come one after another (each version, each locale).
+            if key == last { continue }
+            last = key
+            if seen.insert(key).inserted { out.append((f.project, l)) }
         }
         return out
     }
