@@ -31,6 +31,18 @@ final class PrinceOfVersionsTests: XCTestCase {
         XCTAssertEqual(PrinceOfVersionsClient.parse("1.2.3.4"), .apple([1, 2, 3], build: 0))
         XCTAssertEqual(PrinceOfVersionsClient.parse("+1.2"), .apple([1, 2, 0], build: 0), "left to splitting, which reads a plus sign")
         for bad in ["", "1.", ".1", "1..2", "1-", "1-2-3", "a", "1.-2"] { XCTAssertNil(PrinceOfVersionsClient.parse(bad), bad) }
+        // Minimum OS versions, compared the same way.
+        var compared = 0
+        for _ in 0..<20_000 {
+            let a = (0..<Int.random(in: 1...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let b = (0..<Int.random(in: 1...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            guard let fast = OSVersion.plainIsBelow(a, b) else { continue }
+            compared += 1
+            XCTAssertEqual(fast, OSVersion.splittingIsBelow(a, b), "\(a) < \(b)")
+        }
+        XCTAssertGreaterThan(compared, 1000)
+        XCTAssertEqual(OSVersion.plainIsBelow("15.4", "16"), true)
+        XCTAssertEqual(OSVersion.plainIsBelow("16.0.0", "16"), false)
     }
 
     func testIOSVersionsBuildsAndFallback() throws {

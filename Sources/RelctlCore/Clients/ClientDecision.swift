@@ -54,13 +54,14 @@ enum ClientJSON {
         do { return try JSONReader.parse(bytes) } catch { throw .crash("invalid JSON") }
     }
 
-    static func object(_ value: JSON?, _ what: String) throws(ClientFailure) -> [String: JSON] {
-        guard case .object(let o)? = value else { throw .crash("\(what) is not an object") }
+    // `what` is worked out only for the message: a list's entries are read by the thousand.
+    static func object(_ value: JSON?, _ what: @autoclosure () -> String) throws(ClientFailure) -> [String: JSON] {
+        guard case .object(let o)? = value else { throw .crash("\(what()) is not an object") }
         return o
     }
 
-    static func string(_ value: JSON?, _ what: String) throws(ClientFailure) -> String {
-        guard case .string(let s)? = value else { throw .crash("\(what) is \(value == nil ? "missing" : "not a string")") }
+    static func string(_ value: JSON?, _ what: @autoclosure () -> String) throws(ClientFailure) -> String {
+        guard case .string(let s)? = value else { throw .crash("\(what()) is \(value == nil ? "missing" : "not a string")") }
         return s
     }
 }

@@ -34,7 +34,13 @@ enum ControlFormat {
         .object(Dictionary(uniqueKeysWithValues: m.map { (camel($0.key), JSON.string($0.value.value)) }))
     }
 
-    static func camel(_ s: String) -> String {
+    static func camel(_ s: String) -> String { camelFields[s] ?? camelCased(s) }
+
+    /// The catalog's fields in camelCase, worked out once: control.json names every field of every locale's messages.
+    static let camelFields: [String: String] = Dictionary(
+        Catalog.fieldKeys.values.flatMap { $0.map { ($0.field, camelCased($0.field)) } }, uniquingKeysWith: { first, _ in first })
+
+    static func camelCased(_ s: String) -> String {
         let parts = s.split(separator: "_")
         return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
     }

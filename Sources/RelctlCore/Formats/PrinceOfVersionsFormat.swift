@@ -85,12 +85,45 @@ enum PrinceOfVersionsFormat {
 
 /// Operating system versions as numbers between dots, missing ones as 0.
 enum OSVersion {
-    static func isBelow(_ a: String, _ b: String) -> Bool {
+    static func isBelow(_ a: String, _ b: String) -> Bool { plainIsBelow(a, b) ?? splittingIsBelow(a, b) }
+
+    static func splittingIsBelow(_ a: String, _ b: String) -> Bool {
         let x = a.split(separator: ".").map { Int($0) ?? 0 }, y = b.split(separator: ".").map { Int($0) ?? 0 }
         for i in 0..<max(x.count, y.count) {
             let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
             if p != q { return p < q }
         }
         return false
+    }
+
+    /// The same for versions of digits between dots, read from their bytes
+    /// (every released version is compared when the bands are made); nil
+    /// for any other spelling, an empty part or a part of over 18 digits.
+    static func plainIsBelow(_ a: String, _ b: String) -> Bool? {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y -> Bool? in
+                var i = 0, j = 0
+                while i < x.count || j < y.count {
+                    guard let (m, afterM) = part(x, i), let (n, afterN) = part(y, j) else { return nil }
+                    if m != n { return m < n }
+                    (i, j) = (afterM, afterN)
+                }
+                return false
+            }
+        }
+    }
+
+    /// The number from `i` and where the next one starts; a missing one is 0.
+    private static func part(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (Int, Int)? {
+        guard i < bytes.count else { return (0, i) }
+        var n = 0, k = i
+        while k < bytes.count, bytes[k] != UInt8(ascii: ".") {
+            guard bytes[k] >= 48, bytes[k] <= 57, k - i < 18 else { return nil }
+            n = n * 10 + Int(bytes[k] - 48)
+            k += 1
+        }
+        guard k > i else { return nil }
+        return (n, k + 1)
     }
 }

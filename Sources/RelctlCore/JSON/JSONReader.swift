@@ -76,17 +76,24 @@ public enum JSONReader {
             while i < range.upperBound {
                 skipSpace(p, &i)
                 guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
-                let nameStart = i
-                skipChecked(p, &i)
-                guard i - nameStart >= 2 else { return false }
-                let name = (nameStart + 1)..<(i - 1)
+                // The name, and whether it is plain ASCII without an escape.
+                let nameStart = i + 1
+                var plain = true
+                i += 1
+                while i < p.count, p[i] != UInt8(ascii: "\"") {
+                    if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
+                    i += 1
+                }
+                guard i < p.count else { return false }
+                let name = nameStart..<i
+                i += 1
                 skipSpace(p, &i)
                 guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
                 i += 1
                 skipSpace(p, &i)
                 let start = i
                 skipChecked(p, &i)
-                out.list.append((name, start..<i))
+                out.list.append((name, plain, start..<i))
                 skipSpace(p, &i)
                 guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
                 i += 1
@@ -98,29 +105,31 @@ public enum JSONReader {
 
     struct ObjectMembers {
         let bytes: [UInt8]
-        /// Each member's name, as the bytes between its quotes, and its value.
-        /// Names are not made into strings: a version list has hundreds of
-        /// objects, and a reader looks up two or three names of each.
-        var list: [(name: Range<Int>, range: Range<Int>)] = []
+        /// Each member's name, as the bytes between its quotes (plain: ASCII
+        /// without an escape), and its value. Names are not made into
+        /// strings: a version list has hundreds of objects, and a reader
+        /// looks up two or three names of each.
+        var list: [(name: Range<Int>, plain: Bool, range: Range<Int>)] = []
 
-        /// A member's value, the last one when the name is repeated (as in a dictionary).
-        func last(_ name: String) -> Range<Int>? { list.last { named($0.name, name) }?.range }
-
-        /// Whether the name at `raw` is `name`. Equal bytes are equal names, and
-        /// two all-ASCII texts are equal strings only when their bytes are; any
-        /// other name (an escape, a non-ASCII character) is decoded and
-        /// compared as Swift compares strings.
-        func named(_ raw: Range<Int>, _ name: String) -> Bool {
+        /// A member's value, the last one when the name is repeated (as in a
+        /// dictionary). Two all-ASCII texts are equal strings exactly when
+        /// their bytes are; any other name (an escape, a non-ASCII character)
+        /// is decoded and compared as Swift compares strings.
+        func last(_ name: String) -> Range<Int>? {
             var name = name
-            let told: Bool? = name.withUTF8 { n in
-                bytes.withUnsafeBufferPointer { p in
-                    if n.count == raw.count, (0..<n.count).allSatisfy({ n[$0] == p[raw.lowerBound + $0] }) { return true }
-                    if n.contains(where: { $0 >= 0x80 }) { return nil }
-                    for k in raw where p[k] == UInt8(ascii: "\\") || p[k] >= 0x80 { return nil }
-                    return false
+            return name.withUTF8 { n in
+                let ascii = !n.contains { $0 >= 0x80 }
+                return bytes.withUnsafeBufferPointer { p -> Range<Int>? in
+                    for m in list.reversed() {
+                        if m.plain && ascii {
+                            if m.name.count == n.count, (0..<n.count).allSatisfy({ n[$0] == p[m.name.lowerBound + $0] }) { return m.range }
+                        } else if decoded(m.name) == String(decoding: n, as: UTF8.self) {
+                            return m.range
+                        }
+                    }
+                    return nil
                 }
             }
-            return told ?? (decoded(raw) == name)
         }
 
         func decoded(_ raw: Range<Int>) -> String? {

@@ -111,7 +111,13 @@ public struct MessageResolver: Sendable {
         out.reserveCapacity(b.count + 32)
         var i = 0
         while i < b.count {
-            guard b[i] == UInt8(ascii: "{") else { out.append(b[i]); i += 1; continue }
+            guard b[i] == UInt8(ascii: "{") else {
+                // Up to the next brace, in one copy.
+                let next = b[i...].firstIndex(of: UInt8(ascii: "{")) ?? b.count
+                out += b[i..<next]
+                i = next
+                continue
+            }
             if let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: "}")),
                let value = values[String(decoding: b[(i + 1)..<close], as: UTF8.self)] {
                 out += value.utf8
