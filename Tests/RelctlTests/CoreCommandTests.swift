@@ -113,6 +113,21 @@ final class VersionCommandTests: XCTestCase {
         h.fails("version show 10.0 --platform ios", "no version 10.0")
     }
 
+    /// `version list --json` writes each version's notes in key order,
+    /// whichever locales the version listed before it had.
+    func testVersionListWritesEachVersionsNotesInKeyOrder() throws {
+        let h = Harness()
+        h.sample()
+        for v in ["3.0", "3.1", "3.2"] { h.ok("version add \(v) --platform ios") }
+        for (v, locale, text) in [("3.0", "tr", "a"), ("3.0", "de", "b"), ("3.1", "fr", "c"), ("3.1", "de", "d"), ("3.2", "pt-BR", "e"), ("3.2", "de", "f"), ("3.2", "fr", "g")] {
+            h.ok("notes set \(v) --platform ios --locale \(locale) \(text)")
+        }
+        let out = h.ok("--json version list --platform ios").out
+        for notes in [#""notes":{"de":["f"],"fr":["g"],"pt-BR":["e"]}"#, #""notes":{"de":["d"],"fr":["c"]}"#, #""notes":{"de":["b"],"tr":["a"]}"#] {
+            XCTAssertTrue(out.contains(notes), "\(notes) in \(out)")
+        }
+    }
+
     func testNotesFromArgumentsFilesAndStdin() throws {
         let h = Harness()
         h.sample()

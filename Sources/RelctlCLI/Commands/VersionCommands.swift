@@ -46,9 +46,15 @@ enum VersionCommands {
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
+        var order: [String] = []
+        return json(v, platform: platform, now: now, order: &order)
+    }
+
+    /// `order`: the last version's locales in key order, reused when this one's are the same.
+    static func json(_ v: VersionRecord, platform: String, now: Int64, order: inout [String]) -> JSON {
         .ordered([
             "build": .optional(v.build), "minOs": .optional(v.minOS),
-            "notes": notesJSON(v.notes),
+            "notes": notesJSON(v.notes, order: &order),
             "platform": .string(platform), "policy": .optional(v.policy),
             "released": .bool(v.isReleased(at: now)), "releasedAt": .time(v.releasedAt), "version": .string(v.version.text),
         ])
@@ -56,13 +62,24 @@ enum VersionCommands {
 
     /// Notes by locale, each a list of lines, written straight to bytes: a
     /// listing carries every note of every version.
-    static func notesJSON(_ notes: [String: String]) -> JSON {
+    /// Most versions have notes in the same locales: their order, sorted
+    /// once (`order`), is reused while each of them has a note.
+    static func notesJSON(_ notes: [String: String], order: inout [String]) -> JSON {
         var out: [UInt8] = [123]
-        for (i, locale) in notes.keys.sorted(by: JSON.keyOrder).enumerated() {
-            if i > 0 { out.append(44) }
-            JSON.quoteBytes(locale, into: &out)
-            out.append(58)
-            JSON.quoteLines(notes[locale]!, into: &out)
+        func write(_ locales: [String]) -> Bool {
+            out.removeSubrange(1...)
+            for (i, locale) in locales.enumerated() {
+                guard let text = notes[locale] else { return false }
+                if i > 0 { out.append(44) }
+                JSON.quoteBytes(locale, into: &out)
+                out.append(58)
+                JSON.quoteLines(text, into: &out)
+            }
+            return true
+        }
+        if order.count != notes.count || !write(order) {
+            order = notes.keys.sorted(by: JSON.keyOrder)
+            _ = write(order)
         }
         out.append(125)
         return .raw(out)
@@ -81,7 +98,8 @@ enum VersionCommands {
             let platforms = inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
             return try platforms.flatMap { p in try store.versions(platform: p.id).reversed().map { (p, $0) } }
         }
-        inv.render(.object(["versions": .array(rows.map { json($0.1, platform: $0.0.name, now: now) })])) {
+        var order: [String] = []
+        inv.render(.object(["versions": .array(rows.map { json($0.1, platform: $0.0.name, now: now, order: &order) })])) {
             Table.render(["PLATFORM", "VERSION", "BUILD", "RELEASED", "MIN OS", "PIN", "NOTES"], rows.map { p, v in
                 [p.name, v.version.text, v.build.map(String.init) ?? "-",
                  v.releasedAt.map { (v.isReleased(at: now) ? "" : "at ") + inv.people($0) } ?? "unreleased",
