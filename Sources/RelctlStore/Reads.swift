@@ -178,7 +178,7 @@ extension Store {
         for (i, v) in list.enumerated() { index[v.id] = i }
         // Gathered apart, in whatever order the rows come, then stored once per version.
         var notes = [[String: String]](repeating: [:], count: list.count)
-        // Versions mostly have notes in as many locales as the last one: made at that size, not grown.
+        // Versions mostly have notes in as many locales as each other: each version's are made at the largest size yet, not grown.
         var largest = 0
         try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
             guard let id = c.int(0), let locale = try c.text(1), let body = try c.text(2), let i = index[id] else { return }

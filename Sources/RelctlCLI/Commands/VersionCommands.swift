@@ -62,8 +62,9 @@ enum VersionCommands {
 
     /// Notes by locale, each a list of lines, written straight to bytes: a
     /// listing carries every note of every version.
-    /// Most versions have notes in the same locales: their order, sorted
-    /// once (`order`), is reused while each of them has a note.
+    ///
+    /// Most versions have notes in the same locales: their key order, sorted
+    /// once (`order`), is reused while a version has a note in each of them and no other.
     static func notesJSON(_ notes: [String: String], order: inout [String]) -> JSON {
         var out: [UInt8] = [123]
         func write(_ locales: [String]) -> Bool {
