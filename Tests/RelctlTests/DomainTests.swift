@@ -226,7 +226,7 @@ final class JSONTests: XCTestCase {
     /// Checking a document member by member (what the client simulations
     /// read back) accepts exactly what parsing it does, on random texts.
     func testCheckingAcceptsWhatParsingAccepts() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix(seed: 2027)
         let pieces = ["{", "}", "[", "]", ",", ":", "\"", "\"k\"", "\"\\u00e9\"", "\"\\x\"", "\"\\uD83D\\uDE00\"", "1", "-2", "--3", "9223372036854775807",
                       "9223372036854775808", "1.5", "true", "tru", "false", "null", "nul", " ", "\n", "\"a\\\"b\"", "\"é\""]
         var accepted = 0
@@ -245,7 +245,7 @@ final class JSONTests: XCTestCase {
     /// Swift compares strings: an escaped name is its decoded text, and a
     /// name canonically equal to another (U+212A KELVIN SIGN is K) is that name.
     func testMemberNamesCompareAsStrings() throws {
-        let bytes = Array(#"{"v":1,"version":"a","Kéy":2,"\#u{212A}":3,"versions":4,"version":"b","é":5}"#.utf8)
+        let bytes = Array(#"{"v":1,"\u0076ersion":"a","K\u00e9y":2,"\#u{212A}":3,"versions":4,"version":"b","é":5}"#.utf8)
         let o = try XCTUnwrap(JSONReader.object(bytes, at: 0..<bytes.count))
         func value(_ name: String) -> JSON? { o.last(name).flatMap { JSONReader.value(bytes, at: $0) } }
         XCTAssertEqual(value("version"), .string("b"), "the last of two spellings of one name")
@@ -255,6 +255,10 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(value("versions"), .int(4))
         XCTAssertNil(value("ver"))
         XCTAssertEqual(Set(o.byName.keys), ["v", "version", "Kéy", "K", "versions", "é"])
+        let escaped = Array(#"{"\u0076ersion":"a","v\u0065rsions":1}"#.utf8)
+        let e = try XCTUnwrap(JSONReader.object(escaped, at: 0..<escaped.count))
+        XCTAssertEqual(e.last("version").flatMap { JSONReader.value(escaped, at: $0) }, .string("a"))
+        XCTAssertEqual(e.last("versions").flatMap { JSONReader.value(escaped, at: $0) }, .int(1))
     }
 
     func testOrderedFieldsRenderLikeObjects() {
