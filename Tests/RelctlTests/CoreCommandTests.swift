@@ -118,12 +118,14 @@ final class VersionCommandTests: XCTestCase {
     func testVersionListWritesEachVersionsNotesInKeyOrder() throws {
         let h = Harness()
         h.sample()
-        for v in ["3.0", "3.1", "3.2"] { h.ok("version add \(v) --platform ios") }
-        for (v, locale, text) in [("3.0", "tr", "a"), ("3.0", "de", "b"), ("3.1", "fr", "c"), ("3.1", "de", "d"), ("3.2", "pt-BR", "e"), ("3.2", "de", "f"), ("3.2", "fr", "g")] {
+        for v in ["3.0", "3.1", "3.2", "3.3"] { h.ok("version add \(v) --platform ios") }
+        // Listed newest first: 3.2 has 3.3's locales (the order is reused), 3.0 as many as 3.1 but others.
+        for (v, locale, text) in [("3.0", "tr", "a"), ("3.0", "de", "b"), ("3.1", "fr", "c"), ("3.1", "de", "d"), ("3.2", "pt-BR", "e"), ("3.2", "de", "f"), ("3.2", "fr", "g"),
+                                  ("3.3", "fr", "h"), ("3.3", "pt-BR", "i"), ("3.3", "de", "j")] {
             h.ok("notes set \(v) --platform ios --locale \(locale) \(text)")
         }
         let out = h.ok("--json version list --platform ios").out
-        for notes in [#""notes":{"de":["f"],"fr":["g"],"pt-BR":["e"]}"#, #""notes":{"de":["d"],"fr":["c"]}"#, #""notes":{"de":["b"],"tr":["a"]}"#] {
+        for notes in [#""notes":{"de":["j"],"fr":["h"],"pt-BR":["i"]}"#, #""notes":{"de":["f"],"fr":["g"],"pt-BR":["e"]}"#, #""notes":{"de":["d"],"fr":["c"]}"#, #""notes":{"de":["b"],"tr":["a"]}"#] {
             XCTAssertTrue(out.contains(notes), "\(notes) in \(out)")
         }
     }

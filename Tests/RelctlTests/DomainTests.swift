@@ -230,15 +230,26 @@ final class JSONTests: XCTestCase {
         let pieces = ["{", "}", "[", "]", ",", ":", "\"", "\"k\"", "\"\\u00e9\"", "\"\\x\"", "\"\\uD83D\\uDE00\"", "1", "-2", "--3", "9223372036854775807",
                       "9223372036854775808", "1.5", "true", "tru", "false", "null", "nul", " ", "\n", "\"a\\\"b\"", "\"é\""]
         var accepted = 0
-        for _ in 0..<20_000 {
-            let text = "{\"k\":" + (0..<Int.random(in: 1...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "}"
+        func agree(_ text: String) -> Bool {
             let bytes = Array(text.utf8)
             let parsed = (try? JSONReader.parse(bytes)) != nil
-            let checked = (try? JSONReader.members(bytes)) != nil
-            XCTAssertEqual(checked, parsed, text)
-            if parsed { accepted += 1 }
+            XCTAssertEqual((try? JSONReader.members(bytes)) != nil, parsed, text)
+            return parsed
+        }
+        for _ in 0..<20_000 {
+            var text = "{\"k\":" + (0..<Int.random(in: 1...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() + "}"
+            // Cut short now and then: an escape, a literal or a string that runs off the end.
+            if Int.random(in: 0..<4, using: &rng) == 0 { text = String(text.dropLast(Int.random(in: 1...4, using: &rng))) }
+            if agree(text) { accepted += 1 }
         }
         XCTAssertGreaterThan(accepted, 100, "the random texts must include valid documents")
+        // Nesting at and around the limit, in a member as at the top.
+        for depth in JSONReader.maxDepth - 2...JSONReader.maxDepth + 1 {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            _ = agree("{\"k\":" + nested + "}")
+        }
+        XCTAssertTrue(agree("{\"k\":" + String(repeating: "[", count: JSONReader.maxDepth - 1) + String(repeating: "]", count: JSONReader.maxDepth - 1) + "}"))
+        XCTAssertFalse(agree("{\"k\":" + String(repeating: "[", count: JSONReader.maxDepth) + String(repeating: "]", count: JSONReader.maxDepth) + "}"))
     }
 
     /// Member names are compared without being made into strings, yet as
@@ -251,6 +262,8 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(value("version"), .string("b"), "the last of two spellings of one name")
         XCTAssertEqual(value("Kéy"), .int(2))
         XCTAssertEqual(value("K"), .int(3))
+        let plainK = Array(#"{"K":1}"#.utf8)
+        XCTAssertEqual(JSONReader.object(plainK, at: 0..<plainK.count)?.last("\u{212A}"), 5..<6, "a plain name found by a canonically equal one")
         XCTAssertEqual(value("e\u{301}"), .int(5))
         XCTAssertEqual(value("versions"), .int(4))
         XCTAssertNil(value("ver"))

@@ -97,8 +97,9 @@ enum OSVersion {
     }
 
     /// The same for versions of digits between dots, read from their bytes
-    /// (every released version is compared when the bands are made); nil
-    /// for any other spelling, an empty part or a part of over 18 digits.
+    /// (every released version is compared when the bands are made); nil,
+    /// for `splittingIsBelow`, on any other character, an empty part other
+    /// than the last, or a part of over 18 digits.
     static func plainIsBelow(_ a: String, _ b: String) -> Bool? {
         var a = a, b = b
         return a.withUTF8 { x in

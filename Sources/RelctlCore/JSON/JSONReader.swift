@@ -43,7 +43,8 @@ public enum JSONReader {
                 } else if let scan, key == scan.key, let end = scan.end(i) {
                     i = end
                 } else {
-                    try skipValue(bytes, &i)
+                    // A member's value is one level in, as parseValue reads it.
+                    try skipValue(bytes, &i, depth: 1)
                 }
                 out[key] = start..<i
                 skipSpace(bytes, &i)
@@ -68,7 +69,8 @@ public enum JSONReader {
         var out = ObjectMembers(bytes: b)
         let ok = b.withUnsafeBufferPointer { p -> Bool in
             var i = range.lowerBound
-            guard i < range.upperBound, p[i] == UInt8(ascii: "{") else { return false }
+            // Within the document: the walk below reads without bounds checks.
+            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return false }
             i += 1
             out.list.reserveCapacity(8)
             skipSpace(p, &i)
@@ -149,7 +151,7 @@ public enum JSONReader {
     static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
         b.withUnsafeBufferPointer { p -> [Range<Int>]? in
             var i = range.lowerBound
-            guard i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
+            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
             i += 1
             var out: [Range<Int>] = []
             skipSpace(p, &i)
