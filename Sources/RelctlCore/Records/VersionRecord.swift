@@ -1,12 +1,7 @@
 /// A version shipped on a platform, spelled exactly as the app reports it.
-///
-/// A value, whose fields live in one shared object until a copy is changed:
-/// a publish copies every record many times (a verdict and its target per
-/// version, a row per client and page), and a copy of the fields themselves
-/// costs a retain and a release of each string and list in them.
+/// Its fields are shared between copies until one is changed (CopyOnWrite).
 public struct VersionRecord: Sendable {
-    private final class Fields: @unchecked Sendable {
-        // Changed only through a VersionRecord holding the sole reference (`fields()`).
+    private struct Fields {
         var id: Int64
         var platformID: Int64
         var version: Version
@@ -16,68 +11,43 @@ public struct VersionRecord: Sendable {
         var policy: String?
         var notes: [String: String]
         var notesRead = true
-
-        init(id: Int64, platformID: Int64, version: Version, build: Int64?, releasedAt: Int64?, minOS: String?,
-             policy: String?, notes: [String: String]) {
-            self.id = id; self.platformID = platformID; self.version = version; self.build = build
-            self.releasedAt = releasedAt; self.minOS = minOS; self.policy = policy; self.notes = notes
-        }
-
-        func copy() -> Fields {
-            let c = Fields(id: id, platformID: platformID, version: version, build: build, releasedAt: releasedAt,
-                           minOS: minOS, policy: policy, notes: notes)
-            c.notesRead = notesRead
-            return c
-        }
     }
-    private var stored: Fields
+    private var stored: CopyOnWrite<Fields>
 
-    /// The fields, made this record's own before a change.
-    private mutating func fields() -> Fields {
-        if !isKnownUniquelyReferenced(&stored) { stored = stored.copy() }
-        return stored
-    }
-
-    public var id: Int64 { get { stored.id } set { fields().id = newValue } }
-    public var platformID: Int64 { get { stored.platformID } set { fields().platformID = newValue } }
-    public var version: Version { get { stored.version } set { fields().version = newValue } }
-    public var build: Int64? { get { stored.build } set { fields().build = newValue } }
-    public var releasedAt: Int64? { get { stored.releasedAt } set { fields().releasedAt = newValue } }
-    public var minOS: String? { get { stored.minOS } set { fields().minOS = newValue } }
+    public var id: Int64 { get { stored.fields.id } set { stored.update { $0.id = newValue } } }
+    public var platformID: Int64 { get { stored.fields.platformID } set { stored.update { $0.platformID = newValue } } }
+    public var version: Version { get { stored.fields.version } set { stored.update { $0.version = newValue } } }
+    public var build: Int64? { get { stored.fields.build } set { stored.update { $0.build = newValue } } }
+    public var releasedAt: Int64? { get { stored.fields.releasedAt } set { stored.update { $0.releasedAt = newValue } } }
+    public var minOS: String? { get { stored.fields.minOS } set { stored.update { $0.minOS = newValue } } }
     /// A pin: an explicit policy for this version alone.
-    public var policy: String? { get { stored.policy } set { fields().policy = newValue } }
+    public var policy: String? { get { stored.fields.policy } set { stored.update { $0.policy = newValue } } }
     /// Its notes by locale. Reading them from a record the store read without
     /// its notes (a publish reads only the notes its files show) is a
     /// programming error, stopped here, never an empty list.
     public var notes: [String: String] {
         get {
-            precondition(stored.notesRead, "the notes of version \(version.text) (#\(id)) were not read from the database")
-            return stored.notes
+            precondition(stored.fields.notesRead, "the notes of version \(version.text) (#\(id)) were not read from the database")
+            return stored.fields.notes
         }
-        set {
-            let f = fields()
-            f.notes = newValue
-            f.notesRead = true
-        }
+        set { stored.update { $0.notes = newValue; $0.notesRead = true } }
     }
     /// False for a record read without its notes.
-    public var notesRead: Bool { stored.notesRead }
+    public var notesRead: Bool { stored.fields.notesRead }
 
     /// The policies a pin can hold.
     public static let policies = ["force", "recommend", "none"]
 
     public init(id: Int64, platformID: Int64, version: Version, build: Int64?, releasedAt: Int64?, minOS: String?,
                 policy: String?, notes: [String: String]) {
-        stored = Fields(id: id, platformID: platformID, version: version, build: build, releasedAt: releasedAt,
-                        minOS: minOS, policy: policy, notes: notes)
+        stored = CopyOnWrite(Fields(id: id, platformID: platformID, version: version, build: build, releasedAt: releasedAt,
+                                    minOS: minOS, policy: policy, notes: notes))
     }
 
     /// The same record, its notes not read.
     public func withoutNotes() -> VersionRecord {
         var v = self
-        let f = v.fields()
-        f.notes = [:]
-        f.notesRead = false
+        v.stored.update { $0.notes = [:]; $0.notesRead = false }
         return v
     }
 
