@@ -190,10 +190,16 @@ public final class Store {
         let created = try Store.migrate(db) {
             try self.db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, NULL, 'init')", [.int(now), .text(self.user)])
         }
-        // WAL after the tables: switching needs the only lock, which the
-        // busy timeout waits for, and a second init finds it already on.
-        if created { try db.execute("PRAGMA journal_mode = WAL") }
+        // WAL after the tables, and a second init finds it already on.
+        if created { try switchToWAL() }
         return created
+    }
+
+    /// Switching to WAL needs the only lock, and SQLite answers "busy" at
+    /// once, without its busy timeout, while another process reads the file
+    /// (a racing `relctl init` checking what it found): 1 init in 400 failed so.
+    private func switchToWAL() throws {
+        try db.execute("PRAGMA journal_mode = WAL", retryingBusyFor: 15_000)
     }
 
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT (in

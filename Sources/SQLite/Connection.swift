@@ -72,6 +72,20 @@ public final class Connection {
         if rc != SQLITE_OK { throw error(rc) }
     }
 
+    /// `execute`, tried again every 10 ms for up to `milliseconds` while
+    /// SQLite answers "busy" without waiting (its busy timeout does not cover
+    /// every lock, such as the one a journal-mode switch needs).
+    public func execute(_ sql: String, retryingBusyFor milliseconds: Int) throws {
+        var waited = 0
+        while true {
+            let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+            if rc == SQLITE_OK { return }
+            guard rc & 0xff == SQLITE_BUSY, waited < milliseconds else { throw error(rc) }
+            usleep(10_000)
+            waited += 10
+        }
+    }
+
     private func statement(_ sql: String) throws -> OpaquePointer {
         if let s = statements[sql] { return s }
         var stmt: OpaquePointer?

@@ -20,7 +20,7 @@ import RelctlCore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. A failed deletion (after index.json) names the files left and the rclone command that removes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in DIR/.relctl-deploy before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to the same remote, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -67,13 +67,14 @@ enum DeployCommand {
         }
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
 
-        let remoteIndex = try tool.remoteIndex()
+        let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
         // Made from an older state of the database: an earlier revision, or the same one before changes made by hand.
         if let theirs = remoteIndex.index, (theirs.revision, theirs.edits) > (local.revision, local.edits), !inv.flag("allow-older") {
             throw RelctlError.failure("\(remote) holds revision \(theirs.revision) (edit \(theirs.edits)), newer than \(dir)'s revision \(local.revision) (edit \(local.edits)); nothing was uploaded",
                                       hint: "publish from the current database, then deploy; to serve this tree anyway (a database restored from a backup, or projects moved into a new one), add --allow-older")
         }
-        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, now: now)
+        var journal = DeployJournal.read(root: root)
+        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, owed: journal.pending[tool.key] ?? [], now: now)
         let changed = plan.changedPaths
         // What goes up must be what index.json says: a file edited since the publish is not sent.
         for path in plan.uploads where path != "index.json" {
@@ -95,6 +96,11 @@ enum DeployCommand {
             return "; the \(sent.count) path\(sent.count == 1 ? "" : "s") sent so far \(sent.count == 1 ? "is" : "are") in \(list)"
         }
         if !inv.dryRun {
+            // Recorded before index.json goes: once it has, only this record names what to delete.
+            if !plan.deletions.isEmpty && journal.pending[tool.key] != plan.deletions {
+                journal.pending[tool.key] = plan.deletions
+                try journal.write(root: root)
+            }
             for step in plan.steps {
                 let outcome: Spawn.Captured
                 do { outcome = try tool.run(step, from: root) } catch {
@@ -104,12 +110,9 @@ enum DeployCommand {
                 // A failed step may have sent some of its files: all of them count as changed.
                 sent += step.paths
                 if outcome.status != 0 && step.isDeletion {
-                    // index.json is already replaced: a second deploy no longer sees these files, so say where they are listed.
-                    let list = (inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy-undeleted.\(getpid()).list"
-                    try FileSystem.writeFile(list, Array(step.paths.map { $0 + "\n" }.joined().utf8))
-                    // rclone names each failure only in its log: the list is every path of the step, gone or not.
-                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there: \(list) lists them all" + listSent(),
-                                              hint: "fix the cause, then delete them: rclone delete \(remote) --files-from-raw \(list)")
+                    // index.json is already replaced: only the journal still names these files.
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there, recorded in \(root)/\(DeployJournal.name) for the next deploy" + listSent(),
+                                              hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it deletes them")
                 }
                 if outcome.status != 0 {
                     throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine)"
@@ -117,6 +120,11 @@ enum DeployCommand {
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                 }
             }
+        }
+        // A record left behind would only make the next deploy delete again what is gone.
+        if !inv.dryRun && journal.pending[tool.key] != nil {
+            journal.pending[tool.key] = nil
+            try? journal.write(root: root)
         }
         if let list = changedList {
             try FileSystem.writeFile(list, Array(changed.map { $0 + "\n" }.joined().utf8))
@@ -171,7 +179,8 @@ struct DeployPlan {
         return "application/json"
     }
 
-    init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), now: Int64) {
+    /// `owed`: deletions an earlier deploy to this remote recorded and did not finish (DeployJournal).
+    init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {
         // An index of another relctl version (or the old rclone sync) still names what is there.
         let theirs = remote.index?.files ?? remote.bytes.map(TreeWriter.readIndex) ?? [:]
         var data: [String] = [], control: [String] = []
@@ -179,7 +188,7 @@ struct DeployPlan {
             if let t = theirs[path], t == entry { unchanged += 1; continue }
             if path.hasSuffix("/control.json") { control.append(path) } else { data.append(path) }
         }
-        deletions = theirs.keys.filter { local.files[$0] == nil && TreeWriter.isSafe($0) && $0 != "index.json" }.sorted()
+        deletions = Set(theirs.keys).union(owed).filter { local.files[$0] == nil && TreeWriter.isSafe($0) && $0 != "index.json" }.sorted()
         // A cache must not keep a file past the instant it changes by itself.
         let cap = local.nextChange.map { max(0, $0.at - now) }
         capSeconds = cap ?? 0
@@ -212,16 +221,29 @@ struct Rclone {
     var env: [String: String]
     var remote: String
 
+    /// REMOTE as the deploy journal knows it: "s3:b/x/" is "s3:b/x".
+    var key: String {
+        var r = remote
+        while r.count > 1 && r.hasSuffix("/") && !r.hasSuffix(":/") { r.removeLast() }
+        return r
+    }
+
     /// The remote path of a file under REMOTE.
     func target(_ relative: String) -> String {
         remote.hasSuffix("/") || remote.hasSuffix(":") ? remote + relative : remote + "/" + relative
     }
 
     /// The remote's index.json (bytes and parsed), or nothing when it has
-    /// none yet; an error when the remote itself cannot be reached.
-    func remoteIndex() throws -> (index: PublishedIndex?, bytes: [UInt8]?) {
-        guard let cat = Spawn.capture(path, ["cat", target("index.json")], env: env) else {
+    /// none yet; an error when the remote itself cannot be reached, or when
+    /// its index.json holds more than `limit` bytes (read no further: a 60 MB
+    /// one took half a gigabyte to parse).
+    func remoteIndex(limit: Int) throws -> (index: PublishedIndex?, bytes: [UInt8]?) {
+        guard let cat = Spawn.capture(path, ["cat", "--count", String(limit + 1), target("index.json")], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        guard cat.stdout.count <= limit else {
+            throw RelctlError.failure("\(target("index.json")) holds more than \(limit >> 20) MiB, far more than an index relctl writes for this tree; nothing was uploaded",
+                                      hint: "check REMOTE names the folder of this tree, and remove that file if it is not relctl's: rclone deletefile \(target("index.json"))")
         }
         // rclone cat of a path that is not there prints nothing and succeeds.
         if cat.status == 0 && !cat.stdout.isEmpty { return (IndexFormat.parse(cat.stdout), cat.stdout) }

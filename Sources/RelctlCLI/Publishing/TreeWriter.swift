@@ -418,21 +418,22 @@ public final class TreeWriter {
         guard !marked, !interrupted else { return }
         marked = true
         CrashPoints.step()
-        let path = root + "/" + TreeWriter.journalName
-        let failure = TreeWriter.overwrite(path, JSON.object(["paths": .array([])]).compactBytes())
-        guard failure == 0 else {
-            throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(failure)))", hint: "check the directory's permissions and free space")
-        }
+        try TreeWriter.replace(TreeWriter.journalName, in: root, with: JSON.object(["paths": .array([])]).compactBytes())
     }
 
-    /// Writes `bytes` over the file at `path` (made when missing, never through
-    /// a link) in one write; 0, or the errno of the step that failed.
-    static func overwrite(_ path: String, _ bytes: [UInt8]) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return errno }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let failure = written == bytes.count ? 0 : written < 0 ? errno : ENOSPC
-        return close(fd) != 0 && failure == 0 ? errno : failure
+    /// Replaces the file `name` in `dir` whole, through a temporary of its
+    /// own (exclusive, unpredictable) renamed over it: a fixed name opened
+    /// for writing would follow a hard link planted there and overwrite a
+    /// file outside DIR. A temporary a kill leaves at DIR's root is swept by
+    /// the next publish (`finish`).
+    static func replace(_ name: String, in dir: String, with bytes: [UInt8]) throws {
+        let temp = try writeTemporary(bytes, in: dir, for: name)
+        CrashPoints.step()
+        guard rename(temp, dir + "/" + name) == 0 else {
+            let reason = errno
+            unlink(temp)
+            throw RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(reason)))", hint: "check the directory's permissions and free space")
+        }
     }
 
     /// `.relctl-tmp.NAME.` and 16 random hex digits: unpredictable, and what the sweep recognises.
@@ -561,7 +562,9 @@ public final class TreeWriter {
         let journal = root + "/" + TreeWriter.journalName
         // Temporaries are left only by a publish cut short, which leaves its
         // journal; without a recorded state, the tree may be older than that rule.
-        if interrupted || state == nil { sweepTemporaries(under: "") }
+        // The files of DIR's root are replaced outside the journal (its own first
+        // form, the state): a kill leaves their temporaries there, so the root is swept always.
+        sweepTemporaries(under: "", recursive: interrupted || state == nil)
         // A state vouches for every project in the tree: not after a publish
         // that kept a project it did not find current (-p keeps the others as they are).
         var known = folderCheck
@@ -575,19 +578,16 @@ public final class TreeWriter {
         }
     }
 
-    /// Replaces the state file (a fixed temporary name, so a publish cut short
-    /// leaves nothing new behind), or removes it when the tree could not be read.
+    /// Replaces the state file, or removes it when the tree could not be read.
     private func writeState(_ state: TreeState?) {
         let path = root + "/" + TreeState.name
         guard let state else {
             if FileSystem.kind(of: path, followLinks: false) == .file { unlink(path) }
             return
         }
-        // Nothing depends on it surviving a power cut: a state that does not
-        // name the index.json found next time is ignored.
-        let temp = path + ".new"
-        CrashPoints.step()
-        if TreeWriter.overwrite(temp, state.bytes) != 0 || rename(temp, path) != 0 { unlink(temp) }
+        // Nothing depends on it being written (or surviving a power cut): a
+        // state that does not name the index.json found next time is ignored.
+        try? TreeWriter.replace(TreeState.name, in: root, with: state.bytes)
     }
 
     /// Whether a file the old index lists is still as published: a regular
@@ -706,7 +706,7 @@ public final class TreeWriter {
     /// owns any), and folders they leave empty: regular files and staging
     /// folders (with all they hold) whose name matches the pattern; never a
     /// link, nothing else, and not the folders this publish made.
-    private func sweepTemporaries(under relative: String) {
+    private func sweepTemporaries(under relative: String, recursive: Bool = true) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }
         var names: [String] = []
@@ -726,7 +726,7 @@ public final class TreeWriter {
             case .directory where TreeWriter.isTemporaryName(name):
                 removeTree(path)
                 swept = true
-            case .directory where !freshFolders.contains(path):
+            case .directory where recursive && !freshFolders.contains(path):
                 sweepTemporaries(under: relative.isEmpty ? name : relative + "/" + name)
             default: break
             }
