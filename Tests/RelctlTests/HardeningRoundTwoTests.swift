@@ -98,4 +98,130 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0, "the same remote, spelled without the slash")
         XCTAssertEqual(fileTree(remote), fileTree(out))
     }
+
+    // 9. A remote index.json of any size was read whole (60 MB took 523 MB).
+    func testAHugeRemoteIndexIsRefusedUnread() throws {
+        let h = PublishTests.scenario()
+        let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin"
+        for d in [remote, bin] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        // rclone's --count stops the read: the wrapper records how much it was asked for.
+        try wrapper(bin + "/rclone", "[ \"$1\" = cat ] && echo \"$3\" > \(h.dir)/count")
+        try Data(count: 17 << 20).write(to: URL(fileURLWithPath: remote + "/index.json"))
+        h.env = deployEnv(h, bin: bin)
+        h.fails("deploy \(out) \(remote)", "holds more than 16 MiB")
+        XCTAssertEqual(try String(contentsOfFile: h.dir + "/count", encoding: .utf8), "\((16 << 20) + 1)\n")
+        XCTAssertEqual(fm.contents(atPath: remote + "/index.json")?.count, 17 << 20, "nothing was sent")
+    }
+
+    // 8. Switching a new database to WAL met another process reading it and
+    // failed at once ("stayed locked for 15 s" after 20 ms, 1 init in 800):
+    // SQLite's busy timeout does not cover that lock.
+    func testTheWALSwitchWaitsForAReader() throws {
+        let h = Harness()
+        let path = h.dir + "/race.db"
+        let setup = try Connection(path: path, readOnly: false, create: true)
+        try setup.execute("CREATE TABLE t(x)")
+        let reader = try Connection(path: path, readOnly: true, create: false)
+        try reader.execute("BEGIN")
+        _ = try reader.query("SELECT count(*) FROM t")
+        XCTAssertThrowsError(try setup.execute("PRAGMA journal_mode = WAL"), "without the retry, busy at once")
+        // The reader lets go on another thread while the switch is retried.
+        nonisolated(unsafe) let held = reader
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { try? held.execute("COMMIT"); done.signal() }
+        XCTAssertNoThrow(try setup.execute("PRAGMA journal_mode = WAL", retryingBusyFor: 15_000))
+        done.wait()
+        XCTAssertEqual(try setup.scalar("PRAGMA journal_mode"), .text("wal"))
+        // And through relctl: 10 rounds of three racing inits, none refused.
+        for round in 0..<10 {
+            let db = h.dir + "/init\(round).db"
+            let procs = try (0..<3).map { _ -> Process in
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: Package.binary)
+                p.arguments = ["--db", db, "-q", "init"]
+                p.environment = ["TZ": "UTC"]
+                p.standardError = FileHandle.nullDevice
+                try p.run()
+                return p
+            }
+            for p in procs { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0, "round \(round)") }
+        }
+    }
+
+    func utc(_ offset: TimeInterval) -> String { ISO8601DateFormatter().string(from: Date().addingTimeInterval(offset)) }
+
+    func relctl(_ h: Harness, _ args: [String]) throws {
+        let r = try Proc.run(Package.binary, ["--db", h.db, "-q"] + args, env: ["TZ": "UTC"])
+        XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+    }
+
+    // 3. A hanging --exec (a stuck upload) held the watcher: nothing was
+    // published, not even a window's start, and SIGTERM waited for it.
+    func testAHangingExecNeitherHoldsPublishingNorTheStop() throws {
+        let h = Harness()
+        h.sample()
+        let pidFile = h.dir + "/exec.pid"
+        let w = try PublishWatchTests.Watcher(h, ["--exec", "echo $$ > \(pidFile); sleep 60"])
+        w.wait(for: "published (start)")
+        try relctl(h, ["maintenance", "schedule", "--from", utc(2), "--for", "2s"])
+        w.wait(for: "published (database changed)")
+        w.wait(for: "published (maintenance window #1 (all platforms) starts)", seconds: 6)
+        let control = try JSONSerialization.jsonObject(with: fm.contents(atPath: h.dir + "/out/shop/control.json")!) as? [String: Any]
+        XCTAssertEqual(((control?["maintenance"] as? [String: Any])?["active"] as? [Any])?.count, 1, "published while --exec still ran")
+        let pid = try XCTUnwrap(Int32(String(decoding: fm.contents(atPath: pidFile) ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertEqual(kill(pid, 0), 0, "the command still runs")
+        let asked = Date()
+        XCTAssertEqual(w.stop(), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 3, "SIGTERM does not wait for the command: \(w.log)")
+        XCTAssertTrue(w.log.contains("--exec was told to stop (SIGTERM) and did"), w.log)
+        XCTAssertNotEqual(kill(pid, 0), 0, "the command's process group was stopped")
+    }
+
+    // 3. The timeout: a command past it is stopped, counted as failed, and a
+    // command that ignores SIGTERM is killed after the grace.
+    func testExecPastItsTimeoutIsStoppedThenKilled() throws {
+        let h = Harness()
+        h.sample()
+        let w = try PublishWatchTests.Watcher(h, ["--exec-timeout", "1s", "--exec", "trap '' TERM; sleep 60"])
+        w.wait(for: "published (start)")
+        w.wait(for: "--exec ran longer than --exec-timeout 1s and was stopped", seconds: 10)
+        XCTAssertTrue(w.log.contains("it runs again with these"), w.log)
+        XCTAssertEqual(w.stop(), 0)
+        h.fails("publish \(h.dir)/out --exec-timeout 5m", status: 2, "--exec runs after each publish of --watch")
+        h.fails("publish \(h.dir)/out --watch --exec true --exec-timeout 0s", status: 2, "--exec-timeout: the duration '0s' is zero")
+        h.fails("publish \(h.dir)/out --watch --exec true --exec-timeout soon", status: 2, "invalid duration")
+        h.fails("publish \(h.dir)/out --watch --exec-timeout 5m", status: 2, "--exec-timeout limits the command of --exec")
+    }
+
+    // 4. A backup restored under a running watcher (cp, then mv over the
+    // database) was never noticed: it kept polling the unlinked old file.
+    func testARestoredDatabaseIsPublishedFrom() throws {
+        let h = Harness()
+        h.sample()
+        let backup = h.dir + "/backup.db"
+        try fm.copyItem(atPath: h.db, toPath: backup)
+        let w = try PublishWatchTests.Watcher(h, [])
+        w.wait(for: "published (start)")
+        try relctl(h, ["notes", "set", "2.0", "--platform", "ios", "--locale", "en", "Not in the backup"])
+        w.wait(for: "published (database changed)")
+        try fm.copyItem(atPath: backup, toPath: h.db + ".new")
+        XCTAssertEqual(rename(h.db + ".new", h.db), 0)
+        w.wait(for: "published (database replaced)")
+        let notes = { String(decoding: self.fm.contents(atPath: h.dir + "/out/shop/ios/whatsnew/en.json") ?? Data(), as: UTF8.self) }
+        XCTAssertFalse(notes().contains("Not in the backup"), "the restored database's files")
+        // And what is written to the new file from then on.
+        try relctl(h, ["notes", "set", "2.0", "--platform", "ios", "--locale", "en", "After the restore"])
+        w.wait(for: "published (database changed)", count: 2)
+        XCTAssertTrue(notes().contains("After the restore"), notes())
+        // A file that is not a database in its place is said once, and the watcher waits for a good one.
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: h.db + ".new"))
+        XCTAssertEqual(rename(h.db + ".new", h.db), 0)
+        w.wait(for: "was replaced by one that cannot be read")
+        try fm.copyItem(atPath: backup, toPath: h.db + ".new")
+        XCTAssertEqual(rename(h.db + ".new", h.db), 0)
+        w.wait(for: "published (database replaced)", count: 2)
+        XCTAssertEqual(w.log.components(separatedBy: "cannot be read").count - 1, 1, w.log)
+        XCTAssertEqual(w.stop(), 0)
+    }
 }

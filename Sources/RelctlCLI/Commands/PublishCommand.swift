@@ -10,7 +10,8 @@ enum PublishCommand {
         arguments: [Argument("DIR", help: "The directory to publish into; created when missing.", completion: .directory)],
         options: [Shared.at, Option("dry-run", short: "n", help: "List what would be added, changed and removed, and write nothing."),
                   Option("watch", help: "Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM."),
-                  Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after the first publish (RELCTL_REASON=start; it may have changed nothing) and after each one that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR. A CMD that fails is run again, with every path since its last success, at the next change and at the latest a minute later."),
+                  Option("exec", value: "CMD", help: "With --watch: run CMD with /bin/sh after the first publish (RELCTL_REASON=start; it may have changed nothing) and after each one that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR. A CMD that fails is run again, with every path since its last success, at the next change and at the latest a minute later. CMD runs beside the watcher, which goes on publishing meanwhile (files changed while it runs are handed to its next run); it runs in a process group of its own, which is sent SIGTERM when it runs past --exec-timeout or the watcher stops, and SIGKILL 5 s later."),
+                  Option("exec-timeout", value: "DURATION", help: "With --exec: how long CMD may run before it is stopped and counted as failed.", defaultValue: "10m"),
                   Option("full", help: "Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand. Files are still written only where they differ."),
                   Option("no-pages", help: "Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed."),
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
@@ -23,7 +24,7 @@ enum PublishCommand {
             try PublishWatch.run(inv, dir: dir)
             return
         }
-        if inv.flag("exec") {
+        if inv.flag("exec") || inv.flag("exec-timeout") {
             throw RelctlError.usage("--exec runs after each publish of --watch", hint: "add --watch, or run the command after 'relctl publish \(dir)' yourself")
         }
         let at = try inv.value("at").map(inv.time) ?? inv.now

@@ -4,23 +4,47 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a shell command and waits for it (`publish --watch --exec`).
+/// Runs programs: `publish --watch --exec` (a shell command it does not
+/// wait for) and deploy's rclone (captured).
 enum Spawn {
-    /// The exit status, or a negative signal number; nil when it could not start.
-    static func shell(_ command: String, arguments: [String], env: [String: String]) -> Int32? {
-        let argv = ["/bin/sh", "-c", command, "relctl-exec"] + arguments
-        let envp = env.map { "\($0.key)=\($0.value)" }.sorted()
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", nil, nil, &cArgs, &cEnv) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return nil }
+    /// A shell command running in a process group of its own, so that it and
+    /// whatever it started (an upload's children) can be told to stop at once.
+    struct Running {
+        let pid: pid_t
+
+        /// Starts `command` with /bin/sh; nil when it could not start.
+        static func shell(_ command: String, arguments: [String], env: [String: String]) -> Running? {
+            let argv = ["/bin/sh", "-c", command, "relctl-exec"] + arguments
+            let envp = env.map { "\($0.key)=\($0.value)" }.sorted()
+            var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+            var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
+            defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, "/bin/sh", nil, &attributes, &cArgs, &cEnv) == 0 else { return nil }
+            return Running(pid: pid)
         }
-        let low = status & 0x7f
-        return low == 0 ? (status >> 8) & 0xff : -low
+
+        /// The exit status (a negative signal number when killed) once it
+        /// has ended, else nil; `wait` blocks until it ends.
+        func status(wait: Bool = false) -> Int32? {
+            var status: Int32 = 0
+            while true {
+                let r = waitpid(pid, &status, wait ? 0 : WNOHANG)
+                if r == pid { break }
+                if r == 0 { return nil }
+                if errno != EINTR { return -SIGKILL }
+            }
+            let low = status & 0x7f
+            return low == 0 ? (status >> 8) & 0xff : -low
+        }
+
+        /// Sends `signal` to its whole process group.
+        func signal(_ signal: Int32) { kill(-pid, signal) }
     }
 }
 
