@@ -224,4 +224,79 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertEqual(w.log.components(separatedBy: "cannot be read").count - 1, 1, w.log)
         XCTAssertEqual(w.stop(), 0)
     }
+
+    /// `text` with the bytes of `marker` (ASCII) replaced by `bytes` that are not UTF-8.
+    func withBadBytes(_ text: String, _ marker: String, _ bytes: [UInt8] = [0xC3, 0x28, 0xFF]) -> Data {
+        let parts = text.components(separatedBy: marker)
+        XCTAssertEqual(parts.count, 2, "the marker \(marker) is in the text once")
+        return Data(Array(parts[0].utf8) + bytes + Array(parts[1].utf8))
+    }
+
+    // 5. Bytes that are not UTF-8 inside a string were stored as U+FFFD (in a key they were refused).
+    func testImportRefusesBytesThatAreNotUTF8WithTheValuesPath() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,tr")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1088280260")
+        h.ok("platform add android --bundle-id com.example.shop")
+        h.ok("version add 2.0 --platform android --build 200")
+        let messaging = #""messaging":{"forced":{"title":"T","message":"M","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U","cancelButtonText":"L"}}"#
+        let retired = "{\(messaging),\"versions\":[{\"version\":\"1.0\",\"policy\":\"force\"},{\"version\":\"2.0\",\"policy\":\"none\"}]}"
+        // Each text holds one X, where the bad bytes go.
+        let cases: [(format: String, platform: String, text: String, place: String)] = [
+            ("retired", "ios", retired.replacingOccurrences(of: #""message":"M","continueButtonText":"U","c"#, with: #""message":"MX","continueButtonText":"U","c"#), "messaging.recommended.message"),
+            ("retired", "ios", retired.replacingOccurrences(of: "\"policy\":\"none\"", with: "\"policy\":\"nonX\""), "versions[1].policy"),
+            ("retired", "ios", retired.replacingOccurrences(of: "\"versions\"", with: "\"versXons\""), "a member name in the top-level object"),
+            ("andversion", "ios", #"{"AndVersion":{"CurrentVersion":"2.0","MinVersion":"1.0","AppStoreId":"1088280260","WhatsNew":{"tr":["Yeni X"]}}}"#, "AndVersion.WhatsNew.tr[0]"),
+            ("andversion", "android", #"{"AndVersion":{"CurrentVersion":200,"MinVersion":200,"WhatsNew":{"en":["New X"]}}}"#, "AndVersion.WhatsNew.en[0]"),
+        ]
+        for (i, c) in cases.enumerated() {
+            let path = h.dir + "/bad\(i).json"
+            try withBadBytes(c.text, "X").write(to: URL(fileURLWithPath: path))
+            h.fails("import \(c.format) \(path) --platform \(c.platform)", "cannot import \(path): \(c.place): holds bytes that are not UTF-8 text")
+            // The same file with good bytes there is not refused for its text.
+            try withBadBytes(c.text, "X", Array("ü".utf8)).write(to: URL(fileURLWithPath: path))
+            XCTAssertFalse(h.run("import \(c.format) \(path) --platform \(c.platform) --dry-run").err.contains("UTF-8"))
+        }
+        // control.json: a project's name.
+        let src = PublishTests.scenario()
+        XCTAssertEqual(src.run(["publish", src.dir + "/out", "--at", at]).status, 0)
+        let control = try String(contentsOfFile: src.dir + "/out/shop/control.json", encoding: .utf8).replacingOccurrences(of: "\"name\":\"Shop\"", with: "\"name\":\"ShXp\"")
+        let path = h.dir + "/control.json"
+        try withBadBytes(control, "ShXp", Array("Sh".utf8) + [0xE2, 0x82] + Array("p".utf8)).write(to: URL(fileURLWithPath: path))
+        h.fails("import control \(path) -p copy", "cannot import \(path): project.name: holds bytes that are not UTF-8 text")
+        XCTAssertEqual(JSONReader.invalidUTF8(Array("{\"a\":[1,{\"b\":\"ok\"},\"".utf8) + [0x80] + Array("\"]}".utf8)), "a[2]")
+        XCTAssertNil(JSONReader.invalidUTF8(Array("{\"a\":\"\u{FFFD} is a character like any\"}".utf8)))
+    }
+
+    // 6, 9. An import of thousands of versions (quadratic before: 20,000 took
+    // over 5 minutes, holding the write lock) lands whole, in one audit row;
+    // importing the same file again changes nothing and logs nothing.
+    func testALargeImportLandsInOneRowAndAnUnchangedOneInNone() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1088280260")
+        let n = 1500
+        let versions = (0..<n).map { "{\"version\":\"1.\($0 / 100).\($0 % 100)\",\"policy\":\"\($0 < 200 ? "force" : $0 % 7 == 0 ? "recommend" : "none")\"}" }
+        let text = #"{"messaging":{"forced":{"title":"T","message":"M","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U","cancelButtonText":"L"}},"versions":["# + versions.joined(separator: ",") + "]}"
+        let path = h.dir + "/many.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        func auditRows() throws -> Int64? { try Connection(path: h.db, readOnly: true, create: false).query("SELECT count(*) FROM audit")[0].int(0) }
+        let before = try auditRows()
+        h.ok("import retired \(path) --platform ios")
+        XCTAssertEqual(try auditRows(), before.map { $0 + 1 })
+        let listed = (h.ok("version list --platform ios --json").json as? [String: Any])?["versions"] as? [Any]
+        XCTAssertEqual(listed?.count, n)
+        XCTAssertEqual((h.ok("check 1.1.99 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "required")
+        let again = h.ok("import retired \(path) --platform ios")
+        XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
+        XCTAssertEqual(try auditRows(), before.map { $0 + 1 }, "an import that changes nothing logs nothing")
+        // The same for a control document.
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        let rows = try auditRows()
+        h.ok("import control \(out)/shop/control.json")
+        XCTAssertEqual(try auditRows(), rows, "a control import that changes nothing logs nothing")
+    }
 }

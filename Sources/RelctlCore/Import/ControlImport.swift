@@ -21,6 +21,7 @@ public enum ControlImport {
     }
 
     public static func read(_ bytes: [UInt8]) throws(ImportProblem) -> File {
+        try ImportProblem.checkText(bytes)
         guard let top = try? JSONReader.parse(bytes) else { throw ImportProblem("not valid JSON") }
         let doc = Node(top, "")
         guard case .int(let schema)? = doc.member("schemaVersion")?.json else {
@@ -65,12 +66,15 @@ public enum ControlImport {
             }
             settings = here
             var list: [VersionRecord] = []
+            // By text and by build: a linear search per version made a long file's import quadratic.
+            var texts = Set<String>(), builds: [Int64: String] = [:]
             for v in try node.array("versions") {
                 let version = try v.version("version")
-                guard !list.contains(where: { $0.version.text == version.text }) else { throw ImportProblem("\(v.path): \(name) \(version.text) is listed twice") }
+                guard texts.insert(version.text).inserted else { throw ImportProblem("\(v.path): \(name) \(version.text) is listed twice") }
                 let build = try v.build("build")
-                if let b = build, let other = list.first(where: { $0.build == b }) {
-                    throw ImportProblem("\(v.path): build \(b) is already \(name) \(other.version.text)")
+                if let b = build {
+                    if let other = builds[b] { throw ImportProblem("\(v.path): build \(b) is already \(name) \(other)") }
+                    builds[b] = version.text
                 }
                 list.append(VersionRecord(id: Int64(list.count + 1), platformID: id, version: version, build: build,
                                           releasedAt: try v.time("releasedAt"), minOS: try v.optional("minOs", Names.osVersion),
@@ -196,12 +200,15 @@ public struct ControlPlan: Sendable {
     public static let notCarried = "release notes (what's new), past and cancelled maintenance windows, and project text for locales the file does not publish"
 
     /// The project's settings where the database holds others: (what, database's, file's).
-    func settingDifferences(_ p: ProjectRecord) -> [(String, String, String)] {
-        let f = project
+    func settingDifferences(_ existing: ProjectSnapshot) -> [(String, String, String)] {
+        let f = project, p = existing.project
         var out: [(String, String, String)] = []
         if p.name != f.name { out.append(("the name", p.name, f.name)) }
         if p.defaultLocale != f.defaultLocale { out.append(("the default locale", p.defaultLocale, f.defaultLocale)) }
-        if p.locales != f.locales { out.append(("the locales", p.locales.joined(separator: ","), f.locales.joined(separator: ","))) }
+        // A project that derives its locales from its data published the file's list: that is no difference.
+        if p.locales != f.locales && !(p.locales.isEmpty && existing.publishedLocales == f.locales) {
+            out.append(("the locales", p.locales.isEmpty ? "derived from the data" : p.locales.joined(separator: ","), f.locales.joined(separator: ",")))
+        }
         if p.timeZone != f.timeZone { out.append(("the time zone", p.timeZone, f.timeZone)) }
         if p.rules != f.rules { out.append(("the rules", p.rules.stored, f.rules.stored)) }
         if p.releaseDelayDays != f.releaseDelayDays { out.append(("the release delay", "\(p.releaseDelayDays) days", "\(f.releaseDelayDays) days")) }
@@ -229,7 +236,7 @@ public struct ControlPlan: Sendable {
             return ["add project \(project.slug) (\(project.name)) with \(platforms.count) platform\(platforms.count == 1 ? "" : "s")"]
                 + details(against: ProjectSnapshot(project: project, platforms: [], versions: [:], windows: [], messages: MessageResolver(overrides: [:], defaultLocale: project.defaultLocale)))
         }
-        return settingDifferences(existing.project).map { "set \($0.0) of \(project.slug) to \($0.2)" } + details(against: existing)
+        return settingDifferences(existing).map { "set \($0.0) of \(project.slug) to \($0.2)" } + details(against: existing)
     }
 
     func details(against existing: ProjectSnapshot) -> [String] {
@@ -249,7 +256,7 @@ public struct ControlPlan: Sendable {
     /// What the project already holds differently (nothing when it is created).
     public func conflicts(against existing: ProjectSnapshot?) -> [String] {
         guard let existing else { return [] }
-        var out = settingDifferences(existing.project).map { "\($0.0) of \(project.slug) is \($0.1) in the database, \($0.2) in the file" }
+        var out = settingDifferences(existing).map { "\($0.0) of \(project.slug) is \($0.1) in the database, \($0.2) in the file" }
         for (name, plan) in platforms {
             guard let platform = existing.platforms.first(where: { $0.name == name }) else { continue }
             out += plan.conflicts(against: existing, platform: platform)

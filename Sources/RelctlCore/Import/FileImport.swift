@@ -25,6 +25,7 @@ public enum FileImport {
     /// pins (Retired's model is a policy per version), and the messaging
     /// where it differs from what relctl would write.
     public static func retired(_ bytes: [UInt8], snapshot: ProjectSnapshot, platform: PlatformRecord, locale: String) throws(ImportProblem) -> ImportPlan {
+        try ImportProblem.checkText(bytes)
         do { _ = try RetiredClient(bytes) } catch { throw reason(error, "Retired") }
         guard case .object(let top)? = try? JSONReader.parse(bytes), case .array(let list)? = top["versions"],
               case .object(let messaging)? = top["messaging"] else { throw ImportProblem("not a Retired versions file") }
@@ -71,6 +72,7 @@ public enum FileImport {
     /// notes per language, AppStoreId (iOS). On Android the values are
     /// versionCodes, which must name recorded versions.
     public static func andVersion(_ bytes: [UInt8], snapshot: ProjectSnapshot, platform: PlatformRecord) throws(ImportProblem) -> ImportPlan {
+        try ImportProblem.checkText(bytes)
         var plan = ImportPlan()
         let whatsNew: [String: [String]]
         let current: String

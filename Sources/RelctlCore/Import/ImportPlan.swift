@@ -55,11 +55,17 @@ public struct ImportPlan: Sendable {
         return out
     }
 
+    /// The recorded versions by their text: every lookup below is one, so an
+    /// import of thousands of versions stays linear.
+    public static func byText(_ versions: [VersionRecord]) -> [String: VersionRecord] {
+        Dictionary(versions.map { ($0.version.text, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Per-version values of versions the database already has.
-    func versionDifferences(_ existing: [VersionRecord], _ p: PlatformRecord) -> [Difference] {
+    func versionDifferences(_ existing: [String: VersionRecord], _ p: PlatformRecord) -> [Difference] {
         var out: [Difference] = []
         for v in versions {
-            guard let e = existing.first(where: { $0.version.text == v.version.text }) else { continue }
+            guard let e = existing[v.version.text] else { continue }
             if let b = v.build, b != e.build { out.append(Difference(what: "the build of \(p.name) \(e.version.text)", ours: e.build.map(String.init) ?? "none", theirs: String(b), unset: e.build == nil)) }
             if let r = v.releasedAt, r != e.releasedAt {
                 out.append(Difference(what: "the release time of \(p.name) \(e.version.text)", ours: e.releasedAt.map(Time.format) ?? "not released", theirs: r.map(Time.format) ?? "not released", unset: e.releasedAt == nil))
@@ -67,7 +73,7 @@ public struct ImportPlan: Sendable {
             if let m = v.minOS, m != e.minOS { out.append(Difference(what: "the minimum OS of \(p.name) \(e.version.text)", ours: e.minOS ?? "none", theirs: m ?? "none", unset: e.minOS == nil)) }
         }
         for (text, policy) in pins {
-            if let e = existing.first(where: { $0.version.text == text }), e.policy != policy {
+            if let e = existing[text], e.policy != policy {
                 out.append(Difference(what: "the pin of \(p.name) \(text)", ours: e.policy ?? "none", theirs: policy, unset: e.policy == nil, isPin: true))
             }
         }
@@ -76,20 +82,20 @@ public struct ImportPlan: Sendable {
 
     /// One line per change, for people.
     public func changes(against snapshot: ProjectSnapshot, platform: PlatformRecord) -> [String] {
-        let existing = snapshot.versions(of: platform)
+        let existing = ImportPlan.byText(snapshot.versions(of: platform))
         var out: [String] = []
-        for v in versions where !existing.contains(where: { $0.version.text == v.version.text }) {
+        for v in versions where existing[v.version.text] == nil {
             let released = v.releasedAt.map { $0.map { ", released \(Time.format($0))" } ?? ", not released" } ?? ", released"
             out.append("add version \(v.version.text)\(v.build.map { " (build \($0))" } ?? "") on \(platform.name)\(released)")
         }
         out += (platformDifferences(platform) + versionDifferences(existing, platform)).filter { !$0.isPin }.map { "set \($0.what) to \($0.theirs)" }
-        for (text, policy) in pins where existing.first(where: { $0.version.text == text })?.policy != policy {
+        for (text, policy) in pins where existing[text]?.policy != policy {
             out.append("pin \(platform.name) \(text) to \(policy)")
         }
         for m in messages where snapshot.messages.overrides[m.kind]?[m.locale]?[m.field] != m.text {
             out.append("set message \(m.kind) \(m.field) in \(m.locale)")
         }
-        for n in notes where existing.first(where: { $0.version.text == n.version })?.notes[n.locale] != n.text {
+        for n in notes where existing[n.version]?.notes[n.locale] != n.text {
             out.append("set notes of \(n.version) in \(n.locale)")
         }
         return out
@@ -98,7 +104,7 @@ public struct ImportPlan: Sendable {
     /// What the database already holds differently. A value the database
     /// leaves unset is not a conflict: the file fills it.
     public func conflicts(against snapshot: ProjectSnapshot, platform: PlatformRecord) -> [String] {
-        let existing = snapshot.versions(of: platform)
+        let existing = ImportPlan.byText(snapshot.versions(of: platform))
         var out: [String] = []
         for d in platformDifferences(platform) + versionDifferences(existing, platform) where !d.unset {
             out.append("\(d.what) is \(d.ours) in the database, \(d.theirs) in the file")
@@ -109,7 +115,7 @@ public struct ImportPlan: Sendable {
             }
         }
         for n in notes {
-            if let current = existing.first(where: { $0.version.text == n.version })?.notes[n.locale], current != n.text {
+            if let current = existing[n.version]?.notes[n.locale], current != n.text {
                 out.append("the \(n.locale) notes of \(platform.name) \(n.version) differ from the file's")
             }
         }
@@ -121,4 +127,10 @@ public struct ImportPlan: Sendable {
 public struct ImportProblem: Error, Equatable, Sendable {
     public var message: String
     public init(_ message: String) { self.message = message }
+
+    /// Refuses a file with bytes that are not UTF-8, naming where: read on,
+    /// they would be stored as U+FFFD, text nobody wrote.
+    static func checkText(_ bytes: [UInt8]) throws(ImportProblem) {
+        if let place = JSONReader.invalidUTF8(bytes) { throw ImportProblem("\(place): holds bytes that are not UTF-8 text") }
+    }
 }
