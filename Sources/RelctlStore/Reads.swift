@@ -181,7 +181,7 @@ extension Store {
         // Versions mostly have notes in as many locales as each other: each version's are made at the largest size yet, not grown.
         var largest = 0
         try db.each("SELECT n.version_id, n.locale, n.body FROM note n JOIN version v ON v.id = n.version_id WHERE v.platform_id = ?", [.int(platform)]) { c in
-            guard let id = c.int(0), let locale = try c.text(1), let body = try c.text(2), let i = index[id] else { return }
+            guard let id = try c.int(0), let locale = try c.text(1), let body = try c.text(2), let i = index[id] else { return }
             if notes[i].isEmpty { notes[i].reserveCapacity(largest) }
             notes[i][try self.locale(locale, "a note of version #\(id)", "its locale")] = try self.noteBody(body, version: id)
             largest = max(largest, notes[i].count)

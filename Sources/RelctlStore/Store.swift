@@ -114,6 +114,9 @@ public final class Store {
             return StoreError("the database \(path) is corrupt", hint: "restore it from a backup")
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
             return StoreError("cannot write the database \(path): \(e.message)", hint: "check the permissions of the file and of its folder")
+        case SQLITE_MISMATCH:
+            return StoreError("the database \(path) has a bad row: \(e.message)",
+                              hint: "correct that row (sqlite3 \(path)) or restore the database from a backup")
         case SQLITE_BUSY, SQLITE_LOCKED:
             return StoreError("the database \(path) stayed locked by another process for 15 s", hint: "try again when the other relctl has finished")
         default:

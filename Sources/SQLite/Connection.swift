@@ -112,6 +112,7 @@ public final class Connection {
         }
         var rows: [Row] = []
         let columns = sqlite3_column_count(stmt)
+        let integers = (0..<columns).map { Connection.isDeclaredInteger(stmt, $0) }
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
@@ -122,6 +123,7 @@ public final class Connection {
                 switch sqlite3_column_type(stmt, c) {
                 case SQLITE_NULL: values.append(.null)
                 case SQLITE_INTEGER: values.append(.int(sqlite3_column_int64(stmt, c)))
+                case _ where integers[Int(c)]: throw translate(Connection.notAnInteger(stmt, c))
                 default:
                     do { values.append(.text(try Connection.text(stmt, c))) } catch let e as SQLiteError { throw translate(e) }
                 }
@@ -154,6 +156,30 @@ public final class Connection {
         return s
     }
 
+    /// Whether result column `c` is a table column declared with an integer
+    /// type (INTEGER, INT, BIGINT, …; SQLite's rule for integer affinity).
+    static func isDeclaredInteger(_ stmt: OpaquePointer, _ c: Int32) -> Bool {
+        guard let declared = sqlite3_column_decltype(stmt, c) else { return false }
+        return String(cString: declared).uppercased().contains("INT")
+    }
+
+    /// The error for a value of an integer column that is not a whole
+    /// number: text or a real, which only a table without STRICT (a foreign
+    /// writer, an old tool) can hold. Read as NULL or 0 it would bring a
+    /// cancelled window back or drop a deadline; it names the column, its
+    /// value and, when the row's first column is its id, the row.
+    static func notAnInteger(_ stmt: OpaquePointer, _ c: Int32) -> SQLiteError {
+        func name(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+        let table = name(sqlite3_column_table_name(stmt, c)).map { $0 + "." } ?? ""
+        let column = name(sqlite3_column_origin_name(stmt, c)) ?? name(sqlite3_column_name(stmt, c)) ?? "#\(c)"
+        let kind = sqlite3_column_type(stmt, c) == SQLITE_FLOAT ? "the number" : sqlite3_column_type(stmt, c) == SQLITE_BLOB ? "the blob" : "the text"
+        var value = (try? text(stmt, c)) ?? "?"
+        if value.count > 40 { value = String(value.prefix(40)) + "…" }
+        let row = c != 0 && name(sqlite3_column_origin_name(stmt, 0)) == "id" && sqlite3_column_type(stmt, 0) == SQLITE_INTEGER
+            ? " of row id \(sqlite3_column_int64(stmt, 0))" : ""
+        return SQLiteError(code: SQLITE_MISMATCH, message: "\(table)\(column)\(row) holds \(kind) '\(value)' where a whole number belongs")
+    }
+
     /// Steps through the rows without materialising them: for bulk reads.
     public func each(_ sql: String, _ args: [SQLValue] = [], _ body: (Cursor) throws -> Void) throws {
         let stmt = try statement(sql)
@@ -166,11 +192,12 @@ public final class Connection {
             case .text(let s): Connection.bind(stmt, idx, s)
             }
         }
+        let integers = (0..<sqlite3_column_count(stmt)).map { Connection.isDeclaredInteger(stmt, $0) }
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw error(rc) }
-            do { try body(Cursor(stmt: stmt)) } catch let e as SQLiteError { throw translate(e) }
+            do { try body(Cursor(stmt: stmt, integers: integers)) } catch let e as SQLiteError { throw translate(e) }
         }
     }
 

@@ -19,9 +19,17 @@ public struct Row {
 /// The current row of `Connection.each`.
 public struct Cursor {
     let stmt: OpaquePointer
+    /// Which columns are declared integer: their other values are errors, as in `query`.
+    let integers: [Bool]
 
-    public func int(_ i: Int32) -> Int64? {
-        sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
+    /// An integer, or nil for NULL; text or a real in an integer column is an error.
+    public func int(_ i: Int32) throws -> Int64? {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return sqlite3_column_int64(stmt, i)
+        case _ where integers[Int(i)]: throw Connection.notAnInteger(stmt, i)
+        default: return sqlite3_column_int64(stmt, i)
+        }
     }
 
     public func text(_ i: Int32) throws -> String? {

@@ -299,4 +299,32 @@ final class HardeningRoundTwoTests: XCTestCase {
         h.ok("import control \(out)/shop/control.json")
         XCTAssertEqual(try auditRows(), rows, "a control import that changes nothing logs nothing")
     }
+
+    // 7. Text in an integer column of a table that lost STRICT: `log` died
+    // with SIGILL on audit.at; elsewhere it read as NULL, so a cancelled
+    // window came back and a deadline vanished. Each is now a bad row, named.
+    func testTextInAnIntegerColumnIsABadRowNamed() throws {
+        let cases: [(table: String, sql: String, names: String, by: [String])] = [
+            ("audit", "UPDATE audit SET at = 'yesterday' WHERE id = 2", "audit.at of row id 2 holds the text 'yesterday'", ["log", "log --json"]),
+            ("maintenance", "UPDATE maintenance SET cancelled_at = 'soon'", "maintenance.cancelled_at of row id 1 holds the text 'soon'", ["status", "check 1.0 --platform ios", "publish OUT"]),
+            ("platform", "UPDATE platform SET force_deadline = '2026-12-08' WHERE name = 'ios'", "platform.force_deadline of row id 1 holds the text '2026-12-08'", ["check 1.0 --platform ios", "status", "publish OUT"]),
+            ("version", "UPDATE version SET build = 1.5 WHERE version = '1.1'", "version.build of row id 2 holds the number '1.5'", ["version list --platform ios", "publish OUT"]),
+            ("version", "UPDATE version SET released_at = 'today' WHERE version = '2.0'", "version.released_at of row id 3 holds the text 'today'", ["check 1.0 --platform ios", "publish OUT"]),
+        ]
+        for c in cases {
+            let h = Harness()
+            h.sample()
+            h.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+            h.ok("maintenance cancel 1 --yes")
+            h.ok("force 1.1 --platform ios --after 7d --yes")
+            // The table as a foreign writer would leave it: without STRICT, and a value of the wrong type.
+            try sqlite3(h, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(replace(sql, 'STRICT, ', ''), ') STRICT', ')') WHERE name = '\(c.table)'; PRAGMA writable_schema = OFF;")
+            try sqlite3(h, "PRAGMA foreign_keys = OFF; " + c.sql)
+            for line in c.by.map({ $0.replacingOccurrences(of: "OUT", with: h.dir + "/out") }) {
+                let r = h.fails(line, "has a bad row: ")
+                XCTAssertTrue(r.err.contains(c.names), "\(c.sql) → \(line): \(r.err)")
+            }
+            XCTAssertFalse(fm.fileExists(atPath: h.dir + "/out/index.json"), "no publish over a bad row")
+        }
+    }
 }
