@@ -327,4 +327,25 @@ final class HardeningRoundTwoTests: XCTestCase {
             XCTAssertFalse(fm.fileExists(atPath: h.dir + "/out/index.json"), "no publish over a bad row")
         }
     }
+
+    // 9. An unbalanced right-to-left override in a project's name reversed the
+    // rest of the status page's title and headings: user text is isolated.
+    func testUserTextCannotTurnThePageRightToLeft() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project edit shop --name \"Shop \u{202E}evil\"")
+        h.ok("message set required --locale en --message \"\u{202E}Update now\"")
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("notes set 2.0 --platform ios --locale en \"\u{202B}Faster\"")
+        XCTAssertEqual(h.run(["publish", h.dir + "/out", "--at", at]).status, 0)
+        let page = String(decoding: fm.contents(atPath: h.dir + "/out/shop/status.html") ?? Data(), as: UTF8.self)
+        XCTAssertTrue(page.contains("<title>\u{2068}Shop \u{202E}evil\u{2069} — release status</title>"), "the title's name is isolated")
+        XCTAssertTrue(page.contains("<h1><bdi>Shop \u{202E}evil</bdi> <span class=\"mut\">(shop)</span></h1>"), "the heading's name is isolated")
+        XCTAssertTrue(page.contains("<bdi>\u{202E}Update now</bdi>"), "a message is isolated")
+        XCTAssertTrue(page.contains("<bdi>\u{202B}Faster</bdi>"), "notes are isolated")
+        let index = String(decoding: fm.contents(atPath: h.dir + "/out/index.html") ?? Data(), as: UTF8.self)
+        XCTAssertTrue(index.contains("<bdi>Shop \u{202E}evil</bdi></a>"), "and on the index page")
+        // ASCII text has no direction of its own: it stays bare.
+        XCTAssertFalse(page.contains("<bdi>2.0"))
+    }
 }

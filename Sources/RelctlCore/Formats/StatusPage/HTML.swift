@@ -11,6 +11,22 @@ struct HTML {
     /// Text content and attribute values alike.
     mutating func text(_ s: String) { HTML.escape(s, into: &out) }
 
+    /// Text a user wrote (a project's name, notes, messages, a window's
+    /// copy), as content: isolated in <bdi> when it is not ASCII, so its own
+    /// direction is taken from it and an override it leaves open (U+202E)
+    /// ends with it instead of reversing the rest of the line. ASCII text
+    /// holds no direction of its own and is written bare.
+    mutating func user(_ s: String) {
+        guard !s.utf8.allSatisfy({ $0 < 0x80 }) else { return text(s) }
+        raw("<bdi>"); text(s); raw("</bdi>")
+    }
+
+    /// The same for plain text, where no element can stand (<title>): the
+    /// isolate characters U+2068 and U+2069 do what <bdi> does.
+    static func isolated(_ s: String) -> String {
+        s.utf8.allSatisfy({ $0 < 0x80 }) ? s : "\u{2068}" + s + "\u{2069}"
+    }
+
     /// The five markup characters become entities; characters an HTML parser
     /// reports as errors (C0 and C1 controls other than tab, LF, FF and CR,
     /// and noncharacters) become U+FFFD, so a strict parser accepts every page.

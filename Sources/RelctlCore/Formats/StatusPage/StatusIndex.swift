@@ -143,7 +143,7 @@ public enum StatusIndex {
         }
         for s in blocked {
             for w in s.active {
-                h.raw("<div class=\"alert\"><strong><span class=\"v v-maintenance\">maintenance</span> active now</strong>: "); h.text(s.name)
+                h.raw("<div class=\"alert\"><strong><span class=\"v v-maintenance\">maintenance</span> active now</strong>: "); h.user(s.name)
                 h.raw(" ("); h.text(w.scope); h.raw(") since "); h.time(w.from)
                 if let to = w.to { h.raw(", until "); h.time(to) } else { h.raw(", until stopped") }
                 h.raw("</div>\n")
@@ -151,7 +151,7 @@ public enum StatusIndex {
         }
         for s in projects {
             h.raw("<section class=\"card project\" data-project=\""); h.text(s.slug); h.raw("\">\n<h2><a href=\""); h.text(s.slug); h.raw("/status.html\">")
-            h.text(s.name); h.raw("</a> <span class=\"mut\">("); h.text(s.slug); h.raw(")</span></h2>\n")
+            h.user(s.name); h.raw("</a> <span class=\"mut\">("); h.text(s.slug); h.raw(")</span></h2>\n")
             if s.platforms.isEmpty { h.raw("<p class=\"mut\">No platform yet.</p>\n") } else {
                 h.raw("<div class=\"scroll\"><table>\n<thead><tr><th>Platform</th><th>Versions now</th><th>Newest</th><th>Force floor</th><th>Recommend floor</th><th>Pins</th></tr></thead>\n<tbody>\n")
                 for p in s.platforms {

@@ -30,9 +30,9 @@ public enum StatusPage {
                        since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
-        h.head(title: "\(project.name) — release status")
+        h.head(title: "\(HTML.isolated(project.name)) — release status")
         if published { h.raw("<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n") }
-        h.raw("<h1>"); h.text(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
+        h.raw("<h1>"); h.user(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
         h.raw("<p class=\"meta\">Project revision \(revision)")
         if let since {
             h.raw(" · this state since "); h.time(since.at); h.raw(" ("); h.text(since.because); h.raw(")")
@@ -89,7 +89,7 @@ public enum StatusPage {
             h.text(w.platformName ?? "all platforms"); h.raw(") since "); h.time(w.startsAt)
             if let end = w.endsAt { h.raw(", until "); h.time(end) } else { h.raw(", until stopped") }
             h.raw(". Apps show a blocking screen")
-            if let copy = windowCopy(w, snapshot.project.defaultLocale) { h.raw(": “"); h.text(copy); h.raw("”") }
+            if let copy = windowCopy(w, snapshot.project.defaultLocale) { h.raw(": “"); h.user(copy); h.raw("”") }
             h.raw(".</div>\n")
         }
     }
@@ -215,22 +215,26 @@ public enum StatusPage {
     static func messages(_ h: inout HTML, _ state: PlatformState) {
         let locale = state.project.defaultLocale
         var shown: [Verdict.Kind] = []
-        var items: [(Verdict.Kind, String)] = []
+        var items: [(Verdict.Kind, [String])] = []
         for row in state.verdicts.indices.reversed() {
             let kind = state.verdicts[row].1.kind
             guard (kind == .required || kind == .optional) && !shown.contains(kind) else { continue }
             let verdict = state.verdicts[row].1
             shown.append(kind)
             guard let m = state.evaluator.message(verdict, locale: locale) else { continue }
-            items.append((verdict.kind, [m["title"]?.value, m["message"]?.value].compactMap { $0 }.joined(separator: " — ")))
+            items.append((verdict.kind, [m["title"]?.value, m["message"]?.value].compactMap { $0 }))
         }
         let notes = state.released.flatMap { v in state.notes(v, locale: locale).map { (v, $0) } }
         guard !items.isEmpty || notes != nil else { return }
         h.raw("<h3>What users read (")
         h.text(locale); h.raw(")</h3>\n<ul class=\"messages\">\n")
-        for (kind, text) in items { h.raw("<li>"); h.verdict(kind); h.raw(" "); h.text(text); h.raw("</li>\n") }
+        for (kind, texts) in items {
+            h.raw("<li>"); h.verdict(kind); h.raw(" ")
+            for (i, text) in texts.enumerated() { if i > 0 { h.raw(" — ") }; h.user(text) }
+            h.raw("</li>\n")
+        }
         if let (v, (l, text)) = notes {
-            h.raw("<li>What’s new in "); h.text(v.version.text); h.raw(" ("); h.text(l); h.raw("): "); h.text(text); h.raw("</li>\n")
+            h.raw("<li>What’s new in "); h.text(v.version.text); h.raw(" ("); h.text(l); h.raw("): "); h.user(text); h.raw("</li>\n")
         }
         h.raw("</ul>\n")
     }
