@@ -59,7 +59,7 @@ _relctl_spec() {
         "message rm") subs=""; flags="--dry-run"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
-        "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec"; repeat=""; args=("dir"); argrep=0 ;;
+        "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -173,6 +173,7 @@ _relctl_value() {
         "status|--html") echo "file" ;;
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
+        "publish|--exec-timeout") echo "none" ;;
         "deploy|--changed-list") echo "file" ;;
         "deploy|--at") echo "none" ;;
         "import retired|--platform") echo "dyn:platforms" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
@@ -355,6 +355,7 @@ complete -c relctl -n '__relctl_opt \'publish\' --at 0' -l at -x -d 'Evaluate at
 complete -c relctl -n '__relctl_opt \'publish\' --dry-run 0' -s n -l dry-run -d 'List what would be added, changed and removed, and write nothing'
 complete -c relctl -n '__relctl_opt \'publish\' --watch 0' -l watch -d 'Keep running: publish now, after every change to the database (from any process), and at each next-change instant; one line per publish; stop with Ctrl-C or SIGTERM'
 complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --watch: run CMD with /bin/sh after the first publish (RELCTL_REASON=start; it may have changed nothing) and after each one that changed files; the changed paths (relative to DIR) are its arguments and, one per line, in RELCTL_CHANGED; RELCTL_DIR is DIR'
+complete -c relctl -n '__relctl_opt \'publish\' --exec-timeout 0' -l exec-timeout -x -d 'With --exec: how long CMD may run before it is stopped and counted as failed'
 complete -c relctl -n '__relctl_opt \'publish\' --full 0' -l full -d 'Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand'
 complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed'
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'

@@ -82,6 +82,13 @@ final class BadInputCorpusTests: XCTestCase {
         add(2, ["deploy", "out", "remote", "--changed-list", ""])
         add(2, ["deploy", "out", "remote", "--at", "soon"])
         for n in ["-1", "x", "1001", "", "1.5"] { add(2, ["rules", "set", "--whats-new", n]) }
+        // The second hardening round (issue 29): --exec-timeout, files with bytes that are not UTF-8 (made by the test).
+        for d in badDurations { add(2, ["publish", "out", "--watch", "--exec", "true", "--exec-timeout", d]) }
+        add(2, ["publish", "out", "--exec-timeout", "5m"])
+        add(2, ["publish", "out", "--watch", "--exec-timeout", "5m"])
+        add(1, ["import", "retired", "not-utf8.json", "--platform", "ios", "--locale", "en"])
+        add(1, ["import", "andversion", "not-utf8.json", "--platform", "ios"])
+        add(1, ["import", "control", "not-utf8.json"])
         for l in badLocales {
             add(2, ["project", "add", "new", "--default-locale", l])
             add(2, ["project", "edit", "shop", "--default-locale", l])
@@ -169,6 +176,9 @@ final class BadInputCorpusTests: XCTestCase {
         let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it
+        // A Retired file whose title holds bytes that are not UTF-8 (for each importer: the first thing refused).
+        let notUTF8 = Array(#"{"messaging":{"forced":{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","message":"M","continueButtonText":"U"}},"versions":[]}"#.utf8)
+        XCTAssertTrue(FileManager.default.createFile(atPath: h.dir + "/not-utf8.json", contents: Data(notUTF8)))
         let cases = BadInputCorpusTests.cases
         for c in cases { assertRefused(h, c.args, c.status) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out"), "a refused publish made its folder")
