@@ -92,14 +92,21 @@ final class AppcastTests: XCTestCase {
         XCTAssertTrue(XMLParser(data: Data(xml)).parse())
         let root = try XMLReader.parse(xml)
         let items = root.all("item")
-        XCTAssertEqual(items.map { $0.first("sparkle:version")?.text ?? "?" }, ["3.0", "2.0"], "the offered version and the critical one")
+        // Issue 30: the critical item stands at the floor (1.5), which no release is: at the
+        // lowest release above it (2.0), installs between (1.9) were forced, which check does not.
+        XCTAssertEqual(items.map { $0.first("sparkle:version")?.text ?? "?" }, ["3.0", "1.5"], "the offered version and the critical one, at the floor")
         XCTAssertEqual(items.map { $0.first("sparkle:tags")?.first("sparkle:criticalUpdate") != nil }, [false, true])
-        XCTAssertEqual(items.map { $0.first("sparkle:minimumSystemVersion")?.text }, [nil, "15.0"], "only a minimum OS the engineer set")
+        XCTAssertEqual(items.map { $0.first("sparkle:minimumSystemVersion")?.text }, [nil, nil], "only a minimum OS the engineer set")
         XCTAssertEqual(items[0].first("enclosure")?.attributes["url"], "https://x.example/?a=1&b=\"2\"")
         XCTAssertEqual(items[0].first("pubDate")?.text, "Sun, 13 Sep 2026 14:13:20 +0000")
         let client = try UpgraderClient(xml, platform: "ios")
-        XCTAssertEqual(client.decide("1.9"), .required)
+        XCTAssertEqual(client.decide("1.4.9"), .required)
+        XCTAssertEqual(client.decide("1.9"), .optional, "above the floor, as check says")
         XCTAssertEqual(client.decide("2.0"), .optional)
+        for v in ["1.4.9", "1.9", "2.0", "3.0"] {
+            let verdict = Evaluator(snapshot).evaluate(platform, Release(try Version(v), build: nil), at: now)
+            XCTAssertEqual(client.decide(v), PlatformCheck.decision(verdict.kind), v)
+        }
         XCTAssertEqual(client.notes(locale: "tr"), "Türkçe <notlar>")
         for f in Fidelity.check(snapshot, at: now, file: { byPath[$0] }) where f.isDisagreement { XCTFail("\(f)") }
         XCTAssertEqual(root.first("channel")?.first("title")?.text, "A & <B>")

@@ -85,7 +85,11 @@ final class ClientSimulationTests: XCTestCase {
         let released = Time.parseUTC("2026-11-20T10:00:00Z")!
         let s = try SirenClient(config: bytes(config), lookup: bytes(lookup))
         let later = released + 2 * 86400
-        XCTAssertEqual(s.decide("1.4.9", at: released), .required, "below the force floor, at once")
+        // Siren's delay gate stands in front of the floor the app feeds it (clients.md, Wiring).
+        XCTAssertEqual(s.decide("1.4.9", at: released), .none, "below the force floor, but within Siren's release delay")
+        XCTAssertEqual(s.decide("1.4.9", at: later), .required, "below the force floor")
+        let atOnce = try SirenClient(config: bytes(config.replacingOccurrences(of: "ForDays\":1", with: "ForDays\":0")), lookup: bytes(lookup))
+        XCTAssertEqual(atOnce.decide("1.4.9", at: released), .required, "with no delay, below the force floor at once")
         XCTAssertEqual(s.decide("1.9", at: later), .required, "major: force")
         XCTAssertEqual(s.decide("2.2", at: later), .optional, "minor: option")
         XCTAssertEqual(s.decide("2.3", at: later), .optional, "patch: skip is optional")

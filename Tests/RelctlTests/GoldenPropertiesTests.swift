@@ -44,11 +44,14 @@ final class GoldenPropertiesTests: XCTestCase {
                 && j["revision"]?.int != nil && j["validFrom"]?.string == "2026-11-29T11:30:00Z" && j["publishedAt"] == nil
                 && j["generator"]?.string?.hasPrefix("relctl ") == true
         }),
-         ("per project: its revision (the whole database's here: one project), span, no disagreements, the limits and warnings publish reports", { j in
+         ("per project: its revision (the whole database's here: one project), span, no disagreements, the limits (Siren's early offer of 2.1, no pin limit) and warnings publish reports", { j in
             let p = j["projects"]?["shop"]
             return j["projects"]?.object?.count == 1 && p?["revision"]?.int == j["revision"]?.int && p?["validFrom"]?.string == "2026-11-29T11:30:00Z"
                 && p?["nextChange"] == j["nextChange"] && p?["disagreements"]?.int == 0
-                && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "pin 1.1 recommend" } == true
+                // Siren's gate is open while the floor sends users to 2.1 in its delay: 1.1, pinned to recommend, is offered as check says,
+                // and 2.0 (check: in the delay) is offered early, a limit.
+                && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "release delay of 2.1 while a floor or pin sends users to it" } == true
+                && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "pin 1.1 recommend" } == false
                 && p?["warnings"]?.array?.count == 1
         }),
          ("the next change is the scheduled window starting at 12:30 (faster polling began already: it is within the hour)", { j in
@@ -78,9 +81,9 @@ final class GoldenPropertiesTests: XCTestCase {
                     && first?["version"]?.string == "1.0" && first?["releasedAt"]?.string == "2026-01-01T00:00:00Z" && first?["minOs"] == .null
             }),
         ],
-        "shop/ios/siren.json": [("force floor 1.1, current version 2.1 (the floor acts at once; the one-day delay still holds back rule prompts), App Store id a string", { j in
+        "shop/ios/siren.json": [("force floor 1.1, current version 2.1 (the floor acts at once: Siren's delay gate, in front of the floor, is 0 while 2.1 is in its delay, so rule prompts come early, a limit), App Store id a string", { j in
             j["forceFloor"]?.string == "1.1" && j["currentVersion"]?.string == "2.1" && j["appStoreId"]?.string == "1088280260"
-                && j["showAlertAfterCurrentVersionHasBeenReleasedForDays"]?.int == 1
+                && j["showAlertAfterCurrentVersionHasBeenReleasedForDays"]?.int == 0
         })],
         "shop/ios/andversion.json": [("strings on iOS: CurrentVersion 2.1 (the floor acts at once), MinVersion 1.1, AppStoreId digits; 2.1 has no notes, so every key has the catalog's line, en included", { j in
             let a = j["AndVersion"]

@@ -1,7 +1,7 @@
 /// Siren 7 driven by siren.json and a lookup-shaped file, as clients.md
 /// describes it. The app maps siren.json onto Siren's rules; relctl's
 /// contract (README) adds one step Siren lacks: below `forceFloor` the app
-/// forces the update.
+/// forces the update, behind Siren's own gates.
 public struct SirenClient: Sendable, Equatable {
     let alerts: [String]
     let delayDays: Int64
@@ -77,12 +77,15 @@ public struct SirenClient: Sendable, Equatable {
         return out
     }
 
+    /// Siren's gates come first, the floor the app feeds it after them
+    /// (clients.md, Wiring): no lookup or a release still in its delay means
+    /// no alert, forced or not.
     public func decide(_ installed: String, at now: Int64) -> ClientDecision {
         let version = SirenClient.components(installed)
+        guard let lookup, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
         if let forceFloor, SirenClient.compare(version, forceFloor).below { return .required }
-        guard let lookup else { return .none }
         let c = SirenClient.compare(version, lookup.version)
-        guard c.below, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
+        guard c.below else { return .none }
         switch alerts[min(c.type, 3)] {
         case "force": return .required
         case "none": return .none

@@ -72,6 +72,15 @@ enum AndVersionFormat {
     /// Where MinVersion goes: below it everything must update.
     enum Threshold { case none, floor(Floor), version(VersionRecord) }
 
+    /// The release a threshold names, nil for none.
+    static func release(_ threshold: Threshold) -> Release? {
+        switch threshold {
+        case .none: return nil
+        case .floor(let f): return f.release
+        case .version(let v): return v.release
+        }
+    }
+
     /// The forced versions AndVersion can carry: those below the oldest
     /// version that is not forced (a floor, a major rule, a pin on the
     /// oldest). The force floor itself is the threshold when it lies between
@@ -79,12 +88,14 @@ enum AndVersionFormat {
     /// versions below it are forced too. A forced version above a free one
     /// (a pin, a minor-only rule) cannot be carried; the limits say so.
     static func minimum(_ state: PlatformState) -> Threshold {
-        minimum(state.platform, at: state.at, versions: state.versions) { state.verdicts[$0].1.kind }
+        minimum(state.platform, at: state.at, versions: state.versions, belowOldest: state.belowOldest) { state.verdicts[$0].1.kind }
     }
 
     /// The same from a platform's versions (oldest first) and each one's
     /// verdict, asked for in order up to the first that is not forced.
-    static func minimum(_ platform: PlatformRecord, at: Int64, versions: [VersionRecord], kind: (Int) -> Verdict.Kind) -> Threshold {
+    /// `belowOldest`: the verdict of an install just below the oldest record.
+    static func minimum(_ platform: PlatformRecord, at: Int64, versions: [VersionRecord], belowOldest: Verdict.Kind?,
+                        kind: (Int) -> Verdict.Kind) -> Threshold {
         guard let free = versions.indices.first(where: { kind($0) != .required }) else { return .none }
         let lastForced = free > 0 ? versions[free - 1] : nil
         let firstFree = versions[free]
@@ -93,7 +104,10 @@ enum AndVersionFormat {
             // On Android the threshold is a versionCode: the floor's build, or the first free version's.
             return platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)
         }
-        return lastForced == nil ? .none : .version(firstFree)
+        // The oldest record spared (a pin below the floor): what is below it is still forced
+        // when `check` forces it; MinVersion 0 would drop the floor for every older install.
+        if lastForced == nil { return belowOldest == .required ? .version(firstFree) : .none }
+        return .version(firstFree)
     }
 
     /// Two-letter language keys from the current version's notes; the

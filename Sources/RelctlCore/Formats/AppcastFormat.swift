@@ -22,7 +22,12 @@ enum AppcastFormat {
         out += "\n<rss version=\"2.0\" xmlns:sparkle=\"http://www.andymatuschak.org/xml-namespaces/sparkle\">\n<channel>\n<title>".utf8
         XMLText.escape(state.project.name, into: &out)
         out += "</title>\n".utf8
-        item(state, current, critical: critical?.id == current.id, url: url, locales: locales, into: &out)
+        // upgrader offers the highest item to every install below it: when no
+        // install is offered or required anything ("outdated: none", no floor),
+        // the feed holds no item, so it prompts nobody.
+        if state.offersOptional || critical != nil {
+            item(state, current, critical: critical?.id == current.id, url: url, locales: locales, into: &out)
+        }
         if let critical, critical.id != current.id {
             item(state, critical, critical: true, url: url, locales: locales, into: &out)
         }
@@ -33,20 +38,21 @@ enum AppcastFormat {
     /// The lowest released version at or above the version below which
     /// everything must update (the threshold AndVersion's MinVersion names).
     static func criticalItem(_ state: PlatformState) -> VersionRecord? {
-        guard let item = lowestReleased(atOrAbove: AndVersionFormat.minimum(state), state.releasedNewestFirst) else { return nil }
+        let threshold = AndVersionFormat.minimum(state)
+        guard let item = lowestReleased(atOrAbove: threshold, state.releasedNewestFirst) else { return nil }
         // Never above the version offered: the highest item is the one upgrader offers.
         if let current = state.current, Release.isBelow(current.release, item.release) { return current }
-        return item
+        // upgrader requires everything below the critical item: a release above the
+        // threshold would force installs between the two that `check` does not.
+        // The item then stands at the threshold itself, which no release is.
+        guard let at = AndVersionFormat.release(threshold), item.version != at.version else { return item }
+        return VersionRecord(id: -1, platformID: state.platform.id, version: at.version, build: nil, releasedAt: nil,
+                             minOS: nil, policy: nil, notes: [:])
     }
 
     /// The lowest of the released versions (newest first) at or above the threshold.
     static func lowestReleased(atOrAbove threshold: AndVersionFormat.Threshold, _ releasedNewestFirst: [VersionRecord]) -> VersionRecord? {
-        let release: Release
-        switch threshold {
-        case .none: return nil
-        case .floor(let f): release = f.release
-        case .version(let v): release = v.release
-        }
+        guard let release = AndVersionFormat.release(threshold) else { return nil }
         return releasedNewestFirst.last { !Release.isBelow($0.release, release) }
     }
 

@@ -19,7 +19,8 @@ extension ProjectSnapshot {
             let facts = Evaluator.PlatformFacts(self, platform, at: t)
             let releasedNewestFirst = Array(versions.filter { $0.isReleased(at: t) }.reversed())
             for v in WhatsNewFormat.listed(releasedNewestFirst, limit: project.whatsNewLimit) { shown.insert(v.id) }
-            let threshold = AndVersionFormat.minimum(platform, at: t, versions: versions) {
+            let below = PlatformState.belowOldest(evaluator, platform, versions, at: t, facts: facts)
+            let threshold = AndVersionFormat.minimum(platform, at: t, versions: versions, belowOldest: below) {
                 evaluator.update(platform, versions[$0].release, at: t, facts: facts).kind
             }
             for v in [facts.released, facts.announced, AppcastFormat.lowestReleased(atOrAbove: threshold, releasedNewestFirst)] {

@@ -17,6 +17,13 @@ struct PlatformState {
     /// else the newest version past its release delay.
     let current: VersionRecord?
     let releasedNewestFirst: [VersionRecord]
+    /// The update verdict of an install just below the oldest record (Probes.below): whether
+    /// what lies under every record must update, which a spared oldest version does not say.
+    let belowOldest: Verdict.Kind?
+    /// Whether any install, recorded or not, is offered an optional update:
+    /// when none is, the manifests that can say so offer nothing (an
+    /// "outdated: none" project with no floor prompts nobody).
+    let offersOptional: Bool
 
     init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64) {
         self.snapshot = evaluator.snapshot
@@ -32,6 +39,25 @@ struct PlatformState {
         let released = self.released
         current = verdicts.contains { $0.1.target?.id != nil && $0.1.target?.id == released?.id } ? released : announced
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
+        belowOldest = PlatformState.belowOldest(evaluator, platform, versions, at: at, facts: facts)
+        offersOptional = verdicts.contains { $0.1.kind == .optional } || belowOldest == .optional
+            || PlatformState.rulesOffer(evaluator.snapshot.project, announced: facts.announced)
+    }
+
+    /// Whether the outdated rules offer some install an optional update: one
+    /// whose update type an install below the announced version can have (a
+    /// minor one below 2.1, not below 2.0.0) and whose alert is not force or none.
+    static func rulesOffer(_ project: ProjectRecord, announced: VersionRecord?) -> Bool {
+        guard project.outdated != "none", let announced else { return false }
+        return announced.version.components.indices.contains { i in
+            announced.version.components[i] > 0 && ["option", "skip"].contains(project.rules.rule(forDifference: i).alert)
+        }
+    }
+
+    static func belowOldest(_ evaluator: Evaluator, _ platform: PlatformRecord, _ versions: [VersionRecord], at: Int64,
+                            facts: Evaluator.PlatformFacts) -> Verdict.Kind? {
+        guard let oldest = versions.first, let below = Probes.below(oldest.version) else { return nil }
+        return evaluator.update(platform, Release(below, build: nil), at: at, facts: facts).kind
     }
 
     var project: ProjectRecord { snapshot.project }

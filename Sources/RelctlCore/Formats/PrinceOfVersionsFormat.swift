@@ -28,13 +28,20 @@ enum PrinceOfVersionsFormat {
         let where_ = "\(state.project.slug)/\(p.name)"
         guard let current = state.current else { return nil }
         let required = AndVersionFormat.minimum(state)
-        let requiredRelease: Release? = {
+        var requiredRelease: Release? = {
             switch required {
             case .none: return nil
             case .floor(let f): return p.isAndroid && f.build == nil ? nil : f.release
             case .version(let v): return v.release
             }
         }()
+        // iOS and macOS read three components and a build: "1.2.3.4" is 1.2.3 build 0,
+        // which forces no 1.2.3 install. With the build of the release recorded at that
+        // version ("1.2.3.4-2", read as 1.2.3 build 2) the client meets the threshold.
+        if !p.isAndroid, let r = requiredRelease, r.version.components.count > 3, r.build == nil,
+           let b = state.versions.first(where: { $0.version == r.version && $0.build != nil })?.build {
+            requiredRelease = Release(r.version, build: b)
+        }
         if p.isAndroid {
             guard current.build != nil, requiredRelease.map({ $0.build != nil }) ?? true else {
                 warnings.append("\(where_): a version Prince of Versions needs has no versionCode, so prince-of-versions.json has no android2 list; add builds with 'relctl version edit VERSION --platform android --build N'")
@@ -52,6 +59,12 @@ enum PrinceOfVersionsFormat {
             if os.map({ OSVersion.isBelow($0, before) }) ?? true { bands.append((v, os)) }
         }
         let notify = state.project.rules.byType.allSatisfy(\.skipAllowed) ? "ONCE" : "ALWAYS"
+        // No install is offered or required anything ("outdated: none", no floor): the
+        // version available is one below every install (0), so nobody is prompted.
+        if !state.offersOptional && requiredRelease == nil {
+            return [.object(["last_version_available": p.isAndroid ? .int(0) : .string("0.0.0"), "notify_last_version_frequency": .string(notify),
+                             "meta": .object(["updateUrl": .optional(p.updateURL)])])]
+        }
         var out: [JSON] = []
         var osDropped = false
         for (last, os) in bands {

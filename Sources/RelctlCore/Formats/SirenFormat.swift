@@ -8,7 +8,11 @@ enum SirenFormat {
             let r = state.project.outdated == "none" ? Rule(alert: "none", frequency: rules.byType[i].frequency) : rules.byType[i]
             members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert), "frequency": .string(r.frequency), "preset": .string(r.name)])
         }
-        members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(state.project.releaseDelayDays)
+        // Siren's own delay gate stands in front of the floor the app feeds it
+        // (clients.md): while a floor or pin sends users to a release still in
+        // its delay, as `check` does at once, the gate must let them through.
+        let sentEarly = state.current != nil && state.current?.id != state.announced?.id
+        members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(sentEarly ? 0 : state.project.releaseDelayDays)
         // Below the newest release the floor forces everyone even when it lies
         // above it (--allow-unreleased): the app forces below what it is told.
         // A force floor still in its grace period is not a floor yet.

@@ -268,7 +268,8 @@ struct PlatformCheck {
         do {
             let client = try UpgraderClient(bytes, platform: platform.name)
             compare(.upgrader, path) { client.decide($0.version.text) }
-            guard let current = state.current else { return }
+            // A feed that offers nothing (nobody is prompted) shows no notes to anyone.
+            guard let current = state.current, client.onDefaultOS.best != nil else { return }
             for locale in locales {
                 let expected = state.evaluator.notes(current, locale: locale)
                 let shown = client.notes(locale: locale)
@@ -358,7 +359,8 @@ struct PlatformCheck {
             return limit(intentOf(verdict, v), "no optional update, only a required one")
         }
         // Prince of Versions reads three components on iOS and macOS.
-        if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3 {
+        if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
+            || (AndVersionFormat.release(AndVersionFormat.minimum(state))?.version.components.count ?? 0) > 3 {
             return limit("four-part versions", "reads three components and drops the fourth")
         }
         if client == .upgrader {

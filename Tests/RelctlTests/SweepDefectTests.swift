@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// Issue 30: the defects the real client libraries showed, each tried
+/// against the file relctl publishes, read by the client's simulation, on
+/// installs nobody recorded as well as recorded ones.
+final class SweepDefectTests: XCTestCase {
+    let at = "2026-11-29T12:00:00Z"
+
+    func published(_ h: Harness, file: StaticString = #filePath, line: UInt = #line) -> (String) -> [UInt8] {
+        let r = h.run(["publish", h.dir + "/out", "--at", at])
+        XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
+        return { Array(FileManager.default.contents(atPath: h.dir + "/out/" + $0) ?? Data()) }
+    }
+
+    func verdict(_ h: Harness, _ version: String, _ platform: String, build: Int? = nil) -> ClientDecision {
+        let r = h.run(["check", version, "--platform", platform, "--at", at, "--json"] + (build.map { ["--build", String($0)] } ?? []))
+        let word = (r.json as? [String: Any])?["verdict"] as? String ?? "?"
+        return PlatformCheck.decision(Verdict.Kind(rawValue: word) ?? .maintenance)
+    }
+
+    func verifies(_ h: Harness, file: StaticString = #filePath, line: UInt = #line) {
+        let r = h.run(["verify", h.dir + "/out"])
+        XCTAssertEqual(r.status, 0, r.out + r.err, file: file, line: line)
+    }
+
+    /// 1. The oldest record pinned to none below the force floor dropped the
+    /// floor for every older install (MinVersion 0): it is the threshold now.
+    func testASparedOldestVersionKeepsOlderInstallsForced() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 0.9 --platform android --build 90 --released 2025-06-01T00:00:00Z")
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("force 2.0.0 --platform android --yes")
+        h.ok("policy set 1.0 none --platform ios")
+        h.ok("policy set 0.9 recommend --platform android")
+        let file = published(h)
+        XCTAssertEqual(verdict(h, "0.8", "ios"), .required, "check: below the floor, and no pin")
+        let ios = try AndVersionIOSClient(file("shop/ios/andversion.json"))
+        XCTAssertEqual(ios.decide("0.8"), .required, "AndVersion iOS forces what is below the spared 1.0")
+        XCTAssertNotEqual(ios.decide("1.0"), .required, "and spares 1.0 itself (offered, a limit: no per-version policy)")
+        let pov = try PrinceOfVersionsClient(file("shop/prince-of-versions.json"), platform: "ios")
+        XCTAssertEqual(pov.decide("0.8", build: nil), .required)
+        let feed = try UpgraderClient(file("shop/ios/appcast.xml"), platform: "ios")
+        XCTAssertEqual(feed.decide("0.8"), .required)
+        let android = try AndVersionAndroidClient(file("shop/android/andversion.json"))
+        XCTAssertEqual(verdict(h, "0.8", "android", build: 80), .required)
+        XCTAssertEqual(android.decide(80), .required, "below the spared 0.9 (90), still forced")
+        XCTAssertEqual(android.decide(90), .none)
+        verifies(h)
+    }
+
+    /// 2. "outdated: none" and no floor: nobody is to be prompted, and the
+    /// Prince of Versions file and the appcast offered the newest to everyone.
+    func testNothingToOfferPromptsNobody() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("rules set --outdated none")
+        let file = published(h)
+        for v in ["0.1", "1.0", "1.1", "1.9.9"] { XCTAssertEqual(verdict(h, v, "ios"), ClientDecision.none, v) }
+        let pov = try PrinceOfVersionsClient(file("shop/prince-of-versions.json"), platform: "ios")
+        let povAndroid = try PrinceOfVersionsClient(file("shop/prince-of-versions.json"), platform: "android")
+        let feed = try UpgraderClient(file("shop/ios/appcast.xml"), platform: "ios")
+        for v in ["0.1", "1.0", "1.1", "1.9.9"] {
+            XCTAssertEqual(pov.decide(v, build: nil), ClientDecision.none, v)
+            XCTAssertEqual(feed.decide(v), ClientDecision.none, v)
+        }
+        for code in [1, 100, 199] { XCTAssertEqual(povAndroid.decide(versionCode: Int64(code)), ClientDecision.none) }
+        verifies(h)
+        // A recommend floor makes something optional again: the newest is offered.
+        h.ok("recommend 2.0 --platform ios")
+        let again = published(h)
+        XCTAssertEqual(try UpgraderClient(again("shop/ios/appcast.xml"), platform: "ios").decide("1.1"), .optional)
+        XCTAssertEqual(try PrinceOfVersionsClient(again("shop/prince-of-versions.json"), platform: "ios").decide("1.1", build: nil), .optional)
+        verifies(h)
+    }
+
+    /// 3. A force floor sending users to a release still in its delay: check
+    /// says required at once, and siren.json made Siren wait for the delay.
+    func testAFloorToAReleaseInItsDelayActsAtOnceInSiren() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z")
+        h.ok("force 2.1 --platform ios --yes")
+        let file = published(h)
+        XCTAssertEqual(verdict(h, "2.0", "ios"), .required)
+        let siren = try SirenClient(config: file("shop/ios/siren.json"), lookup: file("shop/ios/lookup/en.json"))
+        let now = try TimeInput.parse(at, now: 0, timeZone: "UTC")
+        XCTAssertEqual(siren.decide("2.0", at: now), .required, "Siren's delay gate lets the floor act at once")
+        XCTAssertEqual(siren.decide("1.9", at: now), .required)
+        verifies(h)
+        // Once 2.1 is past its delay, the gate is the project's again.
+        h.ok("force --clear --platform ios --yes")
+        _ = published(h)
+        let config = try JSONSerialization.jsonObject(with: Data(file("shop/ios/siren.json"))) as? [String: Any]
+        XCTAssertEqual(config?["showAlertAfterCurrentVersionHasBeenReleasedForDays"] as? Int, 1)
+    }
+
+    /// 5. A force floor at a four-part version (1.2.3.4, recorded with build 2,
+    /// beside 1.2.3 build 1): Prince of Versions on iOS read "1.2.3.4" as 1.2.3
+    /// build 0 and forced nobody, and publish refused the whole tree.
+    func testAFourPartFloorIsWrittenAsTheClientReadsIt() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1088280260 --min-os 15.0")
+        h.ok("version add 1.2.3 --platform ios --build 1 --released 2026-01-01T00:00:00Z")
+        h.ok("version add 1.2.3.4 --platform ios --build 2 --released 2026-02-01T00:00:00Z")
+        h.ok("version add 1.3 --platform ios --build 3 --released 2026-03-01T00:00:00Z")
+        h.ok("force 1.2.3.4 --platform ios --yes")
+        let file = published(h)
+        let pov = try PrinceOfVersionsClient(file("shop/prince-of-versions.json"), platform: "ios")
+        XCTAssertEqual(verdict(h, "1.2.3", "ios", build: 1), .required)
+        XCTAssertEqual(pov.decide("1.2.3", build: 1), .required, "1.2.3 (1) is below 1.2.3.4-2, read as 1.2.3 build 2")
+        XCTAssertEqual(pov.decide("1.2.3.4", build: 2), .optional, "the floor's own release is not forced")
+        XCTAssertTrue(String(decoding: file("shop/prince-of-versions.json"), as: UTF8.self).contains("\"required_version\":\"1.2.3.4-2\""))
+        verifies(h)
+    }
+}
