@@ -52,6 +52,8 @@ final class GoldenPropertiesTests: XCTestCase {
                 // and 2.0 (check: in the delay) is offered early, a limit.
                 && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "release delay of 2.1 while a floor or pin sends users to it" } == true
                 && p?["limits"]?.array?.contains { $0["client"]?.string == "Siren" && $0["intent"]?.string == "pin 1.1 recommend" } == false
+                // The sweep over installs nobody recorded: Retired matches exact text only.
+                && p?["limits"]?.array?.contains { $0["client"]?.string == "Retired" && $0["intent"]?.string == "versions relctl has no record of" } == true
                 && p?["warnings"]?.array?.count == 1
         }),
          ("the next change is the scheduled window starting at 12:30 (faster polling began already: it is within the hour)", { j in

@@ -149,6 +149,9 @@ final class PrinceOfVersionsTests: XCTestCase {
         var (_, files) = try render(s)
         files["app/prince-of-versions.json"] = bytes(#"{"ios2":[{"last_version_available":"3.0"}]}"#)
         let bad = Fidelity.check(s, at: 1_790_000_000) { files[$0] }.filter { $0.isDisagreement && $0.client == .princeOfVersions }
-        XCTAssertEqual(bad.map(\.version), ["1.0"], "1.0 is forced, the file only offers")
+        XCTAssertEqual(bad.filter { $0.install == nil }.map(\.version), ["1.0"], "1.0 is forced, the file only offers")
+        // And the installs nobody recorded below the floor, each named.
+        XCTAssertEqual(bad.filter { $0.install != nil }.map(\.version), ["0.999999", "1.0.1", "1.999999"])
+        XCTAssertEqual(bad.first { $0.version == "1.999999" }?.install, "just below the floor 2.0")
     }
 }

@@ -118,4 +118,29 @@ final class SweepDefectTests: XCTestCase {
         XCTAssertTrue(String(decoding: file("shop/prince-of-versions.json"), as: UTF8.self).contains("\"required_version\":\"1.2.3.4-2\""))
         verifies(h)
     }
+
+    /// Why verify said "0 disagreements" where phones disagreed: it asked only
+    /// about recorded versions. A manifest edited so that every recorded
+    /// version is decided as before, but an install between two is not, is
+    /// now a disagreement naming that install.
+    func testVerifyAsksAboutInstallsNobodyRecorded() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("force 1.1 --platform ios --yes")
+        _ = published(h)
+        XCTAssertEqual(h.run(["verify", h.dir + "/out"]).status, 0)
+        let path = h.dir + "/out/shop/ios/andversion.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"MinVersion\":\"1.1\""), text)
+        try text.replacingOccurrences(of: "\"MinVersion\":\"1.1\"", with: "\"MinVersion\":\"1.0.5\"").write(toFile: path, atomically: true, encoding: .utf8)
+        let client = try AndVersionIOSClient(Array(FileManager.default.contents(atPath: path)!))
+        for v in ["1.0", "1.1", "2.0"] { XCTAssertEqual(client.decide(v), verdict(h, v, "ios"), "recorded \(v) is decided as before") }
+        let r = h.run(["verify", h.dir + "/out", "--json"])
+        XCTAssertEqual(r.status, 1, r.out)
+        let disagreements = (r.json as? [String: Any])?["disagreements"] as? [[String: Any]] ?? []
+        XCTAssertTrue(disagreements.contains { $0["client"] as? String == "AndVersion iOS" && $0["version"] as? String == "1.0.999999"
+            && $0["unrecorded"] as? String == "just below the floor 1.1" && $0["check"] as? String == "required (force-floor)" }, "\(disagreements)")
+        let shown = h.run(["verify", h.dir + "/out"])
+        XCTAssertTrue(shown.out.contains("AndVersion iOS 1.0.999999 (unrecorded: just below the floor 1.1): check says required (force-floor), the client does optional"), shown.out)
+    }
 }

@@ -6,6 +6,7 @@ enum FindingsReport {
     static func disagreementLine(_ f: Finding) -> String {
         var subject = "\(f.project)/\(f.platform) \(f.client.rawValue)"
         if let v = f.version { subject += " \(v)\(f.build.map { " (\($0))" } ?? "")" }
+        if let install = f.install { subject += " (unrecorded: \(install))" }
         if let l = f.locale { subject += " [\(l)]" }
         return "\(subject): check says \(f.expected), the client does \(f.actual) (\(f.file))"
     }
@@ -47,7 +48,7 @@ enum FindingsReport {
     static func json(_ f: Finding) -> JSON {
         .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
                  "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),
-                 "check": .string(f.expected), "clientDoes": .string(f.actual)])
+                 "check": .string(f.expected), "clientDoes": .string(f.actual), "unrecorded": .optional(f.install)])
     }
 
     static func json(project: String, _ l: Limit) -> JSON {

@@ -40,6 +40,22 @@ public struct ControlClient: Sendable {
 
     static func key(_ version: String, _ build: String?) -> String { build.map { "\(version)+\($0)" } ?? version }
 
+    /// What the document says of installs it does not list: its platforms,
+    /// releases, floors with their deadlines, pins, rules and windows, read
+    /// as a project, for the one evaluator to decide, as an app embedding
+    /// relctl's client does. Nil when the document cannot be read so.
+    public static func decoded(_ bytes: [UInt8]) -> ProjectSnapshot? {
+        guard let file = try? ControlImport.read(bytes) else { return nil }
+        var snapshot = file.bare
+        for platform in snapshot.platforms {
+            guard let pins = file.pins[platform.name], !pins.isEmpty, var list = snapshot.versions[platform.id] else { continue }
+            let policies = Dictionary(pins, uniquingKeysWith: { _, last in last })
+            for i in list.indices { if let p = policies[list[i].version.text] { list[i].policy = p } }
+            snapshot.versions[platform.id] = list
+        }
+        return snapshot
+    }
+
     public func decide(platform: String, version: String, build: Int64?) -> ClientDecision {
         if maintenance.contains(where: { $0 == nil || $0 == platform }) { return .maintenance }
         switch platforms[platform]?[ControlClient.key(version, build.map(String.init))] {

@@ -50,39 +50,56 @@ public enum Probes {
         return out
     }
 
-    /// The unrecorded installs of a platform whose versions are `versions`
-    /// (oldest first): each version's other spellings, one between each pair
-    /// of neighbours, one below the oldest and one above the newest; on a
-    /// platform that ranks by build (Android's versionCode), the builds just
-    /// below, between and above the recorded ones, each reporting the
-    /// version it follows. None repeats a recorded install.
-    public static func installs(_ versions: [VersionRecord], buildOrdered: Bool) -> [Install] {
+    /// The unrecorded installs worth asking about on a platform whose
+    /// versions are `versions` (oldest first): what a client or `check`
+    /// decides changes only where a file or the database draws a line, so
+    /// probes go around those lines, not around every record: for each
+    /// record in `marked` (where the verdict changes, the versions offered,
+    /// pinned, at a threshold) its other spellings and a version between it
+    /// and each neighbour; for each version in `lines` (floors, which need
+    /// not be records) that version, its spellings and one just below; one
+    /// below the oldest and one above the newest; on a platform that ranks
+    /// by build (Android's versionCode), the builds just below and above
+    /// each marked record's and the lowest and highest recorded (a code just
+    /// below a release's reports the release before it, as codes grow with
+    /// versions; one just above, the release itself). None repeats a
+    /// recorded install.
+    public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Version], buildOrdered: Bool) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
         var out: [Install] = []
         var seen = Set(versions.map { Key($0.version.text, $0.build) })
+        let texts = Set(versions.map(\.version.text))
+        // A code is one build: an install reporting a recorded code is that release.
+        let codes = buildOrdered ? Set(versions.compactMap(\.build)) : []
         func add(_ v: Version?, build: Int64?, _ kind: String) {
-            guard let v, seen.insert(Key(v.text, build)).inserted else { return }
+            guard let v, !(build == nil && texts.contains(v.text)), !(build.map(codes.contains) ?? false),
+                  seen.insert(Key(v.text, build)).inserted else { return }
             out.append(Install(release: Release(v, build: build), kind: kind))
         }
-        // Without a build: what an app whose build is not compared reports (the iOS clients
-        // but Prince of Versions); a build-ordered platform's probes carry one.
-        let texts = Set(versions.map(\.version.text))
-        for v in versions {
-            for s in spellings(v.version) where !texts.contains(s.text) { add(s, build: buildOrdered ? v.build : nil, "\(s.text), another spelling of \(v.version.text)") }
-        }
         add(below(first.version), build: nil, "below the oldest record, \(first.version.text)")
-        for (a, b) in zip(versions, versions.dropFirst()) where a.version < b.version {
-            add(between(a.version, b.version), build: nil, "between \(a.version.text) and \(b.version.text)")
+        for i in marked.sorted() where versions.indices.contains(i) {
+            let v = versions[i]
+            for s in spellings(v.version) { add(s, build: buildOrdered ? v.build : nil, "\(s.text), another spelling of \(v.version.text)") }
+            if i > 0, let b = between(versions[i - 1].version, v.version) { add(b, build: nil, "between \(versions[i - 1].version.text) and \(v.version.text)") }
+            if i + 1 < versions.count, let b = between(v.version, versions[i + 1].version) { add(b, build: nil, "between \(v.version.text) and \(versions[i + 1].version.text)") }
+            if buildOrdered, let b = v.build {
+                // Codes grow with versions: the code just below is the release before's (a later build of it).
+                let before = i > 0 ? versions[i - 1].version : below(first.version)
+                if b > 0, let before { add(before, build: b - 1, "build \(b - 1), just below \(v.version.text)'s \(b)") }
+                if b < 2_100_000_000 { add(v.version, build: b + 1, "build \(b + 1), just above \(v.version.text)'s \(b)") }
+            }
+        }
+        for line in lines {
+            add(line, build: nil, "\(line.text), a floor")
+            for s in spellings(line) { add(s, build: nil, "\(s.text), another spelling of the floor \(line.text)") }
+            add(below(line), build: nil, "just below the floor \(line.text)")
         }
         add(above(last.version), build: nil, "above the newest record, \(last.version.text)")
-        guard buildOrdered else { return out }
-        let built = versions.filter { $0.build != nil }.sorted { $0.build! < $1.build! }
-        guard let low = built.first, let high = built.last else { return out }
-        if low.build! > 0 { add(low.version, build: low.build! - 1, "build \(low.build! - 1), below the lowest recorded (\(low.build!))") }
-        for (a, b) in zip(built, built.dropFirst()) where b.build! - a.build! > 1 {
-            add(a.version, build: a.build! + 1, "build \(a.build! + 1), between \(a.build!) and \(b.build!)")
+        if buildOrdered {
+            let builds = versions.compactMap(\.build)
+            if let low = builds.min(), low > 0, let older = below(first.version) { add(older, build: low - 1, "build \(low - 1), below the lowest recorded") }
+            if let high = builds.max(), high < 2_100_000_000 { add(last.version, build: high + 1, "build \(high + 1), above the highest recorded") }
         }
-        if high.build! < 2_100_000_000 { add(high.version, build: high.build! + 1, "build \(high.build! + 1), above the highest recorded (\(high.build!))") }
         return out
     }
 

@@ -37,10 +37,15 @@ struct PlatformState {
         announced = facts.announced
         released = facts.released
         let released = self.released
-        current = verdicts.contains { $0.1.target?.id != nil && $0.1.target?.id == released?.id } ? released : announced
+        // Installs just below each floor, which may lie under every record: what they are sent to counts too.
+        let belowFloors = [platform.requiredFloor(at: at), platform.pendingFloor(at: at), platform.recommend].compactMap { floor in
+            floor.flatMap { Probes.below($0.version) }.map { evaluator.update(platform, Release($0, build: nil), at: at, facts: facts) }
+        }
+        let sent = verdicts.map(\.1) + belowFloors
+        current = sent.contains { $0.target?.id != nil && $0.target?.id == released?.id } ? released : announced
         releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
         belowOldest = PlatformState.belowOldest(evaluator, platform, versions, at: at, facts: facts)
-        offersOptional = verdicts.contains { $0.1.kind == .optional } || belowOldest == .optional
+        offersOptional = sent.contains { $0.kind == .optional } || belowOldest == .optional
             || PlatformState.rulesOffer(evaluator.snapshot.project, announced: facts.announced)
     }
 

@@ -23,11 +23,12 @@ public enum Fidelity {
     static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, file: @escaping (String) -> [UInt8]?)
         -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
-        let control = states.first.flatMap { file("\($0.project.slug)/control.json") }.map { bytes in
-            Result { () throws(ClientFailure) in try ControlClient(bytes) }
-        }
+        let bytes = states.first.flatMap { file("\($0.project.slug)/control.json") }
+        let control = bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
+        // Installs control.json does not list are decided from what it carries.
+        let decoded = bytes.flatMap(ControlClient.decoded)
         let checks = Parallel.map(states.count, forEach) { i in
-            var check = PlatformCheck(state: states[i], file: file, control: control)
+            var check = PlatformCheck(state: states[i], file: file, control: control, decoded: decoded)
             check.run()
             return (check.findings, check.decisions)
         }
@@ -41,31 +42,84 @@ struct PlatformCheck {
     let file: (String) -> [UInt8]?
     /// The project's control.json as its client read it; nil when it is missing.
     let controlFile: Result<ControlClient, ClientFailure>?
+    /// control.json read as a project (ControlClient.decoded), for the installs it does not list.
+    let decoded: ProjectSnapshot?
     var findings: [Finding] = []
     var decisions = 0
-    /// The recorded versions and what the evaluator says each should see,
-    /// worked out once for every client and locale.
+    /// The installs asked about, recorded versions first, then the probes
+    /// (Probes.installs: unrecorded installs around every line a file or the
+    /// database draws), with what the evaluator says each should see,
+    /// worked out once for every client and locale. A probe is a record
+    /// with a negative id, never released, with no notes.
     let versions: [VersionRecord]
+    let verdicts: [Verdict]
     let expected: [ClientDecision]
+    /// What each probe stands for ("between 1.1 and 1.2"), by its index in `versions`.
+    let probeKinds: [Int: String]
     /// Per version: whether a version below it is not forced (attribute's
     /// "spared"), and the platform's first versionCode out of order; worked
     /// out once, not for every difference.
     let spared: [Bool]
     let disorderedBuild: String?
 
-    init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?) {
-        self.state = state; self.file = file; self.controlFile = control
-        versions = state.versions
-        expected = state.verdicts.map { PlatformCheck.decision($0.1.kind) }
-        var spared: [Bool] = []
-        spared.reserveCapacity(versions.count)
-        var free = false
+    init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil) {
+        self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
+        let probes = PlatformCheck.probes(state)
+        var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
+        if !probes.isEmpty {
+            let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
+            for (n, p) in probes.enumerated() {
+                kinds[rows.count] = p.kind
+                rows.append(VersionRecord(id: -Int64(n + 1), platformID: state.platform.id, version: p.release.version, build: p.release.build,
+                                          releasedAt: nil, minOS: nil, policy: nil, notes: [:]))
+                verdicts.append(state.evaluator.update(state.platform, p.release, at: state.at, facts: facts))
+            }
+        }
+        versions = rows
+        self.verdicts = verdicts
+        probeKinds = kinds
+        expected = verdicts.map { PlatformCheck.decision($0.kind) }
+        // Spared: some install below is not forced. For a record, some record before it (the
+        // records' order); for a probe, some install of a lower release, probes included.
+        // A strict order (a build after none), so the sort is sound; equal releases are grouped below.
+        let order = rows.indices.sorted { a, b in
+            let x = rows[a], y = rows[b]
+            if x.version != y.version { return x.version < y.version }
+            return (x.build ?? -1, a) < (y.build ?? -1, b)
+        }
+        var spared = [Bool](repeating: false, count: rows.count)
+        var free = false, group: [Int] = [], groupFree = false
+        for i in order {
+            if let g = group.first, Release.isBelow(rows[g].release, rows[i].release) {
+                free = free || groupFree
+                group = []; groupFree = false
+            }
+            spared[i] = free
+            group.append(i)
+            if verdicts[i].kind != .required { groupFree = true }
+        }
+        var free2 = false
         for i in state.verdicts.indices {
-            spared.append(free)
-            if state.verdicts[i].1.kind != .required { free = true }
+            spared[i] = free2
+            if state.verdicts[i].1.kind != .required { free2 = true }
         }
         self.spared = spared
-        disorderedBuild = PlatformCheck.disorderedBuild(versions)
+        disorderedBuild = PlatformCheck.disorderedBuild(state.versions)
+    }
+
+    /// The probe installs of a platform: around the records where the
+    /// verdict changes, the versions the files offer, pinned versions and
+    /// the floors.
+    static func probes(_ state: PlatformState) -> [Probes.Install] {
+        let versions = state.versions
+        guard !versions.isEmpty else { return [] }
+        var marked: Set<Int> = [0, versions.count - 1]
+        for i in versions.indices.dropFirst() where state.verdicts[i].1.kind != state.verdicts[i - 1].1.kind { marked.insert(i); marked.insert(i - 1) }
+        let named = Set([state.current?.id, state.announced?.id, state.released?.id].compactMap { $0 })
+        for (i, v) in versions.enumerated() where v.policy != nil || named.contains(v.id) { marked.insert(i) }
+        let p = state.platform
+        let lines = [p.force?.version, p.recommend?.version].compactMap { $0 }
+        return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid)
     }
 
     var platform: PlatformRecord { state.platform }
@@ -84,9 +138,16 @@ struct PlatformCheck {
 
     mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
                        expected: String, actual: String, limit: Limit?) {
-        findings.append(Finding(project: state.project.slug, platform: platform.name, client: client, file: path,
-                                version: v?.version.text, build: v?.build, locale: locale,
-                                expected: expected, actual: actual, limit: limit))
+        var f = Finding(project: state.project.slug, platform: platform.name, client: client, file: path,
+                        version: v?.version.text, build: v?.build, locale: locale,
+                        expected: expected, actual: actual, limit: limit)
+        if let v, v.id < 0 { f.install = probeKind(v) }
+        findings.append(f)
+    }
+
+    /// What a probe stands for, by its record.
+    func probeKind(_ v: VersionRecord) -> String? {
+        probeKinds[state.versions.count + Int(-v.id) - 1]
     }
 
     /// Compares every version's decision with its update verdict.
@@ -100,16 +161,24 @@ struct PlatformCheck {
     /// The same with the client's decision by the version's index.
     mutating func compareByIndex(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decided: (Int) -> ClientDecision) {
         for i in versions.indices {
+            // An install nobody recorded, reported without a versionCode, means nothing to a
+            // client that decides by the code alone: only the probes with one are asked.
+            if versions[i].id < 0 && versions[i].build == nil && byCode(client) { continue }
             decisions += 1
             let actual = decided(i)
             if actual == expected[i] { continue }
-            let (v, verdict) = state.verdicts[i]
+            let (v, verdict) = (versions[i], verdicts[i])
             let limit: Limit? = {
                 if case .crash = actual { return nil }
                 return cause ?? attribute(client, i, verdict, actual)
             }()
             note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: limit)
         }
+    }
+
+    /// The clients that decide by Android's versionCode alone.
+    func byCode(_ client: Client) -> Bool {
+        platform.isAndroid && (client == .andVersionAndroid || client == .princeOfVersions)
     }
 
     static func decision(_ kind: Verdict.Kind) -> ClientDecision {
@@ -291,13 +360,21 @@ struct PlatformCheck {
             let client = try controlFile.get()
             // What `check` says: maintenance while a window blocks the platform, else the update verdict.
             let blocked = state.evaluator.maintenance(platform, at: state.at)
+            let listed = state.versions.count
+            let own = decoded.flatMap { d in d.platforms.first { $0.name == platform.name }.map { (Evaluator(d), $0) } }
             // By index: a (version, verdict) pair copied out costs a retain of each of its strings.
-            for i in state.verdicts.indices {
+            for i in versions.indices {
                 decisions += 1
-                let kind = blocked?.kind ?? state.verdicts[i].1.kind
-                let actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build)
+                let kind = blocked?.kind ?? verdicts[i].kind
+                var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build)
+                if i >= listed, case .ignored = actual {
+                    // Text an import refuses (an old database can hold it) keeps the document
+                    // from reading as a project: its records are still checked, not its probes.
+                    guard let own else { decisions -= 1; continue }
+                    actual = PlatformCheck.decision(own.0.evaluate(own.1, versions[i].release, at: state.at).kind)
+                }
                 if actual != PlatformCheck.decision(kind) {
-                    let verdict = blocked ?? state.verdicts[i].1
+                    let verdict = blocked ?? verdicts[i]
                     note(.control, path, versions[i], expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
                 }
             }
@@ -345,10 +422,16 @@ struct PlatformCheck {
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
+        // Retired matches the listed text exactly: an install it has no entry for gets no prompt.
+        if client == .retired && v.id < 0 { return limit("versions relctl has no record of", "matches the exact version text listed, so an unlisted version gets no prompt") }
         if client == .retired || client == .control { return nil }
         // Android clients decide by the app's versionCode: for a version recorded without one, what they do cannot be told.
         if case .ignored = actual, v.build == nil, client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid) {
             return limit("\(v.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for this version")
+        }
+        // The version an install is sent to has no versionCode: a client deciding by codes cannot be told it.
+        if byCode(client), let t = verdict.target ?? state.current, t.build == nil {
+            return limit("\(t.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for the version users are sent to")
         }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
@@ -357,6 +440,18 @@ struct PlatformCheck {
         }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
             return limit(intentOf(verdict, v), "no optional update, only a required one")
+        }
+        // An install nobody recorded, on the other side of the one threshold a manifest
+        // has from where `check` puts it: the file forces every install below it, and
+        // per-version decisions (pins, a pinned build) are not a range.
+        if manifest, v.id < 0, (actual == .required) != (verdict.kind == .required), actual != .maintenance,
+           let t = AndVersionFormat.release(AndVersionFormat.minimum(state)),
+           // On the side of the threshold where the file puts it: forced below, spared at or above.
+           (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
+            let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
+            return actual == .required
+                ? limit("installs nobody recorded below \(at) that check does not force", "forces every install below one \(minimumKey)")
+                : limit("installs nobody recorded above \(at) that check forces", "forces only the installs below one \(minimumKey)")
         }
         // Prince of Versions reads three components on iOS and macOS.
         if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
@@ -377,13 +472,14 @@ struct PlatformCheck {
         // The app always reports a build, which the file's builds are compared with.
         if povApple, v.build == nil, state.verdicts.contains(where: { $0.0.version == v.version && $0.0.build != nil })
             || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
-            return limit("\(v.version.text) without a recorded build", "compares the app's build (CFBundleVersion) with the builds in the file")
+            return limit(v.id < 0 ? "installs nobody recorded, known by their version alone" : "\(v.version.text) without a recorded build",
+                         "compares the app's build (CFBundleVersion) with the builds in the file")
         }
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
         func twin() -> VersionRecord? { state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0 }
         if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin() ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
-            return limit("\(v.version.text) and \(other.version.text) as different releases",
+            return limit(v.id < 0 ? "other spellings of recorded versions (such as \(v.version.text) for \(other.version.text))" : "\(v.version.text) and \(other.version.text) as different releases",
                          client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
                             : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
                             : "compares marketing versions, ranking the longer spelling newer, not builds")

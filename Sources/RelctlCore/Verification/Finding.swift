@@ -25,6 +25,8 @@ public struct Finding: Sendable {
     public var actual: String
     /// A declared limit of the format; nil means relctl published something wrong.
     public var limit: Limit?
+    /// For an install nobody recorded (Probes), what it stands for: "1.0.0, another spelling of 1.0".
+    public var install: String? = nil
 
     public var isDisagreement: Bool { limit == nil }
 }
