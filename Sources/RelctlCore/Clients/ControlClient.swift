@@ -45,7 +45,7 @@ public struct ControlClient: Sendable {
     /// as a project, for the one evaluator to decide, as an app embedding
     /// relctl's client does. Nil when the document cannot be read so.
     public static func decoded(_ bytes: [UInt8]) -> ProjectSnapshot? {
-        guard let file = try? ControlImport.read(bytes) else { return nil }
+        guard let file = try? ControlImport.read(bytes, texts: false) else { return nil }
         var snapshot = file.bare
         for platform in snapshot.platforms {
             guard let pins = file.pins[platform.name], !pins.isEmpty, var list = snapshot.versions[platform.id] else { continue }

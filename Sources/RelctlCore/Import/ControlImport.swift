@@ -20,7 +20,10 @@ public enum ControlImport {
         public var windowMessages: [Int64: [String: [String: String]]]
     }
 
-    public static func read(_ bytes: [UInt8]) throws(ImportProblem) -> File {
+    /// `texts` false: the update messages and window copy are not read (a
+    /// client deciding what installs see needs none of them, and checking
+    /// every locale's text was most of the reading).
+    public static func read(_ bytes: [UInt8], texts: Bool = true) throws(ImportProblem) -> File {
         try ImportProblem.checkText(bytes)
         guard let top = try? JSONReader.parse(bytes) else { throw ImportProblem("not valid JSON") }
         let doc = Node(top, "")
@@ -97,7 +100,7 @@ public enum ControlImport {
         }
 
         var messages: [String: [String: [String: String]]] = [:]
-        for (locale, node) in try doc.object("messages").members() {
+        for (locale, node) in texts ? try doc.object("messages").members() : [] {
             let tag = try Node.normalizedLocale(locale, node.path)
             for kind in ["required", "optional"] {
                 let fields = try node.object(kind)
@@ -125,10 +128,10 @@ public enum ControlImport {
             let end = try node.time("endsAt")
             if let end, end <= start { throw ImportProblem("\(node.path): the window ends at \(Time.format(end)), not after its start") }
             windows.append(MaintenanceWindow(id: id, projectID: -1, platformID: platformID, platformName: platformName, startsAt: start, endsAt: end, copy: [:]))
-            for (locale, texts) in try node.object("messages").members() {
-                let tag = try Node.normalizedLocale(locale, texts.path)
+            for (locale, copy) in texts ? try node.object("messages").members() : [] {
+                let tag = try Node.normalizedLocale(locale, copy.path)
                 for field in Catalog.fields["maintenance"]! {
-                    windowMessages[id, default: [:]][tag, default: [:]][field] = try texts.text(ControlFormat.camel(field), kind: "maintenance")
+                    windowMessages[id, default: [:]][tag, default: [:]][field] = try copy.text(ControlFormat.camel(field), kind: "maintenance")
                 }
             }
         }
