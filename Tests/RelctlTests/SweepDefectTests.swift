@@ -143,4 +143,25 @@ final class SweepDefectTests: XCTestCase {
         let shown = h.run(["verify", h.dir + "/out"])
         XCTAssertTrue(shown.out.contains("AndVersion iOS 1.0.999999 (unrecorded: just below the floor 1.1): check says required (force-floor), the client does optional"), shown.out)
     }
+
+    /// The proof looks past now: at each coming change (a deadline here) it
+    /// renders what a publish then writes and reads it back; what comes into
+    /// force then is said with its instant.
+    func testVerifySweepsTheComingInstants() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("force 1.1 --platform ios --after 7d --yes")
+        h.ok("policy set 1.0 recommend --platform ios")
+        _ = published(h)
+        let r = h.run(["verify", h.dir + "/out", "--json"])
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        let limits = (r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
+        XCTAssertTrue(limits.contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "from 2026-12-06T12:00:00Z: pin 1.0 recommend" }, "\(limits)")
+        XCTAssertFalse(limits.contains { ($0["intent"] as? String) == "pin 1.0 recommend" && $0["client"] as? String == "Siren" }, "not in force now")
+        // The same tree past the deadline, published then, has it in force.
+        h.now += 8 * 86400
+        XCTAssertEqual(h.run(["publish", h.dir + "/later"]).status, 0)
+        let later = h.run(["verify", h.dir + "/later", "--json"])
+        XCTAssertTrue(((later.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []).contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "pin 1.0 recommend" })
+    }
 }

@@ -8,7 +8,8 @@ enum FindingsReport {
         if let v = f.version { subject += " \(v)\(f.build.map { " (\($0))" } ?? "")" }
         if let install = f.install { subject += " (unrecorded: \(install))" }
         if let l = f.locale { subject += " [\(l)]" }
-        return "\(subject): check says \(f.expected), the client does \(f.actual) (\(f.file))"
+        let when = f.from.map { "from \(Time.format($0)), as a publish then writes it: " } ?? ""
+        return "\(subject): \(when)check says \(f.expected), the client does \(f.actual) (\(f.file))"
     }
 
     /// One line per project, platform and intent: which clients cannot
@@ -48,7 +49,8 @@ enum FindingsReport {
     static func json(_ f: Finding) -> JSON {
         .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
                  "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),
-                 "check": .string(f.expected), "clientDoes": .string(f.actual), "unrecorded": .optional(f.install)])
+                 "check": .string(f.expected), "clientDoes": .string(f.actual), "unrecorded": .optional(f.install),
+                 "from": f.from.map { .time($0) } ?? .null])
     }
 
     static func json(project: String, _ l: Limit) -> JSON {

@@ -61,8 +61,15 @@ enum VerifyCommand {
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
             for start in stride(from: 0, to: mine.count, by: 8) {
-                let snapshots = try mine[start..<min(start + 8, mine.count)].map { try store.zonedSnapshot($0, notesShownAt: at) }
-                for result in ParallelRender.verify(snapshots, at: at, files: files) {
+                let batch = Array(mine[start..<min(start + 8, mine.count)])
+                let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
+                // A project whose answer changes within the sweep's horizon is read with every note:
+                // the files of a later instant show notes of other versions.
+                var sweeping: [Int: ProjectSnapshot] = [:]
+                for (i, s) in snapshots.enumerated() where NextChange.after(s, at: at).map({ $0.at <= at + Fidelity.horizon }) ?? false {
+                    sweeping[i] = try store.zonedSnapshot(batch[i])
+                }
+                for result in ParallelRender.verify(snapshots, sweeping: sweeping, at: at, files: files) {
                     findings += result.findings
                     decisions += result.decisions
                 }

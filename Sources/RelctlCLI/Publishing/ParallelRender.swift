@@ -118,11 +118,23 @@ enum ParallelRender {
     }
 
     /// Checks several projects' files at once, one project per core.
-    static func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [(findings: [Finding], decisions: Int)] {
+    /// `sweeping`: by index, the snapshot (all notes read) to sweep the coming instants with.
+    static func verify(_ snapshots: [ProjectSnapshot], sweeping: [Int: ProjectSnapshot] = [:], at: Int64, files: [String: [UInt8]]) -> [(findings: [Finding], decisions: Int)] {
         let results = Mutex<[Int: (findings: [Finding], decisions: Int)]>([:])
         DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
-            let result = Fidelity.run(snapshots[i], at: at) { files[$0] }
-            results.withLock { $0[i] = result }
+            let now = Fidelity.run(snapshots[i], at: at) { files[$0] }
+            // What publishes to come (--watch, at each change) would write: in-memory files, not DIR's.
+            let coming = sweeping[i].map { Fidelity.sweep($0, after: at) } ?? (findings: [], decisions: 0)
+            let present = Set(Finding.distinctLimits(now.findings).map { "\($0.limit.platform) \($0.limit.client.rawValue) \($0.limit.intent)" })
+            // A limit that comes into force later says from when, in its intent.
+            let new = coming.findings.compactMap { f -> Finding? in
+                guard let l = f.limit else { return f }
+                if present.contains("\(l.platform) \(l.client.rawValue) \(l.intent)") { return nil }
+                var g = f
+                g.limit?.intent = "from \(Time.format(f.from ?? at)): \(l.intent)"
+                return g
+            }
+            results.withLock { $0[i] = (now.findings + new, now.decisions + coming.decisions) }
         }
         return results.withLock { done in (0..<snapshots.count).map { done[$0]! } }
     }

@@ -36,6 +36,39 @@ public enum Fidelity {
     }
 }
 
+extension Fidelity {
+    /// The proof at every coming instant `check`'s answer changes, up to
+    /// `horizon` seconds after `at` (at most `instants` of them): the files as
+    /// a publish then (publish --watch) writes them, read back by every
+    /// client, for every install, recorded or not. Each finding carries the
+    /// first instant it appears from; one already found at an earlier instant
+    /// is not repeated.
+    /// How far the time sweep looks ahead: 90 days.
+    public static let horizon: Int64 = 90 * 86400
+
+    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, horizon: Int64 = Fidelity.horizon, instants: Int = 16) -> (findings: [Finding], decisions: Int) {
+        var out: [Finding] = [], decisions = 0
+        var seen = Set<String>()
+        var t = at
+        for _ in 0..<instants {
+            guard let next = NextChange.after(snapshot, at: t), next.at <= at + horizon else { break }
+            t = next.at
+            var warnings: [String] = []
+            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings)
+            let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
+            let run = Fidelity.run(states: states) { byPath[$0] }
+            decisions += run.decisions
+            for var f in run.findings {
+                let key = f.limit.map { "\($0.platform) \($0.client.rawValue) \($0.intent)" } ?? "\(f.platform) \(f.client.rawValue) \(f.version ?? "") \(f.build ?? -1) \(f.locale ?? "") \(f.expected) \(f.actual)"
+                guard seen.insert(key).inserted else { continue }
+                f.from = t
+                out.append(f)
+            }
+        }
+        return (out, decisions)
+    }
+}
+
 /// The checks of one platform.
 struct PlatformCheck {
     let state: PlatformState

@@ -27,6 +27,9 @@ public struct Finding: Sendable {
     public var limit: Limit?
     /// For an install nobody recorded (Probes), what it stands for: "1.0.0, another spelling of 1.0".
     public var install: String? = nil
+    /// For a finding of the time sweep (Fidelity.sweep): the coming instant
+    /// from which the files a publish then writes would do this.
+    public var from: Int64? = nil
 
     public var isDisagreement: Bool { limit == nil }
 }
