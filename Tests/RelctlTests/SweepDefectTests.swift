@@ -164,4 +164,26 @@ final class SweepDefectTests: XCTestCase {
         let later = h.run(["verify", h.dir + "/later", "--json"])
         XCTAssertTrue(((later.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []).contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "pin 1.0 recommend" })
     }
+
+    /// Limits are said once per cause and tree revision: a publish says the
+    /// new and changed ones; --json, verify and status carry them all.
+    func testLimitsAreSaidOncePerCause() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("policy set 1.1 force --platform ios")
+        let out = h.dir + "/out"
+        let first = h.run(["publish", out, "--at", at])
+        XCTAssertTrue(first.err.contains("not carried: shop/ios: pin 1.1 force"), first.err)
+        h.ok("notes set 2.0 --platform ios --locale en \"Other words\"")
+        let second = h.run(["publish", out, "--at", at, "--json"])
+        XCTAssertEqual(second.status, 0, second.err)
+        XCTAssertFalse(second.err.contains("not carried:"), "said already: \(second.err)")
+        XCTAssertTrue((((second.json as? [String: Any])?["limits"] as? [[String: Any]]) ?? []).contains { $0["intent"] as? String == "pin 1.1 force" })
+        h.ok("policy set 1.0 none --platform ios")
+        let third = h.run(["publish", out, "--at", at])
+        XCTAssertTrue(third.err.contains("pin 1.0 none"), third.err)
+        XCTAssertFalse(third.err.contains("pin 1.1 force"), "only the new one: \(third.err)")
+        XCTAssertTrue(h.run(["verify", out]).out.contains("pin 1.1 force"), "verify lists them all")
+        XCTAssertTrue(h.run(["status", "--at", at]).out.contains("pin 1.1 force"), "and so does status")
+    }
 }

@@ -207,8 +207,10 @@ enum PublishCommand {
             tally(try writer.stage("index.json", indexFile.bytes), "index.json")
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
+            // Limits the tree's last index already announced are not said again (--json and verify carry them all).
+            let known = Set((writer.previous?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
             let saying = Pending { [order] in
-                let (warnings, limits) = said(tree, order: order)
+                let (warnings, limits) = said(tree, order: order, known: known)
                 return (warnings: warnings, limits: limits, last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
             }
             let removed = try writer.commit(removing: stale)
@@ -243,10 +245,13 @@ enum PublishCommand {
     /// What every project in the tree says, rendered now or before, in
     /// project order: its warnings, and the limits of its formats (a
     /// compact JSON array).
-    static func said(_ index: PublishedIndex, order: [String]) -> (warnings: [String], limits: [UInt8]) {
+    /// `known`: limits (limitKey) said before, by the publish that wrote the tree's last index: only new
+    /// and changed ones are said, each once per cause and tree revision.
+    static func said(_ index: PublishedIndex, order: [String], known: Set<String> = []) -> (warnings: [String], limits: [UInt8]) {
         let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
         let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
-        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(limits).map { "not carried: " + $0 },
+        let new = limits.filter { !known.contains(limitKey($0.project, $0.limit)) }
+        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new).map { "not carried: " + $0 },
                 Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
     }
 
@@ -270,9 +275,12 @@ enum PublishCommand {
               last.projects.allSatisfy({ $0.value.revision == revisions.revision($0.key) && $0.value.edits == revisions.edits[$0.key] })
         else { return nil }
         guard writer.asRecorded else { return nil }
-        return Outcome(warnings: last.warnings, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
+        // Limits were said by the publish that wrote the tree; --json still carries them.
+        return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
                        limits: .raw(last.limits), disagreements: [], next: last.nextChange)
     }
+
+    static func limitKey(_ project: String, _ l: Limit) -> String { "\(project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)\u{0}\(l.reason)" }
 
     /// Named so that nobody types it by accident.
     static let overrideFlag = "publish-despite-disagreements"

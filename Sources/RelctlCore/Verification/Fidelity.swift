@@ -37,15 +37,15 @@ public enum Fidelity {
 }
 
 extension Fidelity {
+    /// How far the time sweep looks ahead: 90 days.
+    public static let horizon: Int64 = 90 * 86400
+
     /// The proof at every coming instant `check`'s answer changes, up to
     /// `horizon` seconds after `at` (at most `instants` of them): the files as
     /// a publish then (publish --watch) writes them, read back by every
     /// client, for every install, recorded or not. Each finding carries the
     /// first instant it appears from; one already found at an earlier instant
     /// is not repeated.
-    /// How far the time sweep looks ahead: 90 days.
-    public static let horizon: Int64 = 90 * 86400
-
     public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, horizon: Int64 = Fidelity.horizon, instants: Int = 16) -> (findings: [Finding], decisions: Int) {
         var out: [Finding] = [], decisions = 0
         var seen = Set<String>()
@@ -112,9 +112,9 @@ struct PlatformCheck {
         self.verdicts = verdicts
         probeKinds = kinds
         expected = verdicts.map { PlatformCheck.decision($0.kind) }
-        // Spared: some install below is not forced. For a record, some record before it (the
-        // records' order); for a probe, some install of a lower release, probes included.
-        // A strict order (a build after none), so the sort is sound; equal releases are grouped below.
+        // Spared: some install below is not forced. For a probe, some install of a lower
+        // release, probes included (a strict order for the sort: a build after none; equal
+        // releases grouped); for a record, some record before it, as the records are ordered.
         let order = rows.indices.sorted { a, b in
             let x = rows[a], y = rows[b]
             if x.version != y.version { return x.version < y.version }
@@ -131,10 +131,10 @@ struct PlatformCheck {
             group.append(i)
             if verdicts[i].kind != .required { groupFree = true }
         }
-        var free2 = false
+        var recordFree = false
         for i in state.verdicts.indices {
-            spared[i] = free2
-            if state.verdicts[i].1.kind != .required { free2 = true }
+            spared[i] = recordFree
+            if state.verdicts[i].1.kind != .required { recordFree = true }
         }
         self.spared = spared
         disorderedBuild = PlatformCheck.disorderedBuild(state.versions)
