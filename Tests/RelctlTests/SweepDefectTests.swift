@@ -186,4 +186,21 @@ final class SweepDefectTests: XCTestCase {
         XCTAssertTrue(h.run(["verify", out]).out.contains("pin 1.1 force"), "verify lists them all")
         XCTAssertTrue(h.run(["status", "--at", at]).out.contains("pin 1.1 force"), "and so does status")
     }
+
+    /// A difference with two reasons was named by the first tested: a
+    /// four-part newest version hid "outdated: none" in Prince of Versions
+    /// (Apple platforms) and upgrader. The intent comes first now.
+    func testAnIntentIsNamedBeforeAVersionsShape() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.0.0.1 --platform ios --build 201 --released 2026-11-02T00:00:00Z")
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("rules set --outdated none")
+        let r = h.run(["publish", h.dir + "/out", "--at", at, "--json"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let limits = ((r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []).filter { $0["platform"] as? String == "ios" }
+        for client in ["Prince of Versions", "upgrader"] {
+            XCTAssertTrue(limits.contains { $0["client"] as? String == client && $0["intent"] as? String == "outdated: none" }, "\(client): \(limits)")
+        }
+    }
 }

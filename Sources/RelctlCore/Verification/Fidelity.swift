@@ -486,6 +486,11 @@ struct PlatformCheck {
                 ? limit("installs nobody recorded below \(at) that check does not force", "forces every install below one \(minimumKey)")
                 : limit("installs nobody recorded above \(at) that check forces", "forces only the installs below one \(minimumKey)")
         }
+        // An intent no format of this kind can say comes before a version's shape: a
+        // four-part newest version hid "outdated: none" behind "four-part versions".
+        if manifest, verdict.decidedBy == "outdated", actual == .optional {
+            return limit("outdated: none", "offers the update to every version below \(currentKey)")
+        }
         // Prince of Versions reads three components on iOS and macOS.
         if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
             || (AndVersionFormat.release(AndVersionFormat.minimum(state))?.version.components.count ?? 0) > 3 {
