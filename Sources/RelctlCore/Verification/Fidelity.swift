@@ -13,20 +13,25 @@ public enum Fidelity {
     /// The findings and how many client decisions were compared.
     public static func run(_ snapshot: ProjectSnapshot, at: Int64, file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         let evaluator = Evaluator(snapshot)
-        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, file: file)
+        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, decodeControl: true, file: file)
     }
 
     /// The same from the platforms' states the files were rendered from
     /// (publish): what the evaluator says is worked out once, while every
     /// file is still read back as its client reads it.
     /// `forEach`: how the platforms are gone through (ProjectFiles.renderChecked).
-    static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, file: @escaping (String) -> [UInt8]?)
+    /// `decodeControl`: also ask control.json about the installs it does not
+    /// list, read as a project (verify, which reads a tree that may have been
+    /// changed). A publish, whose control.json is written from the snapshot
+    /// it is checked against, leaves that reading to verify: it was a third
+    /// of the proof's cost.
+    static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, decodeControl: Bool = false, file: @escaping (String) -> [UInt8]?)
         -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
         let bytes = states.first.flatMap { file("\($0.project.slug)/control.json") }
         let control = bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
         // Installs control.json does not list are decided from what it carries.
-        let decoded = bytes.flatMap(ControlClient.decoded)
+        let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
         let checks = Parallel.map(states.count, forEach) { i in
             var check = PlatformCheck(state: states[i], file: file, control: control, decoded: decoded)
             check.run()
