@@ -99,6 +99,8 @@ struct PlatformCheck {
     /// out once, not for every difference.
     let spared: [Bool]
     let disorderedBuild: String?
+    /// The release below which the manifests force everything (AndVersionFormat.minimum), worked out once.
+    let threshold: Release?
 
     init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
@@ -143,6 +145,7 @@ struct PlatformCheck {
         }
         self.spared = spared
         disorderedBuild = PlatformCheck.disorderedBuild(state.versions)
+        threshold = AndVersionFormat.release(AndVersionFormat.minimum(state))
     }
 
     /// The probe installs of a platform: around the records where the
@@ -483,7 +486,7 @@ struct PlatformCheck {
         // has from where `check` puts it: the file forces every install below it, and
         // per-version decisions (pins, a pinned build) are not a range.
         if manifest, v.id < 0, (actual == .required) != (verdict.kind == .required), actual != .maintenance,
-           let t = AndVersionFormat.release(AndVersionFormat.minimum(state)),
+           let t = threshold,
            // On the side of the threshold where the file puts it: forced below, spared at or above.
            (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
             let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
@@ -498,7 +501,7 @@ struct PlatformCheck {
         }
         // Prince of Versions reads three components on iOS and macOS.
         if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
-            || (AndVersionFormat.release(AndVersionFormat.minimum(state))?.version.components.count ?? 0) > 3 {
+            || (threshold?.version.components.count ?? 0) > 3 {
             return limit("four-part versions", "reads three components and drops the fourth")
         }
         if client == .upgrader {
