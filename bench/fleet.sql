@@ -20,6 +20,12 @@ INSERT INTO platform(project_id, name, bundle_id)
 INSERT INTO version(platform_id, version, build, released_at)
     SELECT p.id, (n.i / 100 + 1) || '.' || (n.i / 10 % 10) || '.' || (n.i % 10), n.i, 1700000000 + n.i * 86400
     FROM platform p, n WHERE n.i <= {{VERSIONS}};
+-- A tenth of the apps has a release scheduled days after the benchmark's
+-- publish instant (2026-11-29T12:00:00Z), on iOS or Android: the proof
+-- sweeps the coming instants of those.
+INSERT INTO version(platform_id, version, build, released_at)
+    SELECT p.id, '99.0.0', 1000000, 1795953600 + CASE p.name WHEN 'ios' THEN 3 ELSE 10 END * 86400
+    FROM platform p WHERE (p.project_id % 10 = 0 AND p.name = 'ios') OR (p.project_id % 10 = 5 AND p.name = 'android');
 INSERT INTO note(version_id, locale, body)
     SELECT v.id, t.tag, 'Release ' || v.version || ' for ' || t.tag || ': faster sync' || char(10) || 'Bug fixes and improvements'
     FROM version v, tags t;

@@ -283,8 +283,9 @@ extension Store {
     /// Everything about one project: the input of the evaluator and of every
     /// publisher. Call inside `read {}` for one consistent state.
     /// `notesShownAt`: read only the notes the published files show at that
-    /// instant (ProjectSnapshot.versionsWithNotesShown); the others are marked
-    /// not read, so a format that asked for them would stop, not go without.
+    /// instant and at each coming one the proof sweeps
+    /// (ProjectSnapshot.versionsWithNotesRead); the others are marked not
+    /// read, so a format that asked for them would stop, not go without.
     public func snapshot(_ project: ProjectRecord, notesShownAt t: Int64? = nil) throws -> ProjectSnapshot {
         let platforms = try platforms(project: project.id)
         var versions: [Int64: [VersionRecord]] = [:]
@@ -294,7 +295,7 @@ extension Store {
                                        messages: MessageResolver(overrides: try messageOverrides(project: project.id),
                                                                  defaultLocale: project.defaultLocale))
         guard let t else { return snapshot }
-        let shown = snapshot.versionsWithNotesShown(at: t)
+        let shown = snapshot.versionsWithNotesRead(at: t)
         for p in platforms {
             guard var list = snapshot.versions[p.id] else { continue }
             let wanted = list.indices.filter { shown.contains(list[$0].id) }

@@ -20,7 +20,7 @@ final class NotesShownTests: XCTestCase {
             full.project.whatsNewLimit = r.pick([0, 1, 2, 3, 10])
             if r.chance(30) { full.project.locales = [] }
             for t in [now - 400 * day, now - 30 * day, now - 3600, now, now + day, now + 40 * day] {
-                let shown = full.versionsWithNotesShown(at: t)
+                let shown = full.versionsWithNotesRead(at: t)
                 var partial = full
                 for (id, list) in full.versions { partial.versions[id] = list.map { shown.contains($0.id) ? $0 : $0.withoutNotes() } }
                 // As the store reads them: apart, for a project without a locale list.
@@ -59,7 +59,7 @@ final class NotesShownTests: XCTestCase {
         XCTAssertTrue(full.project.locales.isEmpty)
         XCTAssertEqual(partial.publishedLocales, full.publishedLocales)
         XCTAssertTrue(partial.publishedLocales.contains("fr"), "fr is used by 1.0's notes alone")
-        let shown = full.versionsWithNotesShown(at: at)
+        let shown = full.versionsWithNotesRead(at: at)
         var read: [String] = []
         for (id, list) in partial.versions {
             for (v, w) in zip(list, full.versions[id]!) {

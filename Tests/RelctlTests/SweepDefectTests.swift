@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlStore
 
 /// Issue 30: the defects the real client libraries showed, each tried
 /// against the file relctl publishes, read by the client's simulation, on
@@ -201,6 +202,77 @@ final class SweepDefectTests: XCTestCase {
         let limits = ((r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []).filter { $0["platform"] as? String == "ios" }
         for client in ["Prince of Versions", "upgrader"] {
             XCTAssertTrue(limits.contains { $0["client"] as? String == client && $0["intent"] as? String == "outdated: none" }, "\(client): \(limits)")
+        }
+    }
+}
+
+/// The time sweep in publish, and what it may skip.
+final class TimeSweepTests: XCTestCase {
+    let at = "2026-11-29T12:00:00Z"
+
+    /// publish sweeps the coming instants as verify does: a limit that comes
+    /// into force at a deadline is said now, with the instant it starts from.
+    func testPublishNamesALimitFromTheInstantItStarts() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("force 1.1 --platform ios --after 7d --yes")
+        h.ok("policy set 1.0 recommend --platform ios")
+        let r = h.run(["publish", h.dir + "/out", "--json"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let limits = (r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
+        XCTAssertTrue(limits.contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "from 2026-12-06T12:00:00Z: pin 1.0 recommend" }, "\(limits)")
+        XCTAssertTrue(r.err.contains("from 2026-12-06T12:00:00Z: pin 1.0 recommend"), r.err)
+        // And status, which lists what a publish would not carry, says it too.
+        XCTAssertTrue(h.run(["status"]).out.contains("from 2026-12-06T12:00:00Z: pin 1.0 recommend"))
+    }
+
+    /// The sweep renders and checks only the platforms an instant touches:
+    /// over generated situations, it finds what a sweep of every platform at
+    /// every instant finds.
+    func testTheScopedSweepFindsWhatAFullSweepFinds() {
+        let now = FidelityScenarioTests.now
+        var compared = 0, skipped = 0
+        for seed in 0..<80 {
+            let s = FidelityScenarioTests.scenario(UInt64(seed))
+            let coming = Fidelity.coming(s, after: now)
+            guard !coming.isEmpty else { continue }
+            if coming.contains(where: { $0.platforms.map { $0.count < s.platforms.count } ?? false }) { skipped += 1 }
+            var warnings: [String] = []
+            let files = Dictionary(ProjectFiles.render(s, at: now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+            let present = Fidelity.check(s, at: now) { files[$0] }
+            // Limits with the instant they start from, and disagreements by install and instant.
+            func said(_ coming: [Finding]) -> Set<String> {
+                let all = Fidelity.merged(now: present, coming: coming)
+                return Set(Finding.distinctLimits(all).map { "\($0.limit)" } + all.filter(\.isDisagreement).map { "\($0.from ?? 0) \(FindingsReport.disagreementLine($0))" })
+            }
+            let scoped = Fidelity.sweep(s, after: now), full = Fidelity.sweep(s, after: now, scoped: false)
+            XCTAssertEqual(said(scoped.findings), said(full.findings), "seed \(seed)")
+            XCTAssertLessThanOrEqual(scoped.decisions, full.decisions)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 20)
+        XCTAssertGreaterThan(skipped, 10, "most situations must have instants that touch one platform, or this proves nothing")
+    }
+
+    /// Every cause that applies is named, the intent before the version's
+    /// shape: a four-part newest version and "outdated: none" together.
+    func testEveryCauseIsNamedTheIntentFirst() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.0.0.1 --platform ios --build 201 --released 2026-11-02T00:00:00Z")
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("rules set --outdated none")
+        XCTAssertEqual(h.run(["publish", h.dir + "/out", "--at", at]).status, 0)
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        let t = try TimeInput.parse(at, now: 0, timeZone: nil)
+        let snapshot = try store.read { try store.snapshot(try store.requireProject("shop")) }
+        let findings = Fidelity.check(snapshot, at: t) { FileManager.default.contents(atPath: h.dir + "/out/" + $0).map { Array($0) } }
+        let pov = findings.filter { $0.client == .princeOfVersions && $0.platform == "ios" && $0.limits.contains { $0.intent == "outdated: none" } }
+        XCTAssertFalse(pov.isEmpty, "\(findings.map(\.limits))")
+        for f in pov {
+            let intents = f.limits.map(\.intent)
+            XCTAssertEqual(intents.first, "outdated: none", "the intent first: \(intents)")
+            XCTAssertTrue(intents.contains("four-part versions"), "and the shape too: \(intents)")
         }
     }
 }

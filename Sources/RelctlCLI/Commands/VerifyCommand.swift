@@ -36,23 +36,31 @@ enum VerifyCommand {
         }
 
         // Every listed file as the server holds it; changed ones are reported.
+        // Read and hashed on every core: a fleet's tree is tens of thousands of files.
+        let entries = listed.sorted(by: { $0.key < $1.key })
+        let chunks = 8 * ParallelRender.cores
+        let read = Parallel.map(chunks, ParallelRender.everyCore) { c in
+            stride(from: c, to: entries.count, by: chunks).map { i -> (bytes: [UInt8]?, sha: String?) in
+                guard TreeWriter.isSafe(entries[i].key), let bytes = FileSystem.regularFile(root + "/" + entries[i].key) else { return (nil, nil) }
+                return (bytes, SHA256.hex(bytes))
+            }
+        }
         var files: [String: [UInt8]] = [:]
         var changed: [(String, String)] = []
-        for (path, entry) in listed.sorted(by: { $0.key < $1.key }) {
+        for (i, (path, entry)) in entries.enumerated() {
             guard TreeWriter.isSafe(path), case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
                 changed.append((path, "its index entry is not one relctl writes")); continue
             }
-            let full = root + "/" + path
-            guard FileSystem.kind(of: full, followLinks: false) == .file, let bytes = try? FileSystem.readFile(full) else {
-                changed.append((path, "it is missing")); continue
-            }
+            let (bytes, actual) = read[i % chunks][i / chunks]
+            guard let bytes, let actual else { changed.append((path, "it is missing")); continue }
             if bytes.count != Int(size) { changed.append((path, "it is \(bytes.count) bytes, index.json says \(size): truncated or edited")) }
-            else if SHA256.hex(bytes) != sha { changed.append((path, "its content differs from index.json: edited after publishing")) }
+            else if actual != sha { changed.append((path, "its content differs from index.json: edited after publishing")) }
             files[path] = bytes
         }
 
         let store = try inv.store(.read)
-        var findings: [Finding] = []
+        var disagreements: [Finding] = []
+        var limits: [(project: String, limit: Limit)] = []
         var decisions = 0
         var staleProjects: [String] = []
         let (current, edits, revisions): (Int64, Int64, Revisions) = try store.read {
@@ -60,25 +68,27 @@ enum VerifyCommand {
             // Files at the root (index.json, the status page index.html) belong to no project.
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
-            for start in stride(from: 0, to: mine.count, by: 8) {
-                let batch = Array(mine[start..<min(start + 8, mine.count)])
-                let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
-                // A project whose answer changes within the sweep's horizon is read with every note:
-                // the files of a later instant show notes of other versions.
-                var sweeping: [Int: ProjectSnapshot] = [:]
-                for (i, s) in snapshots.enumerated() where NextChange.after(s, at: at).map({ $0.at <= at + Fidelity.horizon }) ?? false {
-                    sweeping[i] = try store.zonedSnapshot(batch[i])
-                }
-                for result in ParallelRender.verify(snapshots, sweeping: sweeping, at: at, files: files) {
-                    findings += result.findings
+            // In batches: one is checked on the other cores while this thread reads the next.
+            var checking: (batch: [ProjectRecord], results: Pending<[ParallelRender.Verified]>)? = nil
+            func take() {
+                guard let (batch, results) = checking else { return }
+                for (project, result) in zip(batch, results.value) {
+                    disagreements += result.disagreements
+                    limits += result.limits.map { (project.slug, $0) }
                     decisions += result.decisions
                 }
             }
+            for start in stride(from: 0, to: mine.count, by: 8) {
+                let batch = Array(mine[start..<min(start + 8, mine.count)])
+                // Read with the notes the files show now and at every coming instant the sweep looks at.
+                let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
+                take()
+                checking = (batch, Pending { [files] in ParallelRender.verify(snapshots, at: at, files: files) })
+            }
+            take()
             staleProjects = published.subtracting(projects.map(\.slug)).sorted()
             return (try store.revision(), try store.edits(), try store.projectRevisions())
         }
-        let disagreements = findings.filter(\.isDisagreement)
-        let limits = FindingsReport.limits(findings)
         // The edit count moves with a change made by hand too (an index from before it has none).
         let handEdited: Bool = { if case .int(let published)? = index["edits"] { return published != edits } else { return false } }()
         // Each project as index.json recorded it: changed since by relctl (its revision) or by hand

@@ -68,6 +68,18 @@ public enum FileSystem {
         return try readAll(fd: fd, name: path, limit: limit)
     }
 
+    /// A regular file's bytes; nil when `path` is missing, a symbolic link
+    /// or anything but a regular file (a FIFO is not waited on). One open and
+    /// one fstat: verify reads tens of thousands.
+    public static func regularFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try? readAll(fd: fd, name: path)
+    }
+
     public static func readAll(fd: Int32, name: String, limit: Int = Int.max) throws -> [UInt8] {
         // A regular file is read straight into an array of its size: no
         // chunks copied and no growing (index.json runs to megabytes).

@@ -38,8 +38,13 @@ enum ParallelRender {
         let page = pageRevision.map { StatusPageOptions(revision: $0) }
         let (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
                                                                     forEach: alone ? everyCore : Parallel.serial)
+        // One the files a publish writes later would show is no reason to refuse these: it is said.
+        let disagreements = findings.filter(\.isDisagreement)
+        warnings += disagreements.compactMap { f in
+            f.from.map { "from \(Time.format($0)) the files a publish then writes would differ from 'relctl check': \(FindingsReport.disagreementLine(f)); please report it" }
+        }
         return RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
-                               warnings: warnings, disagreements: findings.filter(\.isDisagreement),
+                               warnings: warnings, disagreements: disagreements.filter { $0.from == nil },
                                limits: Finding.distinctLimits(findings).map(\.limit), summary: summary)
     }
 
@@ -117,26 +122,27 @@ enum ParallelRender {
         while next < count { try drain(wait: true) }
     }
 
-    /// Checks several projects' files at once, one project per core.
-    /// `sweeping`: by index, the snapshot (all notes read) to sweep the coming instants with.
-    static func verify(_ snapshots: [ProjectSnapshot], sweeping: [Int: ProjectSnapshot] = [:], at: Int64, files: [String: [UInt8]]) -> [(findings: [Finding], decisions: Int)] {
-        let results = Mutex<[Int: (findings: [Finding], decisions: Int)]>([:])
-        DispatchQueue.concurrentPerform(iterations: snapshots.count) { i in
+    /// Checks several projects' files at once, one project per core: now
+    /// from DIR's files, and at the coming instants from the files a
+    /// publish then writes. Each project's findings are cut down to its
+    /// disagreements and distinct limits where they are found: a project's
+    /// run to thousands.
+    static func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [Verified] {
+        // Not concurrentPerform: verify calls this from a worker of the global queue (everyCore).
+        Parallel.map(snapshots.count, everyCore) { i in
             let now = Fidelity.run(snapshots[i], at: at) { files[$0] }
-            // What publishes to come (--watch, at each change) would write: in-memory files, not DIR's.
-            let coming = sweeping[i].map { Fidelity.sweep($0, after: at) } ?? (findings: [], decisions: 0)
-            let present = Set(Finding.distinctLimits(now.findings).map { "\($0.limit.platform) \($0.limit.client.rawValue) \($0.limit.intent)" })
-            // A limit that comes into force later says from when, in its intent.
-            let new = coming.findings.compactMap { f -> Finding? in
-                guard let l = f.limit else { return f }
-                if present.contains("\(l.platform) \(l.client.rawValue) \(l.intent)") { return nil }
-                var g = f
-                g.limit?.intent = "from \(Time.format(f.from ?? at)): \(l.intent)"
-                return g
-            }
-            results.withLock { $0[i] = (now.findings + new, now.decisions + coming.decisions) }
+            let coming = Fidelity.sweep(snapshots[i], after: at)
+            let findings = Fidelity.merged(now: now.findings, coming: coming.findings)
+            return Verified(disagreements: findings.filter(\.isDisagreement), limits: Finding.distinctLimits(findings).map(\.limit),
+                            decisions: now.decisions + coming.decisions)
         }
-        return results.withLock { done in (0..<snapshots.count).map { done[$0]! } }
+    }
+
+    /// One project's proof, as verify keeps it.
+    struct Verified: Sendable {
+        var disagreements: [Finding]
+        var limits: [Limit]
+        var decisions: Int
     }
 }
 

@@ -32,12 +32,12 @@ public struct NextChange: Sendable, Equatable {
     /// (each newer release, for `latest`) would build its causes in vain.
     private static func best(_ snapshot: ProjectSnapshot, _ beats: (Int64, Int64?) -> Bool) -> NextChange? {
         var best: Int64? = nil
-        forEachInstant(snapshot) { instant, _ in
+        forEachInstant(snapshot) { instant, _, _ in
             if beats(instant, best) { best = instant }
         }
         guard let at = best else { return nil }
         var causes: [String] = []
-        forEachInstant(snapshot) { instant, cause in
+        forEachInstant(snapshot) { instant, _, cause in
             if instant == at { causes.append(cause()) }
         }
         return NextChange(at: at, causes: causes)
@@ -46,36 +46,57 @@ public struct NextChange: Sendable, Equatable {
     /// `latest`'s instant alone, without building the causes (publish asks for every project).
     public static func since(_ snapshot: ProjectSnapshot, at t: Int64) -> Int64? {
         var best: Int64? = nil
-        forEachInstant(snapshot) { instant, _ in
+        forEachInstant(snapshot) { instant, _, _ in
             if instant <= t, best == nil || instant > best! { best = instant }
         }
         return best
     }
 
-    /// Every instant at which the answer may change, with its cause (built only when asked).
-    private static func forEachInstant(_ snapshot: ProjectSnapshot, _ body: (Int64, () -> String) -> Void) {
-        func consider(_ instant: Int64?, _ cause: @autoclosure () -> String) {
+    /// Every such instant after `t` up to `end`, earliest first, at most
+    /// `limit` of them, each with the platforms (by id) whose answer may
+    /// change then; nil: every platform (a maintenance window of them all).
+    /// The time sweep renders and checks only those.
+    public static func coming(_ snapshot: ProjectSnapshot, after t: Int64, through end: Int64, limit: Int) -> [(at: Int64, platforms: Set<Int64>?)] {
+        var scopes: [Int64: Set<Int64>?] = [:]
+        forEachInstant(snapshot) { instant, platform, _ in
+            guard instant > t && instant <= end else { return }
+            let had = scopes[instant]
+            switch (had, platform) {
+            case (nil, let p?): scopes[instant] = [p]
+            case (nil, nil), (.some(.some), nil): scopes[instant] = .some(nil)
+            case (.some(.some(var ids)), let p?): ids.insert(p); scopes[instant] = ids
+            case (.some(.none), _): break
+            }
+        }
+        return scopes.keys.sorted().prefix(limit).map { ($0, scopes[$0]!) }
+    }
+
+    /// Every instant at which the answer may change, with the platform it
+    /// touches (nil: all) and its cause (built only when asked).
+    private static func forEachInstant(_ snapshot: ProjectSnapshot, _ body: (Int64, Int64?, () -> String) -> Void) {
+        func consider(_ instant: Int64?, _ platform: Int64?, _ cause: @autoclosure () -> String) {
             guard let instant, Time.isInRange(instant) else { return }
-            withoutActuallyEscaping(cause) { body(instant, $0) }
+            withoutActuallyEscaping(cause) { body(instant, platform, $0) }
         }
         let multi = snapshot.platforms.count > 1
         for p in snapshot.platforms {
             for v in snapshot.versions(of: p) {
                 guard let released = v.releasedAt else { continue }
-                consider(released, "\(p.name) \(v.version.text) is released")
+                consider(released, p.id, "\(p.name) \(v.version.text) is released")
                 if snapshot.delaySeconds > 0 {
-                    consider(released + snapshot.delaySeconds, "the release delay of \(p.name) \(v.version.text) ends")
+                    consider(released + snapshot.delaySeconds, p.id, "the release delay of \(p.name) \(v.version.text) ends")
                 }
             }
             if let f = p.force, let d = f.deadline {
-                consider(d, "the force floor \(f.text) on \(p.name) becomes required")
+                consider(d, p.id, "the force floor \(f.text) on \(p.name) becomes required")
             }
         }
         for w in snapshot.windows where !w.isCancelled {
             let scope = w.platformName.map { " (\($0))" } ?? (multi ? " (all platforms)" : "")
-            consider(w.startsAt - ControlFormat.urgentLead, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)")
-            consider(w.startsAt, "maintenance window #\(w.id)\(scope) starts")
-            consider(w.endsAt, "maintenance window #\(w.id)\(scope) ends")
+            let touched = w.platformName.flatMap { name in snapshot.platforms.first { $0.name == name }?.id }
+            consider(w.startsAt - ControlFormat.urgentLead, touched, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)")
+            consider(w.startsAt, touched, "maintenance window #\(w.id)\(scope) starts")
+            consider(w.endsAt, touched, "maintenance window #\(w.id)\(scope) ends")
         }
     }
 

@@ -29,4 +29,11 @@ extension ProjectSnapshot {
         }
         return shown
     }
+
+    /// What a publish or verify at `t` reads: the notes shown then and at
+    /// every coming instant the proof sweeps (Fidelity.coming), whose files
+    /// it renders too.
+    public func versionsWithNotesRead(at t: Int64) -> Set<Int64> {
+        Fidelity.coming(self, after: t).reduce(into: versionsWithNotesShown(at: t)) { $0.formUnion(versionsWithNotesShown(at: $1.at)) }
+    }
 }

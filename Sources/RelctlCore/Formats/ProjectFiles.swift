@@ -29,7 +29,7 @@ public enum Parallel {
     public static let serial: ForEachIndex = { count, body in for i in 0..<count { body(i) } }
 
     /// `f` of every index below `count`, in index order, through `forEach`.
-    static func map<T>(_ count: Int, _ forEach: ForEachIndex, _ f: (Int) -> T) -> [T] {
+    public static func map<T>(_ count: Int, _ forEach: ForEachIndex, _ f: (Int) -> T) -> [T] {
         withoutActuallyEscaping(f) { f in
             [T](unsafeUninitializedCapacity: count) { buffer, initialized in
                 let base = buffer.baseAddress
@@ -48,7 +48,8 @@ public enum ProjectFiles {
         clientFiles(snapshot, at: at, warnings: &warnings).0
     }
 
-    /// The files and what each client does with them (Fidelity), each worked
+    /// The files and what each client does with them (Fidelity), now and at
+    /// every coming instant the answer changes (Fidelity.sweep), each worked
     /// out once: the status page lists the limits found, and is for people,
     /// so no client simulation reads it.
     /// The project's summary for DIR/index.html comes too, page or not: the
@@ -62,7 +63,8 @@ public enum ProjectFiles {
         snapshot.messages.remember(locales: snapshot.publishedLocales)
         var (files, states) = clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
         let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
-        let findings = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
+        let now = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
+        let findings = Fidelity.merged(now: now, coming: Fidelity.sweep(snapshot, after: at).findings)
         let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
@@ -74,14 +76,22 @@ public enum ProjectFiles {
     }
 
     /// The client files, and the platforms' states they were rendered from.
-    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial)
+    /// `only`: the platforms (by id) whose own files are rendered; the
+    /// project's files (Prince of Versions, control.json) still come, from
+    /// every platform's state. nil: all of them.
+    static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial,
+                            only: Set<Int64>? = nil)
         -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
         let locales = snapshot.publishedLocales
         let platforms = Parallel.map(snapshot.platforms.count, forEach) { i in
+            let platform = snapshot.platforms[i]
+            if let only, !only.contains(platform.id) {
+                return PlatformFiles(files: [], state: PlatformState(evaluator, platform, at: at), warnings: [])
+            }
             var warnings: [String] = []
-            let (files, state) = platformFiles(snapshot, snapshot.platforms[i], evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
+            let (files, state) = platformFiles(snapshot, platform, evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
             return PlatformFiles(files: files, state: state, warnings: warnings)
         }
         var files: [PublishedFile] = []

@@ -42,35 +42,56 @@ public enum Fidelity {
 }
 
 extension Fidelity {
-    /// How far the time sweep looks ahead: 90 days.
+    /// How far the time sweep looks ahead: 90 days, at most 16 instants.
     public static let horizon: Int64 = 90 * 86400
+    public static let sweptInstants = 16
 
-    /// The proof at every coming instant `check`'s answer changes, up to
-    /// `horizon` seconds after `at` (at most `instants` of them): the files as
-    /// a publish then (publish --watch) writes them, read back by every
-    /// client, for every install, recorded or not. Each finding carries the
-    /// first instant it appears from; one already found at an earlier instant
-    /// is not repeated.
-    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, horizon: Int64 = Fidelity.horizon, instants: Int = 16) -> (findings: [Finding], decisions: Int) {
+    /// The coming instants the sweep looks at, with the platforms each touches (nil: all).
+    public static func coming(_ snapshot: ProjectSnapshot, after at: Int64) -> [(at: Int64, platforms: Set<Int64>?)] {
+        NextChange.coming(snapshot, after: at, through: at > Int64.max - horizon ? Int64.max : at + horizon, limit: sweptInstants)
+    }
+
+    /// The proof at every coming instant `check`'s answer changes (`coming`):
+    /// the files as a publish then (publish --watch) writes them, read back
+    /// by every client, for every install, recorded or not. Only the
+    /// platforms an instant touches are rendered and checked: the others'
+    /// files are those of the instant before. Each finding carries the first
+    /// instant it appears from; one already found earlier is not repeated.
+    /// The snapshot must hold the notes shown at every such instant (Store.snapshot).
+    /// `scoped` false: every platform at every instant (what the tests hold the scoped sweep to).
+    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, scoped: Bool = true) -> (findings: [Finding], decisions: Int) {
         var out: [Finding] = [], decisions = 0
         var seen = Set<String>()
-        var t = at
-        for _ in 0..<instants {
-            guard let next = NextChange.after(snapshot, at: t), next.at <= at + horizon else { break }
-            t = next.at
+        for (t, scope) in coming(snapshot, after: at) {
+            let touched = scoped ? scope : nil
             var warnings: [String] = []
-            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings)
+            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings, only: touched)
             let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
-            let run = Fidelity.run(states: states) { byPath[$0] }
+            let run = Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states) { byPath[$0] }
             decisions += run.decisions
             for var f in run.findings {
-                let key = f.limit.map { "\($0.platform) \($0.client.rawValue) \($0.intent)" } ?? "\(f.platform) \(f.client.rawValue) \(f.version ?? "") \(f.build ?? -1) \(f.locale ?? "") \(f.expected) \(f.actual)"
+                let key = f.limits.isEmpty ? "\(f.platform) \(f.client.rawValue) \(f.version ?? "") \(f.build ?? -1) \(f.locale ?? "") \(f.expected) \(f.actual)"
+                    : f.limits.map { "\($0.platform) \($0.client.rawValue) \($0.intent)" }.joined(separator: "\n")
                 guard seen.insert(key).inserted else { continue }
                 f.from = t
                 out.append(f)
             }
         }
         return (out, decisions)
+    }
+
+    /// The findings at `at` and those of the sweep after it, as one list: a
+    /// coming limit already in force is not repeated, the others say from
+    /// when in their intent ("from 2027-01-05 09:00 UTC: pin 1.2 force").
+    public static func merged(now: [Finding], coming: [Finding]) -> [Finding] {
+        let present = Set(Finding.distinctLimits(now).map { "\($0.limit.platform) \($0.limit.client.rawValue) \($0.limit.intent)" })
+        return now + coming.compactMap { f in
+            guard !f.limits.isEmpty, let from = f.from else { return f }
+            var g = f
+            g.limits = f.limits.filter { !present.contains("\($0.platform) \($0.client.rawValue) \($0.intent)") }
+                .map { var l = $0; l.intent = "from \(Time.format(from)): \(l.intent)"; return l }
+            return g.limits.isEmpty ? nil : g
+        }
     }
 }
 
@@ -179,9 +200,14 @@ struct PlatformCheck {
 
     mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
                        expected: String, actual: String, limit: Limit?) {
+        note(client, path, v, locale: locale, expected: expected, actual: actual, limits: limit.map { [$0] } ?? [])
+    }
+
+    mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
+                       expected: String, actual: String, limits: [Limit]) {
         var f = Finding(project: state.project.slug, platform: platform.name, client: client, file: path,
                         version: v?.version.text, build: v?.build, locale: locale,
-                        expected: expected, actual: actual, limit: limit)
+                        expected: expected, actual: actual, limits: limits)
         if let v, v.id < 0 { f.install = probeKind(v) }
         findings.append(f)
     }
@@ -209,11 +235,11 @@ struct PlatformCheck {
             let actual = decided(i)
             if actual == expected[i] { continue }
             let (v, verdict) = (versions[i], verdicts[i])
-            let limit: Limit? = {
-                if case .crash = actual { return nil }
-                return cause ?? attribute(client, i, verdict, actual)
+            let limits: [Limit] = {
+                if case .crash = actual { return [] }
+                return cause.map { [$0] } ?? attribute(client, i, verdict, actual)
             }()
-            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: limit)
+            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limits: limits)
         }
     }
 
@@ -441,8 +467,6 @@ struct PlatformCheck {
         }
     }
 
-    /// Why a client differs from the evaluator, when the format cannot
-    /// carry the intent that decided the verdict; nil when it could have.
     /// Siren has no recommend floor: below one (or below a force floor
     /// before its deadline) it does what its rules say for the update type.
     /// Doing less than `check` is that limit; forcing the update is only
@@ -453,9 +477,20 @@ struct PlatformCheck {
         return state.snapshot.project.rules.rule(forDifference: difference).alert == "force"
     }
 
-    func attribute(_ client: Client, _ index: Int, _ verdict: Verdict, _ actual: ClientDecision) -> Limit? {
+    /// Every cause a format gives for a difference, the intents it cannot
+    /// carry first, then the version shapes it cannot read (a four-part
+    /// newest version once hid "outdated: none"); empty when the file could
+    /// have carried it all (a disagreement).
+    func attribute(_ client: Client, _ index: Int, _ verdict: Verdict, _ actual: ClientDecision) -> [Limit] {
         let v = versions[index]
-        func limit(_ intent: String, _ reason: String) -> Limit { Limit(client: client, platform: platform.name, intent: intent, reason: reason) }
+        var intents: [Limit] = [], shapes: [Limit] = []
+        func intent(_ what: String, _ reason: String) { add(what, reason, shape: false) }
+        func shape(_ what: String, _ reason: String) { add(what, reason, shape: true) }
+        func add(_ what: String, _ reason: String, shape: Bool) {
+            let l = Limit(client: client, platform: platform.name, intent: what, reason: reason)
+            guard !intents.contains(l) && !shapes.contains(l) else { return }
+            if shape { shapes.append(l) } else { intents.append(l) }
+        }
         let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions || client == .upgrader
         let povApple = client == .princeOfVersions && !platform.isAndroid
         let (minimumKey, currentKey) = client == .princeOfVersions ? ("required_version", "last_version_available")
@@ -464,23 +499,28 @@ struct PlatformCheck {
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
         // Retired matches the listed text exactly: an install it has no entry for gets no prompt.
-        if client == .retired && v.id < 0 { return limit("versions relctl has no record of", "matches the exact version text listed, so an unlisted version gets no prompt") }
-        if client == .retired || client == .control { return nil }
+        if client == .retired && v.id < 0 {
+            return [Limit(client: client, platform: platform.name, intent: "versions relctl has no record of",
+                          reason: "matches the exact version text listed, so an unlisted version gets no prompt")]
+        }
+        if client == .retired || client == .control { return [] }
+
+        // What the engineer asked for that the format cannot say.
         // Android clients decide by the app's versionCode: for a version recorded without one, what they do cannot be told.
         if case .ignored = actual, v.build == nil, client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid) {
-            return limit("\(v.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for this version")
+            intent("\(v.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for this version")
         }
         // The version an install is sent to has no versionCode: a client deciding by codes cannot be told it.
         if byCode(client), let t = verdict.target ?? state.current, t.build == nil {
-            return limit("\(t.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for the version users are sent to")
+            intent("\(t.version.text) without a recorded versionCode", "decides by the app's versionCode, and none is recorded for the version users are sent to")
         }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
         if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = disorderedBuild {
-            return limit("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N'")
+            intent("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N'")
         }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
-            return limit(intentOf(verdict, v), "no optional update, only a required one")
+            intent(intentOf(verdict, v), "no optional update, only a required one")
         }
         // An install nobody recorded, on the other side of the one threshold a manifest
         // has from where `check` puts it: the file forces every install below it, and
@@ -490,81 +530,82 @@ struct PlatformCheck {
            // On the side of the threshold where the file puts it: forced below, spared at or above.
            (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
             let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
-            return actual == .required
-                ? limit("installs nobody recorded below \(at) that check does not force", "forces every install below one \(minimumKey)")
-                : limit("installs nobody recorded above \(at) that check forces", "forces only the installs below one \(minimumKey)")
+            if actual == .required {
+                intent("installs nobody recorded below \(at) that check does not force", "forces every install below one \(minimumKey)")
+            } else {
+                intent("installs nobody recorded above \(at) that check forces", "forces only the installs below one \(minimumKey)")
+            }
         }
-        // An intent no format of this kind can say comes before a version's shape: a
-        // four-part newest version hid "outdated: none" behind "four-part versions".
-        if manifest, verdict.decidedBy == "outdated", actual == .optional {
-            return limit("outdated: none", "offers the update to every version below \(currentKey)")
+        switch verdict.decidedBy {
+        case "pin":
+            if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy") }
+        case "force-floor":
+            if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
+        case "force-deadline":
+            if client == .siren && sirenFollowsItsRules(verdict, actual) { intent("force floor \(platform.force?.text ?? "") before its deadline", "no recommend floor") }
+        case "recommend-floor":
+            if client == .siren && sirenFollowsItsRules(verdict, actual) { intent("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
+        case "rule":
+            if manifest && verdict.kind == .none && actual == .optional {
+                intent(intentOf(verdict, v), "offers the update to every version below \(currentKey), whatever the update type")
+            }
+            if manifest && verdict.kind == .required && actual != .required && spared {
+                intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)")
+            }
+            if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
+                intent("release delay of \(current.version.text) while a floor or pin sends users to it",
+                       "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so outdated versions see \(current.version.text) and its delay")
+            }
+        case "outdated":
+            if manifest && actual == .optional { intent("outdated: none", "offers the update to every version below \(currentKey)") }
+        case "release-delay":
+            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
+                intent("release delay of \(current.version.text) while a floor or pin sends users to it",
+                       "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
+            }
+        default: break
         }
+
+        // The versions as the format reads them.
+        let fourParts = "reads three components and drops the fourth"
         // Prince of Versions reads three components on iOS and macOS.
         if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
             || (threshold?.version.components.count ?? 0) > 3 {
-            return limit("four-part versions", "reads three components and drops the fourth")
+            shape("four-part versions", fourParts)
         }
         if client == .upgrader {
             let critical = AppcastFormat.criticalItem(state)
             if v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (critical?.version.components.count ?? 0) > 3 {
-                return limit("four-part versions", "reads three components and drops the fourth")
+                shape("four-part versions", fourParts)
             }
-            if verdict.decidedBy == "force-floor", let f = platform.force, f.build != nil { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
+            if verdict.decidedBy == "force-floor", let f = platform.force, f.build != nil { shape("force floor \(f.text)", "compares marketing versions, not builds") }
             if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
-                return limit("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
-                             "required below the lowest critical item, which is a released version")
+                shape("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
+                      "required below the lowest critical item, which is a released version")
             }
+        }
+        // A floor told apart by its build, where the format compares marketing versions.
+        if platform.isApple, !povApple {
+            let floor = verdict.decidedBy == "force-floor" || (manifest && verdict.decidedBy == "force-deadline") ? platform.force.map { ("force", $0) }
+                : manifest && verdict.decidedBy == "recommend-floor" ? platform.recommend.map { ("recommend", $0) } : nil
+            if let (kind, f) = floor, f.build != nil { shape("\(kind) floor \(f.text)", "compares marketing versions, not builds") }
         }
         // The app always reports a build, which the file's builds are compared with.
         if povApple, v.build == nil, state.verdicts.contains(where: { $0.0.version == v.version && $0.0.build != nil })
             || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
-            return limit(v.id < 0 ? "installs nobody recorded, known by their version alone" : "\(v.version.text) without a recorded build",
-                         "compares the app's build (CFBundleVersion) with the builds in the file")
+            shape(v.id < 0 ? "installs nobody recorded, known by their version alone" : "\(v.version.text) without a recorded build",
+                  "compares the app's build (CFBundleVersion) with the builds in the file")
         }
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
         func twin() -> VersionRecord? { state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0 }
         if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin() ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
-            return limit(v.id < 0 ? "other spellings of recorded versions (such as \(v.version.text) for \(other.version.text))" : "\(v.version.text) and \(other.version.text) as different releases",
-                         client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
-                            : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
-                            : "compares marketing versions, ranking the longer spelling newer, not builds")
+            shape(v.id < 0 ? "other spellings of recorded versions (such as \(v.version.text) for \(other.version.text))" : "\(v.version.text) and \(other.version.text) as different releases",
+                  client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
+                    : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
+                    : "compares marketing versions, ranking the longer spelling newer, not builds")
         }
-        switch verdict.decidedBy {
-        case "pin":
-            if manifest && verdict.kind == .required && !spared { return nil }
-            return limit("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy")
-        case "force-floor":
-            if let f = platform.force, f.build != nil, platform.isApple, !povApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
-            if manifest && actual != .required && spared { return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
-        case "force-deadline":
-            let f = platform.force
-            if client == .siren && sirenFollowsItsRules(verdict, actual) { return limit("force floor \(f?.text ?? "") before its deadline", "no recommend floor") }
-            if manifest, !povApple, let f, f.build != nil, platform.isApple { return limit("force floor \(f.text)", "compares marketing versions, not builds") }
-        case "recommend-floor":
-            if client == .siren && sirenFollowsItsRules(verdict, actual) { return limit("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
-            if manifest, !povApple, let f = platform.recommend, f.build != nil, platform.isApple { return limit("recommend floor \(f.text)", "compares marketing versions, not builds") }
-        case "rule":
-            if manifest && verdict.kind == .none && actual == .optional {
-                return limit(intentOf(verdict, v), "offers the update to every version below \(currentKey), whatever the update type")
-            }
-            if manifest && verdict.kind == .required && actual != .required && spared {
-                return limit(intentOf(verdict, v), "forces only the versions below one \(minimumKey)")
-            }
-            if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
-                return limit("release delay of \(current.version.text) while a floor or pin sends users to it",
-                             "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so outdated versions see \(current.version.text) and its delay")
-            }
-        case "outdated":
-            if manifest && actual == .optional { return limit("outdated: none", "offers the update to every version below \(currentKey)") }
-        case "release-delay":
-            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
-                return limit("release delay of \(current.version.text) while a floor or pin sends users to it",
-                             "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
-            }
-        default: break
-        }
-        return nil
+        return intents + shapes
     }
 
     /// The first version whose build is not above the build of a version below it.

@@ -23,15 +23,19 @@ public struct Finding: Sendable {
     /// What `check` says, and what the client does.
     public var expected: String
     public var actual: String
-    /// A declared limit of the format; nil means relctl published something wrong.
-    public var limit: Limit?
+    /// The declared limits of the format behind the difference, the intents
+    /// it cannot carry before the version shapes it cannot read; none means
+    /// relctl published something wrong.
+    public var limits: [Limit]
+    /// The first of them, the one a line names.
+    public var limit: Limit? { limits.first }
     /// For an install nobody recorded (Probes), what it stands for: "1.0.0, another spelling of 1.0".
     public var install: String? = nil
     /// For a finding of the time sweep (Fidelity.sweep): the coming instant
     /// from which the files a publish then writes would do this.
     public var from: Int64? = nil
 
-    public var isDisagreement: Bool { limit == nil }
+    public var isDisagreement: Bool { limits.isEmpty }
 }
 
 extension Finding {
@@ -43,12 +47,13 @@ extension Finding {
         var last: Key? = nil
         var out: [(project: String, limit: Limit)] = []
         for f in findings {
-            guard let l = f.limit else { continue }
-            let key = Key(project: f.project, platform: l.platform, client: l.client, intent: l.intent)
-            // A limit's findings mostly come one after another (each version, each locale).
-            if key == last { continue }
-            last = key
-            if seen.insert(key).inserted { out.append((f.project, l)) }
+            for l in f.limits {
+                let key = Key(project: f.project, platform: l.platform, client: l.client, intent: l.intent)
+                // A limit's findings mostly come one after another (each version, each locale).
+                if key == last { continue }
+                last = key
+                if seen.insert(key).inserted { out.append((f.project, l)) }
+            }
         }
         return out
     }
