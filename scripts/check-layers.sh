@@ -23,6 +23,9 @@ for t in json.load(sys.stdin)["targets"]:
     [ "$deps" = "0" ] || fail "RelctlCore declares target dependencies in Package.swift (${deps:-none found})"
     while IFS= read -r hit; do fail "RelctlCore must import nothing: $hit"; done \
         < <(grep -rnE '^\s*(@testable\s+)?import\s' "$root/Sources/RelctlCore" --include='*.swift')
+    # A C function bound by its symbol is an import by another name.
+    while IFS= read -r hit; do fail "RelctlCore must bind no C symbol: $hit"; done \
+        < <(grep -rnE '@_silgen_name|@_cdecl|dlsym' "$root/Sources/RelctlCore" --include='*.swift')
     while IFS= read -r hit; do fail "SQLite must know nothing of relctl: $hit"; done \
         < <(grep -rnE '^\s*import\s+Relctl' "$root/Sources/SQLite" --include='*.swift')
     while IFS= read -r hit; do fail "RelctlStore must not reach the CLI: $hit"; done \
@@ -52,9 +55,11 @@ if [ "${1:-}" = --self-test ]; then
     plant "SQLite in the CLI" Sources/RelctlCLI/Commands/LogCommand.swift 'import SQLite'
     plant "the tree in the runner" Sources/RelctlCLI/Runtime/Runner.swift 'let x = Relctl.tree'
     plant "relctl in the wrapper" Sources/SQLite/Row.swift 'import RelctlCore'
+    plant "a C symbol in the core" Sources/RelctlCore/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
+    plant "Glibc in the core" Sources/RelctlCore/Time/Time.swift 'import Glibc'
     sed -i 's/.target(name: "RelctlCore", /.target(name: "RelctlCore", dependencies: ["SQLite"], /' "$tmp/copy/Package.swift"
     if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a core dependency was not caught" >&2; exit 1; fi
-    echo "layers self-test: 6 passed, 0 failed"
+    echo "layers self-test: 8 passed, 0 failed"
     exit 0
 fi
 

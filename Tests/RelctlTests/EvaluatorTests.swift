@@ -45,7 +45,7 @@ final class EvaluatorTests: XCTestCase {
         for row in rows {
             let v = verdict(s, row.client, build: row.build, at: row.at)
             XCTAssertEqual(v.kind, row.kind, "\(row.client) build \(row.build.map(String.init) ?? "-"): \(v.why)", line: row.line)
-            XCTAssertEqual(v.decidedBy, row.by, "\(row.client): \(v.why)", line: row.line)
+            XCTAssertEqual(v.decidedBy.rawValue, row.by, "\(row.client): \(v.why)", line: row.line)
             if let target = row.target { XCTAssertEqual(v.target?.version.text, target, row.client, line: row.line) }
             if row.kind == .none || row.kind == .maintenance { XCTAssertNil(v.target, row.client, line: row.line) }
         }

@@ -48,7 +48,7 @@ final class RenderShortcutTests: XCTestCase {
     func testRetiredDeadlineOnlyWhenEveryRecommendedVersionIsInTheGracePeriod() throws {
         let s = try state()
         let optional = s.verdicts.filter { $0.1.kind == .optional }
-        let expected = optional.allSatisfy { $0.1.decidedBy == "force-deadline" } ? optional.first?.1.deadline : nil
+        let expected = optional.allSatisfy { $0.1.decidedBy == .forceDeadline } ? optional.first?.1.deadline : nil
         XCTAssertEqual(RetiredFormat.deadline(s), expected)
         XCTAssertNil(RetiredFormat.deadline(s), "2.1 is recommended by the recommend floor, not the deadline")
     }

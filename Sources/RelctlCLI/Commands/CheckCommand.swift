@@ -33,7 +33,7 @@ enum CheckCommand {
             full = .object(o)
         }
         inv.render(full) {
-            var s = "verdict:  \(verdict.kind.rawValue)\nwhy:      \(verdict.why) [\(verdict.decidedBy)]\n"
+            var s = "verdict:  \(verdict.kind.rawValue)\nwhy:      \(verdict.why) [\(verdict.decidedBy.rawValue)]\n"
             if let t = verdict.target { s += "target:   \(t.label)\n" }
             if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {
                 s += "rule:     \(verdict.updateType ?? "-") update: \(r.name) (\(r.alert), \(r.frequency))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")\n"
@@ -58,7 +58,7 @@ enum CheckCommand {
     static func json(_ verdict: Verdict, message: [String: ResolvedText]?, notes: (String, String)?,
                      snapshot: ProjectSnapshot, platform: PlatformRecord, at: Int64) -> JSON {
         let o: [String: JSON] = [
-            "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy), "why": .string(verdict.why),
+            "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy.rawValue), "why": .string(verdict.why),
             "target": verdict.target.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt)]) } ?? .null,
             "updateType": .optional(verdict.updateType),
             "deadline": .time(verdict.deadline),

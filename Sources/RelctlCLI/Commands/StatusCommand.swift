@@ -46,7 +46,7 @@ enum StatusCommand {
                 "pins": .array(versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!)]) }),
                 "versions": .array(verdicts.map { v, verdict in
                     .object(["version": .string(v.version.text), "build": .optional(v.build), "released": .bool(v.isReleased(at: at)),
-                             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy),
+                             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy.rawValue),
                              "target": .optional(verdict.target?.version.text)])
                 }),
             ]))
@@ -57,7 +57,7 @@ enum StatusCommand {
             if !verdicts.isEmpty {
                 text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
                     [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy ?? "-",
-                     verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy]
+                     verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy.rawValue]
                 }).split(separator: "\n").map { "  \($0)\n" }.joined()
             }
         }

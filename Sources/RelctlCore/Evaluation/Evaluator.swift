@@ -15,7 +15,7 @@ public struct Evaluator: Sendable {
         guard let w = snapshot.activeWindow(platform, at: t) else { return nil }
         let scope = w.platformName.map { "\($0) maintenance" } ?? "maintenance"
         let until = w.endsAt.map { "until \(Time.format($0))" } ?? "until stopped"
-        return Verdict(kind: .maintenance, decidedBy: "maintenance",
+        return Verdict(kind: .maintenance, decidedBy: .maintenance,
                        why: "\(scope) window #\(w.id) is active since \(Time.format(w.startsAt)), \(until)",
                        target: nil, window: w)
     }
@@ -64,55 +64,55 @@ public struct Evaluator: Sendable {
         if let pinned = Evaluator.pin(facts.pinned, client) {
             let policy = pinned.policy!
             if policy == "none" {
-                return Verdict(kind: .none, decidedBy: "pin", why: "\(pinned.version.text) is pinned to none on \(platform.name)")
+                return Verdict(kind: .none, decidedBy: .pin, why: "\(pinned.version.text) is pinned to none on \(platform.name)")
             }
             guard let target = newer(than: client) else {
-                return Verdict(kind: .none, decidedBy: "pin",
+                return Verdict(kind: .none, decidedBy: .pin,
                                why: "\(pinned.version.text) is pinned to \(policy), but no newer version is released on \(platform.name)")
             }
             let kind: Verdict.Kind = policy == "force" ? .required : .optional
             let (type, rule) = decided(kind, target)
-            return Verdict(kind: kind, decidedBy: "pin",
+            return Verdict(kind: kind, decidedBy: .pin,
                            why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }
         // A force floor with a deadline acts as an optional update until the
         // deadline and as a required one from it on: the same instant for
         // check, status and every file.
-        let floors: [(Floor?, Verdict.Kind, String)] = [(platform.requiredFloor(at: t), .required, "force-floor"),
-                                                        (platform.pendingFloor(at: t), .optional, "force-deadline"),
-                                                        (platform.recommend, .optional, "recommend-floor")]
+        let floors: [(Floor?, Verdict.Kind, Verdict.Cause)] = [(platform.requiredFloor(at: t), .required, .forceFloor),
+                                                               (platform.pendingFloor(at: t), .optional, .forceDeadline),
+                                                               (platform.recommend, .optional, .recommendFloor)]
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
             guard let target = newer(than: client) else { continue }
             let (type, rule) = decided(kind, target)
             var verdict = Verdict(kind: kind, decidedBy: name, why: Evaluator.belowFloor(client, floor, name, platform.name),
                                   target: target, updateType: type, rule: rule)
-            if name == "force-deadline" { verdict.deadline = floor.deadline }
+            if name == .forceDeadline { verdict.deadline = floor.deadline }
             return verdict
         }
         guard let announced = facts.announced, Release.isBelow(client, announced.release) else {
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
                 let days = snapshot.project.releaseDelayDays
-                return Verdict(kind: .none, decidedBy: "release-delay",
+                return Verdict(kind: .none, decidedBy: .releaseDelay,
                                why: "\(r.version.text) was released at \(Time.format(at)) and is announced after the \(days)-day release delay, at \(Time.format(at + snapshot.delaySeconds))",
                                target: nil)
             }
-            return Verdict(kind: .none, decidedBy: "up-to-date", why: "\(Evaluator.label(client)) is the newest released version on \(platform.name) or newer")
+            return Verdict(kind: .none, decidedBy: .upToDate, why: "\(Evaluator.label(client)) is the newest released version on \(platform.name) or newer")
         }
         if snapshot.project.outdated == "none" {
-            return Verdict(kind: .none, decidedBy: "outdated",
+            return Verdict(kind: .none, decidedBy: .outdated,
                            why: "\(Evaluator.label(client)) is older than \(announced.version.text), and the project's policy for outdated versions is none")
         }
         let (type, rule) = ruleInfo(announced)
         let kind: Verdict.Kind = rule.alert == "force" ? .required : rule.alert == "none" ? .none : .optional
-        return Verdict(kind: kind, decidedBy: "rule",
+        return Verdict(kind: kind, decidedBy: .rule,
                        why: "\(Evaluator.label(client)) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)
     }
 
-    static func belowFloor(_ client: Release, _ floor: Floor, _ name: String, _ platform: String) -> String {
-        var why = "\(label(client)) is below the \(name == "recommend-floor" ? "recommend" : "force") floor \(floor.text) on \(platform)"
-        if let d = floor.deadline { why += name == "force-deadline" ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
+    static func belowFloor(_ client: Release, _ floor: Floor, _ name: Verdict.Cause, _ platform: String) -> String {
+        var why = "\(label(client)) is below the \(name == .recommendFloor ? "recommend" : "force") floor \(floor.text) on \(platform)"
+        if let d = floor.deadline { why += name == .forceDeadline ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
         return why
     }
 

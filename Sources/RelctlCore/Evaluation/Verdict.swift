@@ -4,9 +4,23 @@
 public struct Verdict: Sendable {
     public enum Kind: String, Sendable { case maintenance, required, optional, none }
 
+    /// What decided a verdict; the raw value is the word `check` and
+    /// `status` print. A switch over it names every case: a new cause does
+    /// not compile until each format's check (Fidelity) says what it does.
+    public enum Cause: String, Sendable, CaseIterable {
+        case maintenance, pin
+        case forceFloor = "force-floor"
+        /// A force floor before its deadline: optional until then.
+        case forceDeadline = "force-deadline"
+        case recommendFloor = "recommend-floor"
+        case outdated, rule
+        case releaseDelay = "release-delay"
+        case upToDate = "up-to-date"
+    }
+
     private struct Fields {
         var kind: Kind
-        var decidedBy: String
+        var decidedBy: Cause
         var explain: @Sendable () -> String
         var target: VersionRecord?
         var window: MaintenanceWindow?
@@ -17,10 +31,8 @@ public struct Verdict: Sendable {
     private var stored: CopyOnWrite<Fields>
 
     public var kind: Kind { get { stored.fields.kind } set { stored.update { $0.kind = newValue } } }
-    /// What decided: "maintenance", "pin", "force-floor", "force-deadline"
-    /// (a force floor before its deadline), "recommend-floor",
-    /// "outdated", "rule", "release-delay", "up-to-date".
-    public var decidedBy: String { get { stored.fields.decidedBy } set { stored.update { $0.decidedBy = newValue } } }
+    /// What decided.
+    public var decidedBy: Cause { get { stored.fields.decidedBy } set { stored.update { $0.decidedBy = newValue } } }
     /// A sentence for people, written when asked: verify, a publish without
     /// status pages and `check` decide every version and show few sentences.
     public var why: String { stored.fields.explain() }
@@ -32,7 +44,7 @@ public struct Verdict: Sendable {
     /// When an optional update becomes required (a force floor's deadline).
     public var deadline: Int64? { get { stored.fields.deadline } set { stored.update { $0.deadline = newValue } } }
 
-    public init(kind: Kind, decidedBy: String, why: @escaping @Sendable @autoclosure () -> String, target: VersionRecord? = nil,
+    public init(kind: Kind, decidedBy: Cause, why: @escaping @Sendable @autoclosure () -> String, target: VersionRecord? = nil,
                 window: MaintenanceWindow? = nil, updateType: String? = nil, rule: Rule? = nil) {
         stored = CopyOnWrite(Fields(kind: kind, decidedBy: decidedBy, explain: why, target: target, window: window, updateType: updateType, rule: rule))
     }

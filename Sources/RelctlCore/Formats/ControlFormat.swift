@@ -47,7 +47,7 @@ enum ControlFormat {
 
     static func window(_ w: MaintenanceWindow, _ snapshot: ProjectSnapshot, _ locales: [String]) -> JSON {
         let evaluator = Evaluator(snapshot)
-        let verdict = Verdict(kind: .maintenance, decidedBy: "maintenance", why: "", target: nil, window: w)
+        let verdict = Verdict(kind: .maintenance, decidedBy: .maintenance, why: "", target: nil, window: w)
         return .object([
             "id": .int(w.id), "platform": .optional(w.platformName), "startsAt": .time(w.startsAt), "endsAt": .time(w.endsAt),
             "messages": .object(Dictionary(uniqueKeysWithValues: locales.map { ($0, fields(evaluator.message(verdict, locale: $0)!)) })),

@@ -45,8 +45,19 @@ public struct IndexFileRun {
     /// found only where an entry starts.
     public func contains(_ path: String) -> Bool {
         let needle = Array("\"\(path)\":".utf8)
-        return bytes.withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { memmem(haystack.baseAddress, haystack.count, $0.baseAddress, $0.count) != nil }
+        return bytes.withUnsafeBufferPointer { h in
+            guard needle.count <= h.count else { return false }
+            // Every candidate starts at a quote; most fail at the next byte.
+            var i = 0
+            while i <= h.count - needle.count {
+                if h[i] == needle[0] {
+                    var k = 1
+                    while k < needle.count && h[i + k] == needle[k] { k += 1 }
+                    if k == needle.count { return true }
+                }
+                i += 1
+            }
+            return false
         }
     }
 
@@ -209,9 +220,6 @@ public struct IndexFileRun {
         return a.count < b.count
     }
 }
-
-// Glibc declares memmem only under _GNU_SOURCE, which Swift's module map lacks.
-@_silgen_name("memmem") private func memmem(_ haystack: UnsafeRawPointer?, _ haystackCount: Int, _ needle: UnsafeRawPointer?, _ needleCount: Int) -> UnsafeMutableRawPointer?
 
 /// What a path under DIR may be, in an index or a journal, for relctl to
 /// write, keep or remove it: names only (none empty or starting with ".", so

@@ -25,7 +25,7 @@ enum RetiredFormat {
     static func deadline(_ state: PlatformState) -> Int64? {
         var deadline: Int64? = nil, first = true
         for i in state.verdicts.indices where state.verdicts[i].1.kind == .optional {
-            guard state.verdicts[i].1.decidedBy == "force-deadline" else { return nil }
+            guard state.verdicts[i].1.decidedBy == .forceDeadline else { return nil }
             if first { deadline = state.verdicts[i].1.deadline; first = false }
         }
         return deadline

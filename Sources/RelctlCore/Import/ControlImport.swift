@@ -160,7 +160,7 @@ public enum ControlImport {
         }
         let evaluator = Evaluator(bare)
         for var w in bare.windows {
-            let verdict = Verdict(kind: .maintenance, decidedBy: "maintenance", why: "", target: nil, window: w)
+            let verdict = Verdict(kind: .maintenance, decidedBy: .maintenance, why: "", target: nil, window: w)
             for (locale, fields) in (file.windowMessages[w.id] ?? [:]).sorted(by: { $0.key < $1.key }) {
                 let ours = evaluator.message(verdict, locale: locale) ?? [:]
                 let title = fields["title"].flatMap { ours["title"]?.value == $0 ? nil : $0 }

@@ -239,7 +239,7 @@ struct PlatformCheck {
                 if case .crash = actual { return [] }
                 return cause.map { [$0] } ?? attribute(client, i, verdict, actual)
             }()
-            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limits: limits)
+            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
         }
     }
 
@@ -442,7 +442,7 @@ struct PlatformCheck {
                 }
                 if actual != PlatformCheck.decision(kind) {
                     let verdict = blocked ?? verdicts[i]
-                    note(.control, path, versions[i], expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy))", actual: actual.word, limit: nil)
+                    note(.control, path, versions[i], expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limit: nil)
                 }
             }
         } catch { unusable(.control, path, error) }
@@ -537,15 +537,15 @@ struct PlatformCheck {
             }
         }
         switch verdict.decidedBy {
-        case "pin":
+        case .pin:
             if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy") }
-        case "force-floor":
+        case .forceFloor:
             if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
-        case "force-deadline":
+        case .forceDeadline:
             if client == .siren && sirenFollowsItsRules(verdict, actual) { intent("force floor \(platform.force?.text ?? "") before its deadline", "no recommend floor") }
-        case "recommend-floor":
+        case .recommendFloor:
             if client == .siren && sirenFollowsItsRules(verdict, actual) { intent("recommend floor \(platform.recommend?.text ?? "")", "no recommend floor") }
-        case "rule":
+        case .rule:
             if manifest && verdict.kind == .none && actual == .optional {
                 intent(intentOf(verdict, v), "offers the update to every version below \(currentKey), whatever the update type")
             }
@@ -556,14 +556,16 @@ struct PlatformCheck {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
                        "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so outdated versions see \(current.version.text) and its delay")
             }
-        case "outdated":
+        case .outdated:
             if manifest && actual == .optional { intent("outdated: none", "offers the update to every version below \(currentKey)") }
-        case "release-delay":
+        case .releaseDelay:
             if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
                        "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }
-        default: break
+        // Every format carries these: maintenance is checked apart (maintenance()), and an
+        // up-to-date install is one no file offers anything.
+        case .maintenance, .upToDate: break
         }
 
         // The versions as the format reads them.
@@ -578,7 +580,7 @@ struct PlatformCheck {
             if v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (critical?.version.components.count ?? 0) > 3 {
                 shape("four-part versions", fourParts)
             }
-            if verdict.decidedBy == "force-floor", let f = platform.force, f.build != nil { shape("force floor \(f.text)", "compares marketing versions, not builds") }
+            if verdict.decidedBy == .forceFloor, let f = platform.force, f.build != nil { shape("force floor \(f.text)", "compares marketing versions, not builds") }
             if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
                 shape("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
                       "required below the lowest critical item, which is a released version")
@@ -586,8 +588,8 @@ struct PlatformCheck {
         }
         // A floor told apart by its build, where the format compares marketing versions.
         if platform.isApple, !povApple {
-            let floor = verdict.decidedBy == "force-floor" || (manifest && verdict.decidedBy == "force-deadline") ? platform.force.map { ("force", $0) }
-                : manifest && verdict.decidedBy == "recommend-floor" ? platform.recommend.map { ("recommend", $0) } : nil
+            let floor = verdict.decidedBy == .forceFloor || (manifest && verdict.decidedBy == .forceDeadline) ? platform.force.map { ("force", $0) }
+                : manifest && verdict.decidedBy == .recommendFloor ? platform.recommend.map { ("recommend", $0) } : nil
             if let (kind, f) = floor, f.build != nil { shape("\(kind) floor \(f.text)", "compares marketing versions, not builds") }
         }
         // The app always reports a build, which the file's builds are compared with.
@@ -622,12 +624,12 @@ struct PlatformCheck {
     /// The intent behind a verdict, in the engineer's words.
     func intentOf(_ verdict: Verdict, _ v: VersionRecord) -> String {
         switch verdict.decidedBy {
-        case "pin": return "pin \(v.version.text) \(v.policy ?? "")"
-        case "force-floor": return "force floor \(platform.force?.text ?? "")"
-        case "force-deadline": return "force floor \(platform.force?.text ?? "") before its deadline"
-        case "recommend-floor": return "recommend floor \(platform.recommend?.text ?? "")"
-        case "rule": return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
-        default: return verdict.decidedBy
+        case .pin: return "pin \(v.version.text) \(v.policy ?? "")"
+        case .forceFloor: return "force floor \(platform.force?.text ?? "")"
+        case .forceDeadline: return "force floor \(platform.force?.text ?? "") before its deadline"
+        case .recommendFloor: return "recommend floor \(platform.recommend?.text ?? "")"
+        case .rule: return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
+        case .maintenance, .outdated, .releaseDelay, .upToDate: return verdict.decidedBy.rawValue
         }
     }
 }
