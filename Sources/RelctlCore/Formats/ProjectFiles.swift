@@ -79,8 +79,9 @@ public enum ProjectFiles {
     /// `only`: the platforms (by id) whose own files are rendered; the
     /// project's files (Prince of Versions, control.json) still come, from
     /// every platform's state. nil: all of them.
+    /// `checked`: only the files a client check reads (the time sweep): no what's-new lists.
     static func clientFiles(_ snapshot: ProjectSnapshot, at: Int64, warnings: inout [String], forEach: ForEachIndex = Parallel.serial,
-                            only: Set<Int64>? = nil)
+                            only: Set<Int64>? = nil, checked: Bool = false)
         -> ([PublishedFile], [PlatformState]) {
         let evaluator = Evaluator(snapshot)
         let slug = snapshot.project.slug
@@ -91,7 +92,7 @@ public enum ProjectFiles {
                 return PlatformFiles(files: [], state: PlatformState(evaluator, platform, at: at), warnings: [])
             }
             var warnings: [String] = []
-            let (files, state) = platformFiles(snapshot, platform, evaluator: evaluator, locales: locales, at: at, warnings: &warnings)
+            let (files, state) = platformFiles(snapshot, platform, evaluator: evaluator, locales: locales, at: at, warnings: &warnings, checked: checked)
             return PlatformFiles(files: files, state: state, warnings: warnings)
         }
         var files: [PublishedFile] = []
@@ -117,7 +118,7 @@ public enum ProjectFiles {
 
     /// One platform's files, and the state they were rendered from.
     static func platformFiles(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, evaluator: Evaluator, locales: [String], at: Int64,
-                              warnings: inout [String]) -> ([PublishedFile], PlatformState) {
+                              warnings: inout [String], checked: Bool = false) -> ([PublishedFile], PlatformState) {
         let slug = snapshot.project.slug
         var files: [PublishedFile] = []
         let state = PlatformState(evaluator, platform, at: at)
@@ -125,7 +126,7 @@ public enum ProjectFiles {
         // What every locale's files share, rendered once per platform.
         let retiredVersions = RetiredFormat.versions(state)
         let retiredDeadline = RetiredFormat.deadline(state)
-        let whatsNewParts = WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
+        let whatsNewParts = checked ? [] : WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
         if let manifest = AndVersionFormat.render(state, warnings: &warnings) {
             files.append(file("\(base)/andversion.json", manifest))
         }
@@ -134,7 +135,7 @@ public enum ProjectFiles {
         }
         for locale in locales {
             files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
-            files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
+            if !checked { files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale))) }
             if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
                 files.append(file("\(base)/lookup/\(locale).json", lookup))
             }

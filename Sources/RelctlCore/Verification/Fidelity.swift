@@ -65,7 +65,7 @@ extension Fidelity {
         for (t, scope) in coming(snapshot, after: at) {
             let touched = scoped ? scope : nil
             var warnings: [String] = []
-            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings, only: touched)
+            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings, only: touched, checked: true)
             let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
             let run = Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states) { byPath[$0] }
             decisions += run.decisions
