@@ -5,7 +5,9 @@ import PackageDescription
 //   SQLite      the sqlite3 C API, nothing of relctl
 //   RelctlCore  versions, locales, rules, catalog, evaluator, formats: no dependency at all
 //   RelctlStore schema, migrations, every query and every write, returning core types
-//   RelctlCLI   command model, parser, help, completion, man page, commands, file output
+//   RelctlPublish the publish engine: rendering on every core, the tree writer and its
+//               state, DIR's index and journals, deploy's record; files, never the CLI
+//   RelctlCLI   command model, parser, help, completion, man page, commands
 //   relctl      main.swift
 let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"], .when(configuration: .debug))]
 
@@ -37,7 +39,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "RelctlCore", swiftSettings: strict, plugins: ["EmbedTemplates"]),
         .target(name: "RelctlStore", dependencies: ["SQLite", "RelctlCore"], swiftSettings: strict),
-        .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "CCrypto"], swiftSettings: strict),
+        .target(name: "RelctlPublish", dependencies: ["RelctlCore", "RelctlStore", "CCrypto"], swiftSettings: strict),
+        .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "RelctlPublish"], swiftSettings: strict),
         // Release builds are fully static (Swift runtime, SQLite, libcrypto):
         // the binary runs anywhere and starts without dynamic relocations.
         .executableTarget(
@@ -45,7 +48,7 @@ let package = Package(
             dependencies: ["RelctlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
-        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden"]),
+        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlPublish", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # Checks the layering the targets promise (README, Development):
 #   - RelctlCore depends on nothing: no target dependency, no import at all
 #     (no Foundation, Glibc, SQLite, libcrypto, Dispatch);
-#   - SQLite knows nothing of relctl; RelctlStore does not reach the CLI;
+#   - SQLite knows nothing of relctl; RelctlStore and RelctlPublish do not reach the CLI;
 #   - no SQL and no SQLite import outside RelctlStore and SQLite;
 #   - the CLI's machinery (model, parsing, runtime, generators) names neither
 #     the command tree nor the store: commands are handed to it.
@@ -30,9 +30,11 @@ for t in json.load(sys.stdin)["targets"]:
         < <(grep -rnE '^\s*import\s+Relctl' "$root/Sources/SQLite" --include='*.swift')
     while IFS= read -r hit; do fail "RelctlStore must not reach the CLI: $hit"; done \
         < <(grep -rnE '^\s*import\s+(RelctlCLI|CCrypto)' "$root/Sources/RelctlStore" --include='*.swift')
+    while IFS= read -r hit; do fail "the publish engine must not reach the CLI: $hit"; done \
+        < <(grep -rnE '^\s*(@testable\s+)?import\s+RelctlCLI' "$root/Sources/RelctlPublish" --include='*.swift')
     while IFS= read -r hit; do fail "SQL belongs in RelctlStore: $hit"; done \
         < <(grep -rnE '(^|[^A-Za-z])(SELECT .* FROM|INSERT INTO|DELETE FROM|UPDATE [a-z_]+ SET|CREATE (TABLE|INDEX)|PRAGMA [a-z_]+)|import\s+C?SQLite' \
-            "$root/Sources/RelctlCLI" "$root/Sources/relctl" --include='*.swift')
+            "$root/Sources/RelctlCLI" "$root/Sources/RelctlPublish" "$root/Sources/relctl" --include='*.swift')
     while IFS= read -r hit; do fail "the CLI machinery must be handed the commands and the store: $hit"; done \
         < <(grep -rnE 'Relctl\.tree|\bStore\b|[A-Z][A-Za-z]+Commands?\.' "$root/Sources/RelctlCLI/Model" "$root/Sources/RelctlCLI/Parsing" \
             "$root/Sources/RelctlCLI/Runtime" "$root/Sources/RelctlCLI/Generators" --include='*.swift' | grep -v 'RelctlError.swift')
@@ -55,11 +57,13 @@ if [ "${1:-}" = --self-test ]; then
     plant "SQLite in the CLI" Sources/RelctlCLI/Commands/LogCommand.swift 'import SQLite'
     plant "the tree in the runner" Sources/RelctlCLI/Runtime/Runner.swift 'let x = Relctl.tree'
     plant "relctl in the wrapper" Sources/SQLite/Row.swift 'import RelctlCore'
+    plant "the CLI in the engine" Sources/RelctlPublish/Pending.swift 'import RelctlCLI'
+    plant "SQL in the engine" Sources/RelctlPublish/Pending.swift '// SELECT slug FROM project'
     plant "a C symbol in the core" Sources/RelctlCore/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
     plant "Glibc in the core" Sources/RelctlCore/Time/Time.swift 'import Glibc'
     sed -i 's/.target(name: "RelctlCore", /.target(name: "RelctlCore", dependencies: ["SQLite"], /' "$tmp/copy/Package.swift"
     if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a core dependency was not caught" >&2; exit 1; fi
-    echo "layers self-test: 8 passed, 0 failed"
+    echo "layers self-test: 10 passed, 0 failed"
     exit 0
 fi
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RelctlCLI
+@testable import RelctlPublish
 
 /// The files of new folders are written on threads of their own, each
 /// folder's on one: every one is there, whole, once `finish` returns, and a write that fails is reported,

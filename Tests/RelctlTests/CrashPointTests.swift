@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlPublish
 @testable import SQLite
 
 /// Kills publish at each of its filesystem steps in turn (RELCTL_CRASH_AT,

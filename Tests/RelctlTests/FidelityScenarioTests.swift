@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlPublish
 @testable import RelctlStore
 
 /// Hundreds of generated release situations, each rendered and read back by

@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlPublish
 
 /// A project rendered alone (publish after a change to one project, `-p`)
 /// has its platforms rendered, checked and written up at once, one per core

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlPublish
 @testable import RelctlStore
 
 /// Issue 30: the defects the real client libraries showed, each tried

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import RelctlCore
+import RelctlPublish
 
 /// `relctl deploy DIR REMOTE`: hands a published tree to rclone, which
 /// speaks to every object store (S3, R2, GCS, Azure, …) and to local paths.
@@ -54,13 +55,15 @@ enum DeployCommand {
             throw RelctlError.failure("\(root)/index.json is not an index this relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
         // Files that no longer say what check says (a window that ended, a deadline that passed) must not go out as the release.
-        if let from = local.validFrom, from > now {
+        // The database is not read: a tree is released as published, for the span its files hold for.
+        switch TreeCurrency.staleness(TreeCurrency.Record(local), database: nil, at: now).first {
+        case .notYet(let from)?:
             throw RelctlError.failure("\(dir) was published for \(Time.format(from)) or later, not for now: its files would say early what 'relctl check' says then; nothing was uploaded",
                                       hint: "publish for now, then deploy: relctl publish \(dir)")
-        }
-        if let next = local.nextChange, next.at <= now {
+        case .wentStale(let next)?:
             throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
+        default: break
         }
         guard let rclone = Spawn.find("rclone", env: inv.context.env) else {
             throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")

@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlPublish
 import RelctlStore
 
 /// `relctl import`: bring a file a team already hosts into a project.

@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlPublish
 /// Release notes from arguments, a file, or stdin: UTF-8, CRLF accepted.
 enum NotesInput {
     static func read(_ inv: Invocation, lines: [String], file: String?) throws -> String? {

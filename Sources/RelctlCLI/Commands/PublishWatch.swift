@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import RelctlCore
+import RelctlPublish
 import RelctlStore
 
 /// `relctl publish DIR --watch`: publishes now, after every committed change
@@ -115,7 +116,7 @@ enum PublishWatch {
         do { return try Time.parseDuration(text) } catch let e as InputError { throw RelctlError.usage("--exec-timeout: " + e.message, hint: e.hint) }
     }
 
-    static func publishJSON(_ o: PublishCommand.Outcome, dir: String, at: Int64) -> JSON {
+    static func publishJSON(_ o: Publisher.Outcome, dir: String, at: Int64) -> JSON {
         .object(["dir": .string(dir), "publishedAt": .time(at), "revision": .int(o.revision),
                  "added": .int(o.added.count), "changed": .int(o.changed.count), "removed": .int(o.removed.count), "unchanged": .int(o.unchanged),
                  "changedPaths": .array(o.changedPaths.map { .string($0) }), "nextChange": IndexFormat.json(o.next)])

@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlPublish
 
 /// `relctl status`: the whole release-control state of a project at a glance.
 enum StatusCommand {

@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlPublish
 import RelctlStore
 
 /// `relctl verify DIR`: reads the published files back and decides, as each
@@ -62,8 +63,7 @@ enum VerifyCommand {
         var disagreements: [Finding] = []
         var limits: [(project: String, limit: Limit)] = []
         var decisions = 0
-        var staleProjects: [String] = []
-        let (current, edits, revisions): (Int64, Int64, Revisions) = try store.read {
+        let database: TreeCurrency.Database = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
@@ -86,52 +86,59 @@ enum VerifyCommand {
                 checking = (batch, Pending { [files] in ParallelRender.verify(snapshots, at: at, files: files) })
             }
             take()
-            staleProjects = published.subtracting(projects.map(\.slug)).sorted()
-            return (try store.revision(), try store.edits(), try store.projectRevisions())
+            return try TreeCurrency.Database.current(store)
         }
-        // The edit count moves with a change made by hand too (an index from before it has none).
-        let handEdited: Bool = { if case .int(let published)? = index["edits"] { return published != edits } else { return false } }()
-        // Each project as index.json recorded it: changed since by relctl (its revision) or by hand
-        // (its edit stamp), also where a publish -p moved the tree's own numbers on.
-        var changedProjects: [(slug: String, revision: JSON?)] = []
-        if case .object(let recorded)? = index["projects"] {
-            for (slug, value) in recorded.sorted(by: { $0.key < $1.key }) where !staleProjects.contains(slug) {
+        // The tree as index.json records it: each project's revision and edit stamp, and a
+        // project with files listed and no record (its revision unknown).
+        var recorded: [String: (revision: Int64?, edits: Int64?)] = [:]
+        for slug in listed.keys where slug.contains("/") { recorded[String(slug.prefix { $0 != "/" })] = (nil, nil) }
+        if case .object(let projects)? = index["projects"] {
+            for (slug, value) in projects {
                 guard case .object(let p) = value else { continue }
-                let stamp: Int64? = { if case .int(let n)? = p["edits"] { return n } else { return nil } }()
-                if p["revision"] != .int(revisions.revision(slug)) || stamp != revisions.edits[slug] { changedProjects.append((slug, p["revision"])) }
+                recorded[slug] = ({ if case .int(let n)? = p["revision"] { return n } else { return nil } }(), { if case .int(let n)? = p["edits"] { return n } else { return nil } }())
             }
         }
-        let stale = current != revision || handEdited || !changedProjects.isEmpty
-
+        let edits: Int64? = { if case .int(let n)? = index["edits"] { return n } else { return nil } }()
+        // The files are proven for the instant they were published for: their span is not the question here.
+        let staleness = TreeCurrency.staleness(TreeCurrency.Record(revision: revision, edits: edits, validFrom: nil, nextChange: nil, projects: recorded),
+                                               database: database, at: nil)
+        let stale = !staleness.isEmpty
+        let removed = staleness.compactMap { if case .projectRemoved(let slug) = $0 { return slug } else { return nil } }
+        let changedProjects = staleness.compactMap { if case .project(let slug, _, _, _) = $0 { return slug } else { return nil } }
         inv.render(.object([
-            "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(current), "publishedAt": .time(at),
+            "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(database.revision), "publishedAt": .time(at),
             "stale": .bool(stale), "decisions": .int(Int64(decisions)),
             "changedFiles": .array(changed.map { .object(["path": .string($0.0), "problem": .string($0.1)]) }),
-            "removedProjects": .array(staleProjects.map { .string($0) }),
-            "changedProjects": .array(changedProjects.map { .string($0.slug) }),
+            "removedProjects": .array(removed.map { .string($0) }),
+            "changedProjects": .array(changedProjects.map { .string($0) }),
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
         ])) {
             var s = ""
-            if current != revision { s += "stale: the database is at revision \(current), the files were published from revision \(revision); publish again\n" }
-            for (slug, recorded) in changedProjects {
-                let now = revisions.revision(slug)
-                s += recorded == .int(now) ? "stale: project '\(slug)' was changed without relctl since the publish (no new revision: sqlite3 by hand, say)\n"
-                    : "stale: project '\(slug)' is at revision \(now), its files were published from revision \({ if case .int(let r)? = recorded { return String(r) } else { return "unknown" } }())\n"
+            for reason in staleness {
+                switch reason {
+                case .databaseRevision(let now, let tree):
+                    s += "stale: the database is at revision \(now), the files were published from revision \(tree); publish again\n"
+                case .editedByHand:
+                    if changedProjects.isEmpty { s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n" }
+                case .project(let slug, _, _, true):
+                    s += "stale: project '\(slug)' was changed without relctl since the publish (no new revision: sqlite3 by hand, say)\n"
+                case .project(let slug, let tree, let now, false):
+                    s += "stale: project '\(slug)' is at revision \(now), its files were published from revision \(tree.map(String.init) ?? "unknown")\n"
+                case .projectRemoved(let slug): s += "stale: project '\(slug)' is published here but no longer in the database\n"
+                case .projectAdded(let slug): s += "stale: project '\(slug)' is in the database but not published here\n"
+                case .notYet, .wentStale: break
+                }
             }
-            if handEdited && changedProjects.isEmpty && current == revision {
-                s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n"
-            }
-            for p in staleProjects { s += "stale: project '\(p)' is published here but no longer in the database\n" }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }
             if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
             return s
         }
-        let summary = "\(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale || !staleProjects.isEmpty ? ", stale" : "")"
-        guard disagreements.isEmpty && changed.isEmpty && !stale && staleProjects.isEmpty else {
+        let summary = "\(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")"
+        guard disagreements.isEmpty && changed.isEmpty && !stale else {
             throw RelctlError.failure("the published files do not do what 'relctl check' says: \(summary)",
-                                      hint: stale || !staleProjects.isEmpty ? "publish again: relctl publish \(dir)"
+                                      hint: stale ? "publish again: relctl publish \(dir)"
                                           : !changed.isEmpty ? "put the files right: relctl publish \(dir) --full" : "publish again; if it persists, report it")
         }
         inv.info("verified " + summary)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RelctlPublish
 
 /// Everything a command may touch of the outside world, so that tests can run
 /// commands in-process with captured streams, a fixed clock and their own env.

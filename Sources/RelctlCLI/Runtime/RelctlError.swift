@@ -1,5 +1,6 @@
 import RelctlCore
 import RelctlStore
+import RelctlPublish
 
 /// Every error a user can see. `status` is the exit code: 2 for usage, 1 for failure.
 public struct RelctlError: Error, Equatable {
@@ -25,6 +26,7 @@ public struct RelctlError: Error, Equatable {
         case let e as RelctlError: return e
         case let e as InputError: return .usage(e.message, hint: e.hint)
         case let e as StoreError: return .failure(e.message, hint: e.hint)
+        case let e as PublishError: return e.isUsage ? .usage(e.message, hint: e.hint) : .failure(e.message, hint: e.hint)
         default: return .failure("\(error)")
         }
     }

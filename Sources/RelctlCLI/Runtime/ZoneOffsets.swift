@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import RelctlCore
+import RelctlPublish
 
 /// The project's time zone for app messages, from the C library's zone
 /// database: the core gets the UTC offset at each instant a message may show

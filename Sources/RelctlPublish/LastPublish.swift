@@ -6,27 +6,27 @@ import RelctlCore
 /// the same without reading index.json and every project's limits in it
 /// (they were two thirds of such a publish). Recorded only when no client
 /// decision differed from `check`.
-struct LastPublish: Equatable {
-    /// The relctl that wrote the tree (PublishCommand.generator).
-    var generator: String
+package struct LastPublish: Equatable {
+    /// The relctl that wrote the tree (Publisher.Request.generator).
+    package var generator: String
     /// The database's edit count the files were made from.
-    var edits: Int64
+    package var edits: Int64
     /// The span the files hold for.
-    var validFrom: Int64?
-    var nextChange: NextChange?
+    package var validFrom: Int64?
+    package var nextChange: NextChange?
     /// Each project's revision and edit stamp, by slug.
-    var projects: [String: Project]
-    var warnings: [String]
+    package var projects: [String: Project]
+    package var warnings: [String]
     /// The compact JSON array of `publish --json`'s "limits".
-    var limits: [UInt8]
+    package var limits: [UInt8]
 
-    struct Project: Equatable {
-        var revision: Int64
-        var edits: Int64?
+    package struct Project: Equatable {
+        package var revision: Int64
+        package var edits: Int64?
     }
 
     /// As compact JSON, keys sorted.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)]) })
         let head = JSON.ordered(["edits": .int(edits), "generator": .string(generator), "limits": .raw(limits),
                                  "nextChange": IndexFormat.json(nextChange), "projects": projects,
@@ -35,7 +35,7 @@ struct LastPublish: Equatable {
     }
 
     /// What `bytes` wrote; nil for anything else.
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard let members = try? JSONReader.members(bytes), let limits = members["limits"], bytes[limits.lowerBound] == UInt8(ascii: "["),
               case .int(let edits)? = members["edits"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
               case .string(let generator)? = members["generator"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
@@ -75,13 +75,13 @@ struct LastPublish: Equatable {
     /// and `limits`; nil when a project's client decisions differed from
     /// `check` (written with --publish-despite-disagreements): that tree is
     /// never taken as done.
-    init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8]) {
+    package init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8]) {
         guard index.projects.values.allSatisfy({ $0.disagreements == 0 }) else { return nil }
         self.init(generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
                   projects: index.projects.mapValues { Project(revision: $0.revision, edits: $0.edits) }, warnings: warnings, limits: limits)
     }
 
-    init(generator: String, edits: Int64, validFrom: Int64?, nextChange: NextChange?, projects: [String: Project], warnings: [String], limits: [UInt8]) {
+    package init(generator: String, edits: Int64, validFrom: Int64?, nextChange: NextChange?, projects: [String: Project], warnings: [String], limits: [UInt8]) {
         self.generator = generator; self.edits = edits; self.validFrom = validFrom; self.nextChange = nextChange
         self.projects = projects; self.warnings = warnings; self.limits = limits
     }

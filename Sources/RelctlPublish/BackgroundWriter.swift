@@ -17,31 +17,31 @@ import Synchronization
 /// the publish's thread waits for room, so memory stays bounded however
 /// slow the disk. `synchronous` writes on the caller's thread instead, for
 /// the crash-point tests, which count the steps of one thread.
-final class BackgroundWriter: Sendable {
+final package class BackgroundWriter: Sendable {
     private let queues: [DispatchQueue]
     private let pending = DispatchGroup()
     private let budget: Int
     private let synchronous: Bool
     private struct Backlog {
-        var bytes = 0
+        package var bytes = 0
         /// The publish's thread waits for `room`.
-        var waiting = false
+        package var waiting = false
         /// The folder of the last file queued, and the queue it went to.
-        var folder: Substring = ""
-        var queue = 0
+        package var folder: Substring = ""
+        package var queue = 0
         /// How many files were queued.
-        var queued = 0
+        package var queued = 0
     }
     private let backlog = Mutex(Backlog())
     private let room = DispatchSemaphore(value: 0)
     /// The write queued first of those that failed (by its place in the
     /// queue): reported by the next `write` or by `finish`.
-    private let failure = Mutex<(order: Int, error: RelctlError)?>(nil)
+    private let failure = Mutex<(order: Int, error: PublishError)?>(nil)
 
     /// 4 MiB: several projects' files at the benchmark fleet's shape; 16 MiB
     /// was no faster here and let a publish's peak memory reach 62 MiB in bench/run.
     /// `threads`: how many files are written at once.
-    init(budget: Int = 4 * 1024 * 1024, threads: Int = 2, synchronous: Bool = false) {
+    package init(budget: Int = 4 * 1024 * 1024, threads: Int = 2, synchronous: Bool = false) {
         self.budget = budget
         self.synchronous = synchronous
         queues = (0..<max(1, threads)).map { DispatchQueue(label: "relctl.write.\($0)") }
@@ -49,7 +49,7 @@ final class BackgroundWriter: Sendable {
 
     /// Queues `bytes` to be written to the new file `path` (TreeWriter.writeNew);
     /// throws the error of an earlier write that failed.
-    func write(_ bytes: [UInt8], at path: String, naming: String) throws {
+    package func write(_ bytes: [UInt8], at path: String, naming: String) throws {
         if synchronous {
             try TreeWriter.writeNew(bytes, at: path, naming: naming)
             return
@@ -73,7 +73,7 @@ final class BackgroundWriter: Sendable {
             // After a failure the publish aborts: what was queued after it need not be written.
             if failure.withLock({ $0.map { $0.order > order } ?? true }) {
                 do { try TreeWriter.writeNew(bytes, at: path, naming: naming) } catch {
-                    let reported = error as? RelctlError ?? RelctlError.failure("cannot write \(naming): \(error)")
+                    let reported = error as? PublishError ?? PublishError("cannot write \(naming): \(error)")
                     failure.withLock { if $0.map({ order < $0.order }) ?? true { $0 = (order, reported) } }
                 }
             }
@@ -88,7 +88,7 @@ final class BackgroundWriter: Sendable {
     }
 
     /// Waits until every queued file is written; throws the failure queued first.
-    func finish() throws {
+    package func finish() throws {
         pending.wait()
         if let failed = failure.withLock({ $0 }) { throw failed.error }
     }

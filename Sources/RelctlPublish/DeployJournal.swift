@@ -15,14 +15,14 @@ import RelctlCore
 /// them. So the deletions are recorded before index.json is sent and
 /// dropped once rclone has made them: the next deploy to that remote makes
 /// those still owed (a path published again meanwhile is an upload instead).
-struct DeployJournal: Equatable {
-    static let name = ".relctl-deploy"
+package struct DeployJournal: Equatable {
+    static package let name = ".relctl-deploy"
     /// Paths under DIR, by remote as given to deploy.
-    var pending: [String: [String]] = [:]
+    package var pending: [String: [String]] = [:]
 
     /// What DIR's journal records; nothing when it is missing, not a regular
     /// file (a link is never followed), or not one this relctl wrote.
-    static func read(root: String) -> DeployJournal {
+    static package func read(root: String) -> DeployJournal {
         var journal = DeployJournal()
         let path = root + "/" + name
         guard FileSystem.kind(of: path, followLinks: false) == .file,
@@ -41,7 +41,7 @@ struct DeployJournal: Equatable {
 
     /// Replaces DIR's journal (through a fresh temporary, never a write
     /// through what is at the name), or removes it when nothing is owed.
-    func write(root: String) throws {
+    package func write(root: String) throws {
         let path = root + "/" + DeployJournal.name
         if pending.isEmpty {
             if FileSystem.kind(of: path, followLinks: false) != .missing { unlink(path) }

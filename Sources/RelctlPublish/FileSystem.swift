@@ -26,7 +26,7 @@ public enum FileSystem {
     public static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let k = kind(of: path, followLinks: false)
         guard k == .missing || k == .file else {
-            throw RelctlError.failure("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
+            throw PublishError("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
         }
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -35,7 +35,7 @@ public enum FileSystem {
         guard rename(temp, path) == 0 else {
             let reason = errno
             unlink(temp)
-            throw RelctlError.failure("cannot write \(path): \(String(cString: strerror(reason)))", hint: "check the directory's permissions")
+            throw PublishError("cannot write \(path): \(String(cString: strerror(reason)))", hint: "check the directory's permissions")
         }
     }
 
@@ -50,19 +50,19 @@ public enum FileSystem {
     /// one-line error rather than in memory exhaustion.
     public static let inputLimit = 16 << 20
 
-    static func tooLarge(_ name: String, _ limit: Int) -> RelctlError {
-        .failure("cannot read \(name): it holds more than \(limit >> 20) MiB, more than any file relctl reads", hint: "check the path")
+    static package func tooLarge(_ name: String, _ limit: Int) -> PublishError {
+        PublishError("cannot read \(name): it holds more than \(limit >> 20) MiB, more than any file relctl reads", hint: "check the path")
     }
 
     public static func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {
         switch kind(of: path) {
-        case .missing: throw RelctlError.failure("cannot read \(path): no such file", hint: "check the path")
-        case .directory: throw RelctlError.failure("cannot read \(path): it is a directory", hint: "give a file path")
+        case .missing: throw PublishError("cannot read \(path): no such file", hint: "check the path")
+        case .directory: throw PublishError("cannot read \(path): it is a directory", hint: "give a file path")
         default: break
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw RelctlError.failure("cannot read \(path): \(String(cString: strerror(errno)))", hint: "check the file's permissions")
+            throw PublishError("cannot read \(path): \(String(cString: strerror(errno)))", hint: "check the file's permissions")
         }
         defer { close(fd) }
         return try readAll(fd: fd, name: path, limit: limit)
@@ -98,7 +98,7 @@ public enum FileSystem {
                     count += n
                 }
             }
-            if failure != 0 { throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(failure)))") }
+            if failure != 0 { throw PublishError("cannot read \(name): \(String(cString: strerror(failure)))") }
             // Grown since the fstat: the rest comes in chunks.
             guard bytes.count == size else { return bytes }
             let rest = try readChunks(fd: fd, name: name, limit: limit - size)
@@ -114,7 +114,7 @@ public enum FileSystem {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 65536) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw RelctlError.failure("cannot read \(name): \(String(cString: strerror(errno)))")
+                throw PublishError("cannot read \(name): \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             guard n <= limit - bytes.count else { throw tooLarge(name, limit) }

@@ -35,9 +35,9 @@ public final class TreeWriter {
     public enum Outcome { case added, changed, unchanged }
 
     public let root: String
-    let dryRun: Bool
-    static let tempMarker = ".relctl-tmp."
-    static let journalName = ".relctl-journal"
+    package let dryRun: Bool
+    static package let tempMarker = ".relctl-tmp."
+    static package let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
     private var flusher: Flusher?
     private let background = BackgroundWriter(threads: min(4, max(2, ParallelRender.cores)), synchronous: CrashPoints.enabled)
@@ -66,7 +66,7 @@ public final class TreeWriter {
     /// so temporaries may be left and the state file may not hold.
     public private(set) var interrupted = false
     /// The state the last complete publish recorded, when it still describes the tree's index.json.
-    private(set) var state: TreeState?
+    package private(set) var state: TreeState?
     /// This publish wrote the journal's first form, before its first temporary or folder.
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
@@ -90,7 +90,7 @@ public final class TreeWriter {
     public init(root: String, dryRun: Bool, lockWait: Double = 10) throws {
         self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.dryRun = dryRun
-        guard !self.root.isEmpty else { throw RelctlError.usage("the publish directory is empty", hint: "give a path, like ./out") }
+        guard !self.root.isEmpty else { throw PublishError.usage("the publish directory is empty", hint: "give a path, like ./out") }
         switch FileSystem.kind(of: self.root) {
         case .missing:
             if dryRun { return }
@@ -100,10 +100,10 @@ public final class TreeWriter {
             }
         case .directory:
             guard access(self.root, W_OK) == 0 || dryRun else {
-                throw RelctlError.failure("cannot write to \(self.root): permission denied", hint: "choose a writable directory or fix its permissions")
+                throw PublishError("cannot write to \(self.root): permission denied", hint: "choose a writable directory or fix its permissions")
             }
         default:
-            throw RelctlError.failure("\(self.root) exists and is not a directory", hint: "give a directory path to publish into")
+            throw PublishError("\(self.root) exists and is not a directory", hint: "give a directory path to publish into")
         }
         if !dryRun {
             do { try lock(wait: lockWait) } catch {
@@ -120,7 +120,7 @@ public final class TreeWriter {
     /// Starts looking at the recorded folders on another core: a publish
     /// that goes by the state asks as soon as it has the writer, and the
     /// folders are looked at while it reads the database.
-    func lookAtFolders() {
+    package func lookAtFolders() {
         guard looking == nil, let state else { return }
         let root = self.root
         looking = Pending { state.checkFolders(root: root) }
@@ -157,11 +157,11 @@ public final class TreeWriter {
 
     /// What the old index.json gives a publish (`readPrevious`).
     private struct Previous {
-        var index: PublishedIndex?
-        var runs: [String: IndexFileRun] = [:]
-        var file: (stamp: TreeState.Stamp, bytes: [UInt8])?
-        var statesIndex = false
-        var time: timespec?
+        package var index: PublishedIndex?
+        package var runs: [String: IndexFileRun] = [:]
+        package var file: (stamp: TreeState.Stamp, bytes: [UInt8])?
+        package var statesIndex = false
+        package var time: timespec?
     }
 
     private static func previous(root: String, state: TreeState?) -> Previous {
@@ -199,12 +199,12 @@ public final class TreeWriter {
     /// The top folders (one per project) not as the recorded state has
     /// them, and those too recent to vouch for their files (TreeState.checkFolders),
     /// as found for `readPrevious`; nil without a state.
-    var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
+    package var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
 
     /// Whether the tree is as its state records it: every folder as
     /// recorded and old enough to vouch for its files, and the files at
     /// DIR's root (a publish with nothing to do; no index.json is read).
-    var asRecorded: Bool {
+    package var asRecorded: Bool {
         guard let state, let check = foundFolders else { return false }
         return check.changed.isEmpty && check.unsure.isEmpty && state.rootFilesHold(root: root)
     }
@@ -220,7 +220,7 @@ public final class TreeWriter {
     /// the flush before the renames finds little left (it was a sixth of a
     /// full publish's time). The commit still flushes before any rename, and
     /// refuses when a background flush failed.
-    func flushAhead() {
+    package func flushAhead() {
         guard !dryRun, marked || interrupted, lockFD >= 0 else { return }
         if flusher == nil { flusher = Flusher(fd: lockFD) }
         flusher?.start()
@@ -232,13 +232,13 @@ public final class TreeWriter {
     private func lock(wait: Double) throws {
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw RelctlError.failure("cannot open \(root): \(String(cString: strerror(errno)))", hint: "check its permissions")
+            throw PublishError("cannot open \(root): \(String(cString: strerror(errno)))", hint: "check its permissions")
         }
         var waited = 0.0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, waited < wait else {
                 close(fd)
-                throw RelctlError.failure("another relctl publish is writing to \(root)",
+                throw PublishError("another relctl publish is writing to \(root)",
                                           hint: "wait until it has finished, then publish again")
             }
             usleep(50_000)
@@ -247,7 +247,7 @@ public final class TreeWriter {
         lockFD = fd
     }
 
-    static func readIndex(_ bytes: [UInt8]) -> [String: (size: Int, sha256: String)] {
+    static package func readIndex(_ bytes: [UInt8]) -> [String: (size: Int, sha256: String)] {
         guard let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .object(let files)? = top["files"] else { return [:] }
         var out: [String: (size: Int, sha256: String)] = [:]
         // An entry naming a path outside DIR was never relctl's: not a file to remove or count.
@@ -259,7 +259,7 @@ public final class TreeWriter {
         return out
     }
 
-    static func readJournal(_ path: String) -> Set<String> {
+    static package func readJournal(_ path: String) -> Set<String> {
         guard FileSystem.kind(of: path, followLinks: false) == .file, let bytes = try? FileSystem.readFile(path),
               let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .array(let paths)? = top["paths"] else { return [] }
         return Set(paths.compactMap { if case .string(let p) = $0, isSafe(p) { return p } else { return nil } })
@@ -277,10 +277,10 @@ public final class TreeWriter {
                 if mkdir(current, 0o755) == 0 {
                     madeDirectories.append(current)
                 } else if errno != EEXIST {
-                    throw RelctlError.failure("cannot create \(current): \(String(cString: strerror(errno)))", hint: "check the path and the permissions of its parent")
+                    throw PublishError("cannot create \(current): \(String(cString: strerror(errno)))", hint: "check the path and the permissions of its parent")
                 }
             default:
-                throw RelctlError.failure("\(current) is in the way: it is not a directory", hint: "remove it")
+                throw PublishError("\(current) is in the way: it is not a directory", hint: "remove it")
             }
         }
     }
@@ -291,13 +291,13 @@ public final class TreeWriter {
     }
 
     /// Validates a relative path: names only, no "..", no absolute paths (PublishedPath.isSafe).
-    static func isSafe(_ relative: String) -> Bool {
+    static package func isSafe(_ relative: String) -> Bool {
         var relative = relative
         return relative.withUTF8 { PublishedPath.isSafe($0) }
     }
 
     /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
-    static func isTemporaryName(_ name: String) -> Bool {
+    static package func isTemporaryName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard name.hasPrefix(tempMarker), bytes.count > tempMarker.utf8.count + 17, bytes[bytes.count - 17] == UInt8(ascii: ".") else { return false }
         return bytes.suffix(16).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
@@ -321,7 +321,7 @@ public final class TreeWriter {
 
     private func stageFile(_ relative: String, _ bytes: [UInt8], sha256: String?) throws -> Outcome {
         guard TreeWriter.isSafe(relative) else {
-            throw RelctlError.failure("refusing to write '\(relative)': it would leave the publish directory")
+            throw PublishError("refusing to write '\(relative)': it would leave the publish directory")
         }
         let target = root + "/" + relative
         let slash = relative.utf8.lastIndex(of: slashByte)
@@ -332,7 +332,7 @@ public final class TreeWriter {
             for part in relative.split(separator: "/").dropLast() {
                 walked += "/" + part
                 if FileSystem.kind(of: walked, followLinks: false) == .symlink {
-                    throw RelctlError.failure("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+                    throw PublishError("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
                 }
             }
         } else {
@@ -365,7 +365,7 @@ public final class TreeWriter {
             }
         }
         if existing == .directory {
-            throw RelctlError.failure("\(target) is a directory where relctl publishes a file", hint: "remove it")
+            throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if dryRun { return existing == .missing ? .added : .changed }
         // Published files are never newer than index.json, staged last (isIntact trusts that).
@@ -389,7 +389,7 @@ public final class TreeWriter {
             place = parentPlace + "/" + name
             CrashPoints.step()
             guard mkdir(place, 0o755) == 0 else {
-                throw RelctlError.failure("cannot create \(dir): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
+                throw PublishError("cannot create \(dir): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
             }
         } else {
             switch FileSystem.kind(of: dir, followLinks: false) {
@@ -400,9 +400,9 @@ public final class TreeWriter {
                 place = try TreeWriter.makeStagingFolder(in: parent, for: name)
                 stagedFolders.append((place, dir))
             case .symlink:
-                throw RelctlError.failure("\(dir) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+                throw PublishError("\(dir) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
             default:
-                throw RelctlError.failure("\(dir) is in the way: it is not a directory", hint: "remove it")
+                throw PublishError("\(dir) is in the way: it is not a directory", hint: "remove it")
             }
         }
         places[dir] = place
@@ -426,51 +426,51 @@ public final class TreeWriter {
     /// for writing would follow a hard link planted there and overwrite a
     /// file outside DIR. A temporary a kill leaves at DIR's root is swept by
     /// the next publish (`finish`).
-    static func replace(_ name: String, in dir: String, with bytes: [UInt8]) throws {
+    static package func replace(_ name: String, in dir: String, with bytes: [UInt8]) throws {
         let temp = try writeTemporary(bytes, in: dir, for: name)
         CrashPoints.step()
         guard rename(temp, dir + "/" + name) == 0 else {
             let reason = errno
             unlink(temp)
-            throw RelctlError.failure("cannot write \(dir)/\(name): \(String(cString: strerror(reason)))", hint: "check the directory's permissions and free space")
+            throw PublishError("cannot write \(dir)/\(name): \(String(cString: strerror(reason)))", hint: "check the directory's permissions and free space")
         }
     }
 
     /// `.relctl-tmp.NAME.` and 16 random hex digits: unpredictable, and what the sweep recognises.
-    static func temporaryName(for name: String) -> String {
+    static package func temporaryName(for name: String) -> String {
         let random = String(UInt64.random(in: .min ... .max), radix: 16)
         return tempMarker + name + "." + String(repeating: "0", count: 16 - random.count) + random
     }
 
     /// Creates a new file beside `name` that no one else can have made or
     /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
-    static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
+    static package func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
         try freshName(in: dir, for: name) { try writeNew(bytes, at: $0, naming: dir + "/" + name, taken: true) }
     }
 
     /// The first of 8 temporary names beside `name` that `make` could create (false: taken).
-    static func freshName(in dir: String, for name: String, _ make: (String) throws -> Bool) throws -> String {
+    static package func freshName(in dir: String, for name: String, _ make: (String) throws -> Bool) throws -> String {
         for _ in 0..<8 {
             let path = dir + "/" + temporaryName(for: name)
             if try make(path) { return path }
         }
-        throw RelctlError.failure("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* entries in \(dir)")
+        throw PublishError("cannot write \(dir)/\(name): no free temporary name after 8 tries", hint: "remove the .relctl-tmp.* entries in \(dir)")
     }
 
     /// Creates the file `path`, which must not exist (O_EXCL, never through a
     /// link), and writes it whole; `naming` is the file the user knows it as.
     /// With `taken`, a path already there returns false instead of failing.
     @discardableResult
-    static func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
+    static package func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
         CrashPoints.step()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if fd < 0 && errno == EEXIST && taken { return false }
         guard fd >= 0 else {
-            throw RelctlError.failure("cannot write \(naming): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
+            throw PublishError("cannot write \(naming): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
         }
-        func fail(_ reason: Int32) -> RelctlError {
+        func fail(_ reason: Int32) -> PublishError {
             unlink(path)
-            return RelctlError.failure("cannot write \(naming): \(String(cString: strerror(reason)))", hint: "check free space")
+            return PublishError("cannot write \(naming): \(String(cString: strerror(reason)))", hint: "check free space")
         }
         var offset = 0
         // In two halves under a crash-point test, so that a kill can tear a file.
@@ -493,12 +493,12 @@ public final class TreeWriter {
     }
 
     /// Makes a folder under a temporary name beside `name`, for a folder that is not there yet.
-    static func makeStagingFolder(in parent: String, for name: String) throws -> String {
+    static package func makeStagingFolder(in parent: String, for name: String) throws -> String {
         try freshName(in: parent, for: name) { path in
             CrashPoints.step()
             if mkdir(path, 0o755) == 0 { return true }
             guard errno == EEXIST else {
-                throw RelctlError.failure("cannot create \(parent)/\(name): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
+                throw PublishError("cannot create \(parent)/\(name): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
             }
             return false
         }
@@ -526,7 +526,7 @@ public final class TreeWriter {
             let failed = flusher?.wait() ?? 0
             if failed != 0 || syncfs(lockFD) != 0 {
                 let reason = failed != 0 ? failed : errno
-                throw RelctlError.failure("cannot flush the files written to \(root): \(String(cString: strerror(reason)))", hint: "check the disk; nothing was replaced")
+                throw PublishError("cannot flush the files written to \(root): \(String(cString: strerror(reason)))", hint: "check the disk; nothing was replaced")
             }
             // The journal, then the new folders, then the files, index.json last.
             let renames = pending.prefix(1).map { ($0.temp, $0.target) } + stagedFolders.map { ($0.temp, $0.target) }
@@ -534,7 +534,7 @@ public final class TreeWriter {
             for (temp, target) in renames {
                 CrashPoints.step()
                 guard rename(temp, target) == 0 else {
-                    throw RelctlError.failure("cannot replace \(target): \(String(cString: strerror(errno)))")
+                    throw PublishError("cannot replace \(target): \(String(cString: strerror(errno)))")
                 }
             }
             freshFolders = Set(stagedFolders.map(\.target))
@@ -635,7 +635,7 @@ public final class TreeWriter {
     }
 
     /// Removes a file relctl published before, and folders it leaves empty.
-    func remove(_ relative: String) -> Bool {
+    package func remove(_ relative: String) -> Bool {
         // Never through a link: the old index names the path, not where it leads now.
         let removed = isPublishedFile(relative) && { CrashPoints.step(); return unlink(root + "/" + relative) == 0 }()
         // Also when the file is already gone: a publish killed between its
@@ -740,20 +740,20 @@ public final class TreeWriter {
 
 /// One background syncfs at a time on the publish directory's file system.
 private final class Flusher: Sendable {
-    let fd: Int32
-    let running = Atomic<Bool>(false)
+    package let fd: Int32
+    package let running = Atomic<Bool>(false)
     /// The errno of the first background flush that failed. syncfs reports a
     /// write error once per open file, so the flush before the renames would
     /// not see an error one of these took.
-    let failure = Atomic<Int32>(0)
-    let done = DispatchGroup()
+    package let failure = Atomic<Int32>(0)
+    package let done = DispatchGroup()
     /// A thread of its own (a serial queue's): a flush waits on the disk, and
     /// the shared pool has a thread per core for rendering.
-    let queue = DispatchQueue(label: "relctl.flush")
+    package let queue = DispatchQueue(label: "relctl.flush")
 
-    init(fd: Int32) { self.fd = fd }
+    package init(fd: Int32) { self.fd = fd }
 
-    func start() {
+    package func start() {
         guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         done.enter()
         queue.async {
@@ -765,7 +765,7 @@ private final class Flusher: Sendable {
 
     /// Waits for the flush running, if any; the errno of a flush that failed, else 0.
     @discardableResult
-    func wait() -> Int32 {
+    package func wait() -> Int32 {
         done.wait()
         return failure.load(ordering: .relaxed)
     }

@@ -9,14 +9,14 @@ import Darwin
 /// before the Nth filesystem step of a publish (a mkdir, a temporary file's
 /// creation or its second half, the flush, a rename, an unlink, a rmdir).
 /// Release builds compile this to nothing.
-enum CrashPoints {
+package enum CrashPoints {
     #if DEBUG
     private static let limit: Int? = getenv("RELCTL_CRASH_AT").flatMap { Int(String(cString: $0)) }
     nonisolated(unsafe) private static var count = 0
     #endif
 
     /// Whether a kill is set: a file is then written in two halves, so a kill can tear one.
-    static var enabled: Bool {
+    static package var enabled: Bool {
         #if DEBUG
         limit != nil
         #else
@@ -25,7 +25,7 @@ enum CrashPoints {
     }
 
     /// Called before each step; publish performs its steps on one thread.
-    static func step() {
+    static package func step() {
         #if DEBUG
         guard let limit else { return }
         count += 1

@@ -8,7 +8,7 @@ import RelctlCore
 /// "/" as a byte: paths are split on their UTF-8 view, much faster than on
 /// characters for the ten thousand paths of a fleet's index ("/" is ASCII, so
 /// its index is a character boundary).
-let slashByte = UInt8(ascii: "/")
+package let slashByte = UInt8(ascii: "/")
 
 /// `DIR/.relctl-state`: what a publish records, after its last write, so the
 /// next one can tell that the tree is still as it left it without a stat of
@@ -22,59 +22,59 @@ let slashByte = UInt8(ascii: "/")
 /// (what it says of index.json is believed, so index.json is not checked).
 /// It also records what that publish said (LastPublish): a publish with
 /// nothing to do says it again without reading index.json.
-struct TreeState: Equatable {
-    static let name = ".relctl-state"
+package struct TreeState: Equatable {
+    static package let name = ".relctl-state"
 
     /// index.json's inode, size and modification time.
-    var index: Stamp
+    package var index: Stamp
     /// How many files the index lists.
-    var files: Int
+    package var files: Int
     /// The database revision index.json names: a publish after a change
     /// sees it has work to do before it reads index.json.
-    var revision: Int64
+    package var revision: Int64
     /// Every folder of the tree but DIR itself (the state's own rename
     /// changes DIR), by path under DIR.
-    var folders: [String: Stamp]
+    package var folders: [String: Stamp]
     /// Files at DIR's root other than index.json, with their sizes.
-    var rootFiles: [String: Int]
+    package var rootFiles: [String: Int]
     /// When the folders' times were read: a folder changed within one tick of
     /// the file system's clock after its recorded time keeps that time, so a
     /// folder whose time is that close to this one is not trusted (git's
     /// "racily clean" entries).
-    var captured: Stamp
+    package var captured: Stamp
     /// Where index.json holds its file list (IndexFormat.located); nil in a
     /// state written before relctl recorded it.
-    var fileList: Range<Int>? = nil
+    package var fileList: Range<Int>? = nil
     /// Where each run of that list is, and how many files it lists
     /// (IndexFormat.located); empty when not recorded.
-    var runs: IndexFormat.RunRanges = [:]
+    package var runs: IndexFormat.RunRanges = [:]
     /// What the publish that recorded this state said and rests on
     /// (LastPublish), as its compact JSON: read only by a publish with
     /// nothing to do. Nil when not recorded.
-    var last: [UInt8]? = nil
+    package var last: [UInt8]? = nil
 
-    struct Stamp: Equatable {
-        var inode: UInt64
-        var size: Int64
-        var seconds: Int64
-        var nanoseconds: Int64
+    package struct Stamp: Equatable {
+        package var inode: UInt64
+        package var size: Int64
+        package var seconds: Int64
+        package var nanoseconds: Int64
 
         /// A regular file or (`folder`) a directory at `path`, never through a link.
-        init?(_ path: String, folder: Bool = false) {
+        package init?(_ path: String, folder: Bool = false) {
             var st = stat()
             guard lstat(path, &st) == 0 else { return nil }
             self.init(st, folder: folder)
         }
 
         /// The same of a file already open.
-        init?(fd: Int32) {
+        package init?(fd: Int32) {
             var st = stat()
             guard fstat(fd, &st) == 0 else { return nil }
             self.init(st, folder: false)
         }
 
         /// A regular file or (`folder`) a directory as `st` describes it.
-        init?(_ st: stat, folder: Bool = false) {
+        package init?(_ st: stat, folder: Bool = false) {
             guard (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
             inode = UInt64(st.st_ino)
             size = folder ? 0 : Int64(st.st_size)
@@ -82,11 +82,11 @@ struct TreeState: Equatable {
             nanoseconds = Int64(st.st_mtim.tv_nsec)
         }
 
-        init(inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64) {
+        package init(inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64) {
             self.inode = inode; self.size = size; self.seconds = seconds; self.nanoseconds = nanoseconds
         }
 
-        init?(json: JSON) {
+        package init?(json: JSON) {
             guard case .array(let a) = json, a.count == 4, case .int(let i) = a[0], case .int(let s) = a[1],
                   case .int(let sec) = a[2], case .int(let ns) = a[3] else { return nil }
             self.init(inode: UInt64(bitPattern: i), size: s, seconds: sec, nanoseconds: ns)
@@ -97,7 +97,7 @@ struct TreeState: Equatable {
     /// nil when a folder or index.json is not there as it should be. The
     /// folders of the runs it carries, which this publish did not write in,
     /// are taken as `known` found them where it trusted them (one lstat each fewer).
-    static func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:],
+    static package func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:],
                         known: FolderCheck? = nil) -> TreeState? {
         guard let indexStamp = Stamp(root + "/index.json") else { return nil }
         var folders: [String: Stamp] = [:]
@@ -147,7 +147,7 @@ struct TreeState: Equatable {
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
-    static func read(root: String) -> TreeState? {
+    static package func read(root: String) -> TreeState? {
         let path = root + "/" + name
         guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
               // The last publish's record is written last, and not read here (the checksum holds for it).
@@ -192,7 +192,7 @@ struct TreeState: Equatable {
 
     /// As JSON, written directly: a JSON value per folder made writing it a
     /// tenth of a publish after a change to one project.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128 + 64 * (folders.count + rootFiles.count) + (last?.count ?? 0))
         func name(_ key: String) {
@@ -236,7 +236,7 @@ struct TreeState: Equatable {
 
     /// The JSON the state's bytes carry, when they carry its SHA-256 first
     /// (`bytes`): `{"check":"DIGEST",` and the rest of that JSON.
-    static func checked(_ bytes: [UInt8]) -> [UInt8]? {
+    static package func checked(_ bytes: [UInt8]) -> [UInt8]? {
         let head = Array(#"{"check":""#.utf8), digest = head.count..<(head.count + 64)
         guard bytes.count > digest.upperBound + 2, bytes.starts(with: head),
               bytes[digest.upperBound] == UInt8(ascii: "\""), bytes[digest.upperBound + 1] == UInt8(ascii: ",") else { return nil }
@@ -251,14 +251,14 @@ struct TreeState: Equatable {
     /// Such a folder's time is more than a tick before the check, so any
     /// change after the check gives it another time: a state recorded later
     /// may take its stamp as found rather than read it again.
-    struct FolderCheck {
-        var changed: Set<String> = [], unsure: Set<String> = []
-        var trusted: [String: Stamp] = [:]
+    package struct FolderCheck {
+        package var changed: Set<String> = [], unsure: Set<String> = []
+        package var trusted: [String: Stamp] = [:]
         /// Each top folder none of whose folders changed or is unsure, with them all.
-        var projects: [String: [String: Stamp]] = [:]
+        package var projects: [String: [String: Stamp]] = [:]
     }
 
-    func checkFolders(root: String) -> FolderCheck {
+    package func checkFolders(root: String) -> FolderCheck {
         // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
         let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
         let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
@@ -280,7 +280,7 @@ struct TreeState: Equatable {
 
     /// Whether the files at DIR's root are as recorded: regular files of
     /// their size, not modified after index.json was written.
-    func rootFilesHold(root: String) -> Bool {
+    package func rootFilesHold(root: String) -> Bool {
         rootFiles.allSatisfy { name, size in
             guard let file = Stamp(root + "/" + name) else { return false }
             return Int(file.size) == size && (file.seconds, file.nanoseconds) <= (index.seconds, index.nanoseconds)

@@ -1,0 +1,282 @@
+import Dispatch
+import RelctlCore
+import RelctlStore
+
+/// One publish of a database into DIR, what `relctl publish` does and
+/// `publish --watch` at each change: the projects whose files are not
+/// current (or the one asked for) are rendered on every core, what each
+/// client does with them is checked, and the tree is written.
+public enum Publisher {
+    /// What a publish is asked to do.
+    public struct Request {
+        public var dir: String
+        /// The instant the files are for.
+        public var at: Int64
+        public var dryRun = false
+        /// Render and compare everything, trusting no recorded state.
+        public var full = false
+        /// The status pages (DIR/index.html, DIR/PROJECT/status.html).
+        public var pages = true
+        /// One project to render (its slug as given); the others stay as published.
+        public var project: String? = nil
+        /// Write the files though a client would differ from `check` (an emergency).
+        public var despiteDisagreements = false
+        /// How long to wait for another publish writing DIR, in seconds.
+        public var lockWait = 10.0
+        /// Who writes the tree ("relctl 1.2.3"): a tree another relctl wrote is rendered anew.
+        public var generator: String
+        /// The database's own log of publishes, written after the files are in place (nil: none).
+        public var log: (path: String, user: String, now: Int64)? = nil
+        /// Told of each project as it is taken (its index, the count and its slug), and
+        /// once more with no slug when all are.
+        public var progress: ((Int, Int, String?) -> Void)? = nil
+        /// Gives a snapshot the UTC offsets its messages need (the C library's zone database).
+        public var fillZone: (inout ProjectSnapshot) -> Void = { _ in }
+
+        public init(dir: String, at: Int64, generator: String) { self.dir = dir; self.at = at; self.generator = generator }
+    }
+
+    /// A publish refused: a client would do something other than `check` says
+    /// (a relctl bug). Nothing was written.
+    public struct Refused: Error {
+        public var disagreements: [Finding]
+    }
+
+    /// What one publish did.
+    public struct Outcome: Sendable {
+        /// For stderr, each as "warning: …".
+        public var warnings: [String]
+        public var revision: Int64
+        /// The database's edit count the files were made from (Store.edits).
+        public var edits: Int64
+        public var added: [String], changed: [String], removed: [String]
+        public var unchanged: Int
+        /// The limits as an array (publish --json's "limits").
+        public var limits: JSON, disagreements: [JSON]
+        public var next: NextChange?
+        /// The projects rendered; the others' files were left as the index records them.
+        public var rendered: [String] = []
+        public var changedPaths: [String] { (added + changed + removed).sorted() }
+    }
+
+    /// Renders the projects whose files are not current (or the one of -p),
+    /// checks what each client would do, and writes the tree; a project whose
+    /// revision and span in the old index still hold is left as it is, so a
+    /// publish costs what changed. Warnings go to stderr.
+    public static func publish(_ request: Request, store: Store) throws -> Outcome {
+        let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
+        let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: request.lockWait)
+        // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
+        let pages = request.pages
+        let full = request.full
+        // --full trusts no recorded state.
+        if !full { writer.lookAtFolders() }
+        if request.project == nil && !full, let outcome = try nothingToDo(writer, store: store, at: at, pages: pages, generator: generator) { return outcome }
+        var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
+        var added: [String] = [], changed: [String] = [], unchanged = 0
+        var findings: [Finding] = []
+        var rendered: [String] = []
+        func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
+            switch outcome {
+            case .added: added.append(path)
+            case .changed: changed.append(path)
+            case .unchanged: unchanged += 1
+            }
+        }
+        var order: [String] = []
+        // Whether every project this publish leaves alone was found current:
+        // only then may the tree's state vouch for it (-p keeps the others whatever they are).
+        var vouched = true
+        do {
+            try store.read {
+                // A project's snapshot, read on the connection's thread.
+                func snapshot(_ slug: String) throws -> ProjectSnapshot {
+                    var s = try store.snapshot(try store.requireProject(slug), notesShownAt: at)
+                    request.fillZone(&s)
+                    return s
+                }
+                // The revision the last publish recorded, when this one may go by it.
+                let lastRevision = full || request.project != nil ? nil : writer.state?.revision
+                // The old index is read while the database is.
+                let (all, revisions, only, prefetched) = try writer.readPrevious(thorough: full) {
+                    // Slugs only: a project's row is read and checked when it is rendered, and
+                    // any change to it, by hand too, moves its edit stamp, so it is rendered.
+                    let all = try store.projectSlugs()
+                    index.revision = try store.revision()
+                    index.edits = try store.edits()
+                    let revisions = try store.projectRevisions()
+                    // And the projects changed since the last publish (a revision after the one its
+                    // state recorded), which are rendered whatever that index says: their snapshots
+                    // are read, and rendered on the other cores while the index is read.
+                    var early: [String: (ProjectSnapshot, Pending<RenderedProject>)] = [:]
+                    // A few: after a change to many, the pipeline below reads them while others render.
+                    let changed = lastRevision.map { r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) } ?? []
+                    for slug in changed {
+                        let s = try snapshot(slug)
+                        let (page, alone) = (pages ? revisions.revision(slug) : nil, changed.count < ParallelRender.cores)
+                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, pageRevision: page, alone: alone) })
+                    }
+                    return (all, revisions, try request.project.map { try store.requireProject($0).slug }, early)
+                }
+                var early = prefetched
+                order = all
+                // The old index, when this relctl wrote it and no publish was cut short since.
+                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
+                var toRender: [String] = []
+                // With the state the last publish recorded, a project's files are intact when
+                // its folders are; without it, each file is looked at.
+                let folders = writer.folders
+                for slug in all {
+                    let revision = revisions.revision(slug), edits = revisions.edits[slug]
+                    let record = previous?.projects[slug]
+                    // Its folder's run of the old file list: kept whole, or read again when rendered.
+                    let key = slug + "/"
+                    let files = writer.previousRuns[key]
+                    // A page published or left out as this publish wants it (--no-pages) is part of being current.
+                    let pageAsWanted = (files?.contains(key + "status.html") ?? false) == pages
+                    // Its files as published: by its folders' times where the state vouches for them, else file by file.
+                    var intact: Bool {
+                        if let folders, folders.changed.contains(slug) { return false }
+                        if let folders, !folders.unsure.contains(slug) { return true }
+                        // Every entry read (a run recorded over bytes that are not entries gives fewer).
+                        guard let files else { return false }
+                        let entries = files.entries()
+                        return entries.count == files.count && entries.allSatisfy { writer.isIntact($0.path, size: $0.size) }
+                    }
+                    let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: at) } ?? false
+                    let current = !full && recorded && pageAsWanted && files != nil && intact
+                    // -p renders that project only: the others stay as published, current or not.
+                    if (only == nil && !current) || slug == only {
+                        toRender.append(slug)
+                        continue
+                    }
+                    if !current { vouched = false }
+                    // Its files stay as the old index lists them. With -p over a tree with no
+                    // record of this project (another relctl wrote it, or a publish was cut
+                    // short) too: never removed; the next full publish renders it.
+                    if let record {
+                        index.projects[slug] = record
+                        index.verbatim[slug] = previous?.verbatim[slug]
+                    }
+                    if let files, record != nil || only != nil {
+                        index.carried[key] = files
+                        unchanged += files.count
+                    }
+                }
+                // What is not kept whole is read, to compare the files staged now with, and to remove what is not staged again.
+                writer.settlePrevious(keeping: Set(index.carried.keys))
+                // Snapshots are read here, on the connection's thread, rendered on the
+                // other cores, and their files staged here in project order.
+                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
+                    let slug = toRender[i]
+                    if let (s, started) = early.removeValue(forKey: slug) { return (s, nil, started) }
+                    return (try snapshot(slug), pages ? revisions.revision(slug) : nil, nil)
+                }, take: { i, snapshot, result in
+                    let slug = snapshot.project.slug
+                    request.progress?(i, toRender.count, slug)
+                    rendered.append(slug)
+                    findings += result.disagreements
+                    index.projects[slug] = PublishedProject(
+                        revision: revisions.revision(slug), edits: revisions.edits[slug],
+                        validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
+                        disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
+                    for file in result.files {
+                        // --full compares every file's bytes, whatever its size and time say.
+                        tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
+                        index.files[file.path] = (file.bytes.count, file.sha256)
+                    }
+                    // While more projects render, and the index is made, the disk writes these out.
+                    writer.flushAhead()
+                })
+                request.progress?(toRender.count, toRender.count, nil)
+            }
+            index.settleSpan(projectOrder: order)
+            // Files at DIR's root rendered from every project go here, after the
+            // projects and before index.json (staged last, apart): staged on
+            // every publish, since only project folders are kept from the old index.
+            if pages {
+                let html = StatusIndex.render(order.compactMap { index.projects[$0]?.summary }, revision: index.revision)
+                let sha = SHA256.hex(html)
+                tally(try writer.stage("index.html", html, sha256: sha), "index.html")
+                index.files["index.html"] = (html.count, sha)
+            }
+            // What the previous index and an unfinished publish's journal name, and this tree does not.
+            let stale = Set(writer.previousIndex.keys.filter { index.files[$0] == nil }).union(writer.unfinished.filter { !index.lists($0) }).sorted()
+            let disagreements = findings.filter(\.isDisagreement)
+            if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
+            // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            let indexFile = IndexFormat.located(index)
+            tally(try writer.stage("index.json", indexFile.bytes), "index.json")
+            // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
+            nonisolated(unsafe) let tree = index
+            // Limits the tree's last index already announced are not said again (--json and verify carry them all).
+            let known = Set((writer.previous?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
+            let saying = Pending { [order] in
+                let (warnings, limits) = said(tree, order: order, known: known)
+                return (warnings: warnings, limits: limits, last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
+            }
+            let removed = try writer.commit(removing: stale)
+            // The files are in place: the log is written while the tree's state is recorded.
+            let logged = DispatchGroup()
+            if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty), let (path, user, now) = request.log {
+                let revision = index.revision
+                let line = (added: added.count, changed: changed.count, removed: removed.count)
+                DispatchQueue.global().async(group: logged) {
+                    // The log is a courtesy: a database this user may only read still publishes.
+                    if let log = try? Store(path: path, mode: .write, user: user) {
+                        try? log.logPublish(dir: dir, revision: revision, added: line.added, changed: line.changed, removed: line.removed, now: now)
+                    }
+                }
+            }
+            let words = saying.value
+            var (warnings, limits) = (words.warnings, words.limits)
+            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: vouched)
+            logged.wait()
+            if !disagreements.isEmpty {
+                if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
+                else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway, as asked") }
+            }
+            return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
+                           limits: .raw(limits), disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    /// What every project in the tree says, rendered now or before, in
+    /// project order: its warnings, and the limits of its formats (a
+    /// compact JSON array).
+    /// `known`: limits (limitKey) said before, by the publish that wrote the tree's last index: only new
+    /// and changed ones are said, each once per cause and tree revision.
+    package static func said(_ index: PublishedIndex, order: [String], known: Set<String> = []) -> (warnings: [String], limits: [UInt8]) {
+        let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
+        let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
+        let new = limits.filter { !known.contains(limitKey($0.project, $0.limit)) }
+        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new).map { "not carried: " + $0 },
+                Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
+    }
+
+    /// The outcome of a publish with nothing to do, found without reading
+    /// index.json or rendering: the tree is as the last publish recorded
+    /// it (its state names this index.json, no publish was cut short, no
+    /// folder changed), that publish was this relctl's, with the pages as
+    /// wanted and no disagreement, the database has had no change since, and
+    /// `at` is inside the span the files hold for. It says what that
+    /// publish said (LastPublish). Nil: publish as usual.
+    package static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool, generator: String) throws -> Outcome? {
+        guard let state = writer.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages,
+              let last = LastPublish(bytes: recorded), last.generator == generator else { return nil }
+        // A database at another revision is not the one the tree was made from: read no further.
+        guard let db = try store.read({ try store.revision() == state.revision ? try TreeCurrency.Database.current(store) : nil }) else { return nil }
+        let tree = TreeCurrency.Record(revision: state.revision, edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
+                                       projects: last.projects.mapValues { ($0.revision, $0.edits) })
+        guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, writer.asRecorded else { return nil }
+        let (revision, edits) = (db.revision, db.edits)
+        // Limits were said by the publish that wrote the tree; --json still carries them.
+        return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
+                       limits: .raw(last.limits), disagreements: [], next: last.nextChange)
+    }
+
+    package static func limitKey(_ project: String, _ l: Limit) -> String { "\(project)\u{0}\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)\u{0}\(l.reason)" }
+}
