@@ -78,12 +78,10 @@ extension Store {
             for w in active {
                 try db.run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(w.id)])
                 var continued: [(platform: String, id: Int64)] = []
-                if let platform, w.platformID == nil {
-                    for other in try platforms(project: project.id) where other.id != platform.id {
-                        let id = try insertWindow(project: project, platformID: other.id, from: now, until: w.endsAt)
-                        for (locale, c) in w.copy { try setCopy(id, locale: locale, title: c.title, message: c.message) }
-                        continued.append((other.name, id))
-                    }
+                for other in WriteRules.continuing(w, stoppedFor: platform, platforms: try platforms(project: project.id)) {
+                    let id = try insertWindow(project: project, platformID: other.id, from: now, until: w.endsAt)
+                    for (locale, c) in w.copy { try setCopy(id, locale: locale, title: c.title, message: c.message) }
+                    continued.append((other.name, id))
                 }
                 stopped.append(Stopped(id: w.id, continuedAs: continued))
             }

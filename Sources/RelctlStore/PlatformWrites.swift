@@ -34,7 +34,7 @@ extension Store {
         }
     }
 
-    public enum FloorKind: String, Sendable { case force, recommend }
+    public typealias FloorKind = WriteRules.FloorKind
 
     /// Sets (or with nil clears) a floor. Refused when no released version
     /// reaches it, since users would be sent to an update they cannot
@@ -63,16 +63,8 @@ extension Store {
                 // Checked inside the transaction: a release removed meanwhile counts.
                 if let floor {
                     let all = try versions(platform: platform.id, withNotes: false)
-                    reached = all.contains { $0.isReleased(at: now) && !Release.isBelow($0.release, floor.release) }
-                    if !reached && !(kind == .force && allowUnreleased) {
-                        // The hint releases the version when it is recorded, else records it.
-                        let recorded = all.first { $0.version.text == floor.version.text }
-                        let fix = recorded != nil ? "relctl version release \(floor.version.text) --platform \(platform.name)"
-                                                  : "relctl version add \(floor.version.text) --platform \(platform.name)\(platform.isAndroid ? " --build N" : "")"
-                        throw StoreError(
-                            "no released version of \(platform.name) is at or above \(floor.text): users would be sent to an update they cannot install",
-                            hint: "release one first ('\(fix)')" + (kind == .force ? ", or add --allow-unreleased" : ""))
-                    }
+                    reached = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now) == nil
+                    if let refused = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now, allowUnreleased: allowUnreleased) { throw refused }
                 }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
                            [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])

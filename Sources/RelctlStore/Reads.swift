@@ -148,11 +148,15 @@ extension Store {
         if let minOS = r.string(5) {
             do { _ = try Names.osVersion(minOS) } catch let e as InputError { throw badRow(what, "its minimum OS: \(e.message)") }
         }
-        if let policy = r.string(6), !VersionRecord.policies.contains(policy) {
-            throw badRow(what, "its policy '\(policy)' is not one of \(VersionRecord.policies.joined(separator: ", "))")
+        var pin: VersionRecord.Pin? = nil
+        if let policy = r.string(6) {
+            guard let p = VersionRecord.Pin(rawValue: policy) else {
+                throw badRow(what, "its policy '\(policy)' is not one of \(VersionRecord.policies.joined(separator: ", "))")
+            }
+            pin = p
         }
         return VersionRecord(id: r.int(0)!, platformID: r.int(1)!, version: version, build: r.int(3),
-                             releasedAt: try instant(r.int(4), what, "released_at"), minOS: r.string(5), policy: r.string(6), notes: [:])
+                             releasedAt: try instant(r.int(4), what, "released_at"), minOS: r.string(5), policy: pin, notes: [:])
     }
 
     public func notes(version: Int64) throws -> [String: String] {

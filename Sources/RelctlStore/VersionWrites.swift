@@ -31,25 +31,8 @@ extension Store {
         }
     }
 
-    /// On Android the build is the versionCode, which clients compare and
-    /// Google Play requires to grow with every release: a build that would
-    /// rank a version below an older one (or above a newer one) is refused.
     private func checkBuildOrder(_ version: Version, _ build: Int64?, on platform: PlatformRecord, among existing: [VersionRecord], except id: Int64?) throws {
-        guard platform.isAndroid, let b = build else { return }
-        let others = existing.filter { $0.id != id && $0.build != nil }
-        let lower = others.filter { $0.version < version }
-        let higher = others.filter { version < $0.version }
-        let floor = lower.map { $0.build! }.max()
-        let ceiling = higher.map { $0.build! }.min()
-        let range = [floor.map { "above \($0)" }, ceiling.map { "below \($0)" }].compactMap { $0 }.joined(separator: " and ")
-        if let older = lower.last(where: { $0.build! >= b }) {
-            throw StoreError("build \(b) would rank \(version.text) below \(older.version.text) (build \(older.build!)) on android: Android compares versionCodes, and Google Play requires a higher one for every newer version",
-                             hint: "give \(version.text) a build \(range)")
-        }
-        if let newer = higher.first(where: { $0.build! <= b }) {
-            throw StoreError("build \(b) would rank \(version.text) above \(newer.version.text) (build \(newer.build!)) on android: Android compares versionCodes, so newer versions need higher builds",
-                             hint: "give \(version.text) a build \(range)")
-        }
+        if let refused = WriteRules.androidBuildOrder(version, build: build, on: platform, among: existing, except: id) { throw refused }
     }
 
     /// What becomes of a version's release time.
@@ -126,14 +109,14 @@ extension Store {
     }
 
     /// Pins one version's policy (force, recommend or none), or with nil removes the pin.
-    public func setPin(of text: String, to policy: String?, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
+    public func setPin(of text: String, to policy: VersionRecord.Pin?, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
         try setPin(of: text, to: policy, on: [platform], of: project, now: now)
     }
 
     /// The same pin on several platforms in one transaction.
-    public func setPin(of text: String, to policy: String?, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+    public func setPin(of text: String, to policy: VersionRecord.Pin?, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
-        let action = policy.map { "policy set \(names) \(text) \($0)" } ?? "policy clear \(names) \(text)"
+        let action = policy.map { "policy set \(names) \(text) \($0.rawValue)" } ?? "policy clear \(names) \(text)"
         try change(project: project.slug, action, now: now) {
             unchanged = true
             for platform in platforms {
@@ -142,15 +125,10 @@ extension Store {
                 if policy == nil && v.policy == nil {
                     throw StoreError("\(platform.name) \(v.version.text) has no pin", hint: "see 'relctl policy list --platform \(platform.name)'")
                 }
-                if let policy, policy != "none" {
-                    let newer = try versions(platform: platform.id, withNotes: false)
-                        .contains { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
-                    guard newer else {
-                        throw StoreError("no released version of \(platform.name) is newer than \(v.version.text), so it cannot \(policy == "force" ? "be forced" : "be asked") to update",
-                                         hint: "release a newer version first")
-                    }
+                if let policy, let refused = WriteRules.pinReachesARelease(v, policy, on: platform, versions: try versions(platform: platform.id, withNotes: false), now: now) {
+                    throw refused
                 }
-                try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy), .int(v.id)])
+                try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy?.rawValue), .int(v.id)])
             }
         }
     }

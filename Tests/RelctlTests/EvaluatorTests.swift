@@ -12,7 +12,7 @@ final class EvaluatorTests: XCTestCase {
     func version(_ text: String, build: Int64? = nil, released: Int64? = t0 - 30 * day, policy: String? = nil,
                  notes: [String: String] = [:]) -> VersionRecord {
         VersionRecord(id: Int64(abs(text.hashValue % 100000)) + (build ?? 0), platformID: 1, version: try! Version(text), build: build,
-                      releasedAt: released, minOS: nil, policy: policy, notes: notes)
+                      releasedAt: released, minOS: nil, policy: policy.map { VersionRecord.Pin(rawValue: $0)! }, notes: notes)
     }
 
     func snapshot(_ versions: [VersionRecord], force: (String, Int64?)? = nil, recommend: (String, Int64?)? = nil,
@@ -84,8 +84,8 @@ final class EvaluatorTests: XCTestCase {
 
     func testOutdatedDefaultRulesAndReleaseDelay() {
         let t0 = EvaluatorTests.t0, day = EvaluatorTests.day
-        let rules = Rules(byType: [Rule(alert: "force", frequency: "immediately"), Rule(alert: "option", frequency: "daily"),
-                                   Rule(alert: "skip", frequency: "weekly"), Rule(alert: "none", frequency: "weekly")])
+        let rules = Rules(byType: [Rule(alert: .force, frequency: .immediately), Rule(alert: .option, frequency: .daily),
+                                   Rule(alert: .skip, frequency: .weekly), Rule(alert: .none, frequency: .weekly)])
         let released = t0 - day  // released exactly one delay ago
         let s = snapshot([version("1.0.0.0"), version("1.2.0.0", released: t0 - 40 * day), version("1.2.3.0", released: t0 - 35 * day),
                           version("1.2.3.4", released: t0 - 32 * day), version("2.0", released: released)], rules: rules)

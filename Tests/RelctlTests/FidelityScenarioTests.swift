@@ -19,7 +19,7 @@ final class FidelityScenarioTests: XCTestCase {
     static func scenario(_ seed: UInt64) -> ProjectSnapshot {
         var r = SplitMix(seed: seed)
         let now = FidelityScenarioTests.now, day = FidelityScenarioTests.day
-        let presets = Rule.presets.map(\.1) + [Rule(alert: "none", frequency: "daily")]
+        let presets = Rule.presets.map(\.1) + [Rule(alert: .none, frequency: .daily)]
         let rules = Rules(byType: (0..<4).map { _ in r.pick(presets) })
         let defaultLocale = r.pick(["en", "en", "tr", "de"])
         let project = ProjectRecord(id: 1, slug: "app", name: r.pick(["Shop", "Ödeme", "חנות"]), defaultLocale: defaultLocale,
@@ -40,7 +40,7 @@ final class FidelityScenarioTests: XCTestCase {
                 let released: Int64? = r.chance(10) ? nil : r.chance(20) ? now - Int64(r.below(30)) * 3600 : now - Int64(1 + r.below(300)) * day
                 let notes = Dictionary(uniqueKeysWithValues: FidelityScenarioTests.locales.filter { _ in r.chance(30) }.map { ($0, "Notes \(t) \($0)\nLine two") })
                 list.append(VersionRecord(id: nextID, platformID: pid, version: try! Version(t), build: nil, releasedAt: released,
-                                          minOS: nil, policy: r.chance(15) ? r.pick(["force", "recommend", "none"]) : nil, notes: notes))
+                                          minOS: nil, policy: r.chance(15) ? r.pick(VersionRecord.Pin.allCases) : nil, notes: notes))
                 nextID += 1
             }
             list = Store.sorted(list)

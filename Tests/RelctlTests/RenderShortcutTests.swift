@@ -23,7 +23,7 @@ final class RenderShortcutTests: XCTestCase {
             ("3.0.0.1", 9, RenderShortcutTests.now - day / 2, "16.0", nil), ("4", nil, RenderShortcutTests.now + day, nil, nil),
         ]
         let versions = rows.enumerated().map { i, r in
-            VersionRecord(id: Int64(i + 1), platformID: 1, version: try! Version(r.0), build: r.1, releasedAt: r.2, minOS: r.3, policy: r.4, notes: [:])
+            VersionRecord(id: Int64(i + 1), platformID: 1, version: try! Version(r.0), build: r.1, releasedAt: r.2, minOS: r.3, policy: r.4.map { VersionRecord.Pin(rawValue: $0)! }, notes: [:])
         }
         let snapshot = ProjectSnapshot(project: project, platforms: [platform], versions: [1: versions], windows: [],
                                        messages: MessageResolver(overrides: [:], defaultLocale: "en"))

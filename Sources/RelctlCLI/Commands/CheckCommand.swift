@@ -36,7 +36,7 @@ enum CheckCommand {
             var s = "verdict:  \(verdict.kind.rawValue)\nwhy:      \(verdict.why) [\(verdict.decidedBy.rawValue)]\n"
             if let t = verdict.target { s += "target:   \(t.label)\n" }
             if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {
-                s += "rule:     \(verdict.updateType ?? "-") update: \(r.name) (\(r.alert), \(r.frequency))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")\n"
+                s += "rule:     \(verdict.updateType ?? "-") update: \(r.name) (\(r.alert.rawValue), \(r.frequency.rawValue))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")\n"
             }
             if verdict.kind == .optional { s += "remind:   after \(snapshot.project.remindHours) hours\n" }
             if let message {
@@ -62,7 +62,7 @@ enum CheckCommand {
             "target": verdict.target.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt)]) } ?? .null,
             "updateType": .optional(verdict.updateType),
             "deadline": .time(verdict.deadline),
-            "alert": .optional(verdict.rule?.alert), "frequency": .optional(verdict.rule?.frequency),
+            "alert": .optional(verdict.rule?.alert.rawValue), "frequency": .optional(verdict.rule?.frequency.rawValue),
             "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
             "remindAfterHours": verdict.kind == .optional ? .int(snapshot.project.remindHours) : .null,
             "window": verdict.window.map { MaintenanceCommands.json($0, now: at) } ?? .null,

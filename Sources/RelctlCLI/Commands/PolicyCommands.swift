@@ -17,7 +17,8 @@ enum PolicyCommands {
         options: [Shared.platforms, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
-        let policy = inv.arg("POLICY")!
+        // The parser allows only the policies' words.
+        let policy = VersionRecord.Pin(rawValue: inv.arg("POLICY")!)!
         let (store, project, platforms) = try inv.targets()
         try inv.guarded(store, project, change: { snapshot in
             for p in platforms {
@@ -30,7 +31,7 @@ enum PolicyCommands {
         }) {
             try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
         }
-        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy)") }
+        for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy.rawValue)") }
         try inv.printWritten { try document(store, platforms, project: project) }
     }
 
@@ -48,7 +49,7 @@ enum PolicyCommands {
     static func json(_ rows: [(PlatformRecord, [VersionRecord])]) -> JSON {
         .object(["platforms": .array(rows.map { p, pins in
             .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
-                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)]) })])
+                     "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!.rawValue)]) })])
         })])
     }
 
@@ -76,7 +77,7 @@ enum PolicyCommands {
                 var r: [[String]] = []
                 if let f = p.force { r.append([p.name, "floor", f.text, "force below"]) }
                 if let f = p.recommend { r.append([p.name, "floor", f.text, "recommend below"]) }
-                r += pins.map { [p.name, "pin", $0.label, $0.policy!] }
+                r += pins.map { [p.name, "pin", $0.label, $0.policy!.rawValue] }
                 return r
             })
         }

@@ -20,7 +20,7 @@ enum RulesCommands {
     static func text(_ p: ProjectRecord) -> String {
         var s = Table.render(["UPDATE", "PRESET", "ALERT", "FREQUENCY", "SKIP"], Rules.types.enumerated().map { i, t in
             let r = p.rules.byType[i]
-            return [t, r.name, r.alert, r.frequency, r.skipAllowed ? "allowed" : "no"]
+            return [t, r.name, r.alert.rawValue, r.frequency.rawValue, r.skipAllowed ? "allowed" : "no"]
         })
         s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\nwhat's new:     \(p.whatsNewLimit == 0 ? "every released version" : "the \(p.whatsNewLimit) newest released versions")\n"
         return s

@@ -44,7 +44,7 @@ enum StatusCommand {
                 "platform": .string(p.name),
                 "newestReleased": .optional(newest?.version.text), "newestAnnounced": .optional(announced?.version.text),
                 "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
-                "pins": .array(versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!)]) }),
+                "pins": .array(versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!.rawValue)]) }),
                 "versions": .array(verdicts.map { v, verdict in
                     .object(["version": .string(v.version.text), "build": .optional(v.build), "released": .bool(v.isReleased(at: at)),
                              "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy.rawValue),
@@ -57,7 +57,7 @@ enum StatusCommand {
             text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
             if !verdicts.isEmpty {
                 text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
-                    [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy ?? "-",
+                    [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy?.rawValue ?? "-",
                      verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy.rawValue]
                 }).split(separator: "\n").map { "  \($0)\n" }.joined()
             }

@@ -55,7 +55,7 @@ enum VersionCommands {
         .ordered([
             "build": .optional(v.build), "minOs": .optional(v.minOS),
             "notes": notesJSON(v.notes, order: &order),
-            "platform": .string(platform), "policy": .optional(v.policy),
+            "platform": .string(platform), "policy": .optional(v.policy?.rawValue),
             "released": .bool(v.isReleased(at: now)), "releasedAt": .time(v.releasedAt), "version": .string(v.version.text),
         ])
     }
@@ -104,7 +104,7 @@ enum VersionCommands {
             Table.render(["PLATFORM", "VERSION", "BUILD", "RELEASED", "MIN OS", "PIN", "NOTES"], rows.map { p, v in
                 [p.name, v.version.text, v.build.map(String.init) ?? "-",
                  v.releasedAt.map { (v.isReleased(at: now) ? "" : "at ") + inv.people($0) } ?? "unreleased",
-                 v.minOS ?? "-", v.policy ?? "-", v.notes.keys.sorted().joined(separator: ",")]
+                 v.minOS ?? "-", v.policy?.rawValue ?? "-", v.notes.keys.sorted().joined(separator: ",")]
             })
         }
     }
@@ -122,7 +122,7 @@ enum VersionCommands {
         }
         inv.render(json(v, platform: p.name, now: inv.now)) {
             var s = "platform: \(p.name)\nversion:  \(v.version.text)\nbuild:    \(v.build.map(String.init) ?? "-")\n"
-            s += "released: \(v.releasedAt.map(inv.people) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy ?? "-")\n"
+            s += "released: \(v.releasedAt.map(inv.people) ?? "not yet")\nmin OS:   \(v.minOS ?? "-")\npin:      \(v.policy?.rawValue ?? "-")\n"
             for locale in v.notes.keys.sorted() {
                 s += "\nnotes (\(locale)):\n" + v.notes[locale]!.lines.map { "  \($0)\n" }.joined()
             }

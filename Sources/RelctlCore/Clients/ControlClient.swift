@@ -50,7 +50,7 @@ public struct ControlClient: Sendable {
         for platform in snapshot.platforms {
             guard let pins = file.pins[platform.name], !pins.isEmpty, var list = snapshot.versions[platform.id] else { continue }
             let policies = Dictionary(pins, uniquingKeysWith: { _, last in last })
-            for i in list.indices { if let p = policies[list[i].version.text] { list[i].policy = p } }
+            for i in list.indices { if let p = policies[list[i].version.text] { list[i].policy = VersionRecord.Pin(rawValue: p) } }
             snapshot.versions[platform.id] = list
         }
         return snapshot

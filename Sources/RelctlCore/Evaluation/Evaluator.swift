@@ -57,23 +57,27 @@ public struct Evaluator: Sendable {
         // contradicts the kind.
         func decided(_ kind: Verdict.Kind, _ target: VersionRecord) -> (String, Rule) {
             let (type, rule) = ruleInfo(target)
-            if kind == .required { return (type, Rule(alert: "force", frequency: "immediately")) }
-            return (type, rule.alert == "option" || rule.alert == "skip" ? rule : Rule(alert: "option", frequency: rule.frequency))
+            if kind == .required { return (type, Rule(alert: .force, frequency: .immediately)) }
+            switch rule.alert {
+            case .option, .skip: return (type, rule)
+            // What a floor or pin decides over a rule that would force or show nothing: a recommendation.
+            case .force, .none: return (type, Rule(alert: .option, frequency: rule.frequency))
+            }
         }
 
         if let pinned = Evaluator.pin(facts.pinned, client) {
             let policy = pinned.policy!
-            if policy == "none" {
+            if policy == VersionRecord.Pin.none {
                 return Verdict(kind: .none, decidedBy: .pin, why: "\(pinned.version.text) is pinned to none on \(platform.name)")
             }
             guard let target = newer(than: client) else {
                 return Verdict(kind: .none, decidedBy: .pin,
-                               why: "\(pinned.version.text) is pinned to \(policy), but no newer version is released on \(platform.name)")
+                               why: "\(pinned.version.text) is pinned to \(policy.rawValue), but no newer version is released on \(platform.name)")
             }
-            let kind: Verdict.Kind = policy == "force" ? .required : .optional
+            let kind: Verdict.Kind = policy == .force ? .required : .optional
             let (type, rule) = decided(kind, target)
             return Verdict(kind: kind, decidedBy: .pin,
-                           why: "\(pinned.version.text) is pinned to \(policy) on \(platform.name)",
+                           why: "\(pinned.version.text) is pinned to \(policy.rawValue) on \(platform.name)",
                            target: target, updateType: type, rule: rule)
         }
         // A force floor with a deadline acts as an optional update until the
@@ -104,7 +108,12 @@ public struct Evaluator: Sendable {
                            why: "\(Evaluator.label(client)) is older than \(announced.version.text), and the project's policy for outdated versions is none")
         }
         let (type, rule) = ruleInfo(announced)
-        let kind: Verdict.Kind = rule.alert == "force" ? .required : rule.alert == "none" ? .none : .optional
+        let kind: Verdict.Kind
+        switch rule.alert {
+        case .force: kind = .required
+        case .none: kind = .none
+        case .option, .skip: kind = .optional
+        }
         return Verdict(kind: kind, decidedBy: .rule,
                        why: "\(Evaluator.label(client)) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)

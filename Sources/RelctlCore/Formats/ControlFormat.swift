@@ -67,7 +67,7 @@ enum ControlFormat {
             "force": s.platform.force?.json ?? .null,
             "recommend": s.platform.recommend?.json ?? .null,
             "pins": .array(s.verdicts.map(\.0).filter { $0.policy != nil }.map {
-                .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!)])
+                .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!.rawValue)])
             }),
             "rules": s.project.rules.json,
             "releaseDelayDays": .int(s.project.releaseDelayDays),

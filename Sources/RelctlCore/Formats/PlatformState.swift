@@ -55,7 +55,7 @@ struct PlatformState {
     static func rulesOffer(_ project: ProjectRecord, announced: VersionRecord?) -> Bool {
         guard project.outdated != "none", let announced else { return false }
         return announced.version.components.indices.contains { i in
-            announced.version.components[i] > 0 && ["option", "skip"].contains(project.rules.rule(forDifference: i).alert)
+            announced.version.components[i] > 0 && [.option, .skip].contains(project.rules.rule(forDifference: i).alert)
         }
     }
 

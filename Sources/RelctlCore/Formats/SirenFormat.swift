@@ -5,8 +5,8 @@ enum SirenFormat {
         var members: [String: JSON] = [:]
         for (i, type) in Rules.types.enumerated() {
             // With "outdated: none" nothing is announced: every type says none.
-            let r = state.project.outdated == "none" ? Rule(alert: "none", frequency: rules.byType[i].frequency) : rules.byType[i]
-            members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert), "frequency": .string(r.frequency), "preset": .string(r.name)])
+            let r = state.project.outdated == "none" ? Rule(alert: .none, frequency: rules.byType[i].frequency) : rules.byType[i]
+            members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert.rawValue), "frequency": .string(r.frequency.rawValue), "preset": .string(r.name)])
         }
         // Siren's own delay gate stands in front of the floor the app feeds it
         // (clients.md): while a floor or pin sends users to a release still in

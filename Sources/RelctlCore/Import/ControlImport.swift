@@ -89,8 +89,8 @@ public enum ControlImport {
                 guard let i = list.firstIndex(where: { $0.version.text == version.text }) else {
                     throw ImportProblem("\(pin.path): \(name) \(version.text) is pinned but not in the versions list")
                 }
-                list[i].policy = try pin.oneOf("policy", VersionRecord.policies)
-                pins[name, default: []].append((version.text, list[i].policy!))
+                list[i].policy = try pin.oneOf("policy", VersionRecord.Pin.self)
+                pins[name, default: []].append((version.text, list[i].policy!.rawValue))
             }
             versions[id] = list
             platforms.append(platform)
@@ -329,6 +329,13 @@ struct Node {
         return s
     }
 
+    /// One of an enum's words.
+    func oneOf<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ImportProblem) -> E where E.RawValue == String {
+        let s = try string(key)
+        guard let value = E(rawValue: s) else { throw ImportProblem("\(name(key)): '\(s)' is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))") }
+        return value
+    }
+
     func locale(_ key: String?) throws(ImportProblem) -> String {
         guard let key else {
             guard case .string(let s) = json else { throw ImportProblem("\(path) must be a locale string") }
@@ -385,7 +392,7 @@ struct Node {
         var list: [Rule] = []
         for type in Rules.types {
             let r = try n.object(type)
-            list.append(Rule(alert: try r.oneOf("alert", Rule.alerts), frequency: try r.oneOf("frequency", Rule.frequencies)))
+            list.append(Rule(alert: try r.oneOf("alert", Rule.Alert.self), frequency: try r.oneOf("frequency", Rule.Frequency.self)))
         }
         return Rules(byType: list)
     }

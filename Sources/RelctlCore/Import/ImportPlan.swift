@@ -73,8 +73,8 @@ public struct ImportPlan: Sendable {
             if let m = v.minOS, m != e.minOS { out.append(Difference(what: "the minimum OS of \(p.name) \(e.version.text)", ours: e.minOS ?? "none", theirs: m ?? "none", unset: e.minOS == nil)) }
         }
         for (text, policy) in pins {
-            if let e = existing[text], e.policy != policy {
-                out.append(Difference(what: "the pin of \(p.name) \(text)", ours: e.policy ?? "none", theirs: policy, unset: e.policy == nil, isPin: true))
+            if let e = existing[text], e.policy?.rawValue != policy {
+                out.append(Difference(what: "the pin of \(p.name) \(text)", ours: e.policy?.rawValue ?? "none", theirs: policy, unset: e.policy == nil, isPin: true))
             }
         }
         return out
@@ -89,7 +89,7 @@ public struct ImportPlan: Sendable {
             out.append("add version \(v.version.text)\(v.build.map { " (build \($0))" } ?? "") on \(platform.name)\(released)")
         }
         out += (platformDifferences(platform) + versionDifferences(existing, platform)).filter { !$0.isPin }.map { "set \($0.what) to \($0.theirs)" }
-        for (text, policy) in pins where existing[text]?.policy != policy {
+        for (text, policy) in pins where existing[text]?.policy?.rawValue != policy {
             out.append("pin \(platform.name) \(text) to \(policy)")
         }
         for m in messages where snapshot.messages.overrides[m.kind]?[m.locale]?[m.field] != m.text {

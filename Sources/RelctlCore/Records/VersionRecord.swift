@@ -8,7 +8,7 @@ public struct VersionRecord: Sendable {
         var build: Int64?
         var releasedAt: Int64?
         var minOS: String?
-        var policy: String?
+        var policy: Pin?
         var notes: [String: String]
         var notesRead = true
     }
@@ -21,7 +21,7 @@ public struct VersionRecord: Sendable {
     public var releasedAt: Int64? { get { stored.fields.releasedAt } set { stored.update { $0.releasedAt = newValue } } }
     public var minOS: String? { get { stored.fields.minOS } set { stored.update { $0.minOS = newValue } } }
     /// A pin: an explicit policy for this version alone.
-    public var policy: String? { get { stored.fields.policy } set { stored.update { $0.policy = newValue } } }
+    public var policy: Pin? { get { stored.fields.policy } set { stored.update { $0.policy = newValue } } }
     /// Its notes by locale. Reading them from a record the store read without
     /// its notes (a publish reads only the notes its files show) is a
     /// programming error, stopped here, never an empty list.
@@ -35,11 +35,15 @@ public struct VersionRecord: Sendable {
     /// False for a record read without its notes.
     public var notesRead: Bool { stored.fields.notesRead }
 
+    /// What a pin holds; the raw value is the word stored and typed.
+    /// (Spelled out as `Pin.none` beside an optional: `.none` alone is nil.)
+    public enum Pin: String, Sendable, CaseIterable { case force, recommend, none }
+
     /// The policies a pin can hold.
-    public static let policies = ["force", "recommend", "none"]
+    public static let policies = Pin.allCases.map(\.rawValue)
 
     public init(id: Int64, platformID: Int64, version: Version, build: Int64?, releasedAt: Int64?, minOS: String?,
-                policy: String?, notes: [String: String]) {
+                policy: Pin?, notes: [String: String]) {
         stored = CopyOnWrite(Fields(id: id, platformID: platformID, version: version, build: build, releasedAt: releasedAt,
                                     minOS: minOS, policy: policy, notes: notes))
     }

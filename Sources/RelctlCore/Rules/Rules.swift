@@ -4,7 +4,7 @@ public struct Rules: Equatable, Sendable {
     /// Indexed like `Version.firstDifference`: 0 major ... 3 revision.
     public var byType: [Rule]
 
-    public static let standard = Rules(byType: Array(repeating: Rule(alert: "skip", frequency: "daily"), count: 4))
+    public static let standard = Rules(byType: Array(repeating: Rule(alert: .skip, frequency: .daily), count: 4))
 
     public init(byType: [Rule]) { self.byType = byType }
 
@@ -19,14 +19,14 @@ public struct Rules: Equatable, Sendable {
         self.byType = try parts.map { try Rule.parse(String($0)) }
     }
 
-    public var stored: String { byType.map { "\($0.alert)/\($0.frequency)" }.joined(separator: ",") }
+    public var stored: String { byType.map { "\($0.alert.rawValue)/\($0.frequency.rawValue)" }.joined(separator: ",") }
 
     public func rule(forDifference index: Int) -> Rule { byType[min(index, 3)] }
 
     public var json: JSON {
         var members: [String: JSON] = [:]
         for (i, t) in Rules.types.enumerated() {
-            members[t] = .object(["alert": .string(byType[i].alert), "frequency": .string(byType[i].frequency),
+            members[t] = .object(["alert": .string(byType[i].alert.rawValue), "frequency": .string(byType[i].frequency.rawValue),
                                   "preset": .string(byType[i].name), "skipAllowed": .bool(byType[i].skipAllowed)])
         }
         return .object(members)

@@ -474,7 +474,7 @@ struct PlatformCheck {
     func sirenFollowsItsRules(_ verdict: Verdict, _ actual: ClientDecision) -> Bool {
         guard actual == .required else { return true }
         guard let type = verdict.updateType, let difference = Rules.types.firstIndex(of: type) else { return false }
-        return state.snapshot.project.rules.rule(forDifference: difference).alert == "force"
+        return state.snapshot.project.rules.rule(forDifference: difference).alert == .force
     }
 
     /// Every cause a format gives for a difference, the intents it cannot
@@ -538,7 +538,7 @@ struct PlatformCheck {
         }
         switch verdict.decidedBy {
         case .pin:
-            if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy ?? "")", "no per-version policy") }
+            if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy?.rawValue ?? "")", "no per-version policy") }
         case .forceFloor:
             if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
         case .forceDeadline:
@@ -624,7 +624,7 @@ struct PlatformCheck {
     /// The intent behind a verdict, in the engineer's words.
     func intentOf(_ verdict: Verdict, _ v: VersionRecord) -> String {
         switch verdict.decidedBy {
-        case .pin: return "pin \(v.version.text) \(v.policy ?? "")"
+        case .pin: return "pin \(v.version.text) \(v.policy?.rawValue ?? "")"
         case .forceFloor: return "force floor \(platform.force?.text ?? "")"
         case .forceDeadline: return "force floor \(platform.force?.text ?? "") before its deadline"
         case .recommendFloor: return "recommend floor \(platform.recommend?.text ?? "")"

@@ -119,7 +119,7 @@ public enum StatusPage {
             }
         } else { h.raw("none") }
         h.raw("</dd>\n<dt>Recommend floor</dt><dd>"); h.text(p.recommend?.text ?? "none"); h.raw("</dd>\n")
-        let pins = state.verdicts.filter { $0.0.policy != nil }.map { "\($0.0.label) \($0.0.policy!)" }
+        let pins = state.verdicts.filter { $0.0.policy != nil }.map { "\($0.0.label) \($0.0.policy!.rawValue)" }
         h.raw("<dt>Pins</dt><dd>"); h.text(pins.isEmpty ? "none" : pins.reversed().joined(separator: ", ")); h.raw("</dd>\n")
         var only = snapshot
         only.platforms = [p]
@@ -193,7 +193,7 @@ public enum StatusPage {
             h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\""); h.raw(build ?? "")
             h.raw("\" data-verdict=\""); h.raw(shown.kind.rawValue); h.raw("\"><td><strong>")
             h.text(v.version.text); h.raw("</strong>")
-            if let policy = v.policy { h.raw("<span class=\"tag\">pinned: "); h.text(policy); h.raw("</span>") }
+            if let policy = v.policy { h.raw("<span class=\"tag\">pinned: "); h.text(policy.rawValue); h.raw("</span>") }
             h.raw("</td><td>"); h.raw(build ?? "—"); h.raw("</td><td>"); h.verdict(shown.kind)
             if let t = shown.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             if let d = shown.deadline { h.raw("<br><span class=\"mut\">required from "); h.time(d); h.raw("</span>") }
@@ -245,7 +245,7 @@ public enum StatusPage {
         for type in Rules.types {
             let index = Rules.types.firstIndex(of: type)!
             let rule = project.rules.rule(forDifference: index)
-            h.raw(" · \(type): "); h.text("\(rule.name) (\(rule.alert), \(rule.frequency))")
+            h.raw(" · \(type): "); h.text("\(rule.name) (\(rule.alert.rawValue), \(rule.frequency.rawValue))")
         }
         h.raw("</p>\n")
     }

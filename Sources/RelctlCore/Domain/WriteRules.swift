@@ -1,0 +1,64 @@
+/// The rules a change must keep, as pure functions of the records the
+/// store holds: the store calls them inside the change's transaction, and
+/// tests call them without a database. Each returns nil when the change
+/// may go ahead, else why not and the fix.
+public enum WriteRules {
+    /// A floor must be reached by a released version (at `now`): else users
+    /// would be sent to an update they cannot install. `allowUnreleased`: a
+    /// force floor set ahead of its release, asked for.
+    public static func floorReached(_ floor: Floor, kind: FloorKind, on platform: PlatformRecord, versions: [VersionRecord], now: Int64,
+                                    allowUnreleased: Bool = false) -> Refusal? {
+        if versions.contains(where: { $0.isReleased(at: now) && !Release.isBelow($0.release, floor.release) }) { return nil }
+        if kind == .force && allowUnreleased { return nil }
+        // Release the floor's version when it is recorded, else record it.
+        let recorded = versions.contains { $0.version.text == floor.version.text }
+        let release: Fix = recorded
+            ? .run(["version", "release", floor.version.text, "--platform", platform.name], "release one first")
+            : .run(["version", "add", floor.version.text, "--platform", platform.name] + (platform.isAndroid ? ["--build", "N"] : []), "release one first")
+        return Refusal("no released version of \(platform.name) is at or above \(floor.text): users would be sent to an update they cannot install",
+                       fix: kind == .force ? .either(release, .flag("--allow-unreleased")) : release)
+    }
+
+    public enum FloorKind: String, Sendable { case force, recommend }
+
+    /// On Android the build is the versionCode, which clients compare and
+    /// Google Play requires to grow with every release: a build that would
+    /// rank a version below an older one (or above a newer one) is refused.
+    /// `except`: the record being changed.
+    public static func androidBuildOrder(_ version: Version, build: Int64?, on platform: PlatformRecord, among existing: [VersionRecord],
+                                         except id: Int64? = nil) -> Refusal? {
+        guard platform.isAndroid, let b = build else { return nil }
+        let others = existing.filter { $0.id != id && $0.build != nil }
+        let lower = others.filter { $0.version < version }
+        let higher = others.filter { version < $0.version }
+        let range = [lower.map { $0.build! }.max().map { "above \($0)" }, higher.map { $0.build! }.min().map { "below \($0)" }]
+            .compactMap { $0 }.joined(separator: " and ")
+        let fix = Fix.advice("give \(version.text) a build \(range)")
+        if let older = lower.last(where: { $0.build! >= b }) {
+            return Refusal("build \(b) would rank \(version.text) below \(older.version.text) (build \(older.build!)) on android: Android compares versionCodes, and Google Play requires a higher one for every newer version", fix: fix)
+        }
+        if let newer = higher.first(where: { $0.build! <= b }) {
+            return Refusal("build \(b) would rank \(version.text) above \(newer.version.text) (build \(newer.build!)) on android: Android compares versionCodes, so newer versions need higher builds", fix: fix)
+        }
+        return nil
+    }
+
+    /// A pin that sends a version's users to an update (force, recommend)
+    /// needs a released version above it.
+    public static func pinReachesARelease(_ version: VersionRecord, _ policy: VersionRecord.Pin, on platform: PlatformRecord, versions: [VersionRecord], now: Int64) -> Refusal? {
+        guard policy != VersionRecord.Pin.none else { return nil }
+        if versions.contains(where: { $0.isReleased(at: now) && Release.isBelow(version.release, $0.release) }) { return nil }
+        return Refusal("no released version of \(platform.name) is newer than \(version.version.text), so it cannot \(policy == .force ? "be forced" : "be asked") to update",
+                       fix: .advice("release a newer version first"))
+    }
+
+    /// A window for every platform, stopped for one: it ends for all, and
+    /// goes on for each other platform as a window of its own (so every
+    /// client format, control.json's `platform` field, can carry it). The
+    /// platforms it goes on for, in order; none for a window of one platform
+    /// or one stopped everywhere.
+    public static func continuing(_ window: MaintenanceWindow, stoppedFor platform: PlatformRecord?, platforms: [PlatformRecord]) -> [PlatformRecord] {
+        guard let platform, window.platformID == nil else { return [] }
+        return platforms.filter { $0.id != platform.id }
+    }
+}

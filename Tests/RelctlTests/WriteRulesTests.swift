@@ -1,0 +1,55 @@
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// The rules a change must keep, tried as pure functions, without a
+/// database; the command-line tests try them through the store.
+final class WriteRulesTests: XCTestCase {
+    let now: Int64 = 1_790_000_000
+    let ios = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: nil, appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil)
+    let android = PlatformRecord(id: 2, projectID: 1, name: "android", bundleID: nil, appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil)
+
+    func v(_ text: String, build: Int64? = nil, released: Bool = true, id: Int64 = 0) -> VersionRecord {
+        VersionRecord(id: id, platformID: 1, version: try! Version(text), build: build, releasedAt: released ? now - 86400 : nil, minOS: nil, policy: nil, notes: [:])
+    }
+
+    func testAFloorMustBeReachedByARelease() throws {
+        let versions = [v("1.0"), v("2.0", released: false)]
+        let floor = Floor(version: try Version("2.0"), build: nil)
+        XCTAssertNil(WriteRules.floorReached(Floor(version: try Version("1.0"), build: nil), kind: .force, on: ios, versions: versions, now: now))
+        let refused = try XCTUnwrap(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now))
+        XCTAssertTrue(refused.message.contains("no released version of ios is at or above 2.0"), refused.message)
+        XCTAssertEqual(refused.fix, .either(.run(["version", "release", "2.0", "--platform", "ios"], "release one first"), .flag("--allow-unreleased")))
+        XCTAssertEqual(refused.fix.spelled, "release one first ('relctl version release 2.0 --platform ios'), or add --allow-unreleased")
+        XCTAssertNil(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now, allowUnreleased: true))
+        // A recommend floor cannot be set ahead; a version not recorded is recorded first.
+        let recommend = try XCTUnwrap(WriteRules.floorReached(Floor(version: try Version("3.0"), build: nil), kind: .recommend, on: android, versions: versions, now: now, allowUnreleased: true))
+        XCTAssertEqual(recommend.fix, .run(["version", "add", "3.0", "--platform", "android", "--build", "N"], "release one first"))
+    }
+
+    func testAndroidBuildsGrowWithVersions() throws {
+        let existing = [v("1.0", build: 10, id: 1), v("2.0", build: 20, id: 2)]
+        XCTAssertNil(WriteRules.androidBuildOrder(try Version("1.5"), build: 15, on: android, among: existing))
+        XCTAssertNil(WriteRules.androidBuildOrder(try Version("1.5"), build: 5, on: ios, among: existing), "iOS builds are not compared across versions")
+        let below = try XCTUnwrap(WriteRules.androidBuildOrder(try Version("1.5"), build: 9, on: android, among: existing))
+        XCTAssertTrue(below.message.contains("would rank 1.5 below 1.0 (build 10)"), below.message)
+        XCTAssertEqual(below.fix, .advice("give 1.5 a build above 10 and below 20"))
+        XCTAssertNotNil(WriteRules.androidBuildOrder(try Version("1.5"), build: 25, on: android, among: existing))
+        XCTAssertNil(WriteRules.androidBuildOrder(try Version("2.0"), build: 30, on: android, among: existing, except: 2), "the record itself does not count")
+    }
+
+    func testAPinThatSendsUsersOnNeedsANewerRelease() {
+        let versions = [v("1.0"), v("2.0"), v("3.0", released: false)]
+        XCTAssertNil(WriteRules.pinReachesARelease(versions[0], .force, on: ios, versions: versions, now: now))
+        XCTAssertNotNil(WriteRules.pinReachesARelease(versions[1], .recommend, on: ios, versions: versions, now: now), "3.0 is not released")
+        XCTAssertNil(WriteRules.pinReachesARelease(versions[1], VersionRecord.Pin.none, on: ios, versions: versions, now: now), "none sends nobody anywhere")
+    }
+
+    func testAWindowForEveryPlatformStoppedForOneGoesOnForTheOthers() {
+        let everywhere = MaintenanceWindow(id: 1, projectID: 1, platformID: nil, platformName: nil, startsAt: now - 60, endsAt: now + 3600, copy: [:])
+        let onIOS = MaintenanceWindow(id: 2, projectID: 1, platformID: 1, platformName: "ios", startsAt: now - 60, endsAt: nil, copy: [:])
+        XCTAssertEqual(WriteRules.continuing(everywhere, stoppedFor: ios, platforms: [ios, android]).map(\.name), ["android"])
+        XCTAssertEqual(WriteRules.continuing(everywhere, stoppedFor: nil, platforms: [ios, android]).map(\.name), [])
+        XCTAssertEqual(WriteRules.continuing(onIOS, stoppedFor: ios, platforms: [ios, android]).map(\.name), [])
+    }
+}
