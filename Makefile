@@ -8,7 +8,7 @@ ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
 RELEASE = .build/release/relctl
 
-.PHONY: all release install uninstall generate demo check fuzz bench clean
+.PHONY: all release install uninstall generate demo test check fuzz bench clean
 
 all: release
 
@@ -44,6 +44,15 @@ demo:
 	scripts/deps.sh build
 	swift build --product relctl
 	scripts/demo.sh
+
+# What a person runs often, in under a minute: the unit and in-process
+# command tests. The classes left out start processes (shells, nginx, rclone
+# and S3, a browser, the binary under kills and a full disk), fuzz, or sweep
+# hundreds of generated situations; `make check` runs them all, as CI does.
+SLOW = CrashPointTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|NotesShownTests
+test:
+	swift build --build-tests
+	swift test --skip-build --disable-swift-testing --skip '$(SLOW)'
 
 # The whole test suite: unit, command, end-to-end, shell and install tests.
 check:

@@ -48,7 +48,7 @@ let package = Package(
             dependencies: ["RelctlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
-        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlPublish", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden"]),
+        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlPublish", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden", "SchemaGolden"]),
     ],
     swiftLanguageModes: [.v6]
 )

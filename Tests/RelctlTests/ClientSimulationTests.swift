@@ -2,7 +2,7 @@ import XCTest
 @testable import RelctlCore
 
 /// The client simulations on hand-made files, independently of relctl's
-/// publishers and evaluator: each rule of shared/clients.md, the known
+/// publishers and evaluator: each rule of docs/clients.md, the known
 /// crash shapes included.
 final class ClientSimulationTests: XCTestCase {
     func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
@@ -85,7 +85,7 @@ final class ClientSimulationTests: XCTestCase {
         let released = Time.parseUTC("2026-11-20T10:00:00Z")!
         let s = try SirenClient(config: bytes(config), lookup: bytes(lookup))
         let later = released + 2 * 86400
-        // Siren's delay gate stands in front of the floor the app feeds it (clients.md, Wiring).
+        // Siren's delay gate stands in front of the floor the app feeds it (docs/clients.md, Wiring).
         XCTAssertEqual(s.decide("1.4.9", at: released), .none, "below the force floor, but within Siren's release delay")
         XCTAssertEqual(s.decide("1.4.9", at: later), .required, "below the force floor")
         let atOnce = try SirenClient(config: bytes(config.replacingOccurrences(of: "ForDays\":1", with: "ForDays\":0")), lookup: bytes(lookup))

@@ -3,7 +3,7 @@ import XCTest
 @testable import RelctlCore
 
 /// Prince of Versions: the client simulation on hand-made files (each fact
-/// of shared/clients.md), and what relctl publishes for it.
+/// of docs/clients.md), and what relctl publishes for it.
 final class PrinceOfVersionsTests: XCTestCase {
     func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 

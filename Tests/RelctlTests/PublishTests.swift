@@ -83,7 +83,7 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(versions.map(\.1), ["force", "recommend", "none"])
     }
 
-    /// Every rule of clients.md, asserted on the files produced.
+    /// Every rule of docs/clients.md, asserted on the files produced.
     func testPublishedFilesObeyTheClientRules() throws {
         let h = scenario()
         let out = h.dir + "/out"

@@ -119,3 +119,42 @@ final class MigrationTests: XCTestCase {
         h.fails("status", "needs an upgrade")
     }
 }
+
+/// The schema every migration leads to, pinned: a change to a migration (or
+/// a new one) shows in review as a change of Tests/RelctlTests/SchemaGolden.
+/// RELCTL_UPDATE_GOLDEN=1 records it anew, and fails, as the other goldens do.
+final class SchemaGoldenTests: XCTestCase {
+    static let golden = Package.root + "/Tests/RelctlTests/SchemaGolden/schema.sql"
+
+    func schema(_ c: Connection) throws -> String {
+        let rows = try c.query("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
+        guard case .int(let version) = try c.scalar("PRAGMA user_version") else { XCTFail("no user_version"); return "" }
+        return "-- user_version \(version)\n" + rows.map { "-- \($0.text(0)) \($0.text(1))\n\($0.text(2));\n" }.joined()
+    }
+
+    func testInitMakesThePinnedSchema() throws {
+        let h = Harness()
+        h.ok("init")
+        let made = try schema(try Connection(path: h.db, readOnly: true, create: false))
+        if ProcessInfo.processInfo.environment["RELCTL_UPDATE_GOLDEN"] == "1" {
+            try Data(made.utf8).write(to: URL(fileURLWithPath: SchemaGoldenTests.golden))
+            XCTFail("\(SchemaGoldenTests.golden) rewritten; review 'git diff', and run again without RELCTL_UPDATE_GOLDEN")
+        }
+        XCTAssertEqual(made, Package.read("Tests/RelctlTests/SchemaGolden/schema.sql"), "the schema changed: review it, then RELCTL_UPDATE_GOLDEN=1")
+    }
+
+    /// A database left at any earlier schema is upgraded to the same one.
+    func testEverySchemaUpgradesToThePinnedOne() throws {
+        let pinned = Package.read("Tests/RelctlTests/SchemaGolden/schema.sql")
+        for k in 1..<Schema.migrations.count {
+            let h = Harness()
+            let old = try Connection(path: h.db, readOnly: false, create: true)
+            try old.execute("PRAGMA journal_mode = WAL")
+            for sql in Schema.migrations.prefix(k) { try old.execute(sql) }
+            try old.execute("PRAGMA application_id = \(Schema.applicationID)")
+            try old.execute("PRAGMA user_version = \(k)")
+            h.ok("project list")
+            XCTAssertEqual(try schema(old), pinned, "from schema \(k)")
+        }
+    }
+}

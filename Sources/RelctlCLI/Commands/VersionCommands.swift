@@ -179,7 +179,7 @@ enum VersionCommands {
     }
 }
 
-/// Version pairs that clients disagree about (clients.md, "Version hazards").
+/// Version pairs that clients disagree about (docs/clients.md, "Version hazards").
 enum Hazards {
     static func trailingZero(_ new: String, _ old: String, platform: String) -> String {
         "\(new) and \(old) on \(platform) differ only by trailing zeros: Siren 7 and Sparkle treat them as the same version, while Retired (exact match), AndVersion on iOS (which ranks the longer one newer) and Siren 6 treat them as different; make sure \(new) is exactly what the app reports"

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import RelctlCore
 
-/// Instants for people (design.md): local time with its zone and the
+/// Instants for people (docs/design.md): local time with its zone and the
 /// distance from now, like "2026-12-02 01:00 +03 (in 14 h)". `--json` and
 /// files keep RFC 3339 UTC.
 enum PeopleTime {

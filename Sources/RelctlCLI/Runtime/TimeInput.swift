@@ -5,7 +5,7 @@ import Darwin
 #endif
 import RelctlCore
 
-/// Times as people type them (design.md: RFC 3339, local "YYYY-MM-DD HH:MM"
+/// Times as people type them (docs/design.md: RFC 3339, local "YYYY-MM-DD HH:MM"
 /// and "HH:MM", "now"). Local times need the C library's time zone
 /// database, which the core does without: parsing lives here, formatting in
 /// the core's `Time`.

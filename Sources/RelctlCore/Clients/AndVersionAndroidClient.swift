@@ -1,4 +1,4 @@
-/// AndVersion for Android (Java), as clients.md describes it: integer
+/// AndVersion for Android (Java), as docs/clients.md describes it: integer
 /// versionCodes, a required update only, Java's language codes.
 public struct AndVersionAndroidClient: Sendable {
     let current: Int64?

@@ -1,4 +1,4 @@
-/// AndVersion for iOS (Objective-C), as clients.md describes it.
+/// AndVersion for iOS (Objective-C), as docs/clients.md describes it.
 public struct AndVersionIOSClient: Sendable {
     let current: String
     let minimum: String

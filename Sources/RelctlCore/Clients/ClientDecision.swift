@@ -1,11 +1,11 @@
 /// What a client library does with the file it read, for one installed
 /// version: the simulations in this folder are written from
-/// shared/clients.md alone, not from relctl's evaluator, so that a bug in
+/// docs/clients.md alone, not from relctl's evaluator, so that a bug in
 /// one cannot hide a bug in the other.
 public enum ClientDecision: Equatable, Sendable {
     case required, optional, none
     case maintenance
-    /// The app crashes on this file (a rule of clients.md broken).
+    /// The app crashes on this file (a rule of docs/clients.md broken).
     case crash(String)
     /// The library ignores the file and does nothing, for a reason.
     case ignored(String)

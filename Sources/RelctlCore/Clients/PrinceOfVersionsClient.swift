@@ -1,5 +1,5 @@
 /// Prince of Versions (infinum) reading prince-of-versions.json, as
-/// clients.md describes it. iOS/macOS: versions are strings, "2.1.0-150" is
+/// docs/clients.md describes it. iOS/macOS: versions are strings, "2.1.0-150" is
 /// 2.1.0 build 150, missing components are 0 and a fourth is dropped; the
 /// app is its marketing version plus build. Android: versions are JSON
 /// integers (versionCodes), the OS requirement an SDK level. The first

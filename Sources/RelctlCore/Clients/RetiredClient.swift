@@ -1,4 +1,4 @@
-/// Retired (Swift, iOS) and its versions file, as clients.md describes it:
+/// Retired (Swift, iOS) and its versions file, as docs/clients.md describes it:
 /// both messaging blocks required, title/message/continueButtonText strings,
 /// versions as strings matched by exact text, force and recommend told apart
 /// only by cancelButtonText. Equal clients (what they parsed) decide alike.

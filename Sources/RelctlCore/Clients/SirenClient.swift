@@ -1,4 +1,4 @@
-/// Siren 7 driven by siren.json and a lookup-shaped file, as clients.md
+/// Siren 7 driven by siren.json and a lookup-shaped file, as docs/clients.md
 /// describes it. The app maps siren.json onto Siren's rules; relctl's
 /// contract (README) adds one step Siren lacks: below `forceFloor` the app
 /// forces the update, behind Siren's own gates.
@@ -78,7 +78,7 @@ public struct SirenClient: Sendable, Equatable {
     }
 
     /// Siren's gates come first, the floor the app feeds it after them
-    /// (clients.md, Wiring): no lookup or a release still in its delay means
+    /// (docs/clients.md, Wiring): no lookup or a release still in its delay means
     /// no alert, forced or not.
     public func decide(_ installed: String, at now: Int64) -> ClientDecision {
         let version = SirenClient.components(installed)

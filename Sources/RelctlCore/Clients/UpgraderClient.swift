@@ -1,4 +1,4 @@
-/// Flutter's upgrader (13.x) reading an appcast, as clients.md describes
+/// Flutter's upgrader (13.x) reading an appcast, as docs/clients.md describes
 /// it: element names matched literally with the `sparkle:` prefix; the
 /// version from <sparkle:version>, else the enclosure's attribute, three
 /// components read (a fourth dropped, "v1.2" skipped with its item); items

@@ -1,5 +1,5 @@
 /// AndVersion manifests: iOS with string values and an App Store id,
-/// Android with integer versionCodes (clients.md).
+/// Android with integer versionCodes (docs/clients.md).
 enum AndVersionFormat {
     /// Java's legacy language codes: older Android runtimes report these.
     static let javaTwins = ["he": "iw", "id": "in", "yi": "ji"]

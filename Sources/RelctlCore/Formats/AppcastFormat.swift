@@ -1,5 +1,5 @@
 /// The appcast (Sparkle RSS) that Flutter's upgrader reads, one per
-/// platform (clients.md). upgrader offers the highest item and requires the
+/// platform (docs/clients.md). upgrader offers the highest item and requires the
 /// update below the highest item tagged critical, so the feed holds the
 /// version users are sent to and, when some versions must update, the
 /// lowest released version at or above the force threshold, tagged critical.

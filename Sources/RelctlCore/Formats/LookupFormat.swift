@@ -1,4 +1,4 @@
-/// An App Store lookup-shaped file (clients.md, Siren): trackId a number,
+/// An App Store lookup-shaped file (docs/clients.md, Siren): trackId a number,
 /// the date exactly yyyy-MM-ddTHH:mm:ssZ, every key present.
 enum LookupFormat {
     static func render(_ state: PlatformState, locale: String, warnings: inout [String]) -> JSON? {

@@ -1,5 +1,5 @@
 /// Prince of Versions (infinum): one configuration file per project with a
-/// list of configurations per platform (clients.md). Each configuration says
+/// list of configurations per platform (docs/clients.md). Each configuration says
 /// below which version the update is required and which version is the
 /// newest available; the first whose requirements pass is used, so the
 /// configurations go newest minimum OS first and older devices fall through

@@ -1,4 +1,4 @@
-/// The Retired (iOS) versions file. Rules (clients.md): both messaging
+/// The Retired (iOS) versions file. Rules (docs/clients.md): both messaging
 /// blocks always; `forced` without cancelButtonText, `recommended` with it;
 /// every version listed as a string exactly as the app reports it.
 enum RetiredFormat {

@@ -9,7 +9,7 @@ enum SirenFormat {
             members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert.rawValue), "frequency": .string(r.frequency.rawValue), "preset": .string(r.name)])
         }
         // Siren's own delay gate stands in front of the floor the app feeds it
-        // (clients.md): while a floor or pin sends users to a release still in
+        // (docs/clients.md): while a floor or pin sends users to a release still in
         // its delay, as `check` does at once, the gate must let them through.
         let sentEarly = state.current != nil && state.current?.id != state.announced?.id
         members["showAlertAfterCurrentVersionHasBeenReleasedForDays"] = .int(sentEarly ? 0 : state.project.releaseDelayDays)

@@ -1,4 +1,4 @@
-/// Siren-compatible update rules (clients.md): per update type an alert type
+/// Siren-compatible update rules (docs/clients.md): per update type an alert type
 /// and a frequency.
 public struct Rule: Equatable, Sendable {
     /// What the app shows (Siren's alert types); the raw value is the word stored and printed.

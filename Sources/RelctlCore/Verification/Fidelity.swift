@@ -2,7 +2,7 @@
 /// compares what the client does with what the evaluator says, for every
 /// recorded version (and build) on every platform and published locale.
 /// A difference is a declared limit when it comes from an intent the
-/// format cannot carry (clients.md, "What each format cannot carry"), else
+/// format cannot carry (docs/clients.md, "What each format cannot carry"), else
 /// a disagreement: a relctl bug, or a file changed after publishing.
 public enum Fidelity {
     /// `file` gives a published file's bytes by its path under DIR, nil when absent.

@@ -5,7 +5,7 @@ public struct Release: Sendable {
 
     public init(_ version: Version, build: Int64?) { self.version = version; self.build = build }
 
-    /// Ordering of design.md: components, then build when both sides have one.
+    /// Ordering of docs/design.md: components, then build when both sides have one.
     public static func isBelow(_ a: Release, _ b: Release) -> Bool {
         if a.version != b.version { return a.version < b.version }
         if let x = a.build, let y = b.build { return x < y }

@@ -1,6 +1,6 @@
 /// A marketing version exactly as the app reports it. Ordering is by numeric
 /// components with missing ones as zero, so "1.0" == "1.0.0" here; the text
-/// is kept because several clients match it literally (clients.md).
+/// is kept because several clients match it literally (docs/clients.md).
 public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
     public let text: String
     public let components: [Int]
