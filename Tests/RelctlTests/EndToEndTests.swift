@@ -216,12 +216,11 @@ final class EndToEndTests: XCTestCase {
             XCTAssertEqual(fetched.status, 0, path)
             XCTAssertEqual(SHA256.hex(Array(fetched.out.utf8)), entry["sha256"]?.string, path)
             let headers = (try? String(contentsOfFile: dir + "/headers", encoding: .utf8)) ?? ""
-            let type = path.hasSuffix(".xml") ? "application/rss+xml" : path.hasSuffix(".html") ? "text/html" : "application/json"
+            // What the table of published files says, served by the README's block as written.
+            guard let kind = FileKinds.of(path) else { XCTFail("\(path) is no kind of published file"); continue }
+            let type = kind.contentType.prefix { $0 != ";" }
             XCTAssertTrue(headers.lowercased().contains("content-type: " + type), path)
-            // The README's classes: index and control short, what's new and lookup long, other files medium.
-            let age = path == "index.json" || path.hasSuffix("/control.json") || path.hasSuffix(".html") ? 60
-                : path.contains("/whatsnew/") || path.contains("/lookup/") ? 3600 : 300
-            XCTAssertTrue(headers.lowercased().contains("cache-control: public, max-age=\(age)\r\n"), "\(path): \(headers)")
+            XCTAssertTrue(headers.lowercased().contains("cache-control: public, max-age=\(kind.maxAge)\r\n"), "\(path): \(headers)")
         }
         // relctl's own files in DIR are not served.
         XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + publishState))

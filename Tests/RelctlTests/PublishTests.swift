@@ -399,3 +399,38 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(whatsNew["versions"]?.array?.first?["notes"], .array([]))
     }
 }
+
+/// The one table of published file kinds (FileKinds) and what reads it.
+final class FileKindsTests: XCTestCase {
+    /// Every file a publish writes is of exactly one kind, at the path the kind gives.
+    func testEveryPublishedFileIsOfOneKind() throws {
+        let h = PublishTests.scenario()
+        XCTAssertEqual(h.run(["publish", h.dir + "/out", "--at", "2026-11-29T12:00:00Z"]).status, 0)
+        let index = try JSONReader.parse(Array(FileManager.default.contents(atPath: h.dir + "/out/index.json")!))
+        let paths = index["files"]!.object!.keys.sorted()
+        var seen = Set<String>()
+        for path in paths {
+            let kinds = FileKinds.all.filter { $0.matches(path) }
+            XCTAssertEqual(kinds.count, 1, "\(path): \(kinds.map(\.pattern))")
+            guard let kind = kinds.first else { continue }
+            seen.insert(kind.pattern)
+            let parts = path.split(separator: "/").map(String.init)
+            let locale = parts.last.map { String($0.prefix { $0 != "." }) } ?? ""
+            XCTAssertEqual(kind.path(project: parts.count > 1 ? parts[0] : "", platform: parts.count > 2 ? parts[1] : "", locale: locale), path)
+        }
+        // index.json lists every file but itself.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.dir + "/out/" + FileKinds.index.path(project: "")))
+        XCTAssertEqual(seen.union([FileKinds.index.pattern]), Set(FileKinds.all.map(\.pattern)), "the scenario publishes every kind")
+        XCTAssertNil(FileKinds.of("shop/ios/retired"), "a folder is no file")
+        XCTAssertNil(FileKinds.of("shop/ios/retired/.json"), "a placeholder stands for something")
+    }
+
+    /// The README lists the published files as the table does.
+    func testTheReadmeListsTheTable() {
+        let readme = Package.read("README.md")
+        let section = readme.components(separatedBy: "## Published files\n")[1]
+        let listed = section.split(separator: "\n").prefix { $0.isEmpty || $0.hasPrefix("    DIR/") }.filter { !$0.isEmpty }.map { String($0.dropFirst(4)) }
+        XCTAssertEqual(listed, FileKinds.listing, "README.md's list of published files differs from FileKinds")
+        XCTAssertEqual(Topics.all.first { $0.title == "PUBLISHED FILES" }?.literal, FileKinds.listing, "and so does the manual's")
+    }
+}

@@ -167,20 +167,11 @@ struct DeployPlan {
     /// The changed paths, for a CDN invalidation.
     var changedPaths: [String] { (uploads + deletions).sorted() }
 
-    /// The README's cache classes (seconds).
-    static func maxAge(_ path: String) -> Int64 {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        // The status pages say what is in force now, like control.json.
-        if name == "index.json" || name == "control.json" || name.hasSuffix(".html") { return 60 }
-        if path.contains("/whatsnew/") || path.contains("/lookup/") { return 3600 }
-        return 300
-    }
+    /// The cache class of its kind (FileKinds), in seconds; a path no
+    /// publish of this relctl writes (an older one's index) as a JSON file.
+    static func maxAge(_ path: String) -> Int64 { (FileKinds.of(path) ?? FileKinds.retired).maxAge }
 
-    static func contentType(_ path: String) -> String {
-        if path.hasSuffix(".xml") { return "application/rss+xml" }
-        if path.hasSuffix(".html") { return "text/html; charset=utf-8" }
-        return "application/json"
-    }
+    static func contentType(_ path: String) -> String { (FileKinds.of(path) ?? FileKinds.retired).contentType }
 
     /// `owed`: deletions an earlier deploy to this remote recorded and did not finish (DeployJournal).
     init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {

@@ -1,3 +1,5 @@
+import RelctlCore
+
 /// What a reader of `man relctl` needs beyond the commands: how a verdict is
 /// decided, what publish writes, where message text comes from, and how to
 /// host the files. Data only, like the rest of the model; the manual is
@@ -28,15 +30,7 @@ public enum Topics {
               ]),
         Topic("PUBLISHED FILES",
               "relctl publish DIR writes the files below, byte-identical for the same database and instant. Unchanged files are not touched, files that no longer belong are removed, and nothing is written outside DIR. A publish takes a lock on DIR, writes beside each target and renames into place, index.json last; a killed publish is completed by the next one.",
-              literal: [
-                "DIR/index.json                                  every file with size and SHA-256, the revision",
-                "DIR/<project>/control.json                      relctl's control document",
-                "DIR/<project>/<platform>/retired/<locale>.json  Retired versions file",
-                "DIR/<project>/<platform>/andversion.json        AndVersion manifest",
-                "DIR/<project>/<platform>/whatsnew/<locale>.json released versions with notes",
-                "DIR/<project>/ios/lookup/<locale>.json          iTunes lookup-shaped file",
-                "DIR/<project>/ios/siren.json                    Siren rules",
-              ]),
+              literal: FileKinds.listing),
         Topic("MESSAGE RESOLUTION",
               "The required, optional and maintenance texts come from a built-in catalog of 45 languages, which relctl message set overrides per project and locale; relctl message show --locale L prints the chain it walked and where each string comes from. Tags are resolved as iOS and Android resolve them, for messages, release notes and every published file alike. The first of these with a text gives it, and at each step the project's text wins over the catalog's.",
               steps: [

@@ -68,7 +68,7 @@ public enum ProjectFiles {
         let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
-            files.append(PublishedFile(path: "\(snapshot.project.slug)/status.html",
+            files.append(PublishedFile(path: FileKinds.statusPage.path(project: snapshot.project.slug),
                                        bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published,
                                                                 since: summary.since, next: summary.next, forEach: forEach)))
         }
@@ -104,9 +104,9 @@ public enum ProjectFiles {
             warnings += p.warnings
         }
         if let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
-            files.append(file("\(slug)/prince-of-versions.json", pov))
+            files.append(file(FileKinds.princeOfVersions.path(project: slug), pov))
         }
-        files.append(file("\(slug)/control.json", ControlFormat.render(snapshot, states: states, at: at)))
+        files.append(file(FileKinds.control.path(project: slug), ControlFormat.render(snapshot, states: states, at: at)))
         return (files, states)
     }
 
@@ -122,26 +122,25 @@ public enum ProjectFiles {
         let slug = snapshot.project.slug
         var files: [PublishedFile] = []
         let state = PlatformState(evaluator, platform, at: at)
-        let base = "\(slug)/\(platform.name)"
         // What every locale's files share, rendered once per platform.
         let retiredVersions = RetiredFormat.versions(state)
         let retiredDeadline = RetiredFormat.deadline(state)
         let whatsNewParts = checked ? [] : WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
         if let manifest = AndVersionFormat.render(state, warnings: &warnings) {
-            files.append(file("\(base)/andversion.json", manifest))
+            files.append(file(FileKinds.andVersion.path(project: slug, platform: platform.name), manifest))
         }
         if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
-            files.append(PublishedFile(path: "\(base)/appcast.xml", bytes: feed))
+            files.append(PublishedFile(path: FileKinds.appcast.path(project: slug, platform: platform.name), bytes: feed))
         }
         for locale in locales {
-            files.append(file("\(base)/retired/\(locale).json", RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
-            if !checked { files.append(file("\(base)/whatsnew/\(locale).json", WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale))) }
+            files.append(file(FileKinds.retired.path(project: slug, platform: platform.name, locale: locale), RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
+            if !checked { files.append(file(FileKinds.whatsNew.path(project: slug, platform: platform.name, locale: locale), WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale))) }
             if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
-                files.append(file("\(base)/lookup/\(locale).json", lookup))
+                files.append(file(FileKinds.lookup.path(project: slug, platform: platform.name, locale: locale), lookup))
             }
         }
         if platform.name == "ios" {
-            files.append(file("\(base)/siren.json", SirenFormat.render(state)))
+            files.append(file(FileKinds.siren.path(project: slug, platform: platform.name), SirenFormat.render(state)))
         }
         return (files, state)
     }

@@ -28,7 +28,7 @@ public enum Fidelity {
     static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, decodeControl: Bool = false, file: @escaping (String) -> [UInt8]?)
         -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
-        let bytes = states.first.flatMap { file("\($0.project.slug)/control.json") }
+        let bytes = states.first.flatMap { file(FileKinds.control.path(project: $0.project.slug)) }
         let control = bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
         // Installs control.json does not list are decided from what it carries.
         let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
@@ -269,7 +269,7 @@ struct PlatformCheck {
         // same, so those decisions are reused (and still compared and counted).
         var proven: (client: RetiredClient, decisions: [ClientDecision])? = nil
         for locale in locales {
-            let path = "\(base)/retired/\(locale).json"
+            let path = FileKinds.retired.path(project: state.project.slug, platform: platform.name, locale: locale)
             guard let bytes = file(path) else { unusable(.retired, path, .crash("the file is missing"), locale: locale); continue }
             do {
                 let client = try RetiredClient(bytes, memo: memo)
@@ -284,7 +284,7 @@ struct PlatformCheck {
     }
 
     mutating func andVersionIOS() {
-        let path = "\(base)/andversion.json"
+        let path = FileKinds.andVersion.path(project: state.project.slug, platform: platform.name)
         guard let bytes = file(path) else { missingManifest(.andVersionIOS, path); return }
         do {
             let client = try AndVersionIOSClient(bytes)
@@ -296,7 +296,7 @@ struct PlatformCheck {
     }
 
     mutating func andVersionAndroid() {
-        let path = "\(base)/andversion.json"
+        let path = FileKinds.andVersion.path(project: state.project.slug, platform: platform.name)
         guard let bytes = file(path) else { missingManifest(.andVersionAndroid, path); return }
         do {
             let client = try AndVersionAndroidClient(bytes)
@@ -341,12 +341,12 @@ struct PlatformCheck {
     }
 
     mutating func siren() {
-        let configPath = "\(base)/siren.json"
+        let configPath = FileKinds.siren.path(project: state.project.slug, platform: platform.name)
         guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
         // Lookup files differ by their notes alone: decisions of an equal client are reused, as for Retired.
         var proven: (client: SirenClient, decisions: [ClientDecision])? = nil
         for locale in locales {
-            let lookupPath = "\(base)/lookup/\(locale).json"
+            let lookupPath = FileKinds.lookup.path(project: state.project.slug, platform: platform.name, locale: locale)
             do {
                 let lookup = file(lookupPath)
                 let client = try SirenClient(config: config, lookup: lookup)
@@ -366,7 +366,7 @@ struct PlatformCheck {
     /// A device on an OS that passes every configuration's requirement: the
     /// evaluator knows no device OS, so the newest band is what it speaks for.
     mutating func princeOfVersions() {
-        let path = "\(state.project.slug)/prince-of-versions.json"
+        let path = FileKinds.princeOfVersions.path(project: state.project.slug)
         do throws(ClientFailure) {
             // No file at all when no platform has a list.
             guard let bytes = file(path) else { throw ClientFailure.ignored("the file is missing") }
@@ -391,7 +391,7 @@ struct PlatformCheck {
     /// upgrader on a device whose OS passes every item's minimum, in every
     /// published locale for the offered item's notes.
     mutating func upgrader() {
-        let path = "\(base)/appcast.xml"
+        let path = FileKinds.appcast.path(project: state.project.slug, platform: platform.name)
         guard let bytes = file(path) else {
             // relctl publishes no feed with nothing to offer or no store link.
             var ignored: [String] = []
@@ -421,7 +421,7 @@ struct PlatformCheck {
     }
 
     mutating func control() {
-        let path = "\(state.project.slug)/control.json"
+        let path = FileKinds.control.path(project: state.project.slug)
         guard let controlFile else { unusable(.control, path, .crash("the file is missing")); return }
         do {
             let client = try controlFile.get()

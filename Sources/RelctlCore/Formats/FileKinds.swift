@@ -1,0 +1,82 @@
+/// One kind of file a publish writes: where it lives under DIR, what it
+/// is, who reads it, and how it is served. The one table that rendering's
+/// paths, deploy's headers, the manual, the README's list of published
+/// files and the nginx test read.
+public struct FileKind: Sendable, Equatable {
+    /// Its path under DIR as people read it: `<project>/<platform>/retired/<locale>.json`.
+    /// A `<…>` stands for one path segment (with what follows it in that segment, if anything).
+    public var pattern: String
+    /// What it is, for people.
+    public var what: String
+    /// Who reads it.
+    public var reader: String
+    public var contentType: String
+    /// How long a cache may keep it, in seconds (deploy caps it at the next change).
+    public var maxAge: Int64
+
+    /// Its path for one project (platform, locale): what the renderer writes and the checks read.
+    public func path(project: String, platform: String = "", locale: String = "") -> String {
+        var out = ""
+        for segment in pattern.split(separator: "/") {
+            if !out.isEmpty { out += "/" }
+            if segment.hasPrefix("<project>") { out += project + segment.dropFirst(9) }
+            else if segment.hasPrefix("<platform>") { out += platform + segment.dropFirst(10) }
+            else if segment.hasPrefix("<locale>") { out += locale + segment.dropFirst(8) }
+            else { out += segment }
+        }
+        return out
+    }
+
+    /// Whether `path` (relative to DIR) is one of these.
+    public func matches(_ path: String) -> Bool {
+        let want = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let have = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard want.count == have.count else { return false }
+        return zip(want, have).allSatisfy { w, h in
+            guard w.hasPrefix("<"), let close = w.firstIndex(of: ">") else { return w == h }
+            let suffix = w[w.index(after: close)...]
+            return h.count > suffix.count && h.hasSuffix(suffix)
+        }
+    }
+}
+
+public enum FileKinds {
+    static let json = "application/json", short: Int64 = 60, medium: Int64 = 300, long: Int64 = 3600
+
+    public static let index = FileKind(pattern: "index.json", what: "every file with size and SHA-256, the database revision, the span the files hold for, per project what the next publish needs",
+                                       reader: "relctl (deploy, verify, the next publish)", contentType: json, maxAge: short)
+    public static let control = FileKind(pattern: "<project>/control.json", what: "relctl's control document (schema/control.schema.json)",
+                                         reader: "apps that read relctl's own document", contentType: json, maxAge: short)
+    public static let princeOfVersions = FileKind(pattern: "<project>/prince-of-versions.json", what: "Prince of Versions configuration (ios2, android2, macos2)",
+                                                  reader: "Prince of Versions", contentType: json, maxAge: medium)
+    public static let appcast = FileKind(pattern: "<project>/<platform>/appcast.xml", what: "upgrader's appcast (Sparkle RSS)",
+                                         reader: "upgrader (Flutter)", contentType: "application/rss+xml", maxAge: medium)
+    public static let retired = FileKind(pattern: "<project>/<platform>/retired/<locale>.json", what: "Retired versions file",
+                                         reader: "Retired (iOS)", contentType: json, maxAge: medium)
+    public static let andVersion = FileKind(pattern: "<project>/<platform>/andversion.json", what: "AndVersion manifest (strings on Apple platforms, versionCodes on Android)",
+                                            reader: "AndVersion (iOS, Android)", contentType: json, maxAge: medium)
+    public static let whatsNew = FileKind(pattern: "<project>/<platform>/whatsnew/<locale>.json", what: "the 10 newest released versions with notes (`rules set --whats-new N`, 0: all)",
+                                          reader: "apps showing what's new", contentType: json, maxAge: long)
+    public static let lookup = FileKind(pattern: "<project>/ios/lookup/<locale>.json", what: "App Store lookup-shaped file",
+                                        reader: "Siren", contentType: json, maxAge: long)
+    public static let siren = FileKind(pattern: "<project>/ios/siren.json", what: "Siren rules", reader: "Siren", contentType: json, maxAge: medium)
+    public static let statusIndex = FileKind(pattern: "index.html", what: "status page for people: every project (not with --no-pages)",
+                                             reader: "people", contentType: "text/html; charset=utf-8", maxAge: short)
+    public static let statusPage = FileKind(pattern: "<project>/status.html", what: "status page for people: one project (not with --no-pages)",
+                                            reader: "people", contentType: "text/html; charset=utf-8", maxAge: short)
+
+    /// In the order the README and the manual list them.
+    public static let all = [index, control, princeOfVersions, appcast, retired, andVersion, whatsNew, lookup, siren, statusIndex, statusPage]
+
+    /// The kind of a published path; nil for a path no publish writes.
+    public static func of(_ path: String) -> FileKind? { all.first { $0.matches(path) } }
+
+    /// The list of published files as the README and the manual show it.
+    public static var listing: [String] {
+        let width = all.map { $0.pattern.count }.max()! + 5
+        return all.map { k in
+            let path = "DIR/" + k.pattern
+            return path + String(repeating: " ", count: width - path.count) + k.what
+        }
+    }
+}
