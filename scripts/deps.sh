@@ -10,6 +10,8 @@ python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount)
+    # The zone database: message times in a project's zone, checked against the C library
+    packages+=(tzdata)
     # The status pages as a person sees them: headless Chromium driven by Selenium, html5lib for strict parsing
     packages+=(chromium chromium-driver)
     python_packages+=("selenium:selenium" "html5lib:html5lib")

@@ -5,12 +5,16 @@ import Darwin
 #endif
 import RelctlCore
 import RelctlPublish
+import Synchronization
+import RelctlPublish
 
-/// The project's time zone for app messages, from the C library's zone
-/// database: the core gets the UTC offset at each instant a message may show
-/// (ProjectSnapshot.offsets) instead of a zone database of its own. One
-/// tzset per project and a localtime_r per instant: no measurable start-up
-/// cost, and the system's zone rules (kept current by the OS) decide.
+/// The project's time zone for app messages, from the system's zone
+/// database: the core gets the UTC offset at each instant a message may
+/// show (ProjectSnapshot.offsets) instead of a zone database of its own.
+/// Read by ZoneRules from the zone's TZif file, not by the C library:
+/// publish fills snapshots while other threads render, and the C library
+/// reaches another zone only through the process's TZ, which no thread may
+/// change while others run. Each zone's file is read once per process.
 enum ZoneOffsets {
     /// Refuses a zone the system does not know (libc would take it for UTC).
     static func check(_ zone: String) throws {
@@ -25,6 +29,18 @@ enum ZoneOffsets {
         }
     }
 
+    private static let read = Mutex<[String: ZoneRules?]>([:])
+
+    /// A zone's rules from its file under TZDIR, or a POSIX rule where no file is.
+    static func rules(_ zone: String) -> ZoneRules? {
+        if let known = read.withLock({ $0[zone] }) { return known }
+        let name = zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
+        let tzdir = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
+        let rules = FileSystem.regularFile(name.hasPrefix("/") ? name : tzdir + "/" + name).flatMap { ZoneRules(tzif: $0) } ?? ZoneRules(posix: name)
+        read.withLock { $0[zone] = rules }
+        return rules
+    }
+
     static func fill(_ snapshot: inout ProjectSnapshot) {
         let zone = snapshot.project.timeZone
         let instants = snapshot.messageInstants
@@ -34,15 +50,8 @@ enum ZoneOffsets {
             return
         }
         // A zone that vanished from the system: messages show UTC, labelled so.
-        guard (try? TimeInput.checkZone(zone)) != nil else { return }
-        let offsets = TimeInput.withZone(zone) {
-            instants.map { t -> (Int64, Int64) in
-                var time = time_t(t)
-                var parts = tm()
-                localtime_r(&time, &parts)
-                return (t, Int64(parts.tm_gmtoff))
-            }
-        }
+        guard (try? TimeInput.checkZone(zone)) != nil, let rules = rules(zone) else { return }
+        let offsets = instants.map { ($0, rules.offset(at: $0)) }
         for (t, o) in offsets { snapshot.offsets[t] = o }
     }
 }
