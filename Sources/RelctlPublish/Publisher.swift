@@ -232,10 +232,8 @@ public enum Publisher {
             var (warnings, limits) = (words.warnings, words.limits)
             writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: vouched)
             logged.wait()
-            if !disagreements.isEmpty {
-                if dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
-                else { warnings.append("\(disagreements.count) client decisions differ from 'relctl check'; written anyway, as asked") }
-            }
+            // Written anyway (Request.despiteDisagreements): `disagreements` says so, and the caller how it was asked.
+            if !disagreements.isEmpty && dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
             return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: .raw(limits), disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {

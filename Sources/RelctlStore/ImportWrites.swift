@@ -46,13 +46,13 @@ extension Store {
                     UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
                         remind_hours = ?, outdated = ?, whatsnew_limit = ? WHERE id = ?
                     """, [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
-                          .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated), .int(f.whatsNewLimit), .int(existing.id)])
+                          .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit), .int(existing.id)])
             } else {
                 try db.run("""
                     INSERT INTO project(slug, name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(slug), .text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone),
-                          .text(f.rules.stored), .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated), .int(f.whatsNewLimit)])
+                          .text(f.rules.stored), .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit)])
                 project = try self.project(slug: slug)!
             }
             let before = try snapshot(project)

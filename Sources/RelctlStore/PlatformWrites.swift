@@ -63,8 +63,11 @@ extension Store {
                 // Checked inside the transaction: a release removed meanwhile counts.
                 if let floor {
                     let all = try versions(platform: platform.id, withNotes: false)
-                    reached = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now) == nil
-                    if let refused = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now, allowUnreleased: allowUnreleased) { throw refused }
+                    if let refused = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now) {
+                        // A force floor set ahead of its release, asked for, goes in unreached.
+                        guard kind == .force && allowUnreleased else { throw refused }
+                        reached = false
+                    }
                 }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
                            [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])

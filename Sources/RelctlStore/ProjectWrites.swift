@@ -51,12 +51,12 @@ extension Store {
 
     /// Rules, release delay, reminder interval, outdated policy and what's-new length, as given.
     public func setRules(of project: ProjectRecord, to updated: ProjectRecord, now: Int64) throws {
-        let action = "rules set \(updated.rules.stored) delay=\(updated.releaseDelayDays)d remind=\(updated.remindHours)h outdated=\(updated.outdated) whatsnew=\(updated.whatsNewLimit)"
+        let action = "rules set \(updated.rules.stored) delay=\(updated.releaseDelayDays)d remind=\(updated.remindHours)h outdated=\(updated.outdated.rawValue) whatsnew=\(updated.whatsNewLimit)"
         try change(project: project.slug, action, now: now) {
             unchanged = project.rules.stored == updated.rules.stored && project.releaseDelayDays == updated.releaseDelayDays
                 && project.remindHours == updated.remindHours && project.outdated == updated.outdated && project.whatsNewLimit == updated.whatsNewLimit
             try db.run("UPDATE project SET rules = ?, release_delay_days = ?, remind_hours = ?, outdated = ?, whatsnew_limit = ? WHERE id = ?",
-                       [.text(updated.rules.stored), .int(updated.releaseDelayDays), .int(updated.remindHours), .text(updated.outdated),
+                       [.text(updated.rules.stored), .int(updated.releaseDelayDays), .int(updated.remindHours), .text(updated.outdated.rawValue),
                         .int(updated.whatsNewLimit), .int(project.id)])
         }
     }

@@ -35,12 +35,12 @@ extension Store {
         }
         let delay = try int(r.int(6), in: 0...ProjectRecord.maxReleaseDelayDays, what, "release_delay_days")
         let remind = try int(r.int(7), in: 0...ProjectRecord.maxRemindHours, what, "remind_hours")
-        guard ProjectRecord.outdatedPolicies.contains(r.text(8)) else {
+        guard let outdated = ProjectRecord.Outdated(rawValue: r.text(8)) else {
             throw badRow(what, "its outdated policy '\(r.text(8))' is not one of \(ProjectRecord.outdatedPolicies.joined(separator: ", "))")
         }
         var record = ProjectRecord(id: r.int(0)!, slug: slug, name: r.text(2), defaultLocale: defaultLocale,
                                    locales: locales, rules: rules,
-                                   releaseDelayDays: delay, remindHours: remind, outdated: r.text(8))
+                                   releaseDelayDays: delay, remindHours: remind, outdated: outdated)
         do { record.timeZone = try Names.timeZoneName(r.text(9)) } catch let e as InputError {
             throw badRow(what, "its time zone: \(e.message)")
         }

@@ -75,7 +75,7 @@ final class AppcastTests: XCTestCase {
     func testPublishedFeedWithHostileNotesAndCriticalItem() throws {
         let now: Int64 = 1_790_000_000
         let project = ProjectRecord(id: 1, slug: "app", name: "A & <B>", defaultLocale: "en", locales: ["en", "tr"], rules: .standard,
-                                    releaseDelayDays: 0, remindHours: 24, outdated: "recommend")
+                                    releaseDelayDays: 0, remindHours: 24, outdated: .recommend)
         let platform = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "com.example.b", appStoreID: "1", storeURL: "https://x.example/?a=1&b=\"2\"",
                                       minOS: nil, force: Floor(version: try Version("1.5"), build: nil), recommend: nil)
         let versions = [("1.0", nil), ("2.0", "15.0"), ("3.0", nil)].enumerated().map { i, v in

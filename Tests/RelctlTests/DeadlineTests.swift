@@ -112,7 +112,7 @@ final class DeadlineTests: XCTestCase {
         let floor = Floor(version: try Version("2.0"), build: nil, deadline: 1000)
         let p = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: nil, appStoreID: nil, storeURL: nil, minOS: nil, force: floor, recommend: nil)
         let project = ProjectRecord(id: 1, slug: "shop", name: "Shop", defaultLocale: "en", locales: [], rules: .standard,
-                                    releaseDelayDays: 0, remindHours: 24, outdated: "recommend")
+                                    releaseDelayDays: 0, remindHours: 24, outdated: .recommend)
         let snapshot = ProjectSnapshot(project: project, platforms: [p], versions: [1: [v("1.0", 1, 0), v("2.0", 2, 0)]], windows: [],
                                        messages: MessageResolver(overrides: [:], defaultLocale: "en"))
         let e = Evaluator(snapshot)

@@ -16,7 +16,7 @@ final class EvaluatorTests: XCTestCase {
     }
 
     func snapshot(_ versions: [VersionRecord], force: (String, Int64?)? = nil, recommend: (String, Int64?)? = nil,
-                  windows: [MaintenanceWindow] = [], outdated: String = "recommend", rules: Rules = .standard,
+                  windows: [MaintenanceWindow] = [], outdated: ProjectRecord.Outdated = .recommend, rules: Rules = .standard,
                   overrides: [String: [String: [String: String]]] = [:], defaultLocale: String = "en") -> (ProjectSnapshot, PlatformRecord) {
         let platform = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "com.example.shop", appStoreID: "1088280260", storeURL: nil, minOS: "15.0",
                                       force: force.map { Floor(version: try! Version($0.0), build: $0.1) },
@@ -104,7 +104,7 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertEqual(p.rule?.skipAllowed, true)
         let revision = snapshot([version("1.0.0.1"), version("1.0.0.2")], rules: rules)
         check(revision, [Row(client: "1.0.0.1", kind: .none, by: "rule")])
-        let quiet = snapshot([version("1.0"), version("2.0")], outdated: "none")
+        let quiet = snapshot([version("1.0"), version("2.0")], outdated: ProjectRecord.Outdated.none)
         check(quiet, [Row(client: "1.0", kind: .none, by: "outdated")])
         // Unreleased versions are never the target and never "latest".
         let unreleased = snapshot([version("1.0"), version("2.0", released: nil)], force: ("1.5", nil))

@@ -24,7 +24,7 @@ final class FidelityScenarioTests: XCTestCase {
         let defaultLocale = r.pick(["en", "en", "tr", "de"])
         let project = ProjectRecord(id: 1, slug: "app", name: r.pick(["Shop", "Ödeme", "חנות"]), defaultLocale: defaultLocale,
                                     locales: Array(FidelityScenarioTests.locales.prefix(10 + r.below(3))), rules: rules,
-                                    releaseDelayDays: Int64(r.below(3)), remindHours: 24, outdated: r.chance(25) ? "none" : "recommend")
+                                    releaseDelayDays: Int64(r.below(3)), remindHours: 24, outdated: r.chance(25) ? ProjectRecord.Outdated.none : .recommend)
         var platforms: [PlatformRecord] = []
         var versions: [Int64: [VersionRecord]] = [:]
         var nextID: Int64 = 1

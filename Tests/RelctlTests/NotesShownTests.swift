@@ -14,7 +14,7 @@ final class NotesShownTests: XCTestCase {
     func testFilesAreTheSameWithOnlyTheNotesTheyShow() throws {
         let day = FidelityScenarioTests.day, now = FidelityScenarioTests.now
         var compared = 0, cut = 0
-        for seed in 0..<60 {
+        for seed in 0..<30 {
             var full = FidelityScenarioTests.scenario(UInt64(seed))
             var r = SplitMix(seed: UInt64(seed) &+ 7777)
             full.project.whatsNewLimit = r.pick([0, 1, 2, 3, 10])
@@ -33,8 +33,8 @@ final class NotesShownTests: XCTestCase {
                 compared += 1
             }
         }
-        XCTAssertEqual(compared, 360)
-        XCTAssertGreaterThan(cut, 180, "most situations must leave some notes unread, or this proves nothing")
+        XCTAssertEqual(compared, 180)
+        XCTAssertGreaterThan(cut, 90, "most situations must leave some notes unread, or this proves nothing")
     }
 
     func rendered(_ s: ProjectSnapshot, at t: Int64) -> (files: [PublishedFile], said: [String]) {

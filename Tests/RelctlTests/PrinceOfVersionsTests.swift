@@ -98,7 +98,7 @@ final class PrinceOfVersionsTests: XCTestCase {
     static func snapshot(minOS: [String?], force: Floor?, android: Bool = false) -> ProjectSnapshot {
         let now: Int64 = 1_790_000_000
         let project = ProjectRecord(id: 1, slug: "app", name: "App", defaultLocale: "en", locales: ["en"], rules: .standard,
-                                    releaseDelayDays: 0, remindHours: 24, outdated: "recommend")
+                                    releaseDelayDays: 0, remindHours: 24, outdated: .recommend)
         let name = android ? "android" : "ios"
         let platform = PlatformRecord(id: 1, projectID: 1, name: name, bundleID: "com.example.app", appStoreID: "1", storeURL: nil,
                                       minOS: nil, force: force, recommend: nil)

@@ -13,7 +13,7 @@ final class RenderShortcutTests: XCTestCase {
     func state() throws -> PlatformState {
         let day: Int64 = 86400
         let project = ProjectRecord(id: 1, slug: "app", name: "App", defaultLocale: "en", locales: ["en", "tr"], rules: .standard,
-                                    releaseDelayDays: 1, remindHours: 24, outdated: "recommend")
+                                    releaseDelayDays: 1, remindHours: 24, outdated: .recommend)
         let platform = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "b", appStoreID: "1", storeURL: nil, minOS: "15.0",
                                       force: Floor(version: try Version("2.0"), build: nil, deadline: RenderShortcutTests.now + day),
                                       recommend: Floor(version: try Version("2.5"), build: 7))

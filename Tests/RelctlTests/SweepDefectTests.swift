@@ -277,3 +277,23 @@ final class TimeSweepTests: XCTestCase {
         }
     }
 }
+
+/// The look ahead is anchored at the next change, not at the publish instant:
+/// every instant of the span the files hold for sweeps the same instants, so
+/// two publishes of the same state write the same bytes.
+final class SweepWindowTests: XCTestCase {
+    func testEveryInstantOfASpanSaysTheSame() throws {
+        let h = Harness()
+        h.sample()
+        // The next change in 5 days; a release 93 days out: past 90 days from now, within 90 of the next change.
+        h.ok("force 1.1 --platform ios --deadline 2026-12-04T12:00:00Z --yes")
+        h.ok("version add 3.0 --platform ios --build 300 --released 2027-03-02T12:00:00Z")
+        XCTAssertEqual(h.run(["publish", h.dir + "/early", "--at", "2026-11-29T12:00:00Z"]).status, 0)
+        XCTAssertEqual(h.run(["publish", h.dir + "/late", "--at", "2026-12-04T11:59:59Z"]).status, 0)
+        let early = fileTree(h.dir + "/early"), late = fileTree(h.dir + "/late")
+        XCTAssertEqual(Set(early.keys), Set(late.keys))
+        for (path, bytes) in early where !path.hasPrefix(".relctl") { XCTAssertEqual(bytes, late[path], path) }
+        let index = String(decoding: early["index.json"] ?? Data(), as: UTF8.self)
+        XCTAssertTrue(index.contains("from 2027-03-02T12:00:00Z: "), "the release 93 days out is looked at from the first instant of the span")
+    }
+}

@@ -41,3 +41,24 @@ final class TreeCurrencyTests: XCTestCase {
         XCTAssertEqual(TreeCurrency.staleness(tree(edits: nil), database: database(edits: 99), at: nil), [], "an index from before edit counts")
     }
 }
+
+/// verify asks TreeCurrency too: a tree with no files for a project of the
+/// database is not current for it, and says which.
+final class VerifyCurrencyTests: XCTestCase {
+    func testATreeWithoutAProjectIsStaleAndNamesIt() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project add game --name Game")
+        h.ok("-p game platform add android --bundle-id com.example.game")
+        h.ok("-p shop publish \(h.dir)/out --at 2026-11-29T12:00:00Z")
+        let r = h.run(["verify", h.dir + "/out", "--json"])
+        XCTAssertEqual(r.status, 1, r.out + r.err)
+        let doc = r.json as? [String: Any]
+        XCTAssertEqual(doc?["stale"] as? Bool, true)
+        XCTAssertEqual(doc?["addedProjects"] as? [String], ["game"])
+        XCTAssertTrue(h.run(["verify", h.dir + "/out"]).out.contains("stale: project 'game' is in the database but not published here"))
+        // Published whole, it is current.
+        h.ok("publish \(h.dir)/out --at 2026-11-29T12:00:00Z")
+        XCTAssertEqual(h.run(["verify", h.dir + "/out"]).status, 0)
+    }
+}

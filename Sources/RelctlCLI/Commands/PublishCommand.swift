@@ -60,7 +60,11 @@ enum PublishCommand {
             }
         }
         do {
-            return try Publisher.publish(request, store: store)
+            var o = try Publisher.publish(request, store: store)
+            if !dryRun && !o.disagreements.isEmpty {
+                o.warnings.append("\(o.disagreements.count) client decisions differ from 'relctl check'; written anyway (--\(overrideFlag))")
+            }
+            return o
         } catch let refused as Publisher.Refused {
             let n = refused.disagreements.count
             throw RelctlError.failure("refusing to publish: \(n) client decision\(n == 1 ? "" : "s") would differ from 'relctl check', first \(FindingsReport.disagreementLine(refused.disagreements[0])); nothing was written",

@@ -14,7 +14,7 @@ enum RulesCommands {
 
     static func json(_ p: ProjectRecord) -> JSON {
         .object(["rules": p.rules.json, "releaseDelayDays": .int(p.releaseDelayDays),
-                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated), "whatsNewVersions": .int(p.whatsNewLimit)])
+                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated.rawValue), "whatsNewVersions": .int(p.whatsNewLimit)])
     }
 
     static func text(_ p: ProjectRecord) -> String {
@@ -47,7 +47,7 @@ enum RulesCommands {
             presetOption("revision", "The rule for revision updates (1.1.1.1 to 1.1.1.2)."),
             Option("release-delay", value: "DAYS", help: "Announce an update only this many days after its release (default 1)."),
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
-            Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ["recommend", "none"]),
+            Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ProjectRecord.outdatedPolicies),
             Option("whats-new", value: "COUNT", help: "How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default \(ProjectRecord.defaultWhatsNewLimit), at most \(ProjectRecord.maxWhatsNewLimit))."),
             Shared.dryRun,
         ],
@@ -75,7 +75,8 @@ enum RulesCommands {
         }
         updated.releaseDelayDays = delay ?? project.releaseDelayDays
         updated.remindHours = remind ?? project.remindHours
-        updated.outdated = inv.value("outdated") ?? project.outdated
+        // The parser allows only the policies' words.
+        updated.outdated = inv.value("outdated").map { ProjectRecord.Outdated(rawValue: $0)! } ?? project.outdated
         updated.whatsNewLimit = whatsNew ?? project.whatsNewLimit
         try store.setRules(of: project, to: updated, now: inv.now)
         if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }

@@ -105,12 +105,14 @@ enum VerifyCommand {
         let stale = !staleness.isEmpty
         let removed = staleness.compactMap { if case .projectRemoved(let slug) = $0 { return slug } else { return nil } }
         let changedProjects = staleness.compactMap { if case .project(let slug, _, _, _) = $0 { return slug } else { return nil } }
+        let added = staleness.compactMap { if case .projectAdded(let slug) = $0 { return slug } else { return nil } }
         inv.render(.object([
             "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(database.revision), "publishedAt": .time(at),
             "stale": .bool(stale), "decisions": .int(Int64(decisions)),
             "changedFiles": .array(changed.map { .object(["path": .string($0.0), "problem": .string($0.1)]) }),
             "removedProjects": .array(removed.map { .string($0) }),
             "changedProjects": .array(changedProjects.map { .string($0) }),
+            "addedProjects": .array(added.map { .string($0) }),
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
         ])) {

@@ -103,7 +103,7 @@ public struct Evaluator: Sendable {
             }
             return Verdict(kind: .none, decidedBy: .upToDate, why: "\(Evaluator.label(client)) is the newest released version on \(platform.name) or newer")
         }
-        if snapshot.project.outdated == "none" {
+        if snapshot.project.outdated == ProjectRecord.Outdated.none {
             return Verdict(kind: .none, decidedBy: .outdated,
                            why: "\(Evaluator.label(client)) is older than \(announced.version.text), and the project's policy for outdated versions is none")
         }
@@ -115,7 +115,7 @@ public struct Evaluator: Sendable {
         case .option, .skip: kind = .optional
         }
         return Verdict(kind: kind, decidedBy: .rule,
-                       why: "\(Evaluator.label(client)) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert), \(rule.frequency))",
+                       why: "\(Evaluator.label(client)) is older than \(announced.version.text); outdated versions are recommended to update and the \(type) rule is \(rule.name) (\(rule.alert.rawValue), \(rule.frequency.rawValue))",
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)
     }
 

@@ -57,18 +57,13 @@ public struct NextChange: Sendable, Equatable {
     /// change then; nil: every platform (a maintenance window of them all).
     /// The time sweep renders and checks only those.
     public static func coming(_ snapshot: ProjectSnapshot, after t: Int64, through end: Int64, limit: Int) -> [(at: Int64, platforms: Set<Int64>?)] {
-        var scopes: [Int64: Set<Int64>?] = [:]
+        // Per instant, the platforms it touches; `every`: one of its causes touches them all.
+        var touched: [Int64: Set<Int64>] = [:], every: Set<Int64> = []
         forEachInstant(snapshot) { instant, platform, _ in
             guard instant > t && instant <= end else { return }
-            let had = scopes[instant]
-            switch (had, platform) {
-            case (nil, let p?): scopes[instant] = [p]
-            case (nil, nil), (.some(.some), nil): scopes[instant] = .some(nil)
-            case (.some(.some(var ids)), let p?): ids.insert(p); scopes[instant] = ids
-            case (.some(.none), _): break
-            }
+            if let platform { touched[instant, default: []].insert(platform) } else { every.insert(instant) }
         }
-        return scopes.keys.sorted().prefix(limit).map { ($0, scopes[$0]!) }
+        return Set(touched.keys).union(every).sorted().prefix(limit).map { ($0, every.contains($0) ? nil : touched[$0]!) }
     }
 
     /// Every instant at which the answer may change, with the platform it

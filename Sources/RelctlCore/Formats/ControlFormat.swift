@@ -72,7 +72,7 @@ enum ControlFormat {
             "rules": s.project.rules.json,
             "releaseDelayDays": .int(s.project.releaseDelayDays),
             "remindAfterHours": .int(s.project.remindHours),
-            "outdated": .string(s.project.outdated),
+            "outdated": .string(s.project.outdated.rawValue),
             "updateUrl": .optional(s.platform.updateURL),
             "versions": versions(s),
         ])

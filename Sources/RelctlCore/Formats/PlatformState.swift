@@ -53,7 +53,7 @@ struct PlatformState {
     /// whose update type an install below the announced version can have (a
     /// minor one below 2.1, not below 2.0.0) and whose alert is not force or none.
     static func rulesOffer(_ project: ProjectRecord, announced: VersionRecord?) -> Bool {
-        guard project.outdated != "none", let announced else { return false }
+        guard project.outdated != ProjectRecord.Outdated.none, let announced else { return false }
         return announced.version.components.indices.contains { i in
             announced.version.components[i] > 0 && [.option, .skip].contains(project.rules.rule(forDifference: i).alert)
         }

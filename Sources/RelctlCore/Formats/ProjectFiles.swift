@@ -64,7 +64,7 @@ public enum ProjectFiles {
         var (files, states) = clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
         let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
         let now = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
-        let findings = Fidelity.merged(now: now, coming: Fidelity.sweep(snapshot, after: at).findings)
+        let findings = Fidelity.merged(now: now, coming: Fidelity.sweep(snapshot, after: at, forEach: forEach).findings)
         let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)

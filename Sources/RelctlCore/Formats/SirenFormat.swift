@@ -5,7 +5,7 @@ enum SirenFormat {
         var members: [String: JSON] = [:]
         for (i, type) in Rules.types.enumerated() {
             // With "outdated: none" nothing is announced: every type says none.
-            let r = state.project.outdated == "none" ? Rule(alert: .none, frequency: rules.byType[i].frequency) : rules.byType[i]
+            let r = state.project.outdated == ProjectRecord.Outdated.none ? Rule(alert: .none, frequency: rules.byType[i].frequency) : rules.byType[i]
             members["\(type)UpdateRules"] = .object(["alertType": .string(r.alert.rawValue), "frequency": .string(r.frequency.rawValue), "preset": .string(r.name)])
         }
         // Siren's own delay gate stands in front of the floor the app feeds it

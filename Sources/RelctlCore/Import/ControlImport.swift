@@ -42,7 +42,7 @@ public enum ControlImport {
             locales.append(tag)
         }
         var project = ProjectRecord(id: -1, slug: try p.checked("slug", Names.slug), name: try p.checked("name", Names.appName),
-                                    defaultLocale: defaultLocale, locales: locales, rules: .standard, releaseDelayDays: 1, remindHours: 24, outdated: "recommend")
+                                    defaultLocale: defaultLocale, locales: locales, rules: .standard, releaseDelayDays: 1, remindHours: 24, outdated: .recommend)
         project.timeZone = try p.checked("timeZone", Names.timeZoneName)
         project.whatsNewLimit = try p.count("whatsNewVersions", max: ProjectRecord.maxWhatsNewLimit)
 
@@ -50,7 +50,7 @@ public enum ControlImport {
         var versions: [Int64: [VersionRecord]] = [:]
         var updateURLs: [String: String] = [:]
         var pins: [String: [(String, String)]] = [:]
-        var settings: (rules: Rules, delay: Int64, remind: Int64, outdated: String, from: String)? = nil
+        var settings: (rules: Rules, delay: Int64, remind: Int64, outdated: ProjectRecord.Outdated, from: String)? = nil
         let platformNodes = try doc.object("platforms").members()
         for (i, (name, node)) in platformNodes.enumerated() {
             let id = Int64(-(i + 1))
@@ -63,7 +63,7 @@ public enum ControlImport {
             // The project's settings, repeated on every platform: they must agree.
             let here = (rules: try node.rules("rules"), delay: try node.count("releaseDelayDays", max: ProjectRecord.maxReleaseDelayDays),
                         remind: try node.count("remindAfterHours", max: ProjectRecord.maxRemindHours),
-                        outdated: try node.oneOf("outdated", ProjectRecord.outdatedPolicies), from: name)
+                        outdated: try node.oneOf("outdated", ProjectRecord.Outdated.self), from: name)
             if let s = settings, s.rules != here.rules || s.delay != here.delay || s.remind != here.remind || s.outdated != here.outdated {
                 throw ImportProblem("platforms \(s.from) and \(name) disagree on the project's rules, release delay, reminder or outdated policy")
             }
@@ -216,7 +216,7 @@ public struct ControlPlan: Sendable {
         if p.rules != f.rules { out.append(("the rules", p.rules.stored, f.rules.stored)) }
         if p.releaseDelayDays != f.releaseDelayDays { out.append(("the release delay", "\(p.releaseDelayDays) days", "\(f.releaseDelayDays) days")) }
         if p.remindHours != f.remindHours { out.append(("the reminder interval", "\(p.remindHours) hours", "\(f.remindHours) hours")) }
-        if p.outdated != f.outdated { out.append(("the outdated policy", p.outdated, f.outdated)) }
+        if p.outdated != f.outdated { out.append(("the outdated policy", p.outdated.rawValue, f.outdated.rawValue)) }
         if p.whatsNewLimit != f.whatsNewLimit { out.append(("the what's-new limit", "\(p.whatsNewLimit) versions", "\(f.whatsNewLimit) versions")) }
         return out
     }

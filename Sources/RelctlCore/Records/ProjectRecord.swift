@@ -9,7 +9,9 @@ public struct ProjectRecord: Sendable {
     public var rules: Rules
     public var releaseDelayDays: Int64
     public var remindHours: Int64
-    public var outdated: String
+    /// What versions below the newest get when no floor or pin applies; the raw value is the word stored and typed.
+    public enum Outdated: String, Sendable, CaseIterable { case recommend, none }
+    public var outdated: Outdated
     /// The zone app messages show instants in ({until}, {deadline}).
     public var timeZone: String = "UTC"
     /// How many released versions, newest first, whatsnew/<locale>.json
@@ -23,13 +25,13 @@ public struct ProjectRecord: Sendable {
     /// bounds that keep the evaluator's date arithmetic far from overflow.
     public static let maxReleaseDelayDays: Int64 = 365
     public static let maxRemindHours: Int64 = 24 * 365
-    public static let outdatedPolicies = ["recommend", "none"]
+    public static let outdatedPolicies = Outdated.allCases.map(\.rawValue)
     /// Ten: at a release every two weeks, the notes of the last four months.
     public static let defaultWhatsNewLimit: Int64 = 10
     public static let maxWhatsNewLimit: Int64 = 1000
 
     public init(id: Int64, slug: String, name: String, defaultLocale: String, locales: [String], rules: Rules,
-                releaseDelayDays: Int64, remindHours: Int64, outdated: String) {
+                releaseDelayDays: Int64, remindHours: Int64, outdated: Outdated) {
         self.id = id; self.slug = slug; self.name = name; self.defaultLocale = defaultLocale; self.locales = locales
         self.rules = rules; self.releaseDelayDays = releaseDelayDays; self.remindHours = remindHours; self.outdated = outdated
     }

@@ -46,52 +46,73 @@ extension Fidelity {
     public static let horizon: Int64 = 90 * 86400
     public static let sweptInstants = 16
 
-    /// The coming instants the sweep looks at, with the platforms each touches (nil: all).
+    /// The coming instants the sweep looks at, with the platforms each
+    /// touches (nil: all): from the next change on, up to `horizon` after
+    /// it. Every instant of the span the files hold for (from the last
+    /// change to the next) so sweeps the same ones, and two publishes of
+    /// the same state say the same.
     public static func coming(_ snapshot: ProjectSnapshot, after at: Int64) -> [(at: Int64, platforms: Set<Int64>?)] {
-        NextChange.coming(snapshot, after: at, through: at > Int64.max - horizon ? Int64.max : at + horizon, limit: sweptInstants)
+        guard let first = NextChange.after(snapshot, at: at)?.at else { return [] }
+        return NextChange.coming(snapshot, after: at, through: first > Int64.max - horizon ? Int64.max : first + horizon, limit: sweptInstants)
     }
 
     /// The proof at every coming instant `check`'s answer changes (`coming`):
     /// the files as a publish then (publish --watch) writes them, read back
     /// by every client, for every install, recorded or not. Only the
     /// platforms an instant touches are rendered and checked: the others'
-    /// files are those of the instant before. Each finding carries the first
-    /// instant it appears from; one already found earlier is not repeated.
+    /// files are those of the instant before. Each limit and disagreement
+    /// carries the first instant it appears from, and is not repeated after.
     /// The snapshot must hold the notes shown at every such instant (Store.snapshot).
     /// `scoped` false: every platform at every instant (what the tests hold the scoped sweep to).
-    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, scoped: Bool = true) -> (findings: [Finding], decisions: Int) {
+    /// `forEach`: how the instants are gone through (each is rendered and checked apart).
+    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, scoped: Bool = true, forEach: ForEachIndex = Parallel.serial)
+        -> (findings: [Finding], decisions: Int) {
+        let instants = coming(snapshot, after: at)
+        let runs = Parallel.map(instants.count, forEach) { i -> (findings: [Finding], decisions: Int) in
+            let touched = scoped ? instants[i].platforms : nil
+            var warnings: [String] = []
+            let (files, states) = ProjectFiles.clientFiles(snapshot, at: instants[i].at, warnings: &warnings, only: touched, checked: true)
+            let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
+            return Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states) { byPath[$0] }
+        }
+        // In time order: what an earlier instant found is not said again.
         var out: [Finding] = [], decisions = 0
         var seen = Set<String>()
-        for (t, scope) in coming(snapshot, after: at) {
-            let touched = scoped ? scope : nil
-            var warnings: [String] = []
-            let (files, states) = ProjectFiles.clientFiles(snapshot, at: t, warnings: &warnings, only: touched, checked: true)
-            let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
-            let run = Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states) { byPath[$0] }
+        for (i, run) in runs.enumerated() {
             decisions += run.decisions
             for var f in run.findings {
-                let key = f.limits.isEmpty ? "\(f.platform) \(f.client.rawValue) \(f.version ?? "") \(f.build ?? -1) \(f.locale ?? "") \(f.expected) \(f.actual)"
-                    : f.limits.map { "\($0.platform) \($0.client.rawValue) \($0.intent)" }.joined(separator: "\n")
-                guard seen.insert(key).inserted else { continue }
-                f.from = t
+                if f.isDisagreement {
+                    guard seen.insert(key(f)).inserted else { continue }
+                } else {
+                    f.limits = f.limits.filter { seen.insert(key($0)).inserted }
+                    if f.limits.isEmpty { continue }
+                }
+                f.from = instants[i].at
                 out.append(f)
             }
         }
         return (out, decisions)
     }
 
-    /// The findings at `at` and those of the sweep after it, as one list: a
-    /// coming limit already in force is not repeated, the others say from
-    /// when in their intent ("from 2027-01-05 09:00 UTC: pin 1.2 force").
+    /// The findings at `at` and those of the sweep after it, as one list:
+    /// what is so now already is not repeated, and a limit that comes later
+    /// says from when in its intent ("from 2027-01-05T09:00:00Z: pin 1.2 force").
     public static func merged(now: [Finding], coming: [Finding]) -> [Finding] {
-        let present = Set(Finding.distinctLimits(now).map { "\($0.limit.platform) \($0.limit.client.rawValue) \($0.limit.intent)" })
+        let present = Set(Finding.distinctLimits(now).map { key($0.limit) } + now.filter(\.isDisagreement).map(key))
         return now + coming.compactMap { f in
-            guard !f.limits.isEmpty, let from = f.from else { return f }
+            guard let from = f.from else { return f }
+            if f.isDisagreement { return present.contains(key(f)) ? nil : f }
             var g = f
-            g.limits = f.limits.filter { !present.contains("\($0.platform) \($0.client.rawValue) \($0.intent)") }
-                .map { var l = $0; l.intent = "from \(Time.format(from)): \(l.intent)"; return l }
+            g.limits = f.limits.filter { !present.contains(key($0)) }.map { var l = $0; l.intent = "from \(Time.format(from)): \(l.intent)"; return l }
             return g.limits.isEmpty ? nil : g
         }
+    }
+
+    /// A limit as it is said once: its platform, client and intent.
+    static func key(_ l: Limit) -> String { "\(l.platform)\u{0}\(l.client.rawValue)\u{0}\(l.intent)" }
+    /// A disagreement by its install, locale and what differs.
+    static func key(_ f: Finding) -> String {
+        "\(f.platform)\u{0}\(f.client.rawValue)\u{0}\(f.version ?? "")\u{0}\(f.build ?? -1)\u{0}\(f.locale ?? "")\u{0}\(f.expected)\u{0}\(f.actual)"
     }
 }
 

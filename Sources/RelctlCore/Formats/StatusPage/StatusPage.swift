@@ -240,7 +240,7 @@ public enum StatusPage {
     }
 
     static func rulesCard(_ h: inout HTML, _ project: ProjectRecord) {
-        h.raw("<h2>Rules</h2>\n<p>Outdated versions: "); h.text(project.outdated)
+        h.raw("<h2>Rules</h2>\n<p>Outdated versions: "); h.text(project.outdated.rawValue)
         h.raw(" · release delay \(project.releaseDelayDays) day\(project.releaseDelayDays == 1 ? "" : "s") · remind after \(project.remindHours) h")
         for type in Rules.types {
             let index = Rules.types.firstIndex(of: type)!
