@@ -217,10 +217,10 @@ extension Store {
             return exact
         }
         let equal = all.filter { $0.version == wanted }
-        let hint = equal.isEmpty
-            ? "see 'relctl version list --platform \(platform.name)'"
-            : "the platform has \(equal.map(\.version.text).joined(separator: ", ")); versions are matched exactly as the app reports them"
-        throw StoreError("no version \(text) on \(platform.name)\(Suggest.didYouMean(text, all.map(\.version.text)))", hint: hint)
+        let fix: Fix = equal.isEmpty
+            ? .run("version list --platform \(platform.name)", "see")
+            : .advice("the platform has \(equal.map(\.version.text).joined(separator: ", ")); versions are matched exactly as the app reports them")
+        throw StoreError("no version \(text) on \(platform.name)\(Suggest.didYouMean(text, all.map(\.version.text)))", fix: fix)
     }
 
     /// How many versions each platform has, by platform id.

@@ -19,12 +19,12 @@ final class WriteRulesTests: XCTestCase {
         XCTAssertNil(WriteRules.floorReached(Floor(version: try Version("1.0"), build: nil), kind: .force, on: ios, versions: versions, now: now))
         let refused = try XCTUnwrap(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now))
         XCTAssertTrue(refused.message.contains("no released version of ios is at or above 2.0"), refused.message)
-        XCTAssertEqual(refused.fix, .either(.run(["version", "release", "2.0", "--platform", "ios"], "release one first"), .flag("--allow-unreleased")))
-        XCTAssertEqual(refused.fix.spelled, "release one first ('relctl version release 2.0 --platform ios'), or add --allow-unreleased")
+        XCTAssertEqual(refused.fix, .either(.run("version release 2.0 --platform ios", "release one first with"), .flag("--allow-unreleased")))
+        XCTAssertEqual(refused.fix.spelled, "release one first with 'relctl version release 2.0 --platform ios', or add --allow-unreleased")
         XCTAssertNil(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now, allowUnreleased: true))
         // A recommend floor cannot be set ahead; a version not recorded is recorded first.
         let recommend = try XCTUnwrap(WriteRules.floorReached(Floor(version: try Version("3.0"), build: nil), kind: .recommend, on: android, versions: versions, now: now, allowUnreleased: true))
-        XCTAssertEqual(recommend.fix, .run(["version", "add", "3.0", "--platform", "android", "--build", "N"], "release one first"))
+        XCTAssertEqual(recommend.fix, .run("version add 3.0 --platform android --build N", "release one first with"))
     }
 
     func testAndroidBuildsGrowWithVersions() throws {

@@ -5,9 +5,10 @@ import RelctlCore
 extension Fix {
     var spelled: String {
         switch self {
-        case .run(let words, let why): return "\(why) ('relctl \(words.joined(separator: " "))')"
-        case .flag(let flag): return "add \(flag)"
+        case .run(let command, let how): return "\(how) 'relctl \(command)'"
+        case .flag(let flag, let what): return "add \(flag)" + (what.map { " " + $0 } ?? "")
         case .either(let a, let b): return "\(a.spelled), or \(b.spelled)"
+        case .also(let a, let b): return "\(a.spelled); \(b.spelled)"
         case .advice(let words): return words
         }
     }

@@ -25,7 +25,7 @@ public struct RelctlError: Error, Equatable {
         switch error {
         case let e as RelctlError: return e
         case let e as InputError: return .usage(e.message, hint: e.hint)
-        case let e as StoreError: return .failure(e.message, hint: e.hint)
+        case let e as StoreError: return .failure(e.message, hint: e.fix?.spelled)
         case let e as Refusal: return .failure(e.message, hint: e.fix.spelled)
         case let e as PublishError: return e.isUsage ? .usage(e.message, hint: e.hint) : .failure(e.message, hint: e.hint)
         default: return .failure("\(error)")

@@ -10,12 +10,15 @@ public struct Refusal: Error, Equatable, Sendable {
 
 /// What fixes a refused change.
 public indirect enum Fix: Equatable, Sendable {
-    /// A relctl command, by its words after `relctl` (an uppercase word is a value to fill in).
-    case run(_ words: [String], _ why: String)
-    /// A flag of the refused command that allows it anyway.
-    case flag(String)
+    /// A relctl command line after `relctl` (an uppercase word is a value to
+    /// fill in), and what running it does, as the words before it ("see").
+    case run(_ command: String, _ how: String)
+    /// A flag of the refused command, and what adding it does.
+    case flag(String, _ what: String? = nil)
     /// One fix, or another.
     case either(Fix, Fix)
+    /// One fix, and another.
+    case also(Fix, Fix)
     /// Words for a person.
     case advice(String)
 }
