@@ -11,12 +11,13 @@ final class PublishWatchTests: XCTestCase {
         let process = Process()
         let errPath: String
 
-        init(_ h: Harness, _ args: [String]) throws {
+        /// `env`: more of the watcher's environment (RELCTL_EXEC_GRACE, say).
+        init(_ h: Harness, _ args: [String], env: [String: String] = [:]) throws {
             errPath = h.dir + "/watch.err"
             _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             process.executableURL = URL(fileURLWithPath: Package.binary)
             process.arguments = ["--db", h.db, "publish", h.dir + "/out", "--watch"] + args
-            process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+            process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"].merging(env) { $1 }
             process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
             process.standardError = FileHandle(forWritingAtPath: errPath)
             try process.run()

@@ -26,8 +26,14 @@ import RelctlStore
 enum PublishWatch {
     static let pollSeconds = 0.25
     /// How long a command told to stop has before it is killed: well inside
-    /// the 90 s a service manager waits after its own SIGTERM.
-    static let graceSeconds = 5.0
+    /// the 90 s a service manager waits after its own SIGTERM. Debug builds
+    /// take RELCTL_EXEC_GRACE (seconds), so a test of the kill need not wait 5 s.
+    static let graceSeconds: Double = {
+        #if DEBUG
+        if let s = getenv("RELCTL_EXEC_GRACE").flatMap({ Double(String(cString: $0)) }), s > 0 && s <= 5 { return s }
+        #endif
+        return 5.0
+    }()
 
     static func run(_ inv: Invocation, dir: String) throws {
         if inv.flag("at") { throw RelctlError.usage("--watch publishes at the current time", hint: "drop --at, or publish --at TIME once without --watch") }
@@ -251,7 +257,8 @@ enum PublishWatch {
                     run.process.signal(SIGKILL)
                     _ = run.process.status(wait: true)
                     running = nil
-                    return "; --exec did not stop within \(Int(PublishWatch.graceSeconds)) s of SIGTERM and was killed"
+                    let grace = PublishWatch.graceSeconds
+                    return "; --exec did not stop within \(grace == grace.rounded() ? String(Int(grace)) : String(grace)) s of SIGTERM and was killed"
                 }
                 usleep(20_000)
             }
