@@ -32,7 +32,7 @@ for t in json.load(sys.stdin)["targets"]:
         < <(grep -rnE '^\s*import\s+(RelctlCLI|CCrypto)' "$root/Sources/RelctlStore" --include='*.swift')
     # The store names a fix that is a command as data (Fix); only the command line spells it.
     while IFS= read -r hit; do fail "the store spells a relctl command: name it as a Fix: $hit"; done \
-        < <(grep -rnE "hint: .*'relctl " "$root/Sources/RelctlStore" --include='*.swift')
+        < <(grep -rnE "'relctl " "$root/Sources/RelctlStore" --include='*.swift' | grep -vE '^[^:]+:[0-9]+:\s*//')
     while IFS= read -r hit; do fail "the publish engine must not reach the CLI: $hit"; done \
         < <(grep -rnE '^\s*(@testable\s+)?import\s+RelctlCLI' "$root/Sources/RelctlPublish" --include='*.swift')
     while IFS= read -r hit; do fail "SQL belongs in RelctlStore: $hit"; done \
@@ -63,11 +63,14 @@ if [ "${1:-}" = --self-test ]; then
     plant "the CLI in the engine" Sources/RelctlPublish/Pending.swift 'import RelctlCLI'
     plant "SQL in the engine" Sources/RelctlPublish/Pending.swift '// SELECT slug FROM project'
     plant "a spelled command in the store" Sources/RelctlStore/StoreError.swift 'let x = StoreError("m", hint: "see '"'"'relctl log'"'"'")'
+    plant "a spelled command as advice" Sources/RelctlStore/StoreError.swift 'let y = Fix.advice("run '"'"'relctl init'"'"'")'
     plant "a C symbol in the core" Sources/RelctlCore/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
     plant "Glibc in the core" Sources/RelctlCore/Time/Time.swift 'import Glibc'
+    rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
     sed -i 's/.target(name: "RelctlCore", /.target(name: "RelctlCore", dependencies: ["SQLite"], /' "$tmp/copy/Package.swift"
+    grep -q 'name: "RelctlCore", dependencies' "$tmp/copy/Package.swift" || { echo "layers self-test: the core dependency was not planted" >&2; exit 1; }
     if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a core dependency was not caught" >&2; exit 1; fi
-    echo "layers self-test: 11 passed, 0 failed"
+    echo "layers self-test: 12 passed, 0 failed"
     exit 0
 fi
 

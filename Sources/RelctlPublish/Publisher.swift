@@ -30,7 +30,7 @@ public enum Publisher {
         /// Told of each project as it is taken (its index, the count and its slug), and
         /// once more with no slug when all are.
         public var progress: ((Int, Int, String?) -> Void)? = nil
-        /// Gives a snapshot the UTC offsets its messages need (the C library's zone database).
+        /// Gives a snapshot the UTC offsets its messages need (the system's zone database).
         public var fillZone: (inout ProjectSnapshot) -> Void = { _ in }
 
         public init(dir: String, at: Int64, generator: String) { self.dir = dir; self.at = at; self.generator = generator }

@@ -13,12 +13,12 @@ extension Store {
             // Checked inside the transaction, against what is there now.
             let current = try snapshot(project)
             guard let fresh = current.platforms.first(where: { $0.id == platform.id }) else {
-                throw StoreError("platform \(platform.name) was removed meanwhile", fix: .run("platform add \(platform.name)", "add it again with"))
+                throw StoreError("platform \(platform.name) was removed meanwhile", fix: .run(["platform", "add", platform.name], "add it again with"))
             }
             let conflicts = plan.conflicts(against: current, platform: fresh)
             if let first = conflicts.first, !replace {
                 throw StoreError("\(file) conflicts with the database in \(conflicts.count) place\(conflicts.count == 1 ? "" : "s"), first: \(first)",
-                                 fix: .also(.run("import \(format) \(file) --dry-run", "see them all with"), .flag("--replace", "to take the file's values")))
+                                 fix: .also(.run(["import", format, file, "--dry-run"], "see them all with"), .flag("--replace", "to take the file's values")))
             }
             // A file the database already matches changes nothing: no write, no log entry.
             if plan.changes(against: current, platform: fresh).isEmpty { unchanged = true; return }
@@ -38,7 +38,7 @@ extension Store {
                 let conflicts = plan.conflicts(against: current)
                 if let first = conflicts.first, !replace {
                     throw StoreError("\(file) conflicts with the database in \(conflicts.count) place\(conflicts.count == 1 ? "" : "s"), first: \(first)",
-                                     fix: .also(.run("import control \(file) --dry-run", "see them all with"), .flag("--replace", "to take the file's values")))
+                                     fix: .also(.run(["import", "control", file, "--dry-run"], "see them all with"), .flag("--replace", "to take the file's values")))
                 }
                 if plan.changes(against: current).isEmpty { unchanged = true; return }
                 project = existing

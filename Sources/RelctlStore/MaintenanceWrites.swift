@@ -72,7 +72,7 @@ extension Store {
             }
             guard !active.isEmpty else {
                 throw StoreError(platform.map { "no maintenance window is active for \($0.name)" } ?? "no maintenance window is active",
-                                 fix: .run("maintenance list", "see"))
+                                 fix: .run(["maintenance", "list"], "see"))
             }
             var stopped: [Stopped] = []
             for w in active {
@@ -105,7 +105,7 @@ extension Store {
             var w = try liveWindow(id, in: project, now: now)
             if let start {
                 guard w.isUpcoming(at: now) else {
-                    throw StoreError("window #\(id) began at \(Time.format(w.startsAt)); its start cannot move", fix: .either(.advice("move its end with --until"), .run("maintenance stop", "stop it with")))
+                    throw StoreError("window #\(id) began at \(Time.format(w.startsAt)); its start cannot move", fix: .either(.advice("move its end with --until"), .run(["maintenance", "stop"], "stop it with")))
                 }
                 w.startsAt = start
             }
@@ -114,7 +114,7 @@ extension Store {
                 throw StoreError("window #\(id) would end at \(Time.format(e)), not after its start at \(Time.format(w.startsAt))", hint: "give an end after the start")
             }
             if let e = w.endsAt, e <= now, end != nil {
-                throw StoreError("the end \(Time.format(e)) is in the past", fix: .either(.advice("give a future time"), .run("maintenance stop", "stop the window with")))
+                throw StoreError("the end \(Time.format(e)) is in the past", fix: .either(.advice("give a future time"), .run(["maintenance", "stop"], "stop the window with")))
             }
             try db.run("UPDATE maintenance SET starts_at = ?, ends_at = ? WHERE id = ?", [.int(w.startsAt), SQLValue(w.endsAt), .int(id)])
             return (w, "maintenance edit #\(id) \(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")")
@@ -124,10 +124,10 @@ extension Store {
     /// A window of the project that is neither cancelled nor over.
     func liveWindow(_ id: Int64, in project: ProjectRecord, now: Int64) throws -> MaintenanceWindow {
         guard let w = try maintenanceWindows(project: project.id).first(where: { $0.id == id }) else {
-            throw StoreError("no maintenance window #\(id) in '\(project.slug)'", fix: .run("maintenance list", "see"))
+            throw StoreError("no maintenance window #\(id) in '\(project.slug)'", fix: .run(["maintenance", "list"], "see"))
         }
-        if w.isCancelled { throw StoreError("window #\(id) is cancelled", fix: .run("maintenance schedule", "schedule a new one with")) }
-        if w.isOver(at: now) { throw StoreError("window #\(id) is over", fix: .also(.advice("past windows stay in the record"), .run("maintenance schedule", "schedule a new one with"))) }
+        if w.isCancelled { throw StoreError("window #\(id) is cancelled", fix: .run(["maintenance", "schedule"], "schedule a new one with")) }
+        if w.isOver(at: now) { throw StoreError("window #\(id) is over", fix: .also(.advice("past windows stay in the record"), .run(["maintenance", "schedule"], "schedule a new one with"))) }
         return w
     }
 

@@ -8,13 +8,13 @@ extension Store {
         if let p = try project(slug: slug) { return p }
         let all = try projectSlugs()
         throw StoreError("no project '\(slug)'\(Suggest.didYouMean(slug, all))",
-                         fix: all.isEmpty ? .run("project add \(slug) --name NAME", "add one with") : .advice("known projects: \(all.joined(separator: ", "))"))
+                         fix: all.isEmpty ? .run(["project", "add", slug, "--name", "NAME"], "add one with") : .advice("known projects: \(all.joined(separator: ", "))"))
     }
 
     public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
         try change(project: slug, "project add \(slug) name=\(name)", now: now) {
             if try project(slug: slug) != nil {
-                throw StoreError("project '\(slug)' already exists", fix: .either(.advice("choose another slug"), .run("project edit \(slug) --name NAME", "change it with")))
+                throw StoreError("project '\(slug)' already exists", fix: .either(.advice("choose another slug"), .run(["project", "edit", slug, "--name", "NAME"], "change it with")))
             }
             try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
                        [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored)])
@@ -77,7 +77,7 @@ extension Store {
         try change(project: project.slug, "message rm \(kind) \(locale)", now: now) {
             try db.run("DELETE FROM message WHERE project_id = ? AND kind = ? AND locale = ?", [.int(project.id), .text(kind), .text(locale)])
             if db.changes == 0 {
-                throw StoreError("no \(kind) overrides for \(locale)", fix: .run("message show --locale \(locale)", "see"))
+                throw StoreError("no \(kind) overrides for \(locale)", fix: .run(["message", "show", "--locale", locale], "see"))
             }
         }
     }

@@ -218,7 +218,7 @@ extension Store {
         }
         let equal = all.filter { $0.version == wanted }
         let fix: Fix = equal.isEmpty
-            ? .run("version list --platform \(platform.name)", "see")
+            ? .run(["version", "list", "--platform", platform.name], "see")
             : .advice("the platform has \(equal.map(\.version.text).joined(separator: ", ")); versions are matched exactly as the app reports them")
         throw StoreError("no version \(text) on \(platform.name)\(Suggest.didYouMean(text, all.map(\.version.text)))", fix: fix)
     }

@@ -51,7 +51,7 @@ public final class Store {
                              hint: "pass a file path with --db PATH")
         case .missing where mode != .create:
             throw StoreError("no relctl database at \(path)",
-                             fix: .either(.run("init", "create one with"), .advice("point --db (or RELCTL_DB) at an existing one")))
+                             fix: .either(.run(["init"], "create one with"), .advice("point --db (or RELCTL_DB) at an existing one")))
         case .other:
             throw StoreError("\(path) is not a regular file", hint: "point --db at a relctl database file")
         case .missing:
@@ -97,7 +97,7 @@ public final class Store {
         } catch let e as SQLiteError where mode == .read && [SQLITE_READONLY, SQLITE_CANTOPEN].contains(e.primary) {
             if (DatabaseFile.size(path + "-wal") ?? 0) > 0 {
                 throw StoreError("the database \(path) has changes in \(path)-wal that only a process allowed to write its folder can merge",
-                                 fix: .either(.run("status --db \(path)", "once as a user who can write that folder, run"), .advice("copy the database and its -wal file somewhere writable")))
+                                 fix: .either(.run(["status", "--db", path], "run", then: "once as a user who can write that folder"), .advice("copy the database and its -wal file somewhere writable")))
             }
             return try configured(try Connection(path: path, readOnly: true, create: false, immutable: true))
         }
@@ -109,7 +109,7 @@ public final class Store {
         }
         switch e.primary {
         case SQLITE_NOTADB:
-            return StoreError("\(path) is not an SQLite database", fix: .either(.advice("point --db at a relctl database"), .run("init --db NEWPATH", "create one with")))
+            return StoreError("\(path) is not an SQLite database", fix: .either(.advice("point --db at a relctl database"), .run(["init", "--db", "NEWPATH"], "create one with")))
         case SQLITE_CORRUPT:
             return StoreError("the database \(path) is corrupt", hint: "restore it from a backup")
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
@@ -135,11 +135,11 @@ public final class Store {
         let isEmpty = tables == .int(0) && appID == .int(0)
         if isEmpty && mode != .create {
             throw StoreError("\(path) is not a relctl database (it is empty)",
-                             fix: .run("init --db \(path)", "set it up with"))
+                             fix: .run(["init", "--db", path], "run", then: "to set it up"))
         }
         if !isEmpty && appID != .int(Schema.applicationID) {
             throw StoreError("\(path) is an SQLite database but not a relctl one",
-                             fix: .either(.advice("point --db at a relctl database"), .run("init --db NEWPATH", "create one with")))
+                             fix: .either(.advice("point --db at a relctl database"), .run(["init", "--db", "NEWPATH"], "create one with")))
         }
         guard case .int(let current) = version else { return }
         if current > Store.schemaVersion {
@@ -159,7 +159,7 @@ public final class Store {
         guard mode == .read else { return }
         guard DatabaseFile.isWritable(path) else {
             throw StoreError("\(path) was written by an older relctl (schema \(current)) and needs an upgrade, which needs write access",
-                             fix: .run("init --db \(path)", "once as a user who may write it, run"))
+                             fix: .run(["init", "--db", path], "run", then: "once as a user who may write it"))
         }
         try Store.migrate(try Store.open(path, mode: .write))
     }

@@ -11,7 +11,7 @@ extension Store {
         try change(project: project.slug, "version add \(platform.name) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
             let existing = try versions(platform: platform.id, withNotes: false)
             if existing.contains(where: { $0.version.text == version.text }) {
-                throw StoreError("\(platform.name) already has version \(version.text)", fix: .run("version edit \(version.text) --platform \(platform.name) --build N", "change it with"))
+                throw StoreError("\(platform.name) already has version \(version.text)", fix: .run(["version", "edit", version.text, "--platform", platform.name, "--build", "N"], "change it with"))
             }
             try checkBuildFree(build, on: platform, among: existing, except: nil)
             try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
@@ -103,7 +103,7 @@ extension Store {
             let v = try version(text, on: platform)
             try db.run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(v.id), .text(locale)])
             if db.changes == 0 {
-                throw StoreError("\(v.version.text) has no \(locale) notes", fix: .run("notes show \(v.version.text)", "see"))
+                throw StoreError("\(v.version.text) has no \(locale) notes", fix: .run(["notes", "show", v.version.text], "see"))
             }
         }
     }
@@ -123,7 +123,7 @@ extension Store {
                 let v = try version(text, on: platform)
                 if v.policy != policy { unchanged = false }
                 if policy == nil && v.policy == nil {
-                    throw StoreError("\(platform.name) \(v.version.text) has no pin", fix: .run("policy list --platform \(platform.name)", "see"))
+                    throw StoreError("\(platform.name) \(v.version.text) has no pin", fix: .run(["policy", "list", "--platform", platform.name], "see"))
                 }
                 if let policy, let refused = WriteRules.pinReachesARelease(v, policy, on: platform, versions: try versions(platform: platform.id, withNotes: false), now: now) {
                     throw refused

@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlStore
 
 /// The rules a change must keep, tried as pure functions, without a
 /// database; the command-line tests try them through the store.
@@ -19,12 +20,12 @@ final class WriteRulesTests: XCTestCase {
         XCTAssertNil(WriteRules.floorReached(Floor(version: try Version("1.0"), build: nil), kind: .force, on: ios, versions: versions, now: now))
         let refused = try XCTUnwrap(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now))
         XCTAssertTrue(refused.message.contains("no released version of ios is at or above 2.0"), refused.message)
-        XCTAssertEqual(refused.fix, .either(.run("version release 2.0 --platform ios", "release one first with"), .flag("--allow-unreleased")))
+        XCTAssertEqual(refused.fix, .either(.run(["version", "release", "2.0", "--platform", "ios"], "release one first with"), .flag("--allow-unreleased")))
         XCTAssertEqual(refused.fix.spelled, "release one first with 'relctl version release 2.0 --platform ios', or add --allow-unreleased")
         XCTAssertNil(WriteRules.floorReached(floor, kind: .force, on: ios, versions: versions, now: now, allowUnreleased: true))
         // A recommend floor cannot be set ahead; a version not recorded is recorded first.
         let recommend = try XCTUnwrap(WriteRules.floorReached(Floor(version: try Version("3.0"), build: nil), kind: .recommend, on: android, versions: versions, now: now, allowUnreleased: true))
-        XCTAssertEqual(recommend.fix, .run("version add 3.0 --platform android --build N", "release one first with"))
+        XCTAssertEqual(recommend.fix, .run(["version", "add", "3.0", "--platform", "android", "--build", "N"], "release one first with"))
     }
 
     func testAndroidBuildsGrowWithVersions() throws {
@@ -51,5 +52,17 @@ final class WriteRulesTests: XCTestCase {
         XCTAssertEqual(WriteRules.continuing(everywhere, stoppedFor: ios, platforms: [ios, android]).map(\.name), ["android"])
         XCTAssertEqual(WriteRules.continuing(everywhere, stoppedFor: nil, platforms: [ios, android]).map(\.name), [])
         XCTAssertEqual(WriteRules.continuing(onIOS, stoppedFor: ios, platforms: [ios, android]).map(\.name), [])
+    }
+
+    /// How the command line spells each kind of fix; a path with a space is quoted, so the hint pastes.
+    func testFixesAreSpelledAsTheUserTypesThem() {
+        XCTAssertEqual(Fix.run(["maintenance", "list"], "see").spelled, "see 'relctl maintenance list'")
+        XCTAssertEqual(Fix.run(["init", "--db", "/tmp/my db.db"], "run", then: "to set it up").spelled, "run 'relctl init --db \"/tmp/my db.db\"' to set it up")
+        XCTAssertEqual(Fix.flag("--replace", "to take the file's values").spelled, "add --replace to take the file's values")
+        XCTAssertEqual(Fix.also(.run(["import", "retired", "f.json", "--dry-run"], "see them all with"), .flag("--replace")).spelled,
+                       "see them all with 'relctl import retired f.json --dry-run'; add --replace")
+        XCTAssertEqual(Fix.either(.advice("give a future time"), .run(["maintenance", "stop"], "stop the window with")).spelled,
+                       "give a future time, or stop the window with 'relctl maintenance stop'")
+        XCTAssertEqual(RelctlError.from(StoreError("m", fix: .run(["log"], "see"))).hint, "see 'relctl log'")
     }
 }

@@ -6,7 +6,6 @@ import Darwin
 import RelctlCore
 import RelctlPublish
 import Synchronization
-import RelctlPublish
 
 /// The project's time zone for app messages, from the system's zone
 /// database: the core gets the UTC offset at each instant a message may
@@ -45,7 +44,8 @@ enum ZoneOffsets {
         let zone = snapshot.project.timeZone
         let instants = snapshot.messageInstants
         guard !instants.isEmpty else { return }
-        guard zone != "UTC" else {
+        // The zones checkZone takes for UTC without a file.
+        guard !["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(zone) else {
             for t in instants { snapshot.offsets[t] = 0 }
             return
         }

@@ -10,9 +10,9 @@ public struct Refusal: Error, Equatable, Sendable {
 
 /// What fixes a refused change.
 public indirect enum Fix: Equatable, Sendable {
-    /// A relctl command line after `relctl` (an uppercase word is a value to
-    /// fill in), and what running it does, as the words before it ("see").
-    case run(_ command: String, _ how: String)
+    /// A relctl command, by its words after `relctl` (an uppercase word is a
+    /// value to fill in), with the words before it ("see") and after it.
+    case run(_ words: [String], _ how: String, then: String? = nil)
     /// A flag of the refused command, and what adding it does.
     case flag(String, _ what: String? = nil)
     /// One fix, or another.

@@ -13,8 +13,8 @@ public enum WriteRules {
         // Release the floor's version when it is recorded, else record it.
         let recorded = versions.contains { $0.version.text == floor.version.text }
         let release: Fix = recorded
-            ? .run("version release \(floor.version.text) --platform \(platform.name)", "release one first with")
-            : .run("version add \(floor.version.text) --platform \(platform.name)\(platform.isAndroid ? " --build N" : "")", "release one first with")
+            ? .run(["version", "release", floor.version.text, "--platform", platform.name], "release one first with")
+            : .run(["version", "add", floor.version.text, "--platform", platform.name] + (platform.isAndroid ? ["--build", "N"] : []), "release one first with")
         return Refusal("no released version of \(platform.name) is at or above \(floor.text): users would be sent to an update they cannot install",
                        fix: kind == .force ? .either(release, .flag("--allow-unreleased")) : release)
     }
