@@ -16,7 +16,7 @@ enum FloorCommands {
         options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."),
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
                   Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
-                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
+                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yesAfterImpact],
         examples: [Example("relctl force 2.0 --platform ios", "Everything below 2.0 on iOS must update."),
                    Example("relctl force 2.0.1 --platform all", "A security fix: everything below 2.0.1 must update, on every platform."),
                    Example("relctl force 2.0 --platform all --after 7d", "Below 2.0: optional now, required in 7 days."),
@@ -28,7 +28,7 @@ enum FloorCommands {
         "recommend", abstract: "Ask every version below VERSION to update (optional update).",
         discussion: "Refused when VERSION is above the newest released version on the platform.",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, clear, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, build, clear, Shared.dryRun, Shared.yesAfterImpact],
         examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
 

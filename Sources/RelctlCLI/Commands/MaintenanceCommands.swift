@@ -21,7 +21,7 @@ enum MaintenanceCommands {
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
         options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
-                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
+                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yesAfterImpact],
         examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
     ) { inv in

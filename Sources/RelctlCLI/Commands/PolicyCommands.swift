@@ -14,7 +14,7 @@ enum PolicyCommands {
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platforms, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, Shared.dryRun, Shared.yesAfterImpact],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         // The parser allows only the policies' words.

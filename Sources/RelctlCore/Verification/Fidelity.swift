@@ -514,8 +514,8 @@ struct PlatformCheck {
         }
         let manifest = client == .andVersionIOS || client == .andVersionAndroid || client == .princeOfVersions || client == .upgrader
         let povApple = client == .princeOfVersions && !platform.isAndroid
-        let (minimumKey, currentKey) = client == .princeOfVersions ? ("required_version", "last_version_available")
-            : client == .upgrader ? ("the highest critical item", "the highest item") : ("MinVersion", "CurrentVersion")
+        let (minimumKey, currentKey) = client == .princeOfVersions ? ("one required_version", "last_version_available")
+            : client == .upgrader ? ("the highest critical item", "the highest item") : ("one MinVersion", "CurrentVersion")
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
@@ -552,16 +552,16 @@ struct PlatformCheck {
            (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
             let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
             if actual == .required {
-                intent("installs nobody recorded below \(at) that check does not force", "forces every install below one \(minimumKey)")
+                intent("installs nobody recorded below \(at) that check does not force", "forces every install below \(minimumKey)")
             } else {
-                intent("installs nobody recorded above \(at) that check forces", "forces only the installs below one \(minimumKey)")
+                intent("installs nobody recorded above \(at) that check forces", "forces only the installs below \(minimumKey)")
             }
         }
         switch verdict.decidedBy {
         case .pin:
             if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy?.rawValue ?? "")", "no per-version policy") }
         case .forceFloor:
-            if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)") }
+            if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below \(minimumKey)") }
         case .forceDeadline:
             if client == .siren && sirenFollowsItsRules(verdict, actual) { intent("force floor \(platform.force?.text ?? "") before its deadline", "no recommend floor") }
         case .recommendFloor:
@@ -571,7 +571,7 @@ struct PlatformCheck {
                 intent(intentOf(verdict, v), "offers the update to every version below \(currentKey), whatever the update type")
             }
             if manifest && verdict.kind == .required && actual != .required && spared {
-                intent(intentOf(verdict, v), "forces only the versions below one \(minimumKey)")
+                intent(intentOf(verdict, v), "forces only the versions below \(minimumKey)")
             }
             if let current = state.current, current.id != state.announced?.id, actual == .none || client == .siren {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
