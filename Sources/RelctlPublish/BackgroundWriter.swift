@@ -17,7 +17,7 @@ import Synchronization
 /// the publish's thread waits for room, so memory stays bounded however
 /// slow the disk. `synchronous` writes on the caller's thread instead, for
 /// the crash-point tests, which count the steps of one thread.
-final package class BackgroundWriter: Sendable {
+package final class BackgroundWriter: Sendable {
     private let queues: [DispatchQueue]
     private let pending = DispatchGroup()
     private let budget: Int

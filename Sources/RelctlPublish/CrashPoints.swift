@@ -16,7 +16,7 @@ package enum CrashPoints {
     #endif
 
     /// Whether a kill is set: a file is then written in two halves, so a kill can tear one.
-    static package var enabled: Bool {
+    package static var enabled: Bool {
         #if DEBUG
         limit != nil
         #else
@@ -25,7 +25,7 @@ package enum CrashPoints {
     }
 
     /// Called before each step; publish performs its steps on one thread.
-    static package func step() {
+    package static func step() {
         #if DEBUG
         guard let limit else { return }
         count += 1

@@ -16,13 +16,13 @@ import RelctlCore
 /// dropped once rclone has made them: the next deploy to that remote makes
 /// those still owed (a path published again meanwhile is an upload instead).
 package struct DeployJournal: Equatable {
-    static package let name = ".relctl-deploy"
+    package static let name = ".relctl-deploy"
     /// Paths under DIR, by remote as given to deploy.
     package var pending: [String: [String]] = [:]
 
     /// What DIR's journal records; nothing when it is missing, not a regular
     /// file (a link is never followed), or not one this relctl wrote.
-    static package func read(root: String) -> DeployJournal {
+    package static func read(root: String) -> DeployJournal {
         var journal = DeployJournal()
         let path = root + "/" + name
         guard FileSystem.kind(of: path, followLinks: false) == .file,

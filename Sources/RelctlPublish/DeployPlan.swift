@@ -24,9 +24,9 @@ package struct DeployPlan {
 
     /// The cache class of its kind (FileKinds), in seconds; a path no
     /// publish of this relctl writes (an older one's index) as a JSON file.
-    static package func maxAge(_ path: String) -> Int64 { (FileKinds.of(path) ?? FileKinds.retired).maxAge }
+    package static func maxAge(_ path: String) -> Int64 { (FileKinds.of(path) ?? FileKinds.retired).maxAge }
 
-    static package func contentType(_ path: String) -> String { (FileKinds.of(path) ?? FileKinds.retired).contentType }
+    package static func contentType(_ path: String) -> String { (FileKinds.of(path) ?? FileKinds.retired).contentType }
 
     /// `owed`: deletions an earlier deploy to this remote recorded and did not finish (DeployJournal).
     package init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {

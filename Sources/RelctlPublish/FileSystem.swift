@@ -50,7 +50,7 @@ public enum FileSystem {
     /// one-line error rather than in memory exhaustion.
     public static let inputLimit = 16 << 20
 
-    static package func tooLarge(_ name: String, _ limit: Int) -> PublishError {
+    package static func tooLarge(_ name: String, _ limit: Int) -> PublishError {
         PublishError("cannot read \(name): it holds more than \(limit >> 20) MiB, more than any file relctl reads", hint: "check the path")
     }
 

@@ -3,7 +3,7 @@ import RelctlCore
 /// How publish, status and verify show what clients would do differently
 /// from `check`: disagreements one per line, declared limits once each.
 package enum FindingsReport {
-    static package func disagreementLine(_ f: Finding) -> String {
+    package static func disagreementLine(_ f: Finding) -> String {
         var subject = "\(f.project)/\(f.platform) \(f.client.rawValue)"
         if let v = f.version { subject += " \(v)\(f.build.map { " (\($0))" } ?? "")" }
         if let install = f.install { subject += " (unrecorded: \(install))" }
@@ -14,7 +14,7 @@ package enum FindingsReport {
 
     /// One line per project, platform and intent: which clients cannot
     /// carry it and why, clients with the same reason together.
-    static package func limitLines(_ limits: [(project: String, limit: Limit)]) -> [String] {
+    package static func limitLines(_ limits: [(project: String, limit: Limit)]) -> [String] {
         var order: [String] = []
         var groups: [String: [(project: String, limit: Limit)]] = [:]
         for entry in limits {
@@ -36,24 +36,22 @@ package enum FindingsReport {
         }
     }
 
-    /// Limits once per project, platform, client and intent.
-    static package func limits(_ findings: [Finding]) -> [(project: String, limit: Limit)] { Finding.distinctLimits(findings) }
 
     /// What a publish at `at` would not carry, without writing anything.
-    static package func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> [(project: String, limit: Limit)] {
+    package static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> [(project: String, limit: Limit)] {
         var warnings: [String] = []
         // The route publish takes, so the page and the publish list the same limits.
-        return limits(ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: nil).findings)
+        return Finding.distinctLimits(ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: nil).findings)
     }
 
-    static package func json(_ f: Finding) -> JSON {
+    package static func json(_ f: Finding) -> JSON {
         .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
                  "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),
                  "check": .string(f.expected), "clientDoes": .string(f.actual), "unrecorded": .optional(f.install),
                  "from": f.from.map { .time($0) } ?? .null])
     }
 
-    static package func json(project: String, _ l: Limit) -> JSON {
+    package static func json(project: String, _ l: Limit) -> JSON {
         // In key order: a publish writes hundreds of them.
         .ordered(["client": .string(l.client.rawValue), "intent": .string(l.intent), "platform": .string(l.platform),
                   "project": .string(project), "reason": .string(l.reason)])

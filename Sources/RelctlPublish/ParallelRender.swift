@@ -33,7 +33,7 @@ package enum ParallelRender {
     /// One project's files, checked and hashed; `pageRevision` (the
     /// project's own revision) asks for its status page.
     /// `alone`: no other project is rendered beside it, so its platforms take the cores.
-    static package func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> RenderedProject {
+    package static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> RenderedProject {
         var warnings: [String] = []
         let page = pageRevision.map { StatusPageOptions(revision: $0) }
         let (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
@@ -51,7 +51,7 @@ package enum ParallelRender {
     /// The calls spread over the cores, for the platforms of a project
     /// rendered alone. Each call writes only its own result (ForEachIndex),
     /// and all are done when this returns: the body may go to other threads.
-    static package let everyCore: ForEachIndex = { count, body in
+    package static let everyCore: ForEachIndex = { count, body in
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let body = body
             // Not concurrentPerform: called from a worker of the global queue, it ran every call on that one thread.
@@ -72,12 +72,12 @@ package enum ParallelRender {
     /// the cores stood idle whenever this thread was held up (a slow database
     /// page, a full write-behind queue); each holds its files in memory,
     /// under a megabyte at the benchmark fleet's shape.
-    static package let window = min(64, max(8, 8 * cores))
-    static package let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    package static let window = min(64, max(8, 8 * cores))
+    package static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// `read` gives a project's render when it was started before (a project
     /// changed since the last publish renders while the old index is read).
-    static package func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?, started: Pending<RenderedProject>?),
+    package static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?, started: Pending<RenderedProject>?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
         let finished = Mutex<[Int: RenderedProject]>([:])
         let signal = DispatchSemaphore(value: 0)
@@ -127,7 +127,7 @@ package enum ParallelRender {
     /// publish then writes. Each project's findings are cut down to its
     /// disagreements and distinct limits where they are found: a project's
     /// run to thousands.
-    static package func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [Verified] {
+    package static func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [Verified] {
         // Not concurrentPerform: verify calls this from a worker of the global queue (everyCore).
         Parallel.map(snapshots.count, everyCore) { i in
             let now = Fidelity.run(snapshots[i], at: at) { files[$0] }

@@ -3,7 +3,7 @@ import Dispatch
 /// A value worked out on another core while this thread goes on: the old
 /// index, the recorded folders, a project rendered early, what a publish
 /// says. `value` waits for it.
-final package class Pending<Value>: @unchecked Sendable {
+package final class Pending<Value>: @unchecked Sendable {
     private let done = DispatchGroup()
     /// Written once, by the other thread, before `done` is left.
     private var result: Value?

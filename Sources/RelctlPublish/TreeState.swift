@@ -23,7 +23,7 @@ package let slashByte = UInt8(ascii: "/")
 /// It also records what that publish said (LastPublish): a publish with
 /// nothing to do says it again without reading index.json.
 package struct TreeState: Equatable {
-    static package let name = ".relctl-state"
+    package static let name = ".relctl-state"
 
     /// index.json's inode, size and modification time.
     package var index: Stamp
@@ -97,7 +97,7 @@ package struct TreeState: Equatable {
     /// nil when a folder or index.json is not there as it should be. The
     /// folders of the runs it carries, which this publish did not write in,
     /// are taken as `known` found them where it trusted them (one lstat each fewer).
-    static package func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:],
+    package static func capture(root: String, index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:],
                         known: FolderCheck? = nil) -> TreeState? {
         guard let indexStamp = Stamp(root + "/index.json") else { return nil }
         var folders: [String: Stamp] = [:]
@@ -147,7 +147,7 @@ package struct TreeState: Equatable {
     }
 
     /// The recorded state, when it describes the index.json now in `root`.
-    static package func read(root: String) -> TreeState? {
+    package static func read(root: String) -> TreeState? {
         let path = root + "/" + name
         guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
               // The last publish's record is written last, and not read here (the checksum holds for it).
@@ -236,7 +236,7 @@ package struct TreeState: Equatable {
 
     /// The JSON the state's bytes carry, when they carry its SHA-256 first
     /// (`bytes`): `{"check":"DIGEST",` and the rest of that JSON.
-    static package func checked(_ bytes: [UInt8]) -> [UInt8]? {
+    package static func checked(_ bytes: [UInt8]) -> [UInt8]? {
         let head = Array(#"{"check":""#.utf8), digest = head.count..<(head.count + 64)
         guard bytes.count > digest.upperBound + 2, bytes.starts(with: head),
               bytes[digest.upperBound] == UInt8(ascii: "\""), bytes[digest.upperBound + 1] == UInt8(ascii: ",") else { return nil }

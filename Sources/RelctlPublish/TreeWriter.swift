@@ -36,8 +36,8 @@ public final class TreeWriter {
 
     public let root: String
     package let dryRun: Bool
-    static package let tempMarker = ".relctl-tmp."
-    static package let journalName = ".relctl-journal"
+    package static let tempMarker = ".relctl-tmp."
+    package static let journalName = ".relctl-journal"
     private var lockFD: Int32 = -1
     private var flusher: Flusher?
     private let background = BackgroundWriter(threads: min(4, max(2, ParallelRender.cores)), synchronous: CrashPoints.enabled)
@@ -247,7 +247,7 @@ public final class TreeWriter {
         lockFD = fd
     }
 
-    static package func readIndex(_ bytes: [UInt8]) -> [String: (size: Int, sha256: String)] {
+    package static func readIndex(_ bytes: [UInt8]) -> [String: (size: Int, sha256: String)] {
         guard let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .object(let files)? = top["files"] else { return [:] }
         var out: [String: (size: Int, sha256: String)] = [:]
         // An entry naming a path outside DIR was never relctl's: not a file to remove or count.
@@ -259,7 +259,7 @@ public final class TreeWriter {
         return out
     }
 
-    static package func readJournal(_ path: String) -> Set<String> {
+    package static func readJournal(_ path: String) -> Set<String> {
         guard FileSystem.kind(of: path, followLinks: false) == .file, let bytes = try? FileSystem.readFile(path),
               let doc = try? JSONReader.parse(bytes), case .object(let top) = doc, case .array(let paths)? = top["paths"] else { return [] }
         return Set(paths.compactMap { if case .string(let p) = $0, isSafe(p) { return p } else { return nil } })
@@ -291,13 +291,13 @@ public final class TreeWriter {
     }
 
     /// Validates a relative path: names only, no "..", no absolute paths (PublishedPath.isSafe).
-    static package func isSafe(_ relative: String) -> Bool {
+    package static func isSafe(_ relative: String) -> Bool {
         var relative = relative
         return relative.withUTF8 { PublishedPath.isSafe($0) }
     }
 
     /// `.relctl-tmp.NAME.` and 16 hex digits: the only names the sweep removes.
-    static package func isTemporaryName(_ name: String) -> Bool {
+    package static func isTemporaryName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard name.hasPrefix(tempMarker), bytes.count > tempMarker.utf8.count + 17, bytes[bytes.count - 17] == UInt8(ascii: ".") else { return false }
         return bytes.suffix(16).allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
@@ -426,7 +426,7 @@ public final class TreeWriter {
     /// for writing would follow a hard link planted there and overwrite a
     /// file outside DIR. A temporary a kill leaves at DIR's root is swept by
     /// the next publish (`finish`).
-    static package func replace(_ name: String, in dir: String, with bytes: [UInt8]) throws {
+    package static func replace(_ name: String, in dir: String, with bytes: [UInt8]) throws {
         let temp = try writeTemporary(bytes, in: dir, for: name)
         CrashPoints.step()
         guard rename(temp, dir + "/" + name) == 0 else {
@@ -437,19 +437,19 @@ public final class TreeWriter {
     }
 
     /// `.relctl-tmp.NAME.` and 16 random hex digits: unpredictable, and what the sweep recognises.
-    static package func temporaryName(for name: String) -> String {
+    package static func temporaryName(for name: String) -> String {
         let random = String(UInt64.random(in: .min ... .max), radix: 16)
         return tempMarker + name + "." + String(repeating: "0", count: 16 - random.count) + random
     }
 
     /// Creates a new file beside `name` that no one else can have made or
     /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
-    static package func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
+    package static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
         try freshName(in: dir, for: name) { try writeNew(bytes, at: $0, naming: dir + "/" + name, taken: true) }
     }
 
     /// The first of 8 temporary names beside `name` that `make` could create (false: taken).
-    static package func freshName(in dir: String, for name: String, _ make: (String) throws -> Bool) throws -> String {
+    package static func freshName(in dir: String, for name: String, _ make: (String) throws -> Bool) throws -> String {
         for _ in 0..<8 {
             let path = dir + "/" + temporaryName(for: name)
             if try make(path) { return path }
@@ -461,7 +461,7 @@ public final class TreeWriter {
     /// link), and writes it whole; `naming` is the file the user knows it as.
     /// With `taken`, a path already there returns false instead of failing.
     @discardableResult
-    static package func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
+    package static func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
         CrashPoints.step()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if fd < 0 && errno == EEXIST && taken { return false }
@@ -493,7 +493,7 @@ public final class TreeWriter {
     }
 
     /// Makes a folder under a temporary name beside `name`, for a folder that is not there yet.
-    static package func makeStagingFolder(in parent: String, for name: String) throws -> String {
+    package static func makeStagingFolder(in parent: String, for name: String) throws -> String {
         try freshName(in: parent, for: name) { path in
             CrashPoints.step()
             if mkdir(path, 0o755) == 0 { return true }

@@ -86,7 +86,7 @@ final class FidelityScenarioTests: XCTestCase {
                 XCTFail("seed \(seed): \(FindingsReport.disagreementLine(f))")
             }
             decisions += result.decisions
-            limits += FindingsReport.limits(result.findings).count
+            limits += Finding.distinctLimits(result.findings).count
             scenarios += 1
         }
         XCTAssertEqual(scenarios, Int(count))

@@ -91,7 +91,7 @@ enum VerifyCommand {
         // The tree as index.json records it: each project's revision and edit stamp, and a
         // project with files listed and no record (its revision unknown).
         var recorded: [String: (revision: Int64?, edits: Int64?)] = [:]
-        for slug in listed.keys where slug.contains("/") { recorded[String(slug.prefix { $0 != "/" })] = (nil, nil) }
+        for path in listed.keys where path.contains("/") { recorded[String(path.prefix { $0 != "/" })] = (nil, nil) }
         if case .object(let projects)? = index["projects"] {
             for (slug, value) in projects {
                 guard case .object(let p) = value else { continue }

@@ -30,9 +30,14 @@ enum ZoneOffsets {
 
     private static let read = Mutex<[String: ZoneRules?]>([:])
 
-    /// A zone's rules from its file under TZDIR, or a POSIX rule where no file is.
+    /// A zone's rules from its file under TZDIR, or a POSIX rule where no file
+    /// is; nil for a zone the system does not know (checkZone), once per zone.
     static func rules(_ zone: String) -> ZoneRules? {
         if let known = read.withLock({ $0[zone] }) { return known }
+        guard (try? TimeInput.checkZone(zone)) != nil else {
+            read.withLock { $0[zone] = .some(nil) }
+            return nil
+        }
         let name = zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
         let tzdir = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
         let rules = FileSystem.regularFile(name.hasPrefix("/") ? name : tzdir + "/" + name).flatMap { ZoneRules(tzif: $0) } ?? ZoneRules(posix: name)
@@ -50,7 +55,7 @@ enum ZoneOffsets {
             return
         }
         // A zone that vanished from the system: messages show UTC, labelled so.
-        guard (try? TimeInput.checkZone(zone)) != nil, let rules = rules(zone) else { return }
+        guard let rules = rules(zone) else { return }
         let offsets = instants.map { ($0, rules.offset(at: $0)) }
         for (t, o) in offsets { snapshot.offsets[t] = o }
     }

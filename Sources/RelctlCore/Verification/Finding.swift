@@ -27,8 +27,6 @@ public struct Finding: Sendable {
     /// it cannot carry before the version shapes it cannot read; none means
     /// relctl published something wrong.
     public var limits: [Limit]
-    /// The first of them, the one a line names.
-    public var limit: Limit? { limits.first }
     /// For an install nobody recorded (Probes), what it stands for: "1.0.0, another spelling of 1.0".
     public var install: String? = nil
     /// For a finding of the time sweep (Fidelity.sweep): the coming instant
