@@ -31,7 +31,7 @@ package struct DeployJournal: Equatable {
         for (remote, list) in remotes {
             guard case .array(let paths) = list else { continue }
             let safe = paths.compactMap { value -> String? in
-                guard case .string(let p) = value, TreeWriter.isSafe(p), p != "index.json" else { return nil }
+                guard case .string(let p) = value, TreeFiles.isSafe(p), p != "index.json" else { return nil }
                 return p
             }
             if !safe.isEmpty { journal.pending[remote] = safe.sorted() }
@@ -48,6 +48,6 @@ package struct DeployJournal: Equatable {
             return
         }
         let doc = JSON.object(["pending": .object(pending.mapValues { .array($0.map { .string($0) }) })])
-        try TreeWriter.replace(DeployJournal.name, in: root, with: doc.compactBytes())
+        try TreeFiles.replace(DeployJournal.name, in: root, with: doc.compactBytes())
     }
 }

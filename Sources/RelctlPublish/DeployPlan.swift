@@ -31,13 +31,13 @@ package struct DeployPlan {
     /// `owed`: deletions an earlier deploy to this remote recorded and did not finish (DeployJournal).
     package init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {
         // An index of another relctl version (or the old rclone sync) still names what is there.
-        let theirs = remote.index?.files ?? remote.bytes.map(TreeWriter.readIndex) ?? [:]
+        let theirs = remote.index?.files ?? remote.bytes.map(TreeFiles.readIndex) ?? [:]
         var data: [String] = [], control: [String] = []
         for (path, entry) in local.files.sorted(by: { $0.key < $1.key }) {
             if let t = theirs[path], t == entry { unchanged += 1; continue }
             if path.hasSuffix("/control.json") { control.append(path) } else { data.append(path) }
         }
-        deletions = Set(theirs.keys).union(owed).filter { local.files[$0] == nil && TreeWriter.isSafe($0) && $0 != "index.json" }.sorted()
+        deletions = Set(theirs.keys).union(owed).filter { local.files[$0] == nil && TreeFiles.isSafe($0) && $0 != "index.json" }.sorted()
         // A cache must not keep a file past the instant it changes by itself.
         let cap = local.nextChange.map { max(0, $0.at - now) }
         capSeconds = cap ?? 0

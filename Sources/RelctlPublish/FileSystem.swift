@@ -31,7 +31,7 @@ public enum FileSystem {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temp = try TreeWriter.writeTemporary(bytes, in: dir, for: name)
+        let temp = try TreeFiles.writeTemporary(bytes, in: dir, for: name)
         guard rename(temp, path) == 0 else {
             let reason = errno
             unlink(temp)

@@ -29,7 +29,7 @@ package struct LastPublish: Equatable {
     package var bytes: [UInt8] {
         let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)]) })
         let head = JSON.ordered(["edits": .int(edits), "generator": .string(generator), "limits": .raw(limits),
-                                 "nextChange": IndexFormat.json(nextChange), "projects": projects,
+                                 "nextChange": NextChange.json(nextChange), "projects": projects,
                                  "validFrom": .optional(validFrom), "warnings": .array(warnings.map { .string($0) })])
         return Array(head.compactBytes().dropLast())
     }
@@ -50,7 +50,7 @@ package struct LastPublish: Equatable {
         case .int(let t): self.validFrom = t
         default: return nil
         }
-        guard let change = IndexFormat.nextChange(next) else { return nil }
+        guard let change = NextChange.read(next) else { return nil }
         nextChange = change
         projects = [:]
         projects.reserveCapacity(projectList.count)

@@ -65,29 +65,28 @@ public enum Publisher {
     /// publish costs what changed. Warnings go to stderr.
     public static func publish(_ request: Request, store: Store) throws -> Outcome {
         let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
-        let writer = try TreeWriter(root: dir, dryRun: dryRun, lockWait: request.lockWait)
+        let lock = try TreeLock(root: dir, dryRun: dryRun, lockWait: request.lockWait)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages
         let full = request.full
         // --full trusts no recorded state.
-        if !full { writer.lookAtFolders() }
-        if request.project == nil && !full, let outcome = try nothingToDo(writer, store: store, at: at, pages: pages, generator: generator) { return outcome }
-        var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
-        var added: [String] = [], changed: [String] = [], unchanged = 0
-        var findings: [Finding] = []
-        var rendered: [String] = []
-        func tally(_ outcome: TreeWriter.Outcome, _ path: String) {
-            switch outcome {
-            case .added: added.append(path)
-            case .changed: changed.append(path)
-            case .unchanged: unchanged += 1
-            }
-        }
-        var order: [String] = []
-        // Whether every project this publish leaves alone was found current:
-        // only then may the tree's state vouch for it (-p keeps the others whatever they are).
-        var vouched = true
+        if !full { lock.lookAtFolders() }
+        var staging: Staging?
         do {
+            if request.project == nil && !full, let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
+            var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
+            var added: [String] = [], changed: [String] = [], unchanged = 0
+            var findings: [Finding] = []
+            var rendered: [String] = []
+            func tally(_ outcome: Staging.Outcome, _ path: String) {
+                switch outcome {
+                case .added: added.append(path)
+                case .changed: changed.append(path)
+                case .unchanged: unchanged += 1
+                }
+            }
+            var order: [String] = []
+            var plan: IncrementalPlan!
             try store.read {
                 // A project's snapshot, read on the connection's thread.
                 func snapshot(_ slug: String) throws -> ProjectSnapshot {
@@ -96,9 +95,9 @@ public enum Publisher {
                     return s
                 }
                 // The revision the last publish recorded, when this one may go by it.
-                let lastRevision = full || request.project != nil ? nil : writer.state?.revision
+                let lastRevision = full || request.project != nil ? nil : lock.state?.revision
                 // The old index is read while the database is.
-                let (all, revisions, only, prefetched) = try writer.readPrevious(thorough: full) {
+                let (previous, (all, revisions, only, prefetched)) = try lock.readPrevious(thorough: full) {
                     // Slugs only: a project's row is read and checked when it is rendered, and
                     // any change to it, by hand too, moves its edit stamp, so it is rendered.
                     let all = try store.projectSlugs()
@@ -120,51 +119,16 @@ public enum Publisher {
                 }
                 var early = prefetched
                 order = all
-                // The old index, when this relctl wrote it and no publish was cut short since.
-                let previous = writer.previous.flatMap { $0.generator == generator && writer.unfinished.isEmpty ? $0 : nil }
-                var toRender: [String] = []
-                // With the state the last publish recorded, a project's files are intact when
-                // its folders are; without it, each file is looked at.
-                let folders = writer.folders
-                for slug in all {
-                    let revision = revisions.revision(slug), edits = revisions.edits[slug]
-                    let record = previous?.projects[slug]
-                    // Its folder's run of the old file list: kept whole, or read again when rendered.
-                    let key = slug + "/"
-                    let files = writer.previousRuns[key]
-                    // A page published or left out as this publish wants it (--no-pages) is part of being current.
-                    let pageAsWanted = (files?.contains(key + "status.html") ?? false) == pages
-                    // Its files as published: by its folders' times where the state vouches for them, else file by file.
-                    var intact: Bool {
-                        if let folders, folders.changed.contains(slug) { return false }
-                        if let folders, !folders.unsure.contains(slug) { return true }
-                        // Every entry read (a run recorded over bytes that are not entries gives fewer).
-                        guard let files else { return false }
-                        let entries = files.entries()
-                        return entries.count == files.count && entries.allSatisfy { writer.isIntact($0.path, size: $0.size) }
-                    }
-                    let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: at) } ?? false
-                    let current = !full && recorded && pageAsWanted && files != nil && intact
-                    // -p renders that project only: the others stay as published, current or not.
-                    if (only == nil && !current) || slug == only {
-                        toRender.append(slug)
-                        continue
-                    }
-                    if !current { vouched = false }
-                    // Its files stay as the old index lists them. With -p over a tree with no
-                    // record of this project (another relctl wrote it, or a publish was cut
-                    // short) too: never removed; the next full publish renders it.
-                    if let record {
-                        index.projects[slug] = record
-                        index.verbatim[slug] = previous?.verbatim[slug]
-                    }
-                    if let files, record != nil || only != nil {
-                        index.carried[key] = files
-                        unchanged += files.count
-                    }
-                }
-                // What is not kept whole is read, to compare the files staged now with, and to remove what is not staged again.
-                writer.settlePrevious(keeping: Set(index.carried.keys))
+                plan = IncrementalPlan(.init(projects: all, revisions: revisions, previous: previous.reusable(generator: generator, unfinished: lock.unfinished),
+                                             runs: previous.runs, folders: previous.folders, at: at, full: full, pages: pages, only: only),
+                                       isIntact: { previous.isIntact($0, size: $1) })
+                index.projects = plan.kept
+                index.verbatim = plan.verbatim
+                index.carried = plan.carried
+                unchanged += plan.unchanged
+                let toRender = plan.render
+                let stage = Staging(lock, previous: previous, plan: plan)
+                staging = stage
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
@@ -182,14 +146,15 @@ public enum Publisher {
                         disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
                     for file in result.files {
                         // --full compares every file's bytes, whatever its size and time say.
-                        tally(try writer.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
+                        tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)
                     }
                     // While more projects render, and the index is made, the disk writes these out.
-                    writer.flushAhead()
+                    stage.flushAhead()
                 })
                 request.progress?(toRender.count, toRender.count, nil)
             }
+            guard let stage = staging else { preconditionFailure("staging begins inside the read") }
             index.settleSpan(projectOrder: order)
             // Files at DIR's root rendered from every project go here, after the
             // projects and before index.json (staged last, apart): staged on
@@ -197,25 +162,25 @@ public enum Publisher {
             if pages {
                 let html = StatusIndex.render(order.compactMap { index.projects[$0]?.summary }, revision: index.revision)
                 let sha = SHA256.hex(html)
-                tally(try writer.stage("index.html", html, sha256: sha), "index.html")
+                tally(try stage.stage("index.html", html, sha256: sha), "index.html")
                 index.files["index.html"] = (html.count, sha)
             }
-            // What the previous index and an unfinished publish's journal name, and this tree does not.
-            let stale = Set(writer.previousIndex.keys.filter { index.files[$0] == nil }).union(writer.unfinished.filter { !index.lists($0) }).sorted()
+            let stale = plan.stale(for: index, unfinished: lock.unfinished)
             let disagreements = findings.filter(\.isDisagreement)
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             let indexFile = IndexFormat.located(index)
-            tally(try writer.stage("index.json", indexFile.bytes), "index.json")
+            tally(try stage.stage("index.json", indexFile.bytes), "index.json")
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).
-            let known = Set((writer.previous?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
+            let known = Set((stage.previous.index?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
             let saying = Pending { [order] in
                 let (warnings, limits) = said(tree, order: order, known: known)
                 return (warnings: warnings, limits: limits, last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
             }
-            let removed = try writer.commit(removing: stale)
+            let committed = try stage.commit(removing: stale)
+            let removed = committed.removed
             // The files are in place: the log is written while the tree's state is recorded.
             let logged = DispatchGroup()
             if !dryRun && !(added.isEmpty && changed.isEmpty && removed.isEmpty), let (path, user, now) = request.log {
@@ -230,14 +195,16 @@ public enum Publisher {
             }
             let words = saying.value
             var (warnings, limits) = (words.warnings, words.limits)
-            writer.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: vouched)
+            // Whether every project this publish leaves alone was found current:
+            // only then may the tree's state vouch for it (-p keeps the others whatever they are).
+            committed.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: plan.vouched)
             logged.wait()
             // Written anyway (Request.despiteDisagreements): `disagreements` says so, and the caller how it was asked.
             if !disagreements.isEmpty && dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
             return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: .raw(limits), disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {
-            writer.abort()
+            if let staging { staging.abort() } else { lock.takeBack() }
             throw error
         }
     }
@@ -262,14 +229,14 @@ public enum Publisher {
     /// wanted and no disagreement, the database has had no change since, and
     /// `at` is inside the span the files hold for. It says what that
     /// publish said (LastPublish). Nil: publish as usual.
-    package static func nothingToDo(_ writer: TreeWriter, store: Store, at: Int64, pages: Bool, generator: String) throws -> Outcome? {
-        guard let state = writer.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages,
+    package static func nothingToDo(_ lock: TreeLock, store: Store, at: Int64, pages: Bool, generator: String) throws -> Outcome? {
+        guard let state = lock.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages,
               let last = LastPublish(bytes: recorded), last.generator == generator else { return nil }
         // A database at another revision is not the one the tree was made from: read no further.
         guard let db = try store.read({ try store.revision() == state.revision ? try TreeCurrency.Database.current(store) : nil }) else { return nil }
         let tree = TreeCurrency.Record(revision: state.revision, edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
                                        projects: last.projects.mapValues { ($0.revision, $0.edits) })
-        guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, writer.asRecorded else { return nil }
+        guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, lock.asRecorded else { return nil }
         let (revision, edits) = (db.revision, db.edits)
         // Limits were said by the publish that wrote the tree; --json still carries them.
         return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,

@@ -262,7 +262,7 @@ final class HardeningTests: XCTestCase {
     func testARefusedDIRLeavesNoFolder() throws {
         let h = Harness()
         let long = String(repeating: "n", count: 300)
-        XCTAssertThrowsError(try TreeWriter(root: h.dir + "/made/deeper/" + long + "/out", dryRun: false))
+        XCTAssertThrowsError(try TreeLock(root: h.dir + "/made/deeper/" + long + "/out", dryRun: false))
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/made"), "folders made before the failure stay behind")
         // The command line refuses such a name before making anything.
         h.sample()

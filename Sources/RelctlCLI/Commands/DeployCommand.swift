@@ -46,8 +46,8 @@ enum DeployCommand {
             throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
         }
         // The publish lock: a publish writing DIR now would hand rclone half of two releases.
-        let writer = try TreeWriter(root: root, dryRun: false, lockWait: inv.context.publishLockWait)
-        guard writer.unfinished.isEmpty else {
+        let lock = try TreeLock(root: root, dryRun: false, lockWait: inv.context.publishLockWait)
+        guard lock.unfinished.isEmpty else {
             throw RelctlError.failure("a publish into \(dir) did not finish, so its files are not one release", hint: "publish again: relctl publish \(dir)")
         }
         let indexBytes = try FileSystem.readFile(root + "/index.json")
@@ -141,7 +141,7 @@ enum DeployCommand {
         inv.info("\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
                  + (plan.capped ? "; cache lifetimes cut to \(plan.capSeconds) s, the next change" : ""))
         // The lock is held to the end: a publish waits until the upload is done.
-        withExtendedLifetime(writer) {}
+        withExtendedLifetime(lock) {}
     }
 }
 

@@ -82,7 +82,7 @@ enum PublishCommand {
         let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
                                       "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
                                       "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": limits,
-                                      "disagreements": .array(disagreements), "nextChange": IndexFormat.json(next),
+                                      "disagreements": .array(disagreements), "nextChange": NextChange.json(next),
                                       "rendered": .array(rendered.map { .string($0) })])
         if dryRun {
             inv.render(document) {

@@ -125,7 +125,7 @@ enum PublishWatch {
     static func publishJSON(_ o: Publisher.Outcome, dir: String, at: Int64) -> JSON {
         .object(["dir": .string(dir), "publishedAt": .time(at), "revision": .int(o.revision),
                  "added": .int(o.added.count), "changed": .int(o.changed.count), "removed": .int(o.removed.count), "unchanged": .int(o.unchanged),
-                 "changedPaths": .array(o.changedPaths.map { .string($0) }), "nextChange": IndexFormat.json(o.next)])
+                 "changedPaths": .array(o.changedPaths.map { .string($0) }), "nextChange": NextChange.json(o.next)])
     }
 
     /// The database the watcher publishes from, and the file it was opened as.

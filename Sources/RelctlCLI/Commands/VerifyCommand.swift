@@ -42,14 +42,14 @@ enum VerifyCommand {
         let chunks = 8 * ParallelRender.cores
         let read = Parallel.map(chunks, ParallelRender.everyCore) { c in
             stride(from: c, to: entries.count, by: chunks).map { i -> (bytes: [UInt8]?, sha: String?) in
-                guard TreeWriter.isSafe(entries[i].key), let bytes = FileSystem.regularFile(root + "/" + entries[i].key) else { return (nil, nil) }
+                guard TreeFiles.isSafe(entries[i].key), let bytes = FileSystem.regularFile(root + "/" + entries[i].key) else { return (nil, nil) }
                 return (bytes, SHA256.hex(bytes))
             }
         }
         var files: [String: [UInt8]] = [:]
         var changed: [(String, String)] = []
         for (i, (path, entry)) in entries.enumerated() {
-            guard TreeWriter.isSafe(path), case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
+            guard TreeFiles.isSafe(path), case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
                 changed.append((path, "its index entry is not one relctl writes")); continue
             }
             let (bytes, actual) = read[i % chunks][i / chunks]

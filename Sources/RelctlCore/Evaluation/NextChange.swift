@@ -14,6 +14,27 @@ public struct NextChange: Sendable, Equatable {
 
     public var because: String { causes.joined(separator: "; ") }
 
+    /// How index.json, the last-publish record and the status index write it: `{"at", "causes"}`, or null.
+    public static func json(_ next: NextChange?) -> JSON {
+        next.map { .object(["at": .time($0.at), "causes": .array($0.causes.map { .string($0) })]) } ?? .null
+    }
+
+    /// Reads what `json` wrote: nil for a value that is not one, `.some(nil)` for null.
+    public static func read(_ value: JSON?) -> NextChange?? {
+        switch value {
+        case .null?: return .some(nil)
+        case .object(let o)?:
+            guard case .string(let s)? = o["at"], let at = Time.parseUTC(s), case .array(let causes)? = o["causes"] else { return nil }
+            var list: [String] = []
+            for c in causes {
+                guard case .string(let text) = c else { return nil }
+                list.append(text)
+            }
+            return .some(NextChange(at: at, causes: list))
+        default: return nil
+        }
+    }
+
     public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
         best(snapshot) { instant, best in instant > t && (best.map { instant < $0 } ?? true) }
     }

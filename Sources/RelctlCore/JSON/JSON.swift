@@ -106,7 +106,7 @@ public enum JSON: Equatable, Sendable {
         return out
     }
 
-    func writeCompact(to out: inout [UInt8]) {
+    package func writeCompact(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)

@@ -65,7 +65,7 @@ public enum JSONReader {
     /// (a list: most objects are small, and a dictionary grown member by
     /// member costs more than reading them); nil when the value there is
     /// not an object. `ObjectMembers.last` finds a name as a decoder does.
-    static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
+    package static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
         var out = ObjectMembers(bytes: b)
         let ok = b.withUnsafeBufferPointer { p -> Bool in
             var i = range.lowerBound
@@ -105,7 +105,7 @@ public enum JSONReader {
         return ok ? out : nil
     }
 
-    struct ObjectMembers {
+    package struct ObjectMembers {
         let bytes: [UInt8]
         /// Each member's name, as the bytes between its quotes (plain: ASCII
         /// without an escape), and its value. Names are not made into
@@ -141,7 +141,7 @@ public enum JSONReader {
         }
 
         /// Each name once, with its last value.
-        var byName: [String: Range<Int>] {
+        package var byName: [String: Range<Int>] {
             Dictionary(list.compactMap { m in decoded(m.name).map { ($0, m.range) } }, uniquingKeysWith: { _, last in last })
         }
     }
@@ -170,7 +170,7 @@ public enum JSONReader {
     }
 
     /// The value at `range` of an accepted document.
-    static func value(_ b: [UInt8], at range: Range<Int>) -> JSON? {
+    package static func value(_ b: [UInt8], at range: Range<Int>) -> JSON? {
         var i = range.lowerBound
         return try? parseValue(b, &i)
     }

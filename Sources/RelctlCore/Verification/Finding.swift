@@ -7,6 +7,10 @@ public struct Limit: Hashable, Sendable {
     public var intent: String
     /// Why the format cannot carry it.
     public var reason: String
+
+    public init(client: Client, platform: String, intent: String, reason: String) {
+        self.client = client; self.platform = platform; self.intent = intent; self.reason = reason
+    }
 }
 
 /// One thing a client does that differs from what `relctl check` says, for

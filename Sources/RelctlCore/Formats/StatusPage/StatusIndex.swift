@@ -68,7 +68,7 @@ public struct StatusSummary: Sendable, Equatable {
 /// A summary as index.json records it, so that DIR/index.html can list a
 /// project the publish left alone without reading it from the database.
 extension StatusSummary {
-    var json: JSON {
+    package var json: JSON {
         func window(_ w: Window) -> JSON { .object(["id": .int(w.id), "scope": .string(w.scope), "from": .time(w.from), "to": .time(w.to)]) }
         return .object([
             "slug": .string(slug), "name": .string(name),
@@ -78,15 +78,15 @@ extension StatusSummary {
                          "required": .int(p.required), "optional": .int(p.optional), "none": .int(p.none), "maintenance": .int(p.maintenance)])
             }),
             "active": .array(active.map(window)), "upcoming": .array(upcoming.map(window)),
-            "since": IndexFormat.json(since), "next": IndexFormat.json(next),
+            "since": NextChange.json(since), "next": NextChange.json(next),
         ])
     }
 
     /// nil for anything this relctl did not write: the publish then renders the project anew.
-    init?(json: JSON) {
+    package init?(json: JSON) {
         guard case .object(let o) = json, case .string(let slug)? = o["slug"], case .string(let name)? = o["name"],
               case .array(let platforms)? = o["platforms"], case .array(let active)? = o["active"], case .array(let upcoming)? = o["upcoming"],
-              let since = IndexFormat.nextChange(o["since"]), let next = IndexFormat.nextChange(o["next"]) else { return nil }
+              let since = NextChange.read(o["since"]), let next = NextChange.read(o["next"]) else { return nil }
         func string(_ v: JSON?) -> String?? {
             switch v { case .null?: return .some(nil); case .string(let s)?: return .some(s); default: return nil }
         }

@@ -47,11 +47,11 @@ package final class BackgroundWriter: Sendable {
         queues = (0..<max(1, threads)).map { DispatchQueue(label: "relctl.write.\($0)") }
     }
 
-    /// Queues `bytes` to be written to the new file `path` (TreeWriter.writeNew);
+    /// Queues `bytes` to be written to the new file `path` (TreeFiles.writeNew);
     /// throws the error of an earlier write that failed.
     package func write(_ bytes: [UInt8], at path: String, naming: String) throws {
         if synchronous {
-            try TreeWriter.writeNew(bytes, at: path, naming: naming)
+            try TreeFiles.writeNew(bytes, at: path, naming: naming)
             return
         }
         if let failed = failure.withLock({ $0 }) { throw failed.error }
@@ -72,7 +72,7 @@ package final class BackgroundWriter: Sendable {
         queues[queue].async { [self, order] in
             // After a failure the publish aborts: what was queued after it need not be written.
             if failure.withLock({ $0.map { $0.order > order } ?? true }) {
-                do { try TreeWriter.writeNew(bytes, at: path, naming: naming) } catch {
+                do { try TreeFiles.writeNew(bytes, at: path, naming: naming) } catch {
                     let reported = error as? PublishError ?? PublishError("cannot write \(naming): \(error)")
                     failure.withLock { if $0.map({ order < $0.order }) ?? true { $0 = (order, reported) } }
                 }

@@ -1,3 +1,5 @@
+import RelctlCore
+
 /// One top-level part of index.json's file list, a project's folder or a file
 /// at DIR's root, held as the bytes the list has it in. A publish that leaves
 /// a project alone copies its run into the new index instead of reading its

@@ -163,7 +163,7 @@ package struct TreeState: Equatable {
         state.last = members["last"].flatMap { body[$0].first == UInt8(ascii: "{") ? Array(body[$0]) : nil }
         state.folders.reserveCapacity(folderList.count)
         for (path, value) in folderList {
-            guard TreeWriter.isSafe(path), let stamp = Stamp(json: value) else { return nil }
+            guard TreeFiles.isSafe(path), let stamp = Stamp(json: value) else { return nil }
             state.folders[path] = stamp
         }
         // Anything but two offsets inside index.json is no record: the file is then read whole.
@@ -177,14 +177,14 @@ package struct TreeState: Equatable {
             for (key, value) in runList {
                 // A top folder and its slash, or a file at DIR's root.
                 let name = key.hasSuffix("/") ? String(key.dropLast()) : key
-                guard TreeWriter.isSafe(name), !name.contains("/"), case .array(let r) = value, r.count == 3,
+                guard TreeFiles.isSafe(name), !name.contains("/"), case .array(let r) = value, r.count == 3,
                       case .int(let lower) = r[0], case .int(let upper) = r[1], case .int(let count) = r[2],
                       0 <= lower, lower < upper, upper <= index.size, count > 0 else { state.runs = [:]; break }
                 state.runs[key] = IndexFileRun.Recorded(range: Int(lower)..<Int(upper), count: Int(count))
             }
         }
         for (path, value) in rootList {
-            guard TreeWriter.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
+            guard TreeFiles.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
             state.rootFiles[path] = Int(size)
         }
         return Stamp(root + "/index.json") == index ? state : nil

@@ -1,3 +1,5 @@
+import RelctlCore
+
 /// DIR/index.json: every published file with its size and SHA-256, the
 /// revision of the database, the span of time the files hold for
 /// (`validFrom`: the last instant at or before the publish at which they
@@ -37,7 +39,7 @@ public enum IndexFormat {
         name("generator")
         JSON.string(index.generator).writeCompact(to: &out)
         name("nextChange")
-        json(index.nextChange).writeCompact(to: &out)
+        NextChange.json(index.nextChange).writeCompact(to: &out)
         name("projects")
         projects(index, into: &out)
         name("revision")
@@ -48,7 +50,7 @@ public enum IndexFormat {
         out.append(10)
         assert(out == JSON.object([
             "generator": .string(index.generator), "revision": .int(index.revision), "edits": .int(index.edits),
-            "validFrom": .time(index.validFrom), "nextChange": json(index.nextChange),
+            "validFrom": .time(index.validFrom), "nextChange": NextChange.json(index.nextChange),
             "projects": .raw({ var p: [UInt8] = []; projects(index, into: &p); return p }()), "files": .raw(Array(out[list])),
         ]).compactBytes(), "index.json is not what .object writes")
         return (out, list, runs)
@@ -135,12 +137,8 @@ public enum IndexFormat {
         return runs
     }
 
-    public static func json(_ next: NextChange?) -> JSON {
-        next.map { .object(["at": .time($0.at), "causes": .array($0.causes.map { .string($0) })]) } ?? .null
-    }
-
     static func json(_ p: PublishedProject) -> JSON {
-        .object(["revision": .int(p.revision), "edits": p.edits.map(JSON.int) ?? .null, "validFrom": .time(p.validFrom), "nextChange": json(p.nextChange),
+        .object(["revision": .int(p.revision), "edits": p.edits.map(JSON.int) ?? .null, "validFrom": .time(p.validFrom), "nextChange": NextChange.json(p.nextChange),
                  "disagreements": .int(p.disagreements), "warnings": .array(p.warnings.map { .string($0) }),
                  "limits": .array(p.limits.map { .object(["client": .string($0.client.rawValue), "platform": .string($0.platform),
                                                           "intent": .string($0.intent), "reason": .string($0.reason)]) }),
@@ -184,7 +182,7 @@ public enum IndexFormat {
         if members["files"]?.lowerBound != runsAt { runs = nil }
         func member(_ key: String) -> JSON? { members[key].flatMap { try? JSONReader.parse(bytes[$0]) } }
         guard case .string(let generator)? = member("generator"), case .int(let revision)? = member("revision"),
-              let validFrom = time(member("validFrom")), let next = nextChange(member("nextChange")),
+              let validFrom = time(member("validFrom")), let next = NextChange.read(member("nextChange")),
               let projectsRange = members["projects"], let projects = JSONReader.object(bytes, at: projectsRange)?.byName, let filesRange = members["files"],
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
         var files: [String: JSON] = [:]
@@ -206,7 +204,7 @@ public enum IndexFormat {
         }
         for (slug, range) in projects {
             guard case .object(let p)? = JSONReader.value(bytes, at: range), case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
-                  let pNext = nextChange(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
+                  let pNext = NextChange.read(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
                   case .array(let warnings)? = p["warnings"], case .array(let limits)? = p["limits"],
                   let summaryJSON = p["summary"], let summary = StatusSummary(json: summaryJSON) else { return nil }
             var record = PublishedProject(revision: rev, validFrom: from, nextChange: pNext, disagreements: Int(disagreements), summary: summary)
@@ -263,21 +261,6 @@ public enum IndexFormat {
         default: return nil
         }
     }
-
-    public static func nextChange(_ value: JSON?) -> NextChange?? {
-        switch value {
-        case .null?: return .some(nil)
-        case .object(let o)?:
-            guard case .string(let s)? = o["at"], let at = Time.parseUTC(s), case .array(let causes)? = o["causes"] else { return nil }
-            var list: [String] = []
-            for c in causes {
-                guard case .string(let text) = c else { return nil }
-                list.append(text)
-            }
-            return .some(NextChange(at: at, causes: list))
-        default: return nil
-        }
-    }
 }
 
 /// What index.json records: the tree and, per project, its part of it.
@@ -296,7 +279,7 @@ public struct PublishedIndex {
     public var carried: [String: IndexFileRun] = [:]
     /// Projects' entries as an earlier index has them, byte for byte, by
     /// slug, written out as they are (`projects`): `parse(.runs)` reads them,
-    /// TreeWriter.readPrevious keeps them only from an index.json the tree's
+    /// TreeLock.readPrevious keeps them only from an index.json the tree's
     /// state vouches for (this relctl wrote it, nothing changed it since),
     /// and a publish keeps those of the projects it carries over unchanged,
     /// so the index stays the one a full publish writes.

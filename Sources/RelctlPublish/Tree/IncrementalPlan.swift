@@ -1,0 +1,96 @@
+import RelctlCore
+import RelctlStore
+
+/// The third phase of writing a tree, and a pure one: which projects a
+/// publish renders and which it keeps as the old index lists them, from what
+/// the database says of each (its revision and edit stamp) and what the tree
+/// says (its record, its run of the file list, whether its files are intact).
+/// A project is kept when the index records it at the same revision and
+/// edits, with no disagreement, for a span holding `at`, its status page
+/// published as wanted, and its files as published; -p renders that project
+/// only and keeps the others whatever they are.
+package struct IncrementalPlan {
+    /// What the plan is made from.
+    package struct Facts {
+        /// Every project in the database, in order.
+        package var projects: [String]
+        package var revisions: Revisions
+        /// The old index, when it may be gone by (PreviousTree.reusable).
+        package var previous: PublishedIndex?
+        /// The old file list in runs, by key (a project's "slug/").
+        package var runs: [String: IndexFileRun]
+        /// Folders found changed or too recent to vouch for their files; nil: look at each file.
+        package var folders: (changed: Set<String>, unsure: Set<String>)?
+        package var at: Int64
+        /// Render everything, trusting nothing recorded.
+        package var full: Bool
+        /// Whether status pages are published.
+        package var pages: Bool
+        /// The one project to render (-p), or nil.
+        package var only: String?
+    }
+
+    /// The projects to render, in order.
+    package private(set) var render: [String] = []
+    /// The records of the projects kept, as the old index has them, with their bytes there.
+    package private(set) var kept: [String: PublishedProject] = [:]
+    package private(set) var verbatim: [String: ArraySlice<UInt8>] = [:]
+    /// Their runs of the old file list, copied whole into the new one.
+    package private(set) var carried: [String: IndexFileRun] = [:]
+    /// How many files the carried runs list.
+    package private(set) var unchanged = 0
+    /// Every project kept was found current: only then may the tree's state
+    /// vouch for it (-p keeps the others whatever they are).
+    package private(set) var vouched = true
+    /// The entries of the old runs not carried: what the files staged now
+    /// are compared with, and what is removed when not written again.
+    package private(set) var replaced: [String: (size: Int, sha256: String)] = [:]
+
+    /// `isIntact(path, size)`: a file the old index lists is still as published.
+    package init(_ facts: Facts, isIntact: (String, Int) -> Bool) {
+        for slug in facts.projects {
+            let revision = facts.revisions.revision(slug), edits = facts.revisions.edits[slug]
+            let record = facts.previous?.projects[slug]
+            let key = slug + "/"
+            let files = facts.runs[key]
+            // A page published or left out as this publish wants it (--no-pages) is part of being current.
+            let pageAsWanted = (files?.contains(key + "status.html") ?? false) == facts.pages
+            // Its files as published: by its folders' times where the state vouches for them, else file by file.
+            var intact: Bool {
+                if let folders = facts.folders, folders.changed.contains(slug) { return false }
+                if let folders = facts.folders, !folders.unsure.contains(slug) { return true }
+                // Every entry read (a run recorded over bytes that are not entries gives fewer).
+                guard let files else { return false }
+                let entries = files.entries()
+                return entries.count == files.count && entries.allSatisfy { isIntact($0.path, $0.size) }
+            }
+            let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: facts.at) } ?? false
+            let current = !facts.full && recorded && pageAsWanted && files != nil && intact
+            if (facts.only == nil && !current) || slug == facts.only {
+                render.append(slug)
+                continue
+            }
+            if !current { vouched = false }
+            // Its files stay as the old index lists them. With -p over a tree with no
+            // record of this project (another relctl wrote it, or a publish was cut
+            // short) too: never removed; the next full publish renders it.
+            if let record {
+                kept[slug] = record
+                verbatim[slug] = facts.previous?.verbatim[slug]
+            }
+            if let files, record != nil || facts.only != nil {
+                carried[key] = files
+                unchanged += files.count
+            }
+        }
+        for (key, run) in facts.runs where carried[key] == nil {
+            for entry in run.entries() { replaced[entry.path] = (entry.size, entry.sha256) }
+        }
+    }
+
+    /// What the old index and an unfinished publish's journal name, and the new index does not:
+    /// the files to remove once the new ones are in place.
+    package func stale(for index: PublishedIndex, unfinished: Set<String>) -> [String] {
+        Set(replaced.keys.filter { index.files[$0] == nil }).union(unfinished.filter { !index.lists($0) }).sorted()
+    }
+}

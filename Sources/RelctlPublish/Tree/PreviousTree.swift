@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// The second phase of writing a tree (TreeLock.readPrevious): the old
+/// index.json, read and parsed once, and the recorded folders as found.
+/// What each project's files were published from (`index`), the old file
+/// list in runs (`runs`), and what tells a file still as published
+/// (`isIntact`). A publish with nothing to do never reads it.
+public final class PreviousTree {
+    /// What reading the tree found, before it is frozen into a PreviousTree.
+    package struct Found {
+        package var root: String
+        package var index: PublishedIndex?
+        package var runs: [String: IndexFileRun] = [:]
+        /// The old index.json as read, and its stamp then: the new one is compared with it, not read again.
+        package var file: (stamp: TreeState.Stamp, bytes: [UInt8])?
+        /// The old index.json read is the one the state names: the folders it
+        /// records for a project are those of the project's files there.
+        package var statesIndex = false
+        /// When the previous index.json was written: published files are older.
+        package var indexTime: timespec?
+        package var state: TreeState?
+        package var folderCheck: TreeState.FolderCheck?
+        package var interrupted = false
+    }
+
+    public let root: String
+    /// The old index.json, when this relctl's kind wrote it: what each project's files were published from.
+    public let index: PublishedIndex?
+    /// The old index's file list in runs (a project's folder, a root file), by key.
+    public let runs: [String: IndexFileRun]
+    package let file: (stamp: TreeState.Stamp, bytes: [UInt8])?
+    package let statesIndex: Bool
+    package let indexTime: timespec?
+    /// The state this publish trusts: the lock's, or none for a thorough one.
+    package let state: TreeState?
+    /// The recorded folders as found; the state the commit records takes
+    /// over those of the projects the publish left alone.
+    package let folderCheck: TreeState.FolderCheck?
+    /// A publish was cut short (TreeLock.interrupted).
+    package let interrupted: Bool
+    private var checkedDirectories: Set<String> = []
+
+    package init(_ found: Found) {
+        root = found.root
+        index = found.index
+        runs = found.runs
+        file = found.file
+        statesIndex = found.statesIndex
+        indexTime = found.indexTime
+        state = found.state
+        folderCheck = found.folderCheck
+        interrupted = found.interrupted
+    }
+
+    /// The old index, when this relctl (`generator`) wrote it and no publish
+    /// was cut short since: the records a project's files may be kept by.
+    package func reusable(generator: String, unfinished: Set<String>) -> PublishedIndex? {
+        index.flatMap { $0.generator == generator && unfinished.isEmpty ? $0 : nil }
+    }
+
+    /// The top folders (one per project) not as the recorded state has
+    /// them, and those too recent to vouch for their files (TreeState.checkFolders);
+    /// nil without a state.
+    package var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
+
+    /// Whether a file the old index lists is still as published: a regular
+    /// file of that size, reached without a link, not modified since the
+    /// index was written. One lstat per file (and per folder): what lets a
+    /// publish leave a current project alone without reading its files.
+    public func isIntact(_ relative: String, size: Int) -> Bool {
+        guard let indexTime else { return false }
+        let parts = relative.split(separator: "/")
+        var dir = root
+        for part in parts.dropLast() {
+            dir += "/" + part
+            if checkedDirectories.contains(dir) { continue }
+            guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return false }
+            checkedDirectories.insert(dir)
+        }
+        var st = stat()
+        guard lstat(root + "/" + relative, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == size else { return false }
+        return (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec)
+    }
+
+    /// Reads DIR/index.json (on the thread TreeLock.readPrevious gives it).
+    package static func read(root: String, state: TreeState?) -> Found {
+        var read = Found(root: root)
+        let indexPath = root + "/index.json"
+        // Never through a link, and a FIFO put there does not hold the publish up.
+        let fd = open(indexPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0, TreeState.Stamp(fd: fd) != nil, let bytes = try? FileSystem.readAll(fd: fd, name: indexPath), let stamp = TreeState.Stamp(fd: fd) {
+            read.file = (stamp, bytes)
+            // Entries are copied as they are, and runs taken where the state recorded them,
+            // only from the index.json the tree's state names, still that file once read: this relctl wrote it.
+            read.statesIndex = state != nil && stamp == state?.index
+            let recorded = read.statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
+            read.index = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
+            if !read.statesIndex { read.index?.verbatim = [:] }
+            // Its runs move here; an index the parser refuses still names files to replace or remove.
+            read.runs = read.index?.carried ?? IndexFormat.runs(of: TreeFiles.readIndex(bytes))
+            read.index?.carried = [:]
+        }
+        if fd >= 0 { close(fd) }
+        var st = stat()
+        if lstat(indexPath, &st) == 0 { read.indexTime = st.st_mtim }
+        return read
+    }
+}

@@ -1,0 +1,338 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import RelctlCore
+import Synchronization
+
+// Glibc declares syncfs only under _GNU_SOURCE, which Swift's module map lacks.
+@_silgen_name("syncfs") private func syncfs(_ fd: Int32) -> Int32
+
+/// The fourth phase of writing a tree: changed files staged beside their
+/// targets under exclusive, unpredictable temporary names
+/// (`.relctl-tmp.NAME.<16 hex>`); a folder that does not exist yet is made
+/// whole under such a name, its files written in it as they will be named
+/// (one rename then puts them all in place). Before the first temporary, a
+/// journal (`DIR/.relctl-journal`) naming nothing is written: a publish
+/// that finds one knows to sweep. `commit` ends the phase.
+public final class Staging {
+    public enum Outcome { case added, changed, unchanged }
+
+    public let lock: TreeLock
+    package let previous: PreviousTree
+    /// What the files staged are compared with (IncrementalPlan.replaced).
+    private let replaced: [String: (size: Int, sha256: String)]
+    private var flusher: Flusher?
+    private let background = BackgroundWriter(threads: min(4, max(2, ParallelRender.cores)), synchronous: CrashPoints.enabled)
+    private var pending: [(temp: String, target: String, relative: String)] = []
+    /// Where this publish writes each folder's files, by the folder's path:
+    /// the folder itself when it exists, else its place in a staging folder.
+    private var places: [String: String] = [:]
+    /// Folders that did not exist, made under a temporary name beside their target.
+    private var stagedFolders: [(temp: String, target: String)] = []
+    /// The files written in them, by their path under DIR.
+    private var stagedFiles: [String] = []
+    /// This publish wrote the journal's first form, before its first temporary or folder.
+    private var marked = false
+    /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
+    private var committing = false
+    private var committed = false
+
+    package init(_ lock: TreeLock, previous: PreviousTree, plan: IncrementalPlan) {
+        self.lock = lock
+        self.previous = previous
+        replaced = plan.replaced
+    }
+
+    deinit {
+        try? background.finish()
+        flusher?.wait()
+    }
+
+    private var root: String { lock.root }
+
+    /// Stages one file; returns what will happen to it. `sha256` allows the
+    /// quick check rsync makes: a file the previous index lists with the same
+    /// size, not modified since that index was written, is unchanged without
+    /// reading it when the hashes agree, and (the state vouching for the
+    /// index) changed when they differ; index.json is compared with the old
+    /// one as read, while its stamp still holds. A file of a new folder is written in
+    /// the background (BackgroundWriter); index.json, staged last, after them all.
+    public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
+        precondition(!committed, "a file staged after the commit")
+        do { return try stageFile(relative, bytes, sha256: sha256) } catch {
+            // A file staged before this one, written in the background, that failed is named
+            // first: on a disk that filled up, its failure came first in the publish's order.
+            try background.finish()
+            throw error
+        }
+    }
+
+    private func stageFile(_ relative: String, _ bytes: [UInt8], sha256: String?) throws -> Outcome {
+        guard TreeFiles.isSafe(relative) else {
+            throw PublishError("refusing to write '\(relative)': it would leave the publish directory")
+        }
+        let target = root + "/" + relative
+        let slash = relative.utf8.lastIndex(of: slashByte)
+        let dir = slash.map { root + "/" + relative[..<$0] } ?? root
+        let name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
+        if lock.dryRun {
+            var walked = root
+            for part in relative.split(separator: "/").dropLast() {
+                walked += "/" + part
+                if FileSystem.kind(of: walked, followLinks: false) == .symlink {
+                    throw PublishError("\(walked) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+                }
+            }
+        } else {
+            let place = try self.place(dir)
+            if place != dir {
+                // A folder that was not there: nothing to compare, and nobody
+                // reads it before its rename, so the file is written as it is
+                // named, in the background.
+                try background.write(bytes, at: place + "/" + name, naming: dir + "/" + name)
+                stagedFiles.append(relative)
+                return .added
+            }
+        }
+        var st = stat()
+        let existing: FileSystem.Kind = lstat(target, &st) != 0 ? .missing
+            : (st.st_mode & S_IFMT) == S_IFREG ? .file : (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+        if existing == .file, Int(st.st_size) == bytes.count, relative == "index.json", let old = previous.file,
+           TreeState.Stamp(st) == old.stamp {
+            // The old index.json, still as this publish read it.
+            if old.bytes == bytes { return .unchanged }
+        } else if existing == .file, Int(st.st_size) == bytes.count {
+            // As the old index lists it (not modified since): its digest tells, with no read
+            // when the tree's state vouches for the index (no hand edit put a wrong digest in).
+            if let sha256, let listed = replaced[relative], listed.size == bytes.count, let indexTime = previous.indexTime,
+               (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec) {
+                if listed.sha256 == sha256 { return .unchanged }
+                if previous.state == nil, (try? FileSystem.readFile(target)) == bytes { return .unchanged }
+            } else if (try? FileSystem.readFile(target)) == bytes {
+                return .unchanged
+            }
+        }
+        if existing == .directory {
+            throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
+        }
+        if lock.dryRun { return existing == .missing ? .added : .changed }
+        // Published files are never newer than index.json, staged last (isIntact trusts that).
+        if relative == "index.json" { try background.finish() }
+        try markStaging()
+        let temp = try TreeFiles.writeTemporary(bytes, in: dir, for: name)
+        pending.append((temp, target, relative))
+        return existing == .missing ? .added : .changed
+    }
+
+    /// Where the files of folder `dir` are written (see `places`), made or
+    /// checked once a publish; most files share theirs with the one before.
+    private func place(_ dir: String) throws -> String {
+        if dir == root { return root }
+        if let place = places[dir] { return place }
+        let slash = dir.utf8.lastIndex(of: slashByte)!
+        let parent = String(dir[..<slash]), name = String(dir[dir.index(after: slash)...])
+        let parentPlace = try place(parent)
+        let place: String
+        if parentPlace != parent {
+            place = parentPlace + "/" + name
+            CrashPoints.step()
+            guard mkdir(place, 0o755) == 0 else {
+                throw PublishError("cannot create \(dir): \(String(cString: strerror(errno)))", hint: "check free space and the permissions of \(parent)")
+            }
+        } else {
+            switch FileSystem.kind(of: dir, followLinks: false) {
+            case .directory:
+                place = dir
+            case .missing:
+                try markStaging()
+                place = try TreeFiles.makeStagingFolder(in: parent, for: name)
+                stagedFolders.append((place, dir))
+            case .symlink:
+                throw PublishError("\(dir) is a symbolic link; relctl does not write through links inside the publish directory", hint: "remove the link")
+            default:
+                throw PublishError("\(dir) is in the way: it is not a directory", hint: "remove it")
+            }
+        }
+        places[dir] = place
+        return place
+    }
+
+    /// Writes the journal, naming nothing yet, before the first folder or
+    /// temporary this publish makes: a journal found at the start is what
+    /// tells the next publish to sweep for temporaries, so a publish that
+    /// finds none need not read every folder. (A journal of a publish cut
+    /// short stays as it is: this publish's commit replaces it.)
+    private func markStaging() throws {
+        guard !marked, !lock.interrupted else { return }
+        marked = true
+        CrashPoints.step()
+        try TreeFiles.replace(TreeFiles.journalName, in: root, with: JSON.object(["paths": .array([])]).compactBytes())
+    }
+
+    /// Starts flushing what is staged so far, in the background, unless a
+    /// flush is still running: the disk writes while the rest renders, and
+    /// the flush before the renames finds little left (it was a sixth of a
+    /// full publish's time). The commit still flushes before any rename, and
+    /// refuses when a background flush failed.
+    package func flushAhead() {
+        guard !lock.dryRun, marked || lock.interrupted, lock.fd >= 0 else { return }
+        if flusher == nil { flusher = Flusher(fd: lock.fd) }
+        flusher?.start()
+    }
+
+    /// The last step of staging and the fifth phase: flushes every staged
+    /// file, renames them into place in order (index.json is staged last),
+    /// and removes the files of `stale` that are still there. A journal
+    /// naming every path it renames or removes covers every step from the
+    /// first rename to the last removal; `CommittedTree.finish` removes it.
+    public func commit(removing stale: [String]) throws -> CommittedTree {
+        precondition(!committed, "a second commit")
+        let stale = stale.filter { TreeFiles.isSafe($0) && $0 != "index.json" }
+        if lock.dryRun {
+            committed = true
+            return CommittedTree(lock: lock, previous: previous, fresh: [], removed: stale.filter { TreeFiles.isPublishedFile($0, in: root) })
+        }
+        // Every staged file written, or the publish aborts as if the write had failed in place.
+        try background.finish()
+        let journal = root + "/" + TreeFiles.journalName
+        var fresh: Set<String> = []
+        if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
+            committing = true
+            let paths = Set(pending.map(\.relative)).union(stagedFiles).union(stale).subtracting(["index.json"]).sorted()
+            let doc = JSON.object(["paths": .array(paths.map { .string($0) })])
+            let temp = try TreeFiles.writeTemporary(doc.compactBytes(), in: root, for: TreeFiles.journalName)
+            pending.insert((temp, journal, TreeFiles.journalName), at: 0)
+            // One syncfs instead of an fsync per file: staged data and the
+            // journal reach the disk before any rename can expose them.
+            CrashPoints.step()
+            let failed = flusher?.wait() ?? 0
+            if failed != 0 || syncfs(lock.fd) != 0 {
+                let reason = failed != 0 ? failed : errno
+                throw PublishError("cannot flush the files written to \(root): \(String(cString: strerror(reason)))", hint: "check the disk; nothing was replaced")
+            }
+            // The journal, then the new folders, then the files, index.json last.
+            let renames = pending.prefix(1).map { ($0.temp, $0.target) } + stagedFolders.map { ($0.temp, $0.target) }
+                + pending.dropFirst().map { ($0.temp, $0.target) }
+            for (temp, target) in renames {
+                CrashPoints.step()
+                guard rename(temp, target) == 0 else {
+                    throw PublishError("cannot replace \(target): \(String(cString: strerror(errno)))")
+                }
+            }
+            fresh = Set(stagedFolders.map(\.target))
+            // Published files are never newer than index.json (what isIntact trusts): when
+            // files were written and index.json came out the same (a file put back as it
+            // was), its time moves on with them.
+            if !pending.contains(where: { $0.relative == "index.json" }) && (pending.count > 1 || !stagedFiles.isEmpty) {
+                CrashPoints.step()
+                utimensat(AT_FDCWD, root + "/index.json", nil, AT_SYMLINK_NOFOLLOW)
+            }
+            pending.removeAll()
+            stagedFolders.removeAll()
+        }
+        committed = true
+        let dir = root
+        return CommittedTree(lock: lock, previous: previous, fresh: fresh, removed: stale.filter { TreeFiles.remove($0, in: dir) })
+    }
+
+    /// Drops staged files after a failure: the tree stays as it was, or, if
+    /// renames had begun, as the journal lets the next publish complete it.
+    /// Then the folders the lock made go, when empty.
+    public func abort() {
+        try? background.finish()
+        flusher?.wait()
+        for (temp, _, _) in pending { unlink(temp) }
+        pending.removeAll()
+        for (temp, _) in stagedFolders { TreeFiles.removeTree(temp) }
+        stagedFolders.removeAll()
+        // The journal first: DIR, when this publish made it, goes only empty.
+        if marked && !committing { unlink(root + "/" + TreeFiles.journalName) }
+        lock.takeBack()
+    }
+}
+
+/// The tree in place: the last phase records its state and ends the journal.
+public struct CommittedTree {
+    package let lock: TreeLock
+    package let previous: PreviousTree
+    /// The folders this publish put in place: nothing of an earlier publish is in them.
+    package let fresh: Set<String>
+    /// The stale files removed.
+    public let removed: [String]
+
+    /// Sweeps what a publish cut short left, records the tree's state (of
+    /// the tree `index`, the new index.json, lists), or, not `vouched` for,
+    /// removes it, and removes the journal. `fileList`, `runs`: where
+    /// index.json holds its file list and each run of it
+    /// (IndexFormat.located), for the state; `last`: what the publish said
+    /// and rests on (LastPublish), for the next one.
+    public func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil, vouched: Bool) {
+        if lock.dryRun { return }
+        let root = lock.root
+        let journal = root + "/" + TreeFiles.journalName
+        // Temporaries are left only by a publish cut short, which leaves its
+        // journal; without a recorded state, the tree may be older than that rule.
+        // The files of DIR's root are replaced outside the journal (its own first
+        // form, the state): a kill leaves their temporaries there, so the root is swept always.
+        TreeFiles.sweepTemporaries(in: root, under: "", recursive: lock.interrupted || previous.state == nil, sparing: fresh)
+        // A state vouches for every project in the tree: not after a publish
+        // that kept a project it did not find current (-p keeps the others as they are).
+        var known = previous.folderCheck
+        if !previous.statesIndex { known?.projects = [:] }
+        var now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known) : nil
+        now?.last = last
+        if now != previous.state { writeState(now, root: root) }
+        if FileSystem.kind(of: journal, followLinks: false) == .file {
+            CrashPoints.step()
+            unlink(journal)
+        }
+    }
+
+    /// Replaces the state file, or removes it when the tree could not be read.
+    private func writeState(_ state: TreeState?, root: String) {
+        let path = root + "/" + TreeState.name
+        guard let state else {
+            if FileSystem.kind(of: path, followLinks: false) == .file { unlink(path) }
+            return
+        }
+        // Nothing depends on it being written (or surviving a power cut): a
+        // state that does not name the index.json found next time is ignored.
+        try? TreeFiles.replace(TreeState.name, in: root, with: state.bytes)
+    }
+}
+
+/// One background syncfs at a time on the publish directory's file system.
+private final class Flusher: Sendable {
+    package let fd: Int32
+    package let running = Atomic<Bool>(false)
+    /// The errno of the first background flush that failed. syncfs reports a
+    /// write error once per open file, so the flush before the renames would
+    /// not see an error one of these took.
+    package let failure = Atomic<Int32>(0)
+    package let done = DispatchGroup()
+    /// A thread of its own (a serial queue's): a flush waits on the disk, and
+    /// the shared pool has a thread per core for rendering.
+    package let queue = DispatchQueue(label: "relctl.flush")
+
+    package init(fd: Int32) { self.fd = fd }
+
+    package func start() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        done.enter()
+        queue.async {
+            if syncfs(self.fd) != 0 { _ = self.failure.compareExchange(expected: 0, desired: errno, ordering: .relaxed) }
+            self.running.store(false, ordering: .releasing)
+            self.done.leave()
+        }
+    }
+
+    /// Waits for the flush running, if any; the errno of a flush that failed, else 0.
+    @discardableResult
+    package func wait() -> Int32 {
+        done.wait()
+        return failure.load(ordering: .relaxed)
+    }
+}
