@@ -1,3 +1,5 @@
+import RelctlCore
+
 /// One line of the audit trail.
 public struct AuditEntry: Sendable {
     public var id: Int64
@@ -5,6 +7,42 @@ public struct AuditEntry: Sendable {
     public var user: String
     public var project: String?
     public var action: String
+    /// The command's words ("force", "version release"): what --action matches.
+    public var kind: String
+    /// The entry this one took back (relctl undo, revert).
+    public var reverts: Int64?
+    /// The rows it changed, in the order first changed (none for entries older than schema 7).
+    public var changes: [RowChange] = []
+
+    /// The kind of an action as relctl words it: its first word, or its
+    /// first two for a noun with verbs. Schema 7 fills older rows the same way in SQL.
+    public static func kind(of action: String) -> String {
+        let words = action.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard let first = words.first else { return action }
+        if words.count > 1, nouns.contains(String(first)) { return "\(first) \(words[1])" }
+        return String(first)
+    }
+    static let nouns: Set<String> = ["project", "platform", "version", "notes", "message", "maintenance", "rules", "policy", "import"]
+}
+
+/// One row a change touched: its table, its key, and the whole row before
+/// and after (nil: not there), each column by its name in the schema.
+public struct RowChange: Sendable, Equatable {
+    public var table: String
+    /// The primary key's values, in the key's order.
+    public var key: [JSON]
+    public var before: [String: JSON]?
+    public var after: [String: JSON]?
+
+    public init(table: String, key: [JSON], before: [String: JSON]?, after: [String: JSON]?) {
+        self.table = table; self.key = key; self.before = before; self.after = after
+    }
+
+    /// The columns whose values differ, in name order (every column of a row added or removed).
+    public var changedColumns: [String] {
+        let names = Set((before ?? [:]).keys).union((after ?? [:]).keys)
+        return names.filter { before?[$0] != after?[$0] }.sorted()
+    }
 }
 
 /// Which audit entries `relctl log` shows; nil lets everything through.

@@ -14,7 +14,7 @@ extension Store {
         return try change(project: project.slug, now: now) {
             let id = try insertWindow(project: project, platformID: platform?.id, from: start, until: end)
             if let copy { try setCopy(id, locale: copy.locale, title: copy.title, message: copy.message) }
-            return (id, "maintenance #\(id) \(scope) \(span)")
+            return (id, "maintenance \(start > now ? "schedule" : "start") #\(id) \(scope) \(span)")
         }
     }
 

@@ -7,7 +7,7 @@ extension Store {
     static let publishAction = "publish "
 
     public func logPublish(dir: String, revision: Int64, added: Int, changed: Int, removed: Int, now: Int64) throws {
-        try change(project: nil, Store.publishAction + "\(dir) revision \(revision): \(added) added, \(changed) changed, \(removed) removed", now: now) {}
+        try change(project: nil, captured: false, Store.publishAction + "\(dir) revision \(revision): \(added) added, \(changed) changed, \(removed) removed", now: now) {}
         // The publish's own read-only connection cannot fold the log back
         // into the database when it closes: do it now, not in whichever
         // command opens the database next.

@@ -328,18 +328,20 @@ extension Store {
         try auditEntries(limit: limit, filter: AuditFilter())
     }
 
-    /// The newest audit entries that pass the filter, newest first. The
-    /// platform is a word of the action ("force ios,android 2.0"), matched here.
+    /// The newest audit entries that pass the filter, newest first, each
+    /// with the rows it changed. The platform is a word of the action
+    /// ("force ios,android 2.0"), matched here.
     public func auditEntries(limit: Int64, filter: AuditFilter) throws -> [AuditEntry] {
         let rows = try db.query("""
-            SELECT id, at, user, project, action FROM audit
+            SELECT id, at, user, project, action, kind, reverts FROM audit
             WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR at >= ?2)
               AND (?3 IS NULL OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
             ORDER BY id DESC LIMIT ?4
             """, [SQLValue(filter.project), SQLValue(filter.since), SQLValue(filter.action), .int(filter.platform == nil ? limit : -1)])
         var out: [AuditEntry] = []
         for r in rows {
-            let e = AuditEntry(id: r.int(0)!, at: try instant(r.int(1), "audit entry #\(r.int(0)!)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4))
+            let e = AuditEntry(id: r.int(0)!, at: try instant(r.int(1), "audit entry #\(r.int(0)!)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4),
+                               kind: r.text(5), reverts: r.int(6))
             if let platform = filter.platform {
                 let words = e.action.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 guard words.contains(platform) else { continue }
@@ -347,6 +349,38 @@ extension Store {
             out.append(e)
             if out.count >= limit { break }
         }
+        for i in out.indices { out[i].changes = try rowChanges(of: out[i].id) }
         return out
+    }
+
+    /// The rows audit entry `id` changed, in order.
+    public func rowChanges(of id: Int64) throws -> [RowChange] {
+        try db.query("SELECT seq, tbl, row_key, before, after FROM audit_change WHERE audit_id = ? ORDER BY seq", [.int(id)]).map { r in
+            let what = "audit_change row \(r.int(0) ?? 0) of audit entry #\(id)"
+            func object(_ i: Int) throws -> [String: JSON]? {
+                guard let text = r.string(i) else { return nil }
+                guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else { throw badRow(what, "its \(i == 3 ? "before" : "after") is not a JSON object") }
+                return o
+            }
+            guard case .array(let key)? = try? JSONReader.parse(Array(r.text(2).utf8)) else { throw badRow(what, "its row_key is not a JSON array") }
+            return RowChange(table: r.text(1), key: key, before: try object(3), after: try object(4))
+        }
+    }
+}
+
+extension Store {
+    /// Names of platforms and versions by id, for wording row changes
+    /// (`relctl log`): those still in the database.
+    public func rowNames(platforms: Set<Int64>, versions: Set<Int64>) throws -> (platforms: [Int64: String], versions: [Int64: (platform: Int64, text: String)]) {
+        var p: [Int64: String] = [:], v: [Int64: (platform: Int64, text: String)] = [:]
+        for id in versions {
+            if let r = try db.query("SELECT platform_id, version FROM version WHERE id = ?", [.int(id)]).first, let platform = r.int(0) {
+                v[id] = (platform, r.text(1))
+            }
+        }
+        for id in platforms.union(v.values.map(\.platform)) {
+            if let r = try db.query("SELECT name FROM platform WHERE id = ?", [.int(id)]).first { p[id] = r.text(0) }
+        }
+        return (p, v)
     }
 }

@@ -144,6 +144,32 @@ enum Schema {
             StampedTable(name: "maintenance_copy", parent: "window_id") { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" },
             StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
         ]),
+        // 7: the audit trail as data (relctl undo and revert read it): each
+        // row's kind of change (the command's words), the entry it reverts,
+        // and per change the rows it touched, whole, before and after
+        // (ChangeCapture). Rows written before this have a kind and no changes.
+        """
+        ALTER TABLE audit ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+        ALTER TABLE audit ADD COLUMN reverts INTEGER;
+        UPDATE audit SET kind = CASE
+            WHEN instr(action, ' ') = 0 THEN action
+            WHEN action LIKE 'maintenance #%' THEN 'maintenance start'
+            WHEN substr(action, 1, instr(action, ' ') - 1) IN ('project', 'platform', 'version', 'notes', 'message', 'maintenance', 'rules', 'policy', 'import')
+                THEN substr(action, 1, instr(action, ' ')) || CASE WHEN instr(substr(action, instr(action, ' ') + 1), ' ') = 0
+                    THEN substr(action, instr(action, ' ') + 1)
+                    ELSE substr(substr(action, instr(action, ' ') + 1), 1, instr(substr(action, instr(action, ' ') + 1), ' ') - 1) END
+            ELSE substr(action, 1, instr(action, ' ') - 1) END;
+        CREATE TABLE audit_change(
+            audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            tbl TEXT NOT NULL,
+            row_key TEXT NOT NULL,
+            before TEXT,
+            after TEXT,
+            PRIMARY KEY(audit_id, seq)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
+        """,
     ]
 
     /// A table whose rows belong to a project.

@@ -34,6 +34,8 @@ public final class Store {
     var unchanged = false
     /// Locale tags read and found in their normal spelling (Reads.locale).
     var validLocales: Set<String> = []
+    /// The triggers that note row changes, made from the tables on the first change.
+    private var capture: ChangeCapture?
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -191,7 +193,7 @@ public final class Store {
     public func initialise(now: Int64) throws -> Bool {
         if case .int(let v) = try db.scalar("PRAGMA user_version"), v >= Store.schemaVersion { return false }
         let created = try Store.migrate(db) {
-            try self.db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, NULL, 'init')", [.int(now), .text(self.user)])
+            try self.db.run("INSERT INTO audit(at, user, project, action, kind) VALUES (?, ?, NULL, 'init', 'init')", [.int(now), .text(self.user)])
         }
         // WAL after the tables, and a second init finds it already on.
         if created { try switchToWAL() }
@@ -208,25 +210,32 @@ public final class Store {
     /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT (in
     /// a dry run, a savepoint of the transaction it holds). Every write
     /// method of the store goes through here.
-    func change<T>(project: String?, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
-        try change(project: project, now: now) { (try body(), action: action) }
+    func change<T>(project: String?, captured: Bool = true, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
+        try change(project: project, now: now, captured: captured) { (try body(), action: action) }
     }
 
     /// Thrown to roll a dry run's transaction back.
     private struct DryRunRollback: Error {}
 
     /// The same, when the audit line needs what the body made (a new id).
-    func change<T>(project: String?, now: Int64, _ body: () throws -> (T, action: String)) throws -> T {
+    /// `reverts`: the audit row this change takes back (relctl undo and revert).
+    /// `captured`: note the rows it changes (ChangeCapture); a publish's log line changes none.
+    func change<T>(project: String?, now: Int64, reverts: Int64? = nil, captured: Bool = true, _ body: () throws -> (T, action: String)) throws -> T {
         var result: T? = nil
         unchanged = false
         lastWriteUnchanged = false
         do {
             if holdsChanges { try db.hold() }
             return try db.write {
+                if captured {
+                    if capture == nil { capture = try ChangeCapture(db) }
+                    try db.execute(capture!.setUp)
+                }
                 let (r, action) = try body()
                 if unchanged { result = r; throw DryRunRollback() }
-                try db.run("INSERT INTO audit(at, user, project, action) VALUES (?, ?, ?, ?)",
-                           [.int(now), .text(user), SQLValue(project), .text(action)])
+                try db.run("INSERT INTO audit(at, user, project, action, kind, reverts) VALUES (?, ?, ?, ?, ?, ?)",
+                           [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action)), SQLValue(reverts)])
+                if captured { try ChangeCapture.record(db, audit: db.lastInsertRowID) }
                 if dryRun { result = r; throw DryRunRollback() }
                 return r
             }

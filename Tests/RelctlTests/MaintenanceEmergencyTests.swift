@@ -27,7 +27,7 @@ final class MaintenanceEmergencyTests: XCTestCase {
         // --json names the overlap too.
         let json = h.ok("--json maintenance start --platform android --for 90m").json as? [String: Any]
         XCTAssertEqual(json?["overlaps"] as? [Int], [1, 2])
-        XCTAssertTrue(h.ok("log").out.contains("maintenance #2 all platforms"), "the log names the id at creation")
+        XCTAssertTrue(h.ok("log").out.contains("maintenance start #2 all platforms"), "the log names the id at creation")
         // The emergency stopped, the planned window still comes.
         h.ok("maintenance stop")
         XCTAssertEqual(verdict(h, "1.0 --platform ios")["verdict"] as? String, "optional")

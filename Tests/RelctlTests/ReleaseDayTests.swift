@@ -362,7 +362,7 @@ final class LogFilterTests: XCTestCase {
         XCTAssertEqual(actions(h, "log --action \"version add\" --limit 1").count, 1)
         XCTAssertEqual(actions(h, "log --action forc"), [], "an action matches whole words")
         let entry = (h.ok("log --limit 1 --json").json as! [String: Any])["entries"] as! [[String: Any]]
-        XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action"])
+        XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action", "kind", "reverts", "changes"])
         h.fails("log --platform iphone", status: 2, "unknown platform")
         h.fails("log --since yesterdayish", status: 2, "invalid")
     }

@@ -24,11 +24,35 @@ enum LogCommand {
         if action?.isEmpty == true { throw RelctlError.usage("--action is empty", hint: "give a kind of change, like --action force") }
         let store = try inv.store(.read)
         let entries = try store.auditEntries(limit: limit, filter: AuditFilter(project: inv.value("project"), platform: platform, action: action, since: since))
-        inv.render(.object(["entries": .array(entries.map {
-            .object(["id": .int($0.id), "at": .time($0.at), "user": .string($0.user),
-                     "project": .optional($0.project), "action": .string($0.action)])
-        })])) {
-            Table.render(["WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
+        let words = try ChangeWords(entries.flatMap(\.changes), store: store, time: inv.people)
+        inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
+            // Each entry's row, then what it changed, one row a line, before → after.
+            let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
+            var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (i, entry) in entries.enumerated().reversed() where !entry.changes.isEmpty {
+                lines.insert(contentsOf: entry.changes.map { "    " + words.line($0) }, at: i + 2)
+            }
+            return lines.joined(separator: "\n")
         }
+    }
+
+    static func json(_ e: AuditEntry) -> JSON {
+        .object(["id": .int(e.id), "at": .time(e.at), "user": .string(e.user), "project": .optional(e.project), "action": .string(e.action),
+                 "kind": .string(e.kind), "reverts": .optional(e.reverts), "changes": .array(e.changes.map(LogCommand.json))])
+    }
+
+    /// A row change as data: the table, the key, and the whole row before and after (null: not there),
+    /// names in camelCase as every --json document has them.
+    static func json(_ c: RowChange) -> JSON {
+        // Times as everywhere in --json: RFC 3339 UTC, not the database's seconds.
+        func image(_ row: [String: JSON]?) -> JSON {
+            guard let row else { return .null }
+            return .object(Dictionary(uniqueKeysWithValues: row.map { k, v in
+                if case .int(let t) = v, k.hasSuffix("_at") || k == "force_deadline" { return (JSONKey.camel(k), JSON.time(t)) }
+                return (JSONKey.camel(k), v)
+            }))
+        }
+        return .object(["table": .string(JSONKey.camel(c.table)), "key": .array(c.key), "before": image(c.before), "after": image(c.after),
+                 "changed": .array(c.changedColumns.map { .string(JSONKey.camel($0)) })])
     }
 }

@@ -1,4 +1,6 @@
--- user_version 6
+-- user_version 7
+-- index audit_change_row
+CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index version_build
 CREATE UNIQUE INDEX version_build ON version(platform_id, build) WHERE build IS NOT NULL;
 -- table audit
@@ -8,7 +10,17 @@ CREATE TABLE audit(
     user TEXT NOT NULL,
     project TEXT,
     action TEXT NOT NULL
-) STRICT;
+, kind TEXT NOT NULL DEFAULT '', reverts INTEGER) STRICT;
+-- table audit_change
+CREATE TABLE audit_change(
+    audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    tbl TEXT NOT NULL,
+    row_key TEXT NOT NULL,
+    before TEXT,
+    after TEXT,
+    PRIMARY KEY(audit_id, seq)
+) STRICT, WITHOUT ROWID;
 -- table edit_count
 CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
 -- table maintenance
