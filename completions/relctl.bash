@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
@@ -67,6 +67,8 @@ _relctl_spec() {
         "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
         "import control") subs=""; flags="--dry-run --replace"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
+        "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
         "help") subs=""; flags=""; valued=""; repeat=""; args=("dyn:commands"); argrep=1 ;;
     esac

@@ -9,8 +9,8 @@ public struct AuditEntry: Sendable {
     public var action: String
     /// The command's words ("force", "version release"): what --action matches.
     public var kind: String
-    /// The entry this one took back (relctl undo, revert).
-    public var reverts: Int64?
+    /// The entries this one took back (relctl undo, revert), oldest first.
+    public var reverts: [Int64] = []
     /// The rows it changed, in the order first changed (none for entries older than schema 7).
     public var changes: [RowChange] = []
 

@@ -333,7 +333,7 @@ extension Store {
     /// ("force ios,android 2.0"), matched here.
     public func auditEntries(limit: Int64, filter: AuditFilter) throws -> [AuditEntry] {
         let rows = try db.query("""
-            SELECT id, at, user, project, action, kind, reverts FROM audit
+            SELECT id, at, user, project, action, kind FROM audit
             WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR at >= ?2)
               AND (?3 IS NULL OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
             ORDER BY id DESC LIMIT ?4
@@ -341,7 +341,7 @@ extension Store {
         var out: [AuditEntry] = []
         for r in rows {
             let e = AuditEntry(id: r.int(0)!, at: try instant(r.int(1), "audit entry #\(r.int(0)!)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4),
-                               kind: r.text(5), reverts: r.int(6))
+                               kind: r.text(5))
             if let platform = filter.platform {
                 let words = e.action.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 guard words.contains(platform) else { continue }
@@ -349,7 +349,10 @@ extension Store {
             out.append(e)
             if out.count >= limit { break }
         }
-        for i in out.indices { out[i].changes = try rowChanges(of: out[i].id) }
+        for i in out.indices {
+            out[i].changes = try rowChanges(of: out[i].id)
+            out[i].reverts = try db.query("SELECT reverted FROM audit_revert WHERE audit_id = ? ORDER BY reverted", [.int(out[i].id)]).compactMap { $0.int(0) }
+        }
         return out
     }
 

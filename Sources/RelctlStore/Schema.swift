@@ -145,12 +145,16 @@ enum Schema {
             StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
         ]),
         // 7: the audit trail as data (relctl undo and revert read it): each
-        // row's kind of change (the command's words), the entry it reverts,
-        // and per change the rows it touched, whole, before and after
-        // (ChangeCapture). Rows written before this have a kind and no changes.
+        // row's kind of change (the command's words), the entries a revert
+        // took back, and per change the rows it touched, whole, before and
+        // after (ChangeCapture). Rows written before this have a kind and no changes.
         """
         ALTER TABLE audit ADD COLUMN kind TEXT NOT NULL DEFAULT '';
-        ALTER TABLE audit ADD COLUMN reverts INTEGER;
+        CREATE TABLE audit_revert(
+            audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,
+            reverted INTEGER NOT NULL,
+            PRIMARY KEY(audit_id, reverted)
+        ) STRICT, WITHOUT ROWID;
         UPDATE audit SET kind = CASE
             WHEN instr(action, ' ') = 0 THEN action
             WHEN action LIKE 'maintenance #%' THEN 'maintenance start'

@@ -35,7 +35,11 @@ public final class Store {
     /// Locale tags read and found in their normal spelling (Reads.locale).
     var validLocales: Set<String> = []
     /// The triggers that note row changes, made from the tables on the first change.
-    private var capture: ChangeCapture?
+    var capture: ChangeCapture?
+    /// The id of the audit row the last change wrote (rolled back with a trial's).
+    public private(set) var lastEntry: Int64 = 0
+    /// Set by a revert's body: the entries its audit row takes back.
+    var reverting: [Int64] = []
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -218,12 +222,12 @@ public final class Store {
     private struct DryRunRollback: Error {}
 
     /// The same, when the audit line needs what the body made (a new id).
-    /// `reverts`: the audit row this change takes back (relctl undo and revert).
     /// `captured`: note the rows it changes (ChangeCapture); a publish's log line changes none.
-    func change<T>(project: String?, now: Int64, reverts: Int64? = nil, captured: Bool = true, _ body: () throws -> (T, action: String)) throws -> T {
+    func change<T>(project: String?, now: Int64, captured: Bool = true, _ body: () throws -> (T, action: String)) throws -> T {
         var result: T? = nil
         unchanged = false
         lastWriteUnchanged = false
+        reverting = []
         do {
             if holdsChanges { try db.hold() }
             return try db.write {
@@ -233,9 +237,12 @@ public final class Store {
                 }
                 let (r, action) = try body()
                 if unchanged { result = r; throw DryRunRollback() }
-                try db.run("INSERT INTO audit(at, user, project, action, kind, reverts) VALUES (?, ?, ?, ?, ?, ?)",
-                           [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action)), SQLValue(reverts)])
-                if captured { try ChangeCapture.record(db, audit: db.lastInsertRowID) }
+                try db.run("INSERT INTO audit(at, user, project, action, kind) VALUES (?, ?, ?, ?, ?)",
+                           [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action))])
+                let id = db.lastInsertRowID
+                lastEntry = id
+                if captured { try ChangeCapture.record(db, audit: id) }
+                for reverted in reverting { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
                 if dryRun { result = r; throw DryRunRollback() }
                 return r
             }

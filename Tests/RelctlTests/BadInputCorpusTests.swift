@@ -135,7 +135,10 @@ final class BadInputCorpusTests: XCTestCase {
                      ["maintenance", "start", "--message", "back at {until}"], ["message", "set", "required", "--title", "{until}"],
                      ["maintenance", "schedule", "--from", "2027-01-02T00:00:00Z", "--until", "2027-01-01T00:00:00Z"],
                      ["maintenance", "start", "--until", "2020-01-01T00:00:00Z"], ["project", "edit", "shop"], ["rules", "set"],
-                     ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"]] {
+                     ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"],
+                     ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
+                     ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
+                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
@@ -148,7 +151,7 @@ final class BadInputCorpusTests: XCTestCase {
                      ["version", "show", "7.7", "--platform", "ios"], ["notes", "show", "7.7", "--platform", "ios"],
                      ["policy", "set", "2.0", "force", "--platform", "ios"], ["maintenance", "cancel", "999", "--yes"],
                      ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
-                     ["status"] + ["-p", "nosuch"]] {
+                     ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"]] {
             add(1, args)
         }
         return c
@@ -223,6 +226,7 @@ final class BadInputCorpusTests: XCTestCase {
     static let databaseCommands: [[String]] = [
         ["status"], ["log"], ["project", "list"], ["version", "list"], ["check", "1.0"], ["publish", "out"], ["project", "add", "x"],
         ["maintenance", "start"], ["rules", "set", "--release-delay", "2"], ["maintenance", "list"], ["platform", "add", "ios", "--bundle-id", "a.b"],
+        ["undo", "--yes"], ["revert", "2", "--yes"],
     ]
 
     func testEveryUnusableDatabaseIsRefusedByEveryCommand() throws {

@@ -38,7 +38,7 @@ enum LogCommand {
 
     static func json(_ e: AuditEntry) -> JSON {
         .object(["id": .int(e.id), "at": .time(e.at), "user": .string(e.user), "project": .optional(e.project), "action": .string(e.action),
-                 "kind": .string(e.kind), "reverts": .optional(e.reverts), "changes": .array(e.changes.map(LogCommand.json))])
+                 "kind": .string(e.kind), "reverts": .array(e.reverts.map(JSON.int)), "changes": .array(e.changes.map(LogCommand.json))])
     }
 
     /// A row change as data: the table, the key, and the whole row before and after (null: not there),

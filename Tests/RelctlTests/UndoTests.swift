@@ -1,0 +1,194 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlStore
+@testable import SQLite
+
+/// A history that is data: every change records its rows before and after,
+/// `undo` and `revert` put them back in one logged transaction, and refuse
+/// (the database unchanged) when later changes or hand edits are in the way.
+final class UndoTests: XCTestCase {
+    /// Every row of every table that holds configuration, in key order:
+    /// what "the database is as it was" means (the log, edit stamps and the
+    /// never-reused window counter move on by design).
+    func configuration(_ h: Harness) throws -> [String] {
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        var out: [String] = []
+        for table in ChangeCapture.tables {
+            for row in try c.query("SELECT * FROM \(table) ORDER BY 1, 2, 3") {
+                out.append(table + ": " + row.values.map { "\($0)" }.joined(separator: "|"))
+            }
+        }
+        return out
+    }
+
+    func lastID(_ h: Harness) -> Int {
+        let entries = (h.ok("--json log --limit 1").json as? [String: Any])?["entries"] as? [[String: Any]]
+        return entries?.first?["id"] as? Int ?? 0
+    }
+
+    func fixture() -> Harness {
+        let h = Harness()
+        h.sample()
+        h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\"")
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Planned\"")
+        h.ok("message set optional --locale de --title \"Neu\"")
+        h.ok("policy set 1.0 force --platform ios")
+        return h
+    }
+
+    /// The table test: each kind of change the log has, made, undone (the
+    /// configuration exactly as before), then redone by reverting the undo
+    /// (exactly as after the change).
+    func testUndoTakesBackEveryKindOfChange() throws {
+        let retired = #"{"messaging":{"forced":{"title":"Update","message":"Please update","continueButtonText":"Update"},"recommended":{"title":"New","message":"A new version","continueButtonText":"Update"}},"versions":[{"version":"1.1","policy":"recommend"}]}"#
+        let lines = [
+            "project add blog --name Blog",
+            "project edit shop --name \"Shop Two\" --time-zone Europe/Istanbul",
+            "project rm shop --yes",
+            "platform add macos --bundle-id com.example.mac",
+            "platform edit ios --min-os 16.0 --app-store-id 42",
+            "platform rm android --yes",
+            "version add 2.1 --platform ios --build 210 --notes \"Faster\"",
+            "version edit 1.1 --platform ios --build 111 --min-os 15.0",
+            "version add 2.2 --platform ios --build 220 --unreleased",
+            "version rm 1.1 --platform ios --yes",
+            "notes set 1.1 --platform ios --locale fr \"Mieux\"",
+            "notes rm 2.0 --platform ios --locale tr",
+            "force 2.0 --platform all --after 7d --yes",
+            "recommend 2.0 --platform ios --yes",
+            "policy set 1.1 recommend --platform ios --yes",
+            "policy clear 1.0 --platform ios",
+            "rules set --major critical --release-delay 3",
+            "maintenance start --for 2h --message \"Back soon\" --yes",
+            "maintenance edit 1 --until 2026-12-01T05:00:00Z",
+            "maintenance message 1 --locale tr --title \"Bakım\" --message \"Yakında\"",
+            "maintenance cancel 1 --yes",
+            "message set required --locale tr --title \"Güncelle\"",
+            "message rm optional --locale de",
+            "import retired RETIRED --platform ios --locale en",
+        ]
+        for line in lines {
+            let h = fixture()
+            let path = h.dir + "/retired.json"
+            try Data(retired.utf8).write(to: URL(fileURLWithPath: path))
+            let before = try configuration(h)
+            h.ok(line.replacingOccurrences(of: "RETIRED", with: path))
+            let after = try configuration(h)
+            XCTAssertNotEqual(before, after, "\(line) changed nothing: the case tests no undo")
+            let undo = h.run(["undo", "--yes", "-p", line.hasPrefix("project add blog") ? "blog" : "shop"])
+            XCTAssertEqual(undo.status, 0, "\(line): \(undo.err)")
+            let undone = try configuration(h)
+            XCTAssertEqual(undone, before, "undo of '\(line)' left the configuration other than before it: "
+                           + "missing \(Set(before).subtracting(undone).sorted()), extra \(Set(undone).subtracting(before).sorted())")
+            XCTAssertTrue(undo.err.contains("reverted #"), undo.err)
+            h.ok("revert \(lastID(h)) --yes")
+            XCTAssertEqual(try configuration(h), after, "reverting the undo of '\(line)' did not make the change again")
+        }
+    }
+
+    /// Each undo goes one change further back; a revert is logged with what it took back.
+    func testUndoGoesBackOneChangeAtATimeAndIsLogged() throws {
+        let h = fixture()
+        let s0 = try configuration(h)
+        h.ok("force 2.0 --platform ios --yes")
+        let s1 = try configuration(h)
+        h.ok("version edit 1.1 --platform ios --build 111")
+        h.ok("undo --yes")
+        XCTAssertEqual(try configuration(h), s1)
+        h.ok("undo --yes")
+        XCTAssertEqual(try configuration(h), s0)
+        let entries = (h.ok("--json log --limit 2").json as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.first?["kind"] as? String, "revert")
+        XCTAssertEqual((entries.first?["action"] as? String)?.hasPrefix("revert #"), true)
+        XCTAssertEqual((entries.first?["reverts"] as? [Int])?.count, 1)
+        let change = (entries.first?["changes"] as? [[String: Any]])?.first
+        XCTAssertEqual(change?["table"] as? String, "platform")
+        XCTAssertEqual(change?["changed"] as? [String], ["forceVersion"])
+        XCTAssertEqual((change?["before"] as? [String: Any])?["forceVersion"] as? String, "2.0")
+        XCTAssertTrue((change?["after"] as? [String: Any])?["forceVersion"] is NSNull)
+        // The text log shows before → after under the entry.
+        XCTAssertTrue(h.ok("log --limit 1").out.contains("~ platform ios: force floor '2.0' → none"), h.ok("log --limit 1").out)
+        // Reverting a change already taken back names the revert.
+        let forced = (entries.first?["reverts"] as? [Int])![0]
+        h.fails("revert \(forced) --yes", "is already taken back, by #\(entries.first!["id"] as! Int)")
+    }
+
+    /// A later change to the same rows refuses, naming it, the database
+    /// unchanged; --with-later takes both back, newest first, in one entry.
+    func testALaterChangeToTheSameRowsIsNamedOrTakenBackToo() throws {
+        let h = fixture()
+        let s0 = try configuration(h)
+        h.ok("version edit 1.1 --platform ios --build 111")
+        let first = lastID(h)
+        h.ok("version edit 1.1 --platform ios --min-os 15.0")
+        let second = lastID(h)
+        let r = h.fails("revert \(first) --yes", "later changes touched the same rows: #\(second) (version edit ios 1.1)")
+        XCTAssertTrue(r.err.contains("--with-later"), r.err)
+        h.ok("revert \(first) --with-later --yes")
+        XCTAssertEqual(try configuration(h), s0)
+        let entry = ((h.ok("--json log --limit 1").json as? [String: Any])?["entries"] as? [[String: Any]])?.first
+        XCTAssertEqual(entry?["reverts"] as? [Int], [first, second])
+    }
+
+    /// Rows that putting a change back would also change (a version added
+    /// since to a platform being removed again) are named, never cascaded silently.
+    func testACascadeIsRefusedNamingTheChangeThatMadeItsRows() throws {
+        let h = fixture()
+        let s0 = try configuration(h)
+        h.ok("platform add macos --bundle-id com.example.mac")
+        let added = lastID(h)
+        h.ok("version add 1.0 --platform macos --build 1")
+        let version = lastID(h)
+        h.fails("revert \(added) --yes", "later changes touched the same rows: #\(version) (version add macos 1.0")
+        h.ok("revert \(added) --with-later --yes")
+        XCTAssertEqual(try configuration(h), s0)
+    }
+
+    /// A row changed by hand since is never overwritten, with or without --with-later.
+    func testAHandEditIsNeverOverwritten() throws {
+        let h = fixture()
+        h.ok("version edit 1.1 --platform ios --build 111")
+        try sqlite3(h, "UPDATE version SET build = 999 WHERE version = '1.1'")
+        h.fails("undo --yes", "version 1.1 is not as change #")
+        h.fails("undo --yes --with-later", "changed by hand since")
+    }
+
+    /// The preview shows the rows and the impact; off a terminal --yes is
+    /// required; a dry run changes nothing and says so in --json.
+    func testPreviewConfirmationAndDryRun() throws {
+        let h = fixture()
+        h.ok("force 2.0 --platform ios --yes")
+        let s1 = try configuration(h)
+        h.fails("undo", status: 2, "needs confirmation")
+        let shown = h.run(["undo"], terminal: true, answer: "n")
+        XCTAssertTrue(shown.err.contains("~ platform ios: force floor '2.0' → none"), shown.err)
+        XCTAssertTrue(shown.err.contains("impact:\n  ios: 1.1 (110): required → optional"), shown.err)
+        let declined = h.run(["undo"], terminal: true, answer: "n")
+        XCTAssertEqual(declined.status, 1, declined.err)
+        XCTAssertEqual(try configuration(h), s1)
+        let dry = h.ok("--json undo --dry-run")
+        let doc = dry.json as? [String: Any]
+        XCTAssertEqual(doc?["dryRun"] as? Bool, true)
+        XCTAssertTrue(doc?["id"] is NSNull)
+        XCTAssertEqual((doc?["changes"] as? [[String: Any]])?.count, 1)
+        XCTAssertEqual((doc?["impact"] as? [String])?.first, "ios: 1.1 (110): required → optional")
+        XCTAssertEqual(try configuration(h), s1, "a dry run changed the database")
+        let accepted = h.run(["undo"], terminal: true, answer: "y")
+        XCTAssertEqual(accepted.status, 0, accepted.err)
+        XCTAssertNotEqual(try configuration(h), s1)
+    }
+
+    func testBadIDs() {
+        let h = fixture()
+        h.fails("revert abc --yes", status: 2, "invalid change id 'abc'")
+        h.fails("revert 0 --yes", status: 2, "invalid change id '0'")
+        h.fails("revert 9999 --yes", "no change #9999 in the log")
+        h.fails("revert 1 --yes", "recorded no rows to put back")
+        let empty = Harness()
+        empty.ok("init")
+        empty.ok("project add shop --name Shop")
+        empty.ok("undo --yes")
+        empty.fails("undo --yes", "nothing to undo")
+    }
+}
