@@ -29,7 +29,7 @@ _relctl_spec() {
         "version list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "version show") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "version edit") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version release") subs=""; flags="--dry-run"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "version release") subs=""; flags="--dry-run --yes"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "version rm") subs=""; flags="--yes --dry-run"; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "notes set") subs=""; flags="--dry-run"; valued="--platform --locale --file"; repeat="--platform"; args=("dyn:versions" "none"); argrep=1 ;;
@@ -46,9 +46,9 @@ _relctl_spec() {
         "rules set") subs=""; flags="--dry-run"; valued="--all --major --minor --patch --revision --release-delay --remind-after --outdated --whats-new"; repeat=""; args=(); argrep=0 ;;
         "maintenance") subs="start schedule stop edit message status list cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance start") subs=""; flags="--dry-run --yes"; valued="--until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
-        "maintenance schedule") subs=""; flags="--dry-run"; valued="--from --until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
+        "maintenance schedule") subs=""; flags="--dry-run --yes"; valued="--from --until --for --title --message --locale --platform"; repeat=""; args=(); argrep=0 ;;
         "maintenance stop") subs=""; flags="--dry-run"; valued="--platform"; repeat=""; args=(); argrep=0 ;;
-        "maintenance edit") subs=""; flags="--dry-run"; valued="--from --until --for"; repeat=""; args=("dyn:windows"); argrep=0 ;;
+        "maintenance edit") subs=""; flags="--dry-run --yes"; valued="--from --until --for"; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "maintenance message") subs=""; flags="--dry-run"; valued="--locale --title --message"; repeat=""; args=("dyn:windows"); argrep=0 ;;
         "maintenance status") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "maintenance list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;

@@ -127,7 +127,7 @@ public enum Publisher {
                 index.carried = plan.carried
                 unchanged += plan.unchanged
                 let toRender = plan.render
-                let stage = Staging(lock, previous: previous, plan: plan)
+                let stage = Staging(previous: previous, plan: plan)
                 staging = stage
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
@@ -204,7 +204,8 @@ public enum Publisher {
             return Outcome(warnings: warnings, revision: index.revision, edits: index.edits, added: added, changed: changed, removed: removed, unchanged: unchanged,
                            limits: .raw(limits), disagreements: disagreements.map(FindingsReport.json), next: index.nextChange, rendered: rendered)
         } catch {
-            if let staging { staging.abort() } else { lock.takeBack() }
+            staging?.abort()
+            lock.takeBack()
             throw error
         }
     }

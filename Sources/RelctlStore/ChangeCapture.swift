@@ -10,7 +10,13 @@ import SQLite
 ///
 /// The images are JSON objects of every column (json_object), so a column
 /// a later migration adds is captured with no change here: the triggers
-/// are made from the tables as the connection finds them.
+/// are made from the tables as the connection finds them. Not captured:
+/// `meta` (the default project of `project use`, the counter that keeps
+/// window ids from being reused), which are preferences and bookkeeping.
+/// Project, platform and version ids may be reused after the highest is
+/// removed (SQLite's max + 1): a key then names two rows in the log, and a
+/// revert sees the later one as a change to the same row, so it refuses
+/// rather than overwrite.
 struct ChangeCapture {
     /// The tables that hold a project's configuration, parents before
     /// children: a revert removes rows children first and puts them back
@@ -50,15 +56,18 @@ struct ChangeCapture {
         "json_array(" + t.key.map { "\(row).\($0)" }.joined(separator: ", ") + ")"
     }
 
+    /// A BLOB (in a table that lost STRICT by hand) goes in as hex: json_object refuses BLOBs.
     static func image(_ t: Table, _ row: String) -> String {
-        "json_object(" + t.columns.map { "'\($0)', \(row).\($0)" }.joined(separator: ", ") + ")"
+        "json_object(" + t.columns.map { "'\($0)', CASE typeof(\(row).\($0)) WHEN 'blob' THEN hex(\(row).\($0)) ELSE \(row).\($0) END" }.joined(separator: ", ") + ")"
     }
 
     /// An insert notes (nothing → row); a delete (row → nothing); an update
     /// (old → new), or, when it changed the key, a delete and an insert. A
-    /// row an upsert or REPLACE finds in the way is noted as it was (row →
-    /// row) before the insert: the net effect is then (old → new), and an
-    /// INSERT that ends in no change nets to nothing.
+    /// row an upsert (or REPLACE) finds in the way on its primary key is noted
+    /// as it was (row → row) before the insert: the net effect is then
+    /// (old → new), and an INSERT that ends in no change nets to nothing.
+    /// (A REPLACE on another unique key would remove a row unnoted, since
+    /// recursive_triggers is off; relctl writes none.)
     static func triggers(_ t: Table) -> String {
         let n = t.name
         let sameKey = t.key.map { "OLD.\($0) IS NEW.\($0)" }.joined(separator: " AND ")

@@ -1,8 +1,8 @@
 import RelctlCore
 
-/// Publishes in the audit trail: when, by whom, which revision, how many
-/// files changed, and where. Not a change of the data: `revision()` leaves
-/// these rows out, so logging a publish never makes the next one differ.
+/// Publishes and deploys in the audit trail: when, by whom, which revision,
+/// how many files changed, and where. Not a change of the data: `revision()`
+/// leaves these rows out, so logging one never makes the next publish differ.
 extension Store {
     static let publishAction = "publish "
 
@@ -12,5 +12,9 @@ extension Store {
         // into the database when it closes: do it now, not in whichever
         // command opens the database next.
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    public func logDeploy(dir: String, remote: String, revision: Int64, uploaded: Int, deleted: Int, now: Int64) throws {
+        try change(project: nil, captured: false, "deploy \(dir) to \(remote) revision \(revision): \(uploaded) uploaded, \(deleted) deleted", now: now) {}
     }
 }

@@ -335,7 +335,7 @@ extension Store {
         let rows = try db.query("""
             SELECT id, at, user, project, action, kind FROM audit
             WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR at >= ?2)
-              AND (?3 IS NULL OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
+              AND (?3 IS NULL OR kind = ?3 OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
             ORDER BY id DESC LIMIT ?4
             """, [SQLValue(filter.project), SQLValue(filter.since), SQLValue(filter.action), .int(filter.platform == nil ? limit : -1)])
         var out: [AuditEntry] = []

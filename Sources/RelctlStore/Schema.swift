@@ -157,7 +157,7 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         UPDATE audit SET kind = CASE
             WHEN instr(action, ' ') = 0 THEN action
-            WHEN action LIKE 'maintenance #%' THEN 'maintenance start'
+            WHEN action LIKE 'maintenance #%' THEN 'maintenance'
             WHEN substr(action, 1, instr(action, ' ') - 1) IN ('project', 'platform', 'version', 'notes', 'message', 'maintenance', 'rules', 'policy', 'import')
                 THEN substr(action, 1, instr(action, ' ')) || CASE WHEN instr(substr(action, instr(action, ' ') + 1), ' ') = 0
                     THEN substr(action, instr(action, ' ') + 1)

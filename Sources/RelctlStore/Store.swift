@@ -265,10 +265,9 @@ public final class Store {
 
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
-        // Publishes are logged too, but they do not change what is published.
-        // Newest first, so the scan stops at the first row that is not a publish.
-        try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE substr(action, 1, 8) <> ? ORDER BY id DESC LIMIT 1), 0)",
-                      [.text(Store.publishAction)]).intValue ?? 0
+        // Publishes and deploys are logged too, but they do not change what is published.
+        // Newest first, so the scan stops at the first row that is neither.
+        try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
     }
 
     /// How many row changes the database has had (schema 6 on), by relctl or
@@ -279,8 +278,7 @@ public final class Store {
 
     /// Each project's revision and edit stamp.
     public func projectRevisions() throws -> Revisions {
-        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND substr(action, 1, 8) <> ?",
-                                   [.text(Store.publishAction)]).intValue ?? 0
+        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND kind NOT IN ('publish', 'deploy')").intValue ?? 0
         var revisions = Revisions(everyProject: global)
         for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL GROUP BY project", []) {
             guard let slug = row.string(0), let id = row.int(1) else { continue }

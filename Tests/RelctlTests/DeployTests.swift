@@ -97,6 +97,9 @@ final class DeployTests: XCTestCase {
         let out = h.dir + "/out", older = h.dir + "/older", remote = h.dir + "/remote", list = h.dir + "/changed.txt"
         try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
         _ = published(h, older)
+        // The database as it was when `older` was published: a backup restored later.
+        let backup = h.dir + "/backup.db"
+        try FileManager.default.copyItem(atPath: h.db, toPath: backup)
         h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
         _ = published(h, out)
         // The list is checked before anything is sent.
@@ -106,11 +109,23 @@ final class DeployTests: XCTestCase {
         XCTAssertEqual((first.json as? [String: Any])?["unchanged"] as? Int, 0)
         let idle = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((idle.json as? [String: Any])?["unchanged"] as? Int, fileTree(out).count, "index.json counts as unchanged too")
-        // An older release does not replace a newer one by accident.
-        h.fails("deploy \(older) \(remote)", "holds revision")
+        // A tree the database has moved on from is not the release.
+        let behind = h.fails("deploy \(older) \(remote)", "no longer says what the database says")
+        XCTAssertTrue(behind.err.contains("the files were published from revision"), behind.err)
         XCTAssertEqual(fileTree(remote), fileTree(out))
-        h.ok("deploy \(older) \(remote) --allow-older")
+        // An older release does not replace a newer one by accident (a database restored from a backup).
+        let refused = h.run(["deploy", older, remote], database: backup)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("holds revision"), refused.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        XCTAssertEqual(h.run(["deploy", older, remote, "--allow-older"], database: backup).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(older))
+        // Every deploy that sent files is in the log of the database it went from.
+        let logged = h.run(["log", "--action", "deploy", "--json"], database: backup).json as? [String: Any]
+        let entries = logged?["entries"] as? [[String: Any]] ?? []
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual((entries.first?["action"] as? String)?.hasPrefix("deploy \(older) to \(remote) revision "), true, "\(entries)")
+        XCTAssertEqual((h.ok("--json log --action deploy").json as? [String: Any])?["entries"].map { ($0 as? [Any])?.count }, 1, "the first deploy of out; the idle one sent nothing")
         // Past the next change (the window at 12:30) the files no longer say what check says.
         let now = h.now
         h.now = now + 3600

@@ -85,7 +85,7 @@ final class HardeningTests: XCTestCase {
             h.fails("maintenance start --for \(d)", status: 2, "9999")
         }
         h.fails("maintenance schedule --from 9999-12-31T23:00:00Z --until 9999-12-31T23:59:59-01:00", status: 2, "0001 to 9999")
-        let ok = h.run(["maintenance", "start", "--for", "52w", "--json"])
+        let ok = h.run(["maintenance", "start", "--for", "52w", "--json", "--yes"])
         XCTAssertEqual(ok.status, 0, ok.err)
         XCTAssertTrue(ok.out.contains("\"endsAt\":\"2027-11-28T12:00:00Z\""), ok.out)
         XCTAssertThrowsError(try Time.adding(Time.latest, to: 1, what: "x"))

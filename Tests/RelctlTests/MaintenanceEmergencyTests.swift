@@ -115,10 +115,11 @@ final class MaintenanceEmergencyTests: XCTestCase {
 
 /// Time forms on the command line, end to end.
 final class TimeFormTests: XCTestCase {
-    func testUntilHHMMThatHasPassedMeansTomorrow() {
+    func testUntilHHMMThatHasPassedIsRefusedAndTomorrowIsSaid() {
         let h = Harness()  // 2026-11-29T12:00:00Z, TZ=UTC
         h.sample()
-        let w = h.ok("--json maintenance start --until 11:00").json as? [String: Any]
+        h.fails("--json maintenance start --until 11:00", status: 2, "--until 11:00 has already passed today")
+        let w = h.ok("--json maintenance start --until \"tomorrow 11:00\"").json as? [String: Any]
         XCTAssertEqual(w?["endsAt"] as? String, "2026-11-30T11:00:00Z")
         h.ok("maintenance stop")
         let s = h.ok("--json maintenance schedule --from \"tomorrow 02:00\" --for 2h").json as? [String: Any]

@@ -156,7 +156,7 @@ final class StatusPageTests: XCTestCase {
         h.ok("project add other --name Other")
         h.ok("-p other platform add ios --bundle-id com.example.other --app-store-id 42")
         h.ok("-p other version add 1.0 --platform ios --released 2026-01-01T00:00:00Z")
-        h.ok("-p other maintenance start --until 2026-12-02T00:00:00Z --platform ios")
+        h.ok("-p other maintenance start --until 2026-12-02T00:00:00Z --platform ios --yes")
         let out = h.dir + "/out"
         let r = h.run(["publish", out, "--at", "2026-11-29T12:00:00Z"])
         XCTAssertEqual(r.status, 0, r.err)

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import RelctlCore
 import RelctlPublish
+import RelctlStore
 
 /// `relctl deploy DIR REMOTE`: hands a published tree to rclone, which
 /// speaks to every object store (S3, R2, GCS, Azure, …) and to local paths.
@@ -64,6 +65,13 @@ enum DeployCommand {
             throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
         default: break
+        }
+        // A tree the database has moved on from (a change since the publish, a project added or removed) is not the release.
+        let store = try inv.store(.read)
+        let database = try store.read { try TreeCurrency.Database.current(store) }
+        if let reason = TreeCurrency.staleness(TreeCurrency.Record(local), database: database, at: nil).compactMap(VerifyCommand.words).first {
+            throw RelctlError.failure("\(dir) no longer says what the database says (\(reason)); nothing was uploaded",
+                                      hint: "publish, then deploy: relctl publish \(dir)")
         }
         guard let rclone = Spawn.find("rclone", env: inv.context.env) else {
             throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")
@@ -136,6 +144,11 @@ enum DeployCommand {
                             "uploaded": .array(plan.uploads.map { .string($0) }), "deleted": .array(plan.deletions.map { .string($0) }),
                             "changed": .array(changed.map { .string($0) }), "unchanged": .int(plan.unchanged)])) {
             changed.map { $0 + "\n" }.joined()
+        }
+        // Every deploy that sent something is in the log, as publishes are; the log is a
+        // courtesy: a database this user may only read still deploys.
+        if !inv.dryRun && !(plan.uploads.isEmpty && plan.deletions.isEmpty), let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
+            try? log.logDeploy(dir: dir, remote: remote, revision: local.revision, uploaded: plan.uploads.count, deleted: plan.deletions.count, now: inv.now)
         }
         let verb = inv.dryRun ? "would upload" : "uploaded"
         inv.info("\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"

@@ -30,7 +30,7 @@ enum MaintenanceCommands {
         }
         let now = inv.now
         var end: Int64? = nil
-        if let u = inv.value("until") { end = try inv.futureTime(u) }
+        if let u = inv.value("until") { end = try inv.endTime(u) }
         if let d = inv.value("for") { end = try Time.adding(try Time.parseDuration(d), to: now, what: "a window of --for \(d)") }
         try create(inv, from: now, until: end)
     }
@@ -39,7 +39,7 @@ enum MaintenanceCommands {
         "schedule", abstract: "Schedule a maintenance window.",
         options: [Option("from", value: "TIME", help: "When the window starts: " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "When the window ends (same forms)."),
-                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun],
+                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, longWindowYes],
         examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time."),
                    Example("relctl maintenance schedule --from \"tomorrow 02:00\" --for 2h", "Two hours from 02:00 tomorrow, local time.")]
     ) { inv in
@@ -50,7 +50,7 @@ enum MaintenanceCommands {
             throw RelctlError.usage("a scheduled window needs --from and --until (or --for)", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
         }
         let start = try inv.futureTime(from)
-        let end = try inv.value("until").map(inv.futureTime)
+        let end = try inv.value("until").map { try inv.endTime($0) }
             ?? Time.adding(try Time.parseDuration(inv.value("for")!), to: start, what: "a window of --for \(inv.value("for")!)")
         try create(inv, from: start, until: end)
     }
@@ -65,6 +65,23 @@ enum MaintenanceCommands {
     static func warnDirection(_ inv: Invocation, _ text: String?, locale: String, option: String) {
         guard let text, RightToLeft.contains(locale), let p = RightToLeft.unguardedPlaceholder(text) else { return }
         inv.warn("\(option) (\(locale)) starts a line with \(p): a Latin name or date there lays the line out left to right; start with a word of the language, or put a right-to-left mark (U+200F) before \(p)")
+    }
+
+    /// --yes of a command that asks only for a window longer than a day.
+    static let longWindowYes = Option("yes", short: "y", help: "Confirm a window longer than a day without being asked (required for one when not on a terminal).")
+
+    /// What every confirmation of a window shows: "2026-12-02 20:00 UTC (in 1 h) to 2026-12-02 22:00 UTC (in 3 h), 2 h".
+    static func span(_ inv: Invocation, _ start: Int64, _ end: Int64?) -> String {
+        "\(start == inv.now ? "now" : inv.people(start)) to \(end.map(inv.people) ?? "when stopped")\(end.map { ", " + PeopleTime.length($0 - start) } ?? ", no end")"
+    }
+
+    /// A window longer than a day blocks apps for long: it is confirmed on a
+    /// terminal, and needs --yes elsewhere, whatever else the command asks.
+    /// `asks`: the command asks on a terminal anyway (its impact preview).
+    static func confirmLong(_ inv: Invocation, _ what: String, from start: Int64, until end: Int64?, asks: Bool = false) throws {
+        guard let end, end - start > 86_400, !inv.flag("yes"), !inv.dryRun else { return }
+        if asks && inv.context.stdinIsTerminal { return }
+        try inv.confirm("Block apps for \(PeopleTime.length(end - start)) with \(what) (\(span(inv, start, end)))?")
     }
 
     static func create(_ inv: Invocation, from start: Int64, until end: Int64?) throws {
@@ -92,7 +109,8 @@ enum MaintenanceCommands {
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
         // A window that starts now blocks apps at once: it is previewed like a floor.
         let open = { try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now) }
-        let id = start > now ? try open() : try inv.guarded(store, project, change: { snapshot in
+        try confirmLong(inv, "a maintenance window for \(scope)", from: start, until: end, asks: start <= now)
+        let id = start > now ? try open() : try inv.guarded(store, project, moves: ["maintenance for \(scope): \(span(inv, start, end))"], change: { snapshot in
             snapshot.windows.append(MaintenanceWindow(id: 0, projectID: project.id, platformID: platform?.id, platformName: platform?.name,
                                                       startsAt: start, endsAt: end, copy: [:]))
         }, write: open)
@@ -113,7 +131,7 @@ enum MaintenanceCommands {
             o["overlaps"] = .array(overlapping.map { .int($0.id) })
             return .object(o)
         }
-        inv.info("maintenance window #\(id) for \(scope): \(inv.people(start)) to \(end.map(inv.people) ?? "stop")")
+        inv.info("maintenance window #\(id) for \(scope): \(span(inv, start, end))")
         for w in overlapping {
             inv.info("it overlaps window #\(w.id) (\(w.platformName ?? "all platforms"), \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")), which stays as it is: apps are blocked while either applies, and see #\(id)'s copy while both are active (the newest window's)")
         }
@@ -157,7 +175,7 @@ enum MaintenanceCommands {
         arguments: [idArgument],
         options: [Option("from", value: "TIME", help: "The new start (only before the window begins): " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "The new end (same forms)."),
-                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun],
+                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun, longWindowYes],
         examples: [Example("relctl maintenance edit 4 --until \"2026-12-01 05:00\"", "Extend window #4 to 05:00 local time.")]
     ) { inv in
         let id = try windowID(inv)
@@ -168,13 +186,16 @@ enum MaintenanceCommands {
             throw RelctlError.usage("nothing to change", hint: "give --from, --until or --for")
         }
         let from = try inv.value("from").map(inv.futureTime)
-        var until = try inv.value("until").map(inv.futureTime)
+        var until = try inv.value("until").map { try inv.endTime($0) }
         if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
         let store = try inv.store()
         let project = try inv.project(in: store)
+        if let old = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }) {
+            try confirmLong(inv, "window #\(id)", from: from ?? old.startsAt, until: until ?? old.endsAt)
+        }
         let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
         inv.render(json(w, now: inv.now)) { "" }
-        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(inv.people(w.startsAt)) to \(w.endsAt.map(inv.people) ?? "stop")")
+        inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(span(inv, w.startsAt, w.endsAt))")
     }
 
     static let message: RunnableCommand = RunnableCommand(

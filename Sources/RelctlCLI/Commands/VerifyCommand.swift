@@ -118,18 +118,11 @@ enum VerifyCommand {
         ])) {
             var s = ""
             for reason in staleness {
+                if case .editedByHand = reason, !changedProjects.isEmpty { continue }
+                guard let words = words(reason) else { continue }
                 switch reason {
-                case .databaseRevision(let now, let tree):
-                    s += "stale: the database is at revision \(now), the files were published from revision \(tree); publish again\n"
-                case .editedByHand:
-                    if changedProjects.isEmpty { s += "stale: the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say); publish again\n" }
-                case .project(let slug, _, _, true):
-                    s += "stale: project '\(slug)' was changed without relctl since the publish (no new revision: sqlite3 by hand, say)\n"
-                case .project(let slug, let tree, let now, false):
-                    s += "stale: project '\(slug)' is at revision \(now), its files were published from revision \(tree.map(String.init) ?? "unknown")\n"
-                case .projectRemoved(let slug): s += "stale: project '\(slug)' is published here but no longer in the database\n"
-                case .projectAdded(let slug): s += "stale: project '\(slug)' is in the database but not published here\n"
-                case .notYet, .wentStale: break
+                case .databaseRevision, .editedByHand: s += "stale: \(words); publish again\n"
+                default: s += "stale: \(words)\n"
                 }
             }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
@@ -144,5 +137,18 @@ enum VerifyCommand {
                                           : !changed.isEmpty ? "put the files right: relctl publish \(dir) --full" : "publish again; if it persists, report it")
         }
         inv.info("verified " + summary)
+    }
+
+    /// Why a tree is not the database's, for people (nil: a matter of its span, said apart).
+    static func words(_ reason: TreeCurrency.Staleness) -> String? {
+        switch reason {
+        case .databaseRevision(let now, let tree): return "the database is at revision \(now), the files were published from revision \(tree)"
+        case .editedByHand: return "the database was changed since the publish without relctl (no new revision: sqlite3 by hand, say)"
+        case .project(let slug, _, _, true): return "project '\(slug)' was changed without relctl since the publish (no new revision: sqlite3 by hand, say)"
+        case .project(let slug, let tree, let now, false): return "project '\(slug)' is at revision \(now), its files were published from revision \(tree.map(String.init) ?? "unknown")"
+        case .projectRemoved(let slug): return "project '\(slug)' is published here but no longer in the database"
+        case .projectAdded(let slug): return "project '\(slug)' is in the database but not published here"
+        case .notYet, .wentStale: return nil
+        }
     }
 }

@@ -154,11 +154,22 @@ enum VersionCommands {
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.dryRun],
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.dryRun,
+                  Option("yes", short: "y", help: "Move the release time of a version already released without being asked (required for one when not on a terminal).")],
         examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
         let (store, project, platforms) = try inv.targets()
+        // Moving a release that happened restarts its release delay (the
+        // "outdated" announcement waits again): asked, never done quietly.
+        let moved = try platforms.compactMap { p -> String? in
+            let v = try store.version(inv.arg("VERSION")!, on: p)
+            guard let was = v.releasedAt, was != at, was <= inv.now else { return nil }
+            return "\(p.name) \(v.version.text) released \(inv.people(was))"
+        }
+        if !moved.isEmpty {
+            try inv.confirm("\(moved.joined(separator: "; ")): move its release to \(inv.people(at)), restarting its release delay?")
+        }
         try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(inv.people(at))") }
         try inv.printWritten {

@@ -57,6 +57,17 @@ public final class Invocation {
     public func people(_ t: Int64) -> String { PeopleTime.format(t, now: now, timeZone: timeZone) }
     /// A time that looks ahead (an end, a start, a deadline): "HH:MM" that has passed today is tomorrow's.
     public func futureTime(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone, future: true) }
+    /// An end (`--until`): a time of day that has passed today is refused
+    /// with both readings, never taken as tomorrow's: typed at 20:52,
+    /// "--until 20:00" would otherwise block apps for 23 hours.
+    public func endTime(_ text: String, option: String = "--until") throws -> Int64 {
+        let t = try TimeInput.parse(text, now: now, timeZone: timeZone)
+        guard TimeInput.isClock(text), t <= now else { return t }
+        let tomorrow = try TimeInput.parse(text, now: now, timeZone: timeZone, future: true)
+        let clock = text.trimmingSpaces()
+        throw RelctlError.usage("\(option) \(clock) has already passed today (\(people(t)))",
+                                hint: "for tomorrow write \(option) 'tomorrow \(clock)' (\(people(tomorrow))); to end maintenance now, stop it")
+    }
 
     // MARK: output
 

@@ -33,14 +33,16 @@ enum PeopleTime {
     /// "in 14 h", "3 d ago", "now": the largest unit, rounded down.
     static func distance(_ seconds: Int64) -> String {
         if seconds == 0 { return "now" }
-        let s = seconds < 0 ? -seconds : seconds
-        let text: String
+        return seconds > 0 ? "in \(length(seconds))" : "\(length(-seconds)) ago"
+    }
+
+    /// "2 h 30 min", "3 d 2 h": a length of time, its two largest units, rounded down.
+    static func length(_ s: Int64) -> String {
         switch s {
-        case ..<60: text = "\(s) s"
-        case ..<3600: text = "\(s / 60) min"
-        case ..<172_800: text = "\(s / 3600) h" + (s < 36_000 && s % 3600 >= 60 ? " \(s % 3600 / 60) min" : "")
-        default: text = "\(s / 86400) d" + (s % 86400 >= 3600 ? " \(s % 86400 / 3600) h" : "")
+        case ..<60: return "\(s) s"
+        case ..<3600: return "\(s / 60) min"
+        case ..<172_800: return "\(s / 3600) h" + (s < 36_000 && s % 3600 >= 60 ? " \(s % 3600 / 60) min" : "")
+        default: return "\(s / 86400) d" + (s % 86400 >= 3600 ? " \(s % 86400 / 3600) h" : "")
         }
-        return seconds > 0 ? "in \(text)" : "\(text) ago"
     }
 }

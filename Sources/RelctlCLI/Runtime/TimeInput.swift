@@ -25,6 +25,12 @@ public enum TimeInput {
         return t
     }
 
+    /// "HH:MM" or "HH:MM:SS" alone: a time of day with no day.
+    public static func isClock(_ text: String) -> Bool {
+        let s = text.trimmingSpaces()
+        return (s.utf8.count == 5 || s.utf8.count == 8) && s.firstIndex(of: ":") == s.index(s.startIndex, offsetBy: 2)
+    }
+
     private static func instant(_ text: String, now: Int64, timeZone: String?, future: Bool) throws -> Int64 {
         let s = text.trimmingSpaces()
         if s == "now" { return now }

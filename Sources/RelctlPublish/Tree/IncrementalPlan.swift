@@ -1,7 +1,8 @@
 import RelctlCore
 import RelctlStore
 
-/// The third phase of writing a tree, and a pure one: which projects a
+/// The third phase of writing a tree, and a pure one (given the facts and
+/// the `isIntact` it is handed, which looks at files): which projects a
 /// publish renders and which it keeps as the old index lists them, from what
 /// the database says of each (its revision and edit stamp) and what the tree
 /// says (its record, its run of the file list, whether its files are intact).

@@ -29,6 +29,8 @@ public final class PreviousTree {
     }
 
     public let root: String
+    /// The lock it was read under: the staging made from it writes under the same one.
+    package let lock: TreeLock
     /// The old index.json, when this relctl's kind wrote it: what each project's files were published from.
     public let index: PublishedIndex?
     /// The old index's file list in runs (a project's folder, a root file), by key.
@@ -45,7 +47,8 @@ public final class PreviousTree {
     package let interrupted: Bool
     private var checkedDirectories: Set<String> = []
 
-    package init(_ found: Found) {
+    package init(_ found: Found, lock: TreeLock) {
+        self.lock = lock
         root = found.root
         index = found.index
         runs = found.runs

@@ -38,10 +38,11 @@ public final class Staging {
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
     private var committing = false
-    private var committed = false
+    /// Committed or aborted: nothing more may be staged.
+    private var ended = false
 
-    package init(_ lock: TreeLock, previous: PreviousTree, plan: IncrementalPlan) {
-        self.lock = lock
+    package init(previous: PreviousTree, plan: IncrementalPlan) {
+        lock = previous.lock
         self.previous = previous
         replaced = plan.replaced
     }
@@ -61,7 +62,7 @@ public final class Staging {
     /// one as read, while its stamp still holds. A file of a new folder is written in
     /// the background (BackgroundWriter); index.json, staged last, after them all.
     public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
-        precondition(!committed, "a file staged after the commit")
+        precondition(!ended, "a file staged after the commit or an abort")
         do { return try stageFile(relative, bytes, sha256: sha256) } catch {
             // A file staged before this one, written in the background, that failed is named
             // first: on a disk that filled up, its failure came first in the publish's order.
@@ -189,10 +190,10 @@ public final class Staging {
     /// naming every path it renames or removes covers every step from the
     /// first rename to the last removal; `CommittedTree.finish` removes it.
     public func commit(removing stale: [String]) throws -> CommittedTree {
-        precondition(!committed, "a second commit")
+        precondition(!ended, "a commit after the commit or an abort")
         let stale = stale.filter { TreeFiles.isSafe($0) && $0 != "index.json" }
         if lock.dryRun {
-            committed = true
+            ended = true
             return CommittedTree(lock: lock, previous: previous, fresh: [], removed: stale.filter { TreeFiles.isPublishedFile($0, in: root) })
         }
         // Every staged file written, or the publish aborts as if the write had failed in place.
@@ -233,15 +234,16 @@ public final class Staging {
             pending.removeAll()
             stagedFolders.removeAll()
         }
-        committed = true
+        ended = true
         let dir = root
         return CommittedTree(lock: lock, previous: previous, fresh: fresh, removed: stale.filter { TreeFiles.remove($0, in: dir) })
     }
 
     /// Drops staged files after a failure: the tree stays as it was, or, if
     /// renames had begun, as the journal lets the next publish complete it.
-    /// Then the folders the lock made go, when empty.
+    /// (The folders the lock made go with `TreeLock.takeBack`.)
     public func abort() {
+        ended = true
         try? background.finish()
         flusher?.wait()
         for (temp, _, _) in pending { unlink(temp) }
@@ -250,12 +252,12 @@ public final class Staging {
         stagedFolders.removeAll()
         // The journal first: DIR, when this publish made it, goes only empty.
         if marked && !committing { unlink(root + "/" + TreeFiles.journalName) }
-        lock.takeBack()
     }
 }
 
-/// The tree in place: the last phase records its state and ends the journal.
-public struct CommittedTree {
+/// The tree in place: the last phase records its state and ends the journal,
+/// once (`finish` consumes it).
+public struct CommittedTree: ~Copyable {
     package let lock: TreeLock
     package let previous: PreviousTree
     /// The folders this publish put in place: nothing of an earlier publish is in them.
@@ -269,7 +271,7 @@ public struct CommittedTree {
     /// index.json holds its file list and each run of it
     /// (IndexFormat.located), for the state; `last`: what the publish said
     /// and rests on (LastPublish), for the next one.
-    public func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil, vouched: Bool) {
+    public consuming func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil, vouched: Bool) {
         if lock.dryRun { return }
         let root = lock.root
         let journal = root + "/" + TreeFiles.journalName

@@ -113,11 +113,12 @@ public final class TreeLock {
         previous.state = state
         previous.folderCheck = state == nil ? nil : foundFolders
         previous.interrupted = interrupted
-        return (PreviousTree(previous), result)
+        return (PreviousTree(previous, lock: self), result)
     }
 
     /// Takes back the folders this lock made (DIR and its missing parents),
-    /// those that are empty: a publish that failed leaves no trace.
+    /// those that are empty: a publish that failed leaves no trace. After
+    /// `Staging.abort`, which empties them of what it wrote.
     package func takeBack() {
         TreeLock.takeBack(madeDirectories)
         madeDirectories.removeAll()

@@ -10,7 +10,7 @@ CREATE TABLE audit(
     user TEXT NOT NULL,
     project TEXT,
     action TEXT NOT NULL
-, kind TEXT NOT NULL DEFAULT '', reverts INTEGER) STRICT;
+, kind TEXT NOT NULL DEFAULT '') STRICT;
 -- table audit_change
 CREATE TABLE audit_change(
     audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,
@@ -20,6 +20,12 @@ CREATE TABLE audit_change(
     before TEXT,
     after TEXT,
     PRIMARY KEY(audit_id, seq)
+) STRICT, WITHOUT ROWID;
+-- table audit_revert
+CREATE TABLE audit_revert(
+    audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,
+    reverted INTEGER NOT NULL,
+    PRIMARY KEY(audit_id, reverted)
 ) STRICT, WITHOUT ROWID;
 -- table edit_count
 CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+
+/// The quiet operations that could cause an outage: an end that already
+/// passed today, a window longer than a day, a release moved again.
+final class ChangeTrapsTests: XCTestCase {
+    /// At 12:00, "--until 11:00" is refused with both readings, never taken
+    /// as tomorrow's 11:00 (a 23-hour window); a later time today works.
+    func testAnEndThatPassedTodayIsRefusedWithBothReadings() {
+        let h = Harness()  // now: 2026-11-29 12:00 UTC
+        h.sample()
+        let r = h.fails("maintenance start --until 11:00 --yes", status: 2, "--until 11:00 has already passed today (2026-11-29 11:00 UTC (1 h ago))")
+        XCTAssertTrue(r.err.contains("--until 'tomorrow 11:00' (2026-11-30 11:00 UTC (in 23 h))"), r.err)
+        h.fails("maintenance schedule --from 11:30 --until 11:45 --yes", status: 2, "--until 11:45 has already passed today")
+        h.ok("maintenance start --until 13:00 --yes")
+        // During the window, moving its end to a time of day that passed is the same trap.
+        h.fails("maintenance edit 1 --until 11:59", status: 2, "--until 11:59 has already passed today")
+        h.ok("maintenance edit 1 --until \"tomorrow 01:00\"")
+        XCTAssertTrue(h.ok("maintenance list").out.contains("2026-11-30 01:00"), h.ok("maintenance list").out)
+    }
+
+    /// Every confirmation of a window shows its start, end and length; one
+    /// longer than a day asks on a terminal and needs --yes elsewhere, even
+    /// where the command would otherwise go ahead.
+    func testAWindowLongerThanADayIsConfirmed() {
+        let h = Harness()
+        h.sample()
+        let shown = h.run(["maintenance", "start", "--for", "2h"], terminal: true, answer: "n")
+        XCTAssertEqual(shown.status, 1, shown.err)
+        XCTAssertTrue(shown.err.contains("maintenance for all platforms: now to 2026-11-29 14:00 UTC (in 2 h), 2 h"), shown.err)
+        let long = h.fails("maintenance start --for 2d", status: 2, "Block apps for 2 d with a maintenance window for all platforms (now to 2026-12-01 12:00 UTC (in 2 d), 2 d) needs confirmation")
+        XCTAssertTrue(long.err.contains("--yes"), long.err)
+        h.fails("maintenance schedule --from \"2026-11-30 02:00\" --for 30h", status: 2, "Block apps for 30 h")
+        let asked = h.run(["maintenance", "schedule", "--from", "2026-11-30 02:00", "--for", "30h"], terminal: true, answer: "n")
+        XCTAssertEqual(asked.status, 1, asked.err)
+        XCTAssertTrue(asked.err.contains("2026-11-30 02:00 UTC (in 14 h) to 2026-12-01 08:00 UTC (in 44 h), 30 h"), asked.err)
+        h.ok("maintenance schedule --from \"2026-11-30 02:00\" --for 2h")
+        h.fails("maintenance edit 1 --until 2026-12-05T00:00:00Z", status: 2, "Block apps for 4 d 22 h with window #1")
+        h.ok("maintenance edit 1 --until 2026-12-05T00:00:00Z --yes")
+        // A dry run never needs --yes.
+        h.ok("maintenance start --for 3d --dry-run")
+        h.ok("maintenance start --for 3d --yes")
+    }
+
+    /// Releasing a version already released moves its release time and
+    /// restarts its release delay: asked, --yes off a terminal, and the log keeps the old time.
+    func testReReleasingAReleasedVersionAsksAndLogsTheOldTime() {
+        let h = Harness()
+        h.sample()
+        h.fails("version release 2.0 --platform ios", status: 2, "ios 2.0 released 2026-11-01 00:00 UTC (28 d 12 h ago): move its release to 2026-11-29 12:00 UTC (now), restarting its release delay")
+        let declined = h.run(["version", "release", "2.0", "--platform", "ios"], terminal: true, answer: "n")
+        XCTAssertEqual(declined.status, 1, declined.err)
+        h.ok("version release 2.0 --platform ios --yes")
+        XCTAssertTrue(h.ok("log --limit 1").out.contains("~ version ios 2.0: release 2026-11-01 00:00 UTC (28 d 12 h ago) → 2026-11-29 12:00 UTC (now)"), h.ok("log --limit 1").out)
+        // A version not yet released is released without a question.
+        h.ok("version add 2.1 --platform ios --build 210 --unreleased")
+        h.ok("version release 2.1 --platform ios")
+    }
+}
