@@ -58,3 +58,44 @@ final class ChangeTrapsTests: XCTestCase {
         h.ok("version release 2.1 --platform ios")
     }
 }
+
+/// Previews look past "now": the effect at each coming transition, and what a change removes.
+final class TimelinePreviewTests: XCTestCase {
+    func scenario() -> Harness {
+        let h = Harness()  // now: 2026-11-29 12:00 UTC
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        for v in ["1.8.0", "1.9.4", "2.0.0"] { h.ok("version add \(v) --platform ios --released 2026-11-01T00:00:00Z") }
+        h.ok("version add 2.1.0 --platform ios --released 2026-11-20T00:00:00Z")
+        h.ok("force 2.0.0 --after 7d --yes")
+        h.ok("maintenance start --for 2h --yes")
+        return h
+    }
+
+    /// During a window, a floor changes nothing now; the preview says what
+    /// it does when the window ends, and that it drops the old deadline.
+    func testAFloorDuringMaintenanceShowsTheWindowsEndAndTheDroppedDeadline() {
+        let h = scenario()
+        let r = h.run(["force", "2.1.0"], terminal: true, answer: "n")
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("raises the force floor of ios from 2.0.0 to 2.1.0, dropping the deadline of 2026-12-06T12:00:00Z: required at once"), r.err)
+        XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
+        // 2.1.0 is out for 9 days: 2.0.0 is offered it (optional), and the floor makes it required.
+        XCTAssertTrue(r.err.contains("from 2026-11-29 14:00 UTC (in 2 h), when maintenance window #1 ends:\n    ios: 1.8.0, 1.9.4, 2.0.0: optional → required"), r.err)
+        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when the force floor 2.0.0 on ios becomes required:\n    ios: 2.0.0: optional → required"), r.err)
+        XCTAssertTrue(r.err.contains("ios: installs nobody recorded, such as"), r.err)
+    }
+
+    /// Clearing a floor whose deadline is ahead cancels a switch to required: the preview names it.
+    func testClearingAFloorNamesTheSwitchItCancels() {
+        let h = scenario()
+        h.ok("maintenance stop")
+        let r = h.run(["force", "--clear"], terminal: true, answer: "n")
+        XCTAssertTrue(r.err.contains("removes the force floor of ios (2.0.0), and with it the switch to required at 2026-12-06T12:00:00Z"), r.err)
+        // Optional now either way (the floor's grace period, or the outdated rule after it is gone)…
+        XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
+        // …but the switch to required next week is what the change takes away.
+        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when the force floor 2.0.0 on ios becomes required:\n    ios: 1.8.0, 1.9.4: required → optional"), r.err)
+    }
+}

@@ -24,8 +24,7 @@ extension Invocation {
         let before = try store.read { try store.snapshot(project) }
         var after = before
         change(&after)
-        let impact = Impact(before: before, after: after, at: now)
-        let lines = moves + (impact.lines.isEmpty ? ["no recorded version changes what it sees now"] : impact.lines)
+        let lines = moves + impactLines(before: before, after: after)
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun
         if !quiet || asking {
             context.stderr.write("impact:\n" + lines.map { "  \($0)\n" }.joined())
@@ -35,5 +34,23 @@ extension Invocation {
         context.stderr.flush()
         let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
         guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+    }
+
+    /// What a change does to users now, then at each coming instant where
+    /// that differs (a window's end, a deadline, a release delay), for
+    /// recorded versions and the installs nobody recorded:
+    ///     ios: 1.0 (100): none → optional
+    ///     from 2026-12-02 20:00 UTC (in 8 h), when maintenance window #1 ends:
+    ///       ios: 1.8.0, 1.9.4: maintenance → required
+    func impactLines(before: ProjectSnapshot, after: ProjectSnapshot) -> [String] {
+        let timeline = Impact.timeline(before: before, after: after, at: now)
+        var lines = timeline[0].impact.lines
+        if lines.isEmpty { lines = ["no install changes what it sees now"] }
+        for step in timeline.dropFirst() {
+            let when = "from \(people(step.at))" + (step.causes.isEmpty ? "" : ", when " + step.causes.joined(separator: "; "))
+            lines.append(when + ":")
+            lines += step.impact.lines.isEmpty ? ["  no install sees anything other than it would have"] : step.impact.lines.map { "  " + $0 }
+        }
+        return lines
     }
 }

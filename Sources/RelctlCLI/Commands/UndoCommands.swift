@@ -66,12 +66,12 @@ enum UndoCommands {
         let words = try ChangeWords(changes, store: store, time: inv.people)
         store.dropChanges()
         store.holdsChanges = held
-        let impact = before.flatMap { b in after.map { Impact(before: b, after: $0, at: inv.now).lines } } ?? []
+        let impact = before.flatMap { b in after.map { inv.impactLines(before: b, after: $0) } } ?? []
         let names = trial.entries.map { "#\($0.id) (\($0.action))" }
         let asking = inv.context.stdinIsTerminal && !inv.flag("yes") && !inv.dryRun
         if !inv.quiet || asking {
             inv.context.stderr.write("revert \(names.joined(separator: ", ")):\n" + changes.map { "  " + words.line($0) + "\n" }.joined()
-                + "impact:\n" + (impact.isEmpty ? ["no recorded version changes what it sees now"] : impact).map { "  \($0)\n" }.joined())
+                + "impact:\n" + (impact.isEmpty ? ["no install changes what it sees now"] : impact).map { "  \($0)\n" }.joined())
         }
         try inv.confirm("Revert \(trial.entries.map { "#\($0.id)" }.joined(separator: ", "))?")
         let done = try store.revert(entry.id, withLater: later, now: inv.now)

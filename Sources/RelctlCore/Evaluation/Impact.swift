@@ -1,34 +1,93 @@
 /// What a change would do to users, before it is made: every recorded
-/// version (with its build) on every platform is asked of the ONE evaluator
-/// on the snapshot as it is and on a copy with the change applied in memory.
+/// version (with its build) on every platform, and the installs nobody
+/// recorded around the lines the change draws (Probes), are asked of the ONE
+/// evaluator on the snapshot as it is and on a copy with the change applied
+/// in memory; now, and (`timeline`) at each coming instant either state
+/// changes by itself, as the proof's time sweep sees them (Fidelity.coming).
 public struct Impact: Sendable {
     public struct Change: Sendable, Equatable {
         public var platform: String
         public var version: String
         public var from: Verdict.Kind
         public var to: Verdict.Kind
+        /// An install no record names (Probes): `version` says which.
+        public var unrecorded = false
     }
 
     public var changes: [Change]
 
     public init(before: ProjectSnapshot, after: ProjectSnapshot, at t: Int64) {
-        let old = Evaluator(before), new = Evaluator(after)
-        var changes: [Change] = []
+        self.init(Impact.askers(before, after), at: t)
+    }
+
+    /// Who is asked, per platform: the platform before and after, the records and the probes.
+    struct Asker {
+        let was: PlatformRecord, now: PlatformRecord
+        let records: [VersionRecord]
+        let probes: [Probes.Install]
+    }
+
+    static func askers(_ before: ProjectSnapshot, _ after: ProjectSnapshot) -> (old: Evaluator, new: Evaluator, platforms: [Asker]) {
+        var out: [Asker] = []
         for platform in after.platforms {
             guard let was = before.platforms.first(where: { $0.id == platform.id }) else { continue }
-            for v in after.versions(of: platform) {
-                let from = old.evaluate(was, v.release, at: t).kind, to = new.evaluate(platform, v.release, at: t).kind
-                if from != to { changes.append(Change(platform: platform.name, version: v.label, from: from, to: to)) }
+            let records = after.versions(of: platform)
+            let sorted = records.sorted { Release.isBelow($0.release, $1.release) }
+            // Lines either state draws: floors, and pinned versions (which Probes marks).
+            let lines = [was.force?.version, was.recommend?.version, platform.force?.version, platform.recommend?.version].compactMap { $0 }
+            let pinned = Set(before.versions(of: was).filter { $0.policy != nil }.map(\.version.text) + sorted.filter { $0.policy != nil }.map(\.version.text))
+            let marked = Set(sorted.indices.filter { $0 == 0 || $0 == sorted.count - 1 || pinned.contains(sorted[$0].version.text) })
+            out.append(Asker(was: was, now: platform, records: records,
+                             probes: Probes.installs(sorted, marked: marked, lines: lines, buildOrdered: platform.isAndroid)))
+        }
+        return (Evaluator(before), Evaluator(after), out)
+    }
+
+    init(_ askers: (old: Evaluator, new: Evaluator, platforms: [Asker]), at t: Int64) {
+        var changes: [Change] = []
+        for a in askers.platforms {
+            for v in a.records {
+                let from = askers.old.evaluate(a.was, v.release, at: t).kind, to = askers.new.evaluate(a.now, v.release, at: t).kind
+                if from != to { changes.append(Change(platform: a.now.name, version: v.label, from: from, to: to)) }
+            }
+            for p in a.probes {
+                let from = askers.old.evaluate(a.was, p.release, at: t).kind, to = askers.new.evaluate(a.now, p.release, at: t).kind
+                if from != to { changes.append(Change(platform: a.now.name, version: "\(p.release.version.text) (\(p.kind))", from: from, to: to, unrecorded: true)) }
             }
         }
         self.changes = changes
     }
 
-    /// One line per platform and change: "ios: 1.0 (100), 1.1 (110): none → required".
+    /// The impact now and at each coming instant either state changes by
+    /// itself (a deadline, a window's end, a release delay: Fidelity.coming),
+    /// each instant with its causes; an instant whose changes are those of
+    /// the instant listed before it is left out (nothing new happens then).
+    public static func timeline(before: ProjectSnapshot, after: ProjectSnapshot, at t: Int64) -> [(at: Int64, causes: [String], impact: Impact)] {
+        let askers = askers(before, after)
+        let instants = Set(Fidelity.coming(before, after: t).map(\.at) + Fidelity.coming(after, after: t).map(\.at)).sorted()
+        var out: [(at: Int64, causes: [String], impact: Impact)] = [(t, [], Impact(askers, at: t))]
+        for instant in instants {
+            let impact = Impact(askers, at: instant)
+            if impact.changes == out.last!.impact.changes { continue }
+            // What happens then, in either state (the change may add the instant or take it away).
+            let causes = [after, before].compactMap { s in NextChange.after(s, at: instant - 1).flatMap { $0.at == instant ? $0.causes : nil } }.first ?? []
+            out.append((instant, causes, impact))
+        }
+        return out
+    }
+
+    /// One line per platform and change: "ios: 1.0 (100), 1.1 (110): none → required";
+    /// installs nobody recorded apart, by one example and their count.
     public var lines: [String] {
         var out: [String] = []
         var groups: [(key: String, versions: [String])] = []
-        for c in changes {
+        var unrecorded: [(platform: String, move: String, first: String, count: Int)] = []
+        for c in changes where c.unrecorded {
+            let move = "\(c.from.rawValue) → \(c.to.rawValue)"
+            if let i = unrecorded.firstIndex(where: { $0.platform == c.platform && $0.move == move }) { unrecorded[i].count += 1 }
+            else { unrecorded.append((c.platform, move, c.version, 1)) }
+        }
+        for c in changes where !c.unrecorded {
             let key = "\(c.platform): \(c.from.rawValue) → \(c.to.rawValue)"
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].versions.append(c.version) }
             else { groups.append((key, [c.version])) }
@@ -36,6 +95,9 @@ public struct Impact: Sendable {
         for g in groups {
             let colon = g.key.firstIndex(of: ":")!
             out.append("\(g.key[..<colon]): \(g.versions.joined(separator: ", ")): \(g.key[g.key.index(colon, offsetBy: 2)...])")
+        }
+        for u in unrecorded {
+            out.append("\(u.platform): installs nobody recorded, such as \(u.first)\(u.count > 1 ? " (\(u.count) probed)" : ""): \(u.move)")
         }
         return out
     }
@@ -45,13 +107,14 @@ public struct Impact: Sendable {
         switch (old, new) {
         case (nil, nil): return nil
         case (nil, let n?): return "sets the \(kind) floor of \(platform) to \(n.text)"
-        case (let o?, nil): return "removes the \(kind) floor of \(platform) (\(o.text))"
+        case (let o?, nil):
+            return "removes the \(kind) floor of \(platform) (\(o.text))" + (o.deadline.map { ", and with it the switch to required at \(Time.format($0))" } ?? "")
         case (let o?, let n?):
             if o.text == n.text {
                 let keeps = "keeps the \(kind) floor of \(platform) at \(n.text)"
                 switch (o.deadline, n.deadline) {
                 case (nil, let d?): return keeps + ", with a deadline at \(Time.format(d))"
-                case (let d?, nil): return keeps + ", without its deadline (\(Time.format(d)))"
+                case (let d?, nil): return keeps + ", dropping its deadline of \(Time.format(d)): required at once"
                 case (let a?, let b?) where a != b: return keeps + ", its deadline moved from \(Time.format(a)) to \(Time.format(b))"
                 default: return keeps
                 }
@@ -60,7 +123,14 @@ public struct Impact: Sendable {
                 return "respells the \(kind) floor of \(platform) from \(o.text) to \(n.text) (an equal version)"
             }
             let lower = Release.isBelow(n.release, o.release)
-            return "\(lower ? "lowers" : "raises") the \(kind) floor of \(platform) from \(o.text) to \(n.text)"
+            let deadline: String
+            switch (o.deadline, n.deadline) {
+            case (let d?, nil): deadline = ", dropping the deadline of \(Time.format(d)): required at once"
+            case (let a?, let b?) where a != b: deadline = ", its deadline moved from \(Time.format(a)) to \(Time.format(b))"
+            case (nil, let d?): deadline = ", with a deadline at \(Time.format(d))"
+            default: deadline = ""
+            }
+            return "\(lower ? "lowers" : "raises") the \(kind) floor of \(platform) from \(o.text) to \(n.text)" + deadline
         }
     }
 }
