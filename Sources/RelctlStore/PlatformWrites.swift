@@ -7,7 +7,11 @@ extension Store {
                             storeURL: String?, now: Int64) throws {
         try change(project: project.slug, "platform add \(name) bundle=\(bundleID)", now: now) {
             if try platforms(project: project.id).contains(where: { $0.name == name }) {
-                throw StoreError("project '\(project.slug)' already has platform \(name)", fix: .run(["platform", "edit", name, "--bundle-id", "ID"], "change it with"))
+                var typed = ["--bundle-id", bundleID]
+                if let appStoreID { typed += ["--app-store-id", appStoreID] }
+                if let minOS { typed += ["--min-os", minOS] }
+                if let storeURL { typed += ["--store-url", storeURL] }
+                throw StoreError("project '\(project.slug)' already has platform \(name)", fix: .run(["platform", "edit", name] + typed, "change it with"))
             }
             try db.run("INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os, store_url) VALUES (?, ?, ?, ?, ?, ?)",
                        [.int(project.id), .text(name), .text(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL)])

@@ -11,7 +11,12 @@ extension Store {
         try change(project: project.slug, "version add \(platform.name) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
             let existing = try versions(platform: platform.id, withNotes: false)
             if existing.contains(where: { $0.version.text == version.text }) {
-                throw StoreError("\(platform.name) already has version \(version.text)", fix: .run(["version", "edit", version.text, "--platform", platform.name, "--build", "N"], "change it with"))
+                // The values typed, so the fix pastes as it is; "--build N" only when none was.
+                var typed = build.map { ["--build", String($0)] } ?? []
+                if let minOS { typed += ["--min-os", minOS] }
+                if let releasedAt { typed += ["--released", Time.format(releasedAt)] }
+                throw StoreError("\(platform.name) already has version \(version.text)",
+                                 fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
             }
             try checkBuildFree(build, on: platform, among: existing, except: nil)
             try checkBuildOrder(version, build, on: platform, among: existing, except: nil)

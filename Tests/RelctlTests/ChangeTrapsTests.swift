@@ -99,3 +99,48 @@ final class TimelinePreviewTests: XCTestCase {
         XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when the force floor 2.0.0 on ios becomes required:\n    ios: 1.8.0, 1.9.4: required → optional"), r.err)
     }
 }
+
+/// A printed command, pasted, acts on what the message was about.
+final class PastedHintProjectTests: XCTestCase {
+    /// The hint of a duplicate keeps the values typed.
+    func testADuplicateVersionSuggestsTheEditWithTheValuesTyped() {
+        let h = Harness()
+        h.sample()
+        let r = h.fails("version add 2.0 --platform ios --build 999", "ios already has version 2.0")
+        XCTAssertTrue(r.err.contains("'relctl version edit 2.0 --platform ios --build 999"), r.err)
+        let p = h.fails("platform add ios --bundle-id com.example.other --min-os 16.0", "already has platform ios")
+        XCTAssertTrue(p.err.contains("'relctl platform edit ios --bundle-id com.example.other --min-os 16.0"), p.err)
+    }
+
+    /// A publish warning about another project than the default names it
+    /// (-p), and pasted as printed it fixes that project, not the default.
+    func testAPublishWarningsCommandNamesItsProjectAndPastesRight() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project add cam --name Cam")
+        h.ok("-p cam platform add ios --bundle-id com.example.cam --app-store-id 7")
+        h.ok("-p cam version add 1.0 --platform ios --released 2026-01-01T00:00:00Z")
+        h.ok("project use shop")
+        let out = h.dir + "/out"
+        let r = h.ok("publish \(out)")
+        let line = try XCTUnwrap(r.err.split(separator: "\n").first { $0.contains("cam/ios: no minimum OS") }, r.err)
+        XCTAssertTrue(line.contains("(relctl platform edit ios --min-os VERSION -p cam)"), String(line))
+        // Pasted with a value for VERSION: cam changes, shop does not.
+        h.ok("platform edit ios --min-os 14.0 -p cam")
+        XCTAssertTrue(h.ok("-p cam platform show ios").out.contains("14.0"))
+        XCTAssertTrue(h.ok("platform show ios").out.contains("15.0"), "the default project's iOS keeps its minimum OS")
+    }
+
+    /// project edit takes the project as every command does: SLUG, -p or the default.
+    func testProjectEditHonoursTheProjectOption() {
+        let h = Harness()
+        h.sample()
+        h.ok("project add blog --name Blog")
+        h.ok("project use shop")
+        h.ok("-p blog project edit --name \"Blog Two\"")
+        XCTAssertTrue(h.ok("project show blog").out.contains("Blog Two"))
+        h.ok("project edit --name \"Shop Two\"")
+        XCTAssertTrue(h.ok("project show shop").out.contains("Shop Two"))
+        h.fails("-p blog project edit shop --name X", status: 2, "SLUG 'shop' and -p 'blog' name two projects")
+    }
+}

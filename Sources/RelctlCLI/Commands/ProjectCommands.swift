@@ -81,6 +81,9 @@ enum ProjectCommands {
     /// The project named by SLUG, or the resolved one when SLUG is absent.
     static func named(_ inv: Invocation, _ store: Store) throws -> ProjectRecord {
         guard let slug = inv.arg("SLUG") else { return try inv.project(in: store) }
+        if let p = inv.value("project"), p != slug {
+            throw RelctlError.usage("SLUG '\(slug)' and -p '\(p)' name two projects", hint: "give one of them")
+        }
         return try store.requireProject(slug)
     }
 
@@ -108,7 +111,8 @@ enum ProjectCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a project's name, locales or time zone.",
-        arguments: [Argument("SLUG", help: slug.help, completion: .dynamic(.projects))],
+        discussion: "Without SLUG, the project of -p (or RELCTL_PROJECT, or 'relctl project use'), as every other command takes it.",
+        arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))],
         options: [name, defaultLocale, locales,
                   Option("time-zone", value: "ZONE", help: "The zone app messages show times in ({until}, {deadline}), like Europe/Istanbul (default UTC)."),
                   Shared.dryRun],
@@ -126,7 +130,7 @@ enum ProjectCommands {
             throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale, --locales or --time-zone")
         }
         let store = try inv.store()
-        let slug = inv.arg("SLUG")!
+        let slug = try named(inv, store).slug
         try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, now: inv.now)
         inv.info("updated project \(slug)")
         try inv.printWritten { try written(store, slug) }

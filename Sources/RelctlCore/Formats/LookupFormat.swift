@@ -7,7 +7,7 @@ enum LookupFormat {
         guard let id = p.appStoreID.flatMap({ Int64($0) }), let bundle = p.bundleID, let url = p.updateURL else { return nil }
         guard let minOS = v.minOS ?? p.minOS else {
             if locale == state.snapshot.publishedLocales.first {
-                warnings.append("\(state.project.slug)/\(p.name): no minimum OS is set, so no lookup file is published (relctl platform edit \(p.name) --min-os 15.0)")
+                warnings.append("\(state.project.slug)/\(p.name): no minimum OS is set, so no lookup file is published (relctl platform edit \(p.name) --min-os VERSION -p \(state.project.slug))")
             }
             return nil
         }

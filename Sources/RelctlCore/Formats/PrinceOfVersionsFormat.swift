@@ -44,7 +44,7 @@ enum PrinceOfVersionsFormat {
         }
         if p.isAndroid {
             guard current.build != nil, requiredRelease.map({ $0.build != nil }) ?? true else {
-                warnings.append("\(where_): a version Prince of Versions needs has no versionCode, so prince-of-versions.json has no android2 list; add builds with 'relctl version edit VERSION --platform android --build N'")
+                warnings.append("\(where_): a version Prince of Versions needs has no versionCode, so prince-of-versions.json has no android2 list; add builds with 'relctl version edit VERSION --platform android --build N -p \(state.project.slug)'")
                 return nil
             }
         } else if current.version.components.count > 3 || (requiredRelease?.version.components.count ?? 0) > 3 {

@@ -373,7 +373,7 @@ struct PlatformCheck {
                 let client = try SirenClient(config: config, lookup: lookup)
                 let at = state.at
                 let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
-                                                        reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION)")
+                                                        reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
                 let decisions: [ClientDecision]
                 if let proven, proven.client == client { decisions = proven.decisions } else {
                     decisions = versions.map { client.decide($0.version.text, at: at) }
@@ -418,7 +418,7 @@ struct PlatformCheck {
             var ignored: [String] = []
             guard AppcastFormat.render(state, locales: locales, warnings: &ignored) == nil else { unusable(.upgrader, path, .ignored("the file is missing")); return }
             let cause = state.current == nil ? nil : Limit(client: .upgrader, platform: platform.name, intent: "updates for upgrader apps",
-                                                            reason: "no appcast without a store link (relctl platform edit \(platform.name) --store-url URL)")
+                                                            reason: "no appcast without a store link (relctl platform edit \(platform.name) --store-url URL -p \(state.project.slug))")
             compare(.upgrader, path, cause: cause) { _ in .none }
             return
         }
@@ -538,7 +538,7 @@ struct PlatformCheck {
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
         if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = disorderedBuild {
-            intent("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N'")
+            intent("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N --platform \(platform.name) -p \(state.project.slug)'")
         }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
             intent(intentOf(verdict, v), "no optional update, only a required one")
