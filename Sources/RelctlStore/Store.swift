@@ -25,7 +25,13 @@ public final class Store {
 
     /// Rolls back what a dry run holds, letting other writers in: before its
     /// output is written, which may block on a slow reader.
-    public func dropChanges() { db.dropHeld() }
+    public func dropChanges() {
+        db.dropHeld()
+        heldChanges = []
+    }
+
+    /// The rows a --dry-run's held changes touched, before → after (for it to say what it would change).
+    public private(set) var heldChanges: [RowChange] = []
 
     /// The last write found the data already as asked: nothing was written
     /// and no audit row added (repeating a change must not fill the log).
@@ -241,7 +247,10 @@ public final class Store {
                            [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action))])
                 let id = db.lastInsertRowID
                 lastEntry = id
-                if captured { try ChangeCapture.record(db, audit: id) }
+                if captured {
+                    try ChangeCapture.record(db, audit: id)
+                    if holdsChanges && !dryRun { heldChanges += try rowChanges(of: id) }
+                }
                 for reverted in reverting { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
                 if dryRun { result = r; throw DryRunRollback() }
                 return r

@@ -144,3 +144,19 @@ final class PastedHintProjectTests: XCTestCase {
         h.fails("-p blog project edit shop --name X", status: 2, "SLUG 'shop' and -p 'blog' name two projects")
     }
 }
+
+/// A dry run says, field by field, what it would change.
+final class DryRunWordsTests: XCTestCase {
+    func testADryRunShowsEachFieldBeforeAndAfter() throws {
+        let h = Harness()
+        h.sample()
+        let before = try Data(contentsOf: URL(fileURLWithPath: h.db))
+        let r = h.ok("version edit 2.0 --platform ios --build 999 --min-os 16.0 --dry-run")
+        XCTAssertTrue(r.err.contains("would change:\n  ~ version ios 2.0: build 200 → 999, min os none → '16.0'"), r.err)
+        let q = h.ok("version edit 2.0 --platform ios --build 999 --dry-run -q")
+        XCTAssertEqual(q.err, "", "-q silences what a dry run would change")
+        let added = h.ok("notes set 2.0 --platform ios --locale fr \"Nouveau\" --dry-run")
+        XCTAssertTrue(added.err.contains("+ note fr of ios 2.0"), added.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.db)), before, "a dry run changed the database")
+    }
+}

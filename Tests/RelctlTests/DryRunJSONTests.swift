@@ -20,7 +20,7 @@ final class DryRunJSONTests: XCTestCase {
         var tried: [String] = []
         // publish and deploy have dry runs of their own (files, not rows).
         for (line, name) in JSONSchemaTests.cases + [("force --after 3d --platform ios", "policy")]
-        where !line.hasPrefix("publish") && !line.hasPrefix("deploy") {
+        where !line.hasPrefix("publish") && !line.hasPrefix("deploy") && !line.hasPrefix("undo") {
             let args = Harness.split(line)
             let before = try dump(h)
             let dry = h.run(args + ["--dry-run", "--json"])
@@ -30,10 +30,18 @@ final class DryRunJSONTests: XCTestCase {
             let validator = try SchemaValidator(path: Package.root + "/schema/json/\(name).schema.json")
             let document = try JSONReader.parse(Array(dry.out.utf8))
             XCTAssertEqual(validator.validate(document), [], "\(line) --dry-run --json against \(name).schema.json: \(dry.out)")
-            // The same document the change itself prints.
+            // The same document the change itself prints, marked as a dry run, with the rows it would change.
             let real = h.run(args + ["--json"])
             XCTAssertEqual(real.status, 0, "\(line): \(real.err)")
-            XCTAssertEqual(dry.out, real.out, line)
+            if case .object(var o) = document {
+                XCTAssertEqual(o.removeValue(forKey: "dryRun"), .bool(true), line)
+                guard case .array(let changes)? = o.removeValue(forKey: "changes") else { XCTFail("\(line): no changes in \(dry.out)"); continue }
+                XCTAssertFalse(changes.isEmpty, "\(line): a dry run that changes rows lists none")
+                o.removeValue(forKey: "impact")
+                XCTAssertEqual(JSON.object(o), try JSONReader.parse(Array(real.out.utf8)), line)
+            } else {
+                XCTAssertEqual(dry.out, real.out, line)
+            }
             XCTAssertNotEqual(try dump(h), before, "\(line) changed nothing for real either: the test proves nothing")
             tried.append(args.prefix(2).joined(separator: " "))
         }

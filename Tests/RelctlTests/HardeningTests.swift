@@ -324,7 +324,7 @@ final class HardeningTests: XCTestCase {
         var floor = Floor(version: try Version("2.0"), build: nil)
         floor.deadline = 1_796_083_200
         XCTAssertEqual(Impact.floorMove("force", platform: "ios", from: floor, to: Floor(version: try Version("2.0"), build: nil)),
-                       "keeps the force floor of ios at 2.0, without its deadline (2026-12-01T00:00:00Z)")
+                       "keeps the force floor of ios at 2.0, dropping its deadline of 2026-12-01T00:00:00Z: required at once")
     }
 
     // 10. Output that cannot be written is a failure.

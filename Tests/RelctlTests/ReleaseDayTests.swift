@@ -491,7 +491,7 @@ final class JSONSchemaTests: XCTestCase {
         ("status", "status"), ("log", "log"), ("publish out --dry-run", "publish"), ("publish out", "publish"), ("verify out", "verify"),
         ("deploy out ./remote --dry-run", "deploy"), ("deploy out ./remote", "deploy"),
         ("maintenance start --for 1h --platform android", "window"), ("check 1.9 --platform android --build 190", "check"),
-        ("maintenance stop", "maintenance-stop"),
+        ("maintenance stop", "maintenance-stop"), ("undo --dry-run", "revert"), ("undo --yes", "revert"),
     ]
 
     func testEveryJSONOutputValidatesAgainstItsSchema() throws {

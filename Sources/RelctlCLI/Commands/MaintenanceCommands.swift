@@ -148,8 +148,8 @@ enum MaintenanceCommands {
         let now = inv.now
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let stopped = try store.stopWindows(in: project, platform: platform, now: now)
-        inv.render(.object(["stopped": .array(stopped.map { .int($0.id) }),
-                            "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })])) { "" }
+        try inv.printWritten { .object(["stopped": .array(stopped.map { .int($0.id) }),
+                            "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })]) }
         for s in stopped {
             if s.continuedAs.isEmpty {
                 inv.info("stopped maintenance window #\(s.id)")
@@ -194,7 +194,7 @@ enum MaintenanceCommands {
             try confirmLong(inv, "window #\(id)", from: from ?? old.startsAt, until: until ?? old.endsAt)
         }
         let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
-        inv.render(json(w, now: inv.now)) { "" }
+        try inv.printWritten { json(w, now: inv.now) }
         inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(span(inv, w.startsAt, w.endsAt))")
     }
 

@@ -25,6 +25,7 @@ extension Invocation {
         var after = before
         change(&after)
         let lines = moves + impactLines(before: before, after: after)
+        previewedImpact = lines
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun
         if !quiet || asking {
             context.stderr.write("impact:\n" + lines.map { "  \($0)\n" }.joined())

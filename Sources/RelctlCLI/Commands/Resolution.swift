@@ -8,6 +8,12 @@ extension Invocation {
         let store = try Store(path: dbPath, mode: mode, user: context.user)
         store.holdsChanges = dryRun
         dropDryRun = { [weak store] in store?.dropChanges() }
+        // Holds the store (and so its held changes) until the command has said what they are.
+        dryRunChanges = { [store, weak self] in
+            guard let self, !store.heldChanges.isEmpty else { return ([], []) }
+            let words = try? ChangeWords(store.heldChanges, store: store, time: self.people)
+            return (store.heldChanges.map { words?.line($0) ?? "\($0.table) \($0.key)" }, store.heldChanges.map(LogCommand.json))
+        }
         wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
         return store
     }

@@ -80,7 +80,7 @@ enum RulesCommands {
         updated.whatsNewLimit = whatsNew ?? project.whatsNewLimit
         try store.setRules(of: project, to: updated, now: inv.now)
         if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
-        inv.render(json(updated)) { text(updated) }
+        if inv.json { try inv.printWritten { json(updated) } } else { inv.out(text(updated)) }
     }
 
     static func count(_ text: String, _ name: String, max: Int64) throws -> Int64 {

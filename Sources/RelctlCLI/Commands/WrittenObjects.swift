@@ -6,11 +6,25 @@ import RelctlStore
 /// A dry run prints what it would have made, read back from the changes it
 /// holds uncommitted (Store.holdsChanges), and changes nothing: they are
 /// rolled back before the document is written, which may wait on the reader.
+/// A dry run's document is marked as one (`dryRun`), and carries the rows it
+/// would change (`changes`, as `log --json` has them) and the impact its
+/// preview showed (`impact`, when the change has one).
 extension Invocation {
     func printWritten(_ document: () throws -> JSON) throws {
         guard json else { return }
-        let doc = try document()
-        if dryRun { dropDryRun() }
+        var doc = try document()
+        if dryRun {
+            var marks: [(String, JSON)] = [("dryRun", .bool(true)), ("changes", .array(dryRunChanges().json))]
+            if let impact = previewedImpact { marks.append(("impact", .array(impact.map { .string($0) }))) }
+            switch doc {
+            case .object(var o):
+                for (k, v) in marks { o[k] = v }
+                doc = .object(o)
+            case .fields(let list): doc = .fields(list + marks)
+            default: break
+            }
+            dropDryRun()
+        }
         emit(doc)
     }
 }

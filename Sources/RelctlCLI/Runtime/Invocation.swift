@@ -10,6 +10,17 @@ public final class Invocation {
     var wroteNothing: () -> Bool = { false }
     /// Rolls back what a --dry-run holds (set with the store).
     var dropDryRun: () -> Void = {}
+    /// What a --dry-run holds, row by row: worded for people and as data (set with the store).
+    var dryRunChanges: () -> (lines: [String], json: [JSON]) = { ([], []) }
+    /// The impact a preview showed, for the --json of a dry run.
+    var previewedImpact: [String]? = nil
+
+    /// After the command: a dry run says, row by row, what it would have changed.
+    func reportDryRun() {
+        guard dryRun, !json, !quiet else { return }
+        let lines = dryRunChanges().lines
+        if !lines.isEmpty { context.stderr.write("would change:\n" + lines.map { "  \($0)\n" }.joined()) }
+    }
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
         self.context = context; self.parsed = parsed; self.arguments = arguments

@@ -43,7 +43,9 @@ public enum Runner {
             guard let handler else { throw Parser.missingSubcommand(parsed) }
             let arguments = try Parser.validatePositionals(parsed)
             try checkPaths(parsed, arguments, env: context.env)
-            try handler(Invocation(context: context, parsed: parsed, arguments: arguments))
+            let invocation = Invocation(context: context, parsed: parsed, arguments: arguments)
+            try handler(invocation)
+            invocation.reportDryRun()
             return 0
         } catch {
             var e = RelctlError.from(error)
