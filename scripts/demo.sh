@@ -18,8 +18,8 @@ run version add 2.1.0 --platform ios --build 210 --released 2026-11-20T09:00:00Z
 run notes set 2.1.0 --platform ios --locale tr "Daha hızlı ödeme"
 run version add 2.1.0 --platform android --build 2100 --released 2026-11-20T09:00:00Z --notes "Faster checkout"
 run version add 1.8.0 --platform android --build 1800 --released 2026-08-01T09:00:00Z
-run force 2.0 --platform ios
-run maintenance schedule --from "tomorrow 02:00" --for 2h --message "Back at {until}"
+run force 2.0 --platform ios --yes
+run maintenance schedule --from "tomorrow 02:00" --for 2h --message "Back at {until}" --yes
 run check 1.9.4 --platform ios --locale tr
 run check 2.0 --platform ios --locale pt-BR
 run check 2.1.0 --platform android --at "tomorrow 03:00"

@@ -176,7 +176,7 @@ final class BadInputCorpusTests: XCTestCase {
     func testEveryBadValueIsRefusedCleanly() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z")
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --yes")
         let previous = FileManager.default.currentDirectoryPath
         _ = FileManager.default.changeCurrentDirectoryPath(h.dir)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }  // later tests' processes inherit it

@@ -15,30 +15,30 @@ final class ChangeTrapsTests: XCTestCase {
         h.fails("maintenance schedule --from 11:30 --until 11:45 --yes", status: 2, "--until 11:45 has already passed today")
         h.ok("maintenance start --until 13:00 --yes")
         // During the window, moving its end to a time of day that passed is the same trap.
-        h.fails("maintenance edit 1 --until 11:59", status: 2, "--until 11:59 has already passed today")
-        h.ok("maintenance edit 1 --until \"tomorrow 01:00\"")
+        h.fails("maintenance edit 1 --until 11:59 --yes", status: 2, "--until 11:59 has already passed today")
+        h.ok("maintenance edit 1 --until \"tomorrow 01:00\" --yes")
         XCTAssertTrue(h.ok("maintenance list").out.contains("2026-11-30 01:00"), h.ok("maintenance list").out)
     }
 
-    /// Every confirmation of a window shows its start, end and length; one
-    /// longer than a day asks on a terminal and needs --yes elsewhere, even
-    /// where the command would otherwise go ahead.
-    func testAWindowLongerThanADayIsConfirmed() {
+    /// Every confirmation of a window shows its start, end and length (and
+    /// says when it is longer than a day); any window is asked about on a
+    /// terminal and needs --yes elsewhere, a dry run never.
+    func testEveryWindowIsConfirmedShowingItsSpan() {
         let h = Harness()
         h.sample()
         let shown = h.run(["maintenance", "start", "--for", "2h"], terminal: true, answer: "n")
         XCTAssertEqual(shown.status, 1, shown.err)
-        XCTAssertTrue(shown.err.contains("maintenance for all platforms: now to 2026-11-29 14:00 UTC (in 2 h), 2 h"), shown.err)
-        let long = h.fails("maintenance start --for 2d", status: 2, "Block apps for 2 d with a maintenance window for all platforms (now to 2026-12-01 12:00 UTC (in 2 d), 2 d) needs confirmation")
-        XCTAssertTrue(long.err.contains("--yes"), long.err)
-        h.fails("maintenance schedule --from \"2026-11-30 02:00\" --for 30h", status: 2, "Block apps for 30 h")
+        XCTAssertTrue(shown.err.contains("maintenance for all platforms: now to 2026-11-29 14:00 UTC (in 2 h), 2 h\n"), shown.err)
+        h.fails("maintenance start --for 2d", status: 2, "a maintenance window for all platforms changes what users see and needs confirmation")
         let asked = h.run(["maintenance", "schedule", "--from", "2026-11-30 02:00", "--for", "30h"], terminal: true, answer: "n")
         XCTAssertEqual(asked.status, 1, asked.err)
-        XCTAssertTrue(asked.err.contains("2026-11-30 02:00 UTC (in 14 h) to 2026-12-01 08:00 UTC (in 44 h), 30 h"), asked.err)
-        h.ok("maintenance schedule --from \"2026-11-30 02:00\" --for 2h")
-        h.fails("maintenance edit 1 --until 2026-12-05T00:00:00Z", status: 2, "Block apps for 4 d 22 h with window #1")
+        XCTAssertTrue(asked.err.contains("2026-11-30 02:00 UTC (in 14 h) to 2026-12-01 08:00 UTC (in 44 h), 30 h, longer than a day"), asked.err)
+        XCTAssertTrue(asked.err.contains("from 2026-11-30 02:00 UTC (in 14 h), when maintenance window"), "the preview names when it starts to block: \(asked.err)")
+        h.ok("maintenance schedule --from \"2026-11-30 02:00\" --for 2h --yes")
+        h.fails("maintenance edit 1 --until 2026-12-05T00:00:00Z", status: 2, "moving window #1 changes what users see and needs confirmation")
+        let edit = h.run(["maintenance", "edit", "1", "--until", "2026-12-05T00:00:00Z"], terminal: true, answer: "n")
+        XCTAssertTrue(edit.err.contains("window #1: 2026-11-30 02:00 UTC (in 14 h) to 2026-12-05 00:00 UTC (in 5 d 12 h), 4 d 22 h, longer than a day, was 2026-11-30 02:00 UTC (in 14 h) to 2026-11-30 04:00 UTC (in 16 h), 2 h"), edit.err)
         h.ok("maintenance edit 1 --until 2026-12-05T00:00:00Z --yes")
-        // A dry run never needs --yes.
         h.ok("maintenance start --for 3d --dry-run")
         h.ok("maintenance start --for 3d --yes")
     }
@@ -48,9 +48,10 @@ final class ChangeTrapsTests: XCTestCase {
     func testReReleasingAReleasedVersionAsksAndLogsTheOldTime() {
         let h = Harness()
         h.sample()
-        h.fails("version release 2.0 --platform ios", status: 2, "ios 2.0 released 2026-11-01 00:00 UTC (28 d 12 h ago): move its release to 2026-11-29 12:00 UTC (now), restarting its release delay")
+        h.fails("version release 2.0 --platform ios", status: 2, "moving a release changes what users see and needs confirmation")
         let declined = h.run(["version", "release", "2.0", "--platform", "ios"], terminal: true, answer: "n")
         XCTAssertEqual(declined.status, 1, declined.err)
+        XCTAssertTrue(declined.err.contains("ios 2.0 released 2026-11-01 00:00 UTC (28 d 12 h ago): moves its release to 2026-11-29 12:00 UTC (now), restarting its release delay"), declined.err)
         h.ok("version release 2.0 --platform ios --yes")
         XCTAssertTrue(h.ok("log --limit 1").out.contains("~ version ios 2.0: release 2026-11-01 00:00 UTC (28 d 12 h ago) → 2026-11-29 12:00 UTC (now)"), h.ok("log --limit 1").out)
         // A version not yet released is released without a question.
@@ -90,7 +91,7 @@ final class TimelinePreviewTests: XCTestCase {
     /// Clearing a floor whose deadline is ahead cancels a switch to required: the preview names it.
     func testClearingAFloorNamesTheSwitchItCancels() {
         let h = scenario()
-        h.ok("maintenance stop")
+        h.ok("maintenance stop --yes")
         let r = h.run(["force", "--clear"], terminal: true, answer: "n")
         XCTAssertTrue(r.err.contains("removes the force floor of ios (2.0.0), and with it the switch to required at 2026-12-06T12:00:00Z"), r.err)
         // Optional now either way (the floor's grace period, or the outdated rule after it is gone)…

@@ -63,7 +63,7 @@ final class CompletionTests: XCTestCase {
         h.ok("project add blog")
         h.ok("-p blog platform add macos --bundle-id c.d")
         h.ok("-p blog version add 9.9")
-        h.ok("-p shop maintenance schedule --from 2027-01-01T00:00:00Z --until 2027-01-01T01:00:00Z")
+        h.ok("-p shop maintenance schedule --from 2027-01-01T00:00:00Z --until 2027-01-01T01:00:00Z --yes")
         h.ok("project use shop")
         let bin = URL(fileURLWithPath: Package.binary).deletingLastPathComponent().path
         let env = ["PATH": bin + ":/usr/bin:/bin", "HOME": h.dir, "TERM": "dumb", "RELCTL_DB": h.db]

@@ -153,8 +153,8 @@ final class VersionCommandTests: XCTestCase {
         h.fails("notes set 2.0 --platform ios --locale de", status: 2, "no notes given")
         h.fails("notes set 2.0 --platform ios --locale de a --file \(file)", status: 2, "not both")
         h.fails("notes set 9.9 --platform ios --locale de a", "no version 9.9")
-        h.ok("notes rm 2.0 --platform ios --locale tr")
-        h.fails("notes rm 2.0 --platform ios --locale tr", "has no tr notes")
+        h.ok("notes rm 2.0 --platform ios --locale tr --yes")
+        h.fails("notes rm 2.0 --platform ios --locale tr --yes", "has no tr notes")
         h.fails("notes show 2.0 --platform ios --locale tr", "has no tr notes")
     }
 }

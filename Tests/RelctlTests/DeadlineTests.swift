@@ -13,7 +13,7 @@ final class DeadlineTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("project edit shop --locales en,tr")
-        let r = h.ok("force 2.0 --platform ios --after 7d")
+        let r = h.ok("force 2.0 --platform ios --after 7d --yes")
         XCTAssertTrue(r.err.contains("should update now and must from 2026-12-06 12:00 UTC (in 7 d)"), r.err)
         return h
     }
@@ -74,33 +74,33 @@ final class DeadlineTests: XCTestCase {
     /// Moving, dropping and clearing the deadline are one command each.
     func testMoveDropAndClearTheDeadline() {
         let h = deadlineSample()
-        h.ok("force --deadline 2026-12-01T09:00:00Z --platform ios")
+        h.ok("force --deadline 2026-12-01T09:00:00Z --platform ios --yes")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --at 2026-12-01T08:59:59Z --json").json as? [String: Any])?["verdict"] as? String, "optional")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --at 2026-12-01T09:00:00Z --json").json as? [String: Any])?["verdict"] as? String, "required")
-        h.ok("force --after 30d --platform ios")
+        h.ok("force --after 30d --platform ios --yes")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --at 2026-12-28T00:00:00Z --json").json as? [String: Any])?["verdict"] as? String, "optional")
-        let dropped = h.ok("force --no-deadline --platform ios")
+        let dropped = h.ok("force --no-deadline --platform ios --yes")
         XCTAssertTrue(dropped.err.contains("must update (no deadline)"), dropped.err)
         XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "required")
-        h.ok("force 2.0 --platform ios --deadline \"2026-12-24 18:00\"")
+        h.ok("force 2.0 --platform ios --deadline \"2026-12-24 18:00\" --yes")
         XCTAssertTrue(h.ok("status").out.contains("force floor: 2.0 (optional until 2026-12-24 18:00 UTC (in 25 d 6 h))"))
-        h.ok("force --clear --platform ios")
+        h.ok("force --clear --platform ios --yes")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "optional")
         XCTAssertTrue(h.ok("log").out.contains("force ios 2.0 deadline 2026-12-24T18:00:00Z"))
     }
 
     func testDeadlineRefusals() {
         let h = deadlineSample()
-        h.fails("force 2.0 --platform ios --after 7d --deadline 2026-12-24T00:00:00Z", status: 2, "both set the deadline")
-        h.fails("force 2.0 --platform ios --deadline 2026-11-01T00:00:00Z", status: 2, "is not in the future")
-        h.fails("force 2.0 --platform ios --deadline now", status: 2, "is not in the future")
-        h.fails("force 2.0 --platform ios --after soon", status: 2, "soon")
-        h.fails("force 2.0 --platform ios --no-deadline", status: 2, "--no-deadline takes no VERSION")
-        h.fails("force --clear --after 7d --platform ios", status: 2, "--clear removes the floor and its deadline")
-        h.fails("force --after 7d --platform android", status: 2, "android has no force floor")
-        h.fails("force --after 7d --build 3 --platform ios", status: 2, "moving a deadline keeps the floor")
-        h.fails("recommend 2.0 --platform ios --after 7d", status: 2, "--after")
-        h.fails("force 2.0 --platform ios --deadline 10000-01-01T00:00:00Z", status: 2, "time")
+        h.fails("force 2.0 --platform ios --after 7d --deadline 2026-12-24T00:00:00Z --yes", status: 2, "both set the deadline")
+        h.fails("force 2.0 --platform ios --deadline 2026-11-01T00:00:00Z --yes", status: 2, "is not in the future")
+        h.fails("force 2.0 --platform ios --deadline now --yes", status: 2, "is not in the future")
+        h.fails("force 2.0 --platform ios --after soon --yes", status: 2, "soon")
+        h.fails("force 2.0 --platform ios --no-deadline --yes", status: 2, "--no-deadline takes no VERSION")
+        h.fails("force --clear --after 7d --platform ios --yes", status: 2, "--clear removes the floor and its deadline")
+        h.fails("force --after 7d --platform android --yes", status: 2, "android has no force floor")
+        h.fails("force --after 7d --build 3 --platform ios --yes", status: 2, "moving a deadline keeps the floor")
+        h.fails("recommend 2.0 --platform ios --after 7d --yes", status: 2, "--after")
+        h.fails("force 2.0 --platform ios --deadline 10000-01-01T00:00:00Z --yes", status: 2, "time")
     }
 
     /// The evaluator alone, at the instant itself: the deadline is the first

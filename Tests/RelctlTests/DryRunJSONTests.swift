@@ -19,7 +19,7 @@ final class DryRunJSONTests: XCTestCase {
         h.ok("project use shop")
         var tried: [String] = []
         // publish and deploy have dry runs of their own (files, not rows).
-        for (line, name) in JSONSchemaTests.cases + [("force --after 3d --platform ios", "policy")]
+        for (line, name) in JSONSchemaTests.cases + [("force --after 3d --platform ios --yes", "policy")]
         where !line.hasPrefix("publish") && !line.hasPrefix("deploy") && !line.hasPrefix("undo") {
             let args = Harness.split(line)
             let before = try dump(h)

@@ -37,7 +37,7 @@ final class FidelityDefectTests: XCTestCase {
     /// 1. "outdated: none" reaches siren.json: nothing is announced.
     func testOutdatedNoneSaysNoneInSiren() {
         let h = Harness(); h.sample()
-        h.ok("rules set --all annoying --outdated none")
+        h.ok("rules set --all annoying --outdated none --yes")
         _ = publish(h)
         let siren = file(h, "shop/ios/siren.json")
         for type in Rules.types { XCTAssertEqual((siren["\(type)UpdateRules"] as? [String: Any])?["alertType"] as? String, "none", type) }
@@ -48,7 +48,7 @@ final class FidelityDefectTests: XCTestCase {
     func testFloorsActAtOnceInTheLookupAndManifest() {
         let h = Harness(); h.sample()
         h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z")
-        h.ok("recommend 2.1 --platform ios")
+        h.ok("recommend 2.1 --platform ios --yes")
         _ = publish(h)
         let lookup = (file(h, "shop/ios/lookup/en.json")["results"] as? [[String: Any]])?.first
         XCTAssertEqual(lookup?["version"] as? String, "2.1", "Siren-driven apps see the version the floor sends users to")
@@ -61,7 +61,7 @@ final class FidelityDefectTests: XCTestCase {
     func testRuleForcedVersionsReachAndVersion() {
         let h = Harness(); h.sample()
         h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-01T00:00:00Z")
-        h.ok("rules set --all default --major critical")
+        h.ok("rules set --all default --major critical --yes")
         _ = publish(h)
         XCTAssertEqual(manifest(h, "ios")["MinVersion"] as? String, "2", "everything below the newest major")
         XCTAssertEqual(manifest(h, "android")["MinVersion"] as? Int, 200, "the first versionCode of the newest major")
@@ -69,7 +69,7 @@ final class FidelityDefectTests: XCTestCase {
         // A minor-only rule forces 2.0 but spares 1.x: AndVersion cannot say that, and publish says so.
         let m = Harness(); m.sample()
         m.ok("version add 2.1 --platform ios --build 210 --released 2026-11-01T00:00:00Z")
-        m.ok("rules set --all default --minor critical")
+        m.ok("rules set --all default --minor critical --yes")
         let r = m.run(["publish", m.dir + "/out", "--at", at])
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.err.contains("not carried: shop/ios: minor updates of outdated versions (critical)") && r.err.contains("forces only the versions below one MinVersion"), r.err)
@@ -142,16 +142,16 @@ final class FidelityDefectTests: XCTestCase {
     /// 9. check --json never contradicts its verdict.
     func testCheckJSONAgreesWithTheVerdict() {
         let h = Harness(); h.sample()
-        h.ok("rules set --all default")
-        h.ok("force 2.0 --platform ios")
+        h.ok("rules set --all default --yes")
+        h.ok("force 2.0 --platform ios --yes")
         let required = h.ok("--json check 1.1 --platform ios").json as? [String: Any]
         XCTAssertEqual(required?["verdict"] as? String, "required")
         XCTAssertEqual(required?["alert"] as? String, "force")
         XCTAssertEqual(required?["frequency"] as? String, "immediately")
         XCTAssertEqual(required?["skipAllowed"] as? Bool, false)
-        h.ok("rules set --all critical")
-        h.ok("force --clear --platform ios")
-        h.ok("recommend 2.0 --platform ios")
+        h.ok("rules set --all critical --yes")
+        h.ok("force --clear --platform ios --yes")
+        h.ok("recommend 2.0 --platform ios --yes")
         let optional = h.ok("--json check 1.1 --platform ios").json as? [String: Any]
         XCTAssertEqual(optional?["verdict"] as? String, "optional")
         XCTAssertNotEqual(optional?["alert"] as? String, "force", "an optional update is not a forced alert")
@@ -160,9 +160,9 @@ final class FidelityDefectTests: XCTestCase {
     /// 10. Window ids are never reused, and cancelled windows stay visible.
     func testWindowIdsAreNeverReused() {
         let h = Harness(); h.sample()
-        let first = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z").json as? [String: Any]
+        let first = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes").json as? [String: Any]
         h.ok("maintenance cancel \(first?["id"] as? Int ?? 0) --yes")
-        let second = h.ok("--json maintenance schedule --from 2026-12-06T02:00:00Z --until 2026-12-06T03:00:00Z").json as? [String: Any]
+        let second = h.ok("--json maintenance schedule --from 2026-12-06T02:00:00Z --until 2026-12-06T03:00:00Z --yes").json as? [String: Any]
         XCTAssertNotEqual(first?["id"] as? Int, second?["id"] as? Int)
         let list = (h.ok("--json maintenance list").json as? [String: Any])?["windows"] as? [[String: Any]] ?? []
         XCTAssertEqual(list.map { $0["state"] as? String }, ["cancelled", "upcoming"])
@@ -176,7 +176,7 @@ final class FidelityDefectTests: XCTestCase {
 
     func testVerifyReportsAHandEditedPolicy() throws {
         let h = Harness(); h.sample()
-        h.ok("force 1.1 --platform ios")
+        h.ok("force 1.1 --platform ios --yes")
         _ = publish(h)
         XCTAssertEqual(verify(h).status, 0, verify(h).err)
         try tamper(h, "shop/ios/retired/en.json", replacing: #"{"policy":"force","version":"1.0"}"#, with: #"{"policy":"none","version":"1.0"}"#)
@@ -194,7 +194,7 @@ final class FidelityDefectTests: XCTestCase {
     /// disagreement, named by the client that reads it.
     func testVerifyReportsASirenFileThatForcesWhatARecommendFloorOffers() throws {
         let h = Harness(); h.sample()
-        h.ok("recommend 2.0 --platform ios")
+        h.ok("recommend 2.0 --platform ios --yes")
         _ = publish(h)
         XCTAssertEqual(verify(h).status, 0, verify(h).out)
         try tamper(h, "shop/ios/siren.json", replacing: #""forceFloor":null"#, with: #""forceFloor":"2.0""#)
@@ -205,8 +205,8 @@ final class FidelityDefectTests: XCTestCase {
                                                && ($0["check"] as? String)?.hasPrefix("optional (recommend-floor)") == true }, "\(disagreements)")
         // Forced by the project's own rule for major updates: the floor's limit, not a defect.
         let m = Harness(); m.sample()
-        m.ok("recommend 2.0 --platform ios")
-        m.ok("rules set --all default --major critical")
+        m.ok("recommend 2.0 --platform ios --yes")
+        m.ok("rules set --all default --major critical --yes")
         XCTAssertEqual((m.ok("--json check 1.1 --platform ios").json as? [String: Any])?["verdict"] as? String, "optional")
         _ = publish(m)
         let ok = verify(m)
@@ -217,7 +217,7 @@ final class FidelityDefectTests: XCTestCase {
 
     func testVerifyReportsAMinVersionTurnedIntoANumber() throws {
         let h = Harness(); h.sample()
-        h.ok("force 2.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
         _ = publish(h)
         try tamper(h, "shop/ios/andversion.json", replacing: #""MinVersion":"2""#, with: #""MinVersion":2"#)
         let r = h.run(["verify", h.dir + "/out"])
@@ -227,15 +227,15 @@ final class FidelityDefectTests: XCTestCase {
 
     func testVerifyReportsAStaleTreeAndALimit() {
         let h = Harness(); h.sample()
-        h.ok("policy set 1.0 force --platform ios")
+        h.ok("policy set 1.0 force --platform ios --yes")
         h.ok("version add 1.1.5 --platform ios --build 115 --released 2026-07-01T00:00:00Z")
-        h.ok("policy set 1.1.5 force --platform ios")
+        h.ok("policy set 1.1.5 force --platform ios --yes")
         _ = publish(h)
         let ok = verify(h)
         XCTAssertEqual(ok.status, 0, ok.out)
         let limits = (ok.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
         XCTAssertTrue(limits.contains { $0["intent"] as? String == "pin 1.1.5 force" && $0["client"] as? String == "AndVersion iOS" }, "\(limits)")
-        h.ok("force 2.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
         let stale = verify(h)
         XCTAssertEqual(stale.status, 1)
         XCTAssertEqual((stale.json as? [String: Any])?["stale"] as? Bool, true)
@@ -244,7 +244,7 @@ final class FidelityDefectTests: XCTestCase {
 
     func testStatusListsWhatFormatsCannotCarry() {
         let h = Harness(); h.sample()
-        h.ok("maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+        h.ok("maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes")
         let text = h.ok("status").out
         XCTAssertTrue(text.contains("not carried by every published format:") && text.contains("maintenance window #1"), text)
         let limits = (h.ok("--json status").json as? [String: Any])?["limits"] as? [[String: Any]] ?? []

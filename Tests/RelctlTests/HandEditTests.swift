@@ -11,7 +11,7 @@ final class HandEditTests: XCTestCase {
     /// Three projects, and a maintenance window of shop's.
     func fleet() -> Harness {
         let h = threeProjects()
-        h.ok("maintenance schedule -p shop --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Back soon\"")
+        h.ok("maintenance schedule -p shop --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Back soon\" --yes")
         return h
     }
 

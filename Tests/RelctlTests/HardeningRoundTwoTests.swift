@@ -317,7 +317,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         for c in cases {
             let h = Harness()
             h.sample()
-            h.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+            h.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes")
             h.ok("maintenance cancel 1 --yes")
             h.ok("force 1.1 --platform ios --after 7d --yes")
             // The table as a foreign writer would leave it: without STRICT, and a value of the wrong type.

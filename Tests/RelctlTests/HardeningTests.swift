@@ -82,9 +82,9 @@ final class HardeningTests: XCTestCase {
         let h = Harness()
         h.sample()
         for d in ["99999999w", "5000000w", "3000000d", "9999999w9999999w9999999w"] {
-            h.fails("maintenance start --for \(d)", status: 2, "9999")
+            h.fails("maintenance start --for \(d) --yes", status: 2, "9999")
         }
-        h.fails("maintenance schedule --from 9999-12-31T23:00:00Z --until 9999-12-31T23:59:59-01:00", status: 2, "0001 to 9999")
+        h.fails("maintenance schedule --from 9999-12-31T23:00:00Z --until 9999-12-31T23:59:59-01:00 --yes", status: 2, "0001 to 9999")
         let ok = h.run(["maintenance", "start", "--for", "52w", "--json", "--yes"])
         XCTAssertEqual(ok.status, 0, ok.err)
         XCTAssertTrue(ok.out.contains("\"endsAt\":\"2027-11-28T12:00:00Z\""), ok.out)
@@ -456,7 +456,7 @@ final class HardeningTests: XCTestCase {
         h.sample()
         h.env["TZ"] = "Mars/Phobos"
         h.fails("status --at 12:00", status: 2, "unknown time zone TZ='Mars/Phobos'")
-        h.fails("maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", status: 2, "TZ='Mars/Phobos'")
+        h.fails("maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\" --yes", status: 2, "TZ='Mars/Phobos'")
         h.ok("status --at 2026-12-01T02:00:00Z")  // no local time involved
         for zone in ["Europe/Istanbul", "UTC", "EST5EDT", ":Europe/Berlin", ""] {
             h.env["TZ"] = zone

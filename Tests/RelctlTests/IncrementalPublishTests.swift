@@ -466,7 +466,7 @@ final class IncrementalPublishTests: XCTestCase {
                 case 1: h.run("notes set 1.0 -p \(p) --platform \(platform == "android" ? "android" : "ios") --locale tr \"Sürüm \(round)\"")
                 case 2: h.run("force 1.1 -p \(p) --platform ios --deadline \(Time.format(at + 86400)) --yes")
                 case 3: h.run("maintenance schedule -p \(p) --from \(Time.format(at)) --until \(Time.format(at + 7200)) --message \"Back soon\" --yes")
-                case 4: h.run("rules set -p \(p) --release-delay \(rng.next() % 3)")
+                case 4: h.run("rules set -p \(p) --release-delay \(rng.next() % 3) --yes")
                 case 5 where projects.count < 5:
                     let slug = "new\(round)"
                     h.ok("project add \(slug) --name New")

@@ -57,14 +57,14 @@ final class LayerTests: XCTestCase {
         ]
         for (sql, names) in cases {
             try assertRefused(sql, naming: names, by: ["check 1.0 --platform android", "status", "publish OUT"], saying: "database") {
-                $0.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+                $0.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes")
             }
         }
         // What an earlier relctl could store still reads: an empty override (no override), a
         // brace that is not a placeholder name, a CR from an imported file, an empty window title.
         let old = Harness()
         old.sample()
-        old.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z")
+        old.ok("maintenance schedule --platform ios --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes")
         old.ok("force 2.0 --platform ios --yes")
         try Connection(path: old.db, readOnly: false, create: false).execute("""
             INSERT INTO message VALUES (1, 'required', 'en', 'title', '');
@@ -81,9 +81,9 @@ final class LayerTests: XCTestCase {
         let h = Harness()
         h.sample()
         try Connection(path: h.db, readOnly: false, create: false).execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('maintenance_last_id', 'abc')")
-        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h", "meta maintenance_last_id")
+        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h --yes", "meta maintenance_last_id")
         try Connection(path: h.db, readOnly: false, create: false).execute("UPDATE meta SET value = '9007199254740991' WHERE key = 'maintenance_last_id'")
-        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h", "every maintenance window id up to 9007199254740991 is used")
+        h.fails("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h --yes", "every maintenance window id up to 9007199254740991 is used")
     }
 
     func testEachLayersErrorsMapToOneExitStatus() {

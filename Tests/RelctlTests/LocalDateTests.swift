@@ -42,7 +42,7 @@ final class LocalDateTests: XCTestCase {
         let h = Harness()  // 2026-11-29T12:00:00Z
         h.sample()
         h.ok("project edit shop --locales en,tr,de,ja,ar --time-zone Europe/Istanbul")
-        h.ok("force 2.0 --platform ios --deadline 2026-12-01T22:00:00Z")
+        h.ok("force 2.0 --platform ios --deadline 2026-12-01T22:00:00Z --yes")
         func message(_ locale: String) -> String? {
             let v = h.ok("--json check 1.0 --platform ios --locale \(locale)").json as? [String: Any]
             return ((v?["message"] as? [String: Any])?["message"] as? [String: Any])?["text"] as? String
@@ -50,7 +50,7 @@ final class LocalDateTests: XCTestCase {
         XCTAssertEqual(message("tr"), "Shop uygulamasının 2.0 sürümü yayında. Lütfen 2 Aralık 2026 01:00 (UTC+3) tarihine kadar güncelleyin; sonrasında güncelleme zorunlu olacak.")
         XCTAssertEqual(message("ja"), "Shop のバージョン 2.0 が利用可能です。2026年12月2日 1:00 (UTC+3) までにアップデートしてください。それ以降はアップデートが必須になります。")
         XCTAssertTrue(message("en-US")?.contains("December 2, 2026 at 1:00 AM (UTC+3)") == true)
-        h.ok("maintenance schedule --from 2026-12-01T20:00:00Z --until 2026-12-01T22:00:00Z --message \"Back {until}\" --locale de")
+        h.ok("maintenance schedule --from 2026-12-01T20:00:00Z --until 2026-12-01T22:00:00Z --message \"Back {until}\" --locale de --yes")
         let out = h.dir + "/out"
         h.ok("publish \(out)")
         let control = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: out + "/shop/control.json")!) as? [String: Any]
@@ -63,7 +63,7 @@ final class LocalDateTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
         // Daylight saving: Berlin is UTC+1 in winter, UTC+2 in summer.
         h.ok("project edit shop --time-zone Europe/Berlin")
-        h.ok("force 2.0 --platform ios --deadline 2027-07-01T10:00:00Z")
+        h.ok("force 2.0 --platform ios --deadline 2027-07-01T10:00:00Z --yes")
         XCTAssertTrue(message("de")?.contains("1. Juli 2027 um 12:00 (UTC+2)") == true, message("de") ?? "")
         h.fails("project edit shop --time-zone Mars/Olympus", status: 2, "unknown time zone 'Mars/Olympus'")
         // POSIX rules count hours west (UTC-14 is fourteen hours east): a project names a zone instead.

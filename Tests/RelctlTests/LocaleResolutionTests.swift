@@ -97,7 +97,7 @@ final class LocaleResolutionTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("project edit shop --locales en,zh-TW,pt,nn-NO,sr-Latn-RS")
-        h.ok("force 2.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
         func title(_ locale: String) -> (String?, String?) {
             let v = h.ok("--json check 1.0 --platform ios --locale \(locale)").json as? [String: Any]
             let t = (v?["message"] as? [String: Any])?["title"] as? [String: Any]
@@ -213,7 +213,7 @@ final class CatalogLanguageTests: XCTestCase {
         XCTAssertFalse(r.err.contains("warning"), r.err)
         r = h.ok("message set maintenance --locale tr --message \"{app} bakımda\"")
         XCTAssertFalse(r.err.contains("warning"), "left-to-right text is fine: \(r.err)")
-        r = h.ok("maintenance schedule --from 2026-12-01T20:00:00Z --for 1h --locale fa --message \"{app} در دست تعمیر است\"")
+        r = h.ok("maintenance schedule --from 2026-12-01T20:00:00Z --for 1h --locale fa --message \"{app} در دست تعمیر است\" --yes")
         XCTAssertTrue(r.err.contains("warning: --message (fa) starts a line with {app}"), r.err)
         r = h.ok("maintenance message 1 --locale ar --title \"صيانة\" --message \"التطبيق\n{until}\"")
         XCTAssertTrue(r.err.contains("warning: --message (ar) starts a line with {until}"), r.err)

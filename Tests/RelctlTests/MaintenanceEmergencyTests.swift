@@ -14,8 +14,8 @@ final class MaintenanceEmergencyTests: XCTestCase {
     func testEmergencyStartOverAPlannedWindow() {
         let h = Harness()  // now: 2026-11-29T12:00:00Z
         h.sample()
-        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --message \"Planned upgrade\"")
-        let r = h.ok("maintenance start --message \"Database emergency\"")
+        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --message \"Planned upgrade\" --yes")
+        let r = h.ok("maintenance start --message \"Database emergency\" --yes")
         XCTAssertTrue(r.err.contains("maintenance window #2 for all platforms"), r.err)
         XCTAssertTrue(r.err.contains("it overlaps window #1 (all platforms, 2026-11-29 13:00 UTC (in 1 h) to 2026-11-29 15:00 UTC (in 3 h)), which stays as it is"), r.err)
         XCTAssertTrue(r.err.contains("see #2's copy while both are active"), r.err)
@@ -25,11 +25,11 @@ final class MaintenanceEmergencyTests: XCTestCase {
         XCTAssertEqual(both["verdict"] as? String, "maintenance")
         XCTAssertEqual(text(both, "message"), "Database emergency")
         // --json names the overlap too.
-        let json = h.ok("--json maintenance start --platform android --for 90m").json as? [String: Any]
+        let json = h.ok("--json maintenance start --platform android --for 90m --yes").json as? [String: Any]
         XCTAssertEqual(json?["overlaps"] as? [Int], [1, 2])
         XCTAssertTrue(h.ok("log").out.contains("maintenance start #2 all platforms"), "the log names the id at creation")
         // The emergency stopped, the planned window still comes.
-        h.ok("maintenance stop")
+        h.ok("maintenance stop --yes")
         XCTAssertEqual(verdict(h, "1.0 --platform ios")["verdict"] as? String, "optional")
         XCTAssertEqual(text(verdict(h, "1.0 --platform ios --at 2026-11-29T13:30:00Z"), "message"), "Planned upgrade")
         let out = h.dir + "/out"
@@ -42,16 +42,16 @@ final class MaintenanceEmergencyTests: XCTestCase {
     func testStopOnePlatformOfAProjectWideWindow() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance start --for 2h --message \"Back soon\"")
-        let r = h.ok("maintenance stop --platform ios")
+        h.ok("maintenance start --for 2h --message \"Back soon\" --yes")
+        let r = h.ok("maintenance stop --platform ios --yes")
         XCTAssertTrue(r.err.contains("stopped maintenance window #1 for ios; it continues for android as #2"), r.err)
         XCTAssertEqual(verdict(h, "1.0 --platform ios")["verdict"] as? String, "optional")
         let android = verdict(h, "1.9 --platform android")
         XCTAssertEqual(android["verdict"] as? String, "maintenance")
         XCTAssertEqual(text(android, "message"), "Back soon")
         XCTAssertEqual((android["window"] as? [String: Any])?["endsAt"] as? String, "2026-11-29T14:00:00Z")
-        h.fails("maintenance stop --platform ios", "no maintenance window is active for ios")
-        let json = h.ok("--json maintenance stop --platform android").json as? [String: Any]
+        h.fails("maintenance stop --platform ios --yes", "no maintenance window is active for ios")
+        let json = h.ok("--json maintenance stop --platform android --yes").json as? [String: Any]
         XCTAssertEqual(json?["stopped"] as? [Int], [2])
         XCTAssertTrue(h.ok("log").out.contains("maintenance stop ios #1 (continued as #2 android)"))
     }
@@ -60,7 +60,7 @@ final class MaintenanceEmergencyTests: XCTestCase {
     func testPerLocaleWindowCopy() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --message \"Back at {until}\"")
+        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --message \"Back at {until}\" --yes")
         h.ok("maintenance message 1 --locale tr --title Bakımdayız --message \"{app} {until} itibarıyla dönecek\"")
         h.ok("maintenance message 1 --locale de --title Wartung")
         let tr = verdict(h, "1.0 --platform ios --locale tr --at 2026-11-29T14:00:00Z")
@@ -85,7 +85,7 @@ final class MaintenanceEmergencyTests: XCTestCase {
         h.fails("maintenance message 1 --locale tr --message \"{version}\"", status: 2, "unknown placeholder {version}")
         h.fails("maintenance message 9 --locale tr --title x", "no maintenance window #9")
         h.fails("maintenance message x --title x", status: 2, "invalid window id 'x'")
-        h.ok("maintenance start")
+        h.ok("maintenance start --yes")
         h.fails("maintenance message 2 --message \"until {until}\"", status: 2, "{until} needs an end time")
         h.ok("maintenance cancel 1 --yes")
         h.fails("maintenance message 1 --locale tr --title x", "window #1 is cancelled")
@@ -95,21 +95,21 @@ final class MaintenanceEmergencyTests: XCTestCase {
     func testEditMovesWindows() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z")
-        h.ok("maintenance edit 1 --from 2026-11-29T14:00:00Z --until 2026-11-29T16:00:00Z")
+        h.ok("maintenance schedule --from 2026-11-29T13:00:00Z --until 2026-11-29T15:00:00Z --yes")
+        h.ok("maintenance edit 1 --from 2026-11-29T14:00:00Z --until 2026-11-29T16:00:00Z --yes")
         XCTAssertEqual(verdict(h, "1.0 --platform ios --at 2026-11-29T13:30:00Z")["verdict"] as? String, "optional")
         XCTAssertEqual(verdict(h, "1.0 --platform ios --at 2026-11-29T15:30:00Z")["verdict"] as? String, "maintenance")
-        h.fails("maintenance edit 1 --until 2026-11-29T13:00:00Z", "not after its start")
-        h.fails("maintenance edit 1", status: 2, "nothing to change")
-        h.fails("maintenance edit 1 --until 2026-11-29T16:00:00Z --for 1h", status: 2, "both give the end")
-        h.ok("maintenance start --for 1h")
-        h.fails("maintenance edit 2 --from 2026-11-29T12:30:00Z", "its start cannot move")
-        h.fails("maintenance edit 2 --until 2026-11-29T11:00:00Z", "not after its start")
-        let moved = h.ok("--json maintenance edit 2 --for 3h").json as? [String: Any]
+        h.fails("maintenance edit 1 --until 2026-11-29T13:00:00Z --yes", "not after its start")
+        h.fails("maintenance edit 1 --yes", status: 2, "nothing to change")
+        h.fails("maintenance edit 1 --until 2026-11-29T16:00:00Z --for 1h --yes", status: 2, "both give the end")
+        h.ok("maintenance start --for 1h --yes")
+        h.fails("maintenance edit 2 --from 2026-11-29T12:30:00Z --yes", "its start cannot move")
+        h.fails("maintenance edit 2 --until 2026-11-29T11:00:00Z --yes", "not after its start")
+        let moved = h.ok("--json maintenance edit 2 --for 3h --yes").json as? [String: Any]
         XCTAssertEqual(moved?["endsAt"] as? String, "2026-11-29T15:00:00Z")
         XCTAssertTrue(h.ok("log").out.contains("maintenance edit #2 2026-11-29T12:00:00Z to 2026-11-29T15:00:00Z"))
-        h.ok("maintenance stop")
-        h.fails("maintenance edit 2 --for 1h", "window #2 is over")
+        h.ok("maintenance stop --yes")
+        h.fails("maintenance edit 2 --for 1h --yes", "window #2 is over")
     }
 }
 
@@ -118,22 +118,22 @@ final class TimeFormTests: XCTestCase {
     func testUntilHHMMThatHasPassedIsRefusedAndTomorrowIsSaid() {
         let h = Harness()  // 2026-11-29T12:00:00Z, TZ=UTC
         h.sample()
-        h.fails("--json maintenance start --until 11:00", status: 2, "--until 11:00 has already passed today")
-        let w = h.ok("--json maintenance start --until \"tomorrow 11:00\"").json as? [String: Any]
+        h.fails("--json maintenance start --until 11:00 --yes", status: 2, "--until 11:00 has already passed today")
+        let w = h.ok("--json maintenance start --until \"tomorrow 11:00\" --yes").json as? [String: Any]
         XCTAssertEqual(w?["endsAt"] as? String, "2026-11-30T11:00:00Z")
-        h.ok("maintenance stop")
-        let s = h.ok("--json maintenance schedule --from \"tomorrow 02:00\" --for 2h").json as? [String: Any]
+        h.ok("maintenance stop --yes")
+        let s = h.ok("--json maintenance schedule --from \"tomorrow 02:00\" --for 2h --yes").json as? [String: Any]
         XCTAssertEqual(s?["startsAt"] as? String, "2026-11-30T02:00:00Z")
         XCTAssertEqual(s?["endsAt"] as? String, "2026-11-30T04:00:00Z")
-        h.ok("force 2.0 --platform ios --deadline +36h")
+        h.ok("force 2.0 --platform ios --deadline +36h --yes")
         XCTAssertTrue(h.ok("status").out.contains("optional until 2026-12-01 00:00 UTC (in 36 h)"))
         h.env["TZ"] = "Europe/Istanbul"
         XCTAssertTrue(h.ok("status").out.contains("optional until 2026-12-01 03:00 +03 (in 36 h)"))
         h.env["TZ"] = "UTC"
-        h.fails("maintenance schedule --from +1h --until +3h --for 2h", status: 2, "both give the end")
-        h.fails("maintenance schedule --from \"tomorrow\" --for 2h", status: 2, "give the time of day")
+        h.fails("maintenance schedule --from +1h --until +3h --for 2h --yes", status: 2, "both give the end")
+        h.fails("maintenance schedule --from \"tomorrow\" --for 2h --yes", status: 2, "give the time of day")
         h.env["TZ"] = "Nowhere/Atlantis"
-        h.fails("maintenance schedule --from \"tomorrow 02:00\" --for 2h", status: 2, "unknown time zone")
+        h.fails("maintenance schedule --from \"tomorrow 02:00\" --for 2h --yes", status: 2, "unknown time zone")
     }
 
     func testHelpListsTheForms() {

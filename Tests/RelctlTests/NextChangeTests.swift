@@ -43,7 +43,7 @@ final class NextChangeTests: XCTestCase {
     func testScheduledRelease() {
         let h = Harness()
         h.sample()
-        h.ok("rules set --release-delay 0")
+        h.ok("rules set --release-delay 0 --yes")
         h.ok("version add 2.2 --platform ios --build 220 --released 2026-12-03T09:00:00Z")
         expect(h, "2026-12-03T09:00:00Z", "ios 2.2 is released")
     }
@@ -51,7 +51,7 @@ final class NextChangeTests: XCTestCase {
     func testDeadline() {
         let h = Harness()
         h.sample()
-        h.ok("force 2.0 --platform ios --deadline 2026-12-01T10:00:00Z")
+        h.ok("force 2.0 --platform ios --deadline 2026-12-01T10:00:00Z --yes")
         expect(h, "2026-12-01T10:00:00Z", "the force floor 2.0 on ios becomes required")
         // At the deadline itself the change has happened: nothing further.
         XCTAssertNil(publish(h, at: "2026-12-01T10:00:00Z").next)
@@ -60,7 +60,7 @@ final class NextChangeTests: XCTestCase {
     func testWindowStartsFasterPollingAndEnds() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance schedule --from 2026-12-02T02:00:00Z --until 2026-12-02T04:00:00Z --platform ios")
+        h.ok("maintenance schedule --from 2026-12-02T02:00:00Z --until 2026-12-02T04:00:00Z --platform ios --yes")
         expect(h, "2026-12-02T01:00:00Z", "control.json asks for faster polling an hour before maintenance window #1 (ios)")
         expect(h, at: "2026-12-02T01:30:00Z", "2026-12-02T02:00:00Z", "maintenance window #1 (ios) starts")
         expect(h, at: "2026-12-02T03:00:00Z", "2026-12-02T04:00:00Z", "maintenance window #1 (ios) ends")
@@ -71,7 +71,7 @@ final class NextChangeTests: XCTestCase {
     func testTheFilesDoChangeAtTheInstant() {
         let h = Harness()
         h.sample()
-        h.ok("force 2.0 --platform ios --deadline 2026-12-01T10:00:00Z")
+        h.ok("force 2.0 --platform ios --deadline 2026-12-01T10:00:00Z --yes")
         let out = h.dir + "/out"
         h.ok("publish \(out) --at 2026-12-01T09:59:59Z")
         let r = h.ok("publish \(out) --at 2026-12-01T10:00:00Z --json").json as? [String: Any]

@@ -49,7 +49,7 @@ final class NotesShownTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("notes set 1.0 --platform ios --locale fr \"Première\"")
-        h.ok("rules set --whats-new 1")
+        h.ok("rules set --whats-new 1 --yes")
         let store = try Store(path: h.db, mode: .read, user: "tester")
         let at = try TimeInput.parse("2026-11-29T12:00:00Z", now: 0, timeZone: nil)
         let (full, partial) = try store.read {
@@ -69,7 +69,7 @@ final class NotesShownTests: XCTestCase {
         }
         XCTAssertEqual(read.sorted(), ["2.0 (200)", "2.0.0 (200)"], "the newest release of each platform, with the limit at 1")
         // Listing every version, most notes are shown: they are read at once, all of them.
-        h.ok("rules set --whats-new 0")
+        h.ok("rules set --whats-new 0 --yes")
         let all = try store.read { try store.snapshot(try store.requireProject("shop"), notesShownAt: at) }
         for (id, list) in all.versions {
             for (v, w) in zip(list, full.versions[id]!) {

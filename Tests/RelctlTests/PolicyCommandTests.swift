@@ -9,23 +9,23 @@ final class PolicyCommandTests: XCTestCase {
     func testForceAndRecommendRefuseFloorsNobodyCanReach() {
         let h = Harness()
         h.sample()
-        h.fails("force 3.0 --platform ios", "no released version of ios is at or above 3.0")
+        h.fails("force 3.0 --platform ios --yes", "no released version of ios is at or above 3.0")
         h.ok("version add 3.0 --platform ios --build 300 --unreleased")
-        h.fails("force 3.0 --platform ios", "cannot install")
-        let r = h.ok("force 3.0 --platform ios --allow-unreleased")
+        h.fails("force 3.0 --platform ios --yes", "cannot install")
+        let r = h.ok("force 3.0 --platform ios --allow-unreleased --yes")
         XCTAssertTrue(r.err.contains("warning:"))
-        h.fails("recommend 3.0 --platform ios", "no released version of ios is at or above 3.0")
-        h.fails("force 2.0 --platform ios --build 201", "2.0 (build 201)")
-        h.ok("force 2.0 --platform ios --build 200")
-        h.fails("force", status: 2, "missing VERSION")
-        h.fails("force 2.0 --clear --platform ios", status: 2, "--clear takes no version")
-        h.fails("force 2.0", status: 2, "several platforms")
-        h.ok("recommend 2.0 --platform ios")
+        h.fails("recommend 3.0 --platform ios --yes", "no released version of ios is at or above 3.0")
+        h.fails("force 2.0 --platform ios --build 201 --yes", "2.0 (build 201)")
+        h.ok("force 2.0 --platform ios --build 200 --yes")
+        h.fails("force --yes", status: 2, "missing VERSION")
+        h.fails("force 2.0 --clear --platform ios --yes", status: 2, "--clear takes no version")
+        h.fails("force 2.0 --yes", status: 2, "several platforms")
+        h.ok("recommend 2.0 --platform ios --yes")
         let list = h.ok("--json policy list --platform ios").json as! [String: Any]
         let ios = (list["platforms"] as! [[String: Any]])[0]
         XCTAssertEqual((ios["force"] as! [String: Any])["build"] as? Int, 200)
         XCTAssertEqual((ios["recommend"] as! [String: Any])["version"] as? String, "2.0")
-        h.ok("force --clear --platform ios")
+        h.ok("force --clear --platform ios --yes")
         let cleared = ((h.ok("--json policy list --platform ios").json as! [String: Any])["platforms"] as! [[String: Any]])[0]
         XCTAssertTrue(cleared["force"] is NSNull)
     }
@@ -33,16 +33,16 @@ final class PolicyCommandTests: XCTestCase {
     func testPins() {
         let h = Harness()
         h.sample()
-        h.ok("policy set 1.1 force --platform ios")
-        h.fails("policy set 2.0 force --platform ios", "no released version of ios is newer than 2.0")
-        h.ok("policy set 2.0 none --platform ios")
-        h.fails("policy set 1.1 forse --platform ios", status: 2, "did you mean 'force'?")
-        h.fails("policy set 7.0 force --platform ios", "no version 7.0")
+        h.ok("policy set 1.1 force --platform ios --yes")
+        h.fails("policy set 2.0 force --platform ios --yes", "no released version of ios is newer than 2.0")
+        h.ok("policy set 2.0 none --platform ios --yes")
+        h.fails("policy set 1.1 forse --platform ios --yes", status: 2, "did you mean 'force'?")
+        h.fails("policy set 7.0 force --platform ios --yes", "no version 7.0")
         let check = h.ok("--json check 1.1 --platform ios").json as! [String: Any]
         XCTAssertEqual(check["verdict"] as? String, "required")
         XCTAssertEqual(check["decidedBy"] as? String, "pin")
-        h.ok("policy clear 1.1 --platform ios")
-        h.fails("policy clear 1.1 --platform ios", "has no pin")
+        h.ok("policy clear 1.1 --platform ios --yes")
+        h.fails("policy clear 1.1 --platform ios --yes", "has no pin")
     }
 
     func testRules() {
@@ -52,7 +52,7 @@ final class PolicyCommandTests: XCTestCase {
         XCTAssertEqual(shown["releaseDelayDays"] as? Int, 1)
         XCTAssertEqual(shown["remindAfterHours"] as? Int, 24)
         XCTAssertEqual(shown["outdated"] as? String, "recommend")
-        h.ok("rules set --all relaxed --major critical --patch skip/daily --release-delay 3 --remind-after 48 --outdated none")
+        h.ok("rules set --all relaxed --major critical --patch skip/daily --release-delay 3 --remind-after 48 --outdated none --yes")
         let rules = (h.ok("--json rules show").json as! [String: Any])
         let r = rules["rules"] as! [String: [String: Any]]
         XCTAssertEqual(r["major"]?["preset"] as? String, "critical")
@@ -62,27 +62,27 @@ final class PolicyCommandTests: XCTestCase {
         XCTAssertEqual(r["revision"]?["skipAllowed"] as? Bool, true)
         XCTAssertEqual(rules["releaseDelayDays"] as? Int, 3)
         XCTAssertEqual(rules["outdated"] as? String, "none")
-        h.fails("rules set --major anoying", status: 2, "did you mean 'annoying'?")
-        h.fails("rules set --minor force/hourly", status: 2, "invalid rule")
-        h.fails("rules set --release-delay -1", status: 2, "invalid --release-delay")
-        h.fails("rules set", status: 2, "nothing to change")
-        h.fails("rules set --outdated sometimes", status: 2, "invalid value 'sometimes'")
+        h.fails("rules set --major anoying --yes", status: 2, "did you mean 'annoying'?")
+        h.fails("rules set --minor force/hourly --yes", status: 2, "invalid rule")
+        h.fails("rules set --release-delay -1 --yes", status: 2, "invalid --release-delay")
+        h.fails("rules set --yes", status: 2, "nothing to change")
+        h.fails("rules set --outdated sometimes --yes", status: 2, "invalid value 'sometimes'")
     }
 
     func testMaintenanceWindows() {
         let h = Harness()
         h.sample()
-        h.fails("maintenance start --for 0m", status: 2, "is zero")
-        h.fails("maintenance start --for -5m", status: 2, "invalid duration")
-        h.fails("maintenance start --until 2026-11-29T11:00:00Z", status: 2, "in the past")
-        h.fails("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T01:00:00Z", status: 2, "not after its start")
-        h.fails("maintenance schedule --from 2026-12-01T02:00:00Z", status: 2, "needs --from and --until")
-        h.fails("maintenance start --until 2026-12-01T00:00:00Z --for 1h", status: 2, "both give the end")
-        h.fails("maintenance start --message \"Back at {until}\"", status: 2, "{until} needs an end time")
-        h.fails("maintenance start --for 1h --message \"{when}\"", status: 2, "unknown placeholder {when}")
-        h.ok("maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\" --message \"Back at {until}\"")
-        h.ok("maintenance schedule --from 2026-12-01T04:00:00Z --until 2026-12-01T05:00:00Z")  // overlaps are allowed: MaintenanceEmergencyTests
-        h.ok("maintenance start --for 90m --platform android --title Wartung --locale de")
+        h.fails("maintenance start --for 0m --yes", status: 2, "is zero")
+        h.fails("maintenance start --for -5m --yes", status: 2, "invalid duration")
+        h.fails("maintenance start --until 2026-11-29T11:00:00Z --yes", status: 2, "in the past")
+        h.fails("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T01:00:00Z --yes", status: 2, "not after its start")
+        h.fails("maintenance schedule --from 2026-12-01T02:00:00Z --yes", status: 2, "needs --from and --until")
+        h.fails("maintenance start --until 2026-12-01T00:00:00Z --for 1h --yes", status: 2, "both give the end")
+        h.fails("maintenance start --message \"Back at {until}\" --yes", status: 2, "{until} needs an end time")
+        h.fails("maintenance start --for 1h --message \"{when}\" --yes", status: 2, "unknown placeholder {when}")
+        h.ok("maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\" --message \"Back at {until}\" --yes")
+        h.ok("maintenance schedule --from 2026-12-01T04:00:00Z --until 2026-12-01T05:00:00Z --yes")  // overlaps are allowed: MaintenanceEmergencyTests
+        h.ok("maintenance start --for 90m --platform android --title Wartung --locale de --yes")
         let status = h.ok("--json maintenance status").json as! [String: Any]
         XCTAssertEqual((status["active"] as! [[String: Any]]).map { $0["id"] as! Int }, [3])
         XCTAssertEqual((status["upcoming"] as! [[String: Any]]).map { $0["id"] as! Int }, [1, 2])
@@ -98,8 +98,8 @@ final class PolicyCommandTests: XCTestCase {
         XCTAssertEqual(((check["message"] as! [String: Any])["title"] as! [String: Any])["text"] as? String, "Wartung")
         XCTAssertEqual(((check["message"] as! [String: Any])["message"] as! [String: Any])["source"] as? String, "built-in de")
         XCTAssertEqual((h.ok("--json check 2.0 --platform ios").json as! [String: Any])["verdict"] as? String, "none")
-        h.ok("maintenance stop")
-        h.fails("maintenance stop", "no maintenance window is active")
+        h.ok("maintenance stop --yes")
+        h.fails("maintenance stop --yes", "no maintenance window is active")
         XCTAssertEqual((h.ok("--json check 2.0.0 --platform android").json as! [String: Any])["verdict"] as? String, "none")
         // A scheduled window is seen --at its time.
         let later = h.ok("--json check 1.0 --platform ios --at 2026-12-01T04:30:00Z").json as! [String: Any]
@@ -125,15 +125,15 @@ final class PolicyCommandTests: XCTestCase {
         XCTAssertEqual(required["message"]?["source"], "built-in tr")
         let check = h.ok("--json check 1.0 --platform ios --locale tr-TR").json as! [String: Any]
         XCTAssertEqual(check["verdict"] as? String, "optional")
-        h.ok("force 2.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
         let forced = h.ok("--json check 1.0 --platform ios --locale tr-TR").json as! [String: Any]
         XCTAssertEqual(((forced["message"] as! [String: Any])["title"] as! [String: Any])["text"] as? String, "Shop güncellemesi")
         XCTAssertEqual(forced["why"] as? String, "1.0 is below the force floor 2.0 on ios")
         h.ok("message set maintenance --locale de --message \"Zurück um {until}\"")
-        let open = h.ok("maintenance start")
+        let open = h.ok("maintenance start --yes")
         XCTAssertTrue(open.err.contains("warning: the project's maintenance text for de uses {until}"), open.err)
-        h.ok("message rm required --locale tr")
-        h.fails("message rm required --locale tr", "no required overrides for tr")
+        h.ok("message rm required --locale tr --yes")
+        h.fails("message rm required --locale tr --yes", "no required overrides for tr")
     }
 
     func testCheckAndStatus() {

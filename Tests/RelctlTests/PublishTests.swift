@@ -20,11 +20,11 @@ final class PublishTests: XCTestCase {
         h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\" \"Daha hızlı ödeme\"")
         h.ok("notes set 2.0.0 --platform android --locale he \"מראה חדש\"")
         h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z")
-        h.ok("force 1.1 --platform ios")
-        h.ok("policy set 1.1 recommend --platform ios")
-        h.ok("force 2.0.0 --platform android")
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("policy set 1.1 recommend --platform ios --yes")
+        h.ok("force 2.0.0 --platform android --yes")
         h.ok("message set required --locale tr --title \"{app} için güncelleme\"")
-        h.ok("maintenance schedule --from 2026-11-29T12:30:00Z --until 2026-11-29T14:00:00Z --message \"Back at {until}\"")
+        h.ok("maintenance schedule --from 2026-11-29T12:30:00Z --until 2026-11-29T14:00:00Z --message \"Back at {until}\" --yes")
         return h
     }
 
@@ -74,8 +74,8 @@ final class PublishTests: XCTestCase {
         for (v, b) in [("1.0", 1), ("1.1", 2), ("2.0", 3)] {
             h.ok("version add \(v) --build \(b) --released 2026-01-0\(b)T00:00:00Z")
         }
-        h.ok("force 1.1")
-        h.ok("recommend 2.0")
+        h.ok("force 1.1 --yes")
+        h.ok("recommend 2.0 --yes")
         XCTAssertEqual(publish(h, h.dir + "/out").status, 0)
         let file = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/ios/retired/en.json")!), "retired")
         let versions = file["versions"]!.array!.map { ($0["version"]!.string!, $0["policy"]!.string!) }
@@ -174,7 +174,7 @@ final class PublishTests: XCTestCase {
             h.ok("init"); h.ok("project add app")
             h.ok("platform add ios --bundle-id a.b --app-store-id 1")
             for v in ["1.9", "2", "2.0", "2.0.0", "2.0.1"] { h.ok("version add \(v) --released 2026-01-01T00:00:00Z") }
-            h.ok("force \(floor)")
+            h.ok("force \(floor) --yes")
             XCTAssertEqual(publish(h, h.dir + "/out").status, 0)
             let manifest = parse(Array(FileManager.default.contents(atPath: h.dir + "/out/app/ios/andversion.json")!), "m")
             let minimum = manifest["AndVersion"]!["MinVersion"]!.string!

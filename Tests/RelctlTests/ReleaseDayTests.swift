@@ -19,13 +19,13 @@ final class ReleaseDayTests: XCTestCase {
     func testForceOnEveryPlatformAtOnce() {
         let h = Harness()
         h.sample()
-        let r = h.ok("force 2.0 --platform all")
+        let r = h.ok("force 2.0 --platform all --yes")
         XCTAssertTrue(r.err.contains("ios: versions below 2.0 must update"), r.err)
         XCTAssertTrue(r.err.contains("android: versions below 2.0 must update"), r.err)
         XCTAssertEqual(floors(h), ["ios": "2.0", "android": "2.0"])
-        h.ok("force 1.0 --platform ios --platform android")
+        h.ok("force 1.0 --platform ios --platform android --yes")
         XCTAssertEqual(floors(h), ["ios": "1.0", "android": "1.0"])
-        h.ok("force 1.1 --platform ios,android")
+        h.ok("force 1.1 --platform ios,android --yes")
         XCTAssertEqual(floors(h), ["ios": "1.1", "android": "1.1"])
         // One transaction, one audit row naming both.
         let log = h.ok("log --json").json as! [String: Any]
@@ -38,10 +38,10 @@ final class ReleaseDayTests: XCTestCase {
         h.sample()
         // Android has no released 2.1: refused there, so iOS keeps its floor too.
         h.ok("version add 2.1 --platform ios --build 210")
-        h.fails("recommend 2.1 --platform all", "no released version of android")
-        h.fails("policy set 2.0 force --platform ios,android", status: 1, "no version 2.0 on android")
-        h.fails("force 2.0 --platform ios,iphone", "no platform 'iphone'")
-        h.fails("force 2.0 --platform ios,", status: 2, "empty platform name")
+        h.fails("recommend 2.1 --platform all --yes", "no released version of android")
+        h.fails("policy set 2.0 force --platform ios,android --yes", status: 1, "no version 2.0 on android")
+        h.fails("force 2.0 --platform ios,iphone --yes", "no platform 'iphone'")
+        h.fails("force 2.0 --platform ios, --yes", status: 2, "empty platform name")
     }
 
     func testPinsReleasesAndNotesOnSeveralPlatforms() {
@@ -56,15 +56,15 @@ final class ReleaseDayTests: XCTestCase {
         XCTAssertEqual(h.ok("notes show 3.0 --platform ios --locale tr").out, "Yeni\n")
         h.ok("version add 1.5 --platform android --build 150 --released 2026-07-01T00:00:00Z")
         h.ok("version add 1.5 --platform ios --build 150 --released 2026-07-01T00:00:00Z")
-        h.ok("policy set 1.5 force --platform all")
+        h.ok("policy set 1.5 force --platform all --yes")
         XCTAssertEqual(h.ok("check 1.5 --platform android --build 150 --json").json.flatMap { ($0 as? [String: Any])?["verdict"] as? String }, "required")
-        h.ok("policy clear 1.5 --platform all")
+        h.ok("policy clear 1.5 --platform all --yes")
     }
 
     func testMissingPlatformHintNamesAllFirstAndWorks() {
         let h = Harness()
         h.sample()
-        let r = h.fails("force 2.0", status: 2, "several platforms")
+        let r = h.fails("force 2.0 --yes", status: 2, "several platforms")
         let first = PastedHintTests.hintedCommands(r.err)[0]
         XCTAssertTrue(first.hasPrefix("relctl force 2.0") && first.hasSuffix("--platform all"), r.err)
         // A one-platform command is not told about 'all', which it cannot take.
@@ -95,6 +95,9 @@ final class PastedHintTests: XCTestCase {
     static func run(_ words: [String], _ h: Harness) -> (Int32, String) {
         // The hint carries --db from the failing line, so it runs as printed, without the harness's own --db.
         let context = Context(env: h.env, clock: { [now = h.now] in now }, user: "tester")
+        // Pasted into a terminal by a person who answers its question.
+        context.stdinIsTerminal = true
+        context.readLine = { "y" }
         let status = Runner.run(words, context: context, tree: Relctl.tree)
         return (status, context.stderr.text)
     }
@@ -152,16 +155,16 @@ final class PreviewTests: XCTestCase {
     func testLoweringTheFloorSaysSoAndShowsWhoChanges() {
         let h = Harness()
         h.sample()
-        h.ok("force 2.0 --platform ios")
-        let r = h.ok("force 1.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
+        let r = h.ok("force 1.0 --platform ios --yes")
         XCTAssertTrue(r.err.contains("lowers the force floor of ios from 2.0 to 1.0"), r.err)
         XCTAssertTrue(r.err.contains("ios: 1.0 (100), 1.1 (110): required → optional"), r.err)
-        let raise = h.ok("force 2.0 --platform all")
+        let raise = h.ok("force 2.0 --platform all --yes")
         XCTAssertTrue(raise.err.contains("raises the force floor of ios from 1.0 to 2.0"), raise.err)
         XCTAssertTrue(raise.err.contains("sets the force floor of android to 2.0"), raise.err)
         XCTAssertTrue(raise.err.contains("android: 1.9 (190): optional → required"), raise.err)
         // -q: scripts get no preview, only errors.
-        XCTAssertEqual(h.ok("-q recommend --clear --platform all").err, "")
+        XCTAssertEqual(h.ok("-q recommend --clear --platform all --yes").err, "")
     }
 
     func testTerminalAsksAndYesSkips() {
@@ -186,7 +189,7 @@ final class PreviewTests: XCTestCase {
     func testMaintenanceStartAndPinsShowTheirImpact() {
         let h = Harness()
         h.sample()
-        let pin = h.ok("policy set 1.1 force --platform ios")
+        let pin = h.ok("policy set 1.1 force --platform ios --yes")
         XCTAssertTrue(pin.err.contains("ios: 1.1 (110): optional → required"), pin.err)
         let before = bytes(h)
         let dry = h.ok("maintenance start --for 2h --platform android --dry-run")
@@ -226,7 +229,7 @@ final class PreviewTests: XCTestCase {
                 let h = Harness()
                 h.sample()
                 h.ok("version add 2.1.0 --platform ios --build 210 --unreleased")
-                h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z")
+                h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --yes")
                 let before = try? Data(contentsOf: URL(fileURLWithPath: h.db))
                 let words = Array(Harness.split(example.command).dropFirst()) + ["--dry-run"]
                 // An example naming its own --db runs as written (init's does; nothing may appear there).
@@ -304,9 +307,9 @@ final class JSONDialectTests: XCTestCase {
     func testEveryJSONDocumentUsesCamelCaseKeys() {
         let h = Harness()
         h.sample()
-        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back soon\"")
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back soon\" --yes")
         h.ok("message set optional --locale en --later-button \"Not now\"")
-        h.ok("force 1.1 --platform ios")
+        h.ok("force 1.1 --platform ios --yes")
         var checked = 0
         for line in ["status", "check 1.0 --platform ios", "check 1.0 --platform android --build 100", "message show", "message show --locale tr",
                      "version list", "version show 2.0 --platform ios", "project list", "project show shop", "platform list", "platform show ios",
@@ -325,9 +328,9 @@ final class JSONDialectTests: XCTestCase {
         // Write commands print what they changed, exactly as show prints it.
         let added = h.ok("version add 2.5 --platform ios --build 250 --notes Fresh --json").out
         XCTAssertEqual(added, h.ok("version show 2.5 --platform ios --json").out)
-        XCTAssertEqual(h.ok("force 2.0 --platform ios --json").out, h.ok("policy list --platform ios --json").out)
+        XCTAssertEqual(h.ok("force 2.0 --platform ios --json --yes").out, h.ok("policy list --platform ios --json").out)
         XCTAssertEqual(h.ok("platform edit ios --min-os 16.0 --json").out, h.ok("platform show ios --json").out)
-        XCTAssertEqual(h.ok("rules set --major critical --json").out, h.ok("rules show --json").out)
+        XCTAssertEqual(h.ok("rules set --major critical --json --yes").out, h.ok("rules show --json").out)
         XCTAssertEqual(h.ok("message set required --locale en --title Now --json").out, h.ok("message show --locale en --json").out)
         XCTAssertEqual(h.ok("project edit shop --name Shop2 --json").out, h.ok("project show shop --json").out)
         // A dry run prints what the change would make, and makes nothing.
@@ -350,8 +353,8 @@ final class LogFilterTests: XCTestCase {
         h.ok("-p alpha platform add ios --bundle-id com.example.alpha")
         XCTAssertEqual(actions(h, "log -p alpha"), ["platform add ios bundle=com.example.alpha", "project add alpha name=Alpha"])
         h.now += 3 * 86400
-        h.ok("-p shop force 2.0 --platform all")
-        h.ok("-p shop recommend 1.1 --platform ios")
+        h.ok("-p shop force 2.0 --platform all --yes")
+        h.ok("-p shop recommend 1.1 --platform ios --yes")
         XCTAssertEqual(actions(h, "log --since 2d").count, 2)
         XCTAssertEqual(actions(h, "log --since 1h").count, 2)
         XCTAssertEqual(actions(h, "log --since 2026-11-29T00:00:00Z").count, 13)
@@ -482,16 +485,16 @@ final class JSONSchemaTests: XCTestCase {
         ("version edit 2.2 --platform ios --min-os 16.0", "version"), ("version list", "versions"),
         ("version add 2.3 --platform ios --build 230 --unreleased", "version"), ("version release 2.3 --platform ios", "versions"),
         ("notes show 2.0 --platform ios", "notes"), ("notes set 2.0 --platform ios --locale tr Yeni", "notes-set"),
-        ("policy list", "policy"), ("force 1.1 --platform ios", "policy"), ("recommend 1.9 --platform android", "policy"),
-        ("policy set 1.0 force --platform ios", "policy"), ("policy clear 1.0 --platform ios", "policy"),
-        ("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message Later", "window"),
+        ("policy list", "policy"), ("force 1.1 --platform ios --yes", "policy"), ("recommend 1.9 --platform android --yes", "policy"),
+        ("policy set 1.0 force --platform ios --yes", "policy"), ("policy clear 1.0 --platform ios --yes", "policy"),
+        ("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message Later --yes", "window"),
         ("maintenance list", "windows"), ("maintenance status", "maintenance-status"),
         ("message set optional --locale en --later-button Later", "messages"), ("message show --locale tr", "messages"),
-        ("rules show", "rules"), ("rules set --major critical", "rules"), ("check 1.0 --platform ios --locale tr", "check"),
+        ("rules show", "rules"), ("rules set --major critical --yes", "rules"), ("check 1.0 --platform ios --locale tr", "check"),
         ("status", "status"), ("log", "log"), ("publish out --dry-run", "publish"), ("publish out", "publish"), ("verify out", "verify"),
         ("deploy out ./remote --dry-run", "deploy"), ("deploy out ./remote", "deploy"),
-        ("maintenance start --for 1h --platform android", "window"), ("check 1.9 --platform android --build 190", "check"),
-        ("maintenance stop", "maintenance-stop"), ("undo --dry-run", "revert"), ("undo --yes", "revert"),
+        ("maintenance start --for 1h --platform android --yes", "window"), ("check 1.9 --platform android --build 190", "check"),
+        ("maintenance stop --yes", "maintenance-stop"), ("undo --dry-run", "revert"), ("undo --yes", "revert"),
     ]
 
     func testEveryJSONOutputValidatesAgainstItsSchema() throws {
@@ -529,8 +532,8 @@ final class UnchangedWriteTests: XCTestCase {
     func testRepeatingAChangeLogsNothing() {
         let h = Harness()
         h.sample()
-        for line in ["force 2.0 --platform all", "recommend 1.1 --platform ios", "policy set 1.0 force --platform ios",
-                     "notes set 2.0 --platform ios --locale tr Yeni", "rules set --major critical", "project use shop",
+        for line in ["force 2.0 --platform all --yes", "recommend 1.1 --platform ios --yes", "policy set 1.0 force --platform ios --yes",
+                     "notes set 2.0 --platform ios --locale tr Yeni", "rules set --major critical --yes", "project use shop",
                      "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z", "project edit shop --name Boutique",
                      "platform edit ios --min-os 16.0", "version edit 2.0 --platform ios --build 201",
                      "message set required --locale en --title \"Update now\""] {
@@ -543,7 +546,7 @@ final class UnchangedWriteTests: XCTestCase {
             XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: h.db)), before, line)
         }
         // A real change still logs.
-        let r = h.ok("force 1.1 --platform ios")
+        let r = h.ok("force 1.1 --platform ios --yes")
         XCTAssertFalse(r.err.contains("unchanged"), r.err)
         XCTAssertTrue(h.ok("log --limit 1").out.contains("force ios 1.1"))
     }
@@ -568,7 +571,7 @@ final class PublishLogTests: XCTestCase {
         XCTAssertEqual(actionsCount(h, "publish"), 1)
         h.ok("publish out --dry-run")
         XCTAssertEqual(actionsCount(h, "publish"), 1, "a dry run is not logged")
-        h.ok("force 2.0 --platform ios")
+        h.ok("force 2.0 --platform ios --yes")
         h.ok("publish out")
         XCTAssertEqual(actionsCount(h, "publish"), 2)
     }

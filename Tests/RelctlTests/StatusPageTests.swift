@@ -18,14 +18,14 @@ final class StatusPageTests: XCTestCase {
         h.ok("version add 1.5 --platform macos --build 150 --released 2026-03-01T00:00:00Z")
         h.ok("version add 2.0 --platform macos --build 200 --released 2026-11-28T00:00:00Z --notes \"New \(hostile) look\"")
         h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-29T06:00:00Z --notes \"Faster \(hostile) checkout\"")
-        h.ok("policy set 1.1 force --platform ios")
-        h.ok("policy set 1.0 none --platform ios")
+        h.ok("policy set 1.1 force --platform ios --yes")
+        h.ok("policy set 1.0 none --platform ios --yes")
         h.ok("force 1.9 --platform android --yes")
         h.ok("force 2.0 --platform ios --after 7d --yes")
         h.ok("recommend 2.1 --platform ios --yes")
         h.ok("message set required --locale en --title \"Update <img src=x onerror=alert(2)>\"")
         h.ok("maintenance start --platform macos --for 2h --message \"Back <b>soon</b> \(hostile)\" --yes")
-        h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\"")
+        h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\" --yes")
     }
 
     func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

@@ -112,7 +112,7 @@ final class MigrationTests: XCTestCase {
         // Legacy language codes became today's.
         XCTAssertEqual(try old.scalar("SELECT locales FROM project"), .text("en,he,id-ID"))
         XCTAssertEqual(try old.scalar("SELECT locale FROM note"), .text("he"))
-        let next = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z").json as? [String: Any]
+        let next = h.ok("--json maintenance schedule --from 2026-12-05T02:00:00Z --until 2026-12-05T03:00:00Z --yes").json as? [String: Any]
         XCTAssertEqual(next?["id"] as? Int, 42, "ids continue after the old ones")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: h.db)
         try old.execute("PRAGMA user_version = 1")

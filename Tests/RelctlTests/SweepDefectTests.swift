@@ -36,8 +36,8 @@ final class SweepDefectTests: XCTestCase {
         h.ok("version add 0.9 --platform android --build 90 --released 2025-06-01T00:00:00Z")
         h.ok("force 1.1 --platform ios --yes")
         h.ok("force 2.0.0 --platform android --yes")
-        h.ok("policy set 1.0 none --platform ios")
-        h.ok("policy set 0.9 recommend --platform android")
+        h.ok("policy set 1.0 none --platform ios --yes")
+        h.ok("policy set 0.9 recommend --platform android --yes")
         let file = published(h)
         XCTAssertEqual(verdict(h, "0.8", "ios"), .required, "check: below the floor, and no pin")
         let ios = try AndVersionIOSClient(file("shop/ios/andversion.json"))
@@ -59,7 +59,7 @@ final class SweepDefectTests: XCTestCase {
     func testNothingToOfferPromptsNobody() throws {
         let h = Harness()
         h.sample()
-        h.ok("rules set --outdated none")
+        h.ok("rules set --outdated none --yes")
         let file = published(h)
         for v in ["0.1", "1.0", "1.1", "1.9.9"] { XCTAssertEqual(verdict(h, v, "ios"), ClientDecision.none, v) }
         let pov = try PrinceOfVersionsClient(file("shop/prince-of-versions.json"), platform: "ios")
@@ -72,7 +72,7 @@ final class SweepDefectTests: XCTestCase {
         for code in [1, 100, 199] { XCTAssertEqual(povAndroid.decide(versionCode: Int64(code)), ClientDecision.none) }
         verifies(h)
         // A recommend floor makes something optional again: the newest is offered.
-        h.ok("recommend 2.0 --platform ios")
+        h.ok("recommend 2.0 --platform ios --yes")
         let again = published(h)
         XCTAssertEqual(try UpgraderClient(again("shop/ios/appcast.xml"), platform: "ios").decide("1.1"), .optional)
         XCTAssertEqual(try PrinceOfVersionsClient(again("shop/prince-of-versions.json"), platform: "ios").decide("1.1", build: nil), .optional)
@@ -153,7 +153,7 @@ final class SweepDefectTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("force 1.1 --platform ios --after 7d --yes")
-        h.ok("policy set 1.0 recommend --platform ios")
+        h.ok("policy set 1.0 recommend --platform ios --yes")
         _ = published(h)
         let r = h.run(["verify", h.dir + "/out", "--json"])
         XCTAssertEqual(r.status, 0, r.out + r.err)
@@ -172,7 +172,7 @@ final class SweepDefectTests: XCTestCase {
     func testLimitsAreSaidOncePerCause() throws {
         let h = Harness()
         h.sample()
-        h.ok("policy set 1.1 force --platform ios")
+        h.ok("policy set 1.1 force --platform ios --yes")
         let out = h.dir + "/out"
         let first = h.run(["publish", out, "--at", at])
         XCTAssertTrue(first.err.contains("not carried: shop/ios: pin 1.1 force"), first.err)
@@ -181,7 +181,7 @@ final class SweepDefectTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.err)
         XCTAssertFalse(second.err.contains("not carried:"), "said already: \(second.err)")
         XCTAssertTrue((((second.json as? [String: Any])?["limits"] as? [[String: Any]]) ?? []).contains { $0["intent"] as? String == "pin 1.1 force" })
-        h.ok("policy set 1.0 none --platform ios")
+        h.ok("policy set 1.0 none --platform ios --yes")
         let third = h.run(["publish", out, "--at", at])
         XCTAssertTrue(third.err.contains("pin 1.0 none"), third.err)
         XCTAssertFalse(third.err.contains("pin 1.1 force"), "only the new one: \(third.err)")
@@ -197,7 +197,7 @@ final class SweepDefectTests: XCTestCase {
         h.sample()
         h.ok("version add 2.0.0.1 --platform ios --build 201 --released 2026-11-02T00:00:00Z")
         h.ok("force 1.1 --platform ios --yes")
-        h.ok("rules set --outdated none")
+        h.ok("rules set --outdated none --yes")
         let r = h.run(["publish", h.dir + "/out", "--at", at, "--json"])
         XCTAssertEqual(r.status, 0, r.err)
         let limits = ((r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []).filter { $0["platform"] as? String == "ios" }
@@ -217,7 +217,7 @@ final class TimeSweepTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("force 1.1 --platform ios --after 7d --yes")
-        h.ok("policy set 1.0 recommend --platform ios")
+        h.ok("policy set 1.0 recommend --platform ios --yes")
         let r = h.run(["publish", h.dir + "/out", "--json"])
         XCTAssertEqual(r.status, 0, r.err)
         let limits = (r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
@@ -262,7 +262,7 @@ final class TimeSweepTests: XCTestCase {
         h.sample()
         h.ok("version add 2.0.0.1 --platform ios --build 201 --released 2026-11-02T00:00:00Z")
         h.ok("force 1.1 --platform ios --yes")
-        h.ok("rules set --outdated none")
+        h.ok("rules set --outdated none --yes")
         XCTAssertEqual(h.run(["publish", h.dir + "/out", "--at", at]).status, 0)
         let store = try Store(path: h.db, mode: .read, user: "tester")
         let t = try TimeInput.parse(at, now: 0, timeZone: nil)

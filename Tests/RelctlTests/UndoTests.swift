@@ -31,9 +31,9 @@ final class UndoTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\"")
-        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Planned\"")
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Planned\" --yes")
         h.ok("message set optional --locale de --title \"Neu\"")
-        h.ok("policy set 1.0 force --platform ios")
+        h.ok("policy set 1.0 force --platform ios --yes")
         return h
     }
 
@@ -54,18 +54,18 @@ final class UndoTests: XCTestCase {
             "version add 2.2 --platform ios --build 220 --unreleased",
             "version rm 1.1 --platform ios --yes",
             "notes set 1.1 --platform ios --locale fr \"Mieux\"",
-            "notes rm 2.0 --platform ios --locale tr",
+            "notes rm 2.0 --platform ios --locale tr --yes",
             "force 2.0 --platform all --after 7d --yes",
             "recommend 2.0 --platform ios --yes",
             "policy set 1.1 recommend --platform ios --yes",
-            "policy clear 1.0 --platform ios",
-            "rules set --major critical --release-delay 3",
+            "policy clear 1.0 --platform ios --yes",
+            "rules set --major critical --release-delay 3 --yes",
             "maintenance start --for 2h --message \"Back soon\" --yes",
-            "maintenance edit 1 --until 2026-12-01T05:00:00Z",
+            "maintenance edit 1 --until 2026-12-01T05:00:00Z --yes",
             "maintenance message 1 --locale tr --title \"Bakım\" --message \"Yakında\"",
             "maintenance cancel 1 --yes",
             "message set required --locale tr --title \"Güncelle\"",
-            "message rm optional --locale de",
+            "message rm optional --locale de --yes",
             "import retired RETIRED --platform ios --locale en",
         ]
         for line in lines {

@@ -23,13 +23,13 @@ final class WhatsNewLimitTests: XCTestCase {
         XCTAssertEqual(byDefault.count, 10)
         XCTAssertEqual(byDefault.first, "3.12", "newest first; never an unreleased version")
         XCTAssertEqual(h.ok("rules show --json").json.flatMap { ($0 as? [String: Any])?["whatsNewVersions"] as? Int }, 10)
-        h.ok("rules set --whats-new 3")
+        h.ok("rules set --whats-new 3 --yes")
         XCTAssertEqual(try listed(h, out), ["3.12", "3.11", "3.10"])
-        h.ok("rules set --whats-new 0")
+        h.ok("rules set --whats-new 0 --yes")
         XCTAssertEqual(try listed(h, out).count, 15, "0: every released version (12 here and the sample's 3)")
         XCTAssertEqual(h.run(["verify", out]).status, 0)
-        h.fails("rules set --whats-new -1", status: 2, "invalid --whats-new")
-        h.fails("rules set --whats-new 1001", status: 2, "from 0 to 1000")
+        h.fails("rules set --whats-new -1 --yes", status: 2, "invalid --whats-new")
+        h.fails("rules set --whats-new 1001 --yes", status: 2, "from 0 to 1000")
     }
 
     func testAnOutOfRangeLimitInTheDatabaseIsABadRow() throws {

@@ -16,7 +16,7 @@ enum FloorCommands {
         options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."),
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
                   Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
-                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yesAfterImpact],
+                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
         examples: [Example("relctl force 2.0 --platform ios", "Everything below 2.0 on iOS must update."),
                    Example("relctl force 2.0.1 --platform all", "A security fix: everything below 2.0.1 must update, on every platform."),
                    Example("relctl force 2.0 --platform all --after 7d", "Below 2.0: optional now, required in 7 days."),
@@ -28,7 +28,7 @@ enum FloorCommands {
         "recommend", abstract: "Ask every version below VERSION to update (optional update).",
         discussion: "Refused when VERSION is above the newest released version on the platform.",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, clear, Shared.dryRun, Shared.yesAfterImpact],
+        options: [Shared.platforms, build, clear, Shared.dryRun, Shared.yes],
         examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
 
@@ -62,11 +62,7 @@ enum FloorCommands {
         let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild), deadline: deadline) }
         let (store, project, platforms) = try inv.targets()
         let moves = platforms.compactMap { Impact.floorMove(word, platform: $0.name, from: kind == .force ? $0.force : $0.recommend, to: floor) }
-        let reached = try inv.guarded(store, project, moves: moves, change: { snapshot in
-            for i in snapshot.platforms.indices where platforms.contains(where: { $0.id == snapshot.platforms[i].id }) {
-                if kind == .force { snapshot.platforms[i].force = floor } else { snapshot.platforms[i].recommend = floor }
-            }
-        }) {
+        let reached = try inv.confirmedChange(store, project, floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) {
             try store.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), now: inv.now)
         }
         for (p, reached) in zip(platforms, reached) {
@@ -103,11 +99,17 @@ enum FloorCommands {
         for p in platforms where p.force == nil {
             throw RelctlError.usage("\(p.name) has no force floor to move the deadline of", hint: "set one with a deadline, like 'relctl force 2.0 --platform \(p.name) --after 7d'")
         }
+        let moves = platforms.compactMap { p in Impact.floorMove("force", platform: p.name, from: p.force, to: p.force.map { var f = $0; f.deadline = deadline; return f }) }
         // Each platform keeps its own floor: one transaction per platform.
+        try inv.confirmedChange(store, project, deadline == nil ? "dropping the deadline" : "moving the deadline", moves: moves) {
+            for p in platforms {
+                var floor = p.force!
+                floor.deadline = deadline
+                try store.setFloor(.force, of: [p], in: project, to: floor, allowUnreleased: true, now: inv.now)
+            }
+        }
         for p in platforms {
-            var floor = p.force!
-            floor.deadline = deadline
-            try store.setFloor(.force, of: [p], in: project, to: floor, allowUnreleased: true, now: inv.now)
+            let floor = Floor(version: p.force!.version, build: p.force!.build, deadline: deadline)
             inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
                      ?? "\(p.name): versions below \(floor.text) must update (no deadline)")
         }

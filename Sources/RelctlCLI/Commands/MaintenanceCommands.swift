@@ -21,7 +21,7 @@ enum MaintenanceCommands {
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
         options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
-                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yesAfterImpact],
+                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
     ) { inv in
@@ -39,7 +39,7 @@ enum MaintenanceCommands {
         "schedule", abstract: "Schedule a maintenance window.",
         options: [Option("from", value: "TIME", help: "When the window starts: " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "When the window ends (same forms)."),
-                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, longWindowYes],
+                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time."),
                    Example("relctl maintenance schedule --from \"tomorrow 02:00\" --for 2h", "Two hours from 02:00 tomorrow, local time.")]
     ) { inv in
@@ -67,21 +67,11 @@ enum MaintenanceCommands {
         inv.warn("\(option) (\(locale)) starts a line with \(p): a Latin name or date there lays the line out left to right; start with a word of the language, or put a right-to-left mark (U+200F) before \(p)")
     }
 
-    /// --yes of a command that asks only for a window longer than a day.
-    static let longWindowYes = Option("yes", short: "y", help: "Confirm a window longer than a day without being asked (required for one when not on a terminal).")
-
-    /// What every confirmation of a window shows: "2026-12-02 20:00 UTC (in 1 h) to 2026-12-02 22:00 UTC (in 3 h), 2 h".
+    /// What every confirmation of a window shows: "2026-12-02 20:00 UTC (in 1 h) to 2026-12-02 22:00 UTC (in 3 h), 2 h";
+    /// a window longer than a day says so.
     static func span(_ inv: Invocation, _ start: Int64, _ end: Int64?) -> String {
-        "\(start == inv.now ? "now" : inv.people(start)) to \(end.map(inv.people) ?? "when stopped")\(end.map { ", " + PeopleTime.length($0 - start) } ?? ", no end")"
-    }
-
-    /// A window longer than a day blocks apps for long: it is confirmed on a
-    /// terminal, and needs --yes elsewhere, whatever else the command asks.
-    /// `asks`: the command asks on a terminal anyway (its impact preview).
-    static func confirmLong(_ inv: Invocation, _ what: String, from start: Int64, until end: Int64?, asks: Bool = false) throws {
-        guard let end, end - start > 86_400, !inv.flag("yes"), !inv.dryRun else { return }
-        if asks && inv.context.stdinIsTerminal { return }
-        try inv.confirm("Block apps for \(PeopleTime.length(end - start)) with \(what) (\(span(inv, start, end)))?")
+        "\(start == inv.now ? "now" : inv.people(start)) to \(end.map(inv.people) ?? "when stopped")"
+            + (end.map { ", " + PeopleTime.length($0 - start) + ($0 - start > 86_400 ? ", longer than a day" : "") } ?? ", no end")
     }
 
     static func create(_ inv: Invocation, from start: Int64, until end: Int64?) throws {
@@ -107,13 +97,10 @@ enum MaintenanceCommands {
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
         let scope = platform?.name ?? "all platforms"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
-        // A window that starts now blocks apps at once: it is previewed like a floor.
-        let open = { try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now) }
-        try confirmLong(inv, "a maintenance window for \(scope)", from: start, until: end, asks: start <= now)
-        let id = start > now ? try open() : try inv.guarded(store, project, moves: ["maintenance for \(scope): \(span(inv, start, end))"], change: { snapshot in
-            snapshot.windows.append(MaintenanceWindow(id: 0, projectID: project.id, platformID: platform?.id, platformName: platform?.name,
-                                                      startsAt: start, endsAt: end, copy: [:]))
-        }, write: open)
+        // A window blocks apps (now, or when it starts): it is previewed and confirmed like a floor.
+        let id = try inv.confirmedChange(store, project, "a maintenance window for \(scope)", moves: ["maintenance for \(scope): \(span(inv, start, end))"]) {
+            try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
+        }
         if let copy { for (text, name) in [(title, "--title"), (message, "--message")] { warnDirection(inv, text, locale: copy.locale, option: name) } }
         if end == nil {
             let locales = try store.messageOverrides(project: project.id)["maintenance"]?
@@ -140,14 +127,16 @@ enum MaintenanceCommands {
     static let stop: RunnableCommand = RunnableCommand(
         "stop", abstract: "End the active maintenance windows now.",
         discussion: "With --platform, ends maintenance for that platform only: its own windows end, and a project-wide window ends and continues for every other platform as a new window with the same end and copy.",
-        options: [Shared.platform(only: "Only for this platform."), Shared.dryRun],
-        examples: [Example("relctl maintenance stop --platform ios", "iOS apps work again; Android stays in maintenance.")]
+        options: [Shared.platform(only: "Only for this platform."), Shared.dryRun, Shared.yes],
+        examples: [Example("relctl maintenance stop --platform ios --yes", "iOS apps work again; Android stays in maintenance.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now
         let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
-        let stopped = try store.stopWindows(in: project, platform: platform, now: now)
+        let stopped = try inv.confirmedChange(store, project, "stopping maintenance") {
+            try store.stopWindows(in: project, platform: platform, now: now)
+        }
         try inv.printWritten { .object(["stopped": .array(stopped.map { .int($0.id) }),
                             "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })]) }
         for s in stopped {
@@ -175,7 +164,7 @@ enum MaintenanceCommands {
         arguments: [idArgument],
         options: [Option("from", value: "TIME", help: "The new start (only before the window begins): " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "The new end (same forms)."),
-                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun, longWindowYes],
+                  Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance edit 4 --until \"2026-12-01 05:00\"", "Extend window #4 to 05:00 local time.")]
     ) { inv in
         let id = try windowID(inv)
@@ -190,10 +179,11 @@ enum MaintenanceCommands {
         if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        if let old = try store.maintenanceWindows(project: project.id).first(where: { $0.id == id }) {
-            try confirmLong(inv, "window #\(id)", from: from ?? old.startsAt, until: until ?? old.endsAt)
+        let old = try store.maintenanceWindows(project: project.id).first { $0.id == id }
+        let moves = old.map { ["window #\(id): \(span(inv, from ?? $0.startsAt, until ?? $0.endsAt)), was \(span(inv, $0.startsAt, $0.endsAt))"] } ?? []
+        let w = try inv.confirmedChange(store, project, "moving window #\(id)", moves: moves) {
+            try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
         }
-        let w = try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
         try inv.printWritten { json(w, now: inv.now) }
         inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(span(inv, w.startsAt, w.endsAt))")
     }
@@ -283,8 +273,9 @@ enum MaintenanceCommands {
             throw RelctlError.failure("window #\(id) has already begun, so it cannot be cancelled",
                                       hint: w.isActive(at: now) ? "end it with 'relctl maintenance stop'" : "it is over; past windows stay in the record")
         }
-        try inv.confirm("Cancel maintenance window #\(id) (\(inv.people(w.startsAt)))?")
-        try store.cancelWindow(id, in: project, now: now)
+        try inv.confirmedChange(store, project, "cancelling maintenance window #\(id)", moves: ["cancels window #\(id): \(span(inv, w.startsAt, w.endsAt))"]) {
+            try store.cancelWindow(id, in: project, now: now)
+        }
         inv.info("cancelled maintenance window #\(id)")
     }
 }

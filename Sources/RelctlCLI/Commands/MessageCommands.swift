@@ -101,8 +101,8 @@ enum MessageCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a locale's overrides of one kind.",
         arguments: [Argument("KIND", help: "Which message.", allowed: Catalog.kinds)],
-        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun],
-        examples: [Example("relctl message rm optional --locale en", "Back to the catalog's English optional texts.")]
+        options: [Shared.locale("The locale whose overrides to remove."), Shared.dryRun, Shared.yes],
+        examples: [Example("relctl message rm optional --locale en --yes", "Back to the catalog's English optional texts.")]
     ) { inv in
         let kind = inv.arg("KIND")!
         guard let locale = try inv.locale(inv.value("locale")) else {
@@ -110,7 +110,9 @@ enum MessageCommands {
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        try store.removeMessages(of: project, kind: kind, locale: locale, now: inv.now)
+        try inv.confirmedChange(store, project, "removing the \(kind) texts for \(locale)") {
+            try store.removeMessages(of: project, kind: kind, locale: locale, now: inv.now)
+        }
         inv.info("removed the \(kind) overrides for \(locale)")
     }
 }

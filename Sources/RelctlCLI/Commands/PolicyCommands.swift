@@ -14,21 +14,13 @@ enum PolicyCommands {
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platforms, Shared.dryRun, Shared.yesAfterImpact],
+        options: [Shared.platforms, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         // The parser allows only the policies' words.
         let policy = VersionRecord.Pin(rawValue: inv.arg("POLICY")!)!
         let (store, project, platforms) = try inv.targets()
-        try inv.guarded(store, project, change: { snapshot in
-            for p in platforms {
-                snapshot.versions[p.id] = snapshot.versions[p.id]?.map { v in
-                    var v = v
-                    if v.version.text == inv.arg("VERSION")! { v.policy = policy }
-                    return v
-                }
-            }
-        }) {
+        try inv.confirmedChange(store, project, "pinning \(inv.arg("VERSION")!) to \(policy.rawValue)") {
             try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy.rawValue)") }
@@ -37,11 +29,13 @@ enum PolicyCommands {
 
     static let clear: RunnableCommand = RunnableCommand(
         "clear", abstract: "Remove a version's pin.",
-        arguments: [Shared.version], options: [Shared.platforms, Shared.dryRun],
-        examples: [Example("relctl policy clear 1.4.2 --platform ios", "1.4.2 follows the floors again.")]
+        arguments: [Shared.version], options: [Shared.platforms, Shared.dryRun, Shared.yes],
+        examples: [Example("relctl policy clear 1.4.2 --platform ios --yes", "1.4.2 follows the floors again.")]
     ) { inv in
         let (store, project, platforms) = try inv.targets()
-        try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
+        try inv.confirmedChange(store, project, "clearing the pin of \(inv.arg("VERSION")!)") {
+            try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
+        }
         for p in platforms { inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)") }
         try inv.printWritten { try document(store, platforms, project: project) }
     }

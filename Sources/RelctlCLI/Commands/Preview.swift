@@ -1,40 +1,52 @@
 import RelctlCore
 import RelctlStore
 
-/// High-impact changes (floors, pins, maintenance) show what they do to
-/// users before they are made: on a terminal they ask, `--yes` skips the
-/// question, and off a terminal the impact goes to stderr without blocking.
+/// Changes that alter what users see (floors, pins, rules, maintenance
+/// windows, a release moved, undo and revert) follow one rule, terraform's:
+/// the change is first tried (every check the data makes, held and rolled
+/// back) to learn its effect, which is shown (what it moves, and its impact
+/// now and at each coming transition); on a terminal it is asked about, and
+/// elsewhere it needs --yes; a --dry-run never does. Removals follow the
+/// same rule through `confirm`.
 extension Invocation {
-    /// Makes a high-impact change: first as a dry run (every check the data
-    /// makes, rolled back), so only a change that would succeed shows its
-    /// impact; then the preview; then the change itself.
-    func guarded<T>(_ store: Store, _ project: ProjectRecord, moves: [String] = [], change: (inout ProjectSnapshot) -> Void,
-                    write: () throws -> T) throws -> T {
-        let wasDry = store.dryRun
-        store.dryRun = true
-        do { _ = try write() } catch { store.dryRun = wasDry; throw error }
-        store.dryRun = wasDry
-        try preview(store, project, moves: moves, change: change)
-        return try write()
-    }
-
-    /// Shows the impact of `change`, applied in memory to the project's
-    /// snapshot; returns when the change should go ahead.
-    func preview(_ store: Store, _ project: ProjectRecord, moves: [String] = [], change: (inout ProjectSnapshot) -> Void) throws {
+    /// Makes such a change: `write` runs once as the trial, and once for real.
+    /// `what`: the change in a few words, for the refusal off a terminal.
+    func confirmedChange<T>(_ store: Store, _ project: ProjectRecord, _ what: String, moves: [String] = [], write: () throws -> T) throws -> T {
         let before = try store.read { try store.snapshot(project) }
-        var after = before
-        change(&after)
-        let lines = moves + impactLines(before: before, after: after)
-        previewedImpact = lines
+        let held = store.holdsChanges
+        store.holdsChanges = true
+        let after: ProjectSnapshot?
+        let unchanged: Bool
+        do {
+            _ = try write()
+            unchanged = store.heldChanges.isEmpty
+            after = try store.project(slug: project.slug).map { try store.snapshot($0) }
+        } catch {
+            store.dropChanges()
+            store.holdsChanges = held
+            throw error
+        }
+        store.dropChanges()
+        store.holdsChanges = held
+        // Nothing to change: nothing to ask about (the write says "unchanged").
+        if unchanged { return try write() }
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun
+        if !context.stdinIsTerminal && !flag("yes") && !dryRun {
+            throw RelctlError.usage("\(what) changes what users see and needs confirmation",
+                                    hint: "add --yes to make it, or see its impact first with --dry-run")
+        }
+        let lines = moves + (after.map { impactLines(before: before, after: $0) } ?? [])
+        previewedImpact = lines
         if !quiet || asking {
             context.stderr.write("impact:\n" + lines.map { "  \($0)\n" }.joined())
         }
-        guard asking else { return }
-        context.stderr.write("Apply this change? [y/N] ")
-        context.stderr.flush()
-        let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
-        guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+        if asking {
+            context.stderr.write("Apply this change? [y/N] ")
+            context.stderr.flush()
+            let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
+            guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+        }
+        return try write()
     }
 
     /// What a change does to users now, then at each coming instant where

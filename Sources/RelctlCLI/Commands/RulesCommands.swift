@@ -49,11 +49,11 @@ enum RulesCommands {
             Option("remind-after", value: "HOURS", help: "Ask again this many hours after a user postponed an optional update (default 24)."),
             Option("outdated", value: "POLICY", help: "What versions below the newest get when no floor or pin applies.", allowed: ProjectRecord.outdatedPolicies),
             Option("whats-new", value: "COUNT", help: "How many released versions, newest first, whatsnew/<locale>.json lists; 0 lists every one (default \(ProjectRecord.defaultWhatsNewLimit), at most \(ProjectRecord.maxWhatsNewLimit))."),
-            Shared.dryRun,
+            Shared.dryRun, Shared.yes,
         ],
-        examples: [Example("relctl rules set --all default --major critical", "Force major updates, suggest the rest daily with skip."),
-                   Example("relctl rules set --release-delay 0", "Announce updates as soon as they are released."),
-                   Example("relctl rules set --whats-new 5", "List the five newest releases in the what's-new files.")]
+        examples: [Example("relctl rules set --all default --major critical --yes", "Force major updates, suggest the rest daily with skip."),
+                   Example("relctl rules set --release-delay 0 --yes", "Announce updates as soon as they are released."),
+                   Example("relctl rules set --whats-new 5 --yes", "List the five newest releases in the what's-new files.")]
     ) { inv in
         let delay = try inv.value("release-delay").map { try count($0, "--release-delay", max: ProjectRecord.maxReleaseDelayDays) }
         let remind = try inv.value("remind-after").map { try count($0, "--remind-after", max: ProjectRecord.maxRemindHours) }
@@ -78,7 +78,7 @@ enum RulesCommands {
         // The parser allows only the policies' words.
         updated.outdated = inv.value("outdated").map { ProjectRecord.Outdated(rawValue: $0)! } ?? project.outdated
         updated.whatsNewLimit = whatsNew ?? project.whatsNewLimit
-        try store.setRules(of: project, to: updated, now: inv.now)
+        try inv.confirmedChange(store, project, "changing the rules") { try store.setRules(of: project, to: updated, now: inv.now) }
         if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
         if inv.json { try inv.printWritten { json(updated) } } else { inv.out(text(updated)) }
     }

@@ -11,9 +11,8 @@ enum Shared {
     /// Every command that changes state takes it (a test walks the model to make sure).
     static let dryRun: Option = Option("dry-run", short: "n", help: "Show what would change (and its impact), and change nothing.")
     /// For a removal, which is never made unasked.
-    static let yes: Option = Option("yes", short: "y", help: "Do not ask for confirmation (required when not on a terminal).")
-    /// For a change whose impact is previewed (Preview): a terminal asks after it, elsewhere it is made.
-    static let yesAfterImpact: Option = Option("yes", short: "y", help: "Do not ask after showing the impact on a terminal; elsewhere the change is made without asking, its impact printed on stderr.")
+    /// The one rule (Preview): a change that alters what users see, or removes something, asks on a terminal and needs --yes elsewhere.
+    static let yes: Option = Option("yes", short: "y", help: "Make the change without asking; required when there is no terminal to ask (a script, CI). --dry-run never needs it.")
     static let locale: Option = locale("A BCP 47 locale such as en, tr, pt-BR or zh-Hans.")
     static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now: " + TimeInput.forms + ".")
     static let version: Argument = Argument("VERSION", help: "A version exactly as the app reports it, like 2.1.0.", completion: .dynamic(.versions))

@@ -155,7 +155,7 @@ enum VersionCommands {
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
         options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.dryRun,
-                  Option("yes", short: "y", help: "Move the release time of a version already released without being asked (required for one when not on a terminal).")],
+                  Shared.yes],
         examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -167,10 +167,10 @@ enum VersionCommands {
             guard let was = v.releasedAt, was != at, was <= inv.now else { return nil }
             return "\(p.name) \(v.version.text) released \(inv.people(was))"
         }
-        if !moved.isEmpty {
-            try inv.confirm("\(moved.joined(separator: "; ")): move its release to \(inv.people(at)), restarting its release delay?")
+        let release = { try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now) }
+        if moved.isEmpty { try release() } else {
+            try inv.confirmedChange(store, project, "moving a release", moves: moved.map { "\($0): moves its release to \(inv.people(at)), restarting its release delay" }, write: release)
         }
-        try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(inv.people(at))") }
         try inv.printWritten {
             .object(["versions": .array(try platforms.map { json(try store.version(inv.arg("VERSION")!, on: $0), platform: $0.name, now: inv.now) })])
