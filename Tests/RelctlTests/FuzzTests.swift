@@ -111,7 +111,7 @@ final class FuzzTests: XCTestCase {
         print("fuzz: seed \(seed) for \(Int(seconds)) s (replay with RELCTL_FUZZ_SEED=\(seed))")
         var r = SplitMix(seed: seed)
         let template = PublishTests.scenario()
-        template.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back {until}\"")
+        template.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Back {until}\" --yes")
         let pristine = try Data(contentsOf: URL(fileURLWithPath: template.db))
         let h = Harness()
         // Two levels down, so that a random ".." or "../x" still names a folder of this test.

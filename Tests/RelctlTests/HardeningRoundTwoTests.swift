@@ -165,7 +165,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         let pidFile = h.dir + "/exec.pid"
         let w = try PublishWatchTests.Watcher(h, ["--exec", "echo $$ > \(pidFile); sleep 60"])
         w.wait(for: "published (start)")
-        try relctl(h, ["maintenance", "schedule", "--from", utc(2), "--for", "2s"])
+        try relctl(h, ["maintenance", "schedule", "--from", utc(2), "--for", "2s", "--yes"])
         w.wait(for: "published (database changed)")
         w.wait(for: "published (maintenance window #1 (all platforms) starts)", seconds: 6)
         let control = try JSONSerialization.jsonObject(with: fm.contents(atPath: h.dir + "/out/shop/control.json")!) as? [String: Any]

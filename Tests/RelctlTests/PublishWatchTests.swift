@@ -71,7 +71,7 @@ final class PublishWatchTests: XCTestCase {
         let w = try Watcher(h, [])
         w.wait(for: "published (start)")
         // Another process writes: a window starting in 2 s, for 2 s.
-        try relctl(h, ["maintenance", "schedule", "--from", utc(2), "--for", "2s"])
+        try relctl(h, ["maintenance", "schedule", "--from", utc(2), "--for", "2s", "--yes"])
         w.wait(for: "published (database changed)")
         XCTAssertTrue(w.log.contains("next change at"), w.log)
         // No write now: the window's start and end are published on their own.
@@ -143,7 +143,7 @@ final class PublishWatchTests: XCTestCase {
         h.sample()
         let w = try Watcher(h, [])
         w.wait(for: "published (start)")
-        try relctl(h, ["rules", "set", "--release-delay", "2"])
+        try relctl(h, ["rules", "set", "--release-delay", "2", "--yes"])
         w.wait(for: "published (database changed)")
         // Damage the database from outside: the publish fails, the watcher stays.
         func sql(_ statement: String) throws {
