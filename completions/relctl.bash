@@ -28,7 +28,7 @@ _relctl_spec() {
         "version add") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--notes"; args=("none"); argrep=0 ;;
         "version list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "version show") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version edit") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "version edit") subs=""; flags="--unreleased --dry-run --yes"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "version release") subs=""; flags="--dry-run --yes"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "version rm") subs=""; flags="--yes --dry-run"; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -63,9 +63,9 @@ _relctl_spec() {
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "import retired") subs=""; flags="--dry-run --replace"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
-        "import andversion") subs=""; flags="--dry-run --replace"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
-        "import control") subs=""; flags="--dry-run --replace"; valued=""; repeat=""; args=("file"); argrep=0 ;;
+        "import retired") subs=""; flags="--dry-run --replace --yes"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
+        "import andversion") subs=""; flags="--dry-run --replace --yes"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
+        "import control") subs=""; flags="--dry-run --replace --yes"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
         "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;

@@ -226,6 +226,7 @@ complete -c relctl -n '__relctl_opt \'version edit\' --released 0' -l released -
 complete -c relctl -n '__relctl_opt \'version edit\' --unreleased 0' -l unreleased -d 'The version is not released yet; release it later with \'relctl version release\''
 complete -c relctl -n '__relctl_opt \'version edit\' --min-os 0' -l min-os -x -d 'The minimum OS version the app supports, like 15.0'
 complete -c relctl -n '__relctl_opt \'version edit\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'version edit\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'version edit\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'version release\' --platform 1' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'version release\' --at 0' -l at -x -d 'The release time (default now): RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
@@ -383,13 +384,16 @@ complete -c relctl -n '__relctl_opt \'import retired\' --platform 0' -l platform
 complete -c relctl -n '__relctl_opt \'import retired\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'A BCP 47 locale such as en, tr, pt-BR or zh-Hans'
 complete -c relctl -n '__relctl_opt \'import retired\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import retired\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import retired\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import retired\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'import andversion\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'import andversion\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import andversion\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import andversion\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import andversion\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'import control\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import control\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import control\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import control\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'log\' --limit 0' -l limit -x -d 'Show at most N entries, newest first'
 complete -c relctl -n '__relctl_opt \'log\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'Only changes naming this platform'

@@ -50,6 +50,22 @@ extension Store {
         try setFloor(kind, of: [platform], in: project, to: floor, allowUnreleased: allowUnreleased, now: now)[0]
     }
 
+    /// Moves the deadline of each platform's own force floor (nil: required
+    /// at once), in one transaction and one audit row, so one undo takes it back.
+    public func moveDeadline(of platforms: [PlatformRecord], in project: ProjectRecord, to deadline: Int64?, now: Int64) throws {
+        let names = platforms.map(\.name).joined(separator: ",")
+        try change(project: project.slug, "force deadline \(names) \(deadline.map(Time.format) ?? "none")", now: now) {
+            let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            unchanged = current.allSatisfy { $0.force?.deadline == deadline }
+            for p in current {
+                guard p.force != nil else {
+                    throw StoreError("\(p.name) has no force floor to move the deadline of", fix: .run(["force", "VERSION", "--platform", p.name, "--after", "7d"], "set one with a deadline, like"))
+                }
+                try db.run("UPDATE platform SET force_deadline = ? WHERE id = ?", [SQLValue(deadline), .int(p.id)])
+            }
+        }
+    }
+
     /// The same floor on several platforms in one transaction (one audit
     /// row naming them all): either every platform gets it or none does.
     /// The answer says, per platform, whether a released version reaches it.

@@ -77,11 +77,9 @@ extension Store {
             let action = "revert #\(id)\(others.isEmpty ? "" : " with " + others.joined(separator: ", ")): \(target.action)"
             return (Reverted(entries: entries, id: 0, changes: []), action)
         }
-        // A trial's entry is rolled back; a --dry-run's is held, and reads back.
-        if !dryRun {
-            reverted.id = lastEntry
-            reverted.changes = try rowChanges(of: lastEntry)
-        }
+        // A --dry-run's entry is held, and reads back.
+        reverted.id = lastEntry
+        reverted.changes = try rowChanges(of: lastEntry)
         return reverted
     }
 
@@ -99,7 +97,7 @@ extension Store {
                 .compactMap { $0.int(0) }.filter { set[$0] == nil && !undone.contains($0) }
         }
         var expected = Set<RowID>()
-        try db.execute("DELETE FROM temp.row_change")
+        try db.execute("DELETE FROM row_change")
         for e in entries {
             var later: [Int64: [RowID]] = [:]
             for c in e.changes {
@@ -124,7 +122,7 @@ extension Store {
         // Rows the revert changed that none of the set did: a cascade
         // (children added since to a row it removes).
         var extra: [RowID] = []
-        try db.each("SELECT DISTINCT tbl, row_key FROM temp.row_change") { c in
+        try db.each("SELECT DISTINCT tbl, row_key FROM row_change") { c in
             guard case .array(let key)? = try? JSONReader.parse(Array((try c.text(1) ?? "").utf8)) else { return }
             let row = RowID(table: try c.text(0) ?? "", key: key)
             if !expected.contains(row) { extra.append(row) }
@@ -185,7 +183,7 @@ extension Store {
     /// (children first), rows it changed take their old values, rows it
     /// removed come back (parents first), as the foreign keys require.
     private func putBack(_ changes: [RowChange]) throws {
-        let rank = { (c: RowChange) in ChangeCapture.tables.firstIndex(of: c.table) ?? 0 }
+        let rank = { (c: RowChange) in ChangeCapture.rank(c.table) ?? 0 }
         for c in changes.filter({ $0.before == nil }).sorted(by: { rank($0) > rank($1) }) {
             let t = try captureTable(c.table)
             try db.run("DELETE FROM \(t.name) WHERE " + t.key.map { "\($0) IS ?" }.joined(separator: " AND "), c.key.map(Store.sqlValue))
@@ -210,8 +208,7 @@ extension Store {
     }
 
     private func captureTable(_ name: String) throws -> ChangeCapture.Table {
-        if capture == nil { capture = try ChangeCapture(db) }
-        guard let t = capture!.tables.first(where: { $0.name == name }) else {
+        guard let t = ChangeCapture.table(name) else {
             throw badRow("audit_change", "it names the table '\(name)', which relctl does not record")
         }
         return t
@@ -241,7 +238,7 @@ struct RowID: Hashable, CustomStringConvertible {
     static func == (a: RowID, b: RowID) -> Bool { a.table == b.table && a.spelled == b.spelled }
     func hash(into h: inout Hasher) { h.combine(table); h.combine(spelled) }
     /// Parents first, then by key: messages name rows in a stable order.
-    var order: String { "\(ChangeCapture.tables.firstIndex(of: table) ?? 9) \(spelled)" }
+    var order: String { "\(ChangeCapture.rank(table) ?? 9) \(spelled)" }
     var description: String { "\(table) \(spelled)" }
     /// What finds it in audit_change: `row_key = json_array(?, …)`, built as the triggers built it.
     var match: (sql: String, args: [SQLValue]) {

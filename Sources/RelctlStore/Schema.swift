@@ -173,7 +173,7 @@ enum Schema {
             PRIMARY KEY(audit_id, seq)
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
-        """,
+        """ + ChangeCapture.schema,
     ]
 
     /// A table whose rows belong to a project.

@@ -15,9 +15,6 @@ public final class Store {
     public let path: String
     let db: Connection
     let user: String
-    /// A trial (before an impact preview, Invocation.guarded): each change is
-    /// made with every check the data makes, then rolled back at once.
-    public var dryRun = false
     /// A command's --dry-run: its changes stay in one transaction that is
     /// never committed, so what they made reads back (for --json) and nothing
     /// reaches the file; it is rolled back by `dropChanges`, or when the store goes.
@@ -27,6 +24,12 @@ public final class Store {
     /// output is written, which may block on a slow reader.
     public func dropChanges() {
         db.dropHeld()
+        heldChanges = []
+    }
+
+    /// Commits the held changes (Connection.commitHeld).
+    public func commitChanges() throws {
+        try db.commitHeld()
         heldChanges = []
     }
 
@@ -40,8 +43,6 @@ public final class Store {
     var unchanged = false
     /// Locale tags read and found in their normal spelling (Reads.locale).
     var validLocales: Set<String> = []
-    /// The triggers that note row changes, made from the tables on the first change.
-    var capture: ChangeCapture?
     /// The id of the audit row the last change wrote (rolled back with a trial's).
     public private(set) var lastEntry: Int64 = 0
     /// Set by a revert's body: the entries its audit row takes back.
@@ -224,8 +225,8 @@ public final class Store {
         try change(project: project, now: now, captured: captured) { (try body(), action: action) }
     }
 
-    /// Thrown to roll a dry run's transaction back.
-    private struct DryRunRollback: Error {}
+    /// Thrown to roll back a write that found nothing to change.
+    private struct NothingChanged: Error {}
 
     /// The same, when the audit line needs what the body made (a new id).
     /// `captured`: note the rows it changes (ChangeCapture); a publish's log line changes none.
@@ -237,25 +238,21 @@ public final class Store {
         do {
             if holdsChanges { try db.hold() }
             return try db.write {
-                if captured {
-                    if capture == nil { capture = try ChangeCapture(db) }
-                    try db.execute(capture!.setUp)
-                }
+                if captured { try ChangeCapture.begin(db) }
                 let (r, action) = try body()
-                if unchanged { result = r; throw DryRunRollback() }
+                if unchanged { result = r; throw NothingChanged() }
                 try db.run("INSERT INTO audit(at, user, project, action, kind) VALUES (?, ?, ?, ?, ?)",
                            [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action))])
                 let id = db.lastInsertRowID
                 lastEntry = id
                 if captured {
                     try ChangeCapture.record(db, audit: id)
-                    if holdsChanges && !dryRun { heldChanges += try rowChanges(of: id) }
+                    if holdsChanges { heldChanges += try rowChanges(of: id) }
                 }
                 for reverted in reverting { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
-                if dryRun { result = r; throw DryRunRollback() }
                 return r
             }
-        } catch is DryRunRollback {
+        } catch is NothingChanged {
             lastWriteUnchanged = unchanged
             return result!
         }

@@ -12,9 +12,9 @@ extension Store {
             let existing = try versions(platform: platform.id, withNotes: false)
             if existing.contains(where: { $0.version.text == version.text }) {
                 // The values typed, so the fix pastes as it is; "--build N" only when none was.
+                // Not the release time: `version add` defaults it to now, and pasted it would move the release.
                 var typed = build.map { ["--build", String($0)] } ?? []
                 if let minOS { typed += ["--min-os", minOS] }
-                if let releasedAt { typed += ["--released", Time.format(releasedAt)] }
                 throw StoreError("\(platform.name) already has version \(version.text)",
                                  fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
             }
@@ -41,7 +41,7 @@ extension Store {
     }
 
     /// What becomes of a version's release time.
-    public enum ReleaseChange: Sendable { case keep, at(Int64), unreleased }
+    public enum ReleaseChange: Sendable, Equatable { case keep, at(Int64), unreleased }
 
     /// Changes what is given; nil keeps the current value.
     public func editVersion(_ text: String, build: Int64?, minOS: String?, release: ReleaseChange,

@@ -225,6 +225,14 @@ public final class Connection {
         holding = true
     }
 
+    /// Commits the held transaction: what a change held while it was
+    /// checked against what its preview showed is made.
+    public func commitHeld() throws {
+        guard holding else { return }
+        holding = false
+        try execute("COMMIT")
+    }
+
     /// Rolls the held transaction back and lets the write lock go.
     public func dropHeld() {
         guard holding else { return }

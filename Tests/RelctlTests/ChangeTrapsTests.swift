@@ -54,6 +54,11 @@ final class ChangeTrapsTests: XCTestCase {
         XCTAssertTrue(declined.err.contains("ios 2.0 released 2026-11-01 00:00 UTC (28 d 12 h ago): moves its release to 2026-11-29 12:00 UTC (now), restarting its release delay"), declined.err)
         h.ok("version release 2.0 --platform ios --yes")
         XCTAssertTrue(h.ok("log --limit 1").out.contains("~ version ios 2.0: release 2026-11-01 00:00 UTC (28 d 12 h ago) → 2026-11-29 12:00 UTC (now)"), h.ok("log --limit 1").out)
+        // version edit moving a release is the same change.
+        h.fails("version edit 1.1 --platform ios --released 2026-11-28T00:00:00Z", status: 2, "moving a release changes what users see")
+        h.fails("version edit 1.1 --platform ios --unreleased", status: 2, "moving a release changes what users see")
+        h.ok("version edit 1.1 --platform ios --build 111")
+        h.ok("version edit 1.1 --platform ios --unreleased --yes")
         // A version not yet released is released without a question.
         h.ok("version add 2.1 --platform ios --build 210 --unreleased")
         h.ok("version release 2.1 --platform ios")
@@ -108,7 +113,9 @@ final class PastedHintProjectTests: XCTestCase {
         let h = Harness()
         h.sample()
         let r = h.fails("version add 2.0 --platform ios --build 999", "ios already has version 2.0")
-        XCTAssertTrue(r.err.contains("'relctl version edit 2.0 --platform ios --build 999"), r.err)
+        // The whole hint: the build typed, and no release time (version add's default, now, would move the release).
+        XCTAssertTrue(r.err.contains("change it with 'relctl version edit 2.0 --platform ios --build 999 --db "), r.err)
+        XCTAssertFalse(r.err.contains("--released"), r.err)
         let p = h.fails("platform add ios --bundle-id com.example.other --min-os 16.0", "already has platform ios")
         XCTAssertTrue(p.err.contains("'relctl platform edit ios --bundle-id com.example.other --min-os 16.0"), p.err)
     }
@@ -159,5 +166,38 @@ final class DryRunWordsTests: XCTestCase {
         let added = h.ok("notes set 2.0 --platform ios --locale fr \"Nouveau\" --dry-run")
         XCTAssertTrue(added.err.contains("+ note fr of ios 2.0"), added.err)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: h.db)), before, "a dry run changed the database")
+    }
+}
+
+/// What is made is what was shown: a change made by another writer while
+/// the question waits makes the confirmed change refuse, changing nothing.
+final class ShownIsMadeTests: XCTestCase {
+    func testAChangeByAnotherWriterWhileAskingRefuses() throws {
+        let h = Harness()
+        h.sample()
+        let context = Context(env: h.env, clock: { [now = h.now] in now }, user: "tester")
+        context.stdinIsTerminal = true
+        let db = h.db
+        context.readLine = {
+            // Another relctl raises the floor while this one asks.
+            let other = Context(env: [:], clock: { 1_796_212_800 }, user: "other")
+            _ = Runner.run(["--db", db, "force", "1.1", "--platform", "ios", "--yes", "-q"], context: other, tree: Relctl.tree)
+            return "y"
+        }
+        let status = Runner.run(["--db", db, "force", "2.0", "--platform", "ios"], context: context, tree: Relctl.tree)
+        XCTAssertEqual(status, 1, context.stderr.text)
+        XCTAssertTrue(context.stderr.text.contains("the database changed while the change was shown; nothing was changed"), context.stderr.text)
+        XCTAssertTrue(h.ok("policy list").out.contains("1.1"), "the other writer's floor stays")
+        XCTAssertFalse(h.ok("policy list").out.contains("2.0 ("), h.ok("policy list").out)
+        // Asked again, it goes through.
+        XCTAssertEqual(h.run(["force", "2.0", "--platform", "ios"], terminal: true, answer: "y").status, 0)
+    }
+
+    /// The question shows the rows the change makes, before → after.
+    func testTheQuestionShowsTheRows() {
+        let h = Harness()
+        h.sample()
+        let r = h.run(["rules", "set", "--release-delay", "3"], terminal: true, answer: "n")
+        XCTAssertTrue(r.err.contains("changes:\n  ~ project shop: release delay days 1 → 3\nimpact:"), r.err)
     }
 }

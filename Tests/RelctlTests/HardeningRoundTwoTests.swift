@@ -267,7 +267,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         let control = try String(contentsOfFile: src.dir + "/out/shop/control.json", encoding: .utf8).replacingOccurrences(of: "\"name\":\"Shop\"", with: "\"name\":\"ShXp\"")
         let path = h.dir + "/control.json"
         try withBadBytes(control, "ShXp", Array("Sh".utf8) + [0xE2, 0x82] + Array("p".utf8)).write(to: URL(fileURLWithPath: path))
-        h.fails("import control \(path) -p copy", "cannot import \(path): project.name: holds bytes that are not UTF-8 text")
+        h.fails("import control \(path) -p copy --yes", "cannot import \(path): project.name: holds bytes that are not UTF-8 text")
         XCTAssertEqual(JSONReader.invalidUTF8(Array("{\"a\":[1,{\"b\":\"ok\"},\"".utf8) + [0x80] + Array("\"]}".utf8)), "a[2]")
         XCTAssertNil(JSONReader.invalidUTF8(Array("{\"a\":\"\u{FFFD} is a character like any\"}".utf8)))
     }
@@ -287,19 +287,19 @@ final class HardeningRoundTwoTests: XCTestCase {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         func auditRows() throws -> Int64? { try Connection(path: h.db, readOnly: true, create: false).query("SELECT count(*) FROM audit")[0].int(0) }
         let before = try auditRows()
-        h.ok("import retired \(path) --platform ios")
+        h.ok("import retired \(path) --platform ios --yes")
         XCTAssertEqual(try auditRows(), before.map { $0 + 1 })
         let listed = (h.ok("version list --platform ios --json").json as? [String: Any])?["versions"] as? [Any]
         XCTAssertEqual(listed?.count, n)
         XCTAssertEqual((h.ok("check 1.1.99 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "required")
-        let again = h.ok("import retired \(path) --platform ios")
+        let again = h.ok("import retired \(path) --platform ios --yes")
         XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
         XCTAssertEqual(try auditRows(), before.map { $0 + 1 }, "an import that changes nothing logs nothing")
         // The same for a control document.
         let out = h.dir + "/out"
         XCTAssertEqual(h.run(["publish", out]).status, 0)
         let rows = try auditRows()
-        h.ok("import control \(out)/shop/control.json")
+        h.ok("import control \(out)/shop/control.json --yes")
         XCTAssertEqual(try auditRows(), rows, "a control import that changes nothing logs nothing")
     }
 

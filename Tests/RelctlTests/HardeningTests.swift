@@ -285,11 +285,11 @@ final class HardeningTests: XCTestCase {
         let h = Harness()
         h.sample()
         h.fails("notes set 2.0 --platform ios --locale de --file /dev/zero", "more than 16 MiB")
-        h.fails("import retired /dev/zero --platform ios --locale en", "more than 16 MiB")
-        h.fails("import andversion /dev/zero --platform ios", "more than 16 MiB")
+        h.fails("import retired /dev/zero --platform ios --locale en --yes", "more than 16 MiB")
+        h.fails("import andversion /dev/zero --platform ios --yes", "more than 16 MiB")
         let big = h.dir + "/big.json"
         try Data(count: (16 << 20) + 1).write(to: URL(fileURLWithPath: big))
-        h.fails("import control \(big)", "more than 16 MiB")
+        h.fails("import control \(big) --yes", "more than 16 MiB")
         let p = Process(), err = Pipe()
         p.executableURL = URL(fileURLWithPath: Package.binary)
         p.arguments = ["--db", h.db, "notes", "set", "2.0", "--platform", "ios", "--locale", "de", "--file", "-"]

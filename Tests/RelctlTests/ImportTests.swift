@@ -41,7 +41,7 @@ final class ImportTests: XCTestCase {
         for locale in ["en", "tr", "he"] {
             let h = fresh()
             let path = "shop/ios/retired/\(locale).json"
-            h.ok("import retired \(out)/\(path) --platform ios --locale \(locale)")
+            h.ok("import retired \(out)/\(path) --platform ios --locale \(locale) --yes")
             XCTAssertEqual(String(decoding: republish(h, path), as: UTF8.self), String(decoding: bytes(out + "/" + path), as: UTF8.self), locale)
         }
     }
@@ -50,12 +50,12 @@ final class ImportTests: XCTestCase {
         let (_, out) = published()
         let ios = fresh()
         ios.ok("platform edit ios --app-store-id 1")
-        ios.ok("import andversion \(out)/shop/ios/andversion.json --platform ios --replace")
+        ios.ok("import andversion \(out)/shop/ios/andversion.json --platform ios --replace --yes")
         XCTAssertEqual(republish(ios, "shop/ios/andversion.json"), bytes(out + "/shop/ios/andversion.json"))
         let android = fresh()
         android.ok("version add 1.9 --platform android --build 190 --released 2026-09-01T00:00:00Z")
         android.ok("version add 2.0.0 --platform android --build 200 --released 2026-11-01T00:00:00Z")
-        android.ok("import andversion \(out)/shop/android/andversion.json --platform android")
+        android.ok("import andversion \(out)/shop/android/andversion.json --platform android --yes")
         XCTAssertEqual(String(decoding: republish(android, "shop/android/andversion.json"), as: UTF8.self),
                        String(decoding: bytes(out + "/shop/android/andversion.json"), as: UTF8.self))
     }
@@ -63,7 +63,7 @@ final class ImportTests: XCTestCase {
     func testAndroidCodesMustBeRecorded() {
         let (_, out) = published()
         let h = fresh()
-        h.fails("import andversion \(out)/shop/android/andversion.json --platform android", "CurrentVersion 200 is a versionCode no recorded android version has")
+        h.fails("import andversion \(out)/shop/android/andversion.json --platform android --yes", "CurrentVersion 200 is a versionCode no recorded android version has")
     }
 
     func testBadFilesAreRefusedWithPathAndReason() throws {
@@ -87,14 +87,14 @@ final class ImportTests: XCTestCase {
             let path = h.dir + "/bad\(i).json"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             if reason.isEmpty { h.ok("import retired \(path) --platform ios --locale en --dry-run"); continue }
-            h.fails("import retired \(path) --platform ios", "cannot import \(path): \(reason)")
+            h.fails("import retired \(path) --platform ios --yes", "cannot import \(path): \(reason)")
         }
         let path = h.dir + "/bad-andversion.json"
         try #"{"AndVersion":{"CurrentVersion":2,"MinVersion":"1","AppStoreId":"1","WhatsNew":{"en":["x"]}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        h.fails("import andversion \(path) --platform ios", "CurrentVersion is not a string (AndVersion crashes on this file)")
+        h.fails("import andversion \(path) --platform ios --yes", "CurrentVersion is not a string (AndVersion crashes on this file)")
         try #"{"AndVersion":{"CurrentVersion":"2","MinVersion":"1","AppStoreId":"1","WhatsNew":{}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        h.fails("import andversion \(path) --platform ios", "WhatsNew is missing or empty (AndVersion ignores this file)")
-        h.fails("import retired \(h.dir)/missing.json --platform ios", "no such file")
+        h.fails("import andversion \(path) --platform ios --yes", "WhatsNew is missing or empty (AndVersion ignores this file)")
+        h.fails("import retired \(h.dir)/missing.json --platform ios --yes", "no such file")
     }
 
     func testConflictsAreListedAndRefusedUnlessReplace() throws {
@@ -108,8 +108,8 @@ final class ImportTests: XCTestCase {
         XCTAssertTrue(dry.out.contains("would add version 1.0 on ios, released"), dry.out)
         XCTAssertTrue(dry.out.contains("would pin ios 1.1 to recommend"), dry.out)
         XCTAssertTrue(dry.out.contains("conflict: the pin of ios 1.1 is force in the database, recommend in the file"), dry.out)
-        h.fails("import retired \(file) --platform ios --locale en", "conflicts with the database in 1 place, first: the pin of ios 1.1 is force in the database, recommend in the file")
-        h.ok("import retired \(file) --platform ios --locale en --replace")
+        h.fails("import retired \(file) --platform ios --locale en --yes", "conflicts with the database in 1 place, first: the pin of ios 1.1 is force in the database, recommend in the file")
+        h.ok("import retired \(file) --platform ios --locale en --replace --yes")
         let pins = h.ok("--json policy list --platform ios").out
         XCTAssertTrue(pins.contains("recommend"), pins)
         // A second import of the same file changes nothing.
@@ -140,7 +140,7 @@ final class ImportTests: XCTestCase {
         let (_, out) = controlScenario()
         let h = Harness()
         h.ok("init")
-        let r = h.ok("import control \(out)/shop/control.json")
+        let r = h.ok("import control \(out)/shop/control.json --yes")
         XCTAssertTrue(r.err.contains("not in control.json, so not imported: release notes"), r.err)
         XCTAssertEqual(String(decoding: republish(h, "shop/control.json"), as: UTF8.self), String(decoding: bytes(out + "/shop/control.json"), as: UTF8.self))
         // The move is faithful beyond control.json: every file that does not carry release notes is the same.
@@ -150,7 +150,7 @@ final class ImportTests: XCTestCase {
         }
         // Importing the same file again changes nothing; the windows are not doubled.
         XCTAssertTrue(h.ok("import control \(out)/shop/control.json --dry-run").out.contains("nothing to change"))
-        h.ok("import control \(out)/shop/control.json")
+        h.ok("import control \(out)/shop/control.json --yes")
         XCTAssertEqual(h.ok("--json maintenance list").out.components(separatedBy: "\"id\"").count - 1, 2)
     }
 
@@ -163,15 +163,15 @@ final class ImportTests: XCTestCase {
         XCTAssertTrue(dry.out.contains("would add version 2.2 (build 220) on ios, released 2026-11-29T12:00:00Z"), dry.out)
         XCTAssertTrue(dry.out.contains("would add version 3.0 (build 300) on ios, not released"), dry.out)
         XCTAssertTrue(dry.out.contains("would add maintenance window #"), dry.out)
-        h.ok("import control \(out)/shop/control.json -p staging")
+        h.ok("import control \(out)/shop/control.json -p staging --yes")
         h.ok("-p staging rules set --release-delay 5 --whats-new 4 --yes")
         h.ok("-p staging policy set 1.1 force --platform ios --yes")
         let conflicts = h.ok("import control \(out)/shop/control.json -p staging --dry-run").out
         XCTAssertTrue(conflicts.contains("conflict: the release delay of staging is 5 days in the database, 2 days in the file"), conflicts)
         XCTAssertTrue(conflicts.contains("conflict: the pin of ios 1.1 is force in the database, recommend in the file"), conflicts)
         XCTAssertTrue(conflicts.contains("conflict: the what's-new limit of staging is 4 versions in the database, 3 versions in the file"), conflicts)
-        h.fails("import control \(out)/shop/control.json -p staging", "conflicts with the database in 3 places, first: the release delay of staging is 5 days")
-        h.ok("import control \(out)/shop/control.json -p staging --replace")
+        h.fails("import control \(out)/shop/control.json -p staging --yes", "conflicts with the database in 3 places, first: the release delay of staging is 5 days")
+        h.ok("import control \(out)/shop/control.json -p staging --replace --yes")
         XCTAssertTrue(h.ok("import control \(out)/shop/control.json -p staging --dry-run").out.contains("nothing to change"))
     }
 
@@ -200,7 +200,7 @@ final class ImportTests: XCTestCase {
             XCTAssertNotEqual(text, good, "case \(i) did not change the file")
             let path = h.dir + "/bad\(i).json"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            h.fails("import control \(path)", "cannot import \(path): \(reason)")
+            h.fails("import control \(path) --yes", "cannot import \(path): \(reason)")
         }
     }
 }

@@ -14,7 +14,7 @@ final class UndoTests: XCTestCase {
     func configuration(_ h: Harness) throws -> [String] {
         let c = try Connection(path: h.db, readOnly: true, create: false)
         var out: [String] = []
-        for table in ChangeCapture.tables {
+        for table in ChangeCapture.tables.map(\.name) {
             for row in try c.query("SELECT * FROM \(table) ORDER BY 1, 2, 3") {
                 out.append(table + ": " + row.values.map { "\($0)" }.joined(separator: "|"))
             }
@@ -66,7 +66,7 @@ final class UndoTests: XCTestCase {
             "maintenance cancel 1 --yes",
             "message set required --locale tr --title \"Güncelle\"",
             "message rm optional --locale de --yes",
-            "import retired RETIRED --platform ios --locale en",
+            "import retired RETIRED --platform ios --locale en --yes",
         ]
         for line in lines {
             let h = fixture()
@@ -179,6 +179,30 @@ final class UndoTests: XCTestCase {
         XCTAssertNotEqual(try configuration(h), s1)
     }
 
+    /// Dropping the deadlines of several platforms' floors is one change: one undo takes it back.
+    func testOneUndoTakesBackADeadlineDroppedOnEveryPlatform() throws {
+        let h = fixture()
+        h.ok("force 2.0 --platform all --after 7d --yes")
+        let s1 = try configuration(h)
+        h.ok("force --no-deadline --platform all --yes")
+        XCTAssertNotEqual(try configuration(h), s1)
+        h.ok("undo --yes")
+        XCTAssertEqual(try configuration(h), s1)
+    }
+
+    /// undo takes the project as every command does: with several and no default, it asks which.
+    func testUndoNeedsToKnowTheProject() {
+        let h = Harness()
+        h.sample()
+        h.ok("project add blog --name Blog")
+        h.ok("-p blog platform add ios --bundle-id com.example.blog")
+        XCTAssertTrue(h.ok("--json project list").out.contains("blog"))
+        let r = h.run(["undo", "--yes"])
+        XCTAssertNotEqual(r.status, 0, "undo guessed a project: \(r.err)")
+        let blog = h.ok("-p blog undo --yes")
+        XCTAssertTrue(blog.err.contains("(blog: platform add ios"), blog.err)
+    }
+
     func testBadIDs() {
         let h = fixture()
         h.fails("revert abc --yes", status: 2, "invalid change id 'abc'")
@@ -190,5 +214,36 @@ final class UndoTests: XCTestCase {
         empty.ok("project add shop --name Shop")
         empty.ok("undo --yes")
         empty.fails("undo --yes", "nothing to undo")
+    }
+}
+
+/// The capture's triggers are in the schema: they note relctl's changes only.
+final class ChangeCaptureTests: XCTestCase {
+    /// Every column of every captured table is in the images: a migration
+    /// that adds one must make the triggers again.
+    func testTheCapturedColumnsAreTheSchemas() throws {
+        let h = Harness()
+        h.ok("init")
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        for table in ChangeCapture.tables {
+            let rows = try c.query("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(table.name)])
+            XCTAssertEqual(rows.map { $0.text(0) }, table.columns, table.name)
+            XCTAssertEqual(rows.filter { ($0.int(1) ?? 0) > 0 }.sorted { $0.int(1)! < $1.int(1)! }.map { $0.text(0) }, table.key, table.name)
+        }
+    }
+
+    /// A change by hand (sqlite3) is noted nowhere, and relctl leaves no note behind.
+    func testAHandEditIsNotCapturedAndNothingIsLeftNoted() throws {
+        let h = Harness()
+        h.sample()
+        try sqlite3(h, "UPDATE version SET build = 999 WHERE version = '1.1'; INSERT INTO note(version_id, locale, body) SELECT id, 'fr', 'x' FROM version WHERE version = '1.0'")
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM row_change"), .int(0))
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM capture_on"), .int(0))
+        h.ok("version edit 1.1 --platform ios --build 111")
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM row_change"), .int(0), "a change leaves its notes behind")
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM capture_on"), .int(0))
+        let changes = try c.query("SELECT count(*) FROM audit_change WHERE audit_id = (SELECT max(id) FROM audit)")
+        XCTAssertEqual(changes.first?.int(0), 1, "the edit is captured, the hand edits before it are not")
     }
 }

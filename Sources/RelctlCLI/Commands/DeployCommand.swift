@@ -67,7 +67,11 @@ enum DeployCommand {
         default: break
         }
         // A tree the database has moved on from (a change since the publish, a project added or removed) is not the release.
-        let store = try inv.store(.read)
+        let store: Store
+        do { store = try inv.store(.read) } catch {
+            let e = RelctlError.from(error)
+            throw RelctlError.failure(e.message, hint: "deploy reads the database DIR was published from, to send only a tree that says what it says: give it with --db or RELCTL_DB")
+        }
         let database = try store.read { try TreeCurrency.Database.current(store) }
         if let reason = TreeCurrency.staleness(TreeCurrency.Record(local), database: database, at: nil).compactMap(VerifyCommand.words).first {
             throw RelctlError.failure("\(dir) no longer says what the database says (\(reason)); nothing was uploaded",

@@ -100,13 +100,9 @@ enum FloorCommands {
             throw RelctlError.usage("\(p.name) has no force floor to move the deadline of", hint: "set one with a deadline, like 'relctl force 2.0 --platform \(p.name) --after 7d'")
         }
         let moves = platforms.compactMap { p in Impact.floorMove("force", platform: p.name, from: p.force, to: p.force.map { var f = $0; f.deadline = deadline; return f }) }
-        // Each platform keeps its own floor: one transaction per platform.
+        // Each platform keeps its own floor; one change for them all, so one undo takes it back.
         try inv.confirmedChange(store, project, deadline == nil ? "dropping the deadline" : "moving the deadline", moves: moves) {
-            for p in platforms {
-                var floor = p.force!
-                floor.deadline = deadline
-                try store.setFloor(.force, of: [p], in: project, to: floor, allowUnreleased: true, now: inv.now)
-            }
+            try store.moveDeadline(of: platforms, in: project, to: deadline, now: inv.now)
         }
         for p in platforms {
             let floor = Floor(version: p.force!.version, build: p.force!.build, deadline: deadline)

@@ -17,7 +17,7 @@ enum ImportCommands {
 
     static let retired: RunnableCommand = RunnableCommand(
         "retired", abstract: "Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.",
-        arguments: [file], options: [Shared.platform, Shared.locale, dryRun, replace],
+        arguments: [file], options: [Shared.platform, Shared.locale, dryRun, replace, Shared.yes],
         examples: [Example("relctl import retired versions-en.json --platform ios --locale en", "Move a hand-edited Retired file in.")]
     ) { inv in
         try run(inv, format: "retired") { bytes, snapshot, platform in
@@ -29,7 +29,7 @@ enum ImportCommands {
     static let andVersion: RunnableCommand = RunnableCommand(
         "andversion", abstract: "Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.",
         discussion: "On Android CurrentVersion and MinVersion are versionCodes: they must be builds of recorded versions.",
-        arguments: [file], options: [Shared.platform, dryRun, replace],
+        arguments: [file], options: [Shared.platform, dryRun, replace, Shared.yes],
         examples: [Example("relctl import andversion andversion.json --platform ios", "Move a hand-edited AndVersion manifest in.")]
     ) { inv in
         try run(inv, format: "andversion") { bytes, snapshot, platform in
@@ -40,7 +40,7 @@ enum ImportCommands {
     static let control: RunnableCommand = RunnableCommand(
         "control", abstract: "Import a control.json that relctl published: a whole project, to move it between databases.",
         discussion: "Creates the project named in the file (or the one given with -p) when it is missing, with its settings (the what's-new limit among them), platforms, versions (builds, release times, minimum OS), floors, pins, the update messages where they differ from the built-in text, and the active and upcoming maintenance windows (keeping their ids when free). control.json does not carry release notes, past or cancelled windows, or text for locales the project does not publish: copy those separately. Publishing the imported project gives the same control.json.",
-        arguments: [file], options: [dryRun, replace],
+        arguments: [file], options: [dryRun, replace, Shared.yes],
         examples: [Example("relctl --db new.db import control out/shop/control.json", "Move the project shop into new.db."),
                    Example("relctl import control shop-control.json -p shop-staging --dry-run", "See what a copy of shop named shop-staging would hold.")]
     ) { inv in
@@ -70,7 +70,9 @@ enum ImportCommands {
             }
             return
         }
-        try store.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now)
+        // Into a project that exists, floors and pins change what users see: the one --yes rule.
+        let write = { try store.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now) }
+        if let project = try store.project(slug: slug) { try inv.confirmedChange(store, project, "importing \(path)", write: write) } else { try write() }
         inv.render(document) { changes.map { "\($0)\n" }.joined() }
         inv.info("imported \(path) into \(slug): \(changes.count) change\(changes.count == 1 ? "" : "s")\(conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") replaced")")
         inv.info("not in control.json, so not imported: \(ControlPlan.notCarried)")
@@ -94,8 +96,10 @@ enum ImportCommands {
             }
             return
         }
-        try store.importPlan(plan, format: format, file: path, on: platform, of: project,
-                             releasedAt: FileImport.releaseTime(project, now: inv.now), replace: inv.flag("replace"), now: inv.now)
+        try inv.confirmedChange(store, project, "importing \(path)") {
+            try store.importPlan(plan, format: format, file: path, on: platform, of: project,
+                                 releasedAt: FileImport.releaseTime(project, now: inv.now), replace: inv.flag("replace"), now: inv.now)
+        }
         inv.render(.object(["changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }), "dryRun": .bool(false)])) {
             changes.map { "\($0)\n" }.joined()
         }

@@ -29,12 +29,17 @@ enum LogCommand {
             // Each entry's row, then what it changed, one row a line, before → after.
             let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            // A project removed may have touched thousands of rows: the first few, then their count (--json has them all).
             for (i, entry) in entries.enumerated().reversed() where !entry.changes.isEmpty {
-                lines.insert(contentsOf: entry.changes.map { "    " + words.line($0) }, at: i + 2)
+                var shown = entry.changes.prefix(LogCommand.rowsShown).map { "    " + words.line($0) }
+                if entry.changes.count > LogCommand.rowsShown { shown.append("    … and \(entry.changes.count - LogCommand.rowsShown) more rows (relctl log --json)") }
+                lines.insert(contentsOf: shown, at: i + 2)
             }
             return lines.joined(separator: "\n")
         }
     }
+
+    static let rowsShown = 12
 
     static func json(_ e: AuditEntry) -> JSON {
         .object(["id": .int(e.id), "at": .time(e.at), "user": .string(e.user), "project": .optional(e.project), "action": .string(e.action),

@@ -106,7 +106,7 @@ enum MaintenanceCommands {
             let locales = try store.messageOverrides(project: project.id)["maintenance"]?
                 .filter { $0.value.values.contains { $0.contains("{until}") } }.keys.sorted() ?? []
             if !locales.isEmpty {
-                inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop' or give --until")
+                inv.warn("the project's maintenance text for \(locales.joined(separator: ", ")) uses {until}, which stays empty while this window has no end; stop it with 'relctl maintenance stop -p \(project.slug) --yes' or give --until")
             }
         }
         let overlapping = try store.maintenanceWindows(project: project.id).filter { w in

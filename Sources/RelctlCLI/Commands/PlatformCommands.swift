@@ -58,7 +58,7 @@ enum PlatformCommands {
         let project = try inv.project(in: store)
         try store.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
         if Names.applePlatforms.contains(name) && f.store == nil {
-            inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID'")
+            inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID -p \(project.slug)'")
         }
         inv.info("added platform \(name) to \(project.slug)")
         try inv.printWritten { try written(store, project, name) }

@@ -26,6 +26,8 @@ extension Invocation {
             store.holdsChanges = held
             throw error
         }
+        let rows = store.heldChanges
+        let words = try ChangeWords(rows, store: store, time: people)
         store.dropChanges()
         store.holdsChanges = held
         // Nothing to change: nothing to ask about (the write says "unchanged").
@@ -38,7 +40,7 @@ extension Invocation {
         let lines = moves + (after.map { impactLines(before: before, after: $0) } ?? [])
         previewedImpact = lines
         if !quiet || asking {
-            context.stderr.write("impact:\n" + lines.map { "  \($0)\n" }.joined())
+            context.stderr.write("changes:\n" + rows.map { "  " + words.line($0) + "\n" }.joined() + "impact:\n" + lines.map { "  \($0)\n" }.joined())
         }
         if asking {
             context.stderr.write("Apply this change? [y/N] ")
@@ -46,7 +48,24 @@ extension Invocation {
             let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
             guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
         }
-        return try write()
+        // A --dry-run holds its change for its output, as any write does.
+        if dryRun { return try write() }
+        // The change is made held, and committed only if it is the one shown: another
+        // writer may have changed the data while the question waited.
+        store.holdsChanges = true
+        defer { store.holdsChanges = held }
+        do {
+            let result = try write()
+            guard store.heldChanges == rows else {
+                throw RelctlError.failure("the database changed while the change was shown; nothing was changed",
+                                          hint: "run the command again to see its effect now")
+            }
+            try store.commitChanges()
+            return result
+        } catch {
+            store.dropChanges()
+            throw error
+        }
     }
 
     /// What a change does to users now, then at each coming instant where

@@ -14,8 +14,9 @@ enum UndoCommands {
                    Example("relctl undo --dry-run", "Show what undo would change.")]
     ) { inv in
         let store = try inv.store()
-        // A project removed is still undone by its slug (-p), and the default project may be gone with it.
-        let slug = inv.value("project") ?? (try? inv.project(in: store))?.slug
+        // The project as every command takes it; a project removed is still undone by its slug (-p), and
+        // with no project left at all, the last change is the removal of the last one.
+        let slug = try inv.value("project") ?? (try store.projectSlugs().isEmpty ? nil : try inv.project(in: store).slug)
         guard let entry = try store.lastUndoable(project: slug) else {
             throw RelctlError.failure("nothing to undo\(slug.map { " in '\($0)'" } ?? ""): no change there that recorded its rows is in force",
                                       hint: "see the changes with 'relctl log'")
@@ -67,7 +68,7 @@ enum UndoCommands {
         store.dropChanges()
         store.holdsChanges = held
         let impact = before.flatMap { b in after.map { inv.impactLines(before: b, after: $0) } } ?? []
-        let names = trial.entries.map { "#\($0.id) (\($0.action))" }
+        let names = trial.entries.map { "#\($0.id) (\($0.project.map { $0 + ": " } ?? "")\($0.action))" }
         let asking = inv.context.stdinIsTerminal && !inv.flag("yes") && !inv.dryRun
         if !inv.quiet || asking {
             inv.context.stderr.write("revert \(names.joined(separator: ", ")):\n" + changes.map { "  " + words.line($0) + "\n" }.joined()

@@ -132,7 +132,8 @@ enum VersionCommands {
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a version's build, minimum OS or release time.",
-        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun],
+        discussion: "Moving the release time of a version already released (--released, --unreleased) restarts or withdraws its release delay: like 'relctl version release', it shows its impact, asks on a terminal and needs --yes elsewhere.",
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun, Shared.yes],
         examples: [Example("relctl version edit 2.0 --platform ios --min-os 16.0", "iOS 2.0 needs iOS 16.")]
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
@@ -146,7 +147,14 @@ enum VersionCommands {
         }
         let (store, project, p) = try inv.target()
         let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
-        try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now)
+        let edit = { try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now) }
+        let v = try store.version(inv.arg("VERSION")!, on: p)
+        if let was = v.releasedAt, was <= inv.now, release != .keep, releasedAt != was {
+            let to = releasedAt.map { "moves its release to \(inv.people($0)), restarting its release delay" } ?? "withdraws its release"
+            try inv.confirmedChange(store, project, "moving a release", moves: ["\(p.name) \(v.version.text) released \(inv.people(was)): \(to)"], write: edit)
+        } else {
+            try edit()
+        }
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
         try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
     }

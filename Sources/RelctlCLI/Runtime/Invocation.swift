@@ -77,7 +77,7 @@ public final class Invocation {
         let tomorrow = try TimeInput.parse(text, now: now, timeZone: timeZone, future: true)
         let clock = text.trimmingSpaces()
         throw RelctlError.usage("\(option) \(clock) has already passed today (\(people(t)))",
-                                hint: "for tomorrow write \(option) 'tomorrow \(clock)' (\(people(tomorrow))); to end maintenance now, stop it")
+                                hint: "for tomorrow write \(option) 'tomorrow \(clock)' (\(people(tomorrow)))")
     }
 
     // MARK: output
