@@ -138,7 +138,7 @@ final class BadInputCorpusTests: XCTestCase {
                      ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"],
                      ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
-                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"]] {
+                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
@@ -151,7 +151,8 @@ final class BadInputCorpusTests: XCTestCase {
                      ["version", "show", "7.7", "--platform", "ios"], ["notes", "show", "7.7", "--platform", "ios"],
                      ["policy", "set", "2.0", "force", "--platform", "ios"], ["maintenance", "cancel", "999", "--yes"],
                      ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
-                     ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"]] {
+                     ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"],
+                     ["export", "-p", "nosuch"], ["export", "-o", "/"]] {
             add(1, args)
         }
         return c
@@ -226,7 +227,7 @@ final class BadInputCorpusTests: XCTestCase {
     static let databaseCommands: [[String]] = [
         ["status"], ["log"], ["project", "list"], ["version", "list"], ["check", "1.0"], ["publish", "out"], ["project", "add", "x"],
         ["maintenance", "start"], ["rules", "set", "--release-delay", "2"], ["maintenance", "list"], ["platform", "add", "ios", "--bundle-id", "a.b"],
-        ["undo", "--yes"], ["revert", "2", "--yes"],
+        ["undo", "--yes"], ["revert", "2", "--yes"], ["export"],
     ]
 
     func testEveryUnusableDatabaseIsRefusedByEveryCommand() throws {

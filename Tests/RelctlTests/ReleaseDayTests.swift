@@ -201,7 +201,7 @@ final class PreviewTests: XCTestCase {
     }
 
     /// Commands that only read; every other command must take --dry-run.
-    static let readOnly: Set<String> = ["", "status", "check", "log", "help", "completion", "verify", "publish",
+    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "help", "completion", "verify", "publish",
                                         "project", "project list", "project show", "platform", "platform list", "platform show",
                                         "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
                                         "maintenance", "maintenance status", "maintenance list", "message", "message show",

@@ -12,6 +12,8 @@ extension Invocation {
     /// Makes such a change: `write` runs once as the trial, and once for real.
     /// `what`: the change in a few words, for the refusal off a terminal.
     func confirmedChange<T>(_ store: Store, _ project: ProjectRecord, _ what: String, moves: [String] = [], write: () throws -> T) throws -> T {
+        // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
+        if flag("yes") && quiet && !dryRun { return try write() }
         let before = try store.read { try store.snapshot(project) }
         let held = store.holdsChanges
         store.holdsChanges = true

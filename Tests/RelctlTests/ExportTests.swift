@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// `relctl export`: the whole configuration, deterministic, one item a line.
+final class ExportTests: XCTestCase {
+    func configured(_ h: Harness) {
+        h.sample()
+        h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\"")
+        h.ok("force 1.1 --platform ios --after 7d --yes")
+        h.ok("policy set 1.0 recommend --platform ios --yes")
+        h.ok("message set optional --locale de --title \"Neu\"")
+        h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --for 2h --message \"Back soon\" --yes")
+        h.ok("maintenance message 1 --locale tr --title \"Bakım\" --message \"Yakında\"")
+        h.ok("rules set --major critical --release-delay 2 --yes")
+        h.ok("project edit shop --time-zone Europe/Istanbul")
+    }
+
+    /// Everything configured is in the file, which follows its schema.
+    func testTheFileIsCompleteAndFollowsItsSchema() throws {
+        let h = Harness()
+        configured(h)
+        let out = h.ok("export").out
+        let doc = try JSONReader.parse(Array(out.utf8))
+        let validator = try SchemaValidator(path: Package.root + "/schema/config.schema.json")
+        XCTAssertEqual(validator.validate(doc), [], out)
+        for expected in [#""$schema": "https://relctl.invalid/schema/config.schema.json""#, #""timeZone": "Europe/Istanbul""#,
+                         #""force": {"build":null,"deadline":"2026-12-06T12:00:00Z","version":"1.1"}"#,
+                         #""2.0": {"build":200,"minOs":null,"notes":{"en":"New look","tr":"Yeni görünüm"},"pin":null,"released":"2026-11-01T00:00:00Z"}"#,
+                         #""1.0": {"build":100,"minOs":null,"notes":{"en":"First"},"pin":"recommend","released":"2026-01-01T00:00:00Z"}"#,
+                         #"{"copy":{"en":{"message":"Back soon","title":null},"tr":{"message":"Yakında","title":"Bakım"}},"from":"2026-12-01T02:00:00Z","platform":null,"until":"2026-12-01T04:00:00Z"}"#,
+                         #""de": {"title":"Neu"}"#, #""major":"force/immediately""#, #""releaseDelayDays": 2"#] {
+            XCTAssertTrue(out.contains(expected), "\(expected) is not in:\n\(out)")
+        }
+        // Nothing a fresh database would number differently.
+        XCTAssertFalse(out.contains("\"id\"") || out.contains("\"revision\": "), out)
+        // Versions oldest first, one a line.
+        let versions = out.components(separatedBy: "\n").filter { $0.hasPrefix("            \"") && $0.contains("\"build\":") }
+        XCTAssertEqual(versions.map { String($0.split(separator: "\"")[1]) }, ["1.9", "2.0.0", "1.0", "1.1", "2.0"], "android, then ios, each oldest first: \(out)")
+    }
+
+    /// The same configuration gives the same bytes, however the database got there.
+    func testTheSameConfigurationGivesTheSameBytes() throws {
+        let a = Harness(), b = Harness()
+        configured(a)
+        // b: the same configuration reached another way (other ids, other order, a detour).
+        b.ok("init")
+        b.ok("project add other --name Other")
+        b.ok("project add shop --name Shop")
+        b.ok("-p shop platform add android --bundle-id com.example.shop")
+        b.ok("-p shop platform add ios --bundle-id com.example.shop --app-store-id 1088280260 --min-os 15.0")
+        b.ok("project rm other --yes")
+        b.ok("version add 1.9 --platform android --build 190 --released 2026-09-01T00:00:00Z")
+        b.ok("version add 2.0.0 --platform android --build 200 --released 2026-11-01T00:00:00Z --notes \"New look\"")
+        b.ok("version add 2.0 --platform ios --build 200 --released 2026-11-01T00:00:00Z --notes \"New look\"")
+        b.ok("version add 1.1 --platform ios --build 110 --released 2026-06-01T00:00:00Z --notes \"Better\"")
+        b.ok("version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes \"First\"")
+        b.ok("maintenance schedule --from 2026-11-30T02:00:00Z --for 1h --yes")
+        b.ok("maintenance cancel 1 --yes")
+        b.ok("project edit shop --time-zone Europe/Istanbul")
+        b.ok("rules set --major critical --release-delay 2 --yes")
+        b.ok("message set optional --locale de --title \"Neu\"")
+        b.ok("maintenance schedule --from 2026-12-01T02:00:00Z --for 2h --message \"Back soon\" --yes")
+        b.ok("maintenance message 2 --locale tr --title \"Bakım\" --message \"Yakında\"")
+        b.ok("policy set 1.0 recommend --platform ios --yes")
+        b.ok("force 1.1 --platform ios --after 7d --yes")
+        b.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\"")
+        XCTAssertEqual(b.ok("export --all-projects").out, a.ok("export --all-projects").out)
+        XCTAssertEqual(a.ok("export").out, a.ok("export -p shop").out)
+        // A window that is over or cancelled is history, not configuration.
+        a.now += 3 * 86400
+        XCTAssertFalse(a.ok("export").out.contains("Back soon"))
+    }
+
+    func testOutputFileAndBadInput() throws {
+        let h = Harness()
+        configured(h)
+        let path = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), h.ok("export").out)
+        h.fails("export --all-projects -p shop", status: 2, "--all-projects and -p both say which projects")
+        h.fails("export -p nosuch", "no project 'nosuch'")
+        h.fails("export -o \(h.dir)", "cannot write")
+    }
+}
