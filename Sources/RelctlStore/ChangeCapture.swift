@@ -50,7 +50,7 @@ enum ChangeCapture {
     /// The capture's tables and every table's triggers (schema 7).
     static var schema: String {
         """
-        CREATE TABLE row_change(seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, before TEXT, after TEXT) STRICT;
+        CREATE TABLE row_change(seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, before TEXT) STRICT;
         CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 
         """ + tables.map(triggers).joined()
@@ -61,16 +61,22 @@ enum ChangeCapture {
         "json_array(" + t.key.map { "\(row).\($0)" }.joined(separator: ", ") + ")"
     }
 
-    /// A BLOB (in a table that lost STRICT by hand) goes in as hex: json_object refuses BLOBs.
+    /// The row `row` ("OLD", or the table's name in a SELECT) as a JSON object of every column.
     static func image(_ t: Table, _ row: String) -> String {
-        "json_object(" + t.columns.map { "'\($0)', CASE typeof(\(row).\($0)) WHEN 'blob' THEN hex(\(row).\($0)) ELSE \(row).\($0) END" }.joined(separator: ", ") + ")"
+        "json_object(" + t.columns.map { "'\($0)', \(row).\($0)" }.joined(separator: ", ") + ")"
     }
 
-    /// An insert notes (nothing → row); a delete (row → nothing); an update
-    /// (old → new), or, when it changed the key, a delete and an insert. A
-    /// row an upsert (or REPLACE) finds in the way on its primary key is noted
-    /// as it was (row → row) before the insert: the net effect is then
-    /// (old → new), and an INSERT that ends in no change nets to nothing.
+    /// The tables relctl upserts into: a row found in the way of an insert is noted as it was.
+    static let upserted: Set<String> = ["note", "maintenance_copy", "message"]
+
+    /// Each note is a row's key and, when the row was there, its image
+    /// before the statement: an insert notes no image (the row was not
+    /// there); an update and a delete note the old row (an update that
+    /// changed the key, the new key as an insert too); a row an upsert finds
+    /// in the way on its primary key is noted as it was before the insert.
+    /// What each row is after the change is read once, when the change is
+    /// recorded: the triggers stay small, and every connection parses the
+    /// schema (the images in every trigger doubled the time to open one).
     /// (A REPLACE on another unique key would remove a row unnoted, since
     /// recursive_triggers is off; relctl writes none.)
     static func triggers(_ t: Table) -> String {
@@ -78,18 +84,24 @@ enum ChangeCapture {
         let on = "WHEN EXISTS (SELECT 1 FROM capture_on)"
         let sameKey = t.key.map { "OLD.\($0) IS NEW.\($0)" }.joined(separator: " AND ")
         let existing = t.key.map { "\(n).\($0) IS NEW.\($0)" }.joined(separator: " AND ")
-        return """
+        var sql = """
         CREATE TRIGGER capture_\(n)_inserted AFTER INSERT ON \(n) \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before, after) VALUES ('\(n)', \(key(t, "NEW")), NULL, \(image(t, "NEW"))); END;
-        CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before, after) SELECT '\(n)', \(key(t, n)), \(image(t, n)), \(image(t, n)) FROM \(n) WHERE \(existing); END;
+            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "NEW")), NULL); END;
         CREATE TRIGGER capture_\(n)_updated AFTER UPDATE ON \(n) \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before, after) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD")), CASE WHEN \(sameKey) THEN \(image(t, "NEW")) END);
-            INSERT INTO row_change(tbl, row_key, before, after) SELECT '\(n)', \(key(t, "NEW")), NULL, \(image(t, "NEW")) WHERE NOT (\(sameKey)); END;
+            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD")));
+            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "NEW")), NULL WHERE NOT (\(sameKey)); END;
         CREATE TRIGGER capture_\(n)_deleted AFTER DELETE ON \(n) \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before, after) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD")), NULL); END;
+            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD"))); END;
 
         """
+        if upserted.contains(n) {
+            sql += """
+            CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) \(on) BEGIN
+                INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, n)), \(image(t, n)) FROM \(n) WHERE \(existing); END;
+
+            """
+        }
+        return sql
     }
 
     /// Starts noting, inside the change's transaction.
@@ -98,29 +110,26 @@ enum ChangeCapture {
     }
 
     /// Stores the net effect of what the triggers noted as the changes of audit row `audit`:
-    /// per row, as it was before its first note and after its last, in the order first noted;
+    /// per row, as it was before its first note and as it is now, in the order first noted;
     /// a row that ends as it began is left out. Noting stops.
     static func record(_ db: Connection, audit: Int64) throws {
-        var order: [String] = []
-        var net: [String: (tbl: String, key: String, before: String?, after: String?)] = [:]
-        try db.each("SELECT tbl, row_key, before, after FROM row_change ORDER BY seq") { c in
+        var order: [(tbl: String, key: String, before: String?)] = []
+        var seen = Set<String>()
+        try db.each("SELECT tbl, row_key, before FROM row_change ORDER BY seq") { c in
             let tbl = try c.text(0) ?? "", key = try c.text(1) ?? ""
-            let id = tbl + "\u{0}" + key
-            let after = try c.text(3)
-            if net[id] != nil {
-                net[id]!.after = after
-            } else {
-                order.append(id)
-                net[id] = (tbl, key, try c.text(2), after)
-            }
+            guard seen.insert(tbl + "\u{0}" + key).inserted else { return }
+            order.append((tbl, key, try c.text(2)))
         }
         var seq: Int64 = 0
-        for id in order {
-            let change = net[id]!
-            if change.before == change.after { continue }
+        for row in order {
+            guard let t = table(row.tbl) else { continue }
+            let after = try db.query("SELECT \(image(t, t.name)) FROM \(t.name) WHERE "
+                                     + t.key.enumerated().map { "\($1) IS json_extract(?1, '$[\($0)]')" }.joined(separator: " AND "),
+                                     [.text(row.key)]).first?.string(0)
+            if row.before == after { continue }
             seq += 1
             try db.run("INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after) VALUES (?, ?, ?, ?, ?, ?)",
-                       [.int(audit), .int(seq), .text(change.tbl), .text(change.key), SQLValue(change.before), SQLValue(change.after)])
+                       [.int(audit), .int(seq), .text(row.tbl), .text(row.key), SQLValue(row.before), SQLValue(after)])
         }
         try end(db)
     }
