@@ -14,7 +14,7 @@ extension Store {
     public struct Reverted: Sendable {
         /// The entries taken back, newest first.
         public var entries: [AuditEntry]
-        /// The new audit entry's id (0 in a dry run, whose entry is not kept).
+        /// The new audit entry's id (a --dry-run's is held, and not kept).
         public var id: Int64
         /// The rows it changed.
         public var changes: [RowChange]

@@ -16,10 +16,6 @@ public struct Impact: Sendable {
 
     public var changes: [Change]
 
-    public init(before: ProjectSnapshot, after: ProjectSnapshot, at t: Int64) {
-        self.init(Impact.askers(before, after), at: t)
-    }
-
     /// Who is asked, per platform: the platform before and after, the records and the probes.
     struct Asker {
         let was: PlatformRecord, now: PlatformRecord
