@@ -409,7 +409,7 @@ complete -c relctl -n '__relctl_opt \'revert\' --with-later 0' -l with-later -d 
 complete -c relctl -n '__relctl_opt \'revert\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'revert\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_opt \'export\' --all-projects 0' -l all-projects -d 'Every project in the database'
-complete -c relctl -n '__relctl_opt \'export\' --output 0' -s o -l output -r -F -d 'Write to FILE (replaced whole) instead of standard output'
+complete -c relctl -n '__relctl_opt \'export\' --output 0' -s o -l output -r -F -d 'Write to FILE (replaced whole) instead of standard output (\'-\')'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'
 complete -c relctl -n '__relctl_arg \'help\' 0 1' -a '(__relctl_dyn commands)'
 complete -c relctl -n '__relctl_opt \'*\' --db 0' -l db -r -F -d 'The relctl database file'

@@ -90,16 +90,20 @@ extension Store {
     private func attempt(_ set: [Int64: AuditEntry], withLater: Bool) throws -> [Int64]? {
         let entries = set.values.sorted { $0.id > $1.id }
         let undone = try undoneEntries()
-        /// The later changes in force, outside the set, that touched `row` after `id`.
-        func laterInForce(_ row: RowID, after id: Int64) throws -> [Int64] {
+        /// The later changes outside the set that touched `row` after `id`.
+        func later(_ row: RowID, after id: Int64) throws -> [Int64] {
             let m = row.match
             return try db.query("SELECT DISTINCT audit_id FROM audit_change WHERE \(m.sql) AND audit_id > ? ORDER BY audit_id", m.args + [.int(id)])
-                .compactMap { $0.int(0) }.filter { set[$0] == nil && !undone.contains($0) }
+                .compactMap { $0.int(0) }.filter { set[$0] == nil }
         }
+        /// Those still in force: what is in the way. (Taken back too, with
+        /// `withLater`, are all of them, undone ones included: putting each
+        /// back, newest first, walks the row's history back exactly.)
+        func laterInForce(_ row: RowID, after id: Int64) throws -> [Int64] { try later(row, after: id).filter { !undone.contains($0) } }
         var expected = Set<RowID>()
         try db.execute("DELETE FROM row_change")
         for e in entries {
-            var later: [Int64: [RowID]] = [:]
+            var inWay: [Int64: [RowID]] = [:]
             for c in e.changes {
                 let row = RowID(c)
                 expected.insert(row)
@@ -111,11 +115,11 @@ extension Store {
                     throw StoreError("\(row.words(c)) is not as change #\(e.id) left it: it was changed by hand since, and reverting would overwrite that",
                                      hint: "put it back by hand, or make the change you want with a command")
                 }
-                for l in found { later[l, default: []].append(row) }
+                for l in found { inWay[l, default: []].append(row) }
             }
-            if !later.isEmpty {
-                if withLater { return later.keys.sorted() }
-                throw try laterChanges(later, of: e.id)
+            if !inWay.isEmpty {
+                if withLater { return try Set(e.changes.flatMap { try later(RowID($0), after: e.id) }).sorted() }
+                throw try laterChanges(inWay, of: e.id)
             }
             try putBack(e.changes)
         }
@@ -132,7 +136,7 @@ extension Store {
         for row in extra {
             for l in try laterInForce(row, after: entries.last!.id) { owners[l, default: []].append(row) }
         }
-        if withLater && !owners.isEmpty { return owners.keys.sorted() }
+        if withLater && !owners.isEmpty { return try Set(extra.flatMap { try later($0, after: entries.last!.id) }).sorted() }
         if owners.isEmpty {
             throw StoreError("reverting would also change \(extra.count) row\(extra.count == 1 ? "" : "s") (\(extra.sorted { $0.order < $1.order }.prefix(3).map(\.description).joined(separator: ", "))) that no change in the log made",
                              hint: "those rows were made by hand or before relctl recorded changes; change them with commands instead")

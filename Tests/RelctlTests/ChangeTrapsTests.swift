@@ -12,11 +12,16 @@ final class ChangeTrapsTests: XCTestCase {
         h.sample()
         let r = h.fails("maintenance start --until 11:00 --yes", status: 2, "--until 11:00 has already passed today (2026-11-29 11:00 UTC (1 h ago))")
         XCTAssertTrue(r.err.contains("--until 'tomorrow 11:00' (2026-11-30 11:00 UTC (in 23 h))"), r.err)
-        h.fails("maintenance schedule --from 11:30 --until 11:45 --yes", status: 2, "--until 11:45 has already passed today")
+        // With a start ahead, an end's time of day is the first after it: 11:30 has passed, so
+        // "--from 11:30 --until 11:45" is tomorrow's quarter of an hour.
+        let s = h.ok("--json maintenance schedule --from 11:30 --until 11:45 --yes").json as? [String: Any]
+        XCTAssertEqual(s?["startsAt"] as? String, "2026-11-30T11:30:00Z")
+        XCTAssertEqual(s?["endsAt"] as? String, "2026-11-30T11:45:00Z")
+        h.ok("maintenance cancel 1 --yes")
         h.ok("maintenance start --until 13:00 --yes")
         // During the window, moving its end to a time of day that passed is the same trap.
-        h.fails("maintenance edit 1 --until 11:59 --yes", status: 2, "--until 11:59 has already passed today")
-        h.ok("maintenance edit 1 --until \"tomorrow 01:00\" --yes")
+        h.fails("maintenance edit 2 --until 11:59 --yes", status: 2, "--until 11:59 has already passed today")
+        h.ok("maintenance edit 2 --until \"tomorrow 01:00\" --yes")
         XCTAssertTrue(h.ok("maintenance list").out.contains("2026-11-30 01:00"), h.ok("maintenance list").out)
     }
 
@@ -89,8 +94,17 @@ final class TimelinePreviewTests: XCTestCase {
         XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
         // 2.1.0 is out for 9 days: 2.0.0 is offered it (optional), and the floor makes it required.
         XCTAssertTrue(r.err.contains("from 2026-11-29 14:00 UTC (in 2 h), when maintenance window #1 ends:\n    ios: 1.8.0, 1.9.4, 2.0.0: optional → required"), r.err)
-        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when the force floor 2.0.0 on ios becomes required:\n    ios: 2.0.0: optional → required"), r.err)
+        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when (without this change) the force floor 2.0.0 on ios becomes required:\n    ios: 2.0.0: optional → required"), r.err)
         XCTAssertTrue(r.err.contains("ios: installs nobody recorded, such as"), r.err)
+    }
+
+    /// A floor set again without a deadline drops the one it had: a warning, which -q keeps.
+    func testDroppingADeadlineWarnsEvenQuietly() {
+        let h = scenario()
+        let r = h.ok("-q force 2.0.0 --yes")
+        XCTAssertTrue(r.err.contains("warning: ios: this drops the deadline of 2.0.0 (2026-12-06 12:00 UTC (in 7 d)): versions below 2.0.0 must update at once; to keep a grace period, add --after or --deadline"), r.err)
+        // During the window the preview said nothing changes now; what the window's end brings comes from this change.
+        XCTAssertTrue(h.ok("log --limit 1").out.contains("force deadline 2026-12-06 12:00 UTC (in 7 d) → none"), h.ok("log --limit 1").out)
     }
 
     /// Clearing a floor whose deadline is ahead cancels a switch to required: the preview names it.
@@ -102,7 +116,7 @@ final class TimelinePreviewTests: XCTestCase {
         // Optional now either way (the floor's grace period, or the outdated rule after it is gone)…
         XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
         // …but the switch to required next week is what the change takes away.
-        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when the force floor 2.0.0 on ios becomes required:\n    ios: 1.8.0, 1.9.4: required → optional"), r.err)
+        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when (without this change) the force floor 2.0.0 on ios becomes required:\n    ios: 1.8.0, 1.9.4: required → optional"), r.err)
     }
 }
 

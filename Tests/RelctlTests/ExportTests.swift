@@ -79,6 +79,7 @@ final class ExportTests: XCTestCase {
         let path = h.dir + "/shop.relctl.json"
         h.ok("export -o \(path)")
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), h.ok("export").out)
+        XCTAssertEqual(h.ok("export -o -").out, h.ok("export").out, "- is standard output")
         h.fails("export --all-projects -p shop", status: 2, "--all-projects and -p both say which projects")
         h.fails("export -p nosuch", "no project 'nosuch'")
         h.fails("export -o \(h.dir)", "cannot write")

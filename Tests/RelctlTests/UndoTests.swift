@@ -131,6 +131,26 @@ final class UndoTests: XCTestCase {
         XCTAssertEqual(entry?["reverts"] as? [Int], [first, second])
     }
 
+    /// An undo put back (a revert of the revert) sits between later changes:
+    /// --with-later takes them all back, newest first, walking the row's history back.
+    func testWithLaterWalksBackThroughAnUndoneUndo() throws {
+        let h = fixture()
+        let s0 = try configuration(h)
+        h.ok("force 1.1 --platform ios --yes")
+        let first = lastID(h)
+        h.ok("force 2.0 --platform ios --yes")
+        let second = lastID(h)
+        h.ok("undo --yes")
+        let undo = lastID(h)
+        h.ok("revert \(undo) --yes")
+        let redo = lastID(h)
+        h.fails("revert \(first) --yes", "later changes touched the same rows: #\(second) (force ios 2.0), #\(redo) (revert #\(undo)")
+        h.ok("revert \(first) --with-later --yes")
+        XCTAssertEqual(try configuration(h), s0)
+        let entry = ((h.ok("--json log --limit 1").json as? [String: Any])?["entries"] as? [[String: Any]])?.first
+        XCTAssertEqual(entry?["reverts"] as? [Int], [first, second, undo, redo])
+    }
+
     /// Rows that putting a change back would also change (a version added
     /// since to a platform being removed again) are named, never cascaded silently.
     func testACascadeIsRefusedNamingTheChangeThatMadeItsRows() throws {

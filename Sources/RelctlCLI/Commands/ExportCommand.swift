@@ -8,7 +8,7 @@ enum ExportCommand {
         "export", abstract: "Write a project's whole configuration as one reviewable JSON file.",
         discussion: "The file holds everything a project is configured with — its settings, platforms, every version (build, release time, minimum OS, pin, notes in every locale), floors with their deadlines, rules, message overrides, and the active and upcoming maintenance windows with their copy — and nothing a fresh database would number differently (no revisions, ids or export time): the same configuration gives the same bytes. Keys are sorted, versions are oldest first, and each version, window and locale's messages is one line, so a change reads as a one-line diff in review. schema/config.schema.json describes it. Without -p or --all-projects, the project a command would take.",
         options: [Option("all-projects", help: "Every project in the database."),
-                  Option("output", short: "o", value: "FILE", help: "Write to FILE (replaced whole) instead of standard output.", completion: .file)],
+                  Option("output", short: "o", value: "FILE", help: "Write to FILE (replaced whole) instead of standard output ('-').", completion: .file)],
         examples: [Example("relctl export -p shop -o shop.relctl.json", "shop's configuration, to keep in git."),
                    Example("relctl export --all-projects -o fleet.relctl.json", "Every project, one file.")]
     ) { inv in
@@ -23,7 +23,7 @@ enum ExportCommand {
             return (try projects.map { try store.snapshot($0) }, overrides)
         }
         let bytes = ConfigFormat.render(snapshots, overrides: overrides, at: inv.now)
-        if let path = inv.value("output") {
+        if let path = inv.value("output"), path != "-" {
             try FileSystem.writeFile(path, bytes)
             inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", ")) to \(path)")
         } else {

@@ -65,6 +65,11 @@ enum FloorCommands {
         let reached = try inv.confirmedChange(store, project, floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) {
             try store.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), now: inv.now)
         }
+        for p in platforms where kind == .force {
+            if let d = p.force?.deadline, d > inv.now, let floor, floor.deadline == nil {
+                inv.warn("\(p.name): this drops the deadline of \(p.force!.text) (\(inv.people(d))): versions below \(floor.text) must update at once; to keep a grace period, add --after or --deadline")
+            }
+        }
         for (p, reached) in zip(platforms, reached) {
             if let floor, !reached {
                 inv.warn("no released version of \(p.name) is at or above \(floor.text): users below it are forced to an update they cannot install yet")

@@ -22,7 +22,7 @@ enum MaintenanceCommands {
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
         options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
                   Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
-        examples: [Example("relctl maintenance start --until 2026-12-01T06:00:00Z --message \"Back soon\"", "Block apps until 06:00 UTC."),
+        examples: [Example("relctl maintenance start --until \"tomorrow 06:00\" --message \"Back soon\"", "Block apps until 06:00 tomorrow, local time."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
     ) { inv in
         if inv.flag("until") && inv.flag("for") {
@@ -50,7 +50,7 @@ enum MaintenanceCommands {
             throw RelctlError.usage("a scheduled window needs --from and --until (or --for)", hint: "like --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"")
         }
         let start = try inv.futureTime(from)
-        let end = try inv.value("until").map { try inv.endTime($0) }
+        let end = try inv.value("until").map { try inv.endTime($0, after: start) }
             ?? Time.adding(try Time.parseDuration(inv.value("for")!), to: start, what: "a window of --for \(inv.value("for")!)")
         try create(inv, from: start, until: end)
     }
@@ -175,7 +175,7 @@ enum MaintenanceCommands {
             throw RelctlError.usage("nothing to change", hint: "give --from, --until or --for")
         }
         let from = try inv.value("from").map(inv.futureTime)
-        var until = try inv.value("until").map { try inv.endTime($0) }
+        var until = try inv.value("until").map { try inv.endTime($0, after: from) }
         if let d = inv.value("for") { until = try Time.adding(try Time.parseDuration(d), to: inv.now, what: "--for \(d)") }
         let store = try inv.store()
         let project = try inv.project(in: store)

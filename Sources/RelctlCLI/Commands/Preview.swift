@@ -42,7 +42,9 @@ extension Invocation {
         let lines = moves + (after.map { impactLines(before: before, after: $0) } ?? [])
         previewedImpact = lines
         if !quiet || asking {
-            context.stderr.write("changes:\n" + rows.map { "  " + words.line($0) + "\n" }.joined() + "impact:\n" + lines.map { "  \($0)\n" }.joined())
+            // A dry run says its rows once, after the command ("would change:").
+            let changes = dryRun ? "" : "changes:\n" + rows.map { "  " + words.line($0) + "\n" }.joined()
+            context.stderr.write(changes + "impact:\n" + lines.map { "  \($0)\n" }.joined())
         }
         if asking {
             context.stderr.write("Apply this change? [y/N] ")

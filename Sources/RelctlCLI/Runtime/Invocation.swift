@@ -71,7 +71,10 @@ public final class Invocation {
     /// An end (`--until`): a time of day that has passed today is refused
     /// with both readings, never taken as tomorrow's: typed at 20:52,
     /// "--until 20:00" would otherwise block apps for 23 hours.
-    public func endTime(_ text: String, option: String = "--until") throws -> Int64 {
+    /// With `after` (a window's start ahead, --from), a time of day is the first one after it:
+    /// "--from 06:00 --until 07:00" at 06:30 is tomorrow's 06:00 to 07:00.
+    public func endTime(_ text: String, option: String = "--until", after start: Int64? = nil) throws -> Int64 {
+        if let start, start > now, TimeInput.isClock(text) { return try TimeInput.parse(text, now: start, timeZone: timeZone, future: true) }
         let t = try TimeInput.parse(text, now: now, timeZone: timeZone)
         guard TimeInput.isClock(text), t <= now else { return t }
         let tomorrow = try TimeInput.parse(text, now: now, timeZone: timeZone, future: true)

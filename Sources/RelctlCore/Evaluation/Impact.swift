@@ -66,8 +66,10 @@ public struct Impact: Sendable {
             let impact = Impact(askers, at: instant)
             if impact.changes == out.last!.impact.changes { continue }
             // What happens then, in either state (the change may add the instant or take it away).
-            let causes = [after, before].compactMap { s in NextChange.after(s, at: instant - 1).flatMap { $0.at == instant ? $0.causes : nil } }.first ?? []
-            out.append((instant, causes, impact))
+            func causes(_ s: ProjectSnapshot) -> [String]? { NextChange.after(s, at: instant - 1).flatMap { $0.at == instant ? $0.causes : nil } }
+            // An instant only the state before has is one the change takes away: said so.
+            let said = causes(after) ?? causes(before).map { $0.map { "(without this change) " + $0 } } ?? []
+            out.append((instant, said, impact))
         }
         return out
     }
