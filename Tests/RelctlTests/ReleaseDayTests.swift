@@ -364,6 +364,10 @@ final class LogFilterTests: XCTestCase {
         XCTAssertEqual(actions(h, "log --platform android --since 1h").count, 1, "force names android; recommend does not")
         XCTAssertEqual(actions(h, "log --action \"version add\" --limit 1").count, 1)
         XCTAssertEqual(actions(h, "log --action forc"), [], "an action matches whole words")
+        let none = h.ok("log --action forc")
+        XCTAssertEqual(none.out, "", "no table for no entries")
+        XCTAssertTrue(none.err.contains("no logged change matches"), none.err)
+        XCTAssertTrue(h.fails("log --since yesterday", status: 2, "invalid --since 'yesterday'").err.contains("a duration ago, like 2d"))
         let entry = (h.ok("log --limit 1 --json").json as! [String: Any])["entries"] as! [[String: Any]]
         XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action", "kind", "reverts", "changes"])
         h.fails("log --platform iphone", status: 2, "unknown platform")

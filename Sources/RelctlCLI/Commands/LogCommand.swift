@@ -17,16 +17,21 @@ enum LogCommand {
         }
         let since = try inv.value("since").map { text -> Int64 in
             if let d = try? Time.parseDuration(text) { return inv.now - d }
-            return try inv.time(text)
+            // A duration here is counted back from now, unlike a TIME option's.
+            do { return try inv.time(text) } catch {
+                throw RelctlError.usage("invalid --since '\(text)'", hint: "give a duration ago, like 2d or 12h, or a time, like 2026-11-29T09:00:00Z or '2026-11-29 09:00'")
+            }
         }
         let platform = try inv.value("platform").map(Names.platform)
         let action = inv.value("action")?.trimmingSpaces()
         if action?.isEmpty == true { throw RelctlError.usage("--action is empty", hint: "give a kind of change, like --action force") }
         let store = try inv.store(.read)
         let entries = try store.auditEntries(limit: limit, filter: AuditFilter(project: inv.value("project"), platform: platform, action: action, since: since))
+        if entries.isEmpty && !inv.json { inv.info("no logged change matches") }
         let words = try ChangeWords(entries.flatMap(\.changes), store: store, time: inv.people)
         inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
             // Each entry's row, then what it changed, one row a line, before → after.
+            if entries.isEmpty { return "" }
             let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             // A project removed may have touched thousands of rows: the first few, then their count (--json has them all).
