@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -158,6 +158,8 @@ complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, b
 complete -c relctl -n '__relctl_at \'\'' -a 'undo' -d 'Take back the last change of a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'revert' -d 'Take back any logged change by its id.'
 complete -c relctl -n '__relctl_at \'\'' -a 'export' -d 'Write a project\'s whole configuration as one reviewable JSON file.'
+complete -c relctl -n '__relctl_at \'\'' -a 'plan' -d 'Say what applying a configuration file would change, and what users would see.'
+complete -c relctl -n '__relctl_at \'\'' -a 'apply' -d 'Make the database hold what a configuration file says.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
 complete -c relctl -n '__relctl_opt \'\' --version 0' -l version -d 'Print relctl\'s version'
@@ -410,6 +412,12 @@ complete -c relctl -n '__relctl_opt \'revert\' --dry-run 0' -s n -l dry-run -d '
 complete -c relctl -n '__relctl_opt \'revert\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_opt \'export\' --all-projects 0' -l all-projects -d 'Every project in the database'
 complete -c relctl -n '__relctl_opt \'export\' --output 0' -s o -l output -r -F -d 'Write to FILE (replaced whole) instead of standard output (\'-\')'
+complete -c relctl -n '__relctl_opt \'plan\' --exit-code 0' -l exit-code -d 'Exit with 1 when the file would change something, 0 when the database already matches (as \'git diff --exit-code\' does), so CI can gate on it'
+complete -c relctl -n '__relctl_arg \'plan\' 0 0' -F
+complete -c relctl -n '__relctl_opt \'apply\' --expect 0' -l expect -x -d 'Apply only if the change is still the one \'relctl plan\' showed with this token'
+complete -c relctl -n '__relctl_opt \'apply\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'apply\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
+complete -c relctl -n '__relctl_arg \'apply\' 0 0' -F
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'
 complete -c relctl -n '__relctl_arg \'help\' 0 1' -a '(__relctl_dyn commands)'
 complete -c relctl -n '__relctl_opt \'*\' --db 0' -l db -r -F -d 'The relctl database file'

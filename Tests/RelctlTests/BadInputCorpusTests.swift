@@ -138,7 +138,8 @@ final class BadInputCorpusTests: XCTestCase {
                      ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"],
                      ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
-                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"]] {
+                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
+                     ["plan"], ["apply"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
@@ -152,7 +153,8 @@ final class BadInputCorpusTests: XCTestCase {
                      ["policy", "set", "2.0", "force", "--platform", "ios"], ["maintenance", "cancel", "999", "--yes"],
                      ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
                      ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"],
-                     ["export", "-p", "nosuch"], ["export", "-o", "/"]] {
+                     ["export", "-p", "nosuch"], ["export", "-o", "/"], ["plan", "missing.json"], ["apply", "missing.json", "--yes"],
+                     ["apply", "/", "--yes"], ["plan", "/dev/null"]] {
             add(1, args)
         }
         return c

@@ -201,7 +201,7 @@ final class PreviewTests: XCTestCase {
     }
 
     /// Commands that only read; every other command must take --dry-run.
-    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "help", "completion", "verify", "publish",
+    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "plan", "help", "completion", "verify", "publish",
                                         "project", "project list", "project show", "platform", "platform list", "platform show",
                                         "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
                                         "maintenance", "maintenance status", "maintenance list", "message", "message show",
@@ -402,8 +402,13 @@ final class HelpExampleTests: XCTestCase {
                 guard (try? Parser.parse(words, root: Relctl.tree.model))?.path.count == e.path.count else { continue }
                 let h = Harness()
                 h.sample()
-                // `status --html FILE` writes its page: into the harness's folder, not the package.
-                let r = h.run(words.map { $0.hasSuffix(".html") ? h.dir + "/" + $0 : $0 })
+                // Files named (`status --html FILE`, `export -o FILE`, `plan FILE`) are the harness's, not the
+                // package's; a configuration file to read is the sample's.
+                let files = words.map { $0.hasSuffix(".html") || $0.hasSuffix(".json") ? h.dir + "/" + $0 : $0 }
+                if e.key == "plan", let file = files.first(where: { $0.hasSuffix(".json") }) {
+                    XCTAssertEqual(h.run(["export", "-o", file]).status, 0)
+                }
+                let r = h.run(files)
                 XCTAssertEqual(r.status, 0, "\(example.command): \(r.err)")
                 ran += 1
             }
@@ -481,7 +486,7 @@ final class ManualTopicsTests: XCTestCase {
 /// commands print validates against it (issue 12, point 4).
 final class JSONSchemaTests: XCTestCase {
     /// Command lines and the schema (schema/json/NAME.schema.json) their output follows.
-    static let cases: [(String, String)] = [
+    static let cases: [(String, String?)] = [
         ("project show shop", "project"), ("project add blog --name Blog", "project"), ("project edit shop --name Shop2", "project"),
         ("project list", "projects"), ("platform show ios", "platform"), ("platform edit ios --min-os 16.0", "platform"),
         ("-p blog platform add macos --bundle-id com.example.blog", "platform"), ("platform list", "platforms"),
@@ -499,6 +504,8 @@ final class JSONSchemaTests: XCTestCase {
         ("deploy out ./remote --dry-run", "deploy"), ("deploy out ./remote", "deploy"),
         ("maintenance start --for 1h --platform android --yes", "window"), ("check 1.9 --platform android --build 190", "check"),
         ("maintenance stop --yes", "maintenance-stop"), ("undo --dry-run", "revert"), ("undo --yes", "revert"),
+        ("export -o shop.relctl.json", nil), ("plan shop.relctl.json", "plan"), ("force 2.0 --platform ios --yes", "policy"),
+        ("plan shop.relctl.json", "plan"), ("apply shop.relctl.json --yes", "apply"),
     ]
 
     func testEveryJSONOutputValidatesAgainstItsSchema() throws {
@@ -513,6 +520,8 @@ final class JSONSchemaTests: XCTestCase {
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         var used = Set<String>()
         for (line, name) in JSONSchemaTests.cases {
+            // nil: a step that sets up the next (its output is no --json document).
+            guard let name else { XCTAssertEqual(h.run(Harness.split(line)).status, 0, line); continue }
             let r = h.run(Harness.split(line) + ["--json"])
             XCTAssertEqual(r.status, 0, "\(line): \(r.err)")
             let doc = try JSONReader.parse(Array(r.out.utf8))

@@ -12,38 +12,29 @@ extension Invocation {
     /// Makes such a change: `write` runs once as the trial, and once for real.
     /// `what`: the change in a few words, for the refusal off a terminal.
     func confirmedChange<T>(_ store: Store, _ project: ProjectRecord, _ what: String, moves: [String] = [], write: () throws -> T) throws -> T {
+        try confirmedChange(store, projects: [project.slug], what, moves: moves, write: write)
+    }
+
+    /// The same for a change to several projects (apply). `vet` sees the
+    /// trial's rows before anything is shown or asked (apply --expect).
+    func confirmedChange<T>(_ store: Store, projects: [String], _ what: String, moves: [String] = [],
+                            vet: (([RowChange]) throws -> Void)? = nil, write: () throws -> T) throws -> T {
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
-        if flag("yes") && quiet && !dryRun { return try write() }
-        let before = try store.read { try store.snapshot(project) }
-        let held = store.holdsChanges
-        store.holdsChanges = true
-        let after: ProjectSnapshot?
-        let unchanged: Bool
-        do {
-            _ = try write()
-            unchanged = store.heldChanges.isEmpty
-            after = try store.project(slug: project.slug).map { try store.snapshot($0) }
-        } catch {
-            store.dropChanges()
-            store.holdsChanges = held
-            throw error
-        }
-        let rows = store.heldChanges
-        let words = try ChangeWords(rows, store: store, time: people)
-        store.dropChanges()
-        store.holdsChanges = held
+        if flag("yes") && quiet && !dryRun && vet == nil { return try write() }
         // Nothing to change: nothing to ask about (the write says "unchanged").
-        if unchanged { return try write() }
+        guard let trial = try self.trial(store, projects: projects, write: write) else { return try write() }
+        let rows = trial.rows
+        try vet?(rows)
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun
         if !context.stdinIsTerminal && !flag("yes") && !dryRun {
             throw RelctlError.usage("\(what) changes what users see and needs confirmation",
                                     hint: "add --yes to make it, or see its impact first with --dry-run")
         }
-        let lines = moves + (after.map { impactLines(before: before, after: $0) } ?? [])
+        let lines = moves + trial.impact
         previewedImpact = lines
         if !quiet || asking {
             // A dry run says its rows once, after the command ("would change:").
-            let changes = dryRun ? "" : "changes:\n" + rows.map { "  " + words.line($0) + "\n" }.joined()
+            let changes = dryRun ? "" : "changes:\n" + trial.changeLines.map { "  \($0)\n" }.joined()
             context.stderr.write(changes + "impact:\n" + lines.map { "  \($0)\n" }.joined())
         }
         if asking {
@@ -56,6 +47,7 @@ extension Invocation {
         if dryRun { return try write() }
         // The change is made held, and committed only if it is the one shown: another
         // writer may have changed the data while the question waited.
+        let held = store.holdsChanges
         store.holdsChanges = true
         defer { store.holdsChanges = held }
         do {
@@ -70,6 +62,55 @@ extension Invocation {
             store.dropChanges()
             throw error
         }
+    }
+
+    /// A change tried and rolled back: what it returned, the rows it
+    /// touched, and what it does to users. Nil when it changes nothing.
+    struct Trial<T> {
+        var result: T
+        var rows: [RowChange]
+        /// The rows for people, at most `Trial.linesShown`, then how many more.
+        var changeLines: [String]
+        var impact: [String]
+        static var linesShown: Int { 200 }
+    }
+
+    func trial<T>(_ store: Store, projects slugs: [String], write: () throws -> T) throws -> Trial<T>? {
+        let before = try store.read { try slugs.map { slug in try store.project(slug: slug).map { try store.snapshot($0) } } }
+        let held = store.holdsChanges
+        store.holdsChanges = true
+        defer { store.holdsChanges = held }
+        let result: T
+        let after: [ProjectSnapshot?]
+        do {
+            result = try write()
+            after = try slugs.map { slug in try store.project(slug: slug).map { try store.snapshot($0) } }
+        } catch {
+            store.dropChanges()
+            throw error
+        }
+        let rows = store.heldChanges
+        let words = try ChangeWords(rows, store: store, time: people)
+        store.dropChanges()
+        if rows.isEmpty { return nil }
+        var changeLines = rows.prefix(Trial<T>.linesShown).map(words.line)
+        if rows.count > Trial<T>.linesShown {
+            changeLines.append("… and \(rows.count - Trial<T>.linesShown) more rows (--json lists every one)")
+        }
+        var impact: [String] = []
+        for (i, slug) in slugs.enumerated() {
+            let lines: [String]
+            switch (before[i], after[i]) {
+            case (let old?, let new?): lines = impactLines(before: old, after: new)
+            case (nil, let new?):
+                let count = new.platforms.reduce(0) { $0 + new.versions(of: $1).count }
+                lines = ["a new project: \(new.platforms.count) platform\(new.platforms.count == 1 ? "" : "s"), \(count) version\(count == 1 ? "" : "s"); apps asking it get what 'relctl check -p \(slug)' says"]
+            default: lines = ["the project is removed"]
+            }
+            // Several projects: each one's lines under its name.
+            impact += slugs.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
+        }
+        return Trial(result: result, rows: rows, changeLines: changeLines, impact: impact)
     }
 
     /// What a change does to users now, then at each coming instant where

@@ -14,6 +14,9 @@ public final class Invocation {
     var dryRunChanges: () -> (lines: [String], json: [JSON]) = { ([], []) }
     /// The impact a preview showed, for the --json of a dry run.
     var previewedImpact: [String]? = nil
+    /// The status of a command that succeeded but has something to report, as
+    /// `git diff --exit-code` does (plan --exit-code: 1 when there are changes).
+    var exitStatus: Int32 = 0
 
     /// After the command: a dry run says, row by row, what it would have changed.
     func reportDryRun() {

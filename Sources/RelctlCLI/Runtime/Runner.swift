@@ -46,7 +46,7 @@ public enum Runner {
             let invocation = Invocation(context: context, parsed: parsed, arguments: arguments)
             try handler(invocation)
             invocation.reportDryRun()
-            return 0
+            return invocation.exitStatus
         } catch {
             var e = RelctlError.from(error)
             if e.status == 2 && e.usage == nil { e.usage = parsedLine.map { Parser.usageLine($0.path) } }

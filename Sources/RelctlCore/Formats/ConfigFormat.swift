@@ -4,8 +4,9 @@
 /// time, minimum OS, pin and notes in every locale, floors with deadlines,
 /// rules, message overrides, the active and upcoming maintenance windows
 /// with their copy) and deterministic: keys sorted, versions oldest first,
-/// no revision, id or instant of the export, so the same configuration
-/// gives the same bytes from any database. One item per line where a
+/// no revision, row id or instant of the export, so the same configuration
+/// gives the same bytes from any database. Windows keep their ids: apps
+/// see them (control.json), and apply gives a window its id again. One item per line where a
 /// reviewer reads a diff: a version, a window, a locale's messages.
 public enum ConfigFormat {
     public static let schema = "https://relctl.invalid/schema/config.schema.json"
@@ -86,7 +87,7 @@ public enum ConfigFormat {
     }
 
     static func window(_ w: MaintenanceWindow) -> JSON {
-        .object(["platform": .optional(w.platformName), "from": .time(w.startsAt), "until": .time(w.endsAt),
+        .object(["id": .int(w.id), "platform": .optional(w.platformName), "from": .time(w.startsAt), "until": .time(w.endsAt),
                  "copy": .object(w.copy.mapValues { c in .object(["title": .optional(c.title), "message": .optional(c.message)]) })])
     }
 

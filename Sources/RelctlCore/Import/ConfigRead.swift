@@ -1,0 +1,207 @@
+/// One project as a configuration file (ConfigFormat) wants it: the state
+/// `relctl apply` makes the database hold.
+public struct ConfigProject: Sendable {
+    /// Ids are the file's own: platforms -1, -2, … in name order, versions
+    /// and windows counted from 1; the store matches by name, text and time.
+    public var snapshot: ProjectSnapshot
+    /// The project's message overrides: kind → locale → field → text.
+    public var messages: [String: [String: [String: String]]]
+
+    public var slug: String { snapshot.project.slug }
+}
+
+extension ConfigFormat {
+    static let projectKeys = ["defaultLocale", "locales", "maintenance", "messages", "name", "outdated", "platforms",
+                              "releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"]
+    static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "versions"]
+    static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
+    static let windowKeys = ["copy", "from", "id", "platform", "until"]
+
+    /// Reads a configuration file strictly: every value checked as the
+    /// command that sets it checks it, every key known (a typo must not
+    /// silently drop a floor), every problem named by its path. By slug.
+    public static func read(_ bytes: [UInt8]) throws(ImportProblem) -> [ConfigProject] {
+        try ImportProblem.checkText(bytes)
+        guard let top = try? JSONReader.parse(bytes) else {
+            throw ImportProblem("not valid JSON (a missing comma or quote, or a merge conflict left in it?)")
+        }
+        if let repeated = JSONReader.repeatedKey(bytes) {
+            throw ImportProblem("line \(repeated.line): \(repeated.path) holds \"\(repeated.key)\" twice (a merge that kept both sides?); keep one")
+        }
+        let doc = Node(top, "")
+        guard case .object = doc.json else { throw ImportProblem("the document must be an object, as 'relctl export' writes it") }
+        try doc.only(["$schema", "format", "projects"])
+        if let schema = doc.member("$schema"), case .string = schema.json {} else if doc.member("$schema") != nil {
+            throw ImportProblem("$schema must be a string")
+        }
+        guard let format = doc.member("format") else { throw ImportProblem("format is missing: not a file 'relctl export' wrote") }
+        guard case .int(version) = format.json else {
+            throw ImportProblem("format must be \(version), the format this relctl reads; export the file again with this relctl")
+        }
+        return try doc.object("projects").members().map { (slug, node) throws(ImportProblem) in try project(slug, node) }
+    }
+
+    static func project(_ key: String, _ n: Node) throws(ImportProblem) -> ConfigProject {
+        guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object") }
+        try n.only(projectKeys)
+        let slug: String
+        do { slug = try Names.slug(key) } catch { throw ImportProblem("\(n.path): \(Node.reason(error))") }
+        let defaultLocale = try n.locale("defaultLocale")
+        var locales: [String] = []
+        for node in try n.array("locales") {
+            let tag = try node.locale(nil)
+            guard !locales.contains(tag) else { throw ImportProblem("\(node.path): '\(tag)' is listed twice") }
+            locales.append(tag)
+        }
+        var p = ProjectRecord(id: -1, slug: slug, name: try n.checked("name", Names.appName), defaultLocale: defaultLocale, locales: locales,
+                              rules: try rules(try n.object("rules")), releaseDelayDays: try n.count("releaseDelayDays", max: ProjectRecord.maxReleaseDelayDays),
+                              remindHours: try n.count("remindHours", max: ProjectRecord.maxRemindHours),
+                              outdated: try n.oneOf("outdated", ProjectRecord.Outdated.self))
+        p.timeZone = try n.checked("timeZone", Names.timeZoneName)
+        p.whatsNewLimit = try n.count("whatsNewLimit", max: ProjectRecord.maxWhatsNewLimit)
+
+        var platforms: [PlatformRecord] = []
+        var versions: [Int64: [VersionRecord]] = [:]
+        var nextVersion: Int64 = 1
+        for (i, (name, node)) in try n.object("platforms").members().enumerated() {
+            guard (try? Names.platform(name)) == name else {
+                throw ImportProblem("\(node.path): '\(name)' is not a platform relctl knows\(Suggest.didYouMean(name, Names.knownPlatforms))")
+            }
+            guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object") }
+            try node.only(platformKeys)
+            let id = Int64(-(i + 1))
+            let platform = PlatformRecord(id: id, projectID: -1, name: name, bundleID: try node.optional("bundleId", Names.bundleID),
+                                          appStoreID: try node.optional("appStoreId", Names.appStoreID), storeURL: try node.optional("storeUrl", Names.url),
+                                          minOS: try node.optional("minOs", Names.osVersion),
+                                          force: try floor(node, "force"), recommend: try floor(node, "recommend"))
+            if let r = platform.recommend, r.deadline != nil {
+                throw ImportProblem("\(node.path).recommend.deadline: a recommend floor has no deadline (only force does); write null")
+            }
+            var list: [VersionRecord] = [], builds: [Int64: String] = [:]
+            for (text, v) in try node.object("versions").members() {
+                guard case .object = v.json else { throw ImportProblem("\(v.path) must be an object") }
+                try v.only(versionKeys)
+                let version: Version
+                do { version = try Version(text) } catch { throw ImportProblem("\(v.path): \(Node.reason(error))") }
+                let build = try v.build("build")
+                if let b = build {
+                    if let other = builds[b] { throw ImportProblem("\(v.path).build: build \(b) is already \(name) \(other); each build is used once per platform") }
+                    builds[b] = text
+                }
+                var notes: [String: String] = [:]
+                for (locale, note) in try v.object("notes").members() {
+                    let tag = try Node.normalizedLocale(locale, note.path)
+                    guard case .string(let body) = note.json else { throw ImportProblem("\(note.path) must be a string") }
+                    if let problem = UserText.storedNotesProblem(body) ?? (body.isEmpty ? "it is empty" : nil) {
+                        throw ImportProblem("\(note.path): \(problem)")
+                    }
+                    notes[tag] = body
+                }
+                let pin = try v.required("pin")
+                var policy: VersionRecord.Pin? = nil
+                if case .null = pin.json {} else { policy = try v.oneOf("pin", VersionRecord.Pin.self) }
+                list.append(VersionRecord(id: nextVersion, platformID: id, version: version, build: build, releasedAt: try v.time("released"),
+                                          minOS: try v.optional("minOs", Names.osVersion), policy: policy, notes: notes))
+                nextVersion += 1
+            }
+            list.sort { Release.isBelow($0.release, $1.release) || (!Release.isBelow($1.release, $0.release) && $0.version.text < $1.version.text) }
+            versions[id] = list
+            platforms.append(platform)
+        }
+
+        var windows: [MaintenanceWindow] = []
+        for node in try n.array("maintenance") {
+            guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object") }
+            try node.only(windowKeys)
+            let platformName = try node.optional("platform") { $0 }
+            var platformID: Int64? = nil
+            if let name = platformName {
+                guard let p = platforms.first(where: { $0.name == name }) else {
+                    throw ImportProblem("\(node.path).platform: '\(name)' is not one of the project's platforms (\(platforms.map(\.name).joined(separator: ", ")))")
+                }
+                platformID = p.id
+            }
+            guard let start = try node.time("from") else { throw ImportProblem("\(node.path).from: a window needs a start") }
+            let end = try node.time("until")
+            if let end, end <= start { throw ImportProblem("\(node.path).until: the window ends at \(Time.format(end)), not after its start") }
+            var copy: [String: (title: String?, message: String?)] = [:]
+            for (locale, c) in try node.object("copy").members() {
+                let tag = try Node.normalizedLocale(locale, c.path)
+                guard case .object = c.json else { throw ImportProblem("\(c.path) must be an object") }
+                try c.only(["message", "title"])
+                let title = try c.optional("title") { s in try storedText(s, kind: "maintenance") }
+                let message = try c.optional("message") { s in try storedText(s, kind: "maintenance") }
+                guard title != nil || message != nil else { throw ImportProblem("\(c.path): give a title or a message, or leave the locale out") }
+                copy[tag] = (title, message)
+            }
+            // The window's id, or 0: a new window, numbered by the database.
+            var id: Int64 = 0
+            switch node.member("id")?.json {
+            case nil, .null?: break
+            case .int(let n)? where n >= 1 && n <= MaintenanceWindow.maxID:
+                guard !windows.contains(where: { $0.id == n }) else { throw ImportProblem("\(node.path).id: window #\(n) is listed twice") }
+                id = n
+            default: throw ImportProblem("\(node.path).id must be a window id (a whole number from 1 to 2^53-1) or null")
+            }
+            windows.append(MaintenanceWindow(id: id, projectID: -1, platformID: platformID, platformName: platformName,
+                                             startsAt: start, endsAt: end, copy: copy))
+        }
+
+        var messages: [String: [String: [String: String]]] = [:]
+        for (kind, byLocale) in try n.object("messages").members() {
+            guard let fields = Catalog.fields[kind] else {
+                throw ImportProblem("\(byLocale.path): '\(kind)' is not a message kind (\(Catalog.kinds.joined(separator: ", ")))\(Suggest.didYouMean(kind, Catalog.kinds))")
+            }
+            guard case .object = byLocale.json else { throw ImportProblem("\(byLocale.path) must be an object") }
+            for (locale, node) in byLocale.members() {
+                let tag = try Node.normalizedLocale(locale, node.path)
+                guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object") }
+                try node.only(fields)
+                for (field, _) in node.members() {
+                    messages[kind, default: [:]][tag, default: [:]][field] = try node.checked(field) { s in try storedText(s, kind: kind) }
+                }
+            }
+        }
+        let snapshot = ProjectSnapshot(project: p, platforms: platforms, versions: versions, windows: windows,
+                                       messages: MessageResolver(overrides: messages, defaultLocale: defaultLocale))
+        return ConfigProject(snapshot: snapshot, messages: messages)
+    }
+
+    /// Text as the database may hold it (UserText's stored rule), and not empty.
+    static func storedText(_ s: String, kind: String) throws -> String {
+        if let problem = UserText.storedMessageProblem(s, kind: kind) ?? (s.trimmingSpaces().isEmpty ? "it is empty" : nil) {
+            throw InputError(problem)
+        }
+        return s
+    }
+
+    static func floor(_ n: Node, _ key: String) throws(ImportProblem) -> Floor? {
+        let f = try n.required(key)
+        if case .object = f.json { try f.only(["build", "deadline", "version"]) }
+        return try n.floor(key)
+    }
+
+    static func rules(_ n: Node) throws(ImportProblem) -> Rules {
+        try n.only(Rules.types)
+        var list: [Rule] = []
+        for type in Rules.types {
+            let text = try n.string(type)
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, let alert = Rule.Alert(rawValue: parts[0]), let frequency = Rule.Frequency(rawValue: parts[1]) else {
+                throw ImportProblem("\(n.name(type)): '\(text)' is not ALERT/FREQUENCY with ALERT one of \(Rule.alerts.joined(separator: ", ")) and FREQUENCY one of \(Rule.frequencies.joined(separator: ", ")), like skip/daily")
+            }
+            list.append(Rule(alert: alert, frequency: frequency))
+        }
+        return Rules(byType: list)
+    }
+}
+
+extension Node {
+    /// Refuses a key the format does not have, naming the nearest it does.
+    func only(_ keys: [String]) throws(ImportProblem) {
+        guard case .object(let o) = json else { return }
+        for key in o.keys.sorted() where !keys.contains(key) {
+            throw ImportProblem("\(name(key)): no such key\(Suggest.didYouMean(key, keys)) (\(path.isEmpty ? "the document" : path) takes \(keys.joined(separator: ", ")))")
+        }
+    }
+}

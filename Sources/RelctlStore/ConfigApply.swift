@@ -1,0 +1,216 @@
+import RelctlCore
+import SQLite
+
+/// `relctl apply`: making a project hold what its configuration file says.
+extension Store {
+    /// Makes the project match `desired`, created when missing, as one change
+    /// with one audit row ("apply SLUG"); a project that already matches is not
+    /// written and logs nothing. Only what differs is written, so the log and
+    /// `undo` show exactly the rows the file changed.
+    ///
+    /// Windows: the file lists the active and upcoming ones. A file window
+    /// already over at `now` is left out (the file was exported before it
+    /// ended). A window of the database is the file's when it has the file's
+    /// id, or else the same platform and start, or platform and end; one the
+    /// file no longer lists is cancelled when upcoming and ended now when
+    /// active, as `maintenance cancel` and `stop` would. Past and cancelled
+    /// windows stay on record.
+    ///
+    /// Returns what the new state breaks of the rules the commands keep
+    /// (a floor no release reaches, an Android build out of order), for the
+    /// plan to show: a file may hold what the database held, so they warn.
+    @discardableResult
+    public func applyConfig(_ desired: ConfigProject, now: Int64) throws -> [String] {
+        try change(project: desired.slug, "apply \(desired.slug)", now: now) {
+            var writes = 0
+            func run(_ sql: String, _ args: [SQLValue]) throws {
+                try db.run(sql, args)
+                writes += 1
+            }
+            let want = desired.snapshot, f = want.project
+            let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
+                                        .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit)]
+            let project: ProjectRecord
+            if let p = try self.project(slug: f.slug) {
+                project = p
+                if p.name != f.name || p.defaultLocale != f.defaultLocale || p.locales != f.locales || p.timeZone != f.timeZone || p.rules != f.rules
+                    || p.releaseDelayDays != f.releaseDelayDays || p.remindHours != f.remindHours || p.outdated != f.outdated || p.whatsNewLimit != f.whatsNewLimit {
+                    try run("""
+                        UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
+                            remind_hours = ?, outdated = ?, whatsnew_limit = ? WHERE id = ?
+                        """, settings + [.int(p.id)])
+                }
+            } else {
+                try run("""
+                    INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, slug)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, settings + [.text(f.slug)])
+                project = try self.project(slug: f.slug)!
+            }
+
+            var warnings: [String] = []
+            let had = try platforms(project: project.id)
+            for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
+                try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
+            }
+            // Platform ids of the database by name, for the windows.
+            var ids: [String: Int64] = [:]
+            for w in want.platforms {
+                var current = had.first { $0.name == w.name }
+                if current == nil {
+                    try run("INSERT INTO platform(project_id, name) VALUES (?, ?)", [.int(project.id), .text(w.name)])
+                    current = PlatformRecord(id: db.lastInsertRowID, projectID: project.id, name: w.name, bundleID: nil, appStoreID: nil,
+                                             storeURL: nil, minOS: nil, force: nil, recommend: nil)
+                }
+                let c = current!
+                ids[w.name] = c.id
+                if c.bundleID != w.bundleID || c.appStoreID != w.appStoreID || c.storeURL != w.storeURL || c.minOS != w.minOS {
+                    try run("UPDATE platform SET bundle_id = ?, app_store_id = ?, store_url = ?, min_os = ? WHERE id = ?",
+                            [SQLValue(w.bundleID), SQLValue(w.appStoreID), SQLValue(w.storeURL), SQLValue(w.minOS), .int(c.id)])
+                }
+                let (all, touched) = try applyVersions(want.versions(of: w), to: c, run: run)
+                if c.force != w.force {
+                    try run("UPDATE platform SET force_version = ?, force_build = ?, force_deadline = ? WHERE id = ?",
+                            [SQLValue(w.force?.version.text), SQLValue(w.force?.build), SQLValue(w.force?.deadline), .int(c.id)])
+                    if let floor = w.force, let refused = WriteRules.floorReached(floor, kind: .force, on: w, versions: all, now: now) { warnings.append(refused.message) }
+                }
+                if c.recommend != w.recommend {
+                    try run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
+                            [SQLValue(w.recommend?.version.text), SQLValue(w.recommend?.build), .int(c.id)])
+                    if let floor = w.recommend, let refused = WriteRules.floorReached(floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }
+                }
+                for v in all where touched.contains(v.id) {
+                    if let refused = WriteRules.androidBuildOrder(v.version, build: v.build, on: w, among: all, except: v.id) {
+                        warnings.append(refused.message)
+                    }
+                }
+            }
+
+            // Windows: the file's still to come or on, matched to the database's live ones.
+            let live = try maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
+            var unmatched = live
+            var wanted: [(MaintenanceWindow, Int64?)] = []
+            for w in want.windows where !w.isOver(at: now) {
+                let platformID = w.platformName.flatMap { ids[$0] }
+                wanted.append((w, platformID))
+            }
+            var pairs: [(want: MaintenanceWindow, platformID: Int64?, have: MaintenanceWindow?)] = wanted.map { ($0.0, $0.1, nil) }
+            // The file's id first; then the same platform and start, or end (a window edited by hand, or copied from another project).
+            let sameWindow: [(MaintenanceWindow, MaintenanceWindow) -> Bool] = [
+                { $0.id != 0 && $0.id == $1.id }, { $0.startsAt == $1.startsAt && $0.endsAt == $1.endsAt }, { $0.startsAt == $1.startsAt }, { $0.endsAt == $1.endsAt }]
+            for (rule, same) in sameWindow.enumerated() {
+                for i in pairs.indices where pairs[i].have == nil {
+                    if let j = unmatched.firstIndex(where: { (rule == 0 || $0.platformID == pairs[i].platformID) && same(pairs[i].want, $0) }) {
+                        pairs[i].have = unmatched.remove(at: j)
+                    }
+                }
+            }
+            for gone in unmatched {
+                if gone.isUpcoming(at: now) {
+                    try run("UPDATE maintenance SET cancelled_at = ? WHERE id = ?", [.int(now), .int(gone.id)])
+                } else {
+                    try run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(gone.id)])
+                }
+            }
+            // New windows in the order of their ids in the file, so that each takes its id when it is free (ids only grow).
+            for pair in pairs.sorted(by: { ($0.want.id == 0 ? Int64.max : $0.want.id, $0.want.startsAt) < ($1.want.id == 0 ? Int64.max : $1.want.id, $1.want.startsAt) }) {
+                let w = pair.want
+                let id: Int64
+                if let have = pair.have {
+                    id = have.id
+                    if have.startsAt != w.startsAt || have.endsAt != w.endsAt || have.platformID != pair.platformID {
+                        try run("UPDATE maintenance SET platform_id = ?, starts_at = ?, ends_at = ? WHERE id = ?",
+                                [SQLValue(pair.platformID), .int(w.startsAt), SQLValue(w.endsAt), .int(id)])
+                    }
+                } else {
+                    id = try insertWindow(project: project, platformID: pair.platformID, from: w.startsAt, until: w.endsAt, preferring: w.id == 0 ? nil : w.id)
+                    writes += 1
+                }
+                let had = pair.have?.copy ?? [:]
+                for locale in had.keys where w.copy[locale] == nil {
+                    try run("DELETE FROM maintenance_copy WHERE window_id = ? AND locale = ?", [.int(id), .text(locale)])
+                }
+                for (locale, c) in w.copy where had[locale]?.title != c.title || had[locale]?.message != c.message || had[locale] == nil {
+                    try run("""
+                        INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(window_id, locale) DO UPDATE SET title = excluded.title, message = excluded.message
+                        """, [.int(id), .text(locale), SQLValue(c.title), SQLValue(c.message)])
+                }
+            }
+
+            let overrides = try messageOverrides(project: project.id)
+            for (kind, byLocale) in overrides {
+                for (locale, fields) in byLocale {
+                    for field in fields.keys where desired.messages[kind]?[locale]?[field] == nil {
+                        try run("DELETE FROM message WHERE project_id = ? AND kind = ? AND locale = ? AND field = ?",
+                                [.int(project.id), .text(kind), .text(locale), .text(field)])
+                    }
+                }
+            }
+            for (kind, byLocale) in desired.messages {
+                for (locale, fields) in byLocale {
+                    for (field, text) in fields where overrides[kind]?[locale]?[field] != text {
+                        try run("""
+                            INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?)
+                            ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value
+                            """, [.int(project.id), .text(kind), .text(locale), .text(field), .text(text)])
+                    }
+                }
+            }
+            unchanged = writes == 0
+            return warnings
+        }
+    }
+
+    /// Makes a platform's versions, their pins and notes, what the file
+    /// lists; returns them as they now are, and the ids of those added or given another build.
+    private func applyVersions(_ wanted: [VersionRecord], to platform: PlatformRecord,
+                               run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>) {
+        let had = try versions(platform: platform.id, withNotes: true)
+        var byText: [String: VersionRecord] = [:]
+        for v in had { byText[v.version.text] = v }
+        let wantedTexts = Set(wanted.map(\.version.text))
+        for gone in had where !wantedTexts.contains(gone.version.text) {
+            try run("DELETE FROM version WHERE id = ?", [.int(gone.id)])
+        }
+        // A build moving from one version to another would meet itself in the
+        // unique index half-way: the builds that change are cleared first.
+        for w in wanted {
+            if let v = byText[w.version.text], v.build != w.build, v.build != nil {
+                try run("UPDATE version SET build = NULL WHERE id = ?", [.int(v.id)])
+            }
+        }
+        var out: [VersionRecord] = [], touched = Set<Int64>()
+        for w in wanted {
+            let id: Int64
+            let notesHad: [String: String]
+            if let v = byText[w.version.text] {
+                id = v.id
+                notesHad = v.notes
+                if v.build != w.build || v.releasedAt != w.releasedAt || v.minOS != w.minOS || v.policy != w.policy {
+                    try run("UPDATE version SET build = ?, released_at = ?, min_os = ?, policy = ? WHERE id = ?",
+                            [SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue), .int(id)])
+                }
+                if v.build != w.build { touched.insert(id) }
+            } else {
+                try run("INSERT INTO version(platform_id, version, build, released_at, min_os, policy) VALUES (?, ?, ?, ?, ?, ?)",
+                        [.int(platform.id), .text(w.version.text), SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue)])
+                id = db.lastInsertRowID
+                notesHad = [:]
+                touched.insert(id)
+            }
+            for locale in notesHad.keys where w.notes[locale] == nil {
+                try run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(id), .text(locale)])
+            }
+            for (locale, body) in w.notes where notesHad[locale] != body {
+                try run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
+                        [.int(id), .text(locale), .text(body)])
+            }
+            var v = w
+            v.id = id
+            v.platformID = platform.id
+            out.append(v)
+        }
+        return (out, touched)
+    }
+}

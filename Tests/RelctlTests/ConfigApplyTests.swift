@@ -1,0 +1,184 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+
+/// `relctl plan` and `relctl apply`: the exported file as the configuration a team keeps in git.
+final class ConfigApplyTests: XCTestCase {
+    func write(_ h: Harness, _ name: String, _ text: String) -> String {
+        let path = h.dir + "/" + name
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    func logCount(_ h: Harness, database: String? = nil) -> Int {
+        ((h.run(["log", "--json"], database: database).json as? [String: Any])?["entries"] as? [Any])?.count ?? -1
+    }
+
+    /// export → apply on an empty database → export gives the same bytes; applying again changes and logs nothing.
+    func testRoundTripThroughAnEmptyDatabase() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        h.ok("maintenance start --for 1h --platform android --message \"Short\" --yes")
+        h.ok("version add 2.1 --platform ios --build 210 --unreleased --min-os 17.0")
+        let file = h.ok("export").out
+        let path = write(h, "shop.relctl.json", file)
+        let fresh = h.dir + "/fresh.db"
+        XCTAssertEqual(h.run(["init"], database: fresh).status, 0)
+        let plan = h.run(["plan", path], database: fresh)
+        XCTAssertEqual(plan.status, 0, plan.err)
+        XCTAssertTrue(plan.out.contains("shop: created") && plan.out.contains("+ version ios 2.1"), plan.out)
+        let applied = h.run(["apply", path, "--yes"], database: fresh)
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertEqual(h.run(["export"], database: fresh).out, file)
+        // What users see is the same in both.
+        for line in ["check 1.0 --platform ios", "check 1.9 --platform android", "status"] {
+            XCTAssertEqual(h.run(Harness.split(line)).out, h.run(Harness.split(line), database: fresh).out, line)
+        }
+        let entries = logCount(h, database: fresh)
+        let again = h.run(["apply", path, "--yes"], database: fresh)
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertTrue(again.err.contains("already holds"), again.err)
+        XCTAssertEqual(logCount(h, database: fresh), entries, "an unchanged apply logs nothing")
+        let unchanged = h.run(["plan", path, "--exit-code"], database: fresh)
+        XCTAssertEqual(unchanged.status, 0, unchanged.out + unchanged.err)
+        XCTAssertTrue(unchanged.out.hasPrefix("no changes"), unchanged.out)
+    }
+
+    /// A reviewer's edits: a floor, a deadline, a window, a note in one locale. Plan says each
+    /// row and the impact; --exit-code says there are changes; apply makes them, one log entry.
+    func testAReviewersEditsArePlannedThenApplied() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        let original = h.ok("export").out
+        var edited = original
+        for (from, to) in [(#""deadline":"2026-12-06T12:00:00Z""#, #""deadline":"2026-12-03T12:00:00Z""#),
+                           (#""recommend": null,"#, #""recommend": {"build":null,"deadline":null,"version":"2.0"},"#),
+                           (#""until":"2026-12-01T04:00:00Z""#, #""until":"2026-12-01T05:00:00Z""#),
+                           (#""tr":"Yeni görünüm""#, #""tr":"Yepyeni görünüm""#)] {
+            XCTAssertTrue(edited.contains(from), from)
+            edited = edited.replacingOccurrences(of: from, with: to)
+        }
+        let path = write(h, "shop.relctl.json", edited)
+        let before = logCount(h)
+        let plan = h.run(["plan", path, "--exit-code"])
+        XCTAssertEqual(plan.status, 1, "changes: exit 1 as git diff --exit-code does: \(plan.err)")
+        for expected in ["~ platform ios: force deadline 2026-12-06 12:00 UTC", "→ 2026-12-03 12:00 UTC",
+                         "~ platform android: recommend floor none → '2.0'", "~ maintenance #1 (every platform): end",
+                         "~ note tr of ios 2.0: body 'Yeni görünüm' → 'Yepyeni görünüm'", "impact:",
+                         "from 2026-12-03 12:00 UTC", "apply exactly this plan with: relctl apply"] {
+            XCTAssertTrue(plan.out.contains(expected), "'\(expected)' not in:\n\(plan.out)")
+        }
+        XCTAssertEqual(logCount(h), before, "plan changes nothing")
+        XCTAssertEqual(h.ok("export").out, original)
+        // Off a terminal, apply needs --yes, and changes nothing without it.
+        h.fails("apply \(path)", status: 2, "needs confirmation")
+        let applied = h.ok("apply \(path) --yes")
+        XCTAssertTrue(applied.err.contains("applied") && applied.err.contains("shop changed"), applied.err)
+        XCTAssertEqual(h.ok("export").out, edited)
+        XCTAssertEqual(logCount(h), before + 1, "one log entry per project")
+        let log = (h.ok("log --json").json as? [String: Any])?["entries"] as? [[String: Any]]
+        XCTAssertEqual(log?.first?["action"] as? String, "apply shop")
+        XCTAssertEqual((log?.first?["changes"] as? [Any])?.count, 4)
+        // And it is taken back as one change.
+        h.ok("undo --yes")
+        XCTAssertEqual(h.ok("export").out, original)
+    }
+
+    /// The ETag: a plan's token no longer matches once the database changed; nothing is applied.
+    func testExpectRefusesWhenTheDatabaseMovedSinceThePlan() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        let path = write(h, "shop.relctl.json", h.ok("export").out.replacingOccurrences(of: #""tr":"Yeni görünüm""#, with: #""tr":"Yepyeni""#))
+        guard let token = (h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String else { return XCTFail("no token") }
+        XCTAssertEqual(token.count, 16)
+        // Someone else changes a row the file also governs.
+        h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
+        h.fails("apply \(path) --expect \(token) --yes", "the change is no longer the plan \(token)")
+        // With the plan made again, its token applies.
+        guard let fresh = (h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String else { return XCTFail("no token") }
+        XCTAssertNotEqual(fresh, token)
+        h.ok("apply \(path) --expect \(fresh) --yes")
+        XCTAssertTrue(h.ok("notes show 2.0 --platform ios --locale tr").out.contains("Yepyeni"))
+    }
+
+    /// Bad files get the import treatment: the path of the bad value, what is expected, the database unchanged.
+    func testBadFilesNameThePathAndChangeNothing() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        let good = h.ok("export").out
+        let cases: [(String, String, String)] = [
+            (#""force": {"build""#, #""forse": {"build""#, "projects.shop.platforms.ios.forse: no such key; did you mean 'force'?"),
+            (#""build":200,"minOs":null,"notes":{"en":"New look","tr""#, #""build":"200","minOs":null,"notes":{"en":"New look","tr""#,
+             "projects.shop.platforms.ios.versions.2.0.build must be a whole number or null"),
+            (#""format": 1"#, #""format": 2"#, "format must be 1"),
+            (#""pin":"recommend""#, #""pin":"forced""#, "projects.shop.platforms.ios.versions.1.0.pin: 'forced' is not one of force, recommend, none"),
+            (#""major":"force/immediately""#, #""major":"force/hourly""#, "projects.shop.rules.major: 'force/hourly' is not ALERT/FREQUENCY"),
+            (#""from":"2026-12-01T02:00:00Z""#, #""from":"2026-12-01T09:00:00Z""#, "the window ends at 2026-12-01T04:00:00Z, not after its start"),
+            (#""timeZone": "Europe/Istanbul""#, #""timeZone": "Europe/Istanbull""#, "projects.shop.timeZone"),
+            (#""platforms": {"#, #""platforms": {"windows": {}, "#, "'windows' is not a platform relctl knows"),
+            ("\"versions\": {\n            \"1.0\"", "\"versions\": {\n            \"1.1\": {\"build\":111,\"minOs\":null,\"notes\":{},\"pin\":null,\"released\":null},\n            \"1.0\"",
+             "holds \"1.1\" twice (a merge that kept both sides?)"),
+            (#""name": "Shop","#, #""name": "Shop""#, "not valid JSON"),
+        ]
+        for (from, to, expected) in cases {
+            XCTAssertTrue(good.contains(from), from)
+            let path = write(h, "bad.relctl.json", good.replacingOccurrences(of: from, with: to))
+            h.fails("plan \(path)", expected)
+            h.fails("apply \(path) --yes", expected)
+        }
+        h.fails("apply \(h.dir)/missing.json --yes", "missing.json")
+        let path = write(h, "shop.relctl.json", good)
+        h.fails("apply \(path) -p nosuch --yes", status: 2, "has no project 'nosuch'")
+    }
+
+    /// Windows the file no longer lists: an upcoming one is cancelled, the active one ends now; past ones stay.
+    func testWindowsTheFileDropsAreCancelledOrEnded() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance start --for 2h --message \"Now\" --yes")
+        h.ok("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h --yes")
+        let file = h.ok("export").out
+        let lines = file.components(separatedBy: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("\"from\":") }.count, 2, file)
+        let path = write(h, "shop.relctl.json", lines.filter { !$0.contains("\"from\":") }.joined(separator: "\n")
+            .replacingOccurrences(of: "\"maintenance\": [\n    ]", with: "\"maintenance\": []")
+            .replacingOccurrences(of: "\"maintenance\": [\n      ]", with: "\"maintenance\": []"))
+        let plan = h.ok("plan \(path)")
+        XCTAssertTrue(plan.out.contains("~ maintenance #1") && plan.out.contains("~ maintenance #2"), plan.out)
+        h.ok("apply \(path) --yes")
+        let windows = (h.ok("maintenance list --json").json as? [String: Any])?["windows"] as? [[String: Any]] ?? []
+        XCTAssertEqual(windows.count, 2, "both stay on record: \(windows)")
+        XCTAssertEqual(windows.first { $0["id"] as? Int == 1 }?["endsAt"] as? String, "2026-11-29T12:00:00Z", "the active one ended now")
+        XCTAssertNotNil(windows.first { $0["id"] as? Int == 2 }?["cancelledAt"] as? String, "the upcoming one is cancelled")
+        XCTAssertFalse(h.ok("check 1.0 --platform ios").out.contains("maintenance"))
+        // A window of the file that ended before the apply is history: it is not made again.
+        h.now += 3 * 86400
+        XCTAssertEqual(h.run(["apply", write(h, "old.relctl.json", file), "--yes"]).status, 0)
+        XCTAssertFalse(h.ok("export").out.contains("\"from\":\"2026-11-29"), "a window already over is not applied")
+    }
+
+    /// Only the projects the file names are touched; -p takes one of them; a file section copied
+    /// under another slug promotes staging to production.
+    func testOnlyTheProjectsNamedAndPromotionUnderAnotherSlug() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project add blog --name Blog")
+        let shop = h.ok("export -p shop").out
+        let blogBefore = h.ok("export -p blog").out
+        // Staging's section, under production's slug: a copy, as a reviewer makes it.
+        let staging = shop.replacingOccurrences(of: "\"shop\": {", with: "\"shop-staging\": {")
+        let path = write(h, "staging.relctl.json", staging)
+        h.ok("apply \(path) --yes")
+        XCTAssertEqual(h.ok("export -p shop-staging").out, staging)
+        XCTAssertEqual(h.ok("export -p blog").out, blogBefore, "a project the file does not name is left alone")
+        // Promotion: staging's file under production's slug applies the same configuration there.
+        h.ok("-p shop-staging force 2.0 --platform ios --yes")
+        let promoted = h.ok("export -p shop-staging").out.replacingOccurrences(of: "\"shop-staging\": {", with: "\"shop\": {")
+        let both = write(h, "both.relctl.json", promoted)
+        let plan = h.ok("plan \(both)")
+        XCTAssertTrue(plan.out.contains("~ platform ios: force floor none → '2.0'"), plan.out)
+        h.ok("apply \(both) -p shop --yes")
+        XCTAssertEqual(h.ok("export -p shop").out, promoted)
+    }
+}
