@@ -1,17 +1,21 @@
 import RelctlCore
 
 /// DIR/index.json: every published file with its size and SHA-256, the
-/// revision of the database, the span of time the files hold for
+/// tree's own digest (`treeSha256`, the SHA-256 of that list: what a deploy
+/// tells releases apart by), the span of time the files hold for
 /// (`validFrom`: the last instant at or before the publish at which they
 /// changed by themselves, null for "since ever"; `nextChange`: when they next
 /// change with no change to the database, null for "never") — what
 /// `relctl verify` compares the files with, and what a deployer or a cache
 /// goes by — and per project what the next publish needs to leave it alone:
-/// its own revision and span, and what it said when rendered (limits,
-/// warnings). Recording the span, not the publish instant, keeps the index
+/// its own span, and what it said when rendered (limits, warnings).
+/// Recording the span, not the publish instant, keeps the index
 /// byte-identical between two publishes of the same state: a publish with
 /// nothing to do writes nothing, and a tree published in steps is the tree
-/// one full publish gives.
+/// one full publish gives. It names no database state (revision, edit
+/// stamps: those are the tree's state's, TreeState): two databases holding
+/// the same configuration, one built afresh from `relctl export`'s file,
+/// publish the same bytes.
 public enum IndexFormat {
     public static func render(_ index: PublishedIndex) -> [UInt8] { located(index).bytes }
 
@@ -30,8 +34,6 @@ public enum IndexFormat {
             JSON.quoteBytes(key, into: &out)
             out.append(58)
         }
-        name("edits")
-        JSON.int(index.edits).writeCompact(to: &out)
         name("files")
         let start = out.count
         let runs = files(index.files, carried: index.carried, into: &out)
@@ -42,14 +44,15 @@ public enum IndexFormat {
         NextChange.json(index.nextChange).writeCompact(to: &out)
         name("projects")
         projects(index, into: &out)
-        name("revision")
-        JSON.int(index.revision).writeCompact(to: &out)
+        let digest = SHA256.hex(Array(out[list]))
+        name("treeSha256")
+        JSON.string(digest).writeCompact(to: &out)
         name("validFrom")
         JSON.time(index.validFrom).writeCompact(to: &out)
         out.append(125)
         out.append(10)
         assert(out == JSON.object([
-            "generator": .string(index.generator), "revision": .int(index.revision), "edits": .int(index.edits),
+            "generator": .string(index.generator), "treeSha256": .string(digest),
             "validFrom": .time(index.validFrom), "nextChange": NextChange.json(index.nextChange),
             "projects": .raw({ var p: [UInt8] = []; projects(index, into: &p); return p }()), "files": .raw(Array(out[list])),
         ]).compactBytes(), "index.json is not what .object writes")
@@ -138,7 +141,7 @@ public enum IndexFormat {
     }
 
     static func json(_ p: PublishedProject) -> JSON {
-        .object(["revision": .int(p.revision), "edits": p.edits.map(JSON.int) ?? .null, "validFrom": .time(p.validFrom), "nextChange": NextChange.json(p.nextChange),
+        .object(["validFrom": .time(p.validFrom), "nextChange": NextChange.json(p.nextChange),
                  "disagreements": .int(p.disagreements), "warnings": .array(p.warnings.map { .string($0) }),
                  "limits": .array(p.limits.map { .object(["client": .string($0.client.rawValue), "platform": .string($0.platform),
                                                           "intent": .string($0.intent), "reason": .string($0.reason)]) }),
@@ -181,7 +184,7 @@ public enum IndexFormat {
         // A key given twice: the last counts, as for every member.
         if members["files"]?.lowerBound != runsAt { runs = nil }
         func member(_ key: String) -> JSON? { members[key].flatMap { try? JSONReader.parse(bytes[$0]) } }
-        guard case .string(let generator)? = member("generator"), case .int(let revision)? = member("revision"),
+        guard case .string(let generator)? = member("generator"),
               let validFrom = time(member("validFrom")), let next = NextChange.read(member("nextChange")),
               let projectsRange = members["projects"], let projects = JSONReader.object(bytes, at: projectsRange)?.byName, let filesRange = members["files"],
               bytes[filesRange.lowerBound] == UInt8(ascii: "{") else { return nil }
@@ -195,24 +198,15 @@ public enum IndexFormat {
             guard case .object(let all)? = member("files") else { return nil }
             files = all
         }
-        var index = PublishedIndex(generator: generator, revision: revision, validFrom: validFrom, nextChange: next)
-        // Absent from an index written before the edit stamps: none since.
-        switch member("edits") {
-        case nil, .null?: break
-        case .int(let edits)?: index.edits = edits
-        default: return nil
-        }
+        // The database state is the tree state's (TreeState, LastPublish): not known from index.json.
+        var index = PublishedIndex(generator: generator, revision: 0, validFrom: validFrom, nextChange: next)
+        if case .string(let digest)? = member("treeSha256") { index.treeSha256 = digest }
         for (slug, range) in projects {
-            guard case .object(let p)? = JSONReader.value(bytes, at: range), case .int(let rev)? = p["revision"], let from = time(p["validFrom"]),
+            guard case .object(let p)? = JSONReader.value(bytes, at: range), let from = time(p["validFrom"]),
                   let pNext = NextChange.read(p["nextChange"]), case .int(let disagreements)? = p["disagreements"],
                   case .array(let warnings)? = p["warnings"], case .array(let limits)? = p["limits"],
                   let summaryJSON = p["summary"], let summary = StatusSummary(json: summaryJSON) else { return nil }
-            var record = PublishedProject(revision: rev, validFrom: from, nextChange: pNext, disagreements: Int(disagreements), summary: summary)
-            switch p["edits"] {
-            case nil, .null?: break
-            case .int(let edits)?: record.edits = edits
-            default: return nil
-            }
+            var record = PublishedProject(revision: nil, validFrom: from, nextChange: pNext, disagreements: Int(disagreements), summary: summary)
             for w in warnings {
                 guard case .string(let s) = w else { return nil }
                 record.warnings.append(s)
@@ -267,9 +261,14 @@ public enum IndexFormat {
 public struct PublishedIndex {
     /// The relctl that wrote the files ("relctl 0.1.0"): another one renders them anew.
     public var generator: String
+    /// The database revision the files were published from: known to the
+    /// publish that writes the index and to the tree's state, not written in it.
     public var revision: Int64
-    /// The database's edit count: with the revision, it tells a change made by hand.
+    /// The database's edit stamp then: with the revision, it tells a change made by hand.
     public var edits: Int64 = 0
+    /// The SHA-256 of the file list, as index.json records it (nil: an index
+    /// written before it did); the publish that writes one works it out.
+    public var treeSha256: String?
     public var validFrom: Int64?
     public var nextChange: NextChange?
     public var projects: [String: PublishedProject] = [:]
@@ -319,10 +318,15 @@ public struct PublishedIndex {
 
 /// One project's part of index.json.
 public struct PublishedProject: Sendable {
-    /// The number of the project's last change in the audit trail.
-    public var revision: Int64
+    /// The number of the project's last change in the audit trail, as the
+    /// publish that rendered it knew it (the tree's state records it; nil: not known).
+    public var revision: Int64?
     /// Its edit stamp (Revisions.edits): moved by every change to its rows, a hand edit's too.
     public var edits: Int64?
+    /// Whether its files were found as published from those stamps: false for
+    /// one a publish of another project (-p) kept without looking, which the
+    /// next publish renders whatever its stamps say.
+    public var vouched = true
     public var validFrom: Int64?
     /// Not naming the project: the index names it when it lists several.
     public var nextChange: NextChange?
@@ -334,7 +338,7 @@ public struct PublishedProject: Sendable {
     /// rendered now or left alone.
     public var summary: StatusSummary
 
-    public init(revision: Int64, edits: Int64? = nil, validFrom: Int64?, nextChange: NextChange?, disagreements: Int, warnings: [String] = [], limits: [Limit] = [],
+    public init(revision: Int64?, edits: Int64? = nil, validFrom: Int64?, nextChange: NextChange?, disagreements: Int, warnings: [String] = [], limits: [Limit] = [],
                 summary: StatusSummary) {
         self.revision = revision
         self.edits = edits

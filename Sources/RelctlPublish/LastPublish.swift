@@ -19,16 +19,22 @@ package struct LastPublish: Equatable {
     package var warnings: [String]
     /// The compact JSON array of `publish --json`'s "limits".
     package var limits: [UInt8]
+    /// The SHA-256 of the index.json it wrote: when the index's file stamp
+    /// moved (a copy, a touch), its bytes still tell whether this record is
+    /// about it, so the projects' stamps may still be gone by. Nil: not recorded.
+    package var indexSha256: String? = nil
 
     package struct Project: Equatable {
         package var revision: Int64
         package var edits: Int64?
+        /// False: kept by a publish of another project without being found current (PublishedProject.vouched).
+        package var vouched = true
     }
 
     /// As compact JSON, keys sorted.
     package var bytes: [UInt8] {
-        let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)]) })
-        let head = JSON.ordered(["edits": .int(edits), "generator": .string(generator), "limits": .raw(limits),
+        let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)] + ($0.vouched ? [] : [.bool(false)])) })
+        let head = JSON.ordered(["edits": .int(edits), "generator": .string(generator), "index": .optional(indexSha256), "limits": .raw(limits),
                                  "nextChange": NextChange.json(nextChange), "projects": projects,
                                  "validFrom": .optional(validFrom), "warnings": .array(warnings.map { .string($0) })])
         return Array(head.compactBytes().dropLast())
@@ -55,10 +61,10 @@ package struct LastPublish: Equatable {
         projects = [:]
         projects.reserveCapacity(projectList.count)
         for (slug, value) in projectList {
-            guard case .array(let pair) = value, pair.count == 2, case .int(let revision) = pair[0] else { return nil }
+            guard case .array(let pair) = value, pair.count == 2 || pair.count == 3 && pair[2] == .bool(false), case .int(let revision) = pair[0] else { return nil }
             switch pair[1] {
-            case .null: projects[slug] = Project(revision: revision, edits: nil)
-            case .int(let e): projects[slug] = Project(revision: revision, edits: e)
+            case .null: projects[slug] = Project(revision: revision, edits: nil, vouched: pair.count == 2)
+            case .int(let e): projects[slug] = Project(revision: revision, edits: e, vouched: pair.count == 2)
             default: return nil
             }
         }
@@ -69,16 +75,18 @@ package struct LastPublish: Equatable {
             warnings.append(line)
         }
         self.limits = Array(bytes[limits])
+        if case .string(let sha)? = members["index"].flatMap({ try? JSONReader.parse(bytes[$0]) }) { indexSha256 = sha }
     }
 
     /// What a publish of the tree `index` records, having said `warnings`
     /// and `limits`; nil when a project's client decisions differed from
     /// `check` (written with --publish-despite-disagreements): that tree is
     /// never taken as done.
-    package init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8]) {
+    package init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8], indexSha256: String? = nil) {
         guard index.projects.values.allSatisfy({ $0.disagreements == 0 }) else { return nil }
         self.init(generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
-                  projects: index.projects.mapValues { Project(revision: $0.revision, edits: $0.edits) }, warnings: warnings, limits: limits)
+                  projects: index.projects.compactMapValues { p in p.revision.map { Project(revision: $0, edits: p.edits, vouched: p.vouched) } }, warnings: warnings, limits: limits)
+        self.indexSha256 = indexSha256
     }
 
     package init(generator: String, edits: Int64, validFrom: Int64?, nextChange: NextChange?, projects: [String: Project], warnings: [String], limits: [UInt8]) {

@@ -30,12 +30,11 @@ package struct RenderedProject: Sendable {
 /// Renders, verifies and hashes projects on every core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 package enum ParallelRender {
-    /// One project's files, checked and hashed; `pageRevision` (the
-    /// project's own revision) asks for its status page.
+    /// One project's files, checked and hashed; `page` asks for its status page.
     /// `alone`: no other project is rendered beside it, so its platforms take the cores.
-    package static func render(_ snapshot: ProjectSnapshot, at: Int64, pageRevision: Int64?, alone: Bool = false) -> RenderedProject {
+    package static func render(_ snapshot: ProjectSnapshot, at: Int64, page wanted: Bool, alone: Bool = false) -> RenderedProject {
         var warnings: [String] = []
-        let page = pageRevision.map { StatusPageOptions(revision: $0) }
+        let page = wanted ? StatusPageOptions() : nil
         let (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
                                                                     forEach: alone ? everyCore : Parallel.serial)
         // One the files a publish writes later would show is no reason to refuse these: it is said.
@@ -77,7 +76,7 @@ package enum ParallelRender {
 
     /// `read` gives a project's render when it was started before (a project
     /// changed since the last publish renders while the old index is read).
-    package static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, pageRevision: Int64?, started: Pending<RenderedProject>?),
+    package static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, page: Bool, started: Pending<RenderedProject>?),
                          take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
         let finished = Mutex<[Int: RenderedProject]>([:])
         let signal = DispatchSemaphore(value: 0)
@@ -103,7 +102,7 @@ package enum ParallelRender {
         }
         for i in 0..<count {
             if waiting.count >= window { try drain(wait: true) }
-            let (snapshot, pageRevision, early) = try read(i)
+            let (snapshot, page, early) = try read(i)
             waiting[i] = snapshot
             if let early {
                 started[i] = early
@@ -113,7 +112,7 @@ package enum ParallelRender {
             // Fewer projects than cores: each one's platforms are rendered at once.
             let alone = count < cores
             DispatchQueue.global().async {
-                let result = render(snapshot, at: at, pageRevision: pageRevision, alone: alone)
+                let result = render(snapshot, at: at, page: page, alone: alone)
                 finished.withLock { $0[i] = result }
                 signal.signal()
             }

@@ -112,8 +112,8 @@ public enum Publisher {
                     let changed = lastRevision.map { r in all.filter { revisions.revision($0) > r }.prefix(ParallelRender.cores) } ?? []
                     for slug in changed {
                         let s = try snapshot(slug)
-                        let (page, alone) = (pages ? revisions.revision(slug) : nil, changed.count < ParallelRender.cores)
-                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, pageRevision: page, alone: alone) })
+                        let alone = changed.count < ParallelRender.cores
+                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, page: pages, alone: alone) })
                     }
                     return (all, revisions, try request.project.map { try store.requireProject($0).slug }, early)
                 }
@@ -123,6 +123,8 @@ public enum Publisher {
                                              runs: previous.runs, folders: previous.folders, at: at, full: full, pages: pages, only: only),
                                        isIntact: { previous.isIntact($0, size: $1) })
                 index.projects = plan.kept
+                // Kept without being found current (-p): the state keeps their stamps and does not vouch for them.
+                for slug in plan.unvouched { index.projects[slug]?.vouched = false }
                 index.verbatim = plan.verbatim
                 index.carried = plan.carried
                 unchanged += plan.unchanged
@@ -133,8 +135,8 @@ public enum Publisher {
                 // other cores, and their files staged here in project order.
                 try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
                     let slug = toRender[i]
-                    if let (s, started) = early.removeValue(forKey: slug) { return (s, nil, started) }
-                    return (try snapshot(slug), pages ? revisions.revision(slug) : nil, nil)
+                    if let (s, started) = early.removeValue(forKey: slug) { return (s, pages, started) }
+                    return (try snapshot(slug), pages, nil)
                 }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     request.progress?(i, toRender.count, slug)
@@ -160,7 +162,7 @@ public enum Publisher {
             // projects and before index.json (staged last, apart): staged on
             // every publish, since only project folders are kept from the old index.
             if pages {
-                let html = StatusIndex.render(order.compactMap { index.projects[$0]?.summary }, revision: index.revision)
+                let html = StatusIndex.render(order.compactMap { index.projects[$0]?.summary })
                 let sha = SHA256.hex(html)
                 tally(try stage.stage("index.html", html, sha256: sha), "index.html")
                 index.files["index.html"] = (html.count, sha)
@@ -175,9 +177,11 @@ public enum Publisher {
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).
             let known = Set((stage.previous.index?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
+            let indexBytes = indexFile.bytes
             let saying = Pending { [order] in
                 let (warnings, limits) = said(tree, order: order, known: known)
-                return (warnings: warnings, limits: limits, last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits)?.bytes)
+                return (warnings: warnings, limits: limits,
+                        last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits, indexSha256: SHA256.hex(indexBytes))?.bytes)
             }
             let committed = try stage.commit(removing: stale)
             let removed = committed.removed
@@ -195,9 +199,8 @@ public enum Publisher {
             }
             let words = saying.value
             var (warnings, limits) = (words.warnings, words.limits)
-            // Whether every project this publish leaves alone was found current:
-            // only then may the tree's state vouch for it (-p keeps the others whatever they are).
-            committed.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last, vouched: plan.vouched)
+            // The state vouches for the projects found current: not those kept without looking (-p).
+            committed.finish(index: index, fileList: indexFile.fileList, runs: indexFile.runs, last: words.last)
             logged.wait()
             // Written anyway (Request.despiteDisagreements): `disagreements` says so, and the caller how it was asked.
             if !disagreements.isEmpty && dryRun { warnings += disagreements.map { "would differ from 'relctl check': " + FindingsReport.disagreementLine($0) } }
@@ -232,11 +235,9 @@ public enum Publisher {
     /// publish said (LastPublish). Nil: publish as usual.
     package static func nothingToDo(_ lock: TreeLock, store: Store, at: Int64, pages: Bool, generator: String) throws -> Outcome? {
         guard let state = lock.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages,
-              let last = LastPublish(bytes: recorded), last.generator == generator else { return nil }
+              let last = LastPublish(bytes: recorded), last.generator == generator, let tree = TreeCurrency.Record(state: state) else { return nil }
         // A database at another revision is not the one the tree was made from: read no further.
         guard let db = try store.read({ try store.revision() == state.revision ? try TreeCurrency.Database.current(store) : nil }) else { return nil }
-        let tree = TreeCurrency.Record(revision: state.revision, edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
-                                       projects: last.projects.mapValues { ($0.revision, $0.edits) })
         guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, lock.asRecorded else { return nil }
         let (revision, edits) = (db.revision, db.edits)
         // Limits were said by the publish that wrote the tree; --json still carries them.

@@ -5,8 +5,9 @@ import RelctlStore
 /// instant": publish asks it before doing nothing, verify before trusting
 /// what it proves, deploy before uploading.
 package enum TreeCurrency {
-    /// What a published tree was made from, as its index.json or the tree's
-    /// state (LastPublish) records it.
+    /// What a published tree was made from, as the tree's state (TreeState,
+    /// LastPublish) records it; index.json records only the span, since it
+    /// names no database.
     package struct Record {
         package var revision: Int64
         /// The database's edit count then; nil: an index from before edit counts.
@@ -21,9 +22,24 @@ package enum TreeCurrency {
             self.revision = revision; self.edits = edits; self.validFrom = validFrom; self.nextChange = nextChange; self.projects = projects
         }
 
-        package init(_ index: PublishedIndex) {
-            self.init(revision: index.revision, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
-                      projects: index.projects.mapValues { ($0.revision, $0.edits) })
+        /// The span alone, as index.json has it: what a tree holds for, whatever database it came from.
+        package init(span index: PublishedIndex) {
+            self.init(revision: 0, edits: nil, validFrom: index.validFrom, nextChange: index.nextChange, projects: [:])
+        }
+
+        /// As the state of the tree at `root` records it, when it describes
+        /// the index.json there (nothing rewrote that since the publish).
+        package static func recorded(root: String) -> Record? {
+            guard let state = TreeState.read(root: root), TreeState.Stamp(root + "/index.json") == state.index else { return nil }
+            return Record(state: state)
+        }
+
+        /// As the tree's state records it; nil when it records no publish
+        /// (a tree published despite disagreements, or by a relctl before the record).
+        package init?(state: TreeState) {
+            guard let recorded = state.last, let last = LastPublish(bytes: recorded) else { return nil }
+            self.init(revision: state.revision, edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
+                      projects: last.projects.mapValues { ($0.revision, $0.edits) })
         }
     }
 

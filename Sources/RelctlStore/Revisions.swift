@@ -5,7 +5,7 @@ public struct Revisions: Sendable {
     public var everyProject: Int64
     /// Each project's last change in the audit trail, or the whole database's when later.
     public var bySlug: [String: Int64] = [:]
-    /// Each project's edit stamp: the database's edit count at the last
+    /// Each project's edit stamp: the database's edit stamp (random since schema 8) at the last
     /// change to one of its rows, relctl's or one made by hand (no audit
     /// row); none for a project not changed since the stamps began (schema 6).
     public var edits: [String: Int64] = [:]

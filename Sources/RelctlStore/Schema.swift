@@ -133,17 +133,7 @@ enum Schema {
         CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
         INSERT INTO edit_count(id, n) VALUES (0, 0);
         CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
-        """ + Schema.stampTriggers([
-            StampedTable(name: "project", parent: "id") { "\($0).id" },
-            StampedTable(name: "platform", parent: "project_id", replaceable: true) { "\($0).project_id" },
-            StampedTable(name: "version", parent: "platform_id", replaceable: true) { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" },
-            StampedTable(name: "note", parent: "version_id") {
-                "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)"
-            },
-            StampedTable(name: "maintenance", parent: "project_id", replaceable: true) { "\($0).project_id" },
-            StampedTable(name: "maintenance_copy", parent: "window_id") { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" },
-            StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
-        ]),
+        """ + Schema.stampTriggers(Schema.stamped, counting: true),
         // 7: the audit trail as data (relctl undo and revert read it): each
         // row's kind of change (the command's words), the entries a revert
         // took back, and per change the rows it touched, whole, before and
@@ -174,10 +164,36 @@ enum Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
         """ + ChangeCapture.schema,
+        // 8: the stamps are random, not counted: two databases built from the
+        // same file (relctl apply), or copies of one that went apart, would
+        // count the same stamps for different content, and a publish would
+        // take one's tree for the other's.
+        Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false)
+            + "UPDATE edit_count SET n = random() WHERE id = 0;\n",
     ]
 
+    /// The tables whose rows belong to a project, and how a row names it.
+    static let stamped: [StampedTable] = [
+        StampedTable(name: "project", parent: "id") { "\($0).id" },
+        StampedTable(name: "platform", parent: "project_id", replaceable: true) { "\($0).project_id" },
+        StampedTable(name: "version", parent: "platform_id", replaceable: true) { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" },
+        StampedTable(name: "note", parent: "version_id") {
+            "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)"
+        },
+        StampedTable(name: "maintenance", parent: "project_id", replaceable: true) { "\($0).project_id" },
+        StampedTable(name: "maintenance_copy", parent: "window_id") { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" },
+        StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
+    ]
+
+    static func dropStampTriggers(_ tables: [StampedTable]) -> String {
+        tables.map { t in
+            (["inserted", "updated", "moved", "deleted"] + (t.replaceable ? ["replacing", "renumbered"] : []))
+                .map { "DROP TRIGGER \(t.name)_\($0);\n" }.joined()
+        }.joined()
+    }
+
     /// A table whose rows belong to a project.
-    struct StampedTable {
+    struct StampedTable: Sendable {
         let name: String
         /// The column whose change moves a row to another project.
         let parent: String
@@ -185,21 +201,23 @@ enum Schema {
         /// project: its id is its only key not under its parent.
         var replaceable = false
         /// An SQL expression of the project id of the row `row` names ("NEW", "OLD").
-        let project: (String) -> String
+        let project: @Sendable (String) -> String
     }
 
     /// Triggers on each table: after an insert, an update or a delete, the
-    /// edit count goes up by one and the row's project takes it as its
-    /// stamp (on an update that moves the row, its old project too). A row
+    /// database's edit stamp takes a new value and the row's project takes
+    /// it as its stamp (on an update that moves the row, its old project
+    /// too). `counting`: schema 6's stamps, a count; since 8, random values,
+    /// which only equality compares. A row
     /// REPLACE removes fires no delete trigger (recursive_triggers is off, in
     /// the sqlite3 shell too): where that row may be another project's, a
     /// trigger before the insert or the change of id stamps its project. A
     /// row deleted after its project (a cascade) stamps an id no project
     /// has: harmless, the stamps are read joined with the projects.
-    static func stampTriggers(_ tables: [StampedTable]) -> String {
+    static func stampTriggers(_ tables: [StampedTable], counting: Bool) -> String {
         func stamp(_ project: String) -> String {
             """
-            INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+            INSERT INTO edit_count(id, n) VALUES (0, \(counting ? "1" : "random()")) ON CONFLICT(id) DO UPDATE SET n = \(counting ? "n + 1" : "excluded.n");
             INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT \(project) AS id)
                 WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits;
             """

@@ -276,8 +276,16 @@ public final class Store {
         try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
     }
 
-    /// How many row changes the database has had (schema 6 on), by relctl or
-    /// by hand: with the revision, names the state a published tree came from.
+    /// When relctl last changed the configuration (not a publish or a
+    /// deploy): what a deploy orders releases of different databases by.
+    public func lastChange() throws -> Int64 {
+        try db.scalar("SELECT coalesce((SELECT at FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
+    }
+
+    /// The database's edit stamp: a new random value at every row change
+    /// (schema 8; a count in 6 and 7), by relctl or by hand. With the
+    /// revision, names the state a published tree came from; compared for
+    /// equality only.
     public func edits() throws -> Int64 {
         try db.scalar("SELECT coalesce((SELECT n FROM edit_count WHERE id = 0), 0)").intValue ?? 0
     }

@@ -100,6 +100,8 @@ final class DeployTests: XCTestCase {
         // The database as it was when `older` was published: a backup restored later.
         let backup = h.dir + "/backup.db"
         try FileManager.default.copyItem(atPath: h.db, toPath: backup)
+        // A minute later, the change the backup misses.
+        h.now += 60
         h.ok("notes set 2.0 --platform ios --locale tr \"Başka\"")
         _ = published(h, out)
         // The list is checked before anything is sent.
@@ -116,7 +118,7 @@ final class DeployTests: XCTestCase {
         // An older release does not replace a newer one by accident (a database restored from a backup).
         let refused = h.run(["deploy", older, remote], database: backup)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.err.contains("holds revision"), refused.err)
+        XCTAssertTrue(refused.err.contains("holds a release made from a later change (2026-11-29T12:01:00Z) than this database's last (2026-11-29T12:00:00Z)"), refused.err)
         XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(h.run(["deploy", older, remote, "--allow-older"], database: backup).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(older))
@@ -216,6 +218,8 @@ final class DeployTests: XCTestCase {
             server.requests().dropFirst(from).filter { ($0["method"] as? String) == "PUT" && ($0["path"] as? String)?.hasPrefix("/bucket/prod/") == true }
         }
         func key(_ r: [String: Any]) -> String { String((r["path"] as! String).dropFirst("/bucket/prod/".count)) }
+        // The record of the release goes just before index.json; it is no file of the tree.
+        func treePuts(from: Int) -> [[String: Any]] { puts(from: from).filter { key($0) != releasesRecord } }
 
         // A failed upload: index.json stays away, the next run sends only what is missing.
         try "whatsnew/tr".write(toFile: server.failFile, atomically: true, encoding: .utf8)
@@ -228,12 +232,14 @@ final class DeployTests: XCTestCase {
         h.ok("deploy \(out) t:bucket/prod")
         let retried = puts(from: mark).map(key)
         XCTAssertEqual(Set(retried).intersection(failed), [], "nothing that arrived is sent twice")
-        XCTAssertEqual(Set(failed + retried), Set(fileTree(out).keys))
+        XCTAssertEqual(Set(failed + retried), Set(fileTree(out).keys).union([releasesRecord]))
 
         // Headers and order, as the server got them.
-        let all = puts(from: 0)
+        let all = treePuts(from: 0)
         let order = all.map(key)
         XCTAssertEqual(order.last, "index.json", "index.json last")
+        let sent = puts(from: 0).map(key)
+        XCTAssertEqual(sent.firstIndex(of: releasesRecord).map { $0 + 1 }, sent.lastIndex(of: "index.json"), "the record just before index.json: \(sent)")
         let lastData = order.lastIndex { !$0.hasSuffix("control.json") && $0 != "index.json" }!
         XCTAssertTrue(order.enumerated().allSatisfy { !$0.element.hasSuffix("control.json") || $0.offset > lastData }, "control.json after every data file: \(order)")
         for r in all {
@@ -256,7 +262,7 @@ final class DeployTests: XCTestCase {
         let change = published(h, out)
         let before = server.requests().count
         h.ok("deploy \(out) t:bucket/prod")
-        XCTAssertEqual(puts(from: before).map(key).sorted(), changedPaths(change))
+        XCTAssertEqual(treePuts(from: before).map(key).sorted(), changedPaths(change))
         XCTAssertEqual(puts(from: before).map(key).last, "index.json")
         h.ok("platform rm android --yes")
         let removal = published(h, out)
@@ -282,7 +288,8 @@ final class DeployTests: XCTestCase {
         XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["cat", "t:bucket/prod/index.json"], env: h.env).out,
                        try String(contentsOfFile: out + "/index.json", encoding: .utf8), "the new release is in place")
         func remoteFiles() throws -> [String] {
-            try Proc.run("/usr/bin/rclone", ["lsf", "-R", "--files-only", "t:bucket/prod"], env: h.env).out.split(separator: "\n").map(String.init).sorted()
+            try Proc.run("/usr/bin/rclone", ["lsf", "-R", "--files-only", "t:bucket/prod"], env: h.env).out.split(separator: "\n").map(String.init)
+                .filter { $0 != releasesRecord }.sorted()
         }
         let left = Set(try remoteFiles()).intersection(gone).sorted()
         XCTAssertEqual(left, gone.filter { $0.hasPrefix("shop/ios/whatsnew/") }, "only those deletions failed")

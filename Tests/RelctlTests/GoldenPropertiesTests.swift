@@ -39,14 +39,14 @@ final class GoldenPropertiesTests: XCTestCase {
     }
 
     static var properties: [String: [Property]] { [
-        "index.json": [("lists every other golden file with size and SHA-256, the revision, and the span the files hold for: from 11:30 (faster polling began, an hour before the window; published at 12:00) to the next change", { j in
+        "index.json": [("lists every other golden file with size and SHA-256, the tree's digest (no database revision), and the span the files hold for: from 11:30 (faster polling began, an hour before the window; published at 12:00) to the next change", { j in
             (j["files"]?.object?.count ?? 0) == 22 && j["files"]?.object?.values.allSatisfy { $0["sha256"]?.string?.count == 64 } == true
-                && j["revision"]?.int != nil && j["validFrom"]?.string == "2026-11-29T11:30:00Z" && j["publishedAt"] == nil
+                && j["treeSha256"]?.string?.count == 64 && j["revision"] == nil && j["edits"] == nil && j["validFrom"]?.string == "2026-11-29T11:30:00Z" && j["publishedAt"] == nil
                 && j["generator"]?.string?.hasPrefix("relctl ") == true
         }),
-         ("per project: its revision (the whole database's here: one project), span, no disagreements, the limits (Siren's early offer of 2.1, no pin limit) and warnings publish reports", { j in
+         ("per project: no revision (the tree's state holds it), its span, no disagreements, the limits (Siren's early offer of 2.1, no pin limit) and warnings publish reports", { j in
             let p = j["projects"]?["shop"]
-            return j["projects"]?.object?.count == 1 && p?["revision"]?.int == j["revision"]?.int && p?["validFrom"]?.string == "2026-11-29T11:30:00Z"
+            return j["projects"]?.object?.count == 1 && p?["revision"] == nil && p?["validFrom"]?.string == "2026-11-29T11:30:00Z"
                 && p?["nextChange"] == j["nextChange"] && p?["disagreements"]?.int == 0
                 // Siren's gate is open while the floor sends users to 2.1 in its delay: 1.1, pinned to recommend, is offered as check says,
                 // and 2.0 (check: in the delay) is offered early, a limit.

@@ -75,10 +75,11 @@ final class IncrementalPublishTests: XCTestCase {
             XCTAssertEqual(try canonical(first[key]), try canonical(fast[key]), key)
         }
         XCTAssertEqual(fast["unchanged"] as? Int, first["files"] as? Int)
-        // Without the state, each file is looked at: the edit is found and put right, and the state recorded again.
+        // Without the state nothing says what the files were published from (index.json names no
+        // database): every project is rendered, the edit is found and put right, and the state recorded again.
         try FileManager.default.removeItem(atPath: out + "/" + publishState)
         let slow = publish(h, out)
-        XCTAssertEqual(slow["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(slow["rendered"] as? [String], ["blog", "cafe", "shop"])
         XCTAssertEqual(slow["changed"] as? [String], ["cafe/control.json"])
         XCTAssertNotNil(TreeState.read(root: out))
         // A state that names another index.json (this one was replaced, same bytes) is not believed, and is recorded anew.
@@ -116,9 +117,14 @@ final class IncrementalPublishTests: XCTestCase {
             withJSONObject: try XCTUnwrap((first.json as? [String: Any])?["limits"]), options: [.sortedKeys]))))
         XCTAssertEqual(LastPublish(bytes: last.bytes), last)
         XCTAssertNil(LastPublish(bytes: Array(last.bytes.dropLast())))
-        // Made from the tree's index as index.json has it; none when a project's client decisions differed from check.
-        var tree = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))))
-        XCTAssertEqual(LastPublish(of: tree, generator: last.generator, warnings: last.warnings, limits: last.limits), last)
+        // Made from the tree's index as index.json has it, with the stamps a publish knows (index.json names no
+        // database) and the index's own digest; none when a project's client decisions differed from check.
+        let indexBytes = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))
+        var tree = try XCTUnwrap(IndexFormat.parse(indexBytes))
+        tree.edits = last.edits
+        for (slug, p) in last.projects { tree.projects[slug]?.revision = p.revision; tree.projects[slug]?.edits = p.edits }
+        XCTAssertEqual(last.indexSha256, SHA256.hex(indexBytes))
+        XCTAssertEqual(LastPublish(of: tree, generator: last.generator, warnings: last.warnings, limits: last.limits, indexSha256: last.indexSha256), last)
         tree.projects["cafe"]?.disagreements = 1
         XCTAssertNil(LastPublish(of: tree, generator: last.generator, warnings: last.warnings, limits: last.limits))
 
@@ -210,7 +216,10 @@ final class IncrementalPublishTests: XCTestCase {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         XCTAssertNil(TreeState.read(root: out), "a state edited by hand")
         h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
-        XCTAssertEqual(publish(h, out)["rendered"] as? [String], ["cafe"])
+        // Nothing then says what the files were published from: each project is rendered, and comes out as it is.
+        let again = publish(h, out)
+        XCTAssertEqual(again["rendered"] as? [String], ["blog", "cafe", "shop"])
+        XCTAssertEqual(again["changed"] as? [String], ["cafe/ios/whatsnew/en.json", "cafe/status.html", "index.json"])
         XCTAssertNotNil(TreeState.read(root: out), "recorded anew")
         let fresh = h.dir + "/fresh"
         _ = publish(h, fresh)
@@ -241,7 +250,7 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(full["rendered"] as? [String], ["cafe"])
         let index = try XCTUnwrap(IndexFormat.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))))
         XCTAssertEqual(Set(index.projects.keys), ["blog", "cafe", "shop"])
-        XCTAssertEqual(h.run(["verify", out]).status, 0)
+        let v = h.run(["verify", out]); XCTAssertEqual(v.status, 0, v.out + v.err)
     }
 
     /// A folder changed in the same tick of the clock as the publish that
@@ -318,7 +327,8 @@ final class IncrementalPublishTests: XCTestCase {
         try JSON.object(top).rendered().write(toFile: out + "/index.json", atomically: true, encoding: .utf8)
         h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
         let s = publish(h, out)
-        XCTAssertEqual(s["rendered"] as? [String], ["cafe"])
+        // The state is about another index.json (these bytes are not the ones it recorded): every project is rendered.
+        XCTAssertEqual(s["rendered"] as? [String], ["blog", "cafe", "shop"])
         XCTAssertEqual(s["removed"] as? [String], [])
         XCTAssertEqual(try String(contentsOfFile: outside, encoding: .utf8), "keep\n")
         // The list is written as relctl writes it again, the path outside left out: the index a full publish gives.
@@ -350,10 +360,11 @@ final class IncrementalPublishTests: XCTestCase {
         let sha = SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + path))))
         XCTAssertTrue(text.contains(sha))
         try text.replacingOccurrences(of: sha, with: String(repeating: "0", count: 64)).write(toFile: out + "/index.json", atomically: true, encoding: .utf8)
-        // The notes are not in the Retired file: cafe is rendered again, that file comes out the same.
+        // The notes are not in the Retired file: cafe is rendered again (every project is: the state is
+        // about other bytes of index.json), that file comes out the same.
         h.ok("notes set 1.1 -p cafe --platform ios --locale en \"Changed\"")
         let s = publish(h, out)
-        XCTAssertEqual(s["rendered"] as? [String], ["cafe"])
+        XCTAssertEqual(s["rendered"] as? [String], ["blog", "cafe", "shop"])
         XCTAssertEqual((s["changed"] as? [String])?.contains(path), false, "\(s["changed"] ?? [])")
         XCTAssertEqual((s["changed"] as? [String])?.contains("cafe/ios/whatsnew/en.json"), true)
     }

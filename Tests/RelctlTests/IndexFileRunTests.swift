@@ -166,9 +166,9 @@ final class IndexFileRunTests: XCTestCase {
     /// A publish reads the list in the same pass that finds its end, the
     /// members after it read as usual; a "files" given twice counts once, the last.
     func testTheListIsCutWhereTheIndexHoldsIt() throws {
-        let head = #"{"files":{"a/x":{"sha256":"ab","size":1}},"generator":"g","nextChange":null,"projects":{},"revision":7,"validFrom":null}"#
+        let head = #"{"files":{"a/x":{"sha256":"ab","size":1}},"generator":"g","nextChange":null,"projects":{},"treeSha256":"77","validFrom":null}"#
         let index = try XCTUnwrap(IndexFormat.parse(Array(head.utf8), files: .runs))
-        XCTAssertEqual(index.revision, 7)
+        XCTAssertEqual(index.treeSha256, "77")
         XCTAssertEqual(index.carried["a/"]?.entries().map(\.path), ["a/x"])
         let twice = head.replacingOccurrences(of: #","generator""#, with: #","files":{"b/y":{"sha256":"cd","size":2}},"generator""#)
         XCTAssertEqual(try XCTUnwrap(IndexFormat.parse(Array(twice.utf8), files: .runs)).carried.keys.sorted(), ["b/"])

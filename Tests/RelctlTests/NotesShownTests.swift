@@ -39,7 +39,7 @@ final class NotesShownTests: XCTestCase {
 
     func rendered(_ s: ProjectSnapshot, at t: Int64) -> (files: [PublishedFile], said: [String]) {
         var warnings: [String] = []
-        let r = ProjectFiles.renderChecked(s, at: t, warnings: &warnings, page: StatusPageOptions(revision: 1))
+        let r = ProjectFiles.renderChecked(s, at: t, warnings: &warnings, page: StatusPageOptions())
         return (r.files, warnings + r.findings.map { "\($0)" })
     }
 

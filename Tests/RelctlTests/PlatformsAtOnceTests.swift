@@ -38,7 +38,7 @@ final class PlatformsAtOnceTests: XCTestCase {
 
     func rendered(_ s: ProjectSnapshot, at t: Int64, forEach: @escaping ForEachIndex) -> (files: [PublishedFile], said: [String]) {
         var warnings: [String] = []
-        let r = ProjectFiles.renderChecked(s, at: t, warnings: &warnings, page: StatusPageOptions(revision: 1), forEach: forEach)
+        let r = ProjectFiles.renderChecked(s, at: t, warnings: &warnings, page: StatusPageOptions(), forEach: forEach)
         return (r.files, warnings + r.findings.map { "\($0)" } + [r.summary.json.rendered()])
     }
 }

@@ -93,7 +93,7 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(page.contains("<svg "))
         XCTAssertTrue(page.contains("Next change: <time datetime=\"2026-11-29T14:00:00Z\">"), "the macOS window ends two hours after now")
         XCTAssertTrue(index.contains("<span class=\"v v-maintenance\">maintenance</span> active now"))
-        XCTAssertTrue(page.contains("this state since <time datetime=\"2026-11-29T12:00:00Z\">"), "the window started at the publish instant: the last change")
+        XCTAssertTrue(page.contains("This state since <time datetime=\"2026-11-29T12:00:00Z\">"), "the window started at the publish instant: the last change")
         // Nothing private: no OS user, no audit trail, no publish instant.
         for text in [page, index] {
             XCTAssertFalse(text.contains("tester"))
@@ -122,7 +122,7 @@ final class StatusPageTests: XCTestCase {
         let store = try Store(path: h.db, mode: .read, user: "tester")
         let snapshot = try store.read { try store.snapshot(try store.requireProject("shop")) }
         var warnings: [String] = []
-        let rendered = ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions(revision: 1))
+        let rendered = ProjectFiles.renderChecked(snapshot, at: h.now, warnings: &warnings, page: StatusPageOptions())
         let summary = StatusSummary(snapshot, at: h.now)
         XCTAssertEqual(rendered.summary, summary)
         XCTAssertEqual(summary.platforms.map(\.maintenance), [0, 0, 2], "the macOS window blocks both macOS versions")
@@ -228,7 +228,7 @@ final class StatusPageTests: XCTestCase {
     }
 
     /// A change to one project leaves the other project's page alone: each
-    /// page shows its own project's revision.
+    /// page is its own project's alone.
     func testOneProjectsChangeLeavesTheOthersPageAsItWas() throws {
         let h = Harness()
         h.sample()

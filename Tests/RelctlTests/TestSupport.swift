@@ -26,7 +26,8 @@ func fileTree(_ dir: String) -> [String: Data] {
     var out: [String: Data] = [:]
     let e = FileManager.default.enumerator(atPath: dir)!
     while let relative = e.nextObject() as? String {
-        if relative == publishState { continue }
+        // The tree's state, and a remote's record of its release (deploy): neither is part of the release.
+        if relative == publishState || relative == releasesRecord { continue }
         var isDir: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: dir + "/" + relative, isDirectory: &isDir)
         if !isDir.boolValue { out[relative] = FileManager.default.contents(atPath: dir + "/" + relative)! }
@@ -36,6 +37,8 @@ func fileTree(_ dir: String) -> [String: Data] {
 
 /// The name of the state file a publish leaves at the top of DIR.
 let publishState = ".relctl-state"
+/// The record of its release a deploy leaves at the top of REMOTE.
+let releasesRecord = "relctl-releases.json"
 
 /// The bytes of the file at `path` with one near its end changed and the
 /// size kept: an edit behind relctl's back.

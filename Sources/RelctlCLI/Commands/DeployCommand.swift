@@ -22,13 +22,13 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in DIR/.relctl-deploy before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to the same remote, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in DIR/.relctl-deploy before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to the same remote, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent. Releases are told apart by what they hold (index.json's treeSha256), not by the database that published them, and ordered by when that database last changed: the remote keeps a record of the releases it served (relctl-releases.json, sent just before index.json), and a database whose last change is earlier than that of the remote's release (one restored from a backup, a colleague's that missed a change) does not replace it without --allow-older. A database built afresh from the configuration file (relctl apply) deploys like the one it was exported from.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
                   Shared.at,
-                  Option("allow-older", help: "Upload even when the remote's index.json has a newer revision than DIR's (a database restored from a backup): without it, deploy refuses to replace a newer release.")],
+                  Option("allow-older", help: "Upload even when the remote's release was made from a later change than this database's last (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
                    Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
@@ -57,7 +57,7 @@ enum DeployCommand {
         }
         // Files that no longer say what check says (a window that ended, a deadline that passed) must not go out as the release.
         // The database is not read: a tree is released as published, for the span its files hold for.
-        switch TreeCurrency.staleness(TreeCurrency.Record(local), database: nil, at: now).first {
+        switch TreeCurrency.staleness(TreeCurrency.Record(span: local), database: nil, at: now).first {
         case .notYet(let from)?:
             throw RelctlError.failure("\(dir) was published for \(Time.format(from)) or later, not for now: its files would say early what 'relctl check' says then; nothing was uploaded",
                                       hint: "publish for now, then deploy: relctl publish \(dir)")
@@ -73,7 +73,12 @@ enum DeployCommand {
             throw RelctlError.failure(e.message, hint: "deploy reads the database DIR was published from, to send only a tree that says what it says: give it with --db or RELCTL_DB")
         }
         let database = try store.read { try TreeCurrency.Database.current(store) }
-        if let reason = TreeCurrency.staleness(TreeCurrency.Record(local), database: database, at: nil).compactMap(VerifyCommand.words).first {
+        // What the tree was published from is the tree's state's record (index.json names no database).
+        guard let recorded = TreeCurrency.Record.recorded(root: root) else {
+            throw RelctlError.failure("\(dir) holds no record of the database state it was published from (\(root)/\(TreeState.name) is missing, or describes another index.json); nothing was uploaded",
+                                      hint: "publish into it, then deploy: relctl publish \(dir)")
+        }
+        if let reason = TreeCurrency.staleness(recorded, database: database, at: nil).compactMap(VerifyCommand.words).first {
             throw RelctlError.failure("\(dir) no longer says what the database says (\(reason)); nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
         }
@@ -83,10 +88,18 @@ enum DeployCommand {
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
 
         let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
-        // Made from an older state of the database: an earlier revision, or the same one before changes made by hand.
-        if let theirs = remoteIndex.index, (theirs.revision, theirs.edits) > (local.revision, local.edits), !inv.flag("allow-older") {
-            throw RelctlError.failure("\(remote) holds revision \(theirs.revision) (edit \(theirs.edits)), newer than \(dir)'s revision \(local.revision) (edit \(local.edits)); nothing was uploaded",
-                                      hint: "publish from the current database, then deploy; to serve this tree anyway (a database restored from a backup, or projects moved into a new one), add --allow-older")
+        // Releases are told apart by what they hold (index.json's treeSha256), so a database
+        // built afresh from the configuration file deploys like the one it was exported from,
+        // and ordered by when their databases last changed, which the remote's record of its
+        // release keeps: a database restored from a backup, or a colleague's that missed the
+        // latest change, does not take the remote back by accident.
+        let releases = try tool.releases()
+        let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
+        let theirs = remoteIndex.index?.treeSha256
+        let changedAt = try store.read { try store.lastChange() }
+        if theirs != ours, let current = releases.first, current.digest == theirs, current.changedAt > changedAt, !inv.flag("allow-older") {
+            throw RelctlError.failure("\(remote) holds a release made from a later change (\(Time.format(current.changedAt))) than this database's last (\(Time.format(changedAt))); nothing was uploaded",
+                                      hint: "bring the database up to date (apply the team's configuration file, or use the newer database), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
         }
         var journal = DeployJournal.read(root: root)
         let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, owed: journal.pending[tool.key] ?? [], now: now)
@@ -117,6 +130,13 @@ enum DeployCommand {
                 try journal.write(root: root)
             }
             for step in plan.steps {
+                // The remote's record of its release goes just before index.json, which readers go by.
+                if step.isIndex && theirs != ours {
+                    do { try tool.recordRelease(Rclone.Release(digest: ours, changedAt: changedAt, at: inv.now), after: releases) } catch {
+                        throw RelctlError.failure("deploying to \(remote) failed while recording the release in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); index.json was not replaced, so readers still get the previous release" + listSent(),
+                                                  hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
+                    }
+                }
                 let outcome: Spawn.Captured
                 do { outcome = try tool.run(step, from: root) } catch {
                     let e = RelctlError.from(error)
@@ -152,7 +172,7 @@ enum DeployCommand {
         // Every deploy that sent something is in the log, as publishes are; the log is a
         // courtesy: a database this user may only read still deploys.
         if !inv.dryRun && !(plan.uploads.isEmpty && plan.deletions.isEmpty), let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
-            try? log.logDeploy(dir: dir, remote: remote, revision: local.revision, uploaded: plan.uploads.count, deleted: plan.deletions.count, now: inv.now)
+            try? log.logDeploy(dir: dir, remote: remote, revision: recorded.revision, uploaded: plan.uploads.count, deleted: plan.deletions.count, now: inv.now)
         }
         let verb = inv.dryRun ? "would upload" : "uploaded"
         inv.info("\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
@@ -205,6 +225,42 @@ struct Rclone {
         }
         throw RelctlError.failure("cannot reach the remote \(remote): \(list.lastErrorLine)",
                                   hint: "check its name ('rclone listremotes') and that the bucket or folder exists ('rclone lsf \(remote)')")
+    }
+
+    /// The remote's record of the releases it served, newest first (beside
+    /// index.json, listed in no index, so never deleted by a deploy).
+    static let releasesName = "relctl-releases.json"
+    static let releasesKept = 100
+
+    /// A release as the record keeps it: what it holds, when the database it
+    /// came from last changed, when it was deployed.
+    struct Release: Equatable { var digest: String; var changedAt: Int64; var at: Int64 }
+
+    /// The record, or none when there is none yet; one that does not read is none too (said nowhere: it only refuses).
+    func releases() throws -> [Release] {
+        guard let cat = Spawn.capture(path, ["cat", "--count", String(1 << 20), target(Rclone.releasesName)], env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        guard cat.status == 0, case .object(let top)? = try? JSONReader.parse(cat.stdout), case .array(let list)? = top["releases"] else { return [] }
+        return list.compactMap { item in
+            guard case .object(let o) = item, case .string(let digest)? = o["treeSha256"], case .string(let when)? = o["deployedAt"],
+                  let at = Time.parseUTC(when), case .string(let changed)? = o["changedAt"], let changedAt = Time.parseUTC(changed) else { return nil }
+            return Release(digest: digest, changedAt: changedAt, at: at)
+        }
+    }
+
+    /// Puts `release` first in the record, keeping the newest others.
+    func recordRelease(_ release: Release, after earlier: [Release]) throws {
+        let list = ([release] + earlier.filter { $0.digest != release.digest }).prefix(Rclone.releasesKept)
+        let doc = JSON.object(["releases": .array(list.map { .object(["treeSha256": .string($0.digest), "changedAt": .time($0.changedAt), "deployedAt": .time($0.at)]) })])
+        let local = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
+        try FileSystem.writeFile(local, doc.compactBytes())
+        defer { unlink(local) }
+        guard let copy = Spawn.capture(path, ["copyto", local, target(Rclone.releasesName), "--header-upload", "Content-Type: application/json",
+                                              "--header-upload", "Cache-Control: no-store"], env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        guard copy.status == 0 else { throw RelctlError.failure(copy.lastErrorLine) }
     }
 
     /// "s3:bucket/a/b" → "s3:bucket/a"; "/srv/x" → "/srv"; nil at a bucket or root.

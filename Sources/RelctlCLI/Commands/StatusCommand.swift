@@ -13,14 +13,10 @@ enum StatusCommand {
             throw RelctlError.usage("--html writes the page for people and --json prints the state for scripts: choose one", hint: "relctl status --json, or relctl status --html FILE")
         }
         let store = try inv.store(.read)
-        let (snapshot, revision) = try store.read {
-            let s = try store.zonedSnapshot(try inv.project(in: store))
-            let revisions = try store.projectRevisions()
-            return (s, revisions.revision(s.project.slug))
-        }
+        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         if let path = inv.value("html") {
             let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
-            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), revision: revision, published: false)
+            let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), published: false)
             if path == "-" { inv.context.stdout.write(bytes: page); return }
             try FileSystem.writeFile(path, page)
             inv.info("wrote the status page of \(snapshot.project.slug) to \(path)")

@@ -20,7 +20,7 @@ enum VerifyCommand {
             throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
         }
         guard case .object(let index)? = try? JSONReader.parse(try FileSystem.readFile(indexPath)),
-              case .int(let revision)? = index["revision"], case .object(let listed)? = index["files"] else {
+              case .object(let listed)? = index["files"] else {
             throw RelctlError.failure("\(indexPath) is not an index relctl wrote", hint: "publish again: relctl publish \(dir)")
         }
         // The files hold from validFrom to the next change: any instant between
@@ -88,26 +88,33 @@ enum VerifyCommand {
             take()
             return try TreeCurrency.Database.current(store)
         }
-        // The tree as index.json records it: each project's revision and edit stamp, and a
-        // project with files listed and no record (its revision unknown).
-        var recorded: [String: (revision: Int64?, edits: Int64?)] = [:]
-        for path in listed.keys where path.contains("/") { recorded[String(path.prefix { $0 != "/" })] = (nil, nil) }
-        if case .object(let projects)? = index["projects"] {
-            for (slug, value) in projects {
-                guard case .object(let p) = value else { continue }
-                recorded[slug] = ({ if case .int(let n)? = p["revision"] { return n } else { return nil } }(), { if case .int(let n)? = p["edits"] { return n } else { return nil } }())
-            }
+        // What the tree was published from is its state's record (index.json names no database):
+        // each project's revision and edit stamp, and a project with files listed and no record
+        // (its revision unknown). A tree without one (copied from a server) is checked for what
+        // its files do, not for whether the database moved on.
+        let record = TreeCurrency.Record.recorded(root: root)
+        var slugs = Set(listed.keys.filter { $0.contains("/") }.map { String($0.prefix { $0 != "/" }) })
+        if case .object(let projects)? = index["projects"] { slugs.formUnion(projects.keys) }
+        var staleness: [TreeCurrency.Staleness] = []
+        if var tree = record {
+            for slug in slugs where tree.projects[slug] == nil { tree.projects[slug] = (nil, nil) }
+            // The files are proven for the instant they were published for: their span is not the question here.
+            tree.validFrom = nil
+            tree.nextChange = nil
+            staleness = TreeCurrency.staleness(tree, database: database, at: nil)
+        } else {
+            // Which projects it holds is the tree's own to say.
+            let present = Set(database.slugs)
+            staleness = slugs.subtracting(present).sorted().map { .projectRemoved($0) } + present.subtracting(slugs).sorted().map { .projectAdded($0) }
         }
-        let edits: Int64? = { if case .int(let n)? = index["edits"] { return n } else { return nil } }()
-        // The files are proven for the instant they were published for: their span is not the question here.
-        let staleness = TreeCurrency.staleness(TreeCurrency.Record(revision: revision, edits: edits, validFrom: nil, nextChange: nil, projects: recorded),
-                                               database: database, at: nil)
+        let revision = record?.revision
+        let digest: String? = { if case .string(let s)? = index["treeSha256"] { return s } else { return nil } }()
         let stale = !staleness.isEmpty
         let removed = staleness.compactMap { if case .projectRemoved(let slug) = $0 { return slug } else { return nil } }
         let changedProjects = staleness.compactMap { if case .project(let slug, _, _, _) = $0 { return slug } else { return nil } }
         let added = staleness.compactMap { if case .projectAdded(let slug) = $0 { return slug } else { return nil } }
         inv.render(.object([
-            "dir": .string(dir), "revision": .int(revision), "databaseRevision": .int(database.revision), "publishedAt": .time(at),
+            "dir": .string(dir), "revision": .optional(revision), "treeSha256": .optional(digest), "databaseRevision": .int(database.revision), "publishedAt": .time(at),
             "stale": .bool(stale), "decisions": .int(Int64(decisions)),
             "changedFiles": .array(changed.map { .object(["path": .string($0.0), "problem": .string($0.1)]) }),
             "removedProjects": .array(removed.map { .string($0) }),
@@ -116,7 +123,7 @@ enum VerifyCommand {
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
         ])) {
-            var s = ""
+            var s = record == nil ? "note: \(dir) holds no record of the database state it was published from (\(TreeState.name), kept by a whole publish): only projects added or removed since are checked for\n" : ""
             for reason in staleness {
                 if case .editedByHand = reason, !changedProjects.isEmpty { continue }
                 guard let words = words(reason) else { continue }
@@ -130,7 +137,7 @@ enum VerifyCommand {
             if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
             return s
         }
-        let summary = "\(decisions) client decisions in \(dir) (revision \(revision), published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")"
+        let summary = "\(decisions) client decisions in \(dir) (\(revision.map { "revision \($0), " } ?? "")published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")"
         guard disagreements.isEmpty && changed.isEmpty && !stale else {
             throw RelctlError.failure("the published files do not do what 'relctl check' says: \(summary)",
                                       hint: stale ? "publish again: relctl publish \(dir)"

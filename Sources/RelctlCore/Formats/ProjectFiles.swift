@@ -8,13 +8,10 @@ public struct PublishedFile: Sendable {
 
 /// What the status page of a project needs beside its snapshot and time.
 public struct StatusPageOptions: Sendable {
-    /// The project's own revision (its newest change), so one project's
-    /// change leaves the other projects' pages as they are.
-    public var revision: Int64
     /// Published into DIR (links to DIR/index.html), or a local file.
     public var published: Bool
 
-    public init(revision: Int64, published: Bool = true) { self.revision = revision; self.published = published }
+    public init(published: Bool = true) { self.published = published }
 }
 
 /// Calls `body` with every index below `count`, one after another or, given
@@ -69,7 +66,7 @@ public enum ProjectFiles {
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)
             files.append(PublishedFile(path: FileKinds.statusPage.path(project: snapshot.project.slug),
-                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, revision: page.revision, published: page.published,
+                                       bytes: StatusPage.render(snapshot, states: states, at: at, limits: limits, published: page.published,
                                                                 since: summary.since, next: summary.next, forEach: forEach)))
         }
         return (files, findings, summary)

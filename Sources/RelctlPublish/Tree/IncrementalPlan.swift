@@ -40,9 +40,10 @@ package struct IncrementalPlan {
     package private(set) var carried: [String: IndexFileRun] = [:]
     /// How many files the carried runs list.
     package private(set) var unchanged = 0
-    /// Every project kept was found current: only then may the tree's state
-    /// vouch for it (-p keeps the others whatever they are).
-    package private(set) var vouched = true
+    /// The projects kept that were not found current (-p keeps the others
+    /// whatever they are): the tree's state records no stamps for them, so
+    /// the next publish renders them.
+    package private(set) var unvouched: Set<String> = []
     /// The entries of the old runs not carried: what the files staged now
     /// are compared with, and what is removed when not written again.
     package private(set) var replaced: [String: (size: Int, sha256: String)] = [:]
@@ -65,13 +66,13 @@ package struct IncrementalPlan {
                 let entries = files.entries()
                 return entries.count == files.count && entries.allSatisfy { isIntact($0.path, $0.size) }
             }
-            let recorded = record.map { $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: facts.at) } ?? false
+            let recorded = record.map { $0.vouched && $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: facts.at) } ?? false
             let current = !facts.full && recorded && pageAsWanted && files != nil && intact
             if (facts.only == nil && !current) || slug == facts.only {
                 render.append(slug)
                 continue
             }
-            if !current { vouched = false }
+            if !current { unvouched.insert(slug) }
             // Its files stay as the old index lists them. With -p over a tree with no
             // record of this project (another relctl wrote it, or a publish was cut
             // short) too: never removed; the next full publish renders it.

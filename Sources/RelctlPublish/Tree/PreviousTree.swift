@@ -24,6 +24,8 @@ public final class PreviousTree {
         /// When the previous index.json was written: published files are older.
         package var indexTime: timespec?
         package var state: TreeState?
+        /// The state as recorded, whichever index.json it names.
+        package var record: TreeState?
         package var folderCheck: TreeState.FolderCheck?
         package var interrupted = false
     }
@@ -40,6 +42,8 @@ public final class PreviousTree {
     package let indexTime: timespec?
     /// The state this publish trusts: the lock's, or none for a thorough one.
     package let state: TreeState?
+    /// The state as recorded, whichever index.json it names (LastPublish.indexSha256 tells).
+    package let record: TreeState?
     /// The recorded folders as found; the state the commit records takes
     /// over those of the projects the publish left alone.
     package let folderCheck: TreeState.FolderCheck?
@@ -56,14 +60,29 @@ public final class PreviousTree {
         statesIndex = found.statesIndex
         indexTime = found.indexTime
         state = found.state
+        record = found.record
         folderCheck = found.folderCheck
         interrupted = found.interrupted
     }
 
     /// The old index, when this relctl (`generator`) wrote it and no publish
     /// was cut short since: the records a project's files may be kept by.
+    /// What each project was published from is the state's record, not
+    /// index.json's (which names no database): a project the state has no
+    /// stamps of, or does not vouch for, is rendered.
     package func reusable(generator: String, unfinished: Set<String>) -> PublishedIndex? {
-        index.flatMap { $0.generator == generator && unfinished.isEmpty ? $0 : nil }
+        guard var index, index.generator == generator, unfinished.isEmpty else { return nil }
+        // The state is about this index.json when it names its file, or (copied, touched) its bytes.
+        let recorded = record?.last.flatMap(LastPublish.init(bytes:))
+        let last = statesIndex || (recorded?.indexSha256 != nil && recorded?.indexSha256 == file.map { SHA256.hex($0.bytes) }) ? recorded : nil
+        index.revision = last != nil ? record?.revision ?? 0 : 0
+        index.edits = last?.edits ?? 0
+        for slug in index.projects.keys {
+            index.projects[slug]!.revision = last?.projects[slug]?.revision
+            index.projects[slug]!.edits = last?.projects[slug]?.edits
+            index.projects[slug]!.vouched = last?.projects[slug]?.vouched ?? false
+        }
+        return index
     }
 
     /// The top folders (one per project) not as the recorded state has

@@ -266,12 +266,13 @@ public struct CommittedTree: ~Copyable {
     public let removed: [String]
 
     /// Sweeps what a publish cut short left, records the tree's state (of
-    /// the tree `index`, the new index.json, lists), or, not `vouched` for,
-    /// removes it, and removes the journal. `fileList`, `runs`: where
+    /// the tree `index`, the new index.json, lists), and removes the journal.
+    /// The state vouches for a project by its stamps (LastPublish): one kept
+    /// without being found current is marked so, and is rendered next time. `fileList`, `runs`: where
     /// index.json holds its file list and each run of it
     /// (IndexFormat.located), for the state; `last`: what the publish said
     /// and rests on (LastPublish), for the next one.
-    public consuming func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil, vouched: Bool) {
+    public consuming func finish(index: PublishedIndex, fileList: Range<Int>? = nil, runs: IndexFormat.RunRanges = [:], last: [UInt8]? = nil) {
         if lock.dryRun { return }
         let root = lock.root
         let journal = root + "/" + TreeFiles.journalName
@@ -280,11 +281,9 @@ public struct CommittedTree: ~Copyable {
         // The files of DIR's root are replaced outside the journal (its own first
         // form, the state): a kill leaves their temporaries there, so the root is swept always.
         TreeFiles.sweepTemporaries(in: root, under: "", recursive: lock.interrupted || previous.state == nil, sparing: fresh)
-        // A state vouches for every project in the tree: not after a publish
-        // that kept a project it did not find current (-p keeps the others as they are).
         var known = previous.folderCheck
         if !previous.statesIndex { known?.projects = [:] }
-        var now = vouched ? TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known) : nil
+        var now = TreeState.capture(root: root, index: index, fileList: fileList, runs: runs, known: known)
         now?.last = last
         if now != previous.state { writeState(now, root: root) }
         if FileSystem.kind(of: journal, followLinks: false) == .file {

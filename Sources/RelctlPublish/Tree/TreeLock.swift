@@ -111,6 +111,9 @@ public final class TreeLock {
         }
         var previous = reading.value
         previous.state = state
+        // A state that names another index.json file may still be about its bytes (a copy, a touch).
+        // Thorough (--full) too: with -p, the projects kept keep their stamps (unvouched).
+        previous.record = interrupted ? nil : state ?? TreeState.unchecked(root: root)
         previous.folderCheck = state == nil ? nil : foundFolders
         previous.interrupted = interrupted
         return (PreviousTree(previous, lock: self), result)

@@ -148,6 +148,12 @@ package struct TreeState: Equatable {
 
     /// The recorded state, when it describes the index.json now in `root`.
     package static func read(root: String) -> TreeState? {
+        unchecked(root: root).flatMap { Stamp(root + "/index.json") == $0.index ? $0 : nil }
+    }
+
+    /// The recorded state, whatever index.json is there now (its bytes may
+    /// still be the ones it recorded: LastPublish.indexSha256).
+    package static func unchecked(root: String) -> TreeState? {
         let path = root + "/" + name
         guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
               // The last publish's record is written last, and not read here (the checksum holds for it).
@@ -187,7 +193,7 @@ package struct TreeState: Equatable {
             guard TreeFiles.isSafe(path), !path.contains("/"), case .int(let size) = value, size >= 0 else { return nil }
             state.rootFiles[path] = Int(size)
         }
-        return Stamp(root + "/index.json") == index ? state : nil
+        return state
     }
 
     /// As JSON, written directly: a JSON value per folder made writing it a

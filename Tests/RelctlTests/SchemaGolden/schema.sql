@@ -1,4 +1,4 @@
--- user_version 7
+-- user_version 8
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index version_build
@@ -187,151 +187,151 @@ CREATE TRIGGER capture_version_updated AFTER UPDATE ON version WHEN EXISTS (SELE
     INSERT INTO row_change(tbl, row_key, before) VALUES ('version', json_array(OLD.id), json_object('id', OLD.id, 'platform_id', OLD.platform_id, 'version', OLD.version, 'build', OLD.build, 'released_at', OLD.released_at, 'min_os', OLD.min_os, 'policy', OLD.policy));
     INSERT INTO row_change(tbl, row_key, before) SELECT 'version', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id); END;
 -- trigger maintenance_copy_deleted
-CREATE TRIGGER maintenance_copy_deleted AFTER DELETE ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_copy_deleted AFTER DELETE ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = OLD.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_inserted
-CREATE TRIGGER maintenance_copy_inserted AFTER INSERT ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_copy_inserted AFTER INSERT ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = NEW.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_moved
 CREATE TRIGGER maintenance_copy_moved AFTER UPDATE OF window_id ON maintenance_copy WHEN OLD.window_id IS NOT NEW.window_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = OLD.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_updated
-CREATE TRIGGER maintenance_copy_updated AFTER UPDATE ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_copy_updated AFTER UPDATE ON maintenance_copy BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = NEW.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_deleted
-CREATE TRIGGER maintenance_deleted AFTER DELETE ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_deleted AFTER DELETE ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_inserted
-CREATE TRIGGER maintenance_inserted AFTER INSERT ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_inserted AFTER INSERT ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_moved
 CREATE TRIGGER maintenance_moved AFTER UPDATE OF project_id ON maintenance WHEN OLD.project_id IS NOT NEW.project_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_renumbered
 CREATE TRIGGER maintenance_renumbered BEFORE UPDATE OF id ON maintenance
-    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM maintenance WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM maintenance WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT held.project_id FROM maintenance held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_replacing
 CREATE TRIGGER maintenance_replacing BEFORE INSERT ON maintenance WHEN EXISTS (SELECT 1 FROM maintenance WHERE id = NEW.id)
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT held.project_id FROM maintenance held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_updated
-CREATE TRIGGER maintenance_updated AFTER UPDATE ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER maintenance_updated AFTER UPDATE ON maintenance BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger message_deleted
-CREATE TRIGGER message_deleted AFTER DELETE ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER message_deleted AFTER DELETE ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger message_inserted
-CREATE TRIGGER message_inserted AFTER INSERT ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER message_inserted AFTER INSERT ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger message_moved
 CREATE TRIGGER message_moved AFTER UPDATE OF project_id ON message WHEN OLD.project_id IS NOT NEW.project_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger message_updated
-CREATE TRIGGER message_updated AFTER UPDATE ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER message_updated AFTER UPDATE ON message BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_deleted
-CREATE TRIGGER note_deleted AFTER DELETE ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER note_deleted AFTER DELETE ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_inserted
-CREATE TRIGGER note_inserted AFTER INSERT ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER note_inserted AFTER INSERT ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_moved
 CREATE TRIGGER note_moved AFTER UPDATE OF version_id ON note WHEN OLD.version_id IS NOT NEW.version_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_updated
-CREATE TRIGGER note_updated AFTER UPDATE ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER note_updated AFTER UPDATE ON note BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_deleted
-CREATE TRIGGER platform_deleted AFTER DELETE ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER platform_deleted AFTER DELETE ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_inserted
-CREATE TRIGGER platform_inserted AFTER INSERT ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER platform_inserted AFTER INSERT ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_moved
 CREATE TRIGGER platform_moved AFTER UPDATE OF project_id ON platform WHEN OLD.project_id IS NOT NEW.project_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_renumbered
 CREATE TRIGGER platform_renumbered BEFORE UPDATE OF id ON platform
-    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM platform WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM platform WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT held.project_id FROM platform held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_replacing
 CREATE TRIGGER platform_replacing BEFORE INSERT ON platform WHEN EXISTS (SELECT 1 FROM platform WHERE id = NEW.id)
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT held.project_id FROM platform held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_updated
-CREATE TRIGGER platform_updated AFTER UPDATE ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER platform_updated AFTER UPDATE ON platform BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger project_deleted
-CREATE TRIGGER project_deleted AFTER DELETE ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER project_deleted AFTER DELETE ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger project_inserted
-CREATE TRIGGER project_inserted AFTER INSERT ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER project_inserted AFTER INSERT ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger project_moved
 CREATE TRIGGER project_moved AFTER UPDATE OF id ON project WHEN OLD.id IS NOT NEW.id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT OLD.id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger project_updated
-CREATE TRIGGER project_updated AFTER UPDATE ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER project_updated AFTER UPDATE ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_deleted
-CREATE TRIGGER version_deleted AFTER DELETE ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER version_deleted AFTER DELETE ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_inserted
-CREATE TRIGGER version_inserted AFTER INSERT ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER version_inserted AFTER INSERT ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_moved
 CREATE TRIGGER version_moved AFTER UPDATE OF platform_id ON version WHEN OLD.platform_id IS NOT NEW.platform_id
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_renumbered
 CREATE TRIGGER version_renumbered BEFORE UPDATE OF id ON version
-    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM version WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM version WHERE id = NEW.id) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT (SELECT project_id FROM platform WHERE id = held.platform_id) FROM version held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_replacing
 CREATE TRIGGER version_replacing BEFORE INSERT ON version WHEN EXISTS (SELECT 1 FROM version WHERE id = NEW.id)
-    BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT (SELECT project_id FROM platform WHERE id = held.platform_id) FROM version held WHERE held.id = NEW.id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_updated
-CREATE TRIGGER version_updated AFTER UPDATE ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, 1) ON CONFLICT(id) DO UPDATE SET n = n + 1;
+CREATE TRIGGER version_updated AFTER UPDATE ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;

@@ -122,14 +122,14 @@ extension StatusSummary {
 
 /// DIR/index.html: every project, its platforms, what is in force and
 /// anything active now, from the projects' summaries. Like the project
-/// pages it shows the revision and when the state began, not the publish
-/// instant.
+/// pages it shows when the state began, not the publish instant or the
+/// database's revision: the same configuration gives the same page.
 public enum StatusIndex {
-    public static func render(_ summaries: [StatusSummary], revision: Int64) -> [UInt8] {
+    public static func render(_ summaries: [StatusSummary]) -> [UInt8] {
         let projects = summaries.sorted { $0.slug < $1.slug }
         var h = HTML()
         h.head(title: "Release status")
-        h.raw("<h1>Release status</h1>\n<p class=\"meta\">Database revision \(revision) · \(projects.count) project\(projects.count == 1 ? "" : "s")")
+        h.raw("<h1>Release status</h1>\n<p class=\"meta\">\(projects.count) project\(projects.count == 1 ? "" : "s")")
         let since = projects.compactMap { $0.since?.at }.max()
         if let since { h.raw(" · this state since "); h.time(since) }
         h.raw("</p>\n")

@@ -1,24 +1,25 @@
 /// DIR/<project>/status.html (and `relctl status --html FILE`): what `check`
 /// says for every recorded version of every platform, for people who do not
 /// use the terminal. A pure function of the snapshot, the time, the limits
-/// Fidelity found in the files and the project's revision. It never shows
-/// the publish instant itself: every part of it changes only at a change of
+/// Fidelity found in the files. It never shows the publish instant, nor the
+/// database's revision (a database built from the same configuration file
+/// publishes the same page): every part of it changes only at a change of
 /// the database or at a NextChange instant, so a republish between two
 /// changes gives the same bytes.
 public enum StatusPage {
     /// `limits` are the declared limits of the project's files at `at`
     /// (Fidelity's findings, once per platform, client and intent);
     /// `published` links the page to DIR/index.html.
-    public static func render(_ snapshot: ProjectSnapshot, at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
+    public static func render(_ snapshot: ProjectSnapshot, at: Int64, limits: [Limit], published: Bool) -> [UInt8] {
         let evaluator = Evaluator(snapshot)
-        return render(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at, limits: limits, revision: revision,
+        return render(snapshot, states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, at: at, limits: limits,
                       published: published)
     }
 
     /// The same from the platforms' states the client files were rendered
     /// from (publish): the evaluator's answers are worked out once.
-    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool) -> [UInt8] {
-        render(snapshot, states: states, at: at, limits: limits, revision: revision, published: published,
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], published: Bool) -> [UInt8] {
+        render(snapshot, states: states, at: at, limits: limits, published: published,
                since: NextChange.latest(snapshot, atOrBefore: at), next: NextChange.after(snapshot, at: at))
     }
 
@@ -26,16 +27,18 @@ public enum StatusPage {
     /// found (publish finds them for the project's summary): each is a walk
     /// over every release.
     /// `forEach`: how the platforms' sections are gone through (ProjectFiles.renderChecked).
-    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], revision: Int64, published: Bool,
+    static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], published: Bool,
                        since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
         let project = snapshot.project
         var h = HTML()
         h.head(title: "\(HTML.isolated(project.name)) — release status")
         if published { h.raw("<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n") }
         h.raw("<h1>"); h.user(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
-        h.raw("<p class=\"meta\">Project revision \(revision)")
+        h.raw("<p class=\"meta\">This state since ")
         if let since {
-            h.raw(" · this state since "); h.time(since.at); h.raw(" ("); h.text(since.because); h.raw(")")
+            h.time(since.at); h.raw(" ("); h.text(since.because); h.raw(")")
+        } else {
+            h.raw("ever")
         }
         h.raw("</p>\n<p class=\"meta\" id=\"next\">Next change: ")
         if let next {
