@@ -69,7 +69,7 @@ _relctl_spec() {
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
         "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
-        "export") subs=""; flags="--all-projects"; valued="--output"; repeat=""; args=(); argrep=0 ;;
+        "export") subs=""; flags="--all-projects"; valued="--output --as"; repeat=""; args=(); argrep=0 ;;
         "plan") subs=""; flags="--exit-code"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "apply") subs=""; flags="--dry-run --yes"; valued="--expect"; repeat=""; args=("file"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -189,6 +189,7 @@ _relctl_value() {
         "log|--action") echo "none" ;;
         "log|--since") echo "none" ;;
         "export|--output") echo "file" ;;
+        "export|--as") echo "none" ;;
         "apply|--expect") echo "none" ;;
         *) echo none ;;
     esac

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --app-store-id --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
@@ -412,6 +412,7 @@ complete -c relctl -n '__relctl_opt \'revert\' --dry-run 0' -s n -l dry-run -d '
 complete -c relctl -n '__relctl_opt \'revert\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_opt \'export\' --all-projects 0' -l all-projects -d 'Every project in the database'
 complete -c relctl -n '__relctl_opt \'export\' --output 0' -s o -l output -r -F -d 'Write to FILE (replaced whole) instead of standard output (\'-\')'
+complete -c relctl -n '__relctl_opt \'export\' --as 0' -l as -x -d 'Write the project under another slug, to copy it with apply: production to staging, or staging\'s configuration to production'
 complete -c relctl -n '__relctl_opt \'plan\' --exit-code 0' -l exit-code -d 'Exit with 1 when the file would change something, 0 when the database already matches (as \'git diff --exit-code\' does), so CI can gate on it'
 complete -c relctl -n '__relctl_arg \'plan\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'apply\' --expect 0' -l expect -x -d 'Apply only if the change is still the one \'relctl plan\' showed with this token'

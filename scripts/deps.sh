@@ -9,7 +9,7 @@ packages=(libsqlite3-dev libssl-dev)
 python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
-    packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount)
+    packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount git)
     # The zone database: message times in a project's zone, checked against the C library
     packages+=(tzdata)
     # The status pages as a person sees them: headless Chromium driven by Selenium, html5lib for strict parsing

@@ -139,7 +139,7 @@ final class BadInputCorpusTests: XCTestCase {
                      ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
                      ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
-                     ["plan"], ["apply"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"]] {
+                     ["plan"], ["apply"], ["export", "--all-projects", "--as", "x"], ["export", "--as", "Not A Slug"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }

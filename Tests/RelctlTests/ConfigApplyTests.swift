@@ -43,6 +43,61 @@ final class ConfigApplyTests: XCTestCase {
         let unchanged = h.run(["plan", path, "--exit-code"], database: fresh)
         XCTAssertEqual(unchanged.status, 0, unchanged.out + unchanged.err)
         XCTAssertTrue(unchanged.out.hasPrefix("no changes"), unchanged.out)
+        // Both databases publish byte-identical trees: nothing in them names a database.
+        XCTAssertEqual(h.run(["publish", h.dir + "/a"]).status, 0)
+        XCTAssertEqual(h.run(["publish", h.dir + "/b"], database: fresh).status, 0)
+        XCTAssertEqual(fileTree(h.dir + "/a"), fileTree(h.dir + "/b"))
+        XCTAssertFalse(fileTree(h.dir + "/a").isEmpty)
+    }
+
+    /// CI builds its database afresh from the file on every run, into a folder it keeps: a run whose
+    /// file changed a floor is published (its stamps are not the last run's, though it counted the
+    /// same changes), one whose file did not is found current; deploy takes the fresh database's
+    /// release over the one it was exported from, and refuses a database that missed the change.
+    func testFreshDatabasesPublishAndDeployLikeTheOneTheFileCameFrom() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        h.env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+        h.env["HOME"] = h.dir
+        h.env["RCLONE_CONFIG"] = "/dev/null"
+        guard Proc.which("rclone") != nil else { throw XCTSkip("rclone is not installed (scripts/deps.sh test)") }
+        let file = h.ok("export").out
+        let out = h.dir + "/out", remote = h.dir + "/remote"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        h.ok("publish \(out)")
+        h.ok("deploy \(out) \(remote)")
+        let stale = h.dir + "/stale.db"
+        try FileManager.default.copyItem(atPath: h.db, toPath: stale)
+        func run(_ file: String, _ n: Int) -> (db: String, publish: [String: Any]) {
+            let db = h.dir + "/ci\(n).db"
+            XCTAssertEqual(h.run(["init"], database: db).status, 0)
+            let applied = h.run(["apply", write(h, "ci\(n).relctl.json", file), "--yes"], database: db)
+            XCTAssertEqual(applied.status, 0, applied.err)
+            let r = h.run(["publish", out, "--json"], database: db)
+            XCTAssertEqual(r.status, 0, r.err)
+            return (db, r.json as? [String: Any] ?? [:])
+        }
+        // The same file: the same tree, nothing written, nothing to upload.
+        h.now += 60
+        let same = run(file, 1)
+        XCTAssertEqual(same.publish["changed"] as? [String], [])
+        XCTAssertEqual(h.run(["deploy", out, remote, "--json"], database: same.db).json.map { ($0 as? [String: Any])?["uploaded"] as? [String] }, [])
+        // A floor moved in the file: the same number of row changes as the last run, other stamps, rendered.
+        let moved = file.replacingOccurrences(of: #""deadline":"2026-12-06T12:00:00Z""#, with: #""deadline":"2026-12-04T12:00:00Z""#)
+        XCTAssertNotEqual(moved, file)
+        h.now += 60
+        let next = run(moved, 2)
+        XCTAssertFalse((next.publish["changed"] as? [String] ?? []).isEmpty, "\(next.publish)")
+        let deployed = h.run(["deploy", out, remote], database: next.db)
+        XCTAssertEqual(deployed.status, 0, deployed.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // A database that missed that change (the one the file came from, as it was) does not take the remote back.
+        let behind = h.dir + "/behind"
+        XCTAssertEqual(h.run(["publish", behind], database: stale).status, 0)
+        let refused = h.run(["deploy", behind, remote], database: stale)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("holds a release made from a later change"), refused.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
     }
 
     /// A reviewer's edits: a floor, a deadline, a window, a note in one locale. Plan says each
@@ -180,5 +235,45 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertTrue(plan.out.contains("~ platform ios: force floor none → '2.0'"), plan.out)
         h.ok("apply \(both) -p shop --yes")
         XCTAssertEqual(h.ok("export -p shop").out, promoted)
+    }
+
+    /// The README's recipe for a team, run verbatim by bash with the real binary, git and rclone (`s3:`
+    /// is a local folder here): the file in git, a pull request planned against main's configuration,
+    /// a fresh database from the merged file published and deployed, a project copied under another slug.
+    func testTheReadmesTeamRecipeRunsVerbatim() throws {
+        let readme = Package.read("README.md")
+        let start = try XCTUnwrap(readme.range(of: "### A team's recipe\n"))
+        let rest = readme[start.upperBound...]
+        let block = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        let lines = block.split(separator: "\n").filter { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
+        XCTAssertGreaterThanOrEqual(lines.count, 20)
+        for tool in ["git", "rclone"] where Proc.which(tool) == nil { throw XCTSkip("\(tool) is not installed (scripts/deps.sh test)") }
+        let h = Harness()
+        // The bucket exists, as one does before a first deploy.
+        try FileManager.default.createDirectory(atPath: h.dir + "/updates-bucket", withIntermediateDirectories: true)
+        let bin = URL(fileURLWithPath: Package.binary).deletingLastPathComponent().path
+        try ("set -e\n" + lines.joined(separator: "\n") + "\n").write(toFile: h.dir + "/recipe.sh", atomically: true, encoding: .utf8)
+        let env = ["PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "TZ": "UTC", "RCLONE_CONFIG": "/dev/null", "RCLONE_CONFIG_S3_TYPE": "local",
+                   "GIT_AUTHOR_NAME": "Release", "GIT_AUTHOR_EMAIL": "release@example.com", "GIT_COMMITTER_NAME": "Release",
+                   "GIT_COMMITTER_EMAIL": "release@example.com", "GIT_CONFIG_NOSYSTEM": "1"]
+        let r = try Proc.run("/bin/bash", [h.dir + "/recipe.sh"], env: env, cwd: h.dir)
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+        // The recipe ran on the real clock: the checks here too, after it.
+        h.now = Int64(Date().timeIntervalSince1970)
+        // The review saw the change as users will: the rows and the force coming in a week.
+        let plan = try String(contentsOfFile: h.dir + "/plan.txt", encoding: .utf8)
+        XCTAssertTrue(plan.contains("force floor none → '1.1'") && plan.contains("+ version ios 1.1"), plan)
+        XCTAssertTrue(plan.contains("becomes required") && plan.contains("apply exactly this plan with"), plan)
+        // What was deployed is what the merged file says, from a database that never saw the history.
+        XCTAssertEqual(fileTree(h.dir + "/updates-bucket/prod"), fileTree(h.dir + "/out"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.dir + "/updates-bucket/prod/relctl-releases.json"))
+        let live = h.run(["export", "--all-projects"], database: h.dir + "/live.db").out
+        XCTAssertEqual(try String(contentsOfFile: h.dir + "/config/relctl.json", encoding: .utf8), live)
+        XCTAssertEqual(h.run(["export", "-p", "shop"], database: h.dir + "/ci.db").out, h.run(["export", "-p", "shop"], database: h.dir + "/live.db").out)
+        XCTAssertEqual(h.run(["export", "-p", "shop-staging", "--as", "shop"], database: h.dir + "/ci.db").out,
+                       h.run(["export", "-p", "shop"], database: h.dir + "/ci.db").out, "the copy under another slug holds the same")
+        // The two databases publish the same tree.
+        XCTAssertEqual(h.run(["publish", h.dir + "/from-live", "-p", "shop"], database: h.dir + "/live.db").status, 0)
+        XCTAssertEqual(fileTree(h.dir + "/from-live").filter { $0.key.hasPrefix("shop/") }, fileTree(h.dir + "/out").filter { $0.key.hasPrefix("shop/") })
     }
 }

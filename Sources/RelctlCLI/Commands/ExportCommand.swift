@@ -8,24 +8,32 @@ enum ExportCommand {
         "export", abstract: "Write a project's whole configuration as one reviewable JSON file.",
         discussion: "The file holds everything a project is configured with — its settings, platforms, every version (build, release time, minimum OS, pin, notes in every locale), floors with their deadlines, rules, message overrides, and the active and upcoming maintenance windows with their copy — and nothing a fresh database would number differently (no revisions, ids or export time): the same configuration gives the same bytes. Keys are sorted, versions are oldest first, and each version, window and locale's messages is one line, so a change reads as a one-line diff in review. schema/config.schema.json describes it. Without -p or --all-projects, the project a command would take.",
         options: [Option("all-projects", help: "Every project in the database."),
-                  Option("output", short: "o", value: "FILE", help: "Write to FILE (replaced whole) instead of standard output ('-').", completion: .file)],
+                  Option("output", short: "o", value: "FILE", help: "Write to FILE (replaced whole) instead of standard output ('-').", completion: .file),
+                  Option("as", value: "SLUG", help: "Write the project under another slug, to copy it with apply: production to staging, or staging's configuration to production.")],
         examples: [Example("relctl export -p shop -o shop.relctl.json", "shop's configuration, to keep in git."),
-                   Example("relctl export --all-projects -o fleet.relctl.json", "Every project, one file.")]
+                   Example("relctl export --all-projects -o fleet.relctl.json", "Every project, one file."),
+                   Example("relctl export -p shop --as shop-staging -o staging.relctl.json", "shop's configuration under another slug: applied, a staging copy (staging's under shop's promotes it).")]
     ) { inv in
         if inv.flag("all-projects") && inv.value("project") != nil {
             throw RelctlError.usage("--all-projects and -p both say which projects", hint: "give one of them")
         }
         let store = try inv.store(.read)
-        let (snapshots, overrides) = try store.read { () throws -> ([ProjectSnapshot], [String: [String: [String: [String: String]]]]) in
+        var (snapshots, overrides) = try store.read { () throws -> ([ProjectSnapshot], [String: [String: [String: [String: String]]]]) in
             let projects = inv.flag("all-projects") ? try store.projectSlugs().map { try store.requireProject($0) } : [try inv.project(in: store)]
             var overrides: [String: [String: [String: [String: String]]]] = [:]
             for p in projects { overrides[p.slug] = try store.messageOverrides(project: p.id) }
             return (try projects.map { try store.snapshot($0) }, overrides)
         }
-        let bytes = ConfigFormat.render(snapshots, overrides: overrides, at: inv.now)
+        var renamed = snapshots
+        if let slug = try inv.value("as").map(Names.slug) {
+            guard renamed.count == 1 && !inv.flag("all-projects") else { throw RelctlError.usage("--as names one project, and --all-projects writes several", hint: "give -p SLUG with --as") }
+            renamed[0].project.slug = slug
+            overrides = [slug: overrides[snapshots[0].project.slug] ?? [:]]
+        }
+        let bytes = ConfigFormat.render(renamed, overrides: overrides, at: inv.now)
         if let path = inv.value("output"), path != "-" {
             try FileSystem.writeFile(path, bytes)
-            inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", ")) to \(path)")
+            inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", "))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")
         } else {
             inv.out(String(decoding: bytes, as: UTF8.self))
         }
