@@ -20,7 +20,10 @@ extension Store {
     /// (a floor no release reaches, an Android build out of order), for the
     /// plan to show: a file may hold what the database held, so they warn.
     @discardableResult
-    public func applyConfig(_ desired: ConfigProject, now: Int64) throws -> [String] {
+    /// `windowsGiven`: the last window id given before the apply began
+    /// (`lastWindowID`): a file's window takes its id when it is above that
+    /// and still free, whichever project's window took ids before it.
+    public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
         try change(project: desired.slug, "apply \(desired.slug)", now: now) {
             var writes = 0
             func run(_ sql: String, _ args: [SQLValue]) throws {
@@ -123,7 +126,7 @@ extension Store {
                                 [SQLValue(pair.platformID), .int(w.startsAt), SQLValue(w.endsAt), .int(id)])
                     }
                 } else {
-                    id = try insertWindow(project: project, platformID: pair.platformID, from: w.startsAt, until: w.endsAt, preferring: w.id == 0 ? nil : w.id)
+                    id = try insertWindow(project: project, platformID: pair.platformID, from: w.startsAt, until: w.endsAt, preferring: w.id == 0 ? nil : w.id, freeAbove: windowsGiven)
                     writes += 1
                 }
                 let had = pair.have?.copy ?? [:]
@@ -160,6 +163,13 @@ extension Store {
             unchanged = writes == 0
             return warnings
         }
+    }
+
+    /// The last window id given out: ids above it were never seen by an app.
+    public func lastWindowID() throws -> Int64 {
+        let recorded = try meta("maintenance_last_id").flatMap { Int64($0) } ?? 0
+        let found = try db.scalar("SELECT coalesce(max(id), 0) FROM maintenance").intValue ?? 0
+        return max(recorded, found)
     }
 
     /// Makes a platform's versions, their pins and notes, what the file

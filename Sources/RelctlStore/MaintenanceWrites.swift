@@ -20,8 +20,10 @@ extension Store {
 
     /// A new window row with the next id. Ids only grow, across projects and
     /// cancellations: apps may remember them.
-    /// `preferring`: an id to take when it is above every id given so far (an imported window keeps its id).
-    func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?, preferring: Int64? = nil) throws -> Int64 {
+    /// `preferring`: an id to take when it is above every id given so far (an imported window keeps its id),
+    /// or above `freeAbove` (every id given before a change that gives several: apply) and not taken since.
+    func insertWindow(project: ProjectRecord, platformID: Int64?, from start: Int64, until end: Int64?, preferring: Int64? = nil,
+                      freeAbove: Int64? = nil) throws -> Int64 {
         // The last id given out, as recorded and as found: ids are never reused, and both are checked before adding one.
         let recorded = try meta("maintenance_last_id").map { text -> Int64 in
             guard let n = Int64(text), (0...MaintenanceWindow.maxID).contains(n) else {
@@ -37,11 +39,15 @@ extension Store {
         guard last < MaintenanceWindow.maxID else {
             throw StoreError("every maintenance window id up to \(MaintenanceWindow.maxID) is used", hint: "correct the ids in the maintenance table (sqlite3 \(path))")
         }
-        let id = preferring.map { $0 > last ? $0 : last + 1 } ?? last + 1
+        let id = try preferring.map { p in
+            if p > last { return p }
+            if let floor = freeAbove, p > floor, try db.scalar("SELECT count(*) FROM maintenance WHERE id = ?", [.int(p)]) == .int(0) { return p }
+            return last + 1
+        } ?? last + 1
         try db.run("INSERT INTO maintenance(id, project_id, platform_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?)",
                    [.int(id), .int(project.id), SQLValue(platformID), .int(start), SQLValue(end)])
         try db.run("INSERT INTO meta(key, value) VALUES ('maintenance_last_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                   [.text(String(id))])
+                   [.text(String(max(id, last)))])
         return id
     }
 

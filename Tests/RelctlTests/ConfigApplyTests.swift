@@ -21,18 +21,27 @@ final class ConfigApplyTests: XCTestCase {
         ExportTests.configured(h)
         h.ok("maintenance start --for 1h --platform android --message \"Short\" --yes")
         h.ok("version add 2.1 --platform ios --build 210 --unreleased --min-os 17.0")
-        let file = h.ok("export").out
+        // Another project, whose window took an id between shop's: a fresh database gives each window its id
+        // again (apps see them), though the projects are applied one after the other.
+        h.ok("project add blog --name Blog")
+        h.ok("-p blog platform add android --bundle-id com.example.blog")
+        h.ok("-p blog version add 1.0 --build 10 --released 2026-01-01T00:00:00Z")
+        h.ok("-p blog maintenance schedule --from 2026-12-02T02:00:00Z --for 1h --yes")
+        h.ok("-p shop maintenance schedule --from 2026-12-03T02:00:00Z --for 1h --yes")
+        h.ok("project use shop")
+        let file = h.ok("export --all-projects").out
+        XCTAssertTrue(file.contains(#""id":3"#) && file.contains(#""id":4"#), file)
         let path = write(h, "shop.relctl.json", file)
         let fresh = h.dir + "/fresh.db"
         XCTAssertEqual(h.run(["init"], database: fresh).status, 0)
         let plan = h.run(["plan", path], database: fresh)
         XCTAssertEqual(plan.status, 0, plan.err)
-        XCTAssertTrue(plan.out.contains("shop: created") && plan.out.contains("+ version ios 2.1"), plan.out)
+        XCTAssertTrue(plan.out.contains("shop: created") && plan.out.contains("blog: created") && plan.out.contains("+ version ios 2.1"), plan.out)
         let applied = h.run(["apply", path, "--yes"], database: fresh)
         XCTAssertEqual(applied.status, 0, applied.err)
-        XCTAssertEqual(h.run(["export"], database: fresh).out, file)
+        XCTAssertEqual(h.run(["export", "--all-projects"], database: fresh).out, file)
         // What users see is the same in both.
-        for line in ["check 1.0 --platform ios", "check 1.9 --platform android", "status"] {
+        for line in ["-p shop check 1.0 --platform ios", "-p shop check 1.9 --platform android", "-p shop status", "-p blog status"] {
             XCTAssertEqual(h.run(Harness.split(line)).out, h.run(Harness.split(line), database: fresh).out, line)
         }
         let entries = logCount(h, database: fresh)

@@ -97,10 +97,12 @@ enum ConfigCommands {
     /// Every project of the file, in slug order, in the transaction the caller holds or one each.
     static func write(_ projects: [ConfigProject], _ store: Store, _ inv: Invocation) throws -> [Applied] {
         var out: [Applied] = []
+        // Read once, before any project: a window takes its file id when no app can have seen it.
+        let windowsGiven = try store.read { try store.lastWindowID() }
         for p in projects {
             let existed = try store.project(slug: p.slug) != nil
             let start = store.heldChanges.count
-            let warnings = try store.applyConfig(p, now: inv.now)
+            let warnings = try store.applyConfig(p, windowsGiven: windowsGiven, now: inv.now)
             let status = store.lastWriteUnchanged ? "unchanged" : existed ? "changed" : "create"
             out.append(Applied(slug: p.slug, status: status, rows: start..<store.heldChanges.count, warnings: store.lastWriteUnchanged ? [] : warnings))
         }

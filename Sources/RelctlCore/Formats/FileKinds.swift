@@ -43,7 +43,7 @@ public struct FileKind: Sendable, Equatable {
 public enum FileKinds {
     static let json = "application/json", short: Int64 = 60, medium: Int64 = 300, long: Int64 = 3600
 
-    public static let index = FileKind(pattern: "index.json", what: "every file with size and SHA-256, the database revision, the span the files hold for, per project what the next publish needs",
+    public static let index = FileKind(pattern: "index.json", what: "every file with size and SHA-256, the tree's digest, the span the files hold for, per project what the next publish needs",
                                        reader: "relctl (deploy, verify, the next publish)", contentType: json, maxAge: short)
     public static let control = FileKind(pattern: "<project>/control.json", what: "relctl's control document (schema/control.schema.json)",
                                          reader: "apps that read relctl's own document", contentType: json, maxAge: short)
