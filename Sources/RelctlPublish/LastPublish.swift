@@ -79,13 +79,12 @@ package struct LastPublish: Equatable {
     }
 
     /// What a publish of the tree `index` records, having said `warnings`
-    /// and `limits`; nil when a project's client decisions differed from
-    /// `check` (written with --publish-despite-disagreements): that tree is
-    /// never taken as done.
-    package init?(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8], indexSha256: String? = nil) {
-        guard index.projects.values.allSatisfy({ $0.disagreements == 0 }) else { return nil }
+    /// and `limits`. A project whose client decisions differed from `check`
+    /// (written with --publish-despite-disagreements) is recorded unvouched:
+    /// never taken as done, its stamps still saying what it was published from.
+    package init(of index: PublishedIndex, generator: String, warnings: [String], limits: [UInt8], indexSha256: String? = nil) {
         self.init(generator: generator, edits: index.edits, validFrom: index.validFrom, nextChange: index.nextChange,
-                  projects: index.projects.compactMapValues { p in p.revision.map { Project(revision: $0, edits: p.edits, vouched: p.vouched) } }, warnings: warnings, limits: limits)
+                  projects: index.projects.compactMapValues { p in p.revision.map { Project(revision: $0, edits: p.edits, vouched: p.vouched && p.disagreements == 0) } }, warnings: warnings, limits: limits)
         self.indexSha256 = indexSha256
     }
 

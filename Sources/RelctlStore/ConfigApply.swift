@@ -98,11 +98,14 @@ extension Store {
                 wanted.append((w, platformID))
             }
             var pairs: [(want: MaintenanceWindow, platformID: Int64?, have: MaintenanceWindow?)] = wanted.map { ($0.0, $0.1, nil) }
-            // The file's id first; then the same platform and start, or end (a window edited by hand, or copied from another project).
+            // The file's id first; then the same platform and start, or end (a window edited by hand, or copied from
+            // another project). A file window whose id no window has is new: it gets that id, never another's.
             let sameWindow: [(MaintenanceWindow, MaintenanceWindow) -> Bool] = [
-                { $0.id != 0 && $0.id == $1.id }, { $0.startsAt == $1.startsAt && $0.endsAt == $1.endsAt }, { $0.startsAt == $1.startsAt }, { $0.endsAt == $1.endsAt }]
+                { $0.id != 0 && $0.id == $1.id }, { $0.startsAt == $1.startsAt && $0.endsAt == $1.endsAt }, { $0.startsAt == $1.startsAt },
+                { $0.endsAt != nil && $0.endsAt == $1.endsAt }]
+            let taken = Set(try db.query("SELECT id FROM maintenance", []).compactMap { $0.int(0) })
             for (rule, same) in sameWindow.enumerated() {
-                for i in pairs.indices where pairs[i].have == nil {
+                for i in pairs.indices where pairs[i].have == nil && (rule == 0 || pairs[i].want.id == 0 || taken.contains(pairs[i].want.id)) {
                     if let j = unmatched.firstIndex(where: { (rule == 0 || $0.platformID == pairs[i].platformID) && same(pairs[i].want, $0) }) {
                         pairs[i].have = unmatched.remove(at: j)
                     }

@@ -168,8 +168,7 @@ enum Schema {
         // same file (relctl apply), or copies of one that went apart, would
         // count the same stamps for different content, and a publish would
         // take one's tree for the other's.
-        Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false)
-            + "UPDATE edit_count SET n = random() WHERE id = 0;\n",
+        Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false),
     ]
 
     /// The tables whose rows belong to a project, and how a row names it.

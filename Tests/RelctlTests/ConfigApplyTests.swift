@@ -233,7 +233,10 @@ final class ConfigApplyTests: XCTestCase {
         // Staging's section, under production's slug: a copy, as a reviewer makes it.
         let staging = shop.replacingOccurrences(of: "\"shop\": {", with: "\"shop-staging\": {")
         let path = write(h, "staging.relctl.json", staging)
+        // RELCTL_PROJECT, set for everyday commands, does not narrow the file; a -p typed does.
+        h.env["RELCTL_PROJECT"] = "blog"
         h.ok("apply \(path) --yes")
+        h.env["RELCTL_PROJECT"] = nil
         XCTAssertEqual(h.ok("export -p shop-staging").out, staging)
         XCTAssertEqual(h.ok("export -p blog").out, blogBefore, "a project the file does not name is left alone")
         // Promotion: staging's file under production's slug applies the same configuration there.
@@ -284,5 +287,34 @@ final class ConfigApplyTests: XCTestCase {
         // The two databases publish the same tree.
         XCTAssertEqual(h.run(["publish", h.dir + "/from-live", "-p", "shop"], database: h.dir + "/live.db").status, 0)
         XCTAssertEqual(fileTree(h.dir + "/from-live").filter { $0.key.hasPrefix("shop/") }, fileTree(h.dir + "/out").filter { $0.key.hasPrefix("shop/") })
+    }
+
+    /// The question waits for a person while the clock runs: the window apply ends or cancels is
+    /// ended or cancelled at one instant, so the rows made are the rows shown, and --expect holds later.
+    func testApplyTakesOneInstantForWhatItShowsAndMakes() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance start --for 2h --yes")
+        h.ok("maintenance schedule --from 2026-12-05T02:00:00Z --for 1h --yes")
+        let path = write(h, "shop.relctl.json", h.ok("export").out.components(separatedBy: "\n").filter { !$0.contains("\"from\":") }.joined(separator: "\n")
+            .replacingOccurrences(of: "\"maintenance\": [\n      ]", with: "\"maintenance\": []"))
+        var clock = h.now
+        func run(_ args: [String]) -> (Int32, String) {
+            let context = Context(env: h.env, clock: { clock += 2; return clock }, user: "tester", stdin: [])
+            context.stdinIsTerminal = true
+            context.readLine = { "y" }
+            let status = Runner.run(["--db", h.db] + args, context: context, tree: Relctl.tree)
+            return (status, context.stderr.text + context.stdout.text)
+        }
+        let token = try XCTUnwrap((h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String)
+        // The plan's token is no instant's: a plan made later, the database the same, is the same plan.
+        h.now += 30
+        XCTAssertEqual((h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String, token)
+        h.now -= 30
+        let (status, output) = run(["apply", path])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("Apply this change?") && output.contains("applied"), output)
+        h.now = clock
+        XCTAssertFalse(h.ok("export").out.contains("\"from\":"), "both windows ended or cancelled")
     }
 }

@@ -20,7 +20,9 @@ enum ConfigCommands {
     ) { inv in
         let (path, bytes, projects) = try read(inv)
         let store = try inv.store(.write)
-        guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, store, inv) }) else {
+        // One instant for the whole plan: a window it ends or cancels is ended or cancelled then.
+        let now = inv.now
+        guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, store, now: now) }) else {
             let unchanged = projects.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array([])]) }
             inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .null, "projects": .array(unchanged), "impact": .array([])])) {
@@ -61,6 +63,8 @@ enum ConfigCommands {
     ) { inv in
         let (path, bytes, projects) = try read(inv)
         let store = try inv.store(.write)
+        // One instant for the trial, the question and the write: the rows shown are the rows made.
+        let now = inv.now
         let expected = inv.value("expect")
         let vet: (([RowChange]) throws -> Void)? = expected.map { token in
             { rows in
@@ -71,7 +75,7 @@ enum ConfigCommands {
                 }
             }
         }
-        let outcome = try inv.confirmedChange(store, projects: projects.map(\.slug), "applying \(path)", vet: vet) { try write(projects, store, inv) }
+        let outcome = try inv.confirmedChange(store, projects: projects.map(\.slug), "applying \(path)", vet: vet) { try write(projects, store, now: now) }
         for p in outcome { for w in p.warnings { inv.warn("\(p.slug): \(w)") } }
         let changed = outcome.filter { $0.status != "unchanged" }
         try inv.printWritten {
@@ -94,19 +98,30 @@ enum ConfigCommands {
         var warnings: [String]
     }
 
-    /// Every project of the file, in slug order, in the transaction the caller holds or one each.
-    static func write(_ projects: [ConfigProject], _ store: Store, _ inv: Invocation) throws -> [Applied] {
-        var out: [Applied] = []
-        // Read once, before any project: a window takes its file id when no app can have seen it.
-        let windowsGiven = try store.read { try store.lastWindowID() }
-        for p in projects {
-            let existed = try store.project(slug: p.slug) != nil
-            let start = store.heldChanges.count
-            let warnings = try store.applyConfig(p, windowsGiven: windowsGiven, now: inv.now)
-            let status = store.lastWriteUnchanged ? "unchanged" : existed ? "changed" : "create"
-            out.append(Applied(slug: p.slug, status: status, rows: start..<store.heldChanges.count, warnings: store.lastWriteUnchanged ? [] : warnings))
+    /// Every project of the file, in slug order, in one transaction: the
+    /// caller's when it holds one (a trial, a dry run, a change shown), else
+    /// its own (--yes -q), so a project that fails leaves none applied.
+    static func write(_ projects: [ConfigProject], _ store: Store, now: Int64) throws -> [Applied] {
+        let held = store.holdsChanges
+        store.holdsChanges = true
+        defer { store.holdsChanges = held }
+        do {
+            var out: [Applied] = []
+            // Read once, before any project: a window takes its file id when no app can have seen it.
+            let windowsGiven = try store.read { try store.lastWindowID() }
+            for p in projects {
+                let existed = try store.project(slug: p.slug) != nil
+                let start = store.heldChanges.count
+                let warnings = try store.applyConfig(p, windowsGiven: windowsGiven, now: now)
+                let status = store.lastWriteUnchanged ? "unchanged" : existed ? "changed" : "create"
+                out.append(Applied(slug: p.slug, status: status, rows: start..<store.heldChanges.count, warnings: store.lastWriteUnchanged ? [] : warnings))
+            }
+            if !held { try store.commitChanges() }
+            return out
+        } catch {
+            if !held { store.dropChanges() }
+            throw error
         }
-        return out
     }
 
     typealias Trial = Invocation.Trial<[Applied]>
@@ -119,7 +134,8 @@ enum ConfigCommands {
         do { projects = try ConfigFormat.read(bytes) } catch {
             throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it), or export it again: relctl export -o \(PastedHints.quoted(path))")
         }
-        if let slug = inv.value("project") {
+        // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
+        if let slug = inv.parsed.values["project"]?.last {
             guard let one = projects.first(where: { $0.slug == slug }) else {
                 throw RelctlError.usage("\(path) has no project '\(slug)'\(Suggest.didYouMean(slug, projects.map(\.slug)))",
                                         hint: "it has \(projects.isEmpty ? "none" : projects.map(\.slug).joined(separator: ", "))")
@@ -135,10 +151,15 @@ enum ConfigCommands {
         return (path, bytes, projects)
     }
 
-    /// Names one plan: the file and every row it changes, before and after.
+    /// Names one plan: the file, and every row it changes as it was before.
+    /// What it makes of them follows from those (and the instant, which is
+    /// not part of the plan: a window it ends is ended when it is applied).
     static func expectToken(_ bytes: [UInt8], _ rows: [RowChange]) -> String {
         var all = bytes
-        for row in rows { all.append(10); LogCommand.json(row).writeCompact(to: &all) }
+        for row in rows {
+            all.append(10)
+            JSON.array([.string(row.table), .array(row.key), row.before.map { .object($0) } ?? .null]).writeCompact(to: &all)
+        }
         return String(SHA256.hex(all).prefix(16))
     }
 

@@ -93,11 +93,12 @@ enum DeployCommand {
         // and ordered by when their databases last changed, which the remote's record of its
         // release keeps: a database restored from a backup, or a colleague's that missed the
         // latest change, does not take the remote back by accident.
-        let releases = try tool.releases()
+        let releases = remoteIndex.bytes == nil ? [] : try tool.releases()
         let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
         let theirs = remoteIndex.index?.treeSha256
         let changedAt = try store.read { try store.lastChange() }
-        if theirs != ours, let current = releases.first, current.digest == theirs, current.changedAt > changedAt, !inv.flag("allow-older") {
+        // The remote's release as its record has it (a deploy cut short after the record may have put another first).
+        if theirs != ours, let current = releases.first(where: { $0.digest == theirs }), current.changedAt > changedAt, !inv.flag("allow-older") {
             throw RelctlError.failure("\(remote) holds a release made from a later change (\(Time.format(current.changedAt))) than this database's last (\(Time.format(changedAt))); nothing was uploaded",
                                       hint: "bring the database up to date (apply the team's configuration file, or use the newer database), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
         }
@@ -236,12 +237,22 @@ struct Rclone {
     /// came from last changed, when it was deployed.
     struct Release: Equatable { var digest: String; var changedAt: Int64; var at: Int64 }
 
-    /// The record, or none when there is none yet; one that does not read is none too (said nowhere: it only refuses).
+    /// The record, or none when there is none yet (or it is not one relctl wrote: it only ever refuses).
     func releases() throws -> [Release] {
         guard let cat = Spawn.capture(path, ["cat", "--count", String(1 << 20), target(Rclone.releasesName)], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
         }
-        guard cat.status == 0, case .object(let top)? = try? JSONReader.parse(cat.stdout), case .array(let list)? = top["releases"] else { return [] }
+        // A record that is not there is none (some backends fail cat for that, others print nothing);
+        // one that cannot be read is no reason to skip the check, or to write over it.
+        if cat.status != 0, let list = Spawn.capture(path, ["lsf", "--files-only", "--max-depth", "1", remote], env: env), list.status == 0,
+           !list.stdout.split(separator: 10).contains(where: { $0.elementsEqual(Rclone.releasesName.utf8) }) {
+            return []
+        }
+        guard cat.status == 0 else {
+            throw RelctlError.failure("cannot read \(target(Rclone.releasesName)): \(cat.lastErrorLine); nothing was uploaded", hint: "check the remote ('rclone lsf \(remote)') and run the deploy again")
+        }
+        // rclone cat of a path that is not there prints nothing and succeeds: no record yet.
+        guard case .object(let top)? = try? JSONReader.parse(cat.stdout), case .array(let list)? = top["releases"] else { return [] }
         return list.compactMap { item in
             guard case .object(let o) = item, case .string(let digest)? = o["treeSha256"], case .string(let when)? = o["deployedAt"],
                   let at = Time.parseUTC(when), case .string(let changed)? = o["changedAt"], let changedAt = Time.parseUTC(changed) else { return nil }

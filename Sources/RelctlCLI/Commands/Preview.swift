@@ -21,8 +21,8 @@ extension Invocation {
                             vet: (([RowChange]) throws -> Void)? = nil, write: () throws -> T) throws -> T {
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
         if flag("yes") && quiet && !dryRun && vet == nil { return try write() }
-        // Nothing to change: nothing to ask about (the write says "unchanged").
-        guard let trial = try self.trial(store, projects: projects, write: write) else { return try write() }
+        // Nothing to change: nothing to ask about (the write says "unchanged"), as long as it still changes nothing.
+        guard let trial = try self.trial(store, projects: projects, write: write) else { return try asShown([], store, write) }
         let rows = trial.rows
         try vet?(rows)
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun
@@ -45,8 +45,13 @@ extension Invocation {
         }
         // A --dry-run holds its change for its output, as any write does.
         if dryRun { return try write() }
-        // The change is made held, and committed only if it is the one shown: another
-        // writer may have changed the data while the question waited.
+        return try asShown(rows, store, write)
+    }
+
+    /// Makes the change held, and commits it only if it is the one shown
+    /// (`rows`): another writer may have changed the data while the question waited.
+    private func asShown<T>(_ rows: [RowChange], _ store: Store, _ write: () throws -> T) throws -> T {
+        if dryRun { return try write() }
         let held = store.holdsChanges
         store.holdsChanges = true
         defer { store.holdsChanges = held }

@@ -41,8 +41,8 @@ package struct IncrementalPlan {
     /// How many files the carried runs list.
     package private(set) var unchanged = 0
     /// The projects kept that were not found current (-p keeps the others
-    /// whatever they are): the tree's state records no stamps for them, so
-    /// the next publish renders them.
+    /// whatever they are): the tree's state records them unvouched, so the
+    /// next publish renders them.
     package private(set) var unvouched: Set<String> = []
     /// The entries of the old runs not carried: what the files staged now
     /// are compared with, and what is removed when not written again.
