@@ -11,7 +11,7 @@ extension Store {
     /// Windows: the file lists the active and upcoming ones. A file window
     /// already over at `now` is left out (the file was exported before it
     /// ended). A window of the database is the file's when it has the file's
-    /// id, or else the same platform and start, or platform and end; one the
+    /// id, or else the same platform and start, or platform and (a set) end; one the
     /// file no longer lists is cancelled when upcoming and ended now when
     /// active, as `maintenance cancel` and `stop` would. Past and cancelled
     /// windows stay on record.
@@ -19,10 +19,10 @@ extension Store {
     /// Returns what the new state breaks of the rules the commands keep
     /// (a floor no release reaches, an Android build out of order), for the
     /// plan to show: a file may hold what the database held, so they warn.
-    @discardableResult
     /// `windowsGiven`: the last window id given before the apply began
     /// (`lastWindowID`): a file's window takes its id when it is above that
     /// and still free, whichever project's window took ids before it.
+    @discardableResult
     public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
         try change(project: desired.slug, "apply \(desired.slug)", now: now) {
             var writes = 0
@@ -92,12 +92,8 @@ extension Store {
             // Windows: the file's still to come or on, matched to the database's live ones.
             let live = try maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
             var unmatched = live
-            var wanted: [(MaintenanceWindow, Int64?)] = []
-            for w in want.windows where !w.isOver(at: now) {
-                let platformID = w.platformName.flatMap { ids[$0] }
-                wanted.append((w, platformID))
-            }
-            var pairs: [(want: MaintenanceWindow, platformID: Int64?, have: MaintenanceWindow?)] = wanted.map { ($0.0, $0.1, nil) }
+            var pairs: [(want: MaintenanceWindow, platformID: Int64?, have: MaintenanceWindow?)] =
+                want.windows.filter { !$0.isOver(at: now) }.map { w in (w, w.platformName.flatMap { ids[$0] }, nil) }
             // The file's id first; then the same platform and start, or end (a window edited by hand, or copied from
             // another project). A file window whose id no window has is new: it gets that id, never another's.
             let sameWindow: [(MaintenanceWindow, MaintenanceWindow) -> Bool] = [

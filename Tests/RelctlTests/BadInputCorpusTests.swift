@@ -127,7 +127,7 @@ final class BadInputCorpusTests: XCTestCase {
         add(1, ["notes", "set", "2.0", "--platform", "ios", "--file", "."])
         for args in [["--nosuch"], ["statsu"], ["status", "--nosuch"], ["status", "extra"], ["log", "--limit"], ["-p"],
                      ["--version", "status"], ["--version", "project"], ["status", "--version"], ["--", "status"],
-                     ["policy"], ["policy", "--json"], ["project"], ["maintenance", "-q"], [], ["rules", "--", "show"],
+                     ["policy"], ["policy", "--json"], ["project"], ["maintenance", "-q"], ["rules", "--", "show"],
                      ["status", "--at", "now", "--at", "now"], ["check"], ["notes", "set", "2.0"], ["completion", "tcsh"], ["help", "nosuch"],
                      ["policy", "set", "2.0", "maybe", "--platform", "ios"], ["message", "set", "bogus", "--title", "x"],
                      ["maintenance", "cancel", "x"], ["maintenance", "cancel", "#"], ["maintenance", "schedule", "--from", "2027-01-01T00:00:00Z"],

@@ -141,8 +141,8 @@ final class PolicyCommandTests: XCTestCase {
         h.sample()
         h.ok("notes set 2.0 --platform ios --locale tr \"Yeni görünüm\"")
         let text = h.ok("check 1.0 --platform ios --locale tr").out
-        XCTAssertTrue(text.contains("verdict:  optional"))
-        XCTAssertTrue(text.contains("target:   2.0 (200)"))
+        XCTAssertTrue(text.contains("verdict:       optional"))
+        XCTAssertTrue(text.contains("target:        2.0 (200)"))
         XCTAssertTrue(text.contains("[built-in tr]"))
         XCTAssertTrue(text.contains("Yeni görünüm"))
         let json = h.ok("--json check 1.0 --platform ios --locale tr --build 100").json as! [String: Any]

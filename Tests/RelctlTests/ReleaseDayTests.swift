@@ -459,7 +459,7 @@ final class ReadmeQuickStartTests: XCTestCase {
         try script.write(toFile: h.dir + "/quick-start.sh", atomically: true, encoding: .utf8)
         let r = try Proc.run("/bin/bash", [h.dir + "/quick-start.sh"], env: ["PATH": bin + ":/usr/bin:/bin", "HOME": h.dir, "TZ": "UTC"], cwd: h.dir)
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("verdict:  optional"), "the check after the force floor with its grace period: \(r.out)")
+        XCTAssertTrue(r.out.contains("verdict:       optional"), "the check after the force floor with its grace period: \(r.out)")
         XCTAssertTrue(r.out.contains("[force-deadline]"), "and why: \(r.out)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.dir + "/out/index.json"), r.err)
         XCTAssertTrue(r.err.contains("impact:"), "maintenance start previews its impact: \(r.err)")

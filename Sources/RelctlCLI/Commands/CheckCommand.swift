@@ -33,18 +33,18 @@ enum CheckCommand {
             full = .object(o)
         }
         inv.render(full) {
-            var s = "verdict:  \(verdict.kind.rawValue)\nwhy:      \(verdict.why) [\(verdict.decidedBy.rawValue)]\n"
-            if let t = verdict.target { s += "target:   \(t.label)\n" }
+            var s = CheckCommand.line("verdict", verdict.kind.rawValue) + CheckCommand.line("why", "\(verdict.why) [\(verdict.decidedBy.rawValue)]")
+            if let t = verdict.target { s += CheckCommand.line("target", t.label) }
             if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {
-                s += "rule:     \(verdict.updateType ?? "-") update: \(r.name) (\(r.alert.rawValue), \(r.frequency.rawValue))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")\n"
+                s += CheckCommand.line("rule", "\(verdict.updateType ?? "-") update: \(r.name) (\(r.alert.rawValue), \(r.frequency.rawValue))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")")
             }
-            if verdict.kind == .optional { s += "remind:   after \(snapshot.project.remindHours) hours\n" }
+            if verdict.kind == .optional { s += CheckCommand.line("remind", "after \(snapshot.project.remindHours) hours") }
             if let message {
                 for field in Catalog.fields[verdict.kind == .maintenance ? "maintenance" : verdict.kind.rawValue]! {
                     if verdict.kind == .optional && field == "skip_button" && verdict.rule?.skipAllowed != true { continue }
                     // The deadline copy is already the message when it applies.
                     guard let r = message[field] else { continue }
-                    s += "\(field):".padding(10) + "\(r.value)  [\(r.source)]\n"
+                    s += CheckCommand.line(String(field.map { $0 == "_" ? " " : $0 }), "\(r.value)  [\(r.source)]")
                 }
             }
             if let (l, text) = notes {
@@ -53,6 +53,9 @@ enum CheckCommand {
             return s
         }
     }
+
+    /// One style of label, in words, values in one column.
+    static func line(_ label: String, _ value: String) -> String { (label + ":").padding(15) + value + "\n" }
 
     /// The evaluator's answer as JSON.
     static func json(_ verdict: Verdict, message: [String: ResolvedText]?, notes: (String, String)?,

@@ -89,6 +89,7 @@ enum ImportCommands {
         }
         let changes = plan.changes(against: snapshot, platform: platform)
         let conflicts = plan.conflicts(against: snapshot, platform: platform)
+        for warning in plan.warnings { inv.warn(warning) }
         if inv.flag("dry-run") {
             inv.render(.object(["changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }), "dryRun": .bool(true)])) {
                 (changes.isEmpty ? "nothing to change\n" : changes.map { "would \($0)\n" }.joined())

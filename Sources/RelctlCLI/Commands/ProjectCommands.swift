@@ -55,7 +55,7 @@ enum ProjectCommands {
 
     static func json(_ p: ProjectRecord, platforms: [PlatformRecord], counts: [Int64: Int]) -> JSON {
         .object([
-            "slug": .string(p.slug), "name": .string(p.name), "defaultLocale": .string(p.defaultLocale),
+            "slug": .string(p.slug), "name": .string(p.name), "defaultLocale": .string(p.defaultLocale), "timeZone": .string(p.timeZone),
             "locales": .array(p.locales.map { .string($0) }),
             "platforms": .array(platforms.map { PlatformCommands.json($0, versions: counts[$0.id] ?? 0) }),
         ])
@@ -100,6 +100,7 @@ enum ProjectCommands {
         inv.render(json(p, platforms: platforms, counts: counts)) {
             var s = "project:        \(p.slug)\nname:           \(p.name)\ndefault locale: \(p.defaultLocale)\n"
             s += "locales:        \(p.locales.isEmpty ? "(from notes and messages)" : p.locales.joined(separator: ", "))\n"
+            s += "time zone:      \(p.timeZone) (the dates in messages)\n"
             if !platforms.isEmpty {
                 s += "\n" + Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "VERSIONS"], platforms.map {
                     [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", String(counts[$0.id] ?? 0)]

@@ -14,7 +14,8 @@ enum RulesCommands {
 
     static func json(_ p: ProjectRecord) -> JSON {
         .object(["rules": p.rules.json, "releaseDelayDays": .int(p.releaseDelayDays),
-                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated.rawValue), "whatsNewVersions": .int(p.whatsNewLimit)])
+                 "remindAfterHours": .int(p.remindHours), "outdated": .string(p.outdated.rawValue), "whatsNewVersions": .int(p.whatsNewLimit),
+                 "timeZone": .string(p.timeZone)])
     }
 
     static func text(_ p: ProjectRecord) -> String {
@@ -22,7 +23,7 @@ enum RulesCommands {
             let r = p.rules.byType[i]
             return [t, r.name, r.alert.rawValue, r.frequency.rawValue, r.skipAllowed ? "allowed" : "no"]
         })
-        s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\nwhat's new:     \(p.whatsNewLimit == 0 ? "every released version" : "the \(p.whatsNewLimit) newest released versions")\n"
+        s += "\nrelease delay:  \(p.releaseDelayDays) day\(p.releaseDelayDays == 1 ? "" : "s")\nremind after:   \(p.remindHours) hours\noutdated:       \(p.outdated)\nwhat's new:     \(p.whatsNewLimit == 0 ? "every released version" : "the \(p.whatsNewLimit) newest released versions")\ntime zone:      \(p.timeZone) (the dates in messages)\n"
         return s
     }
 

@@ -24,7 +24,7 @@ enum StatusCommand {
         }
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
-        var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(inv.people(at))\n"
+        var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(inv.people(at)); its messages' dates in \(snapshot.project.timeZone)\n"
         for w in snapshot.windows where w.isActive(at: at) {
             text += "MAINTENANCE ACTIVE: window #\(w.id) (\(w.platformName ?? "all platforms")) until \(w.endsAt.map(inv.people) ?? "stopped")\n"
         }

@@ -36,7 +36,8 @@ public enum Runner {
                 context.stdout.write("relctl \(version)\n")
                 return 0
             }
-            if parsed.values["help"] != nil {
+            // `relctl` alone: the help, as git and gh give it (a group alone still asks for its command).
+            if parsed.values["help"] != nil || (parsed.path.count == 1 && parsed.positionals.isEmpty && parsed.values["json"] == nil) {
                 context.stdout.write(Help.render(parsed.path, width: context.width))
                 return 0
             }

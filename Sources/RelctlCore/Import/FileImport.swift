@@ -29,19 +29,31 @@ public enum FileImport {
         do { _ = try RetiredClient(bytes) } catch { throw reason(error, "Retired") }
         guard case .object(let top)? = try? JSONReader.parse(bytes), case .array(let list)? = top["versions"],
               case .object(let messaging)? = top["messaging"] else { throw ImportProblem("not a Retired versions file") }
-        var seen = Set<String>()
+        var seen = Set<String>(), unknown: [String] = []
         var entries: [(Version, String)] = []
         for (i, e) in list.enumerated() {
-            guard case .object(let o) = e, case .string(let text)? = o["version"], case .string(let policy)? = o["policy"] else { continue }
+            guard case .object(let o) = e else { continue }
+            // Retired reads these as strings; anything else is a mistake to name, not an entry to skip.
+            for key in ["version", "policy"] {
+                if let value = o[key], case .string = value {} else if let value = o[key] {
+                    throw ImportProblem("versions[\(i)].\(key) is \(String(decoding: value.compactBytes().dropLast(), as: UTF8.self)), where a string is expected: write it in quotes")
+                }
+            }
+            guard case .string(let text)? = o["version"], case .string(let policy)? = o["policy"] else { continue }
             let v = try version(text, "versions[\(i)].version")
             // Retired's linear search: the first entry of a version wins; an unknown policy is none.
             guard seen.insert(text).inserted else { continue }
+            if !VersionRecord.policies.contains(policy) {
+                unknown.append("versions[\(i)] (\(text)): policy '\(policy)' is not one Retired knows (\(VersionRecord.policies.joined(separator: ", "))), so Retired reads it as none, and so does the import\(Suggest.didYouMean(policy, VersionRecord.policies))")
+            }
             entries.append((v, VersionRecord.policies.contains(policy) ? policy : "none"))
         }
         guard !entries.isEmpty else { throw ImportProblem("the versions list is empty: nothing to import") }
         entries.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.0.text < $1.0.text) }
         var plan = ImportPlan()
         plan.versions = entries.map { ImportedVersion($0.0, build: nil) }
+        // Retired takes a policy it does not know as none, and so does the import: said, not silent.
+        plan.warnings += unknown
         let forced = entries.prefix { $0.1 == "force" }.count
         if forced > 0 && forced < entries.count {
             plan.force = .some(Floor(version: entries[forced].0, build: nil))

@@ -32,6 +32,8 @@ public struct ImportPlan: Sendable {
     public var messages: [(kind: String, locale: String, field: String, text: String)] = []
     /// (version text, locale, text).
     public var notes: [(version: String, locale: String, text: String)] = []
+    /// What the file says that the import reads as its client does, and the user should know.
+    public var warnings: [String] = []
 
     public init() {}
 
@@ -132,5 +134,8 @@ public struct ImportProblem: Error, Equatable, Sendable {
     /// they would be stored as U+FFFD, text nobody wrote.
     static func checkText(_ bytes: [UInt8]) throws(ImportProblem) {
         if let place = JSONReader.invalidUTF8(bytes) { throw ImportProblem("\(place): holds bytes that are not UTF-8 text") }
+        if let number = JSONReader.fractionalNumber(bytes) {
+            throw ImportProblem("\(number.path) is the number \(number.text), where a string is expected: write it in quotes, \"\(number.text)\"")
+        }
     }
 }
