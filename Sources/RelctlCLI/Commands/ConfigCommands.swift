@@ -68,9 +68,9 @@ enum ConfigCommands {
         let expected = inv.value("expect")
         let vet: (([RowChange]) throws -> Void)? = expected.map { token in
             { rows in
-                let now = expectToken(bytes, rows)
-                guard now == token else {
-                    throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (it is now \(now)); nothing was applied",
+                let current = expectToken(bytes, rows)
+                guard current == token else {
+                    throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (its token is now \(current)); nothing was applied",
                                               hint: "see it again with: relctl plan \(PastedHints.quoted(path))")
                 }
             }
