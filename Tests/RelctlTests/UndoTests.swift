@@ -67,16 +67,29 @@ final class UndoTests: XCTestCase {
             "message set required --locale tr --title \"Güncelle\"",
             "message rm optional --locale de --yes",
             "import retired RETIRED --platform ios --locale en --yes",
+            "apply CONFIG --yes",
+            "apply NEWPROJECT --yes",
         ]
         for line in lines {
             let h = fixture()
             let path = h.dir + "/retired.json"
             try Data(retired.utf8).write(to: URL(fileURLWithPath: path))
+            // The fixture's configuration file, edited as a reviewer would; and one project of it under a new slug.
+            let exported = h.ok("export -p shop").out
+            var edited = exported
+            for (from, to) in [(#""name": "Shop""#, #""name": "Shop Two""#), (#""releaseDelayDays": 1"#, #""releaseDelayDays": 3"#)] {
+                XCTAssertTrue(edited.contains(from), from)
+                edited = edited.replacingOccurrences(of: from, with: to)
+            }
+            let config = h.dir + "/shop.relctl.json", newProject = h.dir + "/blog.relctl.json"
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: config))
+            try Data(exported.replacingOccurrences(of: "\"shop\": {", with: "\"blog\": {").utf8).write(to: URL(fileURLWithPath: newProject))
             let before = try configuration(h)
-            h.ok(line.replacingOccurrences(of: "RETIRED", with: path))
+            h.ok(line.replacingOccurrences(of: "RETIRED", with: path).replacingOccurrences(of: "NEWPROJECT", with: newProject)
+                .replacingOccurrences(of: "CONFIG", with: config))
             let after = try configuration(h)
             XCTAssertNotEqual(before, after, "\(line) changed nothing: the case tests no undo")
-            let undo = h.run(["undo", "--yes", "-p", line.hasPrefix("project add blog") ? "blog" : "shop"])
+            let undo = h.run(["undo", "--yes", "-p", line.hasPrefix("project add blog") || line.contains("NEWPROJECT") ? "blog" : "shop"])
             XCTAssertEqual(undo.status, 0, "\(line): \(undo.err)")
             let undone = try configuration(h)
             XCTAssertEqual(undone, before, "undo of '\(line)' left the configuration other than before it: "

@@ -31,7 +31,7 @@ enum ConfigCommands {
             return
         }
         let token = expectToken(bytes, trial.rows)
-        let words = try ChangeWords(trial.rows, store: store, time: inv.people)
+        let words = trial.words
         inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token),
                             "projects": .array(trial.result.map { p in
                                 .object(["project": .string(p.slug), "status": .string(p.status), "rows": .array(trial.rows[p.rows].map(LogCommand.json)),

@@ -74,6 +74,8 @@ extension Invocation {
     struct Trial<T> {
         var result: T
         var rows: [RowChange]
+        /// How the rows read for people.
+        var words: ChangeWords
         /// The rows for people, at most `Trial.linesShown`, then how many more.
         var changeLines: [String]
         var impact: [String]
@@ -115,7 +117,7 @@ extension Invocation {
             // Several projects: each one's lines under its name.
             impact += slugs.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
         }
-        return Trial(result: result, rows: rows, changeLines: changeLines, impact: impact)
+        return Trial(result: result, rows: rows, words: words, changeLines: changeLines, impact: impact)
     }
 
     /// What a change does to users now, then at each coming instant where

@@ -47,12 +47,7 @@ extension ConfigFormat {
         let slug: String
         do { slug = try Names.slug(key) } catch { throw ImportProblem("\(n.path): \(Node.reason(error))") }
         let defaultLocale = try n.locale("defaultLocale")
-        var locales: [String] = []
-        for node in try n.array("locales") {
-            let tag = try node.locale(nil)
-            guard !locales.contains(tag) else { throw ImportProblem("\(node.path): '\(tag)' is listed twice") }
-            locales.append(tag)
-        }
+        let locales = try n.locales("locales")
         var p = ProjectRecord(id: -1, slug: slug, name: try n.checked("name", Names.appName), defaultLocale: defaultLocale, locales: locales,
                               rules: try rules(try n.object("rules")), releaseDelayDays: try n.count("releaseDelayDays", max: ProjectRecord.maxReleaseDelayDays),
                               remindHours: try n.count("remindHours", max: ProjectRecord.maxRemindHours),

@@ -35,12 +35,7 @@ public enum ControlImport {
         }
         let p = try doc.object("project")
         let defaultLocale = try p.locale("defaultLocale")
-        var locales: [String] = []
-        for node in try p.array("locales") {
-            let tag = try node.locale(nil)
-            guard !locales.contains(tag) else { throw ImportProblem("\(node.path): '\(tag)' is listed twice") }
-            locales.append(tag)
-        }
+        let locales = try p.locales("locales")
         var project = ProjectRecord(id: -1, slug: try p.checked("slug", Names.slug), name: try p.checked("name", Names.appName),
                                     defaultLocale: defaultLocale, locales: locales, rules: .standard, releaseDelayDays: 1, remindHours: 24, outdated: .recommend)
         project.timeZone = try p.checked("timeZone", Names.timeZoneName)
@@ -334,6 +329,17 @@ struct Node {
         let s = try string(key)
         guard let value = E(rawValue: s) else { throw ImportProblem("\(name(key)): '\(s)' is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))") }
         return value
+    }
+
+    /// A list of locale tags, each once.
+    func locales(_ key: String) throws(ImportProblem) -> [String] {
+        var tags: [String] = []
+        for node in try array(key) {
+            let tag = try node.locale(nil)
+            guard !tags.contains(tag) else { throw ImportProblem("\(node.path): '\(tag)' is listed twice") }
+            tags.append(tag)
+        }
+        return tags
     }
 
     func locale(_ key: String?) throws(ImportProblem) -> String {
