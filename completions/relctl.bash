@@ -35,8 +35,8 @@ _relctl_spec() {
         "notes set") subs=""; flags="--dry-run"; valued="--platform --locale --file"; repeat="--platform"; args=("dyn:versions" "none"); argrep=1 ;;
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes rm") subs=""; flags="--dry-run --yes"; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "force") subs=""; flags="--allow-unreleased --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "recommend") subs=""; flags="--clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "force") subs=""; flags="--allow-unreleased --allow-lockout --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "recommend") subs=""; flags="--allow-lockout --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "policy set") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
         "policy clear") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
@@ -57,7 +57,7 @@ _relctl_spec() {
         "message set") subs=""; flags="--dry-run"; valued="--locale --title --message --update-button --later-button --skip-button --retry-button --deadline-message"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
         "message rm") subs=""; flags="--dry-run --yes"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
-        "check") subs=""; flags=""; valued="--platform --build --locale --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "check") subs=""; flags=""; valued="--platform --build --locale --os --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout"; repeat=""; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
@@ -173,6 +173,7 @@ _relctl_value() {
         "check|--platform") echo "dyn:platforms" ;;
         "check|--build") echo "none" ;;
         "check|--locale") echo "dyn:locales" ;;
+        "check|--os") echo "none" ;;
         "check|--at") echo "none" ;;
         "status|--at") echo "none" ;;
         "status|--html") echo "file" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --app-store-id --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
@@ -261,6 +261,7 @@ complete -c relctl -n '__relctl_arg \'notes rm\' 0 0' -a '(__relctl_dyn versions
 complete -c relctl -n '__relctl_opt \'force\' --platform 1' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'force\' --build 0' -l build -x -d 'With a version equal to the floor, builds below N are below the floor too'
 complete -c relctl -n '__relctl_opt \'force\' --allow-unreleased 0' -l allow-unreleased -d 'Set the floor even though no released version reaches it'
+complete -c relctl -n '__relctl_opt \'force\' --allow-lockout 0' -l allow-lockout -d 'Set the floor even though devices on some OS cannot install any version at or above it'
 complete -c relctl -n '__relctl_opt \'force\' --after 0' -l after -x -d 'Required only after this grace period, like 7d, 36h or 90m; optional until then'
 complete -c relctl -n '__relctl_opt \'force\' --deadline 0' -l deadline -x -d 'Required from this instant on, optional until then: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
 complete -c relctl -n '__relctl_opt \'force\' --no-deadline 0' -l no-deadline -d 'Make the current force floor required at once (drop its deadline)'
@@ -270,6 +271,7 @@ complete -c relctl -n '__relctl_opt \'force\' --yes 0' -s y -l yes -d 'Make the 
 complete -c relctl -n '__relctl_arg \'force\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'recommend\' --platform 1' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'recommend\' --build 0' -l build -x -d 'With a version equal to the floor, builds below N are below the floor too'
+complete -c relctl -n '__relctl_opt \'recommend\' --allow-lockout 0' -l allow-lockout -d 'Set the floor even though devices on some OS cannot install any version at or above it'
 complete -c relctl -n '__relctl_opt \'recommend\' --clear 0' -l clear -d 'Remove the floor'
 complete -c relctl -n '__relctl_opt \'recommend\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'recommend\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
@@ -363,6 +365,7 @@ complete -c relctl -n '__relctl_arg \'message rm\' 0 0' -a 'required optional ma
 complete -c relctl -n '__relctl_opt \'check\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'check\' --build 0' -l build -x -d 'The user\'s build number'
 complete -c relctl -n '__relctl_opt \'check\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'The user\'s locale (default the project\'s default locale)'
+complete -c relctl -n '__relctl_opt \'check\' --os 0' -l os -x -d 'The device\'s OS version, like 15.4 (an API level, like 26, on Android)'
 complete -c relctl -n '__relctl_opt \'check\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
 complete -c relctl -n '__relctl_arg \'check\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'status\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''

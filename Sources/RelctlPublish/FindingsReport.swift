@@ -8,6 +8,7 @@ package enum FindingsReport {
         if let v = f.version { subject += " \(v)\(f.build.map { " (\($0))" } ?? "")" }
         if let install = f.install { subject += " (unrecorded: \(install))" }
         if let l = f.locale { subject += " [\(l)]" }
+        if let os = f.os { subject += " on \(OSBands.osName(f.platform)) \(os)" }
         let when = f.from.map { "from \(Time.format($0)), as a publish then writes it: " } ?? ""
         return "\(subject): \(when)check says \(f.expected), the client does \(f.actual) (\(f.file))"
     }
@@ -48,7 +49,7 @@ package enum FindingsReport {
         .object(["project": .string(f.project), "platform": .string(f.platform), "client": .string(f.client.rawValue), "file": .string(f.file),
                  "version": .optional(f.version), "build": .optional(f.build), "locale": .optional(f.locale),
                  "check": .string(f.expected), "clientDoes": .string(f.actual), "unrecorded": .optional(f.install),
-                 "from": f.from.map { .time($0) } ?? .null])
+                 "os": .optional(f.os), "from": f.from.map { .time($0) } ?? .null])
     }
 
     package static func json(project: String, _ l: Limit) -> JSON {

@@ -46,8 +46,8 @@ extension Store {
     /// false and the caller warns.
     @discardableResult
     public func setFloor(_ kind: FloorKind, of platform: PlatformRecord, in project: ProjectRecord, to floor: Floor?,
-                         allowUnreleased: Bool, now: Int64) throws -> Bool {
-        try setFloor(kind, of: [platform], in: project, to: floor, allowUnreleased: allowUnreleased, now: now)[0]
+                         allowUnreleased: Bool, allowLockout: Bool = false, now: Int64) throws -> Bool {
+        try setFloor(kind, of: [platform], in: project, to: floor, allowUnreleased: allowUnreleased, allowLockout: allowLockout, now: now)[0]
     }
 
     /// Moves the deadline of each platform's own force floor (nil: required
@@ -70,8 +70,9 @@ extension Store {
     /// row naming them all): either every platform gets it or none does.
     /// The answer says, per platform, whether a released version reaches it.
     @discardableResult
+    /// A floor some OS band cannot reach is refused unless `allowLockout` (WriteRules.floorLocksOut).
     public func setFloor(_ kind: FloorKind, of platforms: [PlatformRecord], in project: ProjectRecord, to floor: Floor?,
-                         allowUnreleased: Bool, now: Int64) throws -> [Bool] {
+                         allowUnreleased: Bool, allowLockout: Bool = false, now: Int64) throws -> [Bool] {
         let word = kind.rawValue
         let names = platforms.map(\.name).joined(separator: ",")
         let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(names)"
@@ -87,6 +88,10 @@ extension Store {
                         // A force floor set ahead of its release, asked for, goes in unreached.
                         guard kind == .force && allowUnreleased else { throw refused }
                         reached = false
+                    }
+                    let record = current.first { $0.id == platform.id } ?? platform
+                    if !allowLockout, let refused = WriteRules.floorLocksOut(floor, kind: kind, on: record, versions: all, now: now) {
+                        throw refused
                     }
                 }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",

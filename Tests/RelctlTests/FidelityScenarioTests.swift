@@ -47,6 +47,16 @@ final class FidelityScenarioTests: XCTestCase {
             // A few Android versions without a versionCode, and iOS without an App Store id: no manifest, a limit.
             for i in list.indices where name == "android" ? !r.chance(5) : r.chance(50) { list[i].build = Int64(100 * (i + 1) + r.below(50)) }
             list = Store.sorted(list)
+            // Versions that need a newer OS: mostly rising with the version, sometimes not,
+            // on Android mostly API levels and now and then an OS version the library cannot take.
+            if r.chance(50) {
+                let ladder = name == "ios" ? ["13.0", "15.0", "16.4", "17.0", "18"] : r.chance(15) ? ["7.0", "8.1"] : ["21", "24", "26", "30"]
+                var step = 0
+                for i in list.indices where r.chance(60) {
+                    step = min(ladder.count - 1, r.chance(15) ? r.below(ladder.count) : step + r.below(2))
+                    list[i].minOS = ladder[step]
+                }
+            }
             func floor(_ chance: Int) -> Floor? {
                 guard r.chance(chance), let v = list.filter({ $0.releasedAt.map { $0 <= now } ?? false }).randomElement(using: &r) else { return nil }
                 return Floor(version: v.version, build: r.chance(30) ? v.build : nil)

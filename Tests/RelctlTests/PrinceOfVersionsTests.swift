@@ -122,12 +122,14 @@ final class PrinceOfVersionsTests: XCTestCase {
         let s = PrinceOfVersionsTests.snapshot(minOS: ["13.0", "15.0", "17.0"], force: Floor(version: try Version("2.0"), build: nil))
         let (j, files) = try render(s)
         let list = j["ios2"]?.array ?? []
-        XCTAssertEqual(list.map { $0["last_version_available"]?.string ?? "?" }, ["3.0-300", "2.0-200", "1.0-100"])
-        XCTAssertEqual(list.map { $0["requirements"]?["required_os_version"]?.string ?? "-" }, ["17.0", "15.0", "13.0"])
-        XCTAssertEqual(list.map { $0["required_version"]?.string ?? "-" }, ["2.0", "2.0", "-"], "a device that cannot install 2.0 is not forced to")
+        // Below iOS 13 nothing installs: the last configuration, without a requirement, offers nothing.
+        XCTAssertEqual(list.map { $0["last_version_available"]?.string ?? "?" }, ["3.0-300", "2.0-200", "1.0-100", "0.0.0"])
+        XCTAssertEqual(list.map { $0["requirements"]?["required_os_version"]?.string ?? "-" }, ["17.0", "15.0", "13.0", "-"])
+        XCTAssertEqual(list.map { $0["required_version"]?.string ?? "-" }, ["2.0", "2.0", "-", "-"], "a device that cannot install 2.0 is not forced to")
         let c = try PrinceOfVersionsClient(files["app/prince-of-versions.json"]!, platform: "ios")
         XCTAssertEqual(c.decide("1.0", build: 100, os: "14.0"), .none, "iOS 14 can install nothing newer")
         XCTAssertEqual(c.decide("1.0", build: 100, os: "16.0"), .required)
+        XCTAssertEqual(c.decide("1.0", build: 100, os: "12.4"), .none, "below every minimum: a configuration that offers nothing, not an error")
         XCTAssertTrue(Fidelity.check(s, at: 1_790_000_000) { files[$0] }.allSatisfy { !$0.isDisagreement })
     }
 

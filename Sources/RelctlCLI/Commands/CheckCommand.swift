@@ -4,13 +4,15 @@ import RelctlCore
 enum CheckCommand {
     static let command: RunnableCommand = RunnableCommand(
         "check", abstract: "Show what a user at VERSION sees now (or --at a time), and why.",
-        discussion: "Precedence: an active maintenance window, then a pin, then the force floor, then the recommend floor or the outdated default, then nothing. Updates announced by the outdated default wait for the release delay.",
+        discussion: "Precedence: an active maintenance window, then a pin, then the force floor, then the recommend floor or the outdated default, then nothing. Updates announced by the outdated default wait for the release delay. A device is only sent to a version its OS can install (the version's minimum OS, else the platform's): with --os the answer is for that OS, a device below a floor it cannot reach is offered the newest version it can install, and one that can install nothing newer is told nothing (os-too-old); without --os the answer is for the newest OS, followed by the OS bands whose answer differs.",
         arguments: [Argument("VERSION", help: "The version the user's app reports.", completion: .dynamic(.versions))],
         options: [Shared.platform, Shared.build("The user's build number."),
                   Shared.locale("The user's locale (default the project's default locale)."),
+                  Option("os", value: "VERSION", help: "The device's OS version, like 15.4 (an API level, like 26, on Android)."),
                   Shared.at],
         examples: [Example("relctl check 1.9.4 --platform ios --locale tr", "What a Turkish iOS user on 1.9.4 sees now."),
-                   Example("relctl check 2.0 --platform ios --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window.")]
+                   Example("relctl check 2.0 --platform ios --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window."),
+                   Example("relctl check 1.0 --platform ios --os 15.4", "What 1.0 sees on an iPhone that cannot go past iOS 15.")]
     ) { inv in
         let client = Release(try Version(inv.arg("VERSION")!), build: try inv.value("build").map(parseBuild))
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -21,19 +23,27 @@ enum CheckCommand {
             return (try store.zonedSnapshot(project), platform)
         }
         let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
+        let os = try inv.value("os").map(deviceOS)
         let evaluator = Evaluator(snapshot)
-        let verdict = evaluator.evaluate(platform, client, at: at)
+        let verdict = evaluator.evaluate(platform, client, at: at, os: os)
+        let others = os == nil ? otherBands(evaluator, platform, client, at: at, than: verdict) : []
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
         let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
         var full = doc
         if case .object(var o) = doc {
             o["platform"] = .string(platform.name); o["version"] = .string(client.version.text); o["build"] = .optional(client.build)
-            o["locale"] = .string(locale); o["at"] = .time(at)
+            o["locale"] = .string(locale); o["at"] = .time(at); o["os"] = .optional(os)
+            o["otherOs"] = .array(others.map { band, v in
+                .object(["from": .optional(band.from), "below": .optional(band.below), "label": .string(band.label(platform.name)),
+                         "verdict": .string(v.kind.rawValue), "decidedBy": .string(v.decidedBy.rawValue), "why": .string(v.why),
+                         "target": .optional(v.target?.version.text)])
+            })
             full = .object(o)
         }
         inv.render(full) {
             var s = CheckCommand.line("verdict", verdict.kind.rawValue) + CheckCommand.line("why", "\(verdict.why) [\(verdict.decidedBy.rawValue)]")
+            if let os { s += CheckCommand.line("device OS", "\(OSBands.osName(platform.name)) \(os)") }
             if let t = verdict.target { s += CheckCommand.line("target", t.label) }
             if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {
                 s += CheckCommand.line("rule", "\(verdict.updateType ?? "-") update: \(r.name) (\(r.alert.rawValue), \(r.frequency.rawValue))\(r.skipAllowed && verdict.kind == .optional ? ", skip allowed" : "")")
@@ -50,7 +60,32 @@ enum CheckCommand {
             if let (l, text) = notes {
                 s += "notes (\(l)):\n" + text.lines.map { "  \($0)\n" }.joined()
             }
+            for (i, (band, v)) in others.enumerated() {
+                let answer = v.kind.rawValue + (v.target.map { " update to \($0.label)" } ?? "")
+                s += CheckCommand.line(i == 0 ? "on older OS" : "", "\(band.label(platform.name)): \(answer) [\(v.decidedBy.rawValue)] (--os \(band.os!))")
+            }
             return s
+        }
+    }
+
+    /// A device's OS from the command line.
+    static func deviceOS(_ text: String) throws -> String {
+        guard (try? Version(text)) != nil else {
+            throw RelctlError.usage("invalid OS version '\(text)'", hint: "give the device's OS as numbers separated by dots, like 15.4, or an API level like 26 on Android")
+        }
+        return text
+    }
+
+    /// The OS bands (below the newest) where a device running `client` can
+    /// be, and is told otherwise than `verdict`, newest band first.
+    static func otherBands(_ evaluator: Evaluator, _ platform: PlatformRecord, _ client: Release, at: Int64, than verdict: Verdict) -> [(OSBand, Verdict)] {
+        let versions = evaluator.snapshot.versions(of: platform)
+        // A recorded version runs only where it installs; one nobody recorded may run anywhere.
+        let record = versions.first { $0.version.text == client.version.text && (client.build == nil || $0.build == client.build) }
+        return OSBands.of(platform, versions).dropFirst().compactMap { band in
+            guard let os = band.os, OSBands.populated(band, platform, versions), record.map({ OSBands.installable($0, on: os, platform) }) ?? true else { return nil }
+            let v = evaluator.evaluate(platform, client, at: at, os: os)
+            return v.kind != verdict.kind || v.target?.id != verdict.target?.id ? (band, v) : nil
         }
     }
 

@@ -6,14 +6,15 @@ import RelctlStore
 enum FloorCommands {
     static let build: Option = Shared.build("With a version equal to the floor, builds below N are below the floor too.")
     static let clear: Option = Option("clear", help: "Remove the floor.")
+    static let allowLockout: Option = Option("allow-lockout", help: "Set the floor even though devices on some OS cannot install any version at or above it.")
     static let floorArgument: Argument = Argument("VERSION", help: "The floor: versions below it are affected.", optional: true,
                                                   completion: .dynamic(.versions))
 
     static let force: RunnableCommand = RunnableCommand(
         "force", abstract: "Make every version below VERSION update (required update).",
-        discussion: "Refused when no released version at or above VERSION exists on the platform, since users would be sent to an update they cannot install; --allow-unreleased overrides that with a warning. With --after or --deadline the update is optional until the deadline, with a message naming it ({deadline}), and required from it on; check, status and every published file change at that instant, and publish names it as a next change. Without VERSION, --after/--deadline move the deadline of the current floor and --no-deadline ends the grace period at once; --clear cancels the floor.",
+        discussion: "Refused when no released version at or above VERSION exists on the platform, since users would be sent to an update they cannot install; --allow-unreleased overrides that with a warning. Refused too when devices on some OS cannot install any release at or above VERSION (its minimum OS is above theirs): apps that cannot tell the OS would block them with nothing to install; the refusal names the OS bands and the highest floor every OS reaches, and --allow-lockout overrides it (check --os, Prince of Versions, the appcast and control.json then offer those devices the newest version they can install). With --after or --deadline the update is optional until the deadline, with a message naming it ({deadline}), and required from it on; check, status and every published file change at that instant, and publish names it as a next change. Without VERSION, --after/--deadline move the deadline of the current floor and --no-deadline ends the grace period at once; --clear cancels the floor.",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."),
+        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."), allowLockout,
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
                   Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
                   Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
@@ -26,9 +27,9 @@ enum FloorCommands {
 
     static let recommend: RunnableCommand = RunnableCommand(
         "recommend", abstract: "Ask every version below VERSION to update (optional update).",
-        discussion: "Refused when VERSION is above the newest released version on the platform.",
+        discussion: "Refused when VERSION is above the newest released version on the platform, and when devices on some OS cannot install any release at or above it (--allow-lockout overrides that).",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, clear, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, build, allowLockout, clear, Shared.dryRun, Shared.yes],
         examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
 
@@ -43,7 +44,7 @@ enum FloorCommands {
             throw RelctlError.usage("--clear removes the floor and its deadline", hint: "run 'relctl force --clear' alone")
         }
         if !deadlineOptions.isEmpty && inv.arg("VERSION") == nil {
-            if inv.flag("build") || inv.flag("allow-unreleased") {
+            if inv.flag("build") || inv.flag("allow-unreleased") || inv.flag("allow-lockout") {
                 throw RelctlError.usage("moving a deadline keeps the floor as it is", hint: "give VERSION to set a new floor, like 'relctl force 2.0 --after 7d'")
             }
             try moveDeadline(inv)
@@ -63,7 +64,7 @@ enum FloorCommands {
         let (store, project, platforms) = try inv.targets()
         let moves = platforms.compactMap { Impact.floorMove(word, platform: $0.name, from: kind == .force ? $0.force : $0.recommend, to: floor) }
         let reached = try inv.confirmedChange(store, project, floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) {
-            try store.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), now: inv.now)
+            try store.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), allowLockout: inv.flag("allow-lockout"), now: inv.now)
         }
         for p in platforms where kind == .force {
             if let d = p.force?.deadline, d > inv.now, let floor, floor.deadline == nil {

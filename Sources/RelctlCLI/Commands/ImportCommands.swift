@@ -72,7 +72,7 @@ enum ImportCommands {
         }
         // Into a project that exists, floors and pins change what users see: the one --yes rule.
         let write = { try store.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now) }
-        if let project = try store.project(slug: slug) { try inv.confirmedChange(store, project, "importing \(path)", write: write) } else { try write() }
+        if let project = try store.project(slug: slug) { try inv.confirmedChange(store, project, "importing \(path)", write: write) } else { try inv.watchingLockouts(store, [slug], write) }
         inv.render(document) { changes.map { "\($0)\n" }.joined() }
         inv.info("imported \(path) into \(slug): \(changes.count) change\(changes.count == 1 ? "" : "s")\(conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") replaced")")
         inv.info("not in control.json, so not imported: \(ControlPlan.notCarried)")

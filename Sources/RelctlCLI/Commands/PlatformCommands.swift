@@ -122,7 +122,9 @@ enum PlatformCommands {
         if f.store != nil && !p.isApple {
             throw RelctlError.usage("--app-store-id is for Apple platforms, not \(p.name)", hint: "leave it out for \(p.name)")
         }
-        try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        try inv.watchingLockouts(store, [project.slug]) {
+            try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        }
         inv.info("updated platform \(p.name)")
         try inv.printWritten { try written(store, project, p.name) }
     }

@@ -20,7 +20,7 @@ extension Invocation {
     func confirmedChange<T>(_ store: Store, projects: [String], _ what: String, moves: [String] = [],
                             vet: (([RowChange]) throws -> Void)? = nil, write: () throws -> T) throws -> T {
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
-        if flag("yes") && quiet && !dryRun && vet == nil { return try write() }
+        if flag("yes") && quiet && !dryRun && vet == nil { return try watchingLockouts(store, projects, write) }
         // Nothing to change: nothing to ask about (the write says "unchanged"), as long as it still changes nothing.
         guard let trial = try self.trial(store, projects: projects, write: write) else { return try asShown([], store, write) }
         let rows = trial.rows
@@ -30,9 +30,10 @@ extension Invocation {
             throw RelctlError.usage("\(what) changes what users see and needs confirmation",
                                     hint: "add --yes to make it, or see its impact first with --dry-run")
         }
-        let lines = moves + trial.impact
+        let lines = moves + trial.impact + trial.lockouts.map { "lockout: " + $0 }
         previewedImpact = lines
-        if !quiet || asking {
+        let shown = !quiet || asking
+        if shown {
             // A dry run says its rows once, after the command ("would change:").
             let changes = dryRun ? "" : "changes:\n" + trial.changeLines.map { "  \($0)\n" }.joined()
             context.stderr.write(changes + "impact:\n" + lines.map { "  \($0)\n" }.joined())
@@ -45,7 +46,37 @@ extension Invocation {
         }
         // A --dry-run holds its change for its output, as any write does.
         if dryRun { return try write() }
-        return try asShown(rows, store, write)
+        let result = try asShown(rows, store, write)
+        if !shown { for l in trial.lockouts { warn(l) } }
+        return result
+    }
+
+    /// Makes a change and warns of every lockout (Lockouts) it creates:
+    /// a floor that devices on some OS can no longer reach.
+    func watchingLockouts<T>(_ store: Store, _ slugs: [String], _ write: () throws -> T) throws -> T {
+        let before = try lockouts(store, slugs)
+        let result = try write()
+        for l in Invocation.newLockouts(before: before, after: try lockouts(store, slugs)) { warn(l) }
+        return result
+    }
+
+    /// The lockouts of each project's floors now, read without notes.
+    func lockouts(_ store: Store, _ slugs: [String]) throws -> [Lockout] {
+        try store.read {
+            try slugs.flatMap { slug -> [Lockout] in
+                guard let project = try store.project(slug: slug) else { return [] }
+                return try store.platforms(project: project.id).flatMap { p in Lockouts.of(p, try store.versions(platform: p.id, withNotes: false), at: now) }
+            }
+        }
+    }
+
+    static func lockouts(_ s: ProjectSnapshot?, at t: Int64) -> [Lockout] {
+        s.map { s in s.platforms.flatMap { Lockouts.of($0, s.versions(of: $0), at: t) } } ?? []
+    }
+
+    /// What `after` locks out that `before` did not, in words.
+    static func newLockouts(before: [Lockout], after: [Lockout]) -> [String] {
+        after.filter { !before.contains($0) }.map(\.sentence)
     }
 
     /// Makes the change held, and commits it only if it is the one shown
@@ -79,6 +110,8 @@ extension Invocation {
         /// The rows for people, at most `Trial.linesShown`, then how many more.
         var changeLines: [String]
         var impact: [String]
+        /// The lockouts the change creates (Lockouts), in words.
+        var lockouts: [String]
         static var linesShown: Int { 200 }
     }
 
@@ -117,7 +150,9 @@ extension Invocation {
             // Several projects: each one's lines under its name.
             impact += slugs.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
         }
-        return Trial(result: result, rows: rows, words: words, changeLines: changeLines, impact: impact)
+        let lockouts = Invocation.newLockouts(before: before.flatMap { Invocation.lockouts($0, at: now) },
+                                              after: after.flatMap { Invocation.lockouts($0, at: now) })
+        return Trial(result: result, rows: rows, words: words, changeLines: changeLines, impact: impact, lockouts: lockouts)
     }
 
     /// What a change does to users now, then at each coming instant where

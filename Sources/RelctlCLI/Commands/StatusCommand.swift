@@ -36,25 +36,46 @@ enum StatusCommand {
             let announced = snapshot.newestAnnounced(p, at: at)
             let versions = snapshot.versions(of: p).reversed()
             let verdicts = versions.map { ($0, evaluator.evaluate(p, $0.release, at: at)) }
+            // Versions that need different OS: each band's newest release, and what a version is told there otherwise.
+            let all = snapshot.versions(of: p)
+            let bands = OSBands.of(p, all).filter { OSBands.populated($0, p, all) }
+            let older = bands.count > 1 ? verdicts.map { v, verdict in CheckCommand.otherBands(evaluator, p, v.release, at: at, than: verdict) } : verdicts.map { _ in [] }
+            let lockouts = Lockouts.of(p, all, at: at)
+            func newestIn(_ band: OSBand) -> VersionRecord? {
+                all.last { v in v.isReleased(at: at) && (band.os.map { OSBands.installable(v, on: $0, p) } ?? true) }
+            }
+            let bandDocs: [JSON] = bands.map { b in
+                .object(["from": .optional(b.from), "below": .optional(b.below), "label": .string(b.label(p.name)),
+                         "newestReleased": .optional(newestIn(b)?.version.text)])
+            }
+            let pins: [JSON] = versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!.rawValue)]) }
+            let versionDocs: [JSON] = zip(verdicts, older).map { pair, other in StatusCommand.versionJSON(pair.0, pair.1, other, p, at: at) }
             platformDocs.append(.object([
                 "platform": .string(p.name),
                 "newestReleased": .optional(newest?.version.text), "newestAnnounced": .optional(announced?.version.text),
                 "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
-                "pins": .array(versions.filter { $0.policy != nil }.map { .object(["version": .string($0.version.text), "policy": .string($0.policy!.rawValue)]) }),
-                "versions": .array(verdicts.map { v, verdict in
-                    .object(["version": .string(v.version.text), "build": .optional(v.build), "released": .bool(v.isReleased(at: at)),
-                             "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy.rawValue),
-                             "target": .optional(verdict.target?.version.text)])
-                }),
+                "pins": .array(pins),
+                "osBands": .array(bands.count > 1 ? bandDocs : []),
+                "lockouts": .array(lockouts.map { .string($0.sentence) }),
+                "versions": .array(versionDocs),
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
             let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + PeopleTime.format($0, now: at, timeZone: inv.timeZone) + ")" } ?? ""
             text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
+            if bands.count > 1 {
+                text += "  OS bands: " + bands.map { "\($0.label(p.name)) gets up to \(newestIn($0)?.label ?? "nothing released")" }.joined(separator: "; ") + "\n"
+            }
+            for l in lockouts { text += "  LOCKOUT: \(l.sentence)\n" }
             if !verdicts.isEmpty {
-                text += Table.render(["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"], verdicts.map { v, verdict in
-                    [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy?.rawValue ?? "-",
-                     verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy.rawValue]
+                let head = ["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"] + (bands.count > 1 ? ["ON OLDER OS"] : [])
+                text += Table.render(head, zip(verdicts, older).map { pair, other in
+                    let (v, verdict) = pair
+                    let row = [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy?.rawValue ?? "-",
+                               verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy.rawValue]
+                    guard bands.count > 1 else { return row }
+                    let runs = bands.dropFirst().contains { $0.os.map { OSBands.installable(v, on: $0, p) } ?? false }
+                    return row + [!runs ? "-" : other.isEmpty ? "the same" : other.map { b, o in "\(b.label(p.name)): \(o.kind.rawValue)\(o.target.map { " → \($0.version.text)" } ?? "")" }.joined(separator: "; ")]
                 }).split(separator: "\n").map { "  \($0)\n" }.joined()
             }
         }
@@ -70,5 +91,15 @@ enum StatusCommand {
             ]),
             "platforms": .array(platformDocs),
         ])) { text }
+    }
+
+    static func versionJSON(_ v: VersionRecord, _ verdict: Verdict, _ other: [(OSBand, Verdict)], _ p: PlatformRecord, at: Int64) -> JSON {
+        let bands: [JSON] = other.map { b, o in
+            .object(["from": .optional(b.from), "below": .optional(b.below), "label": .string(b.label(p.name)),
+                     "verdict": .string(o.kind.rawValue), "decidedBy": .string(o.decidedBy.rawValue), "target": .optional(o.target?.version.text)])
+        }
+        return .object(["version": .string(v.version.text), "build": .optional(v.build), "released": .bool(v.isReleased(at: at)),
+                        "verdict": .string(verdict.kind.rawValue), "decidedBy": .string(verdict.decidedBy.rawValue),
+                        "target": .optional(verdict.target?.version.text), "otherOs": .array(bands)])
     }
 }

@@ -67,7 +67,8 @@ enum UndoCommands {
         let words = try ChangeWords(changes, store: store, time: inv.people)
         store.dropChanges()
         store.holdsChanges = held
-        let impact = before.flatMap { b in after.map { inv.impactLines(before: b, after: $0) } } ?? []
+        let lockouts = Invocation.newLockouts(before: Invocation.lockouts(before, at: inv.now), after: Invocation.lockouts(after, at: inv.now))
+        let impact = (before.flatMap { b in after.map { inv.impactLines(before: b, after: $0) } } ?? []) + lockouts.map { "lockout: " + $0 }
         let names = trial.entries.map { "#\($0.id) (\($0.project.map { $0 + ": " } ?? "")\($0.action))" }
         let asking = inv.context.stdinIsTerminal && !inv.flag("yes") && !inv.dryRun
         if !inv.quiet || asking {
@@ -76,6 +77,7 @@ enum UndoCommands {
         }
         try inv.confirm("Revert \(trial.entries.map { "#\($0.id)" }.joined(separator: ", "))?")
         let done = try store.revert(entry.id, withLater: later, now: inv.now)
+        if inv.quiet && !asking { for l in lockouts { inv.warn(l) } }
         inv.info("reverted \(names.joined(separator: ", "))\(inv.dryRun ? "" : " as change #\(done.id)")")
         try inv.printWritten {
             .object(["id": inv.dryRun ? .null : .int(done.id), "dryRun": .bool(inv.dryRun), "reverted": .array(done.entries.map { .int($0.id) }.reversed()),

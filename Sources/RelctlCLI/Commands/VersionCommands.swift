@@ -37,9 +37,12 @@ enum VersionCommands {
         if platform.isAndroid && buildNumber == nil {
             throw RelctlError.usage("Android versions need --build: it is the versionCode the app reports", hint: "add --build N")
         }
-        let siblings = try store.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
-                                            notes: noteText.map { (locale: locale ?? project.defaultLocale, text: $0) },
-                                            on: platform, of: project, now: inv.now)
+        // A version older than a floor, for an OS no release at the floor runs on, shows a lockout.
+        let siblings = try inv.watchingLockouts(store, [project.slug]) {
+            try store.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
+                                 notes: noteText.map { (locale: locale ?? project.defaultLocale, text: $0) },
+                                 on: platform, of: project, now: inv.now)
+        }
         for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
         inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
         try inv.printWritten { json(try store.version(version.text, on: platform), platform: platform.name, now: inv.now) }
@@ -153,7 +156,7 @@ enum VersionCommands {
             let to = releasedAt.map { "moves its release to \(inv.people($0)), restarting its release delay" } ?? "withdraws its release"
             try inv.confirmedChange(store, project, "moving a release", moves: ["\(p.name) \(v.version.text) released \(inv.people(was)): \(to)"], write: edit)
         } else {
-            try edit()
+            try inv.watchingLockouts(store, [project.slug], edit)
         }
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
         try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
@@ -176,7 +179,7 @@ enum VersionCommands {
             return "\(p.name) \(v.version.text) released \(inv.people(was))"
         }
         let release = { try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now) }
-        if moved.isEmpty { try release() } else {
+        if moved.isEmpty { try inv.watchingLockouts(store, [project.slug], release) } else {
             try inv.confirmedChange(store, project, "moving a release", moves: moved.map { "\($0): moves its release to \(inv.people(at)), restarting its release delay" }, write: release)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(inv.people(at))") }
@@ -193,7 +196,7 @@ enum VersionCommands {
         let (store, project, p) = try inv.target()
         let v = try store.version(inv.arg("VERSION")!, on: p)
         try inv.confirm("Remove \(p.name) \(v.version.text) and its notes?")
-        try store.removeVersion(v, on: p, of: project, now: inv.now)
+        try inv.watchingLockouts(store, [project.slug]) { try store.removeVersion(v, on: p, of: project, now: inv.now) }
         inv.info("removed \(p.name) \(v.version.text)")
     }
 }

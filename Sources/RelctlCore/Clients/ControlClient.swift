@@ -2,6 +2,8 @@
 /// verdict per version as published, and maintenance first.
 public struct ControlClient: Sendable {
     let platforms: [String: [String: String]]
+    /// Per platform and version key, the answers on older OS (`byOs`).
+    let byOS: [String: [String: [(from: String?, below: String, update: String)]]]
     let maintenance: [String?]
 
     /// The whole document is checked first, as a decoder reads it; then
@@ -16,6 +18,7 @@ public struct ControlClient: Sendable {
         func value(_ range: Range<Int>?) -> JSON? { range.flatMap { JSONReader.value(bytes, at: $0) } }
         guard let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { throw .crash("platforms is not an object") }
         var byPlatform: [String: [String: String]] = [:]
+        var byOS: [String: [String: [(from: String?, below: String, update: String)]]] = [:]
         for (name, range) in platforms {
             guard let p = JSONReader.object(bytes, at: range) else { throw .crash("platforms.\(name) is not an object") }
             guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
@@ -24,11 +27,24 @@ public struct ControlClient: Sendable {
                 guard let o = JSONReader.object(bytes, at: v) else { throw .crash("platforms.\(name).versions[] is not an object") }
                 let text = try ClientJSON.string(value(o.last("version")), "version")
                 let build = value(o.last("build")).flatMap { if case .int(let n) = $0 { return String(n) } else { return nil } }
-                updates[ControlClient.key(text, build)] = try ClientJSON.string(value(o.last("update")), "update")
+                let key = ControlClient.key(text, build)
+                updates[key] = try ClientJSON.string(value(o.last("update")), "update")
+                guard let bands = o.last("byOs") else { continue }
+                guard case .array(let list)? = value(bands) else { throw .crash("platforms.\(name).versions[].byOs is not an array") }
+                byOS[name, default: [:]][key] = try list.map { (e: JSON) throws(ClientFailure) in
+                    let band = try ClientJSON.object(e, "byOs[]")
+                    let from: String?
+                    switch band["from"] {
+                    case .null?: from = nil
+                    default: from = try ClientJSON.string(band["from"], "byOs[].from")
+                    }
+                    return (from, try ClientJSON.string(band["below"], "byOs[].below"), try ClientJSON.string(band["update"], "byOs[].update"))
+                }
             }
             byPlatform[name] = updates
         }
         self.platforms = byPlatform
+        self.byOS = byOS
         let m = try ClientJSON.object(value(top["maintenance"]), "maintenance")
         guard case .array(let active)? = m["active"] else { throw .crash("maintenance.active is not an array") }
         maintenance = try active.map { (w: JSON) throws(ClientFailure) -> String? in
@@ -56,9 +72,14 @@ public struct ControlClient: Sendable {
         return snapshot
     }
 
-    public func decide(platform: String, version: String, build: Int64?) -> ClientDecision {
+    /// `os`: the device's OS (nil: the newest, which the top-level answer is for).
+    public func decide(platform: String, version: String, build: Int64?, os: String? = nil) -> ClientDecision {
         if maintenance.contains(where: { $0 == nil || $0 == platform }) { return .maintenance }
-        switch platforms[platform]?[ControlClient.key(version, build.map(String.init))] {
+        let key = ControlClient.key(version, build.map(String.init))
+        let band = os.flatMap { os in
+            byOS[platform]?[key]?.first { b in (b.from.map { !OSVersion.isBelow(os, $0) } ?? true) && OSVersion.isBelow(os, b.below) }
+        }
+        switch band?.update ?? platforms[platform]?[key] {
         case "required": return .required
         case "optional": return .optional
         case "none": return .none

@@ -13,6 +13,7 @@ public struct SirenClient: Sendable, Equatable {
     struct Lookup: Equatable {
         let version: [Int]
         let releasedAt: Int64
+        let minimumOS: String
     }
 
     /// `lookup` nil: no lookup file for this locale (Siren sees no update).
@@ -40,10 +41,10 @@ public struct SirenClient: Sendable, Equatable {
         guard case .object(let l)? = try? JSONReader.parse(lookup), case .int(1)? = l["resultCount"],
               case .array(let results)? = l["results"], case .object(let r)? = results.first,
               case .int? = r["trackId"], case .string(let version)? = r["version"], case .string(let date)? = r["currentVersionReleaseDate"],
-              case .string? = r["bundleId"], case .string? = r["minimumOsVersion"], case .string? = r["releaseNotes"], case .string? = r["trackViewUrl"],
+              case .string? = r["bundleId"], case .string(let minimumOS)? = r["minimumOsVersion"], case .string? = r["releaseNotes"], case .string? = r["trackViewUrl"],
               let releasedAt = Time.parseUTC(date)
         else { throw .ignored("the lookup file does not decode") }
-        self.lookup = Lookup(version: SirenClient.components(version), releasedAt: releasedAt)
+        self.lookup = Lookup(version: SirenClient.components(version), releasedAt: releasedAt, minimumOS: minimumOS)
     }
 
     /// Siren 7: missing components count as 0; the first that differs is the update type.
@@ -78,11 +79,13 @@ public struct SirenClient: Sendable, Equatable {
     }
 
     /// Siren's gates come first, the floor the app feeds it after them
-    /// (docs/clients.md, Wiring): no lookup or a release still in its delay means
-    /// no alert, forced or not.
-    public func decide(_ installed: String, at now: Int64) -> ClientDecision {
+    /// (docs/clients.md, Wiring): no lookup, a release still in its delay, or a
+    /// device OS (`os`, nil: the newest) below the lookup's minimum means no
+    /// alert, forced or not.
+    public func decide(_ installed: String, at now: Int64, os: String? = nil) -> ClientDecision {
         let version = SirenClient.components(installed)
         guard let lookup, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
+        if let os, OSVersion.isBelow(os, lookup.minimumOS) { return .none }
         if let forceFloor, SirenClient.compare(version, forceFloor).below { return .required }
         let c = SirenClient.compare(version, lookup.version)
         guard c.below else { return .none }

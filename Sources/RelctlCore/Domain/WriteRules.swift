@@ -21,6 +21,21 @@ public enum WriteRules {
 
     public enum FloorKind: String, Sendable { case force, recommend }
 
+    /// A floor that some OS band running the app cannot reach (Lockouts):
+    /// the apps that cannot tell the OS would block those users, or ask
+    /// them for an update they cannot install. Refused unless asked for.
+    public static func floorLocksOut(_ floor: Floor, kind: FloorKind, on platform: PlatformRecord, versions: [VersionRecord], now: Int64) -> Refusal? {
+        let lockouts = Lockouts.of(floor, kind, platform, versions, at: now)
+        guard let first = lockouts.first else { return nil }
+        let bands = lockouts.map { "\($0.band.label(platform.name)) (newest they can install: \($0.reach.version.text))" }.joined(separator: ", ")
+        let message = "users on \(bands) cannot install \(first.needed.version.text) or newer (it needs \(OSBands.osName(platform.name)) \(first.neededOS)): "
+            + (kind == .force ? "apps that cannot tell the OS (Retired, AndVersion) would block them with nothing to install"
+                : "apps that cannot tell the OS (Retired, AndVersion) would ask them for an update they cannot install")
+        let allow = Fix.flag("--allow-lockout", "to set it anyway (check --os and the files that know the OS offer them what they can install)")
+        guard let reach = Lockouts.reachable(platform, versions, at: now) else { return Refusal(message, fix: allow) }
+        return Refusal(message, fix: .either(.run([kind.rawValue, reach.version.text, "--platform", platform.name], "set a floor every supported OS can reach with"), allow))
+    }
+
     /// On Android the build is the versionCode, which clients compare and
     /// Google Play requires to grow with every release: a build that would
     /// rank a version below an older one (or above a newer one) is refused.

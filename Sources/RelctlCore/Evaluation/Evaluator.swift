@@ -6,8 +6,9 @@ public struct Evaluator: Sendable {
     public init(_ snapshot: ProjectSnapshot) { self.snapshot = snapshot }
 
     /// Precedence: an active maintenance window, then the update decision.
-    public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
-        maintenance(platform, at: t) ?? update(platform, client, at: t)
+    /// `os`: the device's OS (nil: one that can install every version).
+    public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64, os: String? = nil) -> Verdict {
+        maintenance(platform, at: t) ?? update(platform, client, at: t, os: os)
     }
 
     /// The verdict of every version while a window blocks the platform, nil when none does.
@@ -22,21 +23,37 @@ public struct Evaluator: Sendable {
 
     /// The update decision alone (pin, force floor, recommend floor or the
     /// outdated default, then none). Retired's per-version policy is this.
-    public func update(_ platform: PlatformRecord, _ client: Release, at t: Int64) -> Verdict {
-        update(platform, client, at: t, facts: PlatformFacts(snapshot, platform, at: t))
+    public func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, os: String? = nil) -> Verdict {
+        update(platform, client, at: t, facts: PlatformFacts(snapshot, platform, at: t, os: os))
     }
 
-    /// What every verdict of a platform at one instant looks up, found once
-    /// (a publish asks for every recorded version: each lookup is a scan).
+    /// What every verdict of a platform at one instant (and device OS) looks
+    /// up, found once (a publish asks for every recorded version: each
+    /// lookup is a scan). A device is only ever sent to a version its OS
+    /// can install: `released` and `announced` are the newest it can.
     struct PlatformFacts {
         let released: VersionRecord?
         let announced: VersionRecord?
         let pinned: [VersionRecord]
+        /// The device's OS, when it cannot install the newest release (`beyond`).
+        let os: String?
+        /// The newest release, when the device's OS is too old for it.
+        let beyond: VersionRecord?
 
-        init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64) {
-            released = snapshot.newestReleased(platform, at: t)
-            announced = snapshot.newestAnnounced(platform, at: t)
+        init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64, os: String? = nil) {
+            let newest = snapshot.newestReleased(platform, at: t)
             pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
+            guard let os, let newest, !OSBands.installable(newest, on: os, platform) else {
+                released = newest
+                announced = snapshot.newestAnnounced(platform, at: t)
+                self.os = nil; beyond = nil
+                return
+            }
+            let fits = snapshot.versions(of: platform).filter { OSBands.installable($0, on: os, platform) }
+            released = fits.last { $0.isReleased(at: t) }
+            let delay = snapshot.delaySeconds
+            announced = fits.last { v in v.releasedAt.map { $0 + delay <= t } ?? false }
+            self.os = os; beyond = newest
         }
     }
 
@@ -47,6 +64,12 @@ public struct Evaluator: Sendable {
         func newer(than c: Release) -> VersionRecord? {
             guard let r = released, Release.isBelow(c, r.release) else { return nil }
             return r
+        }
+        // Nothing newer the device's OS can install, while a newer release exists.
+        func tooOld() -> Verdict? {
+            guard let beyond = facts.beyond, let os = facts.os, Release.isBelow(client, beyond.release) else { return nil }
+            return Verdict(kind: .none, decidedBy: .osTooOld,
+                           why: "\(Evaluator.osWords(platform, os)) cannot install any version newer than \(Evaluator.label(client)) (\(beyond.version.text) needs \(Evaluator.osWords(platform, OSBands.minimum(beyond, platform)!))): nothing to update to")
         }
         func ruleInfo(_ target: VersionRecord) -> (String, Rule) {
             let index = client.version.firstDifference(from: target.version) ?? 3
@@ -71,6 +94,7 @@ public struct Evaluator: Sendable {
                 return Verdict(kind: .none, decidedBy: .pin, why: "\(pinned.version.text) is pinned to none on \(platform.name)")
             }
             guard let target = newer(than: client) else {
+                if let verdict = tooOld() { return verdict }
                 return Verdict(kind: .none, decidedBy: .pin,
                                why: "\(pinned.version.text) is pinned to \(policy.rawValue), but no newer version is released on \(platform.name)")
             }
@@ -87,7 +111,20 @@ public struct Evaluator: Sendable {
                                                                (platform.pendingFloor(at: t), .optional, .forceDeadline),
                                                                (platform.recommend, .optional, .recommendFloor)]
         for case let (floor?, kind, name) in floors where Release.isBelow(client, floor.release) {
-            guard let target = newer(than: client) else { continue }
+            guard let target = newer(than: client) else {
+                if let verdict = tooOld() { return verdict }
+                continue
+            }
+            // A device whose OS cannot install a version at the floor is not
+            // blocked: it is offered the newest it can install.
+            if kind == .required, let beyond = facts.beyond, Release.isBelow(target.release, floor.release) {
+                let (type, rule) = decided(.optional, target)
+                let snapshot = self.snapshot, os = facts.os!
+                let reaching = snapshot.versions(of: platform).first { $0.isReleased(at: t) && !Release.isBelow($0.release, floor.release) } ?? beyond
+                return Verdict(kind: .optional, decidedBy: .osTooOld,
+                               why: "\(Evaluator.belowFloor(client, floor, name, platform.name)), but \(Evaluator.osWords(platform, os)) cannot install \(reaching.version.text) or newer (\(reaching.version.text) needs \(OSBands.minimum(reaching, platform).map { Evaluator.osWords(platform, $0) } ?? "a newer OS")): offered \(target.version.text), the newest it can install",
+                               target: target, updateType: type, rule: rule)
+            }
             let (type, rule) = decided(kind, target)
             var verdict = Verdict(kind: kind, decidedBy: name, why: Evaluator.belowFloor(client, floor, name, platform.name),
                                   target: target, updateType: type, rule: rule)
@@ -101,6 +138,7 @@ public struct Evaluator: Sendable {
                                why: "\(r.version.text) was released at \(Time.format(at)) and is announced after the \(days)-day release delay, at \(Time.format(at + snapshot.delaySeconds))",
                                target: nil)
             }
+            if let verdict = tooOld() { return verdict }
             return Verdict(kind: .none, decidedBy: .upToDate, why: "\(Evaluator.label(client)) is the newest released version on \(platform.name) or newer")
         }
         if snapshot.project.outdated == ProjectRecord.Outdated.none {
@@ -124,6 +162,9 @@ public struct Evaluator: Sendable {
         if let d = floor.deadline { why += name == .forceDeadline ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
         return why
     }
+
+    /// A device's OS as the sentences name it: "iOS 15.0".
+    static func osWords(_ platform: PlatformRecord, _ os: String) -> String { "\(OSBands.osName(platform.name)) \(os)" }
 
     /// A client's version as the sentences name it.
     static func label(_ client: Release) -> String {

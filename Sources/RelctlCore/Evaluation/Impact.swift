@@ -12,6 +12,9 @@ public struct Impact: Sendable {
         public var to: Verdict.Kind
         /// An install no record names (Probes): `version` says which.
         public var unrecorded = false
+        /// On an older OS band (OSBands), where the change does otherwise
+        /// than on the newest: the band as people name it.
+        public var band: String? = nil
     }
 
     public var changes: [Change]
@@ -21,6 +24,8 @@ public struct Impact: Sendable {
         let was: PlatformRecord, now: PlatformRecord
         let records: [VersionRecord]
         let probes: [Probes.Install]
+        /// The older OS bands of either state with devices in them.
+        let bands: [(os: String, label: String)]
     }
 
     static func askers(_ before: ProjectSnapshot, _ after: ProjectSnapshot) -> (old: Evaluator, new: Evaluator, platforms: [Asker]) {
@@ -33,8 +38,14 @@ public struct Impact: Sendable {
             let lines = [was.force?.version, was.recommend?.version, platform.force?.version, platform.recommend?.version].compactMap { $0 }
             let pinned = Set(before.versions(of: was).filter { $0.policy != nil }.map(\.version.text) + sorted.filter { $0.policy != nil }.map(\.version.text))
             let marked = Set(sorted.indices.filter { $0 == 0 || $0 == sorted.count - 1 || pinned.contains(sorted[$0].version.text) })
+            var bands: [(os: String, label: String)] = []
+            for (p, versions) in [(platform, records), (was, before.versions(of: was))] {
+                for band in OSBands.of(p, versions).dropFirst() where OSBands.populated(band, p, versions) {
+                    if !bands.contains(where: { OSVersion.same($0.os, band.os!) }) { bands.append((band.os!, band.label(p.name))) }
+                }
+            }
             out.append(Asker(was: was, now: platform, records: records,
-                             probes: Probes.installs(sorted, marked: marked, lines: lines, buildOrdered: platform.isAndroid)))
+                             probes: Probes.installs(sorted, marked: marked, lines: lines, buildOrdered: platform.isAndroid), bands: bands))
         }
         return (Evaluator(before), Evaluator(after), out)
     }
@@ -42,13 +53,23 @@ public struct Impact: Sendable {
     init(_ askers: (old: Evaluator, new: Evaluator, platforms: [Asker]), at t: Int64) {
         var changes: [Change] = []
         for a in askers.platforms {
-            for v in a.records {
-                let from = askers.old.evaluate(a.was, v.release, at: t).kind, to = askers.new.evaluate(a.now, v.release, at: t).kind
-                if from != to { changes.append(Change(platform: a.now.name, version: v.label, from: from, to: to)) }
+            // Installs on the newest OS, then on each older band where they are told otherwise.
+            var asked: [(release: Release, name: String, unrecorded: Bool, record: VersionRecord?)] = a.records.map { ($0.release, $0.label, false, $0) }
+            asked += a.probes.map { ($0.release, "\($0.release.version.text) (\($0.kind))", true, nil) }
+            var newest: [(Verdict.Kind, Verdict.Kind)] = []
+            for i in asked.indices {
+                let from = askers.old.evaluate(a.was, asked[i].release, at: t).kind, to = askers.new.evaluate(a.now, asked[i].release, at: t).kind
+                newest.append((from, to))
+                if from != to { changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded)) }
             }
-            for p in a.probes {
-                let from = askers.old.evaluate(a.was, p.release, at: t).kind, to = askers.new.evaluate(a.now, p.release, at: t).kind
-                if from != to { changes.append(Change(platform: a.now.name, version: "\(p.release.version.text) (\(p.kind))", from: from, to: to, unrecorded: true)) }
+            for band in a.bands {
+                for i in asked.indices {
+                    if let r = asked[i].record, !OSBands.installable(r, on: band.os, a.now) { continue }
+                    let from = askers.old.evaluate(a.was, asked[i].release, at: t, os: band.os).kind
+                    let to = askers.new.evaluate(a.now, asked[i].release, at: t, os: band.os).kind
+                    guard (from, to) != newest[i], from != to || newest[i].0 != newest[i].1 else { continue }
+                    changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded, band: band.label))
+                }
             }
         }
         self.changes = changes
@@ -80,13 +101,15 @@ public struct Impact: Sendable {
         var out: [String] = []
         var groups: [(key: String, versions: [String])] = []
         var unrecorded: [(platform: String, move: String, first: String, count: Int)] = []
+        func move(_ c: Change) -> String { c.from == c.to ? "stays \(c.from.rawValue)" : "\(c.from.rawValue) → \(c.to.rawValue)" }
+        func place(_ c: Change) -> String { c.band.map { "\(c.platform) on \($0)" } ?? c.platform }
         for c in changes where c.unrecorded {
-            let move = "\(c.from.rawValue) → \(c.to.rawValue)"
-            if let i = unrecorded.firstIndex(where: { $0.platform == c.platform && $0.move == move }) { unrecorded[i].count += 1 }
-            else { unrecorded.append((c.platform, move, c.version, 1)) }
+            let move = move(c), platform = place(c)
+            if let i = unrecorded.firstIndex(where: { $0.platform == platform && $0.move == move }) { unrecorded[i].count += 1 }
+            else { unrecorded.append((platform, move, c.version, 1)) }
         }
         for c in changes where !c.unrecorded {
-            let key = "\(c.platform): \(c.from.rawValue) → \(c.to.rawValue)"
+            let key = "\(place(c)): \(move(c))"
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].versions.append(c.version) }
             else { groups.append((key, [c.version])) }
         }

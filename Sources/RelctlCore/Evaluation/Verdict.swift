@@ -16,6 +16,9 @@ public struct Verdict: Sendable {
         case outdated, rule
         case releaseDelay = "release-delay"
         case upToDate = "up-to-date"
+        /// The device's OS cannot install the version a floor, pin or rule
+        /// sends it to: offered the newest it can install, or nothing.
+        case osTooOld = "os-too-old"
     }
 
     private struct Fields {

@@ -7,14 +7,36 @@ enum AppcastFormat {
     static func render(_ state: PlatformState, locales: [String], warnings: inout [String]) -> [UInt8]? {
         let p = state.platform
         let where_ = "\(state.project.slug)/\(p.name)"
-        guard let current = state.current else { return nil }
+        guard state.current != nil else { return nil }
         guard let url = p.updateURL else {
             warnings.append("\(where_): no store link (bundle id, App Store id or --store-url), so no appcast.xml is published")
             return nil
         }
-        let critical = criticalItem(state)
-        if current.version.components.count > 3 || (critical?.version.components.count ?? 0) > 3 {
-            warnings.append("\(where_): upgrader reads three components of a version, so the appcast's four-part versions lose their fourth")
+        // Per OS band (newest first), the version a device there is sent to and, when
+        // some must update, its critical item, shown from the band's lowest OS up to
+        // its top (upgrader hides an item outside its minimum and maximum system
+        // version): each band sees its own (check --os), never another's. Bands with
+        // the same items share them.
+        var groups: [(from: String?, upTo: String?, items: [(version: VersionRecord, critical: Bool)])] = []
+        for (band, s) in state.bands() {
+            var items: [(version: VersionRecord, critical: Bool)] = []
+            if let current = s.current {
+                let critical = criticalItem(s)
+                if current.version.components.count > 3 || (critical?.version.components.count ?? 0) > 3 {
+                    let w = "\(where_): upgrader reads three components of a version, so the appcast's four-part versions lose their fourth"
+                    if !warnings.contains(w) { warnings.append(w) }
+                }
+                // upgrader offers the highest item to every install below it: when no
+                // install is offered or required anything ("outdated: none", no floor),
+                // the band has no item, so it prompts nobody.
+                if s.offersOptional || critical != nil { items.append((current, critical?.id == current.id)) }
+                if let critical, critical.id != current.id { items.append((critical, true)) }
+            }
+            func same(_ a: [(version: VersionRecord, critical: Bool)]) -> Bool {
+                a.count == items.count && zip(a, items).allSatisfy { $0.version.version.text == $1.version.version.text && $0.critical == $1.critical }
+            }
+            if let last = groups.last, same(last.items) { groups[groups.count - 1].from = band.from; continue }
+            groups.append((band.from, band.below.flatMap { OSBands.below($0) }, items))
         }
         var out: [UInt8] = []
         out.reserveCapacity(1024)
@@ -22,14 +44,10 @@ enum AppcastFormat {
         out += "\n<rss version=\"2.0\" xmlns:sparkle=\"http://www.andymatuschak.org/xml-namespaces/sparkle\">\n<channel>\n<title>".utf8
         XMLText.escape(state.project.name, into: &out)
         out += "</title>\n".utf8
-        // upgrader offers the highest item to every install below it: when no
-        // install is offered or required anything ("outdated: none", no floor),
-        // the feed holds no item, so it prompts nobody.
-        if state.offersOptional || critical != nil {
-            item(state, current, critical: critical?.id == current.id, url: url, locales: locales, into: &out)
-        }
-        if let critical, critical.id != current.id {
-            item(state, critical, critical: true, url: url, locales: locales, into: &out)
+        for group in groups {
+            for item in group.items {
+                self.item(state, item.version, critical: item.critical, os: (group.from, group.upTo), url: url, locales: locales, into: &out)
+            }
         }
         out += "</channel>\n</rss>\n".utf8
         return out
@@ -56,7 +74,8 @@ enum AppcastFormat {
         return releasedNewestFirst.last { !Release.isBelow($0.release, release) }
     }
 
-    static func item(_ state: PlatformState, _ v: VersionRecord, critical: Bool, url: String, locales: [String], into out: inout [UInt8]) {
+    /// `os`: the lowest and highest OS that sees the item (nil: no bound).
+    static func item(_ state: PlatformState, _ v: VersionRecord, critical: Bool, os: (from: String?, upTo: String?), url: String, locales: [String], into out: inout [UInt8]) {
         out += "<item>\n<title>".utf8
         XMLText.escape(v.version.text, into: &out)
         out += "</title>\n".utf8
@@ -87,10 +106,15 @@ enum AppcastFormat {
         out += "</sparkle:version>\n".utf8
         // Only a minimum the engineer set: upgrader's default OS is 0.0.0,
         // and an item above it is hidden from apps that do not pass theirs.
-        if let os = v.minOS ?? state.platform.minOS {
+        if let from = os.from {
             out += "<sparkle:minimumSystemVersion>".utf8
-            XMLText.escape(os, into: &out)
+            XMLText.escape(from, into: &out)
             out += "</sparkle:minimumSystemVersion>\n".utf8
+        }
+        if let upTo = os.upTo {
+            out += "<sparkle:maximumSystemVersion>".utf8
+            XMLText.escape(upTo, into: &out)
+            out += "</sparkle:maximumSystemVersion>\n".utf8
         }
         if critical { out += "<sparkle:tags><sparkle:criticalUpdate/></sparkle:tags>\n".utf8 }
         out += "<enclosure url=\"".utf8

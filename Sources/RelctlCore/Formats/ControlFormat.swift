@@ -80,7 +80,25 @@ enum ControlFormat {
 
     /// One entry per recorded version, written straight to bytes (what
     /// `versionJSON` makes, keys in order): the bulk of the document.
+    /// Per version (by index), the older OS bands where a device can install
+    /// it and is told otherwise than on the newest, newest band first: its
+    /// `byOs` (a client uses the entry whose `from` (null: any) it is at or
+    /// above and whose `below` it is below).
+    static func byOS(_ s: PlatformState) -> [Int: [(band: OSBand, verdict: Verdict)]] {
+        var out: [Int: [(band: OSBand, verdict: Verdict)]] = [:]
+        for (band, b) in s.bands().dropFirst() {
+            for i in s.verdicts.indices where OSBands.installable(s.versions[i], on: band.os!, s.platform) {
+                let top = s.verdicts[i].1, here = b.verdicts[i].1
+                if here.kind != top.kind || here.target?.id != top.target?.id { out[i, default: []].append((band, here)) }
+            }
+        }
+        return out
+    }
+
+    /// One entry per recorded version, written straight to bytes (what
+    /// `versionJSON` makes, keys in order): the bulk of the document.
     static func versions(_ s: PlatformState) -> JSON {
+        let byOS = byOS(s)
         var out: [UInt8] = [91]
         out.reserveCapacity(s.verdicts.count * 140 + 2)
         for i in s.verdicts.indices {
@@ -88,6 +106,10 @@ enum ControlFormat {
             let v = s.versions[i], verdict = s.verdicts[i].1
             out += #"{"build":"#.utf8
             if let b = v.build { out += String(b).utf8 } else { out += "null".utf8 }
+            if let entries = byOS[i] {
+                out += #","byOs":"#.utf8
+                JSON.array(entries.map { bandJSON($0.band, $0.verdict) }).writeCompact(to: &out)
+            }
             out += #","minOs":"#.utf8
             if let m = v.minOS { JSON.quoteBytes(m, into: &out) } else { out += "null".utf8 }
             out += #","releasedAt":"#.utf8
@@ -105,9 +127,17 @@ enum ControlFormat {
         return .raw(out)
     }
 
-    static func versionJSON(_ v: VersionRecord, _ verdict: Verdict) -> JSON {
-        .ordered(["build": .optional(v.build), "minOs": .optional(v.minOS), "releasedAt": .time(v.releasedAt), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
-                  "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
-                  "version": .string(v.version.text)])
+    static func bandJSON(_ band: OSBand, _ verdict: Verdict) -> JSON {
+        .ordered(["below": .optional(band.below), "from": .optional(band.from), "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                  "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue)])
+    }
+
+    static func versionJSON(_ v: VersionRecord, _ verdict: Verdict, byOS: [(band: OSBand, verdict: Verdict)] = []) -> JSON {
+        var o: [String: JSON] = ["build": .optional(v.build), "minOs": .optional(v.minOS), "releasedAt": .time(v.releasedAt),
+                                 "skipAllowed": .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true),
+                                 "target": .optional(verdict.target?.version.text), "update": .string(verdict.kind.rawValue),
+                                 "version": .string(v.version.text)]
+        if !byOS.isEmpty { o["byOs"] = .array(byOS.map { bandJSON($0.band, $0.verdict) }) }
+        return .object(o)
     }
 }

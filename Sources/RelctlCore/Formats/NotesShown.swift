@@ -4,7 +4,7 @@ extension ProjectSnapshot {
     /// the status page shows the newest release; AndVersion, the lookup file
     /// and Fidelity's check of them the current version (the newest release
     /// or the newest announced one); the appcast the current version and its
-    /// critical item. A publish reads these notes, and those of the instants
+    /// critical item of every OS band. A publish reads these notes, and those of the instants
     /// its proof sweeps (versionsWithNotesRead): out of 200 versions, what's
     /// new's 10 are a twentieth. (The locales notes use are read apart:
     /// noteLocales.)
@@ -18,15 +18,20 @@ extension ProjectSnapshot {
         var shown: Set<Int64> = []
         for platform in platforms {
             let versions = self.versions(of: platform)
-            let facts = Evaluator.PlatformFacts(self, platform, at: t)
-            let releasedNewestFirst = Array(versions.filter { $0.isReleased(at: t) }.reversed())
-            if whatsNew { for v in WhatsNewFormat.listed(releasedNewestFirst, limit: project.whatsNewLimit) { shown.insert(v.id) } }
-            let below = PlatformState.belowOldest(evaluator, platform, versions, at: t, facts: facts)
-            let threshold = AndVersionFormat.minimum(platform, at: t, versions: versions, belowOldest: below) {
-                evaluator.update(platform, versions[$0].release, at: t, facts: facts).kind
-            }
-            for v in [facts.released, facts.announced, AppcastFormat.lowestReleased(atOrAbove: threshold, releasedNewestFirst)] {
-                if let v { shown.insert(v.id) }
+            let released = versions.filter { $0.isReleased(at: t) }
+            if whatsNew { for v in WhatsNewFormat.listed(released.reversed(), limit: project.whatsNewLimit) { shown.insert(v.id) } }
+            // On every OS band: the appcast holds each band's current version and critical item.
+            let oses = [nil] + OSBands.of(platform, versions).dropFirst().filter { OSBands.populated($0, platform, versions) }.map(\.os)
+            for os in oses {
+                let facts = Evaluator.PlatformFacts(self, platform, at: t, os: os)
+                let releasedNewestFirst = Array(released.filter { v in os.map { OSBands.installable(v, on: $0, platform) } ?? true }.reversed())
+                let below = PlatformState.belowOldest(evaluator, platform, versions, at: t, facts: facts)?.kind
+                let threshold = AndVersionFormat.minimum(platform, at: t, versions: versions, belowOldest: below) {
+                    evaluator.update(platform, versions[$0].release, at: t, facts: facts).kind
+                }
+                for v in [facts.released, facts.announced, AppcastFormat.lowestReleased(atOrAbove: threshold, releasedNewestFirst)] {
+                    if let v { shown.insert(v.id) }
+                }
             }
         }
         return shown

@@ -5,6 +5,9 @@ struct PlatformState {
     let evaluator: Evaluator
     let platform: PlatformRecord
     let at: Int64
+    /// The device OS the verdicts are for (a band's, OSBands); nil: an OS
+    /// that can install every version.
+    let os: String?
     /// Oldest to newest, each with its update verdict (maintenance aside:
     /// the update policy is what the version files carry).
     let verdicts: [(VersionRecord, Verdict)]
@@ -16,6 +19,7 @@ struct PlatformState {
     /// or pin already sends users to it (they act at once, as `check` says),
     /// else the newest version past its release delay.
     let current: VersionRecord?
+    /// The released versions a device on `os` can install, newest first.
     let releasedNewestFirst: [VersionRecord]
     /// The update verdict of an install just below the oldest record (Probes.below): whether
     /// what lies under every record must update, which a spared oldest version does not say.
@@ -25,14 +29,15 @@ struct PlatformState {
     /// "outdated: none" project with no floor prompts nobody).
     let offersOptional: Bool
 
-    init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64) {
+    init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64, os: String? = nil) {
         self.snapshot = evaluator.snapshot
         self.evaluator = evaluator
         self.platform = platform
         self.at = at
+        self.os = os
         let versions = evaluator.snapshot.versions(of: platform)
         self.versions = versions
-        let facts = Evaluator.PlatformFacts(evaluator.snapshot, platform, at: at)
+        let facts = Evaluator.PlatformFacts(evaluator.snapshot, platform, at: at, os: os)
         verdicts = versions.map { ($0, evaluator.update(platform, $0.release, at: at, facts: facts)) }
         announced = facts.announced
         released = facts.released
@@ -41,10 +46,12 @@ struct PlatformState {
         let belowFloors = [platform.requiredFloor(at: at), platform.pendingFloor(at: at), platform.recommend].compactMap { floor in
             floor.flatMap { Probes.below($0.version) }.map { evaluator.update(platform, Release($0, build: nil), at: at, facts: facts) }
         }
-        let sent = verdicts.map(\.1) + belowFloors
+        // And below the oldest record: on an older OS it may be the only install sent anywhere.
+        let underAll = PlatformState.belowOldest(evaluator, platform, versions, at: at, facts: facts)
+        let sent = verdicts.map(\.1) + belowFloors + (underAll.map { [$0] } ?? [])
         current = sent.contains { $0.target?.id != nil && $0.target?.id == released?.id } ? released : announced
-        releasedNewestFirst = versions.filter { $0.isReleased(at: at) }.reversed()
-        belowOldest = PlatformState.belowOldest(evaluator, platform, versions, at: at, facts: facts)
+        releasedNewestFirst = versions.filter { v in v.isReleased(at: at) && (os.map { OSBands.installable(v, on: $0, platform) } ?? true) }.reversed()
+        belowOldest = underAll?.kind
         offersOptional = sent.contains { $0.kind == .optional } || belowOldest == .optional
             || PlatformState.rulesOffer(evaluator.snapshot.project, announced: facts.announced)
     }
@@ -60,12 +67,23 @@ struct PlatformState {
     }
 
     static func belowOldest(_ evaluator: Evaluator, _ platform: PlatformRecord, _ versions: [VersionRecord], at: Int64,
-                            facts: Evaluator.PlatformFacts) -> Verdict.Kind? {
+                            facts: Evaluator.PlatformFacts) -> Verdict? {
         guard let oldest = versions.first, let below = Probes.below(oldest.version) else { return nil }
-        return evaluator.update(platform, Release(below, build: nil), at: at, facts: facts).kind
+        return evaluator.update(platform, Release(below, build: nil), at: at, facts: facts)
     }
 
     var project: ProjectRecord { snapshot.project }
+
+    /// The same platform for a device in each band its versions can be
+    /// installed in, newest band first (this state's own first).
+    func bands() -> [(band: OSBand, state: PlatformState)] {
+        precondition(os == nil, "bands are made from the newest band's state")
+        return OSBands.of(platform, versions).compactMap { band in
+            guard let os = band.os else { return (band, self) }
+            guard OSBands.populated(band, platform, versions) else { return nil }
+            return (band, PlatformState(evaluator, platform, at: at, os: os))
+        }
+    }
 
     /// Retired's messaging, which names the version users are sent to. With
     /// none released nobody is sent anywhere, but the blocks must exist: the

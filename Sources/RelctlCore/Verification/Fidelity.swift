@@ -32,8 +32,16 @@ public enum Fidelity {
         let control = bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
         // Installs control.json does not list are decided from what it carries.
         let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
-        let checks = Parallel.map(states.count, forEach) { i in
-            var check = PlatformCheck(state: states[i], file: file, control: control, decoded: decoded)
+        // Each platform on every OS band its versions draw, both sides of every minimum.
+        var asked: [PlatformState] = []
+        for s in states {
+            asked.append(s)
+            for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
+                asked.append(PlatformState(s.evaluator, s.platform, at: s.at, os: os))
+            }
+        }
+        let checks = Parallel.map(asked.count, forEach) { i in
+            var check = PlatformCheck(state: asked[i], file: file, control: control, decoded: decoded)
             check.run()
             return (check.findings, check.decisions)
         }
@@ -141,6 +149,11 @@ struct PlatformCheck {
     /// out once, not for every difference.
     let spared: [Bool]
     let disorderedBuild: String?
+    /// On an older OS (`state.os`): what each install is told on the newest,
+    /// so a client that knows nothing of the OS is held to that, and the
+    /// band the OS is in, as people name it.
+    let onNewestOS: [ClientDecision]?
+    let band: String?
     /// The release below which the manifests force everything (AndVersionFormat.minimum), worked out once.
     let threshold: Release?
 
@@ -149,13 +162,21 @@ struct PlatformCheck {
         let probes = PlatformCheck.probes(state)
         var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
         if !probes.isEmpty {
-            let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
+            let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at, os: state.os)
             for (n, p) in probes.enumerated() {
                 kinds[rows.count] = p.kind
                 rows.append(VersionRecord(id: -Int64(n + 1), platformID: state.platform.id, version: p.release.version, build: p.release.build,
                                           releasedAt: nil, minOS: nil, policy: nil, notes: [:]))
                 verdicts.append(state.evaluator.update(state.platform, p.release, at: state.at, facts: facts))
             }
+        }
+        if let os = state.os {
+            let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
+            onNewestOS = rows.map { PlatformCheck.decision(state.evaluator.update(state.platform, $0.release, at: state.at, facts: facts).kind) }
+            band = OSBands.band(of: os, in: OSBands.of(state.platform, state.versions)).label(state.platform.name)
+        } else {
+            onNewestOS = nil
+            band = nil
         }
         versions = rows
         self.verdicts = verdicts
@@ -216,7 +237,8 @@ struct PlatformCheck {
         if PrinceOfVersionsFormat.keys[platform.name] != nil { princeOfVersions() }
         upgrader()
         control()
-        maintenance()
+        // Windows and notes are the same on every OS: said once, on the newest.
+        if state.os == nil { maintenance() }
     }
 
     mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
@@ -230,6 +252,7 @@ struct PlatformCheck {
                         version: v?.version.text, build: v?.build, locale: locale,
                         expected: expected, actual: actual, limits: limits)
         if let v, v.id < 0 { f.install = probeKind(v) }
+        f.os = state.os
         findings.append(f)
     }
 
@@ -252,10 +275,20 @@ struct PlatformCheck {
             // An install nobody recorded, reported without a versionCode, means nothing to a
             // client that decides by the code alone: only the probes with one are asked.
             if versions[i].id < 0 && versions[i].build == nil && byCode(client) { continue }
+            // A device on an older OS runs only the versions it can install.
+            if let os = state.os, versions[i].id >= 0, !OSBands.installable(versions[i], on: os, platform) { continue }
             decisions += 1
             let actual = decided(i)
             if actual == expected[i] { continue }
             let (v, verdict) = (versions[i], verdicts[i])
+            if let newest = onNewestOS?[i], !knowsOS(client) {
+                // A client that cannot tell this OS does what it does on the newest, where it is checked.
+                guard actual == newest else { continue }
+                note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word,
+                     limit: Limit(client: client, platform: platform.name, intent: "what devices on \(band!) are sent to",
+                                  reason: "knows nothing of the device's OS: it tells every OS what it tells the newest"))
+                continue
+            }
             let limits: [Limit] = {
                 if case .crash = actual { return [] }
                 return cause.map { [$0] } ?? attribute(client, i, verdict, actual)
@@ -263,6 +296,13 @@ struct PlatformCheck {
             note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
         }
     }
+
+    /// The clients a file tells apart devices by their OS for (docs/clients.md,
+    /// "Device OS"); Siren only as far as its lookup's minimum goes.
+    func knowsOS(_ client: Client) -> Bool {
+        client == .princeOfVersions || client == .upgrader || client == .control || client == .siren
+    }
+
 
     /// The clients that decide by Android's versionCode alone.
     func byCode(_ client: Client) -> Bool {
@@ -280,6 +320,8 @@ struct PlatformCheck {
 
     /// A whole file a client cannot use: every version is reported once, as the file.
     mutating func unusable(_ client: Client, _ path: String, _ failure: ClientFailure, locale: String? = nil) {
+        // Said once, on the newest OS.
+        guard state.os == nil else { return }
         note(client, path, nil, locale: locale, expected: "a file it reads", actual: failure.decision.word, limit: nil)
     }
 
@@ -310,7 +352,7 @@ struct PlatformCheck {
         do {
             let client = try AndVersionIOSClient(bytes)
             compare(.andVersionIOS, path) { client.decide($0.version.text) }
-            if let current = state.current {
+            if state.os == nil, let current = state.current {
                 for locale in locales { whatsNew(.andVersionIOS, path, current, locale, shown: client.notes(deviceLanguage: locale)) }
             }
         } catch { unusable(.andVersionIOS, path, error) }
@@ -322,7 +364,7 @@ struct PlatformCheck {
         do {
             let client = try AndVersionAndroidClient(bytes)
             compare(.andVersionAndroid, path) { v in v.build.map(client.decide) ?? .ignored("no versionCode recorded") }
-            if let current = state.current {
+            if state.os == nil, let current = state.current {
                 for locale in locales {
                     let language = LocaleTag.language(locale)
                     // Current runtimes report the modern code, older ones Java's legacy one.
@@ -338,6 +380,7 @@ struct PlatformCheck {
     /// limit, named with its fix) when a record it needs is missing; any
     /// other absence is a defect. The library then finds no update.
     mutating func missingManifest(_ client: Client, _ path: String) {
+        guard state.os == nil else { return }
         if state.current == nil { compare(client, path) { _ in .none }; return }
         guard let gap = AndVersionFormat.gap(state) else { unusable(client, path, .ignored("the file is missing")); return }
         let limit = Limit(client: client, platform: platform.name, intent: "updates for AndVersion apps", reason: gap)
@@ -372,11 +415,17 @@ struct PlatformCheck {
                 let lookup = file(lookupPath)
                 let client = try SirenClient(config: config, lookup: lookup)
                 let at = state.at
-                let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
-                                                        reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
+                // The lookup names one version and its minimum OS: below it, Siren is silent.
+                let silenced = state.os.flatMap { os in client.lookup.map { OSVersion.isBelow(os, $0.minimumOS) } } ?? false
+                let cause = lookup == nil ? Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
+                                                  reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
+                    : silenced ? Limit(client: .siren, platform: platform.name, intent: "what devices on \(band!) are sent to",
+                                       reason: "the lookup names one version and its minimum OS: a device below it is not alerted, even to a version it can install")
+                    : nil
+                let os = state.os
                 let decisions: [ClientDecision]
                 if let proven, proven.client == client { decisions = proven.decisions } else {
-                    decisions = versions.map { client.decide($0.version.text, at: at) }
+                    decisions = versions.map { client.decide($0.version.text, at: at, os: os) }
                     proven = (client, decisions)
                 }
                 compareByIndex(.siren, lookupPath, locale: locale, cause: cause) { decisions[$0] }
@@ -393,14 +442,25 @@ struct PlatformCheck {
             guard let bytes = file(path) else { throw ClientFailure.ignored("the file is missing") }
             let client = try PrinceOfVersionsClient(bytes, platform: platform.name)
             if platform.isAndroid {
-                compare(.princeOfVersions, path) { v in v.build.map { client.decide(versionCode: $0) } ?? .ignored("no versionCode recorded") }
+                // The library takes the device's API level: a minimum OS like 7.0 is not one, and the
+                // file then has one configuration for every OS (PrinceOfVersionsFormat.configurations).
+                let levels = OSBands.of(platform, state.versions).allSatisfy { $0.from.map(PrinceOfVersionsFormat.isSDKLevel) ?? true }
+                guard let sdk = state.os.map({ levels && PrinceOfVersionsFormat.isSDKLevel($0) ? Int64($0) : nil }) ?? 999 else {
+                    let limit = Limit(client: .princeOfVersions, platform: platform.name, intent: "what devices on \(band!) are sent to",
+                                      reason: "takes the minimum OS as an SDK level (like 24): relctl platform edit android --min-os 24, relctl version edit VERSION --platform android --min-os 26")
+                    compare(.princeOfVersions, path, cause: limit) { v in v.build.map { client.decide(versionCode: $0) } ?? .ignored("no versionCode recorded") }
+                    return
+                }
+                compare(.princeOfVersions, path) { v in v.build.map { client.decide(versionCode: $0, sdk: sdk) } ?? .ignored("no versionCode recorded") }
             } else {
-                compare(.princeOfVersions, path) { client.decide($0.version.text, build: $0.build) }
+                let os = state.os ?? "999"
+                compare(.princeOfVersions, path) { client.decide($0.version.text, build: $0.build, os: os) }
             }
         } catch {
             // relctl writes no list for a platform with nothing released (or,
             // on Android, without versionCodes): the library reports an error
             // and the app shows nothing. Any other unreadable file is a defect.
+            guard state.os == nil else { return }
             var ignored: [String] = []
             guard PrinceOfVersionsFormat.configurations(state, warnings: &ignored) == nil else { unusable(.princeOfVersions, path, error); return }
             let cause = state.current == nil ? nil : Limit(client: .princeOfVersions, platform: platform.name, intent: "updates for Prince of Versions apps",
@@ -414,6 +474,7 @@ struct PlatformCheck {
     mutating func upgrader() {
         let path = FileKinds.appcast.path(project: state.project.slug, platform: platform.name)
         guard let bytes = file(path) else {
+            guard state.os == nil else { return }
             // relctl publishes no feed with nothing to offer or no store link.
             var ignored: [String] = []
             guard AppcastFormat.render(state, locales: locales, warnings: &ignored) == nil else { unusable(.upgrader, path, .ignored("the file is missing")); return }
@@ -424,9 +485,10 @@ struct PlatformCheck {
         }
         do {
             let client = try UpgraderClient(bytes, platform: platform.name)
-            compare(.upgrader, path) { client.decide($0.version.text) }
+            let os = state.os ?? "999"
+            compare(.upgrader, path) { client.decide($0.version.text, os: os) }
             // A feed that offers nothing (nobody is prompted) shows no notes to anyone.
-            guard let current = state.current, client.onDefaultOS.best != nil else { return }
+            guard let current = state.current, client.onDefaultOS.best != nil, state.os == nil else { return }
             for locale in locales {
                 let expected = state.evaluator.notes(current, locale: locale)
                 let shown = client.notes(locale: locale)
@@ -454,12 +516,13 @@ struct PlatformCheck {
             for i in versions.indices {
                 decisions += 1
                 let kind = blocked?.kind ?? verdicts[i].kind
-                var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build)
+                if let os = state.os, i < listed, !OSBands.installable(versions[i], on: os, platform) { decisions -= 1; continue }
+                var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build, os: state.os)
                 if i >= listed, case .ignored = actual {
                     // Text an import refuses (an old database can hold it) keeps the document
                     // from reading as a project: its records are still checked, not its probes.
                     guard let own else { decisions -= 1; continue }
-                    actual = PlatformCheck.decision(own.0.evaluate(own.1, versions[i].release, at: state.at).kind)
+                    actual = PlatformCheck.decision(own.0.evaluate(own.1, versions[i].release, at: state.at, os: state.os).kind)
                 }
                 if actual != PlatformCheck.decision(kind) {
                     let verdict = blocked ?? verdicts[i]
@@ -586,7 +649,8 @@ struct PlatformCheck {
             }
         // Every format carries these: maintenance is checked apart (maintenance()), and an
         // up-to-date install is one no file offers anything.
-        case .maintenance, .upToDate: break
+        // Every format that tells OS apart carries these; those that cannot are held to the newest OS (compareByIndex).
+        case .maintenance, .upToDate, .osTooOld: break
         }
 
         // The versions as the format reads them.
@@ -650,6 +714,7 @@ struct PlatformCheck {
         case .forceDeadline: return "force floor \(platform.force?.text ?? "") before its deadline"
         case .recommendFloor: return "recommend floor \(platform.recommend?.text ?? "")"
         case .rule: return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
+        case .osTooOld: return "what devices on \(band ?? "an older OS") are sent to"
         case .maintenance, .outdated, .releaseDelay, .upToDate: return verdict.decidedBy.rawValue
         }
     }

@@ -33,6 +33,9 @@ public struct Finding: Sendable {
     public var limits: [Limit]
     /// For an install nobody recorded (Probes), what it stands for: "1.0.0, another spelling of 1.0".
     public var install: String? = nil
+    /// The device OS the client was asked on (OSBands.probes); nil: an OS
+    /// that can install every version.
+    public var os: String? = nil
     /// For a finding of the time sweep (Fidelity.sweep): the coming instant
     /// from which the files a publish then writes would do this.
     public var from: Int64? = nil

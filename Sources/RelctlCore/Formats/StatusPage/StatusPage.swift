@@ -124,6 +124,16 @@ public enum StatusPage {
         h.raw("</dd>\n<dt>Recommend floor</dt><dd>"); h.text(p.recommend?.text ?? "none"); h.raw("</dd>\n")
         let pins = state.verdicts.filter { $0.0.policy != nil }.map { "\($0.0.label) \($0.0.policy!.rawValue)" }
         h.raw("<dt>Pins</dt><dd>"); h.text(pins.isEmpty ? "none" : pins.reversed().joined(separator: ", ")); h.raw("</dd>\n")
+        // Versions that need different OS: what each band can install, and the floors some cannot reach.
+        let bands = state.os == nil ? state.bands() : []
+        if bands.count > 1 {
+            h.raw("<dt>OS bands</dt><dd>")
+            h.text(bands.map { "\($0.band.label(p.name)): up to \($0.state.released?.label ?? "nothing released")" }.joined(separator: "; "))
+            h.raw("</dd>\n")
+        }
+        for l in Lockouts.of(p, state.versions, at: at) {
+            h.raw("<dt>Lockout</dt><dd class=\"lockout\">"); h.text(l.sentence); h.raw("</dd>\n")
+        }
         var only = snapshot
         only.platforms = [p]
         only.windows = snapshot.windows.filter { $0.applies(to: p.id) }
@@ -185,7 +195,9 @@ public enum StatusPage {
         }
         // While a window blocks the platform every version sees the same maintenance verdict.
         let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
-        for (v, update) in state.verdicts.reversed() {
+        // What older OS are told otherwise (control.json's byOs), by the version's index.
+        let byOS = ControlFormat.byOS(state)
+        for (index, (v, update)) in state.verdicts.enumerated().reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
                 floors.remove(at: i)
@@ -200,6 +212,10 @@ public enum StatusPage {
             h.raw("</td><td>"); h.raw(build ?? "—"); h.raw("</td><td>"); h.verdict(shown.kind)
             if let t = shown.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             if let d = shown.deadline { h.raw("<br><span class=\"mut\">required from "); h.time(d); h.raw("</span>") }
+            for (band, verdict) in byOS[index] ?? [] where blocked == nil {
+                h.raw("<br><span class=\"mut os\">on "); h.text(band.label(p.name)); h.raw(": </span>"); h.verdict(verdict.kind)
+                if let t = verdict.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
+            }
             h.raw("</td>")
             if window != nil { h.raw("<td>"); h.verdict(update.kind); h.raw("</td>") }
             h.raw("<td>"); h.text(shown.why); h.raw("</td><td class=\"wide\">")

@@ -1,0 +1,183 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlPublish
+@testable import RelctlStore
+
+/// No lockouts: a device is never required to install a version its OS
+/// cannot run; the floors that would lock some OS out are refused or
+/// warned of; the files that know the device's OS tell each band what
+/// `check --os` says, and the rest declare that they cannot.
+final class OSBandsTests: XCTestCase {
+    /// iOS 15 or newer for 1.0 and 1.5, iOS 17 for 2.0 (and Android by API level).
+    func lockable() -> Harness {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1088280260 --min-os 15.0")
+        h.ok("platform add android --bundle-id com.example.shop --min-os 24")
+        h.ok("version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z")
+        h.ok("version add 1.5 --platform ios --build 150 --released 2026-06-01T00:00:00Z")
+        h.ok("version add 2.0 --platform ios --build 200 --released 2026-11-01T00:00:00Z --min-os 17.0")
+        h.ok("version add 1.0 --platform android --build 100 --released 2026-01-01T00:00:00Z")
+        h.ok("version add 1.5 --platform android --build 150 --released 2026-06-01T00:00:00Z")
+        h.ok("version add 2.0 --platform android --build 200 --released 2026-11-01T00:00:00Z --min-os 26")
+        return h
+    }
+
+    func testBandsAreNamedAsPeopleSayThem() throws {
+        func bands(_ minima: [String?], _ platform: String = "ios") -> [String] {
+            let p = PlatformRecord(id: 1, projectID: 1, name: platform, bundleID: nil, appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil)
+            let versions = minima.enumerated().map { i, m in
+                VersionRecord(id: Int64(i + 1), platformID: 1, version: try! Version("\(i + 1).0"), build: nil, releasedAt: 0, minOS: m, policy: nil, notes: [:])
+            }
+            return OSBands.of(p, versions).map { $0.label(platform) }
+        }
+        XCTAssertEqual(bands([nil, nil]), ["every iOS"])
+        XCTAssertEqual(bands(["15.0", "17.0"]), ["iOS 17.0 or newer", "iOS 15.0 to 16.x", "iOS below 15.0"])
+        XCTAssertEqual(bands(["15.0", "16.0", "16.4"]), ["iOS 16.4 or newer", "iOS 16.0 to below 16.4", "iOS 15.x", "iOS below 15.0"])
+        XCTAssertEqual(bands(["15", "15.0.0"]), ["iOS 15 or newer", "iOS below 15"], "15 and 15.0.0 are one minimum")
+        XCTAssertEqual(bands(["24", "26", "30"], "android"), ["Android API 30 or newer", "Android API 26 to 29", "Android API 24 to 25", "Android API below 24"])
+        XCTAssertEqual(bands(["24", "25"], "android"), ["Android API 25 or newer", "Android API 24", "Android API below 24"])
+        XCTAssertEqual(OSBands.below("24"), "23")
+        XCTAssertEqual(OSBands.below("15.0"), "14.999999")
+        XCTAssertNil(OSBands.below("0"))
+    }
+
+    func testCheckTakesTheDeviceOS() throws {
+        let h = lockable()
+        h.ok("force 1.5 --platform ios --yes")
+        // Reachable on iOS 15 and 16: required there as on the newest.
+        XCTAssertTrue(h.ok("check 1.0 --platform ios --os 15.4").out.contains("verdict:       required"))
+        var j = try XCTUnwrap(h.ok("check 1.0 --platform ios --os 15.4 --json").json as? [String: Any])
+        XCTAssertEqual(j["os"] as? String, "15.4")
+        XCTAssertEqual((j["target"] as? [String: Any])?["version"] as? String, "1.5", "sent to the newest it can install")
+        // 1.5 on iOS 16 can install nothing newer: a distinct verdict, not an update.
+        j = try XCTUnwrap(h.ok("check 1.5 --platform ios --os 16.7 --json").json as? [String: Any])
+        XCTAssertEqual(j["verdict"] as? String, "none")
+        XCTAssertEqual(j["decidedBy"] as? String, "os-too-old")
+        XCTAssertTrue((j["why"] as? String ?? "").contains("2.0 needs iOS 17.0"), "\(j)")
+        // The same on the newest OS is an outdated version offered 2.0.
+        XCTAssertEqual((h.ok("check 1.5 --platform ios --os 17.1 --json").json as? [String: Any])?["verdict"] as? String, "optional")
+        // Without --os: the answer for the newest OS, then the bands that differ.
+        let text = h.ok("check 1.5 --platform ios").out
+        XCTAssertTrue(text.contains("on older OS:   iOS 15.0 to 16.x: none [os-too-old] (--os 15.0)"), text)
+        j = try XCTUnwrap(h.ok("check 1.5 --platform ios --json").json as? [String: Any])
+        let other = try XCTUnwrap(j["otherOs"] as? [[String: Any]])
+        XCTAssertEqual(other.map { $0["label"] as? String }, ["iOS 15.0 to 16.x"])
+        XCTAssertEqual(other.first?["verdict"] as? String, "none")
+        // 2.0 cannot run below iOS 17: no band to list.
+        XCTAssertTrue(((h.ok("check 2.0 --platform ios --json").json as? [String: Any])?["otherOs"] as? [Any])?.isEmpty ?? false)
+        h.fails("check 1.0 --platform ios --os fifteen", status: 2, "invalid OS version 'fifteen'")
+    }
+
+    func testAFloorSomeOSCannotReachIsRefusedWithTheOneEveryOSReaches() throws {
+        let h = lockable()
+        let r = h.fails("force 2.0 --platform ios --yes", "users on iOS 15.0 to 16.x (newest they can install: 1.5) cannot install 2.0 or newer (it needs iOS 17.0)")
+        XCTAssertTrue(r.err.contains("'relctl force 1.5 --platform ios") && r.err.contains("--allow-lockout"), r.err)
+        h.fails("recommend 2.0 --platform android --yes", "users on Android API 24 to 25 (newest they can install: 1.5) cannot install 2.0 or newer (it needs Android API 26)")
+        // Every platform at once: refused for the first that locks out, nothing written.
+        h.fails("force 2.0 --platform all --yes", "cannot install 2.0 or newer")
+        // Asked for: set, with the lockout in the preview and the answer per band honest.
+        let set = h.ok("force 2.0 --platform ios --allow-lockout --yes")
+        XCTAssertTrue(set.err.contains("lockout: ios: users on iOS 15.0 to 16.x cannot install 2.0 or newer"), set.err)
+        XCTAssertTrue(set.err.contains("ios on iOS 15.0 to 16.x: 1.0 (100): stays optional"), "the preview says what older OS see where it differs: \(set.err)")
+        let j = try XCTUnwrap(h.ok("check 1.0 --platform ios --os 16.0 --json").json as? [String: Any])
+        XCTAssertEqual(j["verdict"] as? String, "optional", "never required to a version it cannot install")
+        XCTAssertEqual(j["decidedBy"] as? String, "os-too-old")
+        // Quiet and confirmed: the preview is not shown, the lockout still is.
+        h.ok("force --clear --platform ios --yes")
+        let quiet = h.ok("force 2.0 --platform ios --allow-lockout --yes -q")
+        XCTAssertTrue(quiet.err.hasPrefix("warning: ios: users on iOS 15.0 to 16.x cannot install 2.0"), quiet.err)
+        // status says so, and shows the bands.
+        let status = h.ok("status").out
+        XCTAssertTrue(status.contains("OS bands: iOS 17.0 or newer gets up to 2.0 (200); iOS 15.0 to 16.x gets up to 1.5 (150)"), status)
+        XCTAssertTrue(status.contains("LOCKOUT: ios: users on iOS 15.0 to 16.x"), status)
+        XCTAssertTrue(status.contains("iOS 15.0 to 16.x: optional → 1.5"), status)
+        let doc = try XCTUnwrap(h.ok("status --json").json as? [String: Any])
+        let ios = try XCTUnwrap((doc["platforms"] as? [[String: Any]])?.first { $0["platform"] as? String == "ios" })
+        XCTAssertEqual((ios["osBands"] as? [[String: Any]])?.map { $0["newestReleased"] as? String }, ["2.0", "1.5"])
+        XCTAssertEqual((ios["lockouts"] as? [String])?.count, 1)
+        // And the status page, per version.
+        let page = h.ok("status --html -").out
+        XCTAssertTrue(page.contains("<dt>OS bands</dt><dd>iOS 17.0 or newer: up to 2.0 (200); iOS 15.0 to 16.x: up to 1.5 (150)</dd>"), page)
+        XCTAssertTrue(page.contains("<dt>Lockout</dt><dd class=\"lockout\">ios: users on iOS 15.0 to 16.x cannot install 2.0"), page)
+        XCTAssertTrue(page.contains(#"<span class="mut os">on iOS 15.0 to 16.x: </span><span class="v v-optional">optional</span> <span class="mut">→ 1.5</span>"#), page)
+    }
+
+    func testEveryOtherCommandThatCreatesALockoutWarns() throws {
+        // Each makes the floor 1.5 unreachable below iOS 17, one way or another.
+        let cases: [(String, String)] = [
+            ("platform edit ios --min-os 17.0", "the platform's minimum rises over 1.5"),
+            ("version edit 1.5 --platform ios --min-os 17.0", "1.5 now needs iOS 17"),
+            ("version rm 1.5 --platform ios --yes", "the release that reached the floor on iOS 15 is gone"),
+            ("version edit 1.5 --platform ios --unreleased --yes", "1.5 is withdrawn"),
+        ]
+        for (line, why) in cases {
+            let h = lockable()
+            h.ok("force 1.5 --platform ios --yes")
+            // 1.0 keeps iOS 15 as its own minimum, so devices there still run it.
+            if line.hasPrefix("platform edit") { h.ok("version edit 1.0 --platform ios --min-os 15.0") }
+            let r = h.ok(line)
+            // A warning, or a line of the preview for a change that shows one.
+            XCTAssertTrue(r.err.contains("warning: ios: users on iOS 15.0 to 16.x cannot install") || r.err.contains("  lockout: ios: users on iOS 15.0 to 16.x cannot install"),
+                          "\(line) (\(why)): \(r.err)")
+            XCTAssertEqual((h.ok("check 1.0 --platform ios --os 15.0 --json").json as? [String: Any])?["decidedBy"] as? String, "os-too-old", line)
+        }
+        // A version for an older OS than any release at the floor: its users are locked out.
+        let older = lockable()
+        older.ok("force 1.5 --platform ios --yes")
+        let added = older.ok("version add 0.5 --platform ios --build 50 --released 2025-01-01T00:00:00Z --min-os 12.0")
+        XCTAssertTrue(added.err.contains("warning: ios: users on iOS 12.0 to 14.x cannot install 1.5 or newer"), added.err)
+        // A change that creates none says nothing of it.
+        let h = lockable()
+        h.ok("force 1.5 --platform ios --yes")
+        XCTAssertFalse(h.ok("version edit 2.0 --platform ios --min-os 18.0").err.contains("cannot install"))
+    }
+
+    /// The real clients' logic, at device OS versions on both sides of every
+    /// recorded minimum, against what `check --os` says: Prince of Versions
+    /// (iOS and Android), upgrader's appcast and control.json agree; Retired,
+    /// AndVersion and Siren declare what they cannot tell.
+    func testTheFilesTellEachBandWhatCheckSays() throws {
+        let h = lockable()
+        h.ok("force 2.0 --platform all --allow-lockout --yes")
+        h.ok("version add 0.9 --platform ios --build 90 --released 2025-06-01T00:00:00Z --min-os 13.0")
+        let out = h.dir + "/out"
+        let published = h.ok("publish \(out)")
+        XCTAssertTrue(published.err.contains("what devices on iOS 15.0 to 16.x are sent to — Retired, AndVersion iOS: knows nothing of the device's OS"), published.err)
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        let snapshot = try store.read { try store.snapshot(try store.project(slug: "shop")!) }
+        let evaluator = Evaluator(snapshot)
+        func file(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + path))) }
+        let pov = try file("shop/prince-of-versions.json")
+        let control = try ControlClient(try file("shop/control.json"))
+        var compared = 0
+        for p in snapshot.platforms {
+            let pClient = try PrinceOfVersionsClient(pov, platform: p.name)
+            let feed = try UpgraderClient(try file("shop/\(p.name)/appcast.xml"), platform: p.name)
+            let oses = OSBands.probes(p, snapshot.versions(of: p)).compactMap { $0 } + (p.isAndroid ? ["30"] : ["18.1"])
+            XCTAssertEqual(oses.count, p.isAndroid ? 4 : 6, "\(p.name): \(oses)")
+            for os in oses {
+                for v in snapshot.versions(of: p) where OSBands.installable(v, on: os, p) {
+                    // What `check --os` prints, through the command line.
+                    let checked = try XCTUnwrap(h.ok("check \(v.version.text) --platform \(p.name) --build \(v.build!) --os \(os) --json").json as? [String: Any])
+                    let expected = checked["verdict"] as! String
+                    XCTAssertEqual(expected, evaluator.evaluate(p, v.release, at: h.now, os: os).kind.rawValue)
+                    // The floor 2.0 is beyond every band but the newest: required nowhere else.
+                    if expected == "required" { XCTAssertFalse(OSVersion.isBelow(os, p.isAndroid ? "26" : "17.0"), "\(p.name) \(v.version.text) on \(os)") }
+                    let pDecision = p.isAndroid ? pClient.decide(versionCode: v.build!, sdk: Int64(os)!) : pClient.decide(v.version.text, build: v.build, os: os)
+                    XCTAssertEqual(pDecision.word, expected, "Prince of Versions, \(p.name) \(v.version.text) on \(os)")
+                    XCTAssertEqual(feed.decide(v.version.text, os: os).word, expected, "upgrader, \(p.name) \(v.version.text) on \(os)")
+                    XCTAssertEqual(control.decide(platform: p.name, version: v.version.text, build: v.build, os: os).word, expected, "control.json, \(p.name) \(v.version.text) on \(os)")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 15)
+        // verify asks the same of every client, recorded versions or not.
+        let verified = h.ok("verify \(out)")
+        XCTAssertTrue((verified.out + verified.err).contains(" 0 disagreements"), verified.out + verified.err)
+    }
+}
