@@ -38,7 +38,7 @@ _relctl_spec() {
         "force") subs=""; flags="--allow-unreleased --allow-lockout --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "recommend") subs=""; flags="--allow-lockout --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "policy set") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
+        "policy set") subs=""; flags="--allow-lockout --dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
         "policy clear") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;

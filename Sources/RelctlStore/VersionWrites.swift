@@ -119,7 +119,9 @@ extension Store {
     }
 
     /// The same pin on several platforms in one transaction.
-    public func setPin(of text: String, to policy: VersionRecord.Pin?, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+    /// A pin some OS band cannot follow is refused unless `allowLockout` (WriteRules.pinLocksOut).
+    public func setPin(of text: String, to policy: VersionRecord.Pin?, on platforms: [PlatformRecord], of project: ProjectRecord,
+                       allowLockout: Bool = false, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
         let action = policy.map { "policy set \(names) \(text) \($0.rawValue)" } ?? "policy clear \(names) \(text)"
         try change(project: project.slug, action, now: now) {
@@ -130,7 +132,12 @@ extension Store {
                 if policy == nil && v.policy == nil {
                     throw StoreError("\(platform.name) \(v.version.text) has no pin", fix: .run(["policy", "list", "--platform", platform.name], "see"))
                 }
-                if let policy, let refused = WriteRules.pinReachesARelease(v, policy, on: platform, versions: try versions(platform: platform.id, withNotes: false), now: now) {
+                let all = try versions(platform: platform.id, withNotes: false)
+                if let policy, let refused = WriteRules.pinReachesARelease(v, policy, on: platform, versions: all, now: now) {
+                    throw refused
+                }
+                if let policy, !allowLockout, let record = try self.platforms(project: project.id).first(where: { $0.id == platform.id }),
+                   let refused = WriteRules.pinLocksOut(v, policy, on: record, versions: all, now: now) {
                     throw refused
                 }
                 try db.run("UPDATE version SET policy = ? WHERE id = ?", [SQLValue(policy?.rawValue), .int(v.id)])

@@ -74,7 +74,7 @@ final class OSBandsTests: XCTestCase {
 
     func testAFloorSomeOSCannotReachIsRefusedWithTheOneEveryOSReaches() throws {
         let h = lockable()
-        let r = h.fails("force 2.0 --platform ios --yes", "users on iOS 15.0 to 16.x (newest they can install: 1.5) cannot install 2.0 or newer (it needs iOS 17.0)")
+        let r = h.fails("force 2.0 --platform ios --yes", "users on iOS 15.0 to 16.x (newest they can install: 1.5) cannot install 2.0 or newer (it needs iOS 17.0): apps that cannot tell the OS (Retired, AndVersion) would block them with nothing to install (the force floor 2.0)")
         XCTAssertTrue(r.err.contains("'relctl force 1.5 --platform ios") && r.err.contains("--allow-lockout"), r.err)
         h.fails("recommend 2.0 --platform android --yes", "users on Android API 24 to 25 (newest they can install: 1.5) cannot install 2.0 or newer (it needs Android API 26)")
         // Every platform at once: refused for the first that locks out, nothing written.
@@ -104,6 +104,21 @@ final class OSBandsTests: XCTestCase {
         XCTAssertTrue(page.contains("<dt>OS bands</dt><dd>iOS 17.0 or newer: up to 2.0 (200); iOS 15.0 to 16.x: up to 1.5 (150)</dd>"), page)
         XCTAssertTrue(page.contains("<dt>Lockout</dt><dd class=\"lockout\">ios: users on iOS 15.0 to 16.x cannot install 2.0"), page)
         XCTAssertTrue(page.contains(#"<span class="mut os">on iOS 15.0 to 16.x: </span><span class="v v-optional">optional</span> <span class="mut">→ 1.5</span>"#), page)
+    }
+
+    func testAForcePinOnAVersionWhoseOSCanGoNoFurtherIsRefused() throws {
+        let h = lockable()
+        // 1.5 runs on iOS 15 and 16, where nothing newer installs.
+        h.fails("policy set 1.5 force --platform ios --yes",
+                "users on iOS 15.0 to 16.x (newest they can install: 1.5) cannot install 2.0 or newer (it needs iOS 17.0): apps that cannot tell the OS (Retired, AndVersion) would block them with nothing to install (the force pin of 1.5)")
+        // 1.0 can go to 1.5 on every OS it runs on.
+        h.ok("policy set 1.0 force --platform ios --yes")
+        h.ok("policy set 1.5 recommend --platform ios --allow-lockout --yes")
+        let old = try XCTUnwrap(h.ok("check 1.5 --platform ios --os 16.0 --json").json as? [String: Any])
+        XCTAssertEqual(old["verdict"] as? String, "none")
+        XCTAssertEqual(old["decidedBy"] as? String, "os-too-old")
+        XCTAssertEqual((h.ok("check 1.5 --platform ios --os 17.0 --json").json as? [String: Any])?["verdict"] as? String, "optional")
+        XCTAssertTrue(h.ok("status").out.contains("LOCKOUT: ios: users on iOS 15.0 to 16.x cannot install 2.0 or newer (it needs iOS 17.0; the newest they can install is 1.5): apps that cannot tell the OS (Retired, AndVersion) would ask them for an update they cannot install (the recommend pin of 1.5)"))
     }
 
     func testEveryOtherCommandThatCreatesALockoutWarns() throws {

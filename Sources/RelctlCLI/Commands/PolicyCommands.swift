@@ -13,15 +13,16 @@ enum PolicyCommands {
 
     static let set: RunnableCommand = RunnableCommand(
         "set", abstract: "Pin one version to force, recommend or none.",
+        discussion: "Refused when no released version is newer, and when the version runs on an OS that can install nothing newer: apps that cannot tell the OS would block its users there with nothing to install (--allow-lockout overrides that).",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platforms, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, FloorCommands.allowLockout, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         // The parser allows only the policies' words.
         let policy = VersionRecord.Pin(rawValue: inv.arg("POLICY")!)!
         let (store, project, platforms) = try inv.targets()
         try inv.confirmedChange(store, project, "pinning \(inv.arg("VERSION")!) to \(policy.rawValue)") {
-            try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, now: inv.now)
+            try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, allowLockout: inv.flag("allow-lockout"), now: inv.now)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy.rawValue)") }
         try inv.printWritten { try document(store, platforms, project: project) }

@@ -25,15 +25,22 @@ public enum WriteRules {
     /// the apps that cannot tell the OS would block those users, or ask
     /// them for an update they cannot install. Refused unless asked for.
     public static func floorLocksOut(_ floor: Floor, kind: FloorKind, on platform: PlatformRecord, versions: [VersionRecord], now: Int64) -> Refusal? {
-        let lockouts = Lockouts.of(floor, kind, platform, versions, at: now)
+        let fix = Lockouts.reachable(platform, versions, at: now).map { Fix.run([kind.rawValue, $0.version.text, "--platform", platform.name], "set a floor every supported OS can reach with") }
+        return refusal(Lockouts.of(floor, kind, platform, versions, at: now), platform, fix)
+    }
+
+    /// The same for a pin whose version runs on an OS that can install nothing newer.
+    public static func pinLocksOut(_ version: VersionRecord, _ policy: VersionRecord.Pin, on platform: PlatformRecord, versions: [VersionRecord], now: Int64) -> Refusal? {
+        refusal(Lockouts.of(pin: version, policy, platform, versions, at: now), platform, nil)
+    }
+
+    private static func refusal(_ lockouts: [Lockout], _ platform: PlatformRecord, _ fix: Fix?) -> Refusal? {
         guard let first = lockouts.first else { return nil }
         let bands = lockouts.map { "\($0.band.label(platform.name)) (newest they can install: \($0.reach.version.text))" }.joined(separator: ", ")
         let message = "users on \(bands) cannot install \(first.needed.version.text) or newer (it needs \(OSBands.osName(platform.name)) \(first.neededOS)): "
-            + (kind == .force ? "apps that cannot tell the OS (Retired, AndVersion) would block them with nothing to install"
-                : "apps that cannot tell the OS (Retired, AndVersion) would ask them for an update they cannot install")
+            + Lockout.consequence(first.intent, blocks: first.blocks)
         let allow = Fix.flag("--allow-lockout", "to set it anyway (check --os and the files that know the OS offer them what they can install)")
-        guard let reach = Lockouts.reachable(platform, versions, at: now) else { return Refusal(message, fix: allow) }
-        return Refusal(message, fix: .either(.run([kind.rawValue, reach.version.text, "--platform", platform.name], "set a floor every supported OS can reach with"), allow))
+        return Refusal(message, fix: fix.map { .either($0, allow) } ?? allow)
     }
 
     /// On Android the build is the versionCode, which clients compare and

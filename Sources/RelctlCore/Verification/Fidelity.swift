@@ -231,8 +231,12 @@ struct PlatformCheck {
     var locales: [String] { state.snapshot.publishedLocales }
 
     mutating func run() {
-        retired()
-        if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
+        if state.os != nil {
+            osBlind()
+        } else {
+            retired()
+            if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
+        }
         if platform.name == "ios" { siren() }
         if PrinceOfVersionsFormat.keys[platform.name] != nil { princeOfVersions() }
         upgrader()
@@ -281,26 +285,12 @@ struct PlatformCheck {
             let actual = decided(i)
             if actual == expected[i] { continue }
             let (v, verdict) = (versions[i], verdicts[i])
-            if let newest = onNewestOS?[i], !knowsOS(client) {
-                // A client that cannot tell this OS does what it does on the newest, where it is checked.
-                guard actual == newest else { continue }
-                note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word,
-                     limit: Limit(client: client, platform: platform.name, intent: "what devices on \(band!) are sent to",
-                                  reason: "knows nothing of the device's OS: it tells every OS what it tells the newest"))
-                continue
-            }
             let limits: [Limit] = {
                 if case .crash = actual { return [] }
                 return cause.map { [$0] } ?? attribute(client, i, verdict, actual)
             }()
             note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
         }
-    }
-
-    /// The clients a file tells apart devices by their OS for (docs/clients.md,
-    /// "Device OS"); Siren only as far as its lookup's minimum goes.
-    func knowsOS(_ client: Client) -> Bool {
-        client == .princeOfVersions || client == .upgrader || client == .control || client == .siren
     }
 
 
@@ -376,6 +366,28 @@ struct PlatformCheck {
         } catch { unusable(.andVersionAndroid, path, error) }
     }
 
+    /// On an older OS, the clients that cannot tell it (Retired, AndVersion)
+    /// read the same files, and decide the same, as on the newest OS, where
+    /// they are checked: what they do here differs from `check --os` exactly
+    /// where the band's answer differs from the newest's. Said once per
+    /// client and band, by the first such install, without reading the
+    /// files again (Retired's are one per locale).
+    mutating func osBlind() {
+        var clients: [(Client, String)] = [(.retired, FileKinds.retired.path(project: state.project.slug, platform: platform.name, locale: locales.first ?? ""))]
+        if platform.isAndroid { clients.append((.andVersionAndroid, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
+        else if platform.isApple { clients.append((.andVersionIOS, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
+        guard let newest = onNewestOS, let os = state.os,
+              let i = versions.indices.first(where: { i in
+                  (versions[i].id < 0 || OSBands.installable(versions[i], on: os, platform)) && expected[i] != newest[i]
+              }) else { return }
+        for (client, path) in clients {
+            decisions += 1
+            note(client, path, versions[i], expected: "\(verdicts[i].kind.rawValue) (\(verdicts[i].decidedBy.rawValue))", actual: "\(newest[i].word), as on the newest OS",
+                 limit: Limit(client: client, platform: platform.name, intent: "what devices on \(band!) are sent to",
+                              reason: "knows nothing of the device's OS: it tells every OS what it tells the newest"))
+        }
+    }
+
     /// No andversion.json: relctl publishes none before a release, nor (a
     /// limit, named with its fix) when a record it needs is missing; any
     /// other absence is a defect. The library then finds no update.
@@ -415,13 +427,21 @@ struct PlatformCheck {
                 let lookup = file(lookupPath)
                 let client = try SirenClient(config: config, lookup: lookup)
                 let at = state.at
-                // The lookup names one version and its minimum OS: below it, Siren is silent.
-                let silenced = state.os.flatMap { os in client.lookup.map { OSVersion.isBelow(os, $0.minimumOS) } } ?? false
-                let cause = lookup == nil ? Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
-                                                  reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
-                    : silenced ? Limit(client: .siren, platform: platform.name, intent: "what devices on \(band!) are sent to",
-                                       reason: "the lookup names one version and its minimum OS: a device below it is not alerted, even to a version it can install")
-                    : nil
+                // The lookup names one version and its minimum OS (the same in every locale's
+                // file): below it Siren is silent, which is said once, by the first install told otherwise.
+                if let os = state.os, let minimum = client.lookup?.minimumOS, OSVersion.isBelow(os, minimum) {
+                    if let i = versions.indices.first(where: { i in
+                        (versions[i].id < 0 || OSBands.installable(versions[i], on: os, platform)) && expected[i] != .none
+                    }) {
+                        decisions += 1
+                        note(.siren, lookupPath, versions[i], locale: locale, expected: "\(verdicts[i].kind.rawValue) (\(verdicts[i].decidedBy.rawValue))", actual: "none",
+                             limit: Limit(client: .siren, platform: platform.name, intent: "what devices on \(band!) are sent to",
+                                          reason: "the lookup names one version and its minimum OS: a device below it is not alerted, even to a version it can install"))
+                    }
+                    return
+                }
+                let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
+                                                        reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
                 let os = state.os
                 let decisions: [ClientDecision]
                 if let proven, proven.client == client { decisions = proven.decisions } else {
