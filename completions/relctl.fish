@@ -280,7 +280,7 @@ complete -c relctl -n '__relctl_at \'policy\'' -a 'set' -d 'Pin one version to f
 complete -c relctl -n '__relctl_at \'policy\'' -a 'clear' -d 'Remove a version\'s pin.'
 complete -c relctl -n '__relctl_at \'policy\'' -a 'list' -d 'List floors and pins.'
 complete -c relctl -n '__relctl_opt \'policy set\' --platform 1' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
-complete -c relctl -n '__relctl_opt \'policy set\' --allow-lockout 0' -l allow-lockout -d 'Set the floor even though devices on some OS cannot install any version at or above it'
+complete -c relctl -n '__relctl_opt \'policy set\' --allow-lockout 0' -l allow-lockout -d 'Pin it even though the version runs on an OS that can install nothing newer'
 complete -c relctl -n '__relctl_opt \'policy set\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'policy set\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'policy set\' 0 0' -a '(__relctl_dyn versions)'

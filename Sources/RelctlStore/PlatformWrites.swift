@@ -69,8 +69,8 @@ extension Store {
     /// The same floor on several platforms in one transaction (one audit
     /// row naming them all): either every platform gets it or none does.
     /// The answer says, per platform, whether a released version reaches it.
-    @discardableResult
     /// A floor some OS band cannot reach is refused unless `allowLockout` (WriteRules.floorLocksOut).
+    @discardableResult
     public func setFloor(_ kind: FloorKind, of platforms: [PlatformRecord], in project: ProjectRecord, to floor: Floor?,
                          allowUnreleased: Bool, allowLockout: Bool = false, now: Int64) throws -> [Bool] {
         let word = kind.rawValue

@@ -42,14 +42,16 @@ public enum Lockouts {
     }
 
     /// The bands a floor would lock out: bands whose devices run a release
-    /// and can install none at or above the floor. A floor no release
-    /// reaches at all is another refusal (WriteRules.floorReached).
+    /// and can install none at or above the floor, or, for a floor no
+    /// release reaches yet (force --allow-unreleased), not the newest
+    /// release, which the newest OS is sent to.
     public static func of(_ floor: Floor, _ kind: WriteRules.FloorKind, _ platform: PlatformRecord, _ versions: [VersionRecord], at t: Int64) -> [Lockout] {
         let released = versions.filter { $0.isReleased(at: t) }
-        guard released.contains(where: { !Release.isBelow($0.release, floor.release) }) else { return [] }
+        guard let newest = released.last else { return [] }
+        let line = Release.isBelow(newest.release, floor.release) ? newest.release : floor.release
         return lockouts(platform, versions, released, intent: "the \(kind.rawValue) floor \(floor.text)", blocks: kind == .force) { os in
-            guard let reach = released.last(where: { OSBands.installable($0, on: os, platform) }), Release.isBelow(reach.release, floor.release) else { return nil }
-            return (reach, released.first { !Release.isBelow($0.release, floor.release) && !OSBands.installable($0, on: os, platform) })
+            guard let reach = released.last(where: { OSBands.installable($0, on: os, platform) }), Release.isBelow(reach.release, line) else { return nil }
+            return (reach, released.first { !Release.isBelow($0.release, line) && !OSBands.installable($0, on: os, platform) })
         }
     }
 

@@ -43,17 +43,18 @@ public struct Evaluator: Sendable {
         init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64, os: String? = nil) {
             let newest = snapshot.newestReleased(platform, at: t)
             pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
-            guard let os, let newest, !OSBands.installable(newest, on: os, platform) else {
+            self.os = os
+            guard let os else {
                 released = newest
                 announced = snapshot.newestAnnounced(platform, at: t)
-                self.os = nil; beyond = nil
+                beyond = nil
                 return
             }
-            let fits = snapshot.versions(of: platform).filter { OSBands.installable($0, on: os, platform) }
-            released = fits.last { $0.isReleased(at: t) }
-            let delay = snapshot.delaySeconds
-            announced = fits.last { v in v.releasedAt.map { $0 + delay <= t } ?? false }
-            self.os = os; beyond = newest
+            // Minimums need not rise with the version: every target is one this OS installs.
+            let fits = { (v: VersionRecord) in OSBands.installable(v, on: os, platform) }
+            released = snapshot.newestReleased(platform, at: t, where: fits)
+            announced = snapshot.newestAnnounced(platform, at: t, where: fits)
+            beyond = newest.flatMap { fits($0) ? nil : $0 }
         }
     }
 
@@ -117,7 +118,8 @@ public struct Evaluator: Sendable {
             }
             // A device whose OS cannot install a version at the floor is not
             // blocked: it is offered the newest it can install.
-            if kind == .required, let beyond = facts.beyond, Release.isBelow(target.release, floor.release) {
+            // Before a deadline too: it would not be required when the deadline comes.
+            if kind == .required || name == .forceDeadline, let beyond = facts.beyond, Release.isBelow(target.release, floor.release) {
                 let (type, rule) = decided(.optional, target)
                 let snapshot = self.snapshot, os = facts.os!
                 let reaching = snapshot.versions(of: platform).first { $0.isReleased(at: t) && !Release.isBelow($0.release, floor.release) } ?? beyond

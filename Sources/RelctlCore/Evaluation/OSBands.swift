@@ -23,7 +23,7 @@ public struct OSBand: Sendable, Equatable {
         case (nil, let b?): return "\(name) below \(b)"
         case (let f?, let b?):
             // "iOS 15.x" for 15.0 up to 16.0, "Android API 24" for 24 up to 25.
-            let top = OSBands.justBelow(b)
+            let top = OSBands.justBelow(b, android: platform == "android")
             if let major = top.major, let lower = try? Version(f), lower.components[0] == major, lower.components.dropFirst().allSatisfy({ $0 == 0 }) {
                 return "\(name) \(top.words)"
             }
@@ -57,7 +57,7 @@ public enum OSBands {
         for i in stride(from: minima.count - 2, through: 0, by: -1) {
             out.append(OSBand(from: minima[i], below: minima[i + 1], os: minima[i]))
         }
-        if let under = below(minima[0]) {
+        if let under = below(minima[0], android: platform.isAndroid) {
             out.append(OSBand(from: nil, below: minima[0], os: under))
         }
         return out
@@ -71,13 +71,16 @@ public enum OSBands {
     }
 
     /// The OS values to ask at, both sides of every minimum the records hold:
-    /// each minimum and just below it (nil: the newest OS).
+    /// each minimum and just below it, and the newest OS (nil).
     public static func probes(_ platform: PlatformRecord, _ versions: [VersionRecord]) -> [String?] {
         var out: [String?] = [nil]
+        func add(_ os: String?) {
+            if let os, !out.contains(where: { $0.map { OSVersion.same($0, os) } ?? false }) { out.append(os) }
+        }
         for band in of(platform, versions) {
-            if let os = band.os, !out.contains(where: { $0.map { OSVersion.same($0, os) } ?? false }) { out.append(os) }
-            if let b = band.below, let under = below(b),
-               !out.contains(where: { $0.map { OSVersion.same($0, under) } ?? false }) { out.append(under) }
+            add(band.from)
+            add(band.os)
+            add(band.below.flatMap { below($0, android: platform.isAndroid) })
         }
         return out
     }
@@ -87,12 +90,12 @@ public enum OSBands {
         bands.first { b in b.from.map { !OSVersion.isBelow(os, $0) } ?? true } ?? bands.last!
     }
 
-    /// Just below an OS version: one less for a single number (an Android
-    /// API level, 24 → 23), else the last non-zero part one less and a large
-    /// one after it (15.0 → 14.999999); nil for 0.
-    static func below(_ os: String) -> String? {
+    /// Just below an OS version: on Android one less for an API level
+    /// (24 → 23); else the last non-zero part one less and a large one after
+    /// it (15.0 → 14.999999, 17 → 16.999999: iOS 16.5 is below 17); nil for 0.
+    static func below(_ os: String, android: Bool) -> String? {
         guard let v = try? Version(os) else { return nil }
-        if v.components.count == 1 { return v.components[0] > 0 ? String(v.components[0] - 1) : nil }
+        if android && v.components.count == 1 { return v.components[0] > 0 ? String(v.components[0] - 1) : nil }
         return Probes.below(v)?.text
     }
 
@@ -102,12 +105,12 @@ public enum OSBands {
          "android": "Android API"][platform] ?? platform
     }
 
-    /// The top of a band in words: "16.x" below 17.0, "25" below API 26,
+    /// The top of a band in words: "16.x" below 17.0 (or 17), "25" below API 26,
     /// else "below 15.4"; with the major version it stays in, when it does.
-    static func justBelow(_ b: String) -> (words: String, major: Int?) {
+    static func justBelow(_ b: String, android: Bool) -> (words: String, major: Int?) {
         guard let v = try? Version(b), v.components[0] > 0 else { return ("below \(b)", nil) }
         let c = v.components
-        if c.count == 1 { return (String(c[0] - 1), c[0] - 1) }
+        if android && c.count == 1 { return (String(c[0] - 1), c[0] - 1) }
         return c.dropFirst().allSatisfy { $0 == 0 } ? ("\(c[0] - 1).x", c[0] - 1) : ("below \(b)", nil)
     }
 }

@@ -36,7 +36,7 @@ enum AppcastFormat {
                 a.count == items.count && zip(a, items).allSatisfy { $0.version.version.text == $1.version.version.text && $0.critical == $1.critical }
             }
             if let last = groups.last, same(last.items) { groups[groups.count - 1].from = band.from; continue }
-            groups.append((band.from, band.below.flatMap { OSBands.below($0) }, items))
+            groups.append((band.from, band.below.flatMap { OSBands.below($0, android: p.isAndroid) }, items))
         }
         var out: [UInt8] = []
         out.reserveCapacity(1024)

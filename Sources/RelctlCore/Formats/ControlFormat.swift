@@ -78,8 +78,6 @@ enum ControlFormat {
         ])
     }
 
-    /// One entry per recorded version, written straight to bytes (what
-    /// `versionJSON` makes, keys in order): the bulk of the document.
     /// Per version (by index), the older OS bands where a device can install
     /// it and is told otherwise than on the newest, newest band first: its
     /// `byOs` (a client uses the entry whose `from` (null: any) it is at or

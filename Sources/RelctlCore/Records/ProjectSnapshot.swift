@@ -33,16 +33,17 @@ public struct ProjectSnapshot: Sendable {
 
     public func versions(of platform: PlatformRecord) -> [VersionRecord] { versions[platform.id] ?? [] }
 
-    /// The newest version released at or before `t`.
-    public func newestReleased(_ platform: PlatformRecord, at t: Int64) -> VersionRecord? {
-        versions(of: platform).last { $0.isReleased(at: t) }
+    /// The newest version released at or before `t` (of those `where` accepts).
+    public func newestReleased(_ platform: PlatformRecord, at t: Int64, where accepts: (VersionRecord) -> Bool = { _ in true }) -> VersionRecord? {
+        versions(of: platform).last { $0.isReleased(at: t) && accepts($0) }
     }
 
     public var delaySeconds: Int64 { project.releaseDelayDays * 86400 }
 
     /// The newest version whose release delay has passed at `t`: what clients are told about.
-    public func newestAnnounced(_ platform: PlatformRecord, at t: Int64) -> VersionRecord? {
-        versions(of: platform).last { v in v.releasedAt.map { $0 + delaySeconds <= t } ?? false }
+    public func newestAnnounced(_ platform: PlatformRecord, at t: Int64, where accepts: (VersionRecord) -> Bool = { _ in true }) -> VersionRecord? {
+        let delay = delaySeconds
+        return versions(of: platform).last { v in (v.releasedAt.map { $0 + delay <= t } ?? false) && accepts(v) }
     }
 
     /// Overlapping windows block as their union; the one whose copy users

@@ -453,8 +453,8 @@ struct PlatformCheck {
         }
     }
 
-    /// A device on an OS that passes every configuration's requirement: the
-    /// evaluator knows no device OS, so the newest band is what it speaks for.
+    /// A device on the state's OS (`state.os`; nil: one that passes every
+    /// configuration's requirement), against `check --os`.
     mutating func princeOfVersions() {
         let path = FileKinds.princeOfVersions.path(project: state.project.slug)
         do throws(ClientFailure) {
@@ -667,9 +667,9 @@ struct PlatformCheck {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
                        "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }
-        // Every format carries these: maintenance is checked apart (maintenance()), and an
-        // up-to-date install is one no file offers anything.
-        // Every format that tells OS apart carries these; those that cannot are held to the newest OS (compareByIndex).
+        // Every format carries these: maintenance is checked apart (maintenance()), an
+        // up-to-date install is one no file offers anything, and the formats that cannot
+        // tell an OS apart are held to what they tell the newest (osBlind()).
         case .maintenance, .upToDate, .osTooOld: break
         }
 
