@@ -58,12 +58,14 @@ struct PlatformState {
 
     /// Whether the outdated rules offer some install an optional update: one
     /// whose update type an install below the announced version can have (a
-    /// minor one below 2.1, not below 2.0.0) and whose alert is not force or none.
+    /// minor one below 2.1, not below 2.0.0; a revision one below a build)
+    /// and whose alert is not force or none.
     static func rulesOffer(_ project: ProjectRecord, announced: VersionRecord?) -> Bool {
         guard project.outdated != ProjectRecord.Outdated.none, let announced else { return false }
-        return announced.version.components.indices.contains { i in
-            announced.version.components[i] > 0 && [.option, .skip].contains(project.rules.rule(forDifference: i).alert)
-        }
+        let offers = { (i: Int) in [.option, .skip].contains(project.rules.rule(forDifference: i).alert) }
+        // An install of the same version with a lower build differs in no component: a revision update.
+        if (announced.build ?? 0) > 0 && offers(3) { return true }
+        return announced.version.components.indices.contains { i in announced.version.components[i] > 0 && offers(i) }
     }
 
     static func belowOldest(_ evaluator: Evaluator, _ platform: PlatformRecord, _ versions: [VersionRecord], at: Int64,
