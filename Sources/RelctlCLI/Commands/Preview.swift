@@ -51,8 +51,8 @@ extension Invocation {
         return result
     }
 
-    /// Makes a change and warns of every lockout (Lockouts) it creates:
-    /// a floor that devices on some OS can no longer reach.
+    /// Makes a change and warns of every lockout (Lockouts) it creates: a
+    /// floor or pin that sends devices on some OS to an update they cannot install.
     func watchingLockouts<T>(_ store: Store, _ slugs: [String], _ write: () throws -> T) throws -> T {
         let before = try lockouts(store, slugs)
         let result = try write()
@@ -60,7 +60,7 @@ extension Invocation {
         return result
     }
 
-    /// The lockouts of each project's floors now, read without notes.
+    /// The lockouts of each project's floors and pins now, read without notes.
     func lockouts(_ store: Store, _ slugs: [String]) throws -> [Lockout] {
         try store.read {
             try slugs.flatMap { slug -> [Lockout] in

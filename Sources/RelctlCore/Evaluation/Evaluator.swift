@@ -35,7 +35,7 @@ public struct Evaluator: Sendable {
         let released: VersionRecord?
         let announced: VersionRecord?
         let pinned: [VersionRecord]
-        /// The device's OS, when it cannot install the newest release (`beyond`).
+        /// The device's OS (nil: one that installs every version).
         let os: String?
         /// The newest release, when the device's OS is too old for it.
         let beyond: VersionRecord?
