@@ -114,6 +114,7 @@ final class BadInputCorpusTests: XCTestCase {
         for a in ["id123", "0123", "12a", "1234567890123", ""] { add(2, ["platform", "edit", "ios", "--app-store-id", a]) }
         for u in ["ftp://x", "apps.apple.com", "https://a b", ""] { add(2, ["platform", "edit", "ios", "--store-url", u]) }
         for m in ["x", "15..0", ""] { add(2, ["platform", "edit", "ios", "--min-os", m]) }
+        for o in ["x", "15..0", "", "1.2.3.4.5", "99999999999", "-1"] { add(2, ["check", "1.0", "--platform", "ios", "--os", o]) }
         let long = String(repeating: "n", count: 300)
         for args in [["publish", ""], ["publish", "out/\(long)/x"], ["publish", "out", "--at"], ["notes", "set", "2.0", "--platform", "ios", "--file", ""],
                      ["version", "add", "3.0", "--platform", "ios", "--notes-file", ""], ["version", "add", "3.0", "--platform", "ios", "--notes-file", long]] {
