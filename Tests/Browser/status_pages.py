@@ -12,6 +12,7 @@ per problem. Run by StatusPageBrowserTests (make check).
 import http.server
 import json
 import os
+import re
 import sys
 import threading
 
@@ -103,21 +104,55 @@ def verdicts(driver):
         platform = section.get_attribute("data-platform")
         for row in section.find_elements(By.CSS_SELECTOR, "tr[data-version]"):
             key = (platform, row.get_attribute("data-version"), row.get_attribute("data-build"))
-            word = row.find_elements(By.CSS_SELECTOR, "td")[2].find_element(By.CSS_SELECTOR, ".v").text.strip()
-            seen[key] = (row.get_attribute("data-verdict"), word)
+            cell = row.find_elements(By.CSS_SELECTOR, "td")[2]
+            word = cell.find_element(By.CSS_SELECTOR, ".v").text.strip()
+            # The version users are sent to: the first "→ X" (later lines are older OS bands').
+            first = cell.text.split("\n")[0]
+            target = first.split("→ ")[1].strip() if "→ " in first else None
+            seen[key] = (row.get_attribute("data-verdict"), word, target)
     return seen
 
 
 def compare(page, project, seen):
-    want = {(e["platform"], e["version"], "" if e["build"] is None else str(e["build"])): e["verdict"]
+    want = {(e["platform"], e["version"], "" if e["build"] is None else str(e["build"])): (e["verdict"], e["target"])
             for e in expected if e["project"] == project}
-    for key, verdict in want.items():
+    for key, (verdict, target) in want.items():
         if key not in seen:
             problem(f"{page}: {key} is not on the page")
-        elif seen[key] != (verdict, verdict):
-            problem(f"{page}: {key}: the page says {seen[key]}, check says {verdict}")
+        elif seen[key] != (verdict, verdict, target):
+            problem(f"{page}: {key}: the page says {seen[key]}, check says {verdict} to {target}")
     for key in seen.keys() - want.keys():
         problem(f"{page}: {key} is on the page but check was not asked")
+
+
+def read_as_person(driver, page):
+    """What a support person reads: filled texts, people's times, every window visible."""
+    text = driver.find_element(By.TAG_NAME, "body").text
+    for pattern, what in ((r"\{[a-z_]+\}", "an unfilled placeholder"), (r"\d{4}-\d\d-\d\dT\d\d:", "a raw RFC 3339 instant")):
+        m = re.search(pattern, text)
+        if m:
+            problem(f"{page}: {what} in the text: ...{text[max(m.start() - 60, 0):m.end() + 20]}...")
+    if page == "index.html":
+        return
+    # The reader (TZ below) is not in the project's zone: each time says the reader's own.
+    times = driver.find_elements(By.CSS_SELECTOR, "time[datetime]")
+    mine = driver.execute_script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+    zone = driver.find_element(By.TAG_NAME, "footer").text
+    if times and mine not in zone and not any("your time" in t.find_element(By.XPATH, "following-sibling::span[1]").text for t in times):
+        problem(f"{page}: a reader in {mine} is not given their own time ({zone})")
+    nxt = driver.find_element(By.ID, "next").text
+    if "polling" in nxt:
+        problem(f"{page}: Next change names machinery: {nxt}")
+    for bar in driver.find_elements(By.CSS_SELECTOR, "svg rect[class^='w-']"):
+        if bar.get_attribute("class") == "w-cancelled":
+            continue
+        if bar.rect["width"] < 5:
+            problem(f"{page}: a maintenance bar is {bar.rect['width']:.1f} px wide: {bar.get_attribute('innerHTML')}")
+    labels = [t.text for t in driver.find_elements(By.CSS_SELECTOR, "svg text.wl")]
+    for li in driver.find_elements(By.CSS_SELECTOR, "ul.events li"):
+        m = re.search(r"maintenance window #(\d+)", li.text)
+        if m and li.get_attribute("data-state") != "cancelled" and "#" + m.group(1) not in labels:
+            problem(f"{page}: window #{m.group(1)} has no label on the timeline ({labels})")
 
 
 def screenshot(driver, name, width):
@@ -139,6 +174,7 @@ try:
             problem(f"{page}: console: {errors}")
         if not driver.find_elements(By.CSS_SELECTOR, "span.local"):
             problem(f"{page}: the script added no local time")
+        read_as_person(driver, page)
         if page != "index.html":
             compare(page, page.split("/")[0], verdicts(driver))
         name = page.replace("/", "-").replace(".html", "")

@@ -13,7 +13,7 @@ final class StatusPageTests: XCTestCase {
     /// upcoming window, and hostile text in the name, a note and messages.
     static func scenario(_ h: Harness) {
         h.sample()
-        XCTAssertEqual(h.run(["project", "edit", "shop", "--name", "Shop \(hostile) & \"Co\""]).status, 0)
+        XCTAssertEqual(h.run(["project", "edit", "shop", "--name", "Shop \(hostile) & \"Co\"", "--time-zone", "Europe/Berlin"]).status, 0)
         h.ok("platform add macos --bundle-id com.example.shop.mac --app-store-id 1088280261")
         h.ok("version add 1.5 --platform macos --build 150 --released 2026-03-01T00:00:00Z")
         h.ok("version add 2.0 --platform macos --build 200 --released 2026-11-28T00:00:00Z --notes \"New \(hostile) look\"")
@@ -24,7 +24,7 @@ final class StatusPageTests: XCTestCase {
         h.ok("force 2.0 --platform ios --after 7d --yes")
         h.ok("recommend 2.1 --platform ios --yes")
         h.ok("message set required --locale en --title \"Update <img src=x onerror=alert(2)>\"")
-        h.ok("maintenance start --platform macos --for 2h --message \"Back <b>soon</b> \(hostile)\" --yes")
+        h.ok("maintenance start --platform macos --for 2h --message \"Back at {until} <b>soon</b> \(hostile)\" --yes")
         h.ok("maintenance schedule --from 2026-12-03T02:00:00Z --until 2026-12-03T04:00:00Z --message \"Planned \(hostile)\" --yes")
     }
 
@@ -42,16 +42,19 @@ final class StatusPageTests: XCTestCase {
                     var args = ["-p", s.project.slug, "--json", "check", v.version.text, "--platform", p.name]
                     if let b = v.build { args += ["--build", String(b)] }
                     let r = h.run(args)
-                    let verdict = (r.json as? [String: Any])?["verdict"] as? String ?? "?"
+                    let json = r.json as? [String: Any]
+                    let verdict = json?["verdict"] as? String ?? "?"
+                    let target = (json?["target"] as? [String: Any])?["version"] as? String
                     out.append(["project": s.project.slug, "platform": p.name, "version": v.version.text,
-                                "build": v.build.map { NSNumber(value: $0) } ?? NSNull(), "verdict": verdict])
+                                "build": v.build.map { NSNumber(value: $0) } ?? NSNull(), "verdict": verdict, "target": target ?? NSNull()])
                 }
             }
         }
         return out
     }
 
-    /// Every ladder row as (platform, version, build) → data-verdict.
+    /// Every ladder row as (platform, version, build) → data-verdict and the
+    /// version it sends users to ("" for none).
     static func rows(_ page: String) -> [String: String] {
         var out: [String: String] = [:]
         var platform = ""
@@ -64,7 +67,10 @@ final class StatusPageTests: XCTestCase {
                 let r = line.range(of: " \(name)=\"") ?? line.range(of: "<tr \(name)=\"")!
                 return String(line[r.upperBound...].prefix { $0 != "\"" })
             }
-            out["\(platform) \(attr("data-version")) \(attr("data-build"))"] = attr("data-verdict")
+            // The verdict cell's first "→ target" (later ones are older OS bands').
+            let cells = line.components(separatedBy: "</td><td>")
+            let target = cells.count > 2 ? cells[2].components(separatedBy: "<br>")[0].components(separatedBy: "→ ").dropFirst().first?.prefix { $0 != "<" } : nil
+            out["\(platform) \(attr("data-version")) \(attr("data-build"))"] = attr("data-verdict") + " " + (target.map(String.init) ?? "")
         }
         return out
     }
@@ -83,7 +89,7 @@ final class StatusPageTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.out + verify.err)
         XCTAssertFalse(verify.out.contains("index.html"), verify.out)
         // What the page shows: grace period with its date, floors, pins, the windows, limits.
-        XCTAssertTrue(page.contains("optional until <time datetime=\"2026-12-06T12:00:00Z\">2026-12-06 12:00 UTC</time>"), page)
+        XCTAssertTrue(page.contains("optional until <time datetime=\"2026-12-06T12:00:00Z\" data-offset=\"3600\">2026-12-06 13:00 CET (12:00 UTC)</time>"), page)
         XCTAssertTrue(page.contains("<tr class=\"floor\"><td colspan=\"5\">▼ force floor 2.0"))
         XCTAssertTrue(page.contains("<tr class=\"floor rec\"><td colspan=\"5\">▼ recommend floor 2.1"))
         XCTAssertTrue(page.contains("<span class=\"tag\">pinned: force</span>"))
@@ -91,9 +97,9 @@ final class StatusPageTests: XCTestCase {
         XCTAssertTrue(page.contains("<li data-state=\"upcoming\"><span class=\"tag\">upcoming</span> maintenance window #2 (all platforms)"))
         XCTAssertTrue(page.contains("<ul class=\"limits\">") && page.contains("pin 1.1 force"), "the declared limits are listed")
         XCTAssertTrue(page.contains("<svg "))
-        XCTAssertTrue(page.contains("Next change: <time datetime=\"2026-11-29T14:00:00Z\">"), "the macOS window ends two hours after now")
+        XCTAssertTrue(page.contains("Next change: <time datetime=\"2026-11-29T14:00:00Z\" data-offset=\"3600\">"), "the macOS window ends two hours after now")
         XCTAssertTrue(index.contains("<span class=\"v v-maintenance\">maintenance</span> active now"))
-        XCTAssertTrue(page.contains("This state since <time datetime=\"2026-11-29T12:00:00Z\">"), "the window started at the publish instant: the last change")
+        XCTAssertTrue(page.contains("This state since <time datetime=\"2026-11-29T12:00:00Z\" data-offset=\"3600\">"), "the window started at the publish instant: the last change")
         // Nothing private: no OS user, no audit trail, no publish instant.
         for text in [page, index] {
             XCTAssertFalse(text.contains("tester"))
@@ -111,8 +117,68 @@ final class StatusPageTests: XCTestCase {
         XCTAssertEqual(Set(expected.map { $0["verdict"] as! String }), ["maintenance", "required", "optional", "none"], "the scenario shows every verdict")
         for e in expected {
             let key = "\(e["platform"]!) \(e["version"]!) \((e["build"] as? NSNumber).map { "\($0)" } ?? "")"
-            XCTAssertEqual(rows[key], e["verdict"] as? String, key)
+            XCTAssertEqual(rows[key], "\(e["verdict"]!) \(e["target"] as? String ?? "")", "\(key): the verdict and target check gives")
         }
+    }
+
+    /// The page's visible text: tags, attributes and the script gone.
+    static func visible(_ page: String) -> String {
+        var text = page
+        for pattern in ["<script>[\\s\\S]*?</script>", "<style>[\\s\\S]*?</style>", "<[^>]*>"] {
+            text = text.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
+        }
+        return text
+    }
+
+    /// What people read on the page (issue 35): filled placeholders, every
+    /// text some version reads and what it reads after the next change,
+    /// local time first, no RFC 3339 in sentences, no polling in "Next
+    /// change", a short window that can be seen.
+    func testThePageSaysWhatPeopleRead() throws {
+        let h = Harness()
+        StatusPageTests.scenario(h)
+        h.ok("maintenance schedule --from 2026-12-10T02:00:00Z --for 30m --yes")
+        h.ok("status --html \(h.dir)/now.html")
+        let page = read(h.dir + "/now.html"), text = StatusPageTests.visible(page)
+        // 1. The banner is what the app shows, {until} filled in the project's zone.
+        XCTAssertNil(text.range(of: "\\{[a-z_]+\\}", options: .regularExpression), "no unfilled placeholder anywhere: \(text)")
+        XCTAssertTrue(page.contains("Apps show a blocking screen: “<bdi>Under maintenance — Back at November 29, 2026 at 3:00 PM (UTC+1) &lt;b&gt;soon"), page)
+        // 2. Every text some version reads now: the deadline copy, the required message, the window's copy.
+        func section(_ platform: String) -> String {
+            let section = page.components(separatedBy: "<section class=\"platform\" data-platform=\"\(platform)\">")[1].components(separatedBy: "</section>")[0]
+            return section.components(separatedBy: "<h3>What users read (en)</h3>")[1].components(separatedBy: "<h3>")[0]
+        }
+        var read = section("ios")
+        XCTAssertTrue(read.contains("other versions below 2.0:</span> <bdi>Update available — Version 2.1 of Shop"), "installs nobody recorded read the deadline copy: \(read)")
+        XCTAssertTrue(read.contains("Please update by December 6, 2026 at 1:00 PM (UTC+1)"), read)
+        XCTAssertTrue(read.contains("<li data-kind=\"required\">"), read)
+        XCTAssertTrue(read.contains("1.1 (110):</span> <bdi>Update &lt;img"), "the pinned version's required message names who reads it: \(read)")
+        read = section("macos")
+        XCTAssertTrue(read.contains("<li data-kind=\"maintenance\">"), read)
+        // … and from the next change on: macOS's window ends, its versions read their update texts.
+        XCTAssertTrue(read.contains("<p class=\"next\">From <time datetime=\"2026-11-29T14:00:00Z\" data-offset=\"3600\">2026-11-29 15:00 CET (14:00 UTC)</time> (maintenance window #1 (macos) ends):"), read)
+        // 3. Local time first, UTC beside; sentences (the Why column, limits) hold no RFC 3339 instant.
+        XCTAssertTrue(text.contains("2026-12-06 13:00 CET (12:00 UTC)"))
+        XCTAssertNil(text.range(of: "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:", options: .regularExpression), "no raw instant in what people read")
+        XCTAssertTrue(page.contains("Times in Europe/Berlin, the project’s time zone"))
+        // 5. The 30-minute window (#3) is a bar at least 6 units wide, labelled.
+        let bar = try XCTUnwrap(page.components(separatedBy: "\n").first { $0.contains("<rect class=\"w-upcoming\"") && $0.contains("window #3") })
+        let width = Double(bar.components(separatedBy: "width=\"")[1].prefix { $0 != "\"" })!
+        XCTAssertGreaterThanOrEqual(width, Timeline.minimumWidth)
+        XCTAssertTrue(page.contains(">#3</text>"))
+        // 4. An hour before window #2 control.json polls faster: the page's next change is the window itself.
+        h.now = try TimeInput.parse("2026-12-03T00:30:00Z", now: 0, timeZone: "UTC")
+        h.ok("status --html \(h.dir)/before.html")
+        let before = self.read(h.dir + "/before.html")
+        let next = before.components(separatedBy: "id=\"next\">")[1].components(separatedBy: "</p>")[0]
+        XCTAssertTrue(next.contains("2026-12-03T02:00:00Z") && next.contains("maintenance window #2 (all platforms) starts"), next)
+        XCTAssertFalse(before.components(separatedBy: "<h2>For engineers</h2>")[0].contains("polling"), "polling is the engineers' section's")
+        XCTAssertTrue(before.contains("every 60 s from an hour before a maintenance window until it ends. Faster from <time datetime=\"2026-12-03T01:00:00Z\""), before)
+        // A project on UTC shows UTC alone.
+        h.ok("project edit shop --time-zone UTC")
+        h.ok("status --html \(h.dir)/utc.html")
+        let utc = self.read(h.dir + "/utc.html")
+        XCTAssertTrue(utc.contains(">2026-12-06 12:00 UTC</time>") && utc.contains("Times in UTC"), utc)
     }
 
     /// The summary publish builds from the rendered states is the one built from the snapshot alone.
@@ -205,7 +271,7 @@ final class StatusPageTests: XCTestCase {
         }
         let page = read(h.dir + "/out/shop/status.html")
         XCTAssertTrue(page.contains("Update &lt;img src=x onerror=alert(2)&gt;"), "the required message is shown escaped")
-        XCTAssertTrue(page.contains("Back &lt;b&gt;soon&lt;/b&gt;"), "the window's message is shown escaped")
+        XCTAssertTrue(page.contains("&lt;b&gt;soon&lt;/b&gt;"), "the window’s message is shown escaped")
         XCTAssertTrue(page.contains("Faster &lt;script&gt;alert(1)&lt;/script&gt; checkout"), "notes are shown escaped")
         XCTAssertEqual(HTML.escape("a\u{0}b\u{85}c\u{FFFF}d\r'"), "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\n&#39;")
     }
@@ -292,12 +358,16 @@ final class StatusPageBrowserTests: XCTestCase {
         h.ok("-p blog platform add android --bundle-id com.example.blog")
         h.ok("-p blog version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
         h.ok("-p blog version add 1.1 --build 2 --released 2026-11-20T00:00:00Z")
+        h.ok("-p shop maintenance schedule --from 2026-12-10T02:00:00Z --for 30m --yes")
         let out = h.dir + "/out"
         h.ok("publish \(out)")
         let expected = h.dir + "/expected.json"
         try JSONSerialization.data(withJSONObject: StatusPageTests.expected(h)).write(to: URL(fileURLWithPath: expected))
         let shots = Package.root + "/.build/status-page-screenshots"
-        let r = try Proc.run("/usr/bin/env", ["python3", Package.root + "/Tests/Browser/status_pages.py", out, expected, shots])
+        // The reader is in New York, the project in Berlin: the page gives both.
+        var env = ProcessInfo.processInfo.environment
+        env["TZ"] = "America/New_York"
+        let r = try Proc.run("/usr/bin/env", ["python3", Package.root + "/Tests/Browser/status_pages.py", out, expected, shots], env: env)
         XCTAssertEqual(r.status, 0, r.err + r.out)
         print(r.out)
         for name in ["shop-status-phone", "shop-status-desktop", "index-phone", "index-desktop-dark"] {

@@ -40,16 +40,18 @@ final class ZoneRulesTests: XCTestCase {
             let sorted = instants.sorted()
             // One switch of the process's zone per zone (this test runs alone on its thread).
             let theirs = TimeInput.withZone(zone) {
-                sorted.map { t -> Int64 in
+                sorted.map { t -> (Int64, String) in
                     var time = time_t(t)
                     var parts = tm()
                     localtime_r(&time, &parts)
-                    return Int64(parts.tm_gmtoff)
+                    return (Int64(parts.tm_gmtoff), parts.tm_zone.map { String(cString: $0) } ?? "")
                 }
             }
             for (t, libc) in zip(sorted, theirs) {
-                let ours = rules.offset(at: t)
-                if ours != libc { XCTFail("\(zone) at \(Time.format(t)): \(ours) s, the C library says \(libc) s"); break }
+                let ours = rules.local(at: t)
+                if ours.offset != libc.0 || ours.name != libc.1 {
+                    XCTFail("\(zone) at \(Time.format(t)): \(ours) s, the C library says \(libc) s"); break
+                }
                 compared += 1
                 if let last = rules.transitions.last, t > last { afterLast += 1 }
             }
@@ -68,6 +70,9 @@ final class PosixZoneTests: XCTestCase {
         XCTAssertEqual(ny?.offset(at: 1_783_000_000), -4 * 3600, "2026-07: summer time")
         XCTAssertEqual(ny?.offset(at: 1_795_000_000), -5 * 3600, "2026-11-18: standard time")
         XCTAssertEqual(ZoneRules(posix: "<+03>-3")?.offset(at: 0), 3 * 3600, "a number for a name, east of UTC")
+        XCTAssertEqual(ZoneRules(posix: "<+03>-3")?.local(at: 0).name, "+03")
+        XCTAssertEqual(ny?.local(at: 1_783_000_000).name, "EDT")
+        XCTAssertEqual(ny?.local(at: 1_795_000_000).name, "EST")
         XCTAssertNil(ZoneRules(posix: "EST5EDT,M13.1.0,M11.1.0"), "month 13")
         XCTAssertNil(ZoneRules(tzif: Array("not a zone".utf8)))
         XCTAssertNil(ZoneRules(tzif: Array("TZif2".utf8) + [UInt8](repeating: 0xFF, count: 60)), "counts out of range")

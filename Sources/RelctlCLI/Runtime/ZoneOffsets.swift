@@ -47,16 +47,7 @@ enum ZoneOffsets {
 
     static func fill(_ snapshot: inout ProjectSnapshot) {
         let zone = snapshot.project.timeZone
-        let instants = snapshot.messageInstants
-        guard !instants.isEmpty else { return }
-        // The zones checkZone takes for UTC without a file.
-        guard !["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(zone) else {
-            for t in instants { snapshot.offsets[t] = 0 }
-            return
-        }
-        // A zone that vanished from the system: messages show UTC, labelled so.
-        guard let rules = rules(zone) else { return }
-        let offsets = instants.map { ($0, rules.offset(at: $0)) }
-        for (t, o) in offsets { snapshot.offsets[t] = o }
+        // The zones checkZone takes for UTC without a file; a zone that vanished from the system shows UTC, labelled so.
+        snapshot.zone = ["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(zone) ? ZoneRules.utc : rules(zone)
     }
 }

@@ -35,8 +35,10 @@ public struct NextChange: Sendable, Equatable {
         }
     }
 
-    public static func after(_ snapshot: ProjectSnapshot, at t: Int64) -> NextChange? {
-        best(snapshot) { instant, best in instant > t && (best.map { instant < $0 } ?? true) }
+    /// `people`: only what people notice (status pages): not the hour before
+    /// a window when control.json asks for faster polling.
+    public static func after(_ snapshot: ProjectSnapshot, at t: Int64, people: Bool = false) -> NextChange? {
+        best(snapshot, people: people) { instant, best in instant > t && (best.map { instant < $0 } ?? true) }
     }
 
     /// The last such instant at or before `t`: when what relctl says at `t`
@@ -44,21 +46,21 @@ public struct NextChange: Sendable, Equatable {
     /// shows it instead of the publish instant, and index.json records its
     /// instant (`since`): from it up to `after(t)` every file is the same, so
     /// two publishes of the same state write the same bytes.
-    public static func latest(_ snapshot: ProjectSnapshot, atOrBefore t: Int64) -> NextChange? {
-        best(snapshot) { instant, best in instant <= t && (best.map { instant > $0 } ?? true) }
+    public static func latest(_ snapshot: ProjectSnapshot, atOrBefore t: Int64, people: Bool = false) -> NextChange? {
+        best(snapshot, people: people) { instant, best in instant <= t && (best.map { instant > $0 } ?? true) }
     }
 
     /// The instant that beats every other, then the causes of every change
     /// at it, in order. Two passes: in one, each better instant on the way
     /// (each newer release, for `latest`) would build its causes in vain.
-    private static func best(_ snapshot: ProjectSnapshot, _ beats: (Int64, Int64?) -> Bool) -> NextChange? {
+    private static func best(_ snapshot: ProjectSnapshot, people: Bool, _ beats: (Int64, Int64?) -> Bool) -> NextChange? {
         var best: Int64? = nil
-        forEachInstant(snapshot) { instant, _, _ in
+        forEachInstant(snapshot, people: people) { instant, _, _ in
             if beats(instant, best) { best = instant }
         }
         guard let at = best else { return nil }
         var causes: [String] = []
-        forEachInstant(snapshot) { instant, _, cause in
+        forEachInstant(snapshot, people: people) { instant, _, cause in
             if instant == at { causes.append(cause()) }
         }
         return NextChange(at: at, causes: causes)
@@ -89,7 +91,7 @@ public struct NextChange: Sendable, Equatable {
 
     /// Every instant at which the answer may change, with the platform it
     /// touches (nil: all) and its cause (built only when asked).
-    private static func forEachInstant(_ snapshot: ProjectSnapshot, _ body: (Int64, Int64?, () -> String) -> Void) {
+    private static func forEachInstant(_ snapshot: ProjectSnapshot, people: Bool = false, _ body: (Int64, Int64?, () -> String) -> Void) {
         func consider(_ instant: Int64?, _ platform: Int64?, _ cause: @autoclosure () -> String) {
             guard let instant, Time.isInRange(instant) else { return }
             withoutActuallyEscaping(cause) { body(instant, platform, $0) }
@@ -110,7 +112,7 @@ public struct NextChange: Sendable, Equatable {
         for w in snapshot.windows where !w.isCancelled {
             let scope = w.platformName.map { " (\($0))" } ?? (multi ? " (all platforms)" : "")
             let touched = w.platformName.flatMap { name in snapshot.platforms.first { $0.name == name }?.id }
-            consider(w.startsAt - ControlFormat.urgentLead, touched, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)")
+            if !people { consider(w.startsAt - ControlFormat.urgentLead, touched, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)") }
             consider(w.startsAt, touched, "maintenance window #\(w.id)\(scope) starts")
             consider(w.endsAt, touched, "maintenance window #\(w.id)\(scope) ends")
         }

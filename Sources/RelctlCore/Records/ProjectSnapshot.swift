@@ -7,22 +7,16 @@ public struct ProjectSnapshot: Sendable {
     public var versions: [Int64: [VersionRecord]]
     public var windows: [MaintenanceWindow]
     public var messages: MessageResolver
-    /// The UTC offset of the project's time zone at the instants its messages
-    /// may show (window ends, deadlines), worked out where a time-zone
-    /// database is (the command line); missing ones show in UTC.
-    public var offsets: [Int64: Int64] = [:]
+    /// The project's time zone, read where the zone database is (the
+    /// command line, ZoneOffsets); nil: messages and pages show UTC, and say so.
+    public var zone: ZoneRules?
     /// The locales of every version's notes, when the store read only some
     /// versions' notes (nil: taken from the versions).
     public var noteLocales: Set<String>?
 
     /// An instant as a user in `locale` reads it in a message.
     public func localDate(_ t: Int64, locale: String) -> String {
-        LocalDate.render(t, offset: offsets[t], locale: locale, defaultLocale: project.defaultLocale)
-    }
-
-    /// The instants messages may show, for the command line to find offsets for.
-    public var messageInstants: [Int64] {
-        windows.compactMap(\.endsAt) + platforms.compactMap { $0.force?.deadline }
+        LocalDate.render(t, offset: zone?.offset(at: t), locale: locale, defaultLocale: project.defaultLocale)
     }
 
     public init(project: ProjectRecord, platforms: [PlatformRecord], versions: [Int64: [VersionRecord]],

@@ -2,9 +2,8 @@
 /// their language (the catalog's `date.*` strings: a CLDR-style pattern,
 /// month names, am/pm, digits) and the project's time zone, with the zone
 /// named, like "2 Aralık 2026 01:00 (UTC+3)". The core has no time-zone
-/// database: the command line works out the zone's UTC offset at each
-/// instant a message may show (ProjectSnapshot.offsets); an instant without
-/// one is shown in UTC, and says so.
+/// database: the command line reads the zone's rules (ProjectSnapshot.zone);
+/// without them an instant is shown in UTC, and says so.
 public enum LocalDate {
     public static func render(_ t: Int64, offset: Int64?, locale: String, defaultLocale: String) -> String {
         let strings = Catalog.chain(locale, defaultLocale: defaultLocale).lazy.compactMap { Catalog.builtin[$0] }

@@ -4,11 +4,13 @@
 /// library's only way to another zone is the process's TZ, which no thread
 /// may change while others run.
 public struct ZoneRules: Sendable, Equatable {
-    /// Transition instants, ascending, and the offset from each on.
+    /// Transition instants, ascending, and the offset and abbreviation from each on.
     let transitions: [Int64]
     let offsets: [Int64]
+    let names: [String]
     /// Before the first transition (time type 0).
     let initial: Int64
+    let initialName: String
     /// After the last: the file's POSIX TZ rule (version 2 and later).
     let rule: PosixZone?
 
@@ -24,18 +26,25 @@ public struct ZoneRules: Sendable, Equatable {
             counts = v2.counts
             timeSize = 8
         }
-        var transitions: [Int64] = [], indices: [Int] = [], types: [Int64] = []
+        var transitions: [Int64] = [], indices: [Int] = [], types: [Int64] = [], designations: [Int] = []
         for _ in 0..<counts.time { guard let t = r.int(timeSize) else { return nil }; transitions.append(t) }
         for _ in 0..<counts.time { guard let i = r.byte() else { return nil }; indices.append(Int(i)) }
         for _ in 0..<counts.type {
-            guard let off = r.int(4), r.skip(2) else { return nil }
+            guard let off = r.int(4), r.skip(1), let designation = r.byte() else { return nil }
             types.append(off)
+            designations.append(Int(designation))
         }
+        let chars = Array(r.rest.prefix(counts.char))
         guard !types.isEmpty, indices.allSatisfy({ $0 < types.count }), zip(transitions, transitions.dropFirst()).allSatisfy({ $0 < $1 }),
+              designations.allSatisfy({ $0 < max(chars.count, 1) }),
               r.skip(counts.char + counts.leap * (timeSize + 4) + counts.isStd + counts.isUT) else { return nil }
+        // "CET", "+03": each type's abbreviation, NUL-terminated in the characters block.
+        let typeNames = designations.map { i in String(decoding: chars.dropFirst(i).prefix { $0 != 0 }, as: UTF8.self) }
         self.transitions = transitions
         offsets = indices.map { types[$0] }
+        names = indices.map { typeNames[$0] }
         initial = types[0]
+        initialName = typeNames[0]
         if timeSize == 8, r.byte() == UInt8(ascii: "\n") {
             let footer = r.rest.prefix { $0 != UInt8(ascii: "\n") }
             rule = footer.isEmpty ? nil : PosixZone(String(decoding: footer, as: UTF8.self))
@@ -47,22 +56,27 @@ public struct ZoneRules: Sendable, Equatable {
     /// Where no zone file is, a POSIX rule alone ("UTC0", "EST5EDT,M3.2.0,M11.1.0").
     public init?(posix text: String) {
         guard let rule = PosixZone(text) else { return nil }
-        transitions = []; offsets = []; initial = rule.standard; self.rule = rule
+        transitions = []; offsets = []; names = []; initial = rule.standard; initialName = rule.standardName; self.rule = rule
     }
 
+    public static let utc = ZoneRules(posix: "UTC0")!
+
     /// The offset from UTC, in seconds, at instant `t`.
-    public func offset(at t: Int64) -> Int64 {
+    public func offset(at t: Int64) -> Int64 { local(at: t).offset }
+
+    /// The offset and the zone's abbreviation ("CET", "+03") at instant `t`.
+    public func local(at t: Int64) -> (offset: Int64, name: String) {
         guard let last = transitions.last, t >= transitions[0] else {
-            return transitions.isEmpty ? (rule?.offset(at: t) ?? initial) : initial
+            return transitions.isEmpty ? (rule?.local(at: t) ?? (initial, initialName)) : (initial, initialName)
         }
-        if t >= last, let rule { return rule.offset(at: t) }
+        if t >= last, let rule { return rule.local(at: t) }
         // The last transition at or before t.
         var lo = 0, hi = transitions.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if transitions[mid] <= t { lo = mid } else { hi = mid - 1 }
         }
-        return offsets[lo]
+        return (offsets[lo], names[lo])
     }
 
     private struct Counts {
@@ -114,6 +128,7 @@ public struct PosixZone: Sendable, Equatable {
     /// East of UTC, in seconds.
     let standard: Int64
     let daylight: Int64?
+    let standardName: String, daylightName: String
     let start: Change?, end: Change?
 
     /// A day of the year and the local time of day the change happens at.
@@ -132,16 +147,17 @@ public struct PosixZone: Sendable, Equatable {
 
     init?(_ text: String) {
         var s = Substring(text)
-        func name() -> Bool {
+        func name() -> String? {
             if s.first == "<" {
-                guard let close = s.firstIndex(of: ">") else { return false }
+                guard let close = s.firstIndex(of: ">") else { return nil }
+                let quoted = String(s[s.index(after: s.startIndex)..<close])
                 s = s[s.index(after: close)...]
-                return true
+                return quoted
             }
             let n = s.prefix { $0.isLetter }
-            guard n.count >= 3 else { return false }
+            guard n.count >= 3 else { return nil }
             s = s.dropFirst(n.count)
-            return true
+            return String(n)
         }
         /// [+-]hh[:mm[:ss]], as seconds.
         func clock() -> Int64? {
@@ -189,10 +205,12 @@ public struct PosixZone: Sendable, Equatable {
             }
             return Change(day: day, time: time)
         }
-        guard name(), let std = clock(), abs(std) <= 24 * 3600 else { return nil }
+        guard let stdName = name(), let std = clock(), abs(std) <= 24 * 3600 else { return nil }
         standard = -std
-        guard !s.isEmpty else { daylight = nil; start = nil; end = nil; return }
-        guard name() else { return nil }
+        standardName = stdName
+        guard !s.isEmpty else { daylight = nil; daylightName = stdName; start = nil; end = nil; return }
+        guard let dstName = name() else { return nil }
+        daylightName = dstName
         if s.isEmpty || s.first == "," {
             daylight = standard + 3600
         } else {
@@ -212,8 +230,10 @@ public struct PosixZone: Sendable, Equatable {
         start = a; end = b
     }
 
-    func offset(at t: Int64) -> Int64 {
-        guard let daylight, let start, let end else { return standard }
+    func offset(at t: Int64) -> Int64 { local(at: t).offset }
+
+    func local(at t: Int64) -> (offset: Int64, name: String) {
+        guard let daylight, let start, let end else { return (standard, standardName) }
         // The year around t, in local standard time; the changes of that year and its neighbours.
         let year = Time.civil(fromDays: floorDiv(t + standard, 86400)).year
         for y in [year - 1, year, year + 1].reversed() {
@@ -221,15 +241,15 @@ public struct PosixZone: Sendable, Equatable {
             let on = PosixZone.instant(start, year: y) - standard
             let off = PosixZone.instant(end, year: y) - daylight
             if on < off {
-                if t >= on && t < off { return daylight }
-                if t >= off { return standard }
+                if t >= on && t < off { return (daylight, daylightName) }
+                if t >= off { return (standard, standardName) }
             } else {
                 // Southern hemisphere: summer time spans the new year.
-                if t >= on { return daylight }
-                if t >= off { return standard }
+                if t >= on { return (daylight, daylightName) }
+                if t >= off { return (standard, standardName) }
             }
         }
-        return standard
+        return (standard, standardName)
     }
 
     /// Seconds from the epoch to the change's local time in year `y`, as if local time were UTC.

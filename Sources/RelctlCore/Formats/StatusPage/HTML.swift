@@ -5,6 +5,10 @@
 struct HTML {
     /// UTF-8 bytes: appending a string's bytes costs a fraction of growing a String.
     var out: [UInt8] = []
+    /// The project's time zone: people read its local time first (nil: UTC).
+    var zone: ZoneRules?
+
+    init(zone: ZoneRules? = nil) { self.zone = zone }
 
     mutating func raw(_ s: String) { out += s.utf8 }
 
@@ -62,12 +66,20 @@ struct HTML {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// An instant for people, in UTC: "2026-12-01 06:00 UTC" (seconds only
-    /// when there are some), inside <time> so the script can add local time.
+    /// An instant for people, in the project's zone with UTC beside it:
+    /// "2026-12-08 09:00 CET (08:00 UTC)" (seconds only when there are
+    /// some), inside <time> with its offset, so the script can add the
+    /// reader's own time when it is another.
     mutating func time(_ t: Int64) {
-        let utc = Time.format(t)
-        raw("<time datetime=\""); raw(utc); raw("\">"); raw(StatusPage.when(formatted: utc)); raw("</time>")
+        raw("<time datetime=\""); raw(Time.format(t)); raw("\" data-offset=\"\(zone?.offset(at: t) ?? 0)\">")
+        raw(when(t)); raw("</time>")
     }
+
+    /// The same as plain text (titles, labels).
+    func when(_ t: Int64) -> String { Time.people(t, zone: zone) }
+
+    /// A sentence from the core with its RFC 3339 instants as people read them here.
+    mutating func sentence(_ s: String) { text(Time.rewritingInstants(s, when)) }
 
     /// A verdict in colour and in words: the colour is never the only sign.
     mutating func verdict(_ kind: Verdict.Kind) {
@@ -97,9 +109,18 @@ struct HTML {
         raw("</title>\n<style>\(HTML.style)</style>\n</head>\n<body>\n")
     }
 
-    mutating func end() {
-        raw("<footer>Written by <code>relctl publish</code>: what <code>relctl check</code> says at the state shown. Times in UTC")
-        raw("<span class=\"js-only\">; your local time in brackets</span>.</footer>\n")
+    /// `timeZone`: the project's, named in the footer (nil: a page of several projects, in UTC).
+    mutating func end(timeZone: String? = nil) {
+        raw("<footer>Written by <code>relctl publish</code>: what <code>relctl check</code> says at the state shown. ")
+        let utc = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"]
+        if let timeZone, zone != nil, !utc.contains(timeZone) {
+            raw("Times in "); text(timeZone); raw(", the project’s time zone, with UTC beside them")
+        } else if let timeZone, !utc.contains(timeZone) {
+            raw("Times in UTC: the project’s time zone, "); text(timeZone); raw(", is not known where this page was written")
+        } else {
+            raw("Times in UTC")
+        }
+        raw("<span class=\"js-only\">; yours in brackets where it differs</span>.</footer>\n")
         raw("<script>\(HTML.script)</script>\n</body>\n</html>\n")
     }
 
@@ -121,7 +142,7 @@ struct HTML {
     .tag{display:inline-block;font-size:.85em;border:1px solid var(--line);border-radius:4px;padding:0 .3rem;margin-left:.2rem}\
     svg{display:block;min-width:640px;width:100%;height:auto}svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .ax{stroke:var(--line)}\
     svg .lane{fill:var(--bar)}svg .w-past{fill:var(--mut);opacity:.55}svg .w-active{fill:var(--mnt)}svg .w-upcoming{fill:none;stroke:var(--mnt);stroke-width:2;stroke-dasharray:4 3}\
-    svg .dl{fill:var(--req)}svg .dl-past{fill:var(--mut)}svg .rel{stroke:var(--none);stroke-width:2}svg .mark{stroke:var(--fg);stroke-dasharray:3 3}svg .now{stroke:var(--req);stroke-width:2}\
+    svg .wl{font-weight:600;fill:var(--mnt)}svg .wl.in{fill:var(--bg)}svg .dl{fill:var(--req)}svg .dl-past{fill:var(--mut)}svg .rel{stroke:var(--none);stroke-width:2}svg .mark{stroke:var(--fg);stroke-dasharray:3 3}svg .now{stroke:var(--req);stroke-width:2}\
     ul{padding-left:1.2rem}li{margin:.15rem 0}.js-only{display:none}footer{margin:2rem 0 1rem;color:var(--mut);font-size:.85em}\
     @media (max-width:40rem){body{padding:.6rem;font-size:14px}th,td{padding:.2rem .3rem}.wide{display:none}}
     """
@@ -132,8 +153,8 @@ struct HTML {
     static let script = """
     (function(){"use strict";var now=Date.now();function rel(ms){var s=Math.round(Math.abs(ms)/1000),u=s<90?[s,"s"]:s<5400?[Math.round(s/60),"min"]:s<172800?[Math.round(s/3600),"h"]:[Math.round(s/86400),"days"];return ms>=0?"in "+u[0]+" "+u[1]:u[0]+" "+u[1]+" ago";}\
     document.querySelectorAll(".js-only").forEach(function(e){e.style.display="inline";});\
-    var shown=[];document.querySelectorAll("time[datetime]").forEach(function(e){var d=new Date(e.getAttribute("datetime"));if(isNaN(d))return;var s=document.createElement("span");s.className="mut local";e.after(s);shown.push([s,d,d.toLocaleString([], {dateStyle:"medium",timeStyle:"short"})]);});\
-    function tick(){now=Date.now();shown.forEach(function(x){x[0].textContent=" ("+x[2]+", "+rel(x[1].getTime()-now)+")";});}tick();setInterval(tick,30000);\
+    var shown=[];document.querySelectorAll("time[datetime]").forEach(function(e){var d=new Date(e.getAttribute("datetime"));if(isNaN(d))return;var s=document.createElement("span");s.className="mut local";e.after(s);var same=-d.getTimezoneOffset()*60===Number(e.dataset.offset);shown.push([s,d,same?"":"your time "+d.toLocaleString([], {dateStyle:"medium",timeStyle:"short"})+", "]);});\
+    function tick(){now=Date.now();shown.forEach(function(x){x[0].textContent=" ("+x[2]+rel(x[1].getTime()-now)+")";});}tick();setInterval(tick,30000);\
     document.querySelectorAll("svg[data-from]").forEach(function(g){var a=Number(g.dataset.from)*1000,b=Number(g.dataset.to)*1000,x0=Number(g.dataset.x0),w=Number(g.dataset.w),h=Number(g.dataset.h);if(now<a||now>b)return;var x=x0+(now-a)/(b-a)*w,l=document.createElementNS("http://www.w3.org/2000/svg","line");l.setAttribute("class","now");l.setAttribute("x1",x);l.setAttribute("x2",x);l.setAttribute("y1",14);l.setAttribute("y2",h);g.appendChild(l);});\
     })();
     """

@@ -60,8 +60,9 @@ public struct StatusSummary: Sendable, Equatable {
         func window(_ w: MaintenanceWindow) -> Window { Window(id: w.id, scope: w.platformName ?? "all platforms", from: w.startsAt, to: w.endsAt) }
         active = snapshot.windows.filter { $0.isActive(at: at) }.map(window)
         upcoming = snapshot.upcomingWindows(nil, at: at).sorted { $0.startsAt < $1.startsAt }.map(window)
-        since = NextChange.latest(snapshot, atOrBefore: at)
-        next = NextChange.after(snapshot, at: at)
+        // As people notice changes (the status pages show these): not control.json's faster polling.
+        since = NextChange.latest(snapshot, atOrBefore: at, people: true)
+        next = NextChange.after(snapshot, at: at, people: true)
     }
 }
 

@@ -20,17 +20,18 @@ public enum StatusPage {
     /// from (publish): the evaluator's answers are worked out once.
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], published: Bool) -> [UInt8] {
         render(snapshot, states: states, at: at, limits: limits, published: published,
-               since: NextChange.latest(snapshot, atOrBefore: at), next: NextChange.after(snapshot, at: at))
+               since: NextChange.latest(snapshot, atOrBefore: at, people: true), next: NextChange.after(snapshot, at: at, people: true))
     }
 
     /// The same with when the state began and when it next changes already
     /// found (publish finds them for the project's summary): each is a walk
-    /// over every release.
+    /// over every release. Both as people notice them (`people: true`): the
+    /// hour before a window when control.json polls faster is for engineers.
     /// `forEach`: how the platforms' sections are gone through (ProjectFiles.renderChecked).
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64, limits: [Limit], published: Bool,
                        since: NextChange?, next: NextChange?, forEach: ForEachIndex = Parallel.serial) -> [UInt8] {
         let project = snapshot.project
-        var h = HTML()
+        var h = HTML(zone: snapshot.zone)
         h.head(title: "\(HTML.isolated(project.name)) — release status")
         if published { h.raw("<p class=\"meta\"><a href=\"../index.html\">All projects</a></p>\n") }
         h.raw("<h1>"); h.user(project.name); h.raw(" <span class=\"mut\">("); h.text(project.slug); h.raw(")</span></h1>\n")
@@ -49,7 +50,7 @@ public enum StatusPage {
         h.raw("</p>\n")
         activeNow(&h, snapshot, at: at)
         let sections = Parallel.map(states.count, forEach) { i in
-            var part = HTML()
+            var part = HTML(zone: snapshot.zone)
             section(&part, states[i], limits: limits.filter { $0.platform == states[i].platform.name })
             return part.out
         }
@@ -57,9 +58,26 @@ public enum StatusPage {
         if snapshot.platforms.isEmpty { h.raw("<p>No platform yet (<code>relctl platform add</code>).</p>\n") }
         h.raw("<h2>Timeline</h2>\n")
         Timeline.render(&h, snapshot, at: at, since: since?.at, next: next?.at)
+        h.raw("<h2>For engineers</h2>\n")
+        polling(&h, snapshot, at: at)
         rulesCard(&h, project)
-        h.end()
+        h.end(timeZone: project.timeZone)
         return h.out
+    }
+
+    /// control.json's polling: machinery people need not read, kept here
+    /// rather than in "Next change".
+    static func polling(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
+        let live = snapshot.windows.filter { !$0.isCancelled && !$0.isOver(at: at) }.sorted { ($0.startsAt, $0.id) < ($1.startsAt, $1.id) }
+        h.raw("<p>Polling: control.json asks apps to check every \(ControlFormat.normalPoll / 60) min, and every \(ControlFormat.urgentPoll) s from an hour before a maintenance window until it ends. ")
+        if let w = live.first(where: { $0.startsAt - ControlFormat.urgentLead <= at }) {
+            h.raw("Now: every \(ControlFormat.urgentPoll) s (maintenance window #\(w.id)).")
+        } else if let w = live.first {
+            h.raw("Faster from "); h.time(w.startsAt - ControlFormat.urgentLead); h.raw(" (maintenance window #\(w.id)).")
+        } else {
+            h.raw("No window ahead.")
+        }
+        h.raw("</p>\n")
     }
 
     /// The words beside each colour.
@@ -72,36 +90,22 @@ public enum StatusPage {
         }
     }
 
-    /// "2026-12-01 06:00 UTC", with seconds when there are some.
-    static func when(_ t: Int64) -> String { when(formatted: Time.format(t)) }
-
-    /// The same from the instant as Time.format wrote it (yyyy-MM-ddTHH:mm:ssZ).
-    static func when(formatted s: String) -> String {
-        var b = Array(s.utf8)
-        b.removeLast()
-        if b.count == 19, b[17] == 48, b[18] == 48 { b.removeLast(3) }
-        if b.count > 10, b[10] == 84 { b[10] = 32 }
-        b += " UTC".utf8
-        return String(decoding: b, as: UTF8.self)
-    }
-
     /// Windows blocking apps right now, at the top where nobody misses them.
     static func activeNow(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
         for w in snapshot.windows where w.isActive(at: at) {
             h.raw("<div class=\"alert\" data-window=\"\(w.id)\"><strong><span class=\"v v-maintenance\">maintenance</span> active now</strong>: window #\(w.id) (")
             h.text(w.platformName ?? "all platforms"); h.raw(") since "); h.time(w.startsAt)
             if let end = w.endsAt { h.raw(", until "); h.time(end) } else { h.raw(", until stopped") }
-            h.raw(". Apps show a blocking screen")
-            if let copy = windowCopy(w, snapshot.project.defaultLocale) { h.raw(": “"); h.user(copy); h.raw("”") }
-            h.raw(".</div>\n")
+            h.raw(". Apps show a blocking screen: “")
+            h.user(readText(Evaluator(snapshot).message(Verdict(kind: .maintenance, decidedBy: .maintenance, why: "", target: nil, window: w),
+                                                        locale: snapshot.project.defaultLocale)))
+            h.raw("”.</div>\n")
         }
     }
 
-    /// A window's own title and message in the default locale, when it has them.
-    static func windowCopy(_ w: MaintenanceWindow, _ locale: String) -> String? {
-        guard let c = w.copy[locale] ?? w.copy.sorted(by: { $0.key < $1.key }).first?.value else { return nil }
-        let parts = [c.title, c.message].compactMap { $0 }.filter { !$0.isEmpty }
-        return parts.isEmpty ? nil : parts.joined(separator: " — ")
+    /// A message as users read it: its title and text, filled as the app fills them.
+    static func readText(_ m: [String: ResolvedText]?) -> String {
+        [m?["title"]?.value, m?["message"]?.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
     }
 
     /// One platform: what is in force, the ladder, what users read, the limits.
@@ -110,8 +114,13 @@ public enum StatusPage {
         let window = snapshot.activeWindow(p, at: at)
         h.raw("<section class=\"platform\" data-platform=\""); h.text(p.name); h.raw("\">\n<h2>"); h.text(p.name); h.raw("</h2>\n<dl>\n")
         h.raw("<dt>Newest released</dt><dd>"); h.text(state.released?.label ?? "none"); h.raw("</dd>\n")
-        if let a = state.announced, a.id != state.released?.id {
-            h.raw("<dt>Announced</dt><dd>"); h.text(a.label); h.raw(" (the newer one is in its release delay)</dd>\n")
+        // Floors and pins send users to the newest release at once; the outdated rules wait for its delay.
+        if let r = state.released, state.announced?.id != r.id {
+            h.raw("<dt>Sent to</dt><dd>"); h.text(r.label); h.raw(" by floors and pins; other outdated versions ")
+            if let a = state.announced { h.raw("are told about "); h.text(a.label) } else { h.raw("are told about nothing yet") }
+            h.raw(" until "); h.text(r.version.text); h.raw("’s release delay ends")
+            if let released = r.releasedAt { h.raw(", "); h.time(released + snapshot.delaySeconds) }
+            h.raw("</dd>\n")
         }
         h.raw("<dt>Force floor</dt><dd>")
         if let f = p.force {
@@ -137,14 +146,15 @@ public enum StatusPage {
         var only = snapshot
         only.platforms = [p]
         only.windows = snapshot.windows.filter { $0.applies(to: p.id) }
+        let next = NextChange.after(only, at: at, people: true)
         h.raw("<dt>Next change</dt><dd>")
-        if let next = NextChange.after(only, at: at) { h.time(next.at); h.raw(" — "); h.text(next.because) } else { h.raw("none ahead") }
+        if let next { h.time(next.at); h.raw(" — "); h.text(next.because) } else { h.raw("none ahead") }
         h.raw("</dd>\n</dl>\n")
         if window != nil {
             h.raw("<p>Every version sees <span class=\"v v-maintenance\">maintenance</span> now; the column “after the window” is what each sees when it ends.</p>\n")
         }
         ladder(&h, state, window: window)
-        messages(&h, state)
+        messages(&h, state, next: next)
         h.raw("<h3>What the published formats cannot carry</h3>\n")
         if limits.isEmpty {
             h.raw("<p class=\"mut\">Nothing: every client reads what <code>relctl check</code> says.</p>\n")
@@ -157,14 +167,14 @@ public enum StatusPage {
                 byIntent[l.intent, default: []].append(l)
             }
             for intent in order {
-                h.raw("<li><strong>"); h.text(intent); h.raw("</strong>: ")
+                h.raw("<li><strong>"); h.sentence(intent); h.raw("</strong>: ")
                 var reasons: [String] = []
                 var clients: [String: [String]] = [:]
                 for l in byIntent[intent]! {
                     if clients[l.reason] == nil { reasons.append(l.reason) }
                     if !(clients[l.reason]?.contains(l.client.rawValue) ?? false) { clients[l.reason, default: []].append(l.client.rawValue) }
                 }
-                h.text(reasons.map { "\(clients[$0]!.joined(separator: ", ")): \($0)" }.joined(separator: "; "))
+                h.sentence(reasons.map { "\(clients[$0]!.joined(separator: ", ")): \($0)" }.joined(separator: "; "))
                 h.raw("</li>\n")
             }
             h.raw("</ul>\n")
@@ -218,7 +228,7 @@ public enum StatusPage {
             }
             h.raw("</td>")
             if window != nil { h.raw("<td>"); h.verdict(update.kind); h.raw("</td>") }
-            h.raw("<td>"); h.text(shown.why); h.raw("</td><td class=\"wide\">")
+            h.raw("<td>"); h.sentence(shown.why); h.raw("</td><td class=\"wide\">")
             if let r = v.releasedAt {
                 if r <= at { h.time(r) } else { h.raw("releases "); h.time(r) }
             } else { h.raw("unreleased") }
@@ -228,38 +238,86 @@ public enum StatusPage {
         h.raw("</tbody>\n</table></div>\n")
     }
 
-    /// What users read, in the default locale: the required and optional
-    /// messages as the newest outdated version would see them, and the
-    /// newest release's notes.
-    static func messages(_ h: inout HTML, _ state: PlatformState) {
+    /// What users read, in the default locale: every text some install
+    /// reads now (recorded versions, and installs nobody recorded below each
+    /// floor: the deadline copy; a window's copy; filled as the app fills
+    /// them), who reads it, what they read from the next change on when
+    /// that differs, and the newest release's notes.
+    static func messages(_ h: inout HTML, _ state: PlatformState, next: NextChange?) {
         let locale = state.project.defaultLocale
-        var shown: [Verdict.Kind] = []
-        var items: [(Verdict.Kind, [String])] = []
-        for row in state.verdicts.indices.reversed() {
-            let kind = state.verdicts[row].1.kind
-            guard (kind == .required || kind == .optional) && !shown.contains(kind) else { continue }
-            let verdict = state.verdicts[row].1
-            shown.append(kind)
-            guard let m = state.evaluator.message(verdict, locale: locale) else { continue }
-            items.append((verdict.kind, [m["title"]?.value, m["message"]?.value].compactMap { $0 }))
+        let now = readings(state, at: state.at)
+        var later: [Reading] = []
+        if let next {
+            later = readings(state, at: next.at)
+            if later == now { later = [] }
         }
         let notes = state.released.flatMap { v in state.notes(v, locale: locale).map { (v, $0) } }
-        guard !items.isEmpty || notes != nil else { return }
-        h.raw("<h3>What users read (")
-        h.text(locale); h.raw(")</h3>\n<ul class=\"messages\">\n")
-        for (kind, texts) in items {
-            h.raw("<li>"); h.verdict(kind); h.raw(" ")
-            for (i, text) in texts.enumerated() { if i > 0 { h.raw(" — ") }; h.user(text) }
-            h.raw("</li>\n")
+        guard !now.isEmpty || !later.isEmpty || notes != nil else { return }
+        h.raw("<h3>What users read ("); h.text(locale); h.raw(")</h3>\n")
+        func list(_ readings: [Reading]) {
+            for r in readings {
+                h.raw("<li data-kind=\"\(r.kind.rawValue)\">"); h.verdict(r.kind); h.raw(" <span class=\"mut\">")
+                h.text(versionList(r.versions, others: r.others)); h.raw(":</span> "); h.user(r.text); h.raw("</li>\n")
+            }
         }
+        h.raw("<ul class=\"messages\">\n")
+        list(now)
         if let (v, (l, text)) = notes {
             h.raw("<li>What’s new in "); h.text(v.version.text); h.raw(" ("); h.text(l); h.raw("): "); h.user(text); h.raw("</li>\n")
         }
         h.raw("</ul>\n")
+        if let next, !later.isEmpty || !now.isEmpty {
+            h.raw("<p class=\"next\">From "); h.time(next.at); h.raw(" ("); h.text(next.because); h.raw(")")
+            if later.isEmpty { h.raw(": the same texts.</p>\n"); return }
+            h.raw(":</p>\n<ul class=\"messages next\">\n")
+            list(later)
+            h.raw("</ul>\n")
+        }
+    }
+
+    /// One text, the recorded versions that read it, and the unrecorded installs ("other versions below 2.0").
+    struct Reading: Equatable {
+        var kind: Verdict.Kind
+        var text: String
+        var versions: [String]
+        var others: [String] = []
+    }
+
+    /// The texts read at `t` (as `check` answers there), grouped by what is read: newest versions first.
+    static func readings(_ state: PlatformState, at t: Int64) -> [Reading] {
+        let p = state.platform, evaluator = state.evaluator
+        var out: [Reading] = []
+        var index: [String: Int] = [:]
+        func add(_ verdict: Verdict, version: String?, other: String?) {
+            guard verdict.kind != .none else { return }
+            let text = readText(evaluator.message(verdict, locale: state.project.defaultLocale))
+            let key = "\(verdict.kind.rawValue)\u{0}\(text)"
+            let i = index[key] ?? out.count
+            if i == out.count { index[key] = i; out.append(Reading(kind: verdict.kind, text: text, versions: [])) }
+            if let version { out[i].versions.append(version) }
+            if let other, !out[i].others.contains(other) { out[i].others.append(other) }
+        }
+        let recorded = Set(state.versions.map(\.version))
+        for (v, verdict) in state.verdicts.reversed() {
+            add(t == state.at && evaluator.maintenance(p, at: t) == nil ? verdict : evaluator.evaluate(p, v.release, at: t), version: v.label, other: nil)
+        }
+        // An install just below each floor that nobody recorded (1.9.999999 below 2.0) reads what every such install reads.
+        for floor in [p.force, p.recommend].compactMap({ $0 }) {
+            guard let below = Probes.below(floor.version), !recorded.contains(below) else { continue }
+            add(evaluator.evaluate(p, Release(below, build: nil), at: t), version: nil, other: "other versions below \(floor.text)")
+        }
+        return out
+    }
+
+    /// "2.0", "2.0 and 1.9", "2.0, 1.9, 1.8 and 4 more" (newest first), then the unrecorded installs.
+    static func versionList(_ versions: [String], others: [String]) -> String {
+        let shown = versions.count > 3 ? Array(versions.prefix(3)) + ["\(versions.count - 3) more"] : versions
+        let all = shown + others
+        return all.count == 1 ? all[0] : all.dropLast().joined(separator: ", ") + " and " + all.last!
     }
 
     static func rulesCard(_ h: inout HTML, _ project: ProjectRecord) {
-        h.raw("<h2>Rules</h2>\n<p>Outdated versions: "); h.text(project.outdated.rawValue)
+        h.raw("<p>Rules: outdated versions "); h.text(project.outdated.rawValue)
         h.raw(" · release delay \(project.releaseDelayDays) day\(project.releaseDelayDays == 1 ? "" : "s") · remind after \(project.remindHours) h")
         for type in Rules.types {
             let index = Rules.types.firstIndex(of: type)!

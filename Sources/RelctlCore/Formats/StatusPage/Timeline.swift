@@ -16,7 +16,12 @@ enum Timeline {
         var kind: String          // "window", "deadline", "release"
         var state: String         // "past", "active", "upcoming", "cancelled"
         var label: String
+        /// A maintenance window's id.
+        var window: Int64? = nil
     }
+
+    /// The narrowest bar a window gets (a 30-minute window is a third of a pixel on six weeks).
+    static let minimumWidth = 6.0
 
     /// From the instants when the state began and when it next changes.
     static func span(since: Int64?, next: Int64?) -> (Int64, Int64) {
@@ -36,7 +41,7 @@ enum Timeline {
             let state = w.isCancelled ? "cancelled" : w.isActive(at: at) ? "active" : w.isUpcoming(at: at) ? "upcoming" : "past"
             let lane = w.platformID.flatMap { lanes.firstIndex(of: $0) }
             let scope = w.platformName ?? "all platforms"
-            out.append(Event(lane: lane, from: w.startsAt, to: w.endsAt, kind: "window", state: state, label: "maintenance window #\(w.id) (\(scope))"))
+            out.append(Event(lane: lane, from: w.startsAt, to: w.endsAt, kind: "window", state: state, label: "maintenance window #\(w.id) (\(scope))", window: w.id))
         }
         for (i, p) in snapshot.platforms.enumerated() {
             if let f = p.force, let d = f.deadline {
@@ -64,12 +69,14 @@ enum Timeline {
         let height = 30 + laneCount * 30
         func xv(_ t: Int64) -> Double { x0 + Double(min(max(t, start), end) - start) / Double(end - start) * width }
         func x(_ t: Int64) -> String { fmt(xv(t)) }
-        h.raw("<div class=\"scroll\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 800 \(height)\" role=\"img\" aria-label=\"Timeline from \(StatusPage.when(start)) to \(StatusPage.when(end))\"")
+        h.raw("<div class=\"scroll\"><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 800 \(height)\" role=\"img\" aria-label=\"Timeline from \(HTML.escape(h.when(start))) to \(HTML.escape(h.when(end)))\"")
         h.raw(" data-from=\"\(start)\" data-to=\"\(end)\" data-x0=\"\(fmt(x0))\" data-w=\"\(fmt(width))\" data-h=\"\(height)\">\n")
-        // Weekly ticks with their dates.
-        var tick = start
+        // Weekly ticks with their dates, at midnight in the project's zone.
+        let offset = h.zone?.offset(at: start) ?? 0
+        var tick = floorDay(start + offset) - offset
+        if tick < start { tick += day }
         while tick <= end {
-            let date = String(Time.format(tick).prefix(10))
+            let date = String(Time.format(tick + (h.zone?.offset(at: tick) ?? 0)).prefix(10))
             h.raw("<line class=\"ax\" x1=\"\(x(tick))\" x2=\"\(x(tick))\" y1=\"14\" y2=\"\(height)\"/><text x=\"\(x(tick))\" y=\"11\" text-anchor=\"middle\">\(date.dropFirst(5))</text>\n")
             tick += 7 * day
         }
@@ -81,25 +88,33 @@ enum Timeline {
             let lanes = e.lane.map { [$0] } ?? Array(0..<laneCount)
             for lane in lanes {
                 let y = 20 + lane * 30
+                var label = ""
                 switch e.kind {
                 case "window":
-                    let x1 = xv(e.from), x2 = xv(e.to ?? end)
-                    h.raw("<rect class=\"w-\(e.state)\" x=\"\(fmt(x1))\" y=\"\(y + 2)\" width=\"\(fmt(max(x2 - x1, 2)))\" height=\"18\"><title>")
+                    // However short, a window is a bar wide enough to see, labelled with its number.
+                    let x1 = xv(e.from), x2 = max(xv(e.to ?? end), x1 + minimumWidth)
+                    if let id = e.window {
+                        // Inside a wide bar (light on the filled active one), else just after it.
+                        let inside = x2 - x1 >= 40
+                        label = "<text class=\"wl\(inside && e.state == "active" ? " in" : "")\" x=\"\(fmt(inside ? x1 + 4 : x2 + 3))\" y=\"\(y + 15)\">#\(id)</text>\n"
+                    }
+                    h.raw("<rect class=\"w-\(e.state)\" x=\"\(fmt(x1))\" y=\"\(y + 2)\" width=\"\(fmt(x2 - x1))\" height=\"18\"><title>")
                 case "deadline":
                     let cx = xv(e.from)
                     h.raw("<path class=\"\(e.state == "past" ? "dl-past" : "dl")\" d=\"M\(fmt(cx)) \(y) l7 11 l-7 11 l-7 -11 z\"><title>")
                 default:
                     h.raw("<line class=\"rel\" x1=\"\(x(e.from))\" x2=\"\(x(e.from))\" y1=\"\(y + 4)\" y2=\"\(y + 18)\"><title>")
                 }
-                h.text("\(e.label): \(StatusPage.when(e.from))\(e.to.map { " to " + StatusPage.when($0) } ?? "")")
+                h.text("\(e.label): \(h.when(e.from))\(e.to.map { " to " + h.when($0) } ?? "")")
                 h.raw(e.kind == "window" ? "</title></rect>\n" : e.kind == "deadline" ? "</title></path>\n" : "</title></line>\n")
+                h.raw(label)
             }
         }
         if let since, since >= start {
-            h.raw("<line class=\"mark\" x1=\"\(x(since))\" x2=\"\(x(since))\" y1=\"14\" y2=\"\(height)\"><title>this state since \(StatusPage.when(since))</title></line>\n")
+            h.raw("<line class=\"mark\" x1=\"\(x(since))\" x2=\"\(x(since))\" y1=\"14\" y2=\"\(height)\"><title>this state since \(HTML.escape(h.when(since)))</title></line>\n")
         }
         if let next, next <= end {
-            h.raw("<line class=\"mark\" x1=\"\(x(next))\" x2=\"\(x(next))\" y1=\"14\" y2=\"\(height)\"><title>next change \(StatusPage.when(next))</title></line>\n")
+            h.raw("<line class=\"mark\" x1=\"\(x(next))\" x2=\"\(x(next))\" y1=\"14\" y2=\"\(height)\"><title>next change \(HTML.escape(h.when(next)))</title></line>\n")
         }
         h.raw("</svg></div>\n")
         h.raw("<p class=\"mut\">Bars: maintenance (grey past, filled active, dashed upcoming); diamonds: force deadlines; ticks: releases; dotted lines: when this state began and the next change<span class=\"js-only\">; the solid line is now</span>.</p>\n")
