@@ -23,9 +23,11 @@ extension Store {
     }
 
     /// Windows that have not begun, with their times (shown beside the ids).
-    public func upcomingWindows(scope: Int64?) throws -> [(id: Int64, start: Int64, end: Int64?)] {
-        try db.query("SELECT id, starts_at, ends_at FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND starts_at > CAST(strftime('%s','now') AS INTEGER) AND cancelled_at IS NULL ORDER BY id",
-                     [SQLValue(scope)]).compactMap { r in
+    /// Windows that have not begun; with `active`, the ones running now too (edit, message).
+    public func upcomingWindows(scope: Int64?, active: Bool = false) throws -> [(id: Int64, start: Int64, end: Int64?)] {
+        let when = active ? "(ends_at IS NULL OR ends_at > CAST(strftime('%s','now') AS INTEGER))" : "starts_at > CAST(strftime('%s','now') AS INTEGER)"
+        return try db.query("SELECT id, starts_at, ends_at FROM maintenance WHERE (?1 IS NULL OR project_id = ?1) AND \(when) AND cancelled_at IS NULL ORDER BY id",
+                            [SQLValue(scope)]).compactMap { r in
             guard let id = r.int(0), let start = r.int(1), Time.isInRange(start) else { return nil }
             let end = r.int(2).flatMap { Time.isInRange($0) ? $0 : nil }
             return (id, start, end)

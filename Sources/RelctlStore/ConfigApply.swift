@@ -71,7 +71,8 @@ extension Store {
                     try run("UPDATE platform SET bundle_id = ?, app_store_id = ?, store_url = ?, min_os = ? WHERE id = ?",
                             [SQLValue(w.bundleID), SQLValue(w.appStoreID), SQLValue(w.storeURL), SQLValue(w.minOS), .int(c.id)])
                 }
-                let (all, touched) = try applyVersions(want.versions(of: w), to: c, run: run)
+                let (all, touched, notesTooLong) = try applyVersions(want.versions(of: w), to: c, run: run)
+                warnings += notesTooLong
                 if c.force != w.force {
                     try run("UPDATE platform SET force_version = ?, force_build = ?, force_deadline = ? WHERE id = ?",
                             [SQLValue(w.force?.version.text), SQLValue(w.force?.build), SQLValue(w.force?.deadline), .int(c.id)])
@@ -172,9 +173,10 @@ extension Store {
     }
 
     /// Makes a platform's versions, their pins and notes, what the file
-    /// lists; returns them as they now are, and the ids of those added or given another build.
+    /// lists; returns them as they now are, the ids of those added or given
+    /// another build, and a warning for each note written that is longer than the store allows.
     private func applyVersions(_ wanted: [VersionRecord], to platform: PlatformRecord,
-                               run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>) {
+                               run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>, [String]) {
         let had = try versions(platform: platform.id, withNotes: true)
         var byText: [String: VersionRecord] = [:]
         for v in had { byText[v.version.text] = v }
@@ -189,7 +191,7 @@ extension Store {
                 try run("UPDATE version SET build = NULL WHERE id = ?", [.int(v.id)])
             }
         }
-        var out: [VersionRecord] = [], touched = Set<Int64>()
+        var out: [VersionRecord] = [], touched = Set<Int64>(), warnings: [String] = []
         for w in wanted {
             let id: Int64
             let notesHad: [String: String]
@@ -211,7 +213,8 @@ extension Store {
             for locale in notesHad.keys where w.notes[locale] == nil {
                 try run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(id), .text(locale)])
             }
-            for (locale, body) in w.notes where notesHad[locale] != body {
+            for (locale, body) in w.notes.sorted(by: { $0.key < $1.key }) where notesHad[locale] != body {
+                if let warning = UserText.notesSizeWarning(body, platform: platform.name, version: w.version.text, locale: locale) { warnings.append(warning) }
                 try run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
                         [.int(id), .text(locale), .text(body)])
             }
@@ -220,6 +223,6 @@ extension Store {
             v.platformID = platform.id
             out.append(v)
         }
-        return (out, touched)
+        return (out, touched, warnings)
     }
 }

@@ -63,4 +63,113 @@ final class FirstDayTests: XCTestCase {
         }
         XCTAssertTrue(out.contains("update button: Update"), out)
     }
+
+    /// A project on UTC, a person in Berlin: commands that schedule what apps
+    /// show ({until}, {deadline}) say so once; nothing is said once the
+    /// project has a zone, or to a person on UTC.
+    func testSchedulingOnUTCFromAnotherZoneSaysSoOnce() {
+        let h = Harness()
+        h.sample()
+        h.env["TZ"] = "Europe/Berlin"
+        let note = "note: apps show this time in UTC, the time zone of shop, while yours (TZ) is Europe/Berlin; to show users their local time: relctl project edit shop --time-zone Europe/Berlin"
+        for line in ["maintenance schedule --from 2026-12-10T02:00:00Z --for 1h --yes", "maintenance edit 1 --until 2026-12-10T04:00:00Z --yes",
+                     "force 2.0 --platform ios --after 7d --yes", "force --platform ios --after 8d --yes"] {
+            let r = h.ok(line)
+            XCTAssertEqual(r.err.components(separatedBy: note).count, 2, "\(line): said once: \(r.err)")
+        }
+        XCTAssertFalse(h.ok("force 2.0 --platform ios --yes").err.contains("note: apps show"), "no deadline: nothing shown in a message")
+        XCTAssertFalse(h.ok("maintenance schedule --from 2026-12-11T02:00:00Z --for 1h --yes -q").err.contains("note:"), "-q")
+        h.env["TZ"] = "UTC"
+        XCTAssertFalse(h.ok("maintenance schedule --from 2026-12-12T02:00:00Z --for 1h --yes").err.contains("note: apps show"))
+        h.env["TZ"] = "Europe/Berlin"
+        h.ok("project edit shop --time-zone Europe/Berlin")
+        XCTAssertFalse(h.ok("maintenance schedule --from 2026-12-13T02:00:00Z --for 1h --yes").err.contains("note: apps show"))
+    }
+
+    /// why: lines, limit lines, impact lines and logged actions write instants as every table does: local, with the distance.
+    func testInstantsInSentencesAreWrittenForPeople() {
+        let h = Harness()
+        h.sample()
+        h.env["TZ"] = "Europe/Berlin"
+        let r = h.ok("force 2.0 --platform ios --deadline 2026-12-06T12:00:00Z --yes")
+        XCTAssertTrue(r.err.contains("2026-12-06 13:00 CET (in 7 d)"), r.err)
+        let check = h.ok("check 1.0 --platform ios").out
+        XCTAssertTrue(check.contains("why:           1.0 is below the force floor 2.0 on ios, required from 2026-12-06 13:00 CET (in 7 d) [force-deadline]"), check)
+        XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["why"] as? String,
+                       "1.0 is below the force floor 2.0 on ios, required from 2026-12-06T12:00:00Z", "--json keeps RFC 3339")
+        h.ok("maintenance schedule --from 2026-12-10T02:00:00Z --for 1h --yes")
+        let log = h.ok("log").out
+        XCTAssertTrue(log.contains("force ios 2.0 deadline 2026-12-06 13:00 CET (in 7 d)"), log)
+        XCTAssertTrue(log.contains("maintenance schedule #1 all platforms 2026-12-10 03:00 CET (in 10 d 14 h) to 2026-12-10 04:00 CET (in 10 d 15 h)"), log)
+        let status = h.ok("status").out
+        XCTAssertTrue(status.contains("maintenance window #1 (2026-12-10 03:00 CET (in 10 d 14 h) to 2026-12-10 04:00 CET (in 10 d 15 h))"), status)
+        for text in [check, log, status, r.err] {
+            XCTAssertNil(text.range(of: "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:", options: .regularExpression), text)
+        }
+    }
+
+    /// Commands that act on one platform say so when given several, instead of "no platform 'ios,android'";
+    /// a maintenance window takes 'all' for every platform.
+    func testOnePlatformCommandsSaySoPlainly() {
+        let h = Harness()
+        h.sample()
+        for (line, hint) in [("version add 3.0 --platform ios,android --build 300", "run it once per platform: --platform ios, then --platform android"),
+                             ("version rm 2.0 --platform all --yes", "run it once per platform: --platform android, then --platform ios"),
+                             ("notes rm 2.0 --platform ios,android --locale en --yes", "--platform ios, then --platform android"),
+                             ("check 1.0 --platform all", "--platform android, then --platform ios")] {
+            let r = h.fails(line, status: 2, "takes one platform, not")
+            XCTAssertTrue(r.err.contains(hint), r.err)
+        }
+        h.fails("maintenance start --platform ios,android --for 1h --yes", status: 2, "a maintenance window covers one platform or every one, not 'ios,android'")
+        h.ok("maintenance start --platform all --for 1h --yes")
+        XCTAssertTrue(h.ok("maintenance list").out.contains("#1  active  all "), "'all' is the project-wide window")
+        h.ok("maintenance stop --platform all --yes")
+        // Completion offers 'all' where a command takes it, and the active window to edit or give copy.
+        h.ok("maintenance start --for 1h --yes")
+        let platforms = h.ok("__complete platforms-or-all").out
+        XCTAssertEqual(platforms, "android\nios\nall\n")
+        XCTAssertEqual(h.ok("__complete platforms").out, "android\nios\n")
+    }
+
+    /// maintenance list shows the copy of the project's default locale, and says where only another has copy.
+    func testMaintenanceListShowsTheDefaultLocalesCopy() {
+        let h = Harness()
+        h.sample()
+        h.ok("maintenance schedule --from 2026-12-10T02:00:00Z --for 1h --locale de --message \"Wartung\" --yes")
+        h.ok("maintenance message 1 --locale en --message \"Back soon\"")
+        h.ok("maintenance schedule --from 2026-12-11T02:00:00Z --for 1h --locale de --message \"Nur deutsch\" --yes")
+        let out = h.ok("maintenance list").out
+        XCTAssertTrue(out.contains("MESSAGE (en)"), out)
+        let rows = out.split(separator: "\n")
+        XCTAssertTrue(rows.first { $0.hasPrefix("#1") }?.hasSuffix("Back soon") == true, out)
+        XCTAssertTrue(rows.first { $0.hasPrefix("#2") }?.hasSuffix("- (copy in de only)") == true, out)
+    }
+
+    /// Notes past the store's limit warn (4,000 characters on the App Store, 500 on Google Play); absurd sizes are refused.
+    func testNotesSizes() throws {
+        let h = Harness()
+        h.sample()
+        let long = String(repeating: "a", count: 4_001)
+        var r = h.ok("notes set 2.0 --platform ios \(long)")
+        XCTAssertTrue(r.err.contains("warning: the en notes of ios 2.0 are 4001 characters long, more than the App Store allows (4000)"), r.err)
+        XCTAssertFalse(h.ok("notes set 2.0 --platform ios \(String(repeating: "a", count: 4_000))").err.contains("warning"))
+        r = h.ok("version add 2.1.0 --platform android --build 210 --notes \(String(repeating: "é", count: 501))")
+        XCTAssertTrue(r.err.contains("more than Google Play allows (500)"), r.err)
+        let huge = h.dir + "/huge.txt"
+        try Data(String(repeating: "line of a changelog\n", count: 11_000).utf8).write(to: URL(fileURLWithPath: huge))
+        h.fails("notes set 2.0 --platform ios --file \(huge)", status: 2, "notes are at most 40000")
+        h.fails("version add 2.2 --platform ios --build 220 --notes-file \(huge)", status: 2, "notes are at most 40000")
+        // apply: a file may hold what a database held, so it warns; past the maximum it is refused.
+        let file = h.dir + "/shop.json"
+        h.ok("export -o \(file)")
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"New look\"", with: "\"\(String(repeating: "b", count: 4_100))\"")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        r = h.ok("apply \(file) --yes")
+        XCTAssertTrue(r.err.contains("the en notes of android 2.0.0 are 4100 characters long, more than Google Play allows (500)"), r.err)
+        XCTAssertFalse(r.err.contains("ios 2.0 are"), "notes the file leaves as they were are not warned of again: \(r.err)")
+        text = text.replacingOccurrences(of: String(repeating: "b", count: 4_100), with: String(repeating: "c", count: 40_001))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        h.fails("apply \(file) --yes", status: 1, "notes are at most 40000")
+    }
 }

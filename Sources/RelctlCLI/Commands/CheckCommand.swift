@@ -42,7 +42,7 @@ enum CheckCommand {
             full = .object(o)
         }
         inv.render(full) {
-            var s = CheckCommand.line("verdict", verdict.kind.rawValue) + CheckCommand.line("why", "\(verdict.why) [\(verdict.decidedBy.rawValue)]")
+            var s = CheckCommand.line("verdict", verdict.kind.rawValue) + CheckCommand.line("why", "\(inv.people(in: verdict.why)) [\(verdict.decidedBy.rawValue)]")
             if let os { s += CheckCommand.line("device OS", "\(OSBands.osName(platform.name)) \(os)") }
             if let t = verdict.target { s += CheckCommand.line("target", t.label) }
             if let r = verdict.rule, verdict.kind == .optional || verdict.kind == .required {

@@ -36,7 +36,9 @@ enum CompletionCommand {
             return
         }
         guard let store = try? Store(path: inv.dbPath, mode: .read, user: inv.context.user),
-              let values = try? candidates(kind, store: store, project: inv.value("project"), platform: inv.value("platform"))
+              // Versions of every platform when --platform names several ('all', 'ios,android').
+              let values = try? candidates(kind, store: store, project: inv.value("project"),
+                                           platform: inv.value("platform").flatMap { $0.lowercased() == Shared.allPlatforms || $0.contains(",") ? nil : $0 })
         else { return }
         inv.out(values.map { $0 + "\n" }.joined())
     }
@@ -47,10 +49,11 @@ enum CompletionCommand {
         switch kind {
         case .projects, .commands: return []
         case .platforms: return try store.platformNames(scope: scope)
+        case .platformsOrAll: return try store.platformNames(scope: scope) + [Shared.allPlatforms]
         case .versions: return try store.versionTexts(scope: scope, platform: platform)
-        case .windows:
+        case .windows, .liveWindows:
             // The id, and when the window runs, as the shells' description.
-            return try store.upcomingWindows(scope: scope).map { "\($0.id)\t\(Time.format($0.start)) to \($0.end.map(Time.format) ?? "stop")" }
+            return try store.upcomingWindows(scope: scope, active: kind == .liveWindows).map { "\($0.id)\t\(Time.format($0.start)) to \($0.end.map(Time.format) ?? "stop")" }
         case .locales: return Set(Catalog.locales).union(try store.localesInUse(scope: scope)).sorted()
         }
     }

@@ -80,6 +80,7 @@ enum FloorCommands {
                 return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
             } ?? "cleared the \(word) floor of \(p.name)")
         }
+        if floor?.deadline != nil { inv.noteMessageZone(project) }
         try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
     }
 
@@ -115,6 +116,7 @@ enum FloorCommands {
             inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
                      ?? "\(p.name): versions below \(floor.text) must update (no deadline)")
         }
+        if deadline != nil { inv.noteMessageZone(project) }
         try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
     }
 }

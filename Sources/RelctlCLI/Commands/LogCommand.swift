@@ -32,7 +32,7 @@ enum LogCommand {
         inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
             // Each entry's row, then what it changed, one row a line, before → after.
             if entries.isEmpty { return "" }
-            let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", $0.action] })
+            let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", inv.people(in: $0.action)] })
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             // A project removed may have touched thousands of rows: the first few, then their count (--json has them all).
             for (i, entry) in entries.enumerated().reversed() where !entry.changes.isEmpty {

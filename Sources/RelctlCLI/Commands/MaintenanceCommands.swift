@@ -7,7 +7,7 @@ enum MaintenanceCommands {
         Option("title", value: "TEXT", help: "The title shown during this window (placeholders {app}, {until})."),
         Option("message", value: "TEXT", help: "The message shown during this window (placeholders {app}, {until})."),
         Shared.locale("The locale of --title and --message (default the project's default locale)."),
-        Shared.platform(only: "Only this platform (default every platform of the project)."),
+        Shared.platform(only: "Only this platform (default, or 'all': every platform of the project).", completion: .dynamic(.platformsOrAll)),
     ]
 
     static let command: RunnableCommand = RunnableCommand(
@@ -94,7 +94,7 @@ enum MaintenanceCommands {
         let locale = try inv.locale(inv.value("locale"))
         let store = try inv.store()
         let project = try inv.project(in: store)
-        let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
+        let platform = try inv.windowScope(in: store, project: project)
         let scope = platform?.name ?? "all platforms"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
         // A window blocks apps (now, or when it starts): it is previewed and confirmed like a floor.
@@ -102,6 +102,7 @@ enum MaintenanceCommands {
             try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
         }
         if let copy { for (text, name) in [(title, "--title"), (message, "--message")] { warnDirection(inv, text, locale: copy.locale, option: name) } }
+        if end != nil { inv.noteMessageZone(project) }
         if end == nil {
             let locales = try store.messageOverrides(project: project.id)["maintenance"]?
                 .filter { $0.value.values.contains { $0.contains("{until}") } }.keys.sorted() ?? []
@@ -127,13 +128,13 @@ enum MaintenanceCommands {
     static let stop: RunnableCommand = RunnableCommand(
         "stop", abstract: "End the active maintenance windows now.",
         discussion: "With --platform, ends maintenance for that platform only: its own windows end, and a project-wide window ends and continues for every other platform as a new window with the same end and copy.",
-        options: [Shared.platform(only: "Only for this platform."), Shared.dryRun, Shared.yes],
+        options: [Shared.platform(only: "Only for this platform (default, or 'all': every platform).", completion: .dynamic(.platformsOrAll)), Shared.dryRun, Shared.yes],
         examples: [Example("relctl maintenance stop --platform ios --yes", "iOS apps work again; Android stays in maintenance.")]
     ) { inv in
         let store = try inv.store()
         let project = try inv.project(in: store)
         let now = inv.now
-        let platform = inv.flag("platform") ? try inv.platform(in: store, project: project) : nil
+        let platform = try inv.windowScope(in: store, project: project)
         let stopped = try inv.confirmedChange(store, project, "stopping maintenance") {
             try store.stopWindows(in: project, platform: platform, now: now)
         }
@@ -157,11 +158,13 @@ enum MaintenanceCommands {
     }
 
     static let idArgument = Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.windows))
+    /// The same for commands that also act on the window running now.
+    static let liveIDArgument = Argument("ID", help: "The window's number, as shown by 'relctl maintenance list'.", completion: .dynamic(.liveWindows))
 
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Move a planned or active window.",
         discussion: "--from moves the start of a window that has not begun; --until (or --for, counted from now) moves the end of a planned or active window.",
-        arguments: [idArgument],
+        arguments: [liveIDArgument],
         options: [Option("from", value: "TIME", help: "The new start (only before the window begins): " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "The new end (same forms)."),
                   Option("for", value: "DURATION", help: "The new end, this long from now, like 30m or 2h."), Shared.dryRun, Shared.yes],
@@ -186,12 +189,13 @@ enum MaintenanceCommands {
         }
         try inv.printWritten { json(w, now: inv.now) }
         inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(span(inv, w.startsAt, w.endsAt))")
+        if until != nil { inv.noteMessageZone(project) }
     }
 
     static let message: RunnableCommand = RunnableCommand(
         "message", abstract: "Set a window's title and message in one locale.",
         discussion: "Each locale's copy wins over the project's and the catalog's maintenance text for users in that language (see 'relctl message'). Placeholders: {app}, {until}.",
-        arguments: [idArgument],
+        arguments: [liveIDArgument],
         options: [Shared.locale("The locale of this copy (default the project's default locale)."),
                   Option("title", value: "TEXT", help: "The title shown during this window."),
                   Option("message", value: "TEXT", help: "The message shown during this window."), Shared.dryRun],
@@ -227,11 +231,19 @@ enum MaintenanceCommands {
     }
 
     /// Times for people: local, with the zone and the distance from now.
-    static func table(_ windows: [MaintenanceWindow], now: Int64, inv: Invocation) -> String {
-        Table.render(["ID", "STATE", "PLATFORM", "STARTS", "ENDS", "MESSAGE"], windows.map { w in
+    /// MESSAGE is the window's own copy in the project's default locale.
+    static func table(_ windows: [MaintenanceWindow], now: Int64, inv: Invocation, locale: String) -> String {
+        Table.render(["ID", "STATE", "PLATFORM", "STARTS", "ENDS", "MESSAGE (\(locale))"], windows.map { w in
             ["#\(w.id)", state(w, now), w.platformName ?? "all", inv.people(w.startsAt), w.endsAt.map(inv.people) ?? "until stopped",
-             w.copy.keys.sorted().first.flatMap { w.copy[$0]?.message } ?? "-"]
+             copyShown(w, locale: locale)]
         })
+    }
+
+    /// The window's message (else title) in `locale`; without one, which locales have copy.
+    static func copyShown(_ w: MaintenanceWindow, locale: String) -> String {
+        if let c = w.copy[locale], let text = c.message ?? c.title { return text }
+        let others = w.copy.keys.filter { $0 != locale }.sorted()
+        return others.isEmpty ? "-" : "- (copy in \(others.joined(separator: ", ")) only)"
     }
 
     static let status: RunnableCommand = RunnableCommand("status", abstract: "Show active and upcoming maintenance.", examples: [Example("relctl maintenance status --json", "Active and upcoming windows as JSON.")]) { inv in
@@ -241,7 +253,7 @@ enum MaintenanceCommands {
         let windows = try store.maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
         inv.render(.object(["active": .array(windows.filter { $0.isActive(at: now) }.map { json($0, now: now) }),
                             "upcoming": .array(windows.filter { $0.isUpcoming(at: now) }.map { json($0, now: now) })])) {
-            windows.isEmpty ? "no maintenance active or scheduled\n" : table(windows, now: now, inv: inv)
+            windows.isEmpty ? "no maintenance active or scheduled\n" : table(windows, now: now, inv: inv, locale: project.defaultLocale)
         }
     }
 
@@ -250,7 +262,7 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let now = inv.now
         let windows = try store.maintenanceWindows(project: project.id)
-        inv.render(.object(["windows": .array(windows.map { json($0, now: now) })])) { table(windows, now: now, inv: inv) }
+        inv.render(.object(["windows": .array(windows.map { json($0, now: now) })])) { table(windows, now: now, inv: inv, locale: project.defaultLocale) }
     }
 
     static let cancel: RunnableCommand = RunnableCommand(

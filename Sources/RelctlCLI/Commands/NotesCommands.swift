@@ -25,6 +25,7 @@ enum NotesCommands {
         let tag = locale ?? project.defaultLocale
         try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: platforms, of: project, now: inv.now)
         for p in platforms { inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)") }
+        NotesInput.warnSize(inv, text, platforms: platforms, version: inv.arg("VERSION")!, locale: tag)
         try inv.printWritten {
             .object(["notes": .array(try platforms.map { p in json(p, try store.version(inv.arg("VERSION")!, on: p), notes: nil) })])
         }

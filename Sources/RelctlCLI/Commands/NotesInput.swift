@@ -29,6 +29,18 @@ enum NotesInput {
         if lines.contains(where: { UserText.hasControls($0) }) {
             throw RelctlError.usage("\(source) contains control characters", hint: "remove them; notes are plain text")
         }
-        return lines.joined(separator: "\n")
+        let notes = lines.joined(separator: "\n")
+        if let problem = UserText.notesTooLong(notes) {
+            throw RelctlError.usage("\(source): \(problem)", hint: "give the release notes users should read, not a whole changelog")
+        }
+        return notes
+    }
+
+    /// Past the store's own limit: a warning, once per platform.
+    static func warnSize(_ inv: Invocation, _ text: String?, platforms: [PlatformRecord], version: String, locale: String) {
+        guard let text else { return }
+        for p in platforms {
+            if let warning = UserText.notesSizeWarning(text, platform: p.name, version: version, locale: locale) { inv.warn(warning) }
+        }
     }
 }

@@ -36,7 +36,7 @@ extension Invocation {
         if shown {
             // A dry run says its rows once, after the command ("would change:").
             let changes = dryRun ? "" : "changes:\n" + trial.changeLines.map { "  \($0)\n" }.joined()
-            context.stderr.write(changes + "impact:\n" + lines.map { "  \($0)\n" }.joined())
+            context.stderr.write(changes + "impact:\n" + lines.map { "  \(PeopleTime.inText($0, context: context))\n" }.joined())
         }
         if asking {
             context.stderr.write("Apply this change? [y/N] ")

@@ -69,6 +69,13 @@ extension Invocation {
     /// The platform named `name` (an argument), else by --platform, else the only one.
     func platform(in store: Store, project: ProjectRecord, named name: String? = nil) throws -> PlatformRecord {
         let all = try store.platforms(project: project.id)
+        if name == nil, let given = value("platform"), given.contains(",") || given.lowercased() == Shared.allPlatforms {
+            // Said plainly rather than "no platform 'ios,android'": this command acts on one.
+            let names = given.lowercased() == Shared.allPlatforms ? all.map(\.name) : given.split(separator: ",").map { $0.trimmingSpaces() }
+            let command = (["relctl"] + parsed.path.dropFirst().map(\.name)).joined(separator: " ")
+            throw RelctlError.usage("'\(command)' takes one platform, not '\(given)'",
+                                    hint: "run it once per platform: " + names.map { "--platform \($0)" }.joined(separator: ", then "))
+        }
         if let name = name ?? value("platform") {
             let wanted = name.lowercased()
             if let p = all.first(where: { $0.name == wanted }) { return p }
@@ -85,6 +92,17 @@ extension Invocation {
             throw RelctlError.usage("project '\(project.slug)' has several platforms (\(all.map(\.name).joined(separator: ", "))): which one?",
                                     hint: "'\(commandLine(adding: ["--platform", choices[0]]))', or --platform \(choices.dropFirst().joined(separator: ", --platform "))")
         }
+    }
+
+    /// --platform of a maintenance window: one platform, or nil for every
+    /// platform (no --platform, or 'all'); a window covers one or all.
+    func windowScope(in store: Store, project: ProjectRecord) throws -> PlatformRecord? {
+        guard let given = value("platform"), given.lowercased() != Shared.allPlatforms else { return nil }
+        if given.contains(",") {
+            throw RelctlError.usage("a maintenance window covers one platform or every one, not '\(given)'",
+                                    hint: "leave out --platform for every platform, or give one and run the command again for the next")
+        }
+        return try platform(in: store, project: project)
     }
 
     /// A BCP 47 locale option, normalised.

@@ -5,7 +5,7 @@ enum Shared {
     /// --platform where the action applies to each platform named.
     static let platforms: Option = Option("platform", value: "NAME",
                                           help: "The platform, several (--platform ios --platform android, or ios,android) or '\(allPlatforms)'; not needed when the project has one.",
-                                          repeatable: true, completion: .dynamic(.platforms), scopesCompletion: true)
+                                          repeatable: true, completion: .dynamic(.platformsOrAll), scopesCompletion: true)
     /// The --platform spelling for every platform of the project.
     static let allPlatforms = "all"
     /// Every command that changes state takes it (a test walks the model to make sure).
@@ -26,9 +26,10 @@ enum Shared {
     static func build(_ help: String) -> Option { Option("build", value: "N", help: help) }
 
     /// --platform meaning "only this platform" where the default is every platform.
-    static func platform(only help: String) -> Option {
+    static func platform(only help: String, completion: Completion? = nil) -> Option {
         var o = platform
         o.help = help
+        if let completion { o.completion = completion }
         return o
     }
 }

@@ -81,7 +81,7 @@ enum StatusCommand {
         }
         text += "\n" + RulesCommands.text(snapshot.project)
         let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
-        if !limits.isEmpty { text += "\nnot carried by every published format:\n" + FindingsReport.limitLines(limits).map { "  \($0)\n" }.joined() }
+        if !limits.isEmpty { text += "\nnot carried by every published format:\n" + FindingsReport.limitLines(limits).map { "  \(inv.people(in: $0))\n" }.joined() }
         inv.render(.object([
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
             "project": .string(snapshot.project.slug), "at": .time(at), "rules": RulesCommands.json(snapshot.project),

@@ -45,6 +45,7 @@ enum VersionCommands {
         }
         for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
         inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
+        NotesInput.warnSize(inv, noteText, platforms: [platform], version: version.text, locale: locale ?? project.defaultLocale)
         try inv.printWritten { json(try store.version(version.text, on: platform), platform: platform.name, now: inv.now) }
     }
 

@@ -8,7 +8,11 @@ public enum Completion: Sendable, Equatable {
 }
 
 public enum DynamicValues: String, Sendable, CaseIterable {
-    case projects, platforms, versions, locales, windows
+    case projects, platforms, versions, locales
+    /// The platforms and 'all', for a --platform that takes every platform.
+    case platformsOrAll = "platforms-or-all"
+    /// Maintenance windows that have not begun (cancel); `liveWindows`: and the active ones (edit, message).
+    case windows, liveWindows = "live-windows"
     /// relctl's command names (`relctl help ⇥`); no database needed.
     case commands
 }

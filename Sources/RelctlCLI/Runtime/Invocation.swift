@@ -69,6 +69,8 @@ public final class Invocation {
     public func time(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone) }
     /// An instant for people: local time with its zone and the distance from now.
     public func people(_ t: Int64) -> String { PeopleTime.format(t, now: now, timeZone: timeZone) }
+    /// A sentence from the core (a why, a limit, a logged action) with its RFC 3339 instants in people's style.
+    public func people(in sentence: String) -> String { PeopleTime.inText(sentence, context: context) }
     /// A time that looks ahead (an end, a start, a deadline): "HH:MM" that has passed today is tomorrow's.
     public func futureTime(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone, future: true) }
     /// An end (`--until`): a time of day that has passed today is refused
@@ -86,6 +88,21 @@ public final class Invocation {
                                 hint: "for tomorrow write \(option) 'tomorrow \(clock)' (\(people(tomorrow)))")
     }
 
+    private var zoneNoted = false
+
+    /// Apps show the instant just scheduled in the project's zone ({until},
+    /// {deadline}). When that zone is UTC and the person typing lives in
+    /// another (TZ), they are told once: messages would say "(UTC)" to
+    /// their users until someone finds `project edit --time-zone`.
+    func noteMessageZone(_ project: ProjectRecord) {
+        let utc: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal", "Etc/Universal"]
+        guard !zoneNoted, utc.contains(project.timeZone), let tz = timeZone.map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }),
+              !tz.isEmpty, !utc.contains(tz), (try? TimeInput.checkZone(tz)) != nil else { return }
+        zoneNoted = true
+        let fix = tz.contains("/") && !tz.hasPrefix("/") ? tz : "ZONE"
+        info("note: apps show this time in UTC, the time zone of \(project.slug), while yours (TZ) is \(tz); to show users their local time: relctl project edit \(project.slug) --time-zone \(fix)")
+    }
+
     // MARK: output
 
     public func out(_ s: String) { context.stdout.write(s) }
@@ -94,10 +111,10 @@ public final class Invocation {
     public func info(_ s: String) {
         guard !quiet else { return }
         let prefix = wroteNothing() ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
-        context.stderr.write(prefix + s + "\n")
+        context.stderr.write(prefix + people(in: s) + "\n")
     }
     /// Warnings stay visible under -q: they are about correctness.
-    public func warn(_ s: String) { context.stderr.write("warning: " + s + "\n") }
+    public func warn(_ s: String) { context.stderr.write("warning: " + people(in: s) + "\n") }
     /// Indented for a person on a terminal, compact for a program (as gh does).
     public func emit(_ document: JSON) {
         if context.stdoutIsTerminal { out(document.rendered()) }

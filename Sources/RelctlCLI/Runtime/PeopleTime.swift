@@ -30,6 +30,13 @@ enum PeopleTime {
         }
     }
 
+    /// Every RFC 3339 instant in `text` (the core writes them into sentences)
+    /// as `format` writes it: stderr and text output are for people; --json keeps RFC 3339.
+    static func inText(_ text: String, context: Context) -> String {
+        let now = context.clock(), zone = context.env["TZ"]
+        return Time.rewritingInstants(text) { format($0, now: now, timeZone: zone) }
+    }
+
     /// "in 14 h", "3 d ago", "now": the largest unit, rounded down.
     static func distance(_ seconds: Int64) -> String {
         if seconds == 0 { return "now" }

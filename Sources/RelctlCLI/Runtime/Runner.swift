@@ -90,8 +90,8 @@ public enum Runner {
     static func report(_ e: RelctlError, context: Context) {
         let colored = context.stderrStyled
         let label = colored ? "\u{1B}[31mrelctl:\u{1B}[0m" : "relctl:"
-        var line = "\(label) \(oneLine(e.message))"
-        if let hint = e.hint { line += " — \(oneLine(hint))" }
+        var line = "\(label) \(oneLine(PeopleTime.inText(e.message, context: context)))"
+        if let hint = e.hint { line += " — \(oneLine(PeopleTime.inText(hint, context: context)))" }
         context.stderr.write(line + "\n")
         if let usage = e.usage { context.stderr.write(usage + "\n") }
     }

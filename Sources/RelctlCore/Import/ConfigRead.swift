@@ -87,7 +87,7 @@ extension ConfigFormat {
                 for (locale, note) in try v.object("notes").members() {
                     let tag = try Node.normalizedLocale(locale, note.path)
                     guard case .string(let body) = note.json else { throw ImportProblem("\(note.path) must be a string") }
-                    if let problem = UserText.storedNotesProblem(body) ?? (body.isEmpty ? "it is empty" : nil) {
+                    if let problem = UserText.storedNotesProblem(body) ?? (body.isEmpty ? "it is empty" : nil) ?? UserText.notesTooLong(body) {
                         throw ImportProblem("\(note.path): \(problem)")
                     }
                     notes[tag] = body

@@ -129,6 +129,7 @@ public enum FileImport {
             do { locale = try LocaleTag.normalize(key) } catch { throw ImportProblem("WhatsNew key '\(key)' is not a language tag") }
             let notes = lines.joined(separator: "\n")
             if let problem = UserText.notesProblem(notes) { throw ImportProblem("WhatsNew.\(key): \(problem)") }
+            if let warning = UserText.notesSizeWarning(notes, platform: platform.name, version: current, locale: locale) { plan.warnings.append(warning) }
             plan.notes.append((current, locale, notes))
         }
         return plan

@@ -17,7 +17,33 @@ public enum UserText {
     public static func notesProblem(_ text: String) -> String? {
         if !text.utf8.contains(where: { $0 != 32 && $0 != 9 && $0 != 10 }) { return "it has no text" }
         if hasControls(text) { return "it contains control characters" }
-        return nil
+        return notesTooLong(text)
+    }
+
+    /// Notes go into every what's-new file apps download on launch, in
+    /// every locale: past ten times the App Store's own limit they are a
+    /// mistake (a pasted changelog, a wrong file), not release notes.
+    public static let notesMaximum = 40_000
+
+    public static func notesTooLong(_ text: String) -> String? {
+        // Characters are at most as many as UTF-8 bytes: most notes are counted by their length alone.
+        guard text.utf8.count > notesMaximum, text.count > notesMaximum else { return nil }
+        return "it is \(text.count) characters long; notes are at most \(notesMaximum) (the App Store shows 4,000, Google Play 500): every app downloads them on launch"
+    }
+
+    /// The store's own limit for a platform's release notes, in characters.
+    public static func storeLimit(platform: String) -> (characters: Int, store: String) {
+        platform == "android" ? (500, "Google Play") : (4000, "the App Store")
+    }
+
+    /// A warning when notes are longer than the platform's store allows
+    /// (apps still get them whole, and download them on every launch).
+    public static func notesSizeWarning(_ text: String, platform: String, version: String, locale: String) -> String? {
+        let (limit, store) = storeLimit(platform: platform)
+        guard text.utf8.count > limit else { return nil }
+        let n = text.count
+        guard n > limit else { return nil }
+        return "the \(locale) notes of \(platform) \(version) are \(n) characters long, more than \(store) allows (\(limit)); apps download them whole on every launch: shorten them"
     }
 
     /// What a stored row must hold to be read: looser than what the commands
