@@ -3,30 +3,34 @@ import SQLite
 
 /// Writes to versions, their notes and pins, each one transaction with its audit row.
 extension Store {
-    /// Records a version (with notes in one locale, if given). Returns the
-    /// platform's other spellings of an equal version ("2.0" beside "2.0.0"),
-    /// which clients disagree about.
+    /// Records a version (with notes in one locale, if given) on each
+    /// platform, in one transaction: every platform takes it, or none does.
+    /// Returns, per platform, its other spellings of an equal version ("2.0"
+    /// beside "2.0.0"), which clients disagree about.
     public func addVersion(_ version: Version, build: Int64?, releasedAt: Int64?, minOS: String?, notes: (locale: String, text: String)?,
-                           on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws -> [String] {
-        try change(project: project.slug, "version add \(platform.name) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
-            let existing = try versions(platform: platform.id, withNotes: false)
-            if existing.contains(where: { $0.version.text == version.text }) {
-                // The values typed, so the fix pastes as it is; "--build N" only when none was.
-                // Not the release time: `version add` defaults it to now, and pasted it would move the release.
-                var typed = build.map { ["--build", String($0)] } ?? []
-                if let minOS { typed += ["--min-os", minOS] }
-                throw StoreError("\(platform.name) already has version \(version.text)",
-                                 fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
+                           on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws -> [(platform: String, siblings: [String])] {
+        let names = platforms.map(\.name).joined(separator: ",")
+        return try change(project: project.slug, "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
+            try platforms.map { platform in
+                let existing = try versions(platform: platform.id, withNotes: false)
+                if existing.contains(where: { $0.version.text == version.text }) {
+                    // The values typed, so the fix pastes as it is; "--build N" only when none was.
+                    // Not the release time: `version add` defaults it to now, and pasted it would move the release.
+                    var typed = build.map { ["--build", String($0)] } ?? []
+                    if let minOS { typed += ["--min-os", minOS] }
+                    throw StoreError("\(platform.name) already has version \(version.text)\(platforms.count > 1 ? "; nothing was added" : "")",
+                                     fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
+                }
+                try checkBuildFree(build, on: platform, among: existing, except: nil)
+                try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
+                try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
+                           [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
+                if let notes {
+                    try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?)",
+                               [.int(db.lastInsertRowID), .text(notes.locale), .text(notes.text)])
+                }
+                return (platform.name, existing.filter { $0.version == version }.map(\.version.text))
             }
-            try checkBuildFree(build, on: platform, among: existing, except: nil)
-            try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
-            try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
-                       [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
-            if let notes {
-                try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?)",
-                           [.int(db.lastInsertRowID), .text(notes.locale), .text(notes.text)])
-            }
-            return existing.filter { $0.version == version }.map(\.version.text)
         }
     }
 
@@ -80,9 +84,12 @@ extension Store {
         }
     }
 
-    public func removeVersion(_ v: VersionRecord, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "version rm \(platform.name) \(v.version.text)", now: now) {
-            try db.run("DELETE FROM version WHERE id = ?", [.int(v.id)])
+    /// Removes the version from each platform in one transaction: every platform must have it, or nothing changes.
+    public func removeVersion(_ text: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "version rm \(platforms.map(\.name).joined(separator: ",")) \(text)", now: now) {
+            for platform in platforms {
+                try db.run("DELETE FROM version WHERE id = ?", [.int(try version(text, on: platform).id)])
+            }
         }
     }
 
@@ -103,12 +110,16 @@ extension Store {
         }
     }
 
-    public func removeNotes(of text: String, locale: String, on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "notes rm \(platform.name) \(text) \(locale)", now: now) {
-            let v = try version(text, on: platform)
-            try db.run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(v.id), .text(locale)])
-            if db.changes == 0 {
-                throw StoreError("\(v.version.text) has no \(locale) notes", fix: .run(["notes", "show", v.version.text], "see"))
+    /// Removes one locale's notes of the version on each platform in one transaction: each must have them, or nothing changes.
+    public func removeNotes(of text: String, locale: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
+        try change(project: project.slug, "notes rm \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)", now: now) {
+            for platform in platforms {
+                let v = try version(text, on: platform)
+                try db.run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(v.id), .text(locale)])
+                if db.changes == 0 {
+                    let on = platforms.count > 1 ? " on \(platform.name)" : ""
+                    throw StoreError("\(v.version.text) has no \(locale) notes\(on)", fix: .run(["notes", "show", v.version.text, "--platform", platform.name], "see"))
+                }
             }
         }
     }

@@ -90,7 +90,7 @@ final class TimelinePreviewTests: XCTestCase {
         let h = scenario()
         let r = h.run(["force", "2.1.0"], terminal: true, answer: "n")
         XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertTrue(r.err.contains("raises the force floor of ios from 2.0.0 to 2.1.0, dropping the deadline of 2026-12-06T12:00:00Z: required at once"), r.err)
+        XCTAssertTrue(r.err.contains("raises the force floor of ios from 2.0.0 to 2.1.0, dropping the deadline of 2026-12-06 12:00 UTC (in 7 d): required at once"), r.err)
         XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
         // 2.1.0 is out for 9 days: 2.0.0 is offered it (optional), and the floor makes it required.
         XCTAssertTrue(r.err.contains("from 2026-11-29 14:00 UTC (in 2 h), when maintenance window #1 ends:\n    ios: 1.8.0, 1.9.4, 2.0.0: optional → required"), r.err)
@@ -112,7 +112,7 @@ final class TimelinePreviewTests: XCTestCase {
         let h = scenario()
         h.ok("maintenance stop --yes")
         let r = h.run(["force", "--clear"], terminal: true, answer: "n")
-        XCTAssertTrue(r.err.contains("removes the force floor of ios (2.0.0), and with it the switch to required at 2026-12-06T12:00:00Z"), r.err)
+        XCTAssertTrue(r.err.contains("removes the force floor of ios (2.0.0), and with it the switch to required at 2026-12-06 12:00 UTC"), r.err)
         // Optional now either way (the floor's grace period, or the outdated rule after it is gone)…
         XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
         // …but the switch to required next week is what the change takes away.

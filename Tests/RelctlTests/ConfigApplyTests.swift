@@ -178,7 +178,7 @@ final class ConfigApplyTests: XCTestCase {
             (#""format": 1"#, #""format": 2"#, "format must be 1"),
             (#""pin":"recommend""#, #""pin":"forced""#, "projects.shop.platforms.ios.versions.1.0.pin: 'forced' is not one of force, recommend, none"),
             (#""major":"force/immediately""#, #""major":"force/hourly""#, "projects.shop.rules.major: 'force/hourly' is not ALERT/FREQUENCY"),
-            (#""from":"2026-12-01T02:00:00Z""#, #""from":"2026-12-01T09:00:00Z""#, "the window ends at 2026-12-01T04:00:00Z, not after its start"),
+            (#""from":"2026-12-01T02:00:00Z""#, #""from":"2026-12-01T09:00:00Z""#, "the window ends at 2026-12-01 04:00 UTC (in 40 h), not after its start"),
             (#""timeZone": "Europe/Istanbul""#, #""timeZone": "Europe/Istanbull""#, "projects.shop.timeZone"),
             (#""platforms": {"#, #""platforms": {"windows": {}, "#, "'windows' is not a platform relctl knows"),
             ("\"versions\": {\n            \"1.0\"", "\"versions\": {\n            \"1.1\": {\"build\":111,\"minOs\":null,\"notes\":{},\"pin\":null,\"released\":null},\n            \"1.0\"",

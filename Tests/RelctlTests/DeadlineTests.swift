@@ -86,7 +86,7 @@ final class DeadlineTests: XCTestCase {
         XCTAssertTrue(h.ok("status").out.contains("force floor: 2.0 (optional until 2026-12-24 18:00 UTC (in 25 d 6 h))"))
         h.ok("force --clear --platform ios --yes")
         XCTAssertEqual((h.ok("check 1.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "optional")
-        XCTAssertTrue(h.ok("log").out.contains("force ios 2.0 deadline 2026-12-24T18:00:00Z"))
+        XCTAssertTrue(h.ok("log").out.contains("force ios 2.0 deadline 2026-12-24 18:00 UTC"))
     }
 
     func testDeadlineRefusals() {

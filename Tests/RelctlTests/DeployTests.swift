@@ -118,7 +118,7 @@ final class DeployTests: XCTestCase {
         // An older release does not replace a newer one by accident (a database restored from a backup).
         let refused = h.run(["deploy", older, remote], database: backup)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.err.contains("holds a release made from a later change (2026-11-29T12:01:00Z) than this database's last (2026-11-29T12:00:00Z)"), refused.err)
+        XCTAssertTrue(refused.err.contains("holds a release made from a later change (2026-11-29 12:01 UTC (now)) than this database's last (2026-11-29 12:00 UTC (1 min ago))"), refused.err)
         XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(h.run(["deploy", older, remote, "--allow-older"], database: backup).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(older))
@@ -131,7 +131,7 @@ final class DeployTests: XCTestCase {
         // Past the next change (the window at 12:30) the files no longer say what check says.
         let now = h.now
         h.now = now + 3600
-        h.fails("deploy \(out) \(remote)", "went stale at 2026-11-29T12:30:00Z")
+        h.fails("deploy \(out) \(remote)", "went stale at 2026-11-29 12:30 UTC")
         XCTAssertEqual(fileTree(remote), fileTree(older), "a stale tree is not sent")
         // Sent at the instant it was published for (a tree published --at), it goes.
         h.ok("deploy \(out) \(remote) --at \(Time.format(now))")
@@ -153,7 +153,7 @@ final class DeployTests: XCTestCase {
         // A tree published for a later instant would say early what check says then.
         let future = h.dir + "/future"
         XCTAssertEqual(h.run(["publish", future, "--at", "2026-11-29T13:00:00Z"]).status, 0)
-        h.fails("deploy \(future) \(remote)", "was published for 2026-11-29T12:30:00Z or later, not for now")
+        h.fails("deploy \(future) \(remote)", "was published for 2026-11-29 12:30 UTC (in 29 min) or later, not for now")
         // A bare relative folder is a local path under the working directory.
         XCTAssertEqual(Rclone(path: "", env: [:], remote: "mirror").parentOfRemote(), ".")
         XCTAssertEqual(Rclone(path: "", env: [:], remote: "s3:bucket").parentOfRemote(), nil)

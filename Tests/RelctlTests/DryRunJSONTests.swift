@@ -70,8 +70,9 @@ final class DryRunJSONTests: XCTestCase {
         let h = Harness()
         h.sample()
         let notes = h.dir + "/notes.txt"
-        // About 150 KB of JSON: more than a pipe holds, so the dry run blocks writing it.
-        try String(repeating: "A long line of release notes, one of thousands.\n", count: 3000).write(toFile: notes, atomically: true, encoding: .utf8)
+        // About 150 KB of JSON: more than a pipe holds, so the dry run blocks writing it
+        // (four bytes a character: notes are at most 40,000 characters).
+        try String(repeating: "\u{1F680}", count: 39_000).write(toFile: notes, atomically: true, encoding: .utf8)
         let dry = Process()
         dry.executableURL = URL(fileURLWithPath: Package.binary)
         dry.arguments = ["--db", h.db, "notes", "set", "2.0", "--platform", "ios", "--locale", "en", "--file", notes, "--dry-run", "--json"]

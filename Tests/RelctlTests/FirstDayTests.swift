@@ -108,27 +108,44 @@ final class FirstDayTests: XCTestCase {
         }
     }
 
-    /// Commands that act on one platform say so when given several, instead of "no platform 'ios,android'";
-    /// a maintenance window takes 'all' for every platform.
-    func testOnePlatformCommandsSaySoPlainly() {
+    /// Several platforms wherever the action applies to each (version add,
+    /// version rm, notes rm), all or nothing; check says plainly that it
+    /// answers for one; a maintenance window takes 'all' for every platform.
+    func testSeveralPlatformsWhereTheActionAppliesToEach() {
         let h = Harness()
         h.sample()
-        for (line, hint) in [("version add 3.0 --platform ios,android --build 300", "run it once per platform: --platform ios, then --platform android"),
-                             ("version rm 2.0 --platform all --yes", "run it once per platform: --platform android, then --platform ios"),
-                             ("notes rm 2.0 --platform ios,android --locale en --yes", "--platform ios, then --platform android"),
-                             ("check 1.0 --platform all", "--platform android, then --platform ios")] {
-            let r = h.fails(line, status: 2, "takes one platform, not")
-            XCTAssertTrue(r.err.contains(hint), r.err)
-        }
+        var r = h.ok("version add 3.0 --platform ios,android --build 300 --notes Same --json")
+        XCTAssertEqual(((r.json as? [String: Any])?["versions"] as? [[String: Any]])?.count, 2, r.out)
+        XCTAssertTrue(r.err.contains("added ios 3.0") && r.err.contains("added android 3.0"), r.err)
+        XCTAssertEqual(h.ok("log --limit 1").out.split(separator: "\n")[1].hasSuffix("version add ios,android 3.0 build 300"), true)
+        // All or nothing: android has 2.0.0, not 2.0; nothing is removed from ios either.
+        h.fails("version rm 2.0 --platform all --yes", "no version 2.0 on android")
+        XCTAssertTrue(h.ok("version list --platform ios").out.contains("2.0 "))
+        h.fails("version add 1.1 --platform ios,android --build 111", "ios already has version 1.1; nothing was added")
+        XCTAssertFalse(h.ok("version list --platform android").out.contains("1.1 "))
+        h.fails("version add 3.1 --platform ios,android", status: 2, "Android versions need --build")
+        h.ok("notes set 3.0 --platform all --locale de Gleich")
+        r = h.ok("notes rm 3.0 --platform ios,android --locale de --yes")
+        XCTAssertTrue(r.err.contains("removed de notes of ios 3.0") && r.err.contains("removed de notes of android 3.0"), r.err)
+        h.fails("notes rm 3.0 --platform all --locale de --yes", "3.0 has no de notes on android")
+        r = h.ok("version rm 3.0 --platform all --yes")
+        XCTAssertTrue(r.err.contains("removed android 3.0") && r.err.contains("removed ios 3.0"), r.err)
+        XCTAssertEqual(h.run("undo --yes").status, 0, "one change: one undo brings both back")
+        XCTAssertTrue(h.ok("version list --platform android").out.contains("3.0 ") && h.ok("version list --platform ios").out.contains("3.0 "))
+        // check answers for one client: it says so, and how.
+        let c = h.fails("check 1.0 --platform all", status: 2, "'relctl check' takes one platform, not 'all'")
+        XCTAssertTrue(c.err.contains("run it once per platform: --platform android, then --platform ios"), c.err)
         h.fails("maintenance start --platform ios,android --for 1h --yes", status: 2, "a maintenance window covers one platform or every one, not 'ios,android'")
         h.ok("maintenance start --platform all --for 1h --yes")
         XCTAssertTrue(h.ok("maintenance list").out.contains("#1  active  all "), "'all' is the project-wide window")
-        h.ok("maintenance stop --platform all --yes")
-        // Completion offers 'all' where a command takes it, and the active window to edit or give copy.
-        h.ok("maintenance start --for 1h --yes")
-        let platforms = h.ok("__complete platforms-or-all").out
-        XCTAssertEqual(platforms, "android\nios\nall\n")
+        // Completion offers 'all' where a command takes it; the active window for edit and message.
+        XCTAssertEqual(h.ok("__complete platforms-or-all").out, "android\nios\nall\n")
         XCTAssertEqual(h.ok("__complete platforms").out, "android\nios\n")
+        // Completion reads the machine's clock (it runs as you type): a window running until 2030 is active now.
+        h.ok("maintenance stop --yes")
+        h.ok("maintenance start --until 2030-01-01T00:00:00Z --yes")
+        XCTAssertTrue(h.ok("__complete live-windows").out.hasPrefix("2\t"), "edit and message offer the active window")
+        XCTAssertEqual(h.ok("__complete windows").out, "", "cancel offers only windows that have not begun")
     }
 
     /// maintenance list shows the copy of the project's default locale, and says where only another has copy.

@@ -344,7 +344,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         let page = String(decoding: fm.contents(atPath: h.dir + "/out/shop/status.html") ?? Data(), as: UTF8.self)
         XCTAssertTrue(page.contains("<title>\u{2068}Shop \u{202E}evil\u{2069} — release status</title>"), "the title's name is isolated")
         XCTAssertTrue(page.contains("<h1><bdi>Shop \u{202E}evil</bdi> <span class=\"mut\">(shop)</span></h1>"), "the heading's name is isolated")
-        XCTAssertTrue(page.contains("<bdi>\u{202E}Update now</bdi>"), "a message is isolated")
+        XCTAssertTrue(page.contains("<bdi>Update required — \u{202E}Update now</bdi>"), "a message is isolated")
         XCTAssertTrue(page.contains("<bdi>\u{202B}Faster</bdi>"), "notes are isolated")
         let index = String(decoding: fm.contents(atPath: h.dir + "/out/index.html") ?? Data(), as: UTF8.self)
         XCTAssertTrue(index.contains("<bdi>Shop \u{202E}evil</bdi></a>"), "and on the index page")

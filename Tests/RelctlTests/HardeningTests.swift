@@ -318,9 +318,9 @@ final class HardeningTests: XCTestCase {
         // A floor spelled the same, with a deadline now, moved, or dropped: said as such, not as a respelling.
         h.ok("force 2.0 --platform ios --yes")
         let added = h.ok("force 2.0 --platform ios --deadline 2026-12-10T00:00:00Z --yes")
-        XCTAssertTrue(added.err.contains("keeps the force floor of ios at 2.0, with a deadline at 2026-12-10T00:00:00Z") && !added.err.contains("respells"), added.err)
+        XCTAssertTrue(added.err.contains("keeps the force floor of ios at 2.0, with a deadline at 2026-12-10 00:00 UTC") && !added.err.contains("respells"), added.err)
         let moved = h.ok("force 2.0 --platform ios --deadline 2026-12-12T00:00:00Z --yes")
-        XCTAssertTrue(moved.err.contains("its deadline moved from 2026-12-10T00:00:00Z to 2026-12-12T00:00:00Z"), moved.err)
+        XCTAssertTrue(moved.err.contains("its deadline moved from 2026-12-10 00:00 UTC (in 10 d 12 h) to 2026-12-12 00:00 UTC (in 12 d 12 h)"), moved.err)
         var floor = Floor(version: try Version("2.0"), build: nil)
         floor.deadline = 1_796_083_200
         XCTAssertEqual(Impact.floorMove("force", platform: "ios", from: floor, to: Floor(version: try Version("2.0"), build: nil)),

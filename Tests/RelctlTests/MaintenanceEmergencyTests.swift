@@ -107,7 +107,7 @@ final class MaintenanceEmergencyTests: XCTestCase {
         h.fails("maintenance edit 2 --until 2026-11-29T11:00:00Z --yes", "not after its start")
         let moved = h.ok("--json maintenance edit 2 --for 3h --yes").json as? [String: Any]
         XCTAssertEqual(moved?["endsAt"] as? String, "2026-11-29T15:00:00Z")
-        XCTAssertTrue(h.ok("log").out.contains("maintenance edit #2 2026-11-29T12:00:00Z to 2026-11-29T15:00:00Z"))
+        XCTAssertTrue(h.ok("log").out.contains("maintenance edit #2 2026-11-29 12:00 UTC (now) to 2026-11-29 15:00 UTC (in 3 h)"))
         h.ok("maintenance stop --yes")
         h.fails("maintenance edit 2 --for 1h --yes", "window #2 is over")
     }

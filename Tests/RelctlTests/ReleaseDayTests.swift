@@ -493,6 +493,7 @@ final class JSONSchemaTests: XCTestCase {
         ("version show 2.0 --platform ios", "version"), ("version add 2.2 --platform ios --build 220 --notes New", "version"),
         ("version edit 2.2 --platform ios --min-os 16.0", "version"), ("version list", "versions"),
         ("version add 2.3 --platform ios --build 230 --unreleased", "version"), ("version release 2.3 --platform ios", "versions"),
+        ("version add 2.4 --platform ios,android --build 240 --unreleased", "versions"),
         ("notes show 2.0 --platform ios", "notes"), ("notes set 2.0 --platform ios --locale tr Yeni", "notes-set"),
         ("policy list", "policy"), ("force 1.1 --platform ios --yes", "policy"), ("recommend 1.9 --platform android --yes", "policy"),
         ("policy set 1.0 force --platform ios --yes", "policy"), ("policy clear 1.0 --platform ios --yes", "policy"),

@@ -222,9 +222,9 @@ final class TimeSweepTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         let limits = (r.json as? [String: Any])?["limits"] as? [[String: Any]] ?? []
         XCTAssertTrue(limits.contains { $0["client"] as? String == "Siren" && $0["intent"] as? String == "from 2026-12-06T12:00:00Z: pin 1.0 recommend" }, "\(limits)")
-        XCTAssertTrue(r.err.contains("from 2026-12-06T12:00:00Z: pin 1.0 recommend"), r.err)
+        XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d): pin 1.0 recommend"), r.err)
         // And status, which lists what a publish would not carry, says it too.
-        XCTAssertTrue(h.run(["status"]).out.contains("from 2026-12-06T12:00:00Z: pin 1.0 recommend"))
+        XCTAssertTrue(h.run(["status"]).out.contains("from 2026-12-06 12:00 UTC (in 7 d): pin 1.0 recommend"))
     }
 
     /// The sweep renders and checks only the platforms an instant touches:

@@ -66,17 +66,19 @@ enum NotesCommands {
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove the notes of a version in one locale.",
+        discussion: "With several platforms the notes are removed from each in one change: every platform must have them, or nothing changes.",
         arguments: [Shared.version],
-        options: [Shared.platform, Shared.locale("The locale whose notes to remove."), Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, Shared.locale("The locale whose notes to remove."), Shared.dryRun, Shared.yes],
         examples: [Example("relctl notes rm 2.0 --platform ios --locale en --yes", "Remove the English notes of iOS 2.0.")]
     ) { inv in
         guard let locale = try inv.locale(inv.value("locale")) else {
             throw RelctlError.usage("--locale is required", hint: "name the notes to remove, like --locale tr")
         }
-        let (store, project, p) = try inv.target()
-        try inv.confirmedChange(store, project, "removing the \(locale) notes of \(p.name) \(inv.arg("VERSION")!)") {
-            try store.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: p, of: project, now: inv.now)
+        let (store, project, platforms) = try inv.targets()
+        let names = platforms.map(\.name).joined(separator: " and ")
+        try inv.confirmedChange(store, project, "removing the \(locale) notes of \(names) \(inv.arg("VERSION")!)") {
+            try store.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: platforms, of: project, now: inv.now)
         }
-        inv.info("removed \(locale) notes of \(p.name) \(inv.arg("VERSION")!)")
+        for p in platforms { inv.info("removed \(locale) notes of \(p.name) \(inv.arg("VERSION")!)") }
     }
 }

@@ -18,9 +18,9 @@ enum VersionCommands {
 
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Record a version of the app.",
-        discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally.",
+        discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally. With several platforms it is recorded on each, with the same build, release time, minimum OS and notes, in one change (every platform takes it, or none does); --json then prints {\"versions\": [...]}.",
         arguments: [Argument("VERSION", help: "The marketing version, 1 to 4 numbers separated by dots, like 2.1.0.")],
-        options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.dryRun],
+        options: [Shared.platforms, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.dryRun],
         examples: [Example("relctl version add 2.1.0 --platform ios --build 210 --notes \"Faster checkout\"", "Record iOS 2.1.0, released now."),
                    Example("relctl version add 2.2.0 --platform android --build 220 --unreleased", "Record a version before it ships.")]
     ) { inv in
@@ -33,20 +33,25 @@ enum VersionCommands {
         let minOS = try inv.value("min-os").map(Names.osVersion)
         let noteText = try NotesInput.read(inv, lines: inv.values("notes"), file: inv.value("notes-file"))
         let locale = try inv.locale(inv.value("locale"))
-        let (store, project, platform) = try inv.target()
-        if platform.isAndroid && buildNumber == nil {
+        let (store, project, platforms) = try inv.targets()
+        if buildNumber == nil, platforms.contains(where: \.isAndroid) {
             throw RelctlError.usage("Android versions need --build: it is the versionCode the app reports", hint: "add --build N")
         }
         // A version older than a floor, for an OS no release at the floor runs on, shows a lockout.
         let siblings = try inv.watchingLockouts(store, [project.slug]) {
             try store.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
                                  notes: noteText.map { (locale: locale ?? project.defaultLocale, text: $0) },
-                                 on: platform, of: project, now: inv.now)
+                                 on: platforms, of: project, now: inv.now)
         }
-        for other in siblings { inv.warn(Hazards.trailingZero(version.text, other, platform: platform.name)) }
-        inv.info("added \(platform.name) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
-        NotesInput.warnSize(inv, noteText, platforms: [platform], version: version.text, locale: locale ?? project.defaultLocale)
-        try inv.printWritten { json(try store.version(version.text, on: platform), platform: platform.name, now: inv.now) }
+        for (platform, others) in siblings {
+            for other in others { inv.warn(Hazards.trailingZero(version.text, other, platform: platform)) }
+            inv.info("added \(platform) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
+        }
+        NotesInput.warnSize(inv, noteText, platforms: platforms, version: version.text, locale: locale ?? project.defaultLocale)
+        try inv.printWritten {
+            let written = try platforms.map { json(try store.version(version.text, on: $0), platform: $0.name, now: inv.now) }
+            return platforms.count == 1 ? written[0] : .object(["versions": .array(written)])
+        }
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
@@ -191,14 +196,17 @@ enum VersionCommands {
 
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a version and its notes.",
-        arguments: [Shared.version], options: [Shared.platform, Shared.yes, Shared.dryRun],
+        discussion: "With several platforms the version is removed from each in one change: every platform must have it, or nothing changes.",
+        arguments: [Shared.version], options: [Shared.platforms, Shared.yes, Shared.dryRun],
         examples: [Example("relctl version rm 1.0 --platform ios --yes", "Forget iOS 1.0.")]
     ) { inv in
-        let (store, project, p) = try inv.target()
-        let v = try store.version(inv.arg("VERSION")!, on: p)
-        try inv.confirm("Remove \(p.name) \(v.version.text) and its notes?")
-        try inv.watchingLockouts(store, [project.slug]) { try store.removeVersion(v, on: p, of: project, now: inv.now) }
-        inv.info("removed \(p.name) \(v.version.text)")
+        let (store, project, platforms) = try inv.targets()
+        // Each platform's record, found before asking: the question names what exists.
+        let found = try platforms.map { (platform: $0, version: try store.version(inv.arg("VERSION")!, on: $0)) }
+        let text = found[0].version.version.text
+        try inv.confirm("Remove \(found.map { "\($0.platform.name) \($0.version.version.text)" }.joined(separator: " and ")) and \(found.count == 1 ? "its" : "their") notes?")
+        try inv.watchingLockouts(store, [project.slug]) { try store.removeVersion(text, on: platforms, of: project, now: inv.now) }
+        for (p, v) in found { inv.info("removed \(p.name) \(v.version.text)") }
     }
 }
 
