@@ -64,6 +64,8 @@ final class CompletionTests: XCTestCase {
         h.ok("-p blog platform add macos --bundle-id c.d")
         h.ok("-p blog version add 9.9")
         h.ok("-p shop maintenance schedule --from 2027-01-01T00:00:00Z --until 2027-01-01T01:00:00Z --yes")
+        // Running now by the machine's clock, which completion reads: window #2.
+        h.ok("-p shop maintenance start --platform android --until 2030-01-01T00:00:00Z --yes")
         h.ok("project use shop")
         let bin = URL(fileURLWithPath: Package.binary).deletingLastPathComponent().path
         let env = ["PATH": bin + ":/usr/bin:/bin", "HOME": h.dir, "TERM": "dumb", "RELCTL_DB": h.db]
@@ -84,6 +86,10 @@ final class CompletionTests: XCTestCase {
         ("relctl version show -p blog ", ["9.9"]),
         ("relctl notes show 2.1.0 --locale t", ["th", "tr"]),
         ("relctl maintenance cancel ", ["1"]),
+        ("relctl maintenance edit ", ["1", "2"]),
+        ("relctl maintenance message ", ["1", "2"]),
+        ("relctl force 2.0 --platform ", ["all", "android", "ios"]),
+        ("relctl maintenance start --platform ", ["all", "android", "ios"]),
         ("relctl --db /nonexistent/relctl.db version show --platform ios 2", []),
         ("relctl --db relctl.db version list --d", []),
         ("relctl -p shop version list --pro", []),

@@ -188,5 +188,14 @@ final class FirstDayTests: XCTestCase {
         text = text.replacingOccurrences(of: String(repeating: "b", count: 4_100), with: String(repeating: "c", count: 40_001))
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         h.fails("apply \(file) --yes", status: 1, "notes are at most 40000")
+        // import: the same warning and refusal.
+        let andversion = h.dir + "/andversion.json"
+        try #"{"AndVersion":{"CurrentVersion":"2.0","MinVersion":"1.0","AppStoreId":"1","WhatsNew":{"en":["\#(String(repeating: "d", count: 4_200))"]}}}"#
+            .write(toFile: andversion, atomically: true, encoding: .utf8)
+        r = h.ok("import andversion \(andversion) --platform ios --replace --yes")
+        XCTAssertTrue(r.err.contains("the en notes of ios 2.0 are 4200 characters long, more than the App Store allows (4000)"), r.err)
+        try #"{"AndVersion":{"CurrentVersion":"2.0","MinVersion":"1.0","AppStoreId":"1","WhatsNew":{"en":["\#(String(repeating: "d", count: 40_001))"]}}}"#
+            .write(toFile: andversion, atomically: true, encoding: .utf8)
+        h.fails("import andversion \(andversion) --platform ios --yes", "notes are at most 40000")
     }
 }
