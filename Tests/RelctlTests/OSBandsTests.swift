@@ -106,6 +106,10 @@ final class OSBandsTests: XCTestCase {
         XCTAssertTrue(page.contains("<dt>OS bands</dt><dd>iOS 17.0 or newer: up to 2.0 (200); iOS 15.0 to 16.x: up to 1.5 (150)</dd>"), page)
         XCTAssertTrue(page.contains("<dt>Lockout</dt><dd class=\"lockout\">ios: users on iOS 15.0 to 16.x cannot install 2.0"), page)
         XCTAssertTrue(page.contains(#"<span class="mut os">on iOS 15.0 to 16.x: </span><span class="v v-optional">optional</span> <span class="mut">→ 1.5</span>"#), page)
+        // What users read: those on the older OS are offered 1.5, not told 2.0 is required.
+        let read = page.components(separatedBy: "<section class=\"platform\" data-platform=\"ios\">")[1].components(separatedBy: "<h3>What the published")[0]
+        XCTAssertTrue(read.contains("1.0 (100) on iOS 15.0 to 16.x:</span> <bdi>Update available — A new version of Shop is available. Version 1.5 is ready to install."), read)
+        XCTAssertFalse(read.contains("1.5 (150) on iOS"), "a version that reads the same on an older OS is not listed again: \(read)")
     }
 
     /// A minimum of one number on iOS ("17") is 17.0: iOS 16.5 is below it,

@@ -286,22 +286,41 @@ public enum StatusPage {
     /// The texts read at `t` (as `check` answers there), grouped by what is read: newest versions first.
     static func readings(_ state: PlatformState, at t: Int64) -> [Reading] {
         let p = state.platform, evaluator = state.evaluator
+        // A row per version of every platform: the platform's facts and each distinct message are worked out once.
+        let blocked = evaluator.maintenance(p, at: t)
+        let facts = t == state.at ? nil : Evaluator.PlatformFacts(state.snapshot, p, at: t)
         var out: [Reading] = []
-        var index: [String: Int] = [:]
-        func add(_ verdict: Verdict, version: String?, other: String?) {
-            guard verdict.kind != .none else { return }
-            let text = readText(evaluator.message(verdict, locale: state.project.defaultLocale))
+        var index: [String: Int] = [:], texts: [String: String] = [:]
+        /// The text's key (nil: none shown); nothing is added when it is `unless`.
+        @discardableResult
+        func add(_ verdict: Verdict, version: String?, other: String?, unless: String? = nil) -> String? {
+            guard verdict.kind != .none else { return nil }
+            let said = "\(verdict.kind.rawValue) \(verdict.target?.id ?? 0) \(verdict.deadline ?? 0) \(verdict.window?.id ?? 0)"
+            let text = texts[said] ?? readText(evaluator.message(verdict, locale: state.project.defaultLocale))
+            texts[said] = text
             let key = "\(verdict.kind.rawValue)\u{0}\(text)"
+            if key == unless { return key }
             let i = index[key] ?? out.count
             if i == out.count { index[key] = i; out.append(Reading(kind: verdict.kind, text: text, versions: [])) }
             if let version { out[i].versions.append(version) }
             if let other, !out[i].others.contains(other) { out[i].others.append(other) }
+            return key
         }
-        let recorded = Set(state.versions.map(\.version))
+        var newest: [Int64: String] = [:]
         for (v, verdict) in state.verdicts.reversed() {
-            add(t == state.at && evaluator.maintenance(p, at: t) == nil ? verdict : evaluator.evaluate(p, v.release, at: t), version: v.label, other: nil)
+            newest[v.id] = add(blocked ?? facts.map { evaluator.update(p, v.release, at: t, facts: $0) } ?? verdict, version: v.label, other: nil)
+        }
+        // Devices on an older OS may read otherwise (offered the newest they can install): listed where they do.
+        if blocked == nil {
+            for band in OSBands.of(p, state.versions) where band.os != nil && OSBands.populated(band, p, state.versions) {
+                let os = band.os!, facts = Evaluator.PlatformFacts(state.snapshot, p, at: t, os: os)
+                for v in state.versions.reversed() where OSBands.installable(v, on: os, p) {
+                    add(evaluator.update(p, v.release, at: t, facts: facts), version: "\(v.label) on \(band.label(p.name))", other: nil, unless: newest[v.id])
+                }
+            }
         }
         // An install just below each floor that nobody recorded (1.9.999999 below 2.0) reads what every such install reads.
+        let recorded = Set(state.versions.map(\.version))
         for floor in [p.force, p.recommend].compactMap({ $0 }) {
             guard let below = Probes.below(floor.version), !recorded.contains(below) else { continue }
             add(evaluator.evaluate(p, Release(below, build: nil), at: t), version: nil, other: "other versions below \(floor.text)")
