@@ -95,9 +95,8 @@ public final class Invocation {
     /// another (TZ), they are told once: messages would say "(UTC)" to
     /// their users until someone finds `project edit --time-zone`.
     func noteMessageZone(_ project: ProjectRecord) {
-        let utc: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal", "Etc/Universal"]
-        guard !zoneNoted, utc.contains(project.timeZone), let tz = timeZone.map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }),
-              !tz.isEmpty, !utc.contains(tz), (try? TimeInput.checkZone(tz)) != nil else { return }
+        guard !zoneNoted, ZoneRules.isUTC(project.timeZone), let tz = timeZone.map({ $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }),
+              !tz.isEmpty, !ZoneRules.isUTC(tz), (try? TimeInput.checkZone(tz)) != nil else { return }
         zoneNoted = true
         let fix = tz.contains("/") && !tz.hasPrefix("/") ? tz : "ZONE"
         info("note: apps show this time in UTC, the time zone of \(project.slug), while yours (TZ) is \(tz); to show users their local time: relctl project edit \(project.slug) --time-zone \(fix)")

@@ -47,7 +47,7 @@ enum ZoneOffsets {
 
     static func fill(_ snapshot: inout ProjectSnapshot) {
         let zone = snapshot.project.timeZone
-        // The zones checkZone takes for UTC without a file; a zone that vanished from the system shows UTC, labelled so.
-        snapshot.zone = ["UTC", "GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"].contains(zone) ? ZoneRules.utc : rules(zone)
+        // A zone that vanished from the system: nil, and messages show UTC, labelled so.
+        snapshot.zone = ZoneRules.isUTC(zone) ? ZoneRules.utc : rules(zone)
     }
 }

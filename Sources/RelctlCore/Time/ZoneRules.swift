@@ -61,6 +61,11 @@ public struct ZoneRules: Sendable, Equatable {
 
     public static let utc = ZoneRules(posix: "UTC0")!
 
+    /// Zone names that mean UTC (the C library takes the bare ones for UTC even without a file).
+    public static func isUTC(_ name: String) -> Bool {
+        ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal", "Etc/Universal"].contains(name)
+    }
+
     /// The offset from UTC, in seconds, at instant `t`.
     public func offset(at t: Int64) -> Int64 { local(at: t).offset }
 

@@ -112,10 +112,9 @@ struct HTML {
     /// `timeZone`: the project's, named in the footer (nil: a page of several projects, in UTC).
     mutating func end(timeZone: String? = nil) {
         raw("<footer>Written by <code>relctl publish</code>: what <code>relctl check</code> says at the state shown. ")
-        let utc = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal"]
-        if let timeZone, zone != nil, !utc.contains(timeZone) {
+        if let timeZone, zone != nil, !ZoneRules.isUTC(timeZone) {
             raw("Times in "); text(timeZone); raw(", the project’s time zone, with UTC beside them")
-        } else if let timeZone, !utc.contains(timeZone) {
+        } else if let timeZone, !ZoneRules.isUTC(timeZone) {
             raw("Times in UTC: the project’s time zone, "); text(timeZone); raw(", is not known where this page was written")
         } else {
             raw("Times in UTC")

@@ -92,13 +92,15 @@ public enum StatusPage {
 
     /// Windows blocking apps right now, at the top where nobody misses them.
     static func activeNow(_ h: inout HTML, _ snapshot: ProjectSnapshot, at: Int64) {
+        let evaluator = Evaluator(snapshot)
         for w in snapshot.windows where w.isActive(at: at) {
             h.raw("<div class=\"alert\" data-window=\"\(w.id)\"><strong><span class=\"v v-maintenance\">maintenance</span> active now</strong>: window #\(w.id) (")
             h.text(w.platformName ?? "all platforms"); h.raw(") since "); h.time(w.startsAt)
             if let end = w.endsAt { h.raw(", until "); h.time(end) } else { h.raw(", until stopped") }
             h.raw(". Apps show a blocking screen: “")
-            h.user(readText(Evaluator(snapshot).message(Verdict(kind: .maintenance, decidedBy: .maintenance, why: "", target: nil, window: w),
-                                                        locale: snapshot.project.defaultLocale)))
+            // The window's copy, else the project's or the catalog's text, {until} filled: what the app shows.
+            h.user(readText(evaluator.message(Verdict(kind: .maintenance, decidedBy: .maintenance, why: "", target: nil, window: w),
+                                              locale: snapshot.project.defaultLocale)))
             h.raw("”.</div>\n")
         }
     }
@@ -116,7 +118,12 @@ public enum StatusPage {
         h.raw("<dt>Newest released</dt><dd>"); h.text(state.released?.label ?? "none"); h.raw("</dd>\n")
         // Floors and pins send users to the newest release at once; the outdated rules wait for its delay.
         if let r = state.released, state.announced?.id != r.id {
-            h.raw("<dt>Sent to</dt><dd>"); h.text(r.label); h.raw(" by floors and pins; other outdated versions ")
+            h.raw("<dt>Sent to</dt><dd>")
+            if p.force != nil || p.recommend != nil || state.versions.contains(where: { $0.policy != nil }) {
+                h.text(r.label); h.raw(" by floors and pins; other outdated versions ")
+            } else {
+                h.raw("outdated versions ")
+            }
             if let a = state.announced { h.raw("are told about "); h.text(a.label) } else { h.raw("are told about nothing yet") }
             h.raw(" until "); h.text(r.version.text); h.raw("’s release delay ends")
             if let released = r.releasedAt { h.raw(", "); h.time(released + snapshot.delaySeconds) }
