@@ -3,7 +3,10 @@ import PackageDescription
 
 // Layers, lowest first; each may import only the ones above it in this list:
 //   SQLite      the sqlite3 C API, nothing of relctl
-//   RelctlCore  versions, locales, rules, catalog, evaluator, formats: no dependency at all
+//   RelctlModel versions, records, locales, rules, catalog, time, the evaluator and the
+//               reading of control.json: what an app needs (RelctlClient), no dependency at all
+//   RelctlClient  the app's library: control.json to what to show, on the model alone
+//   RelctlCore  formats, status pages, the proofs and client simulations, imports: on the model
 //   RelctlStore schema, migrations, every query and every write, returning core types
 //   RelctlPublish the publish engine: rendering on every core, the tree writer and its
 //               state, DIR's index and journals, deploy's record; files, never the CLI
@@ -15,6 +18,9 @@ let package = Package(
     name: "relctl",
     products: [
         .executable(name: "relctl", targets: ["relctl"]),
+        .library(name: "RelctlModel", targets: ["RelctlModel"]),
+        // What an app adds: reads control.json and decides with the model's evaluator; nothing of the server side.
+        .library(name: "RelctlClient", targets: ["RelctlClient"]),
         .library(name: "RelctlCore", targets: ["RelctlCore"]),
         .library(name: "RelctlCLI", targets: ["RelctlCLI"]),
     ],
@@ -37,7 +43,11 @@ let package = Package(
             path: "Sources/EmbedTemplatesPlugin"
         ),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
-        .target(name: "RelctlCore", swiftSettings: strict, plugins: ["EmbedTemplates"]),
+        .target(name: "RelctlModel", swiftSettings: strict, plugins: ["EmbedTemplates"]),
+        .target(name: "RelctlClient", dependencies: ["RelctlModel"], swiftSettings: strict),
+        // The wiring an app needs, as a command (and what RelctlClient weighs: bench/client-size).
+        .executableTarget(name: "relctl-client-sample", dependencies: ["RelctlClient"], path: "Sources/relctl-client-sample", swiftSettings: strict),
+        .target(name: "RelctlCore", dependencies: ["RelctlModel"], swiftSettings: strict),
         .target(name: "RelctlStore", dependencies: ["SQLite", "RelctlCore"], swiftSettings: strict),
         .target(name: "RelctlPublish", dependencies: ["RelctlCore", "RelctlStore", "CCrypto"], swiftSettings: strict),
         .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "RelctlPublish"], swiftSettings: strict),
@@ -48,7 +58,7 @@ let package = Package(
             dependencies: ["RelctlCLI"],
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
-        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlPublish", "RelctlStore", "RelctlCore", "SQLite"], exclude: ["Golden", "SchemaGolden"]),
+        .testTarget(name: "RelctlTests", dependencies: ["RelctlCLI", "RelctlPublish", "RelctlStore", "RelctlCore", "RelctlModel", "RelctlClient", "SQLite"], exclude: ["Golden", "SchemaGolden"]),
     ],
     swiftLanguageModes: [.v6]
 )

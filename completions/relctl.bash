@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
@@ -72,6 +72,8 @@ _relctl_spec() {
         "export") subs=""; flags="--all-projects"; valued="--output --as"; repeat=""; args=(); argrep=0 ;;
         "plan") subs=""; flags="--exit-code"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "apply") subs=""; flags="--dry-run --yes"; valued="--expect"; repeat=""; args=("file"); argrep=0 ;;
+        "conformance") subs="export"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "conformance export") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
         "help") subs=""; flags=""; valued=""; repeat=""; args=("dyn:commands"); argrep=1 ;;
     esac

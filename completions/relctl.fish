@@ -7,7 +7,7 @@ set -g __relctl_valued --action --after --all --app-store-id --as --at --build -
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'conformance' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -26,6 +26,8 @@ function __relctl_subs
             printf '%s\n' 'set' 'show' 'rm'
         case 'import'
             printf '%s\n' 'retired' 'andversion' 'control'
+        case 'conformance'
+            printf '%s\n' 'export'
     end
 end
 
@@ -160,6 +162,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'revert' -d 'Take back any logged ch
 complete -c relctl -n '__relctl_at \'\'' -a 'export' -d 'Write a project\'s whole configuration as one reviewable JSON file.'
 complete -c relctl -n '__relctl_at \'\'' -a 'plan' -d 'Say what applying a configuration file would change, and what users would see.'
 complete -c relctl -n '__relctl_at \'\'' -a 'apply' -d 'Make the database hold what a configuration file says.'
+complete -c relctl -n '__relctl_at \'\'' -a 'conformance' -d 'The conformance suite for clients of control.json.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
 complete -c relctl -n '__relctl_opt \'\' --version 0' -l version -d 'Print relctl\'s version'
@@ -423,6 +426,8 @@ complete -c relctl -n '__relctl_opt \'apply\' --expect 0' -l expect -x -d 'Apply
 complete -c relctl -n '__relctl_opt \'apply\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'apply\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'apply\' 0 0' -F
+complete -c relctl -n '__relctl_at \'conformance\'' -a 'export' -d 'Write the conformance suite for clients of control.json to DIR.'
+complete -c relctl -n '__relctl_arg \'conformance export\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'
 complete -c relctl -n '__relctl_arg \'help\' 0 1' -a '(__relctl_dyn commands)'
 complete -c relctl -n '__relctl_opt \'*\' --db 0' -l db -r -F -d 'The relctl database file'

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// upgrader's appcast: the simulation on hand-made feeds, the strict XML
 /// reader, and the escaping of hostile notes (checked by relctl's reader

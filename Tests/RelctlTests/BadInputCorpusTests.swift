@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlPublish
 @testable import RelctlStore
 @testable import SQLite
@@ -140,7 +141,8 @@ final class BadInputCorpusTests: XCTestCase {
                      ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
                      ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
-                     ["plan"], ["apply"], ["export", "--all-projects", "--as", "x"], ["export", "--as", "Not A Slug"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"]] {
+                     ["plan"], ["apply"], ["export", "--all-projects", "--as", "x"], ["export", "--as", "Not A Slug"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"],
+                     ["conformance", "export"], ["conformance", "export", "a", "b"], ["conformance"], ["conformance", "export", ""]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
@@ -155,7 +157,7 @@ final class BadInputCorpusTests: XCTestCase {
                      ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
                      ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"],
                      ["export", "-p", "nosuch"], ["export", "-o", "/"], ["plan", "missing.json"], ["apply", "missing.json", "--yes"],
-                     ["apply", "/", "--yes"], ["plan", "/dev/null"]] {
+                     ["apply", "/", "--yes"], ["plan", "/dev/null"], ["conformance", "export", "/dev/null"], ["conformance", "export", "/proc/suite"]] {
             add(1, args)
         }
         return c

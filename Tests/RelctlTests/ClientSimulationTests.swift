@@ -1,5 +1,6 @@
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// The client simulations on hand-made files, independently of relctl's
 /// publishers and evaluator: each rule of docs/clients.md, the known

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// `relctl plan` and `relctl apply`: the exported file as the configuration a team keeps in git.
 final class ConfigApplyTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// `relctl force VERSION --after/--deadline`: optional until the deadline,
 /// required from it on, the same in check, status, every file and verify.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// `relctl deploy` through the real rclone: to a local path, and to a real
 /// S3 API (moto's server, started here, scripts/s3-test-server.py) whose

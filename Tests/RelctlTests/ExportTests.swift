@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// `relctl export`: the whole configuration, deterministic, one item a line.
 final class ExportTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// The rough edges of a first day (issue 35): what a newcomer types and reads.
 final class FirstDayTests: XCTestCase {

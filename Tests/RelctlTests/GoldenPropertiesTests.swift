@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// What a reviewer checked in each golden file (PublishTests.scenario: iOS
 /// 1.0, 1.1, 2.0 and 2.1 released 06:00 today with a one-day delay, a force

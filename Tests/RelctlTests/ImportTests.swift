@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// `relctl import`: files relctl published come back byte for byte, bad
 /// files are refused with the path and the reason, conflicts are listed

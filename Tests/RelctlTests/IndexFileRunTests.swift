@@ -1,5 +1,6 @@
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlPublish
 
 /// index.json's file list cut into runs (a project's folder, a root file)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// {until} and {deadline} in the user's language and the project's time zone.
 final class LocalDateTests: XCTestCase {

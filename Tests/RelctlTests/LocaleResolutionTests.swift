@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// Tags as iOS and Android report them find their language's text, as the
 /// platforms resolve them; the catalog keeps every language complete.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// Maintenance in an emergency: start over a planned window, stop one
 /// platform out of a project-wide window, per-locale copy, moving windows.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// The next instant at which publish's output changes with no change to the
 /// database, for each cause, in the summary, --json and index.json.

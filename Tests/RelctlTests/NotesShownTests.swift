@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlStore
 
 /// A publish reads only the notes its files show (ProjectSnapshot.versionsWithNotesShown):

@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlStore
 @testable import SQLite
 

@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlPublish
 
 /// A project rendered alone (publish after a change to one project, `-p`)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// Prince of Versions: the client simulation on hand-made files (each fact
 /// of docs/clients.md), and what relctl publishes for it.

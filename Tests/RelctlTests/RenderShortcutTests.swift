@@ -1,5 +1,6 @@
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// The shortcuts publish takes for speed give what the general code gives:
 /// hand-written JSON against the JSON writer, byte readers against the

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlPublish
 @testable import RelctlStore
 

@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 @testable import RelctlStore
 
 /// The rules a change must keep, tried as pure functions, without a

@@ -5,6 +5,7 @@ import Foundation
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
+@testable import RelctlModel
 
 /// The zone reader publish uses (ZoneRules: the TZif file, no C library)
 /// agrees with the C library's localtime_r, for every zone of the system's

@@ -1,11 +1,10 @@
 /// relctl's own control document (schema/control.schema.json): the whole
 /// release-control state of a project for custom clients.
 enum ControlFormat {
-    static let schemaVersion: Int64 = 1
-    static let normalPoll: Int64 = 900
-    static let urgentPoll: Int64 = 60
-    /// How long before a window starts clients are asked to poll faster.
-    static let urgentLead: Int64 = 3600
+    static let schemaVersion = ControlDocument.schemaVersion
+    static let normalPoll = ControlDocument.normalPoll
+    static let urgentPoll = ControlDocument.urgentPoll
+    static let urgentLead = ControlDocument.urgentLead
 
     static func render(_ snapshot: ProjectSnapshot, states: [PlatformState], at: Int64) -> JSON {
         let locales = snapshot.publishedLocales
@@ -34,16 +33,7 @@ enum ControlFormat {
         .object(Dictionary(uniqueKeysWithValues: m.map { (camel($0.key), JSON.string($0.value.value)) }))
     }
 
-    static func camel(_ s: String) -> String { camelFields[s] ?? camelCased(s) }
-
-    /// The catalog's fields in camelCase, worked out once: control.json names every field of every locale's messages.
-    static let camelFields: [String: String] = Dictionary(
-        Catalog.fieldKeys.values.flatMap { $0.map { ($0.field, camelCased($0.field)) } }, uniquingKeysWith: { first, _ in first })
-
-    static func camelCased(_ s: String) -> String {
-        let parts = s.split(separator: "_")
-        return parts.enumerated().map { $0 == 0 ? String($1) : $1.prefix(1).uppercased() + $1.dropFirst() }.joined()
-    }
+    static func camel(_ s: String) -> String { ControlDocument.camel(s) }
 
     static func window(_ w: MaintenanceWindow, _ snapshot: ProjectSnapshot, _ locales: [String]) -> JSON {
         let evaluator = Evaluator(snapshot)

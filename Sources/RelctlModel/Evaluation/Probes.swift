@@ -105,7 +105,7 @@ public enum Probes {
 
     private struct Key: Hashable {
         let text: String, build: Int64?
-        init(_ text: String, _ build: Int64?) { self.text = text; self.build = build }
+        package init(_ text: String, _ build: Int64?) { self.text = text; self.build = build }
     }
 
     private static func version(_ components: [Int]) -> Version? {

@@ -28,7 +28,7 @@ public enum LocaleChain {
     /// fleet publish asks for about 800,000 chains (appcast notes, per version
     /// and locale); measured with swiftc -O: 3.1 s of chains without this
     /// table, 1.0 s with it, as before the platform chain.
-    static let common: [String: [[String]]] = {
+    package static let common: [String: [[String]]] = {
         var out: [String: [[String]]] = [:]
         for tag in ["en", "en-US", "en-GB", "en-AU", "en-CA", "en-IN", "es", "es-419", "es-ES", "es-MX", "es-US", "pt", "pt-BR", "pt-PT",
                     "zh", "zh-Hans", "zh-Hant", "zh-CN", "zh-TW", "zh-HK", "zh-Hans-CN", "zh-Hant-TW", "zh-Hant-HK",
@@ -40,7 +40,7 @@ public enum LocaleChain {
 
     /// The steps worked out from the tables, for any tag (a test holds the
     /// short path above to the same answer).
-    static func full(_ tag: String) -> [[String]] {
+    package static func full(_ tag: String) -> [[String]] {
         guard let p = Parts(tag) else { return [[tag, LocaleTag.language(tag)].uniqued()] }
         var own: [String] = [tag]
         for language in [p.language] + (aliases[p.language].map { [$0] } ?? []) {
@@ -52,7 +52,7 @@ public enum LocaleChain {
     }
 
     /// Candidates inside one language, most specific first.
-    static func variety(_ p: Parts) -> [String] {
+    package static func variety(_ p: Parts) -> [String] {
         let likelyHere = likelyScript(p.language, region: p.region)
         let script = p.script ?? likelyHere
         var out = [p.text]
@@ -78,13 +78,13 @@ public enum LocaleChain {
 
     /// The languages that take more than the tag and its language: an alias,
     /// a default variant, a likely script or a parent region (the tables below).
-    static let special: Set<String> = ["no", "nn", "tl", "mo", "iw", "in", "ji", "pt", "zh", "sr", "es", "en"]
+    package static let special: Set<String> = ["no", "nn", "tl", "mo", "iw", "in", "ji", "pt", "zh", "sr", "es", "en"]
 
     /// Languages whose texts stand in for another code: Norwegian (no) and
     /// Nynorsk (nn) read Bokmål (nb), what iOS and Android show them when an
     /// app has no Nynorsk; tl is Android's old code for Filipino, mo for
     /// Romanian in Moldova. (iw, in, ji are rewritten when typed: LocaleTag.)
-    static let aliases = ["no": "nb", "nn": "nb", "tl": "fil", "mo": "ro", "iw": "he", "in": "id", "ji": "yi"]
+    package static let aliases = ["no": "nb", "nn": "nb", "tl": "fil", "mo": "ro", "iw": "he", "in": "id", "ji": "yi"]
 
     /// A bare language's default variant. pt is Brazilian Portuguese: CLDR's
     /// likely region for pt is BR (pt-PT is the variant with its own parent),
@@ -92,11 +92,11 @@ public enum LocaleChain {
     /// far the larger market. So "pt" (and pt-US, pt-FR…) read pt-BR text when
     /// there is no plain pt; the Portuguese-speaking African and Asian
     /// countries read pt-PT (CLDR parent locales).
-    static let defaultVariant = ["pt": "pt-BR"]
+    package static let defaultVariant = ["pt": "pt-BR"]
 
     /// Scripts a tag implies when it names none (CLDR likely subtags), for
     /// the languages written in more than one.
-    static func likelyScript(_ language: String, region: String?) -> String? {
+    package static func likelyScript(_ language: String, region: String?) -> String? {
         switch language {
         case "zh": return ["TW", "HK", "MO"].contains(region ?? "") ? "Hant" : "Hans"
         case "sr": return ["ME", "RO", "RU", "TR"].contains(region ?? "") ? "Latn" : "Cyrl"
@@ -108,7 +108,7 @@ public enum LocaleChain {
     /// Spanish (es-419), European Portuguese for Africa and Asia, Hong Kong
     /// Traditional Chinese for Macau, international English (en-001, with
     /// en-150 for Europe) outside the United States.
-    static func parentRegion(_ language: String, script: String?, region: String) -> String? {
+    package static func parentRegion(_ language: String, script: String?, region: String) -> String? {
         switch language {
         case "es":
             return ["AR", "BO", "BR", "BZ", "CL", "CO", "CR", "CU", "DO", "EC", "GT", "HN", "MX", "NI", "PA", "PE", "PR", "PY", "SV", "US", "UY", "VE"]
@@ -126,17 +126,17 @@ public enum LocaleChain {
         }
     }
 
-    struct Parts {
+    package struct Parts {
         var language: String
         var script: String?
         var region: String?
 
-        init(language: String, script: String?, region: String?) {
+        package init(language: String, script: String?, region: String?) {
             self.language = language; self.script = script; self.region = region
         }
 
         /// A normalised tag (LocaleTag.normalize); nil for anything else.
-        init?(_ tag: String) {
+        package init?(_ tag: String) {
             let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard let first = parts.first, (2...3).contains(first.count) else { return nil }
             language = first
@@ -152,7 +152,7 @@ public enum LocaleChain {
 
 extension Array where Element == String {
     /// The elements in order, each at its first place.
-    func uniqued() -> [String] {
+    package func uniqued() -> [String] {
         var out: [String] = []
         for e in self where !out.contains(e) { out.append(e) }
         return out

@@ -12,7 +12,7 @@ public struct Evaluator: Sendable {
     }
 
     /// The verdict of every version while a window blocks the platform, nil when none does.
-    func maintenance(_ platform: PlatformRecord, at t: Int64) -> Verdict? {
+    package func maintenance(_ platform: PlatformRecord, at t: Int64) -> Verdict? {
         guard let w = snapshot.activeWindow(platform, at: t) else { return nil }
         let scope = w.platformName.map { "\($0) maintenance" } ?? "maintenance"
         let until = w.endsAt.map { "until \(Time.format($0))" } ?? "until stopped"
@@ -31,16 +31,16 @@ public struct Evaluator: Sendable {
     /// up, found once (a publish asks for every recorded version: each
     /// lookup is a scan). A device is only ever sent to a version its OS
     /// can install: `released` and `announced` are the newest it can.
-    struct PlatformFacts {
-        let released: VersionRecord?
-        let announced: VersionRecord?
-        let pinned: [VersionRecord]
+    package struct PlatformFacts {
+        package let released: VersionRecord?
+        package let announced: VersionRecord?
+        package let pinned: [VersionRecord]
         /// The device's OS (nil: one that installs every version).
-        let os: String?
+        package let os: String?
         /// The newest release, when the device's OS is too old for it.
-        let beyond: VersionRecord?
+        package let beyond: VersionRecord?
 
-        init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64, os: String? = nil) {
+        package init(_ snapshot: ProjectSnapshot, _ platform: PlatformRecord, at t: Int64, os: String? = nil) {
             let newest = snapshot.newestReleased(platform, at: t)
             pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
             self.os = os
@@ -58,7 +58,7 @@ public struct Evaluator: Sendable {
         }
     }
 
-    func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, facts: PlatformFacts) -> Verdict {
+    package func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, facts: PlatformFacts) -> Verdict {
         let released = facts.released
         // Floors and pins are explicit decisions and act at once; only the
         // automatic "outdated" announcement waits for the release delay.
@@ -159,23 +159,23 @@ public struct Evaluator: Sendable {
                        target: kind == .none ? nil : announced, updateType: type, rule: rule)
     }
 
-    static func belowFloor(_ client: Release, _ floor: Floor, _ name: Verdict.Cause, _ platform: String) -> String {
+    package static func belowFloor(_ client: Release, _ floor: Floor, _ name: Verdict.Cause, _ platform: String) -> String {
         var why = "\(label(client)) is below the \(name == .recommendFloor ? "recommend" : "force") floor \(floor.text) on \(platform)"
         if let d = floor.deadline { why += name == .forceDeadline ? ", required from \(Time.format(d))" : ", required since \(Time.format(d))" }
         return why
     }
 
     /// A device's OS as the sentences name it: "iOS 15.0".
-    static func osWords(_ platform: PlatformRecord, _ os: String) -> String { "\(OSBands.osName(platform.name)) \(os)" }
+    package static func osWords(_ platform: PlatformRecord, _ os: String) -> String { "\(OSBands.osName(platform.name)) \(os)" }
 
     /// A client's version as the sentences name it.
-    static func label(_ client: Release) -> String {
+    package static func label(_ client: Release) -> String {
         client.build.map { "\(client.version.text) (build \($0))" } ?? client.version.text
     }
 
     /// The pinned version record (of `pinned`, a platform's pins) matching the client: its exact text first,
     /// then an equal version (same build when both have one).
-    static func pin(_ pinned: [VersionRecord], _ client: Release) -> VersionRecord? {
+    package static func pin(_ pinned: [VersionRecord], _ client: Release) -> VersionRecord? {
         if let exact = pinned.first(where: { $0.version.text == client.version.text && (client.build == nil || $0.build == nil || $0.build == client.build) }) {
             return exact
         }
@@ -213,7 +213,7 @@ public struct Evaluator: Sendable {
 
     /// An optional message during a grace period: its message is the
     /// deadline copy, with {deadline} filled in.
-    static func withDeadline(_ m: [String: ResolvedText], _ deadline: String) -> [String: ResolvedText] {
+    package static func withDeadline(_ m: [String: ResolvedText], _ deadline: String) -> [String: ResolvedText] {
         var m = m
         if var text = m["deadline_message"] {
             text.value = MessageResolver.fill(text.value, ["deadline": deadline])

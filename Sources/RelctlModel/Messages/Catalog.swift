@@ -10,7 +10,7 @@ public enum Catalog {
         "maintenance": ["title", "message", "retry_button"],
     ]
     /// Each kind's fields with their catalog keys ("required.title"), made once.
-    static let fieldKeys: [String: [(field: String, key: String)]] =
+    package static let fieldKeys: [String: [(field: String, key: String)]] =
         Dictionary(uniqueKeysWithValues: fields.map { kind, list in (kind, list.map { (field: $0, key: "\(kind).\($0)") }) })
     /// Every key a catalog file must have.
     public static var keys: [String] {

@@ -5,14 +5,14 @@
 /// may change while others run.
 public struct ZoneRules: Sendable, Equatable {
     /// Transition instants, ascending, and the offset and abbreviation from each on.
-    let transitions: [Int64]
-    let offsets: [Int64]
-    let names: [String]
+    package let transitions: [Int64]
+    package let offsets: [Int64]
+    package let names: [String]
     /// Before the first transition (time type 0).
-    let initial: Int64
-    let initialName: String
+    package let initial: Int64
+    package let initialName: String
     /// After the last: the file's POSIX TZ rule (version 2 and later).
-    let rule: PosixZone?
+    package let rule: PosixZone?
 
     /// Nil for bytes that are not a TZif file.
     public init?(tzif bytes: [UInt8]) {
@@ -86,7 +86,7 @@ public struct ZoneRules: Sendable, Equatable {
 
     private struct Counts {
         var isUT = 0, isStd = 0, leap = 0, time = 0, type = 0, char = 0
-        func dataSize(timeSize: Int) -> Int { time * timeSize + time + type * 6 + char + leap * (timeSize + 4) + isStd + isUT }
+        package func dataSize(timeSize: Int) -> Int { time * timeSize + time + type * 6 + char + leap * (timeSize + 4) + isStd + isUT }
     }
 
     private struct Reader {
@@ -94,18 +94,18 @@ public struct ZoneRules: Sendable, Equatable {
         var at = 0
         var rest: ArraySlice<UInt8> { bytes[min(at, bytes.count)...] }
 
-        mutating func skip(_ n: Int) -> Bool {
+        package mutating func skip(_ n: Int) -> Bool {
             guard n >= 0, at + n <= bytes.count else { return false }
             at += n
             return true
         }
-        mutating func byte() -> UInt8? {
+        package mutating func byte() -> UInt8? {
             guard at < bytes.count else { return nil }
             at += 1
             return bytes[at - 1]
         }
         /// A big-endian two's-complement integer of `size` bytes.
-        mutating func int(_ size: Int) -> Int64? {
+        package mutating func int(_ size: Int) -> Int64? {
             guard at + size <= bytes.count else { return nil }
             var v: UInt64 = 0
             for b in bytes[at..<at + size] { v = v << 8 | UInt64(b) }
@@ -113,7 +113,7 @@ public struct ZoneRules: Sendable, Equatable {
             let shift = UInt64(64 - size * 8)
             return Int64(bitPattern: v << shift) >> Int64(shift)
         }
-        mutating func header() -> (version: Int, counts: Counts)? {
+        package mutating func header() -> (version: Int, counts: Counts)? {
             guard at + 44 <= bytes.count, Array(bytes[at..<at + 4]) == Array("TZif".utf8) else { return nil }
             let version = bytes[at + 4] == 0 ? 1 : Int(bytes[at + 4]) - Int(UInt8(ascii: "0"))
             at += 20
@@ -131,13 +131,13 @@ public struct ZoneRules: Sendable, Equatable {
 /// Offsets count west of Greenwich (EST5 is UTC-5).
 public struct PosixZone: Sendable, Equatable {
     /// East of UTC, in seconds.
-    let standard: Int64
-    let daylight: Int64?
-    let standardName: String, daylightName: String
-    let start: Change?, end: Change?
+    package let standard: Int64
+    package let daylight: Int64?
+    package let standardName: String, daylightName: String
+    package let start: Change?, end: Change?
 
     /// A day of the year and the local time of day the change happens at.
-    enum Day: Equatable, Sendable {
+    package enum Day: Equatable, Sendable {
         /// `Jn`: day 1 to 365, February 29 never counted.
         case julian(Int)
         /// `n`: day 0 to 365, February 29 counted.
@@ -145,12 +145,12 @@ public struct PosixZone: Sendable, Equatable {
         /// `Mm.w.d`: month, week 1 to 5 (5: the last), weekday 0 (Sunday) to 6.
         case month(Int, Int, Int)
     }
-    struct Change: Equatable, Sendable {
+    package struct Change: Equatable, Sendable {
         var day: Day
         var time: Int64
     }
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var s = Substring(text)
         func name() -> String? {
             if s.first == "<" {
@@ -235,9 +235,9 @@ public struct PosixZone: Sendable, Equatable {
         start = a; end = b
     }
 
-    func offset(at t: Int64) -> Int64 { local(at: t).offset }
+    package func offset(at t: Int64) -> Int64 { local(at: t).offset }
 
-    func local(at t: Int64) -> (offset: Int64, name: String) {
+    package func local(at t: Int64) -> (offset: Int64, name: String) {
         guard let daylight, let start, let end else { return (standard, standardName) }
         // The year around t, in local standard time; the changes of that year and its neighbours.
         let year = Time.civil(fromDays: floorDiv(t + standard, 86400)).year
@@ -258,7 +258,7 @@ public struct PosixZone: Sendable, Equatable {
     }
 
     /// Seconds from the epoch to the change's local time in year `y`, as if local time were UTC.
-    static func instant(_ c: Change, year y: Int64) -> Int64 {
+    package static func instant(_ c: Change, year y: Int64) -> Int64 {
         let jan1 = Int64(Time.daysFromCivil(Int(y), 1, 1))
         let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
         let day: Int64

@@ -112,7 +112,7 @@ public struct NextChange: Sendable, Equatable {
         for w in snapshot.windows where !w.isCancelled {
             let scope = w.platformName.map { " (\($0))" } ?? (multi ? " (all platforms)" : "")
             let touched = w.platformName.flatMap { name in snapshot.platforms.first { $0.name == name }?.id }
-            if !people { consider(w.startsAt - ControlFormat.urgentLead, touched, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)") }
+            if !people { consider(w.startsAt - ControlDocument.urgentLead, touched, "control.json asks for faster polling an hour before maintenance window #\(w.id)\(scope)") }
             consider(w.startsAt, touched, "maintenance window #\(w.id)\(scope) starts")
             consider(w.endsAt, touched, "maintenance window #\(w.id)\(scope) ends")
         }

@@ -27,7 +27,7 @@ public enum JSON: Equatable, Sendable {
     }
 
     /// The members of an object, whichever way it was built, in key order.
-    var sortedMembers: [(String, JSON)]? {
+    package var sortedMembers: [(String, JSON)]? {
         switch self {
         case .object(let members): return members.sorted { JSON.keyOrder($0.key, $1.key) }.map { ($0.key, $0.value) }
         case .fields(let list): return list

@@ -44,7 +44,7 @@ extension Time {
     }
 
     /// "2026-12-08T08:00:00Z" as "2026-12-08 08:00" (":30" when there are seconds).
-    static func wall(_ formatted: String) -> String {
+    package static func wall(_ formatted: String) -> String {
         var b = Array(formatted.utf8)
         b.removeLast()
         if b.count == 19, b[17] == 48, b[18] == 48 { b.removeLast(3) }

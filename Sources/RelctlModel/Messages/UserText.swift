@@ -77,7 +77,7 @@ public enum UserText {
     }
 
     /// C0 controls other than tab, line feed and carriage return.
-    static func hasBreakingControls(_ s: String) -> Bool {
+    package static func hasBreakingControls(_ s: String) -> Bool {
         s.utf8.contains { $0 < 0x20 && $0 != 9 && $0 != 10 && $0 != 13 }
     }
 

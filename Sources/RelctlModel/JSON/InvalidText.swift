@@ -19,7 +19,7 @@ extension JSONReader {
     }
 
     /// The path of the innermost value whose bytes hold `offset`.
-    static func path(to offset: Int, in b: [UInt8]) -> String {
+    package static func path(to offset: Int, in b: [UInt8]) -> String {
         var path = "", i = 0
         func member(_ name: String) -> String { path.isEmpty ? name : path + "." + name }
         descend: while true {

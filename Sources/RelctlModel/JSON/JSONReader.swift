@@ -1,7 +1,7 @@
 /// A small strict JSON parser: relctl's own index.json, and every
 /// published file as the client simulations read it back.
 public enum JSONReader {
-    struct Failure: Error {}
+    package struct Failure: Error {}
 
     /// The members of a top-level object as byte ranges of their values,
     /// after checking that the whole document is valid JSON: for readers
@@ -117,7 +117,7 @@ public enum JSONReader {
         /// dictionary). Two all-ASCII texts are equal strings exactly when
         /// their bytes are; any other name (an escape, a non-ASCII character)
         /// is decoded and compared as Swift compares strings.
-        func last(_ name: String) -> Range<Int>? {
+        package func last(_ name: String) -> Range<Int>? {
             var name = name
             return name.withUTF8 { n in
                 let ascii = !n.contains { $0 >= 0x80 }
@@ -134,7 +134,7 @@ public enum JSONReader {
             }
         }
 
-        func decoded(_ raw: Range<Int>) -> String? {
+        package func decoded(_ raw: Range<Int>) -> String? {
             var i = raw.lowerBound - 1
             guard case .string(let s)? = try? JSONReader.parseValue(bytes, &i) else { return nil }
             return s
@@ -148,7 +148,7 @@ public enum JSONReader {
 
     /// The elements of the array at `range` of an accepted document, as
     /// ranges; nil when the value there is not an array.
-    static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
+    package static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
         b.withUnsafeBufferPointer { p -> [Range<Int>]? in
             var i = range.lowerBound
             guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
@@ -178,7 +178,7 @@ public enum JSONReader {
     /// Past one value of a document already checked: only brackets and
     /// strings (with their escapes) are followed, for the readers that walk
     /// a checked document again by its parts.
-    static func skipChecked(_ b: [UInt8], _ i: inout Int) {
+    package static func skipChecked(_ b: [UInt8], _ i: inout Int) {
         b.withUnsafeBufferPointer { p in skipChecked(p, &i) }
     }
 
@@ -212,7 +212,7 @@ public enum JSONReader {
     }
 
     /// Whether `b` holds `prefix` from `offset` on, compared eight bytes at a time.
-    static func hasPrefix(_ b: [UInt8], at offset: Int, _ prefix: [UInt8]) -> Bool {
+    package static func hasPrefix(_ b: [UInt8], at offset: Int, _ prefix: [UInt8]) -> Bool {
         guard offset >= 0, b.count - offset >= prefix.count else { return false }
         return b.withUnsafeBytes { all in
             prefix.withUnsafeBytes { p in
@@ -236,15 +236,15 @@ public enum JSONReader {
     /// Deeper nesting is refused: each level is a frame of the recursive
     /// reader, and a file of a few hundred kilobytes of brackets would
     /// otherwise overflow the stack. No file relctl reads nests past ten.
-    static let maxDepth = 256
+    package static let maxDepth = 256
 
     /// Checks one value's syntax without building it.
-    static func skipValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws {
+    package static func skipValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws {
         try b.withUnsafeBufferPointer { p in try skipValue(p, &i, depth: depth) }
     }
 
     /// A string's syntax, without making it: escapes as parseValue reads them.
-    static func skipString(_ b: [UInt8], _ i: inout Int) throws {
+    package static func skipString(_ b: [UInt8], _ i: inout Int) throws {
         try b.withUnsafeBufferPointer { p in try skipString(p, &i) }
     }
 
@@ -332,15 +332,15 @@ public enum JSONReader {
         return value
     }
 
-    static func skipSpace(_ b: [UInt8], _ i: inout Int) {
+    package static func skipSpace(_ b: [UInt8], _ i: inout Int) {
         while i < b.count, b[i] == 32 || b[i] == 10 || b[i] == 13 || b[i] == 9 { i += 1 }
     }
 
     /// The characters JSON allows after a backslash, `u` aside.
-    static let escapes: [UInt8] = Array(#""\/bfnrt"#.utf8)
+    package static let escapes: [UInt8] = Array(#""\/bfnrt"#.utf8)
 
     /// Four hex digits at `at`, as a code unit; nil when any is not one.
-    static func hex4(_ b: [UInt8], _ at: Int) -> UInt32? {
+    package static func hex4(_ b: [UInt8], _ at: Int) -> UInt32? {
         guard at >= 0, at + 4 <= b.count else { return nil }
         var code: UInt32 = 0
         for c in b[at..<(at + 4)] {
@@ -354,7 +354,7 @@ public enum JSONReader {
         return code
     }
 
-    static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws -> JSON {
+    package static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws -> JSON {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
@@ -453,7 +453,7 @@ public enum JSONReader {
 
     /// What Int64(String) makes of the bytes, without making the string: an
     /// optional minus, then at least one digit, within Int64's range.
-    static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
+    package static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
         var digits = b[...]
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
@@ -471,7 +471,7 @@ public enum JSONReader {
         return n == .min ? nil : -n
     }
 
-    static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {
+    package static func literal(_ b: [UInt8], _ i: inout Int, _ word: String, _ value: JSON) throws -> JSON {
         // Compared in place: true, false and null are most values of some files.
         let w = word.utf8
         guard i + w.count <= b.count, b[i..<(i + w.count)].elementsEqual(w) else { throw Failure() }

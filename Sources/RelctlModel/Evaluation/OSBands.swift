@@ -14,6 +14,8 @@ public struct OSBand: Sendable, Equatable {
 
     public var isNewest: Bool { below == nil }
 
+    package init(from: String?, below: String?, os: String?) { self.from = from; self.below = below; self.os = os }
+
     /// "iOS 15.0 to 16.x", "iOS below 15.0", "iOS 17.0 or newer", "Android API 24 to 25".
     public func label(_ platform: String) -> String {
         let name = OSBands.osName(platform)
@@ -93,7 +95,7 @@ public enum OSBands {
     /// Just below an OS version: on Android one less for an API level
     /// (24 → 23); else the last non-zero part one less and a large one after
     /// it (15.0 → 14.999999, 17 → 16.999999: iOS 16.5 is below 17); nil for 0.
-    static func below(_ os: String, android: Bool) -> String? {
+    package static func below(_ os: String, android: Bool) -> String? {
         guard let v = try? Version(os) else { return nil }
         if android && v.components.count == 1 { return v.components[0] > 0 ? String(v.components[0] - 1) : nil }
         return Probes.below(v)?.text
@@ -107,7 +109,7 @@ public enum OSBands {
 
     /// The top of a band in words: "16.x" below 17.0 (or 17), "25" below API 26,
     /// else "below 15.4"; with the major version it stays in, when it does.
-    static func justBelow(_ b: String, android: Bool) -> (words: String, major: Int?) {
+    package static func justBelow(_ b: String, android: Bool) -> (words: String, major: Int?) {
         guard let v = try? Version(b), v.components[0] > 0 else { return ("below \(b)", nil) }
         let c = v.components
         if android && c.count == 1 { return (String(c[0] - 1), c[0] - 1) }
@@ -116,13 +118,13 @@ public enum OSBands {
 }
 
 /// Operating system versions as numbers between dots, missing ones as 0.
-enum OSVersion {
-    static func isBelow(_ a: String, _ b: String) -> Bool { plainIsBelow(a, b) ?? splittingIsBelow(a, b) }
+package enum OSVersion {
+    package static func isBelow(_ a: String, _ b: String) -> Bool { plainIsBelow(a, b) ?? splittingIsBelow(a, b) }
 
     /// Equal as a client compares them ("15" and "15.0").
-    static func same(_ a: String, _ b: String) -> Bool { !isBelow(a, b) && !isBelow(b, a) }
+    package static func same(_ a: String, _ b: String) -> Bool { !isBelow(a, b) && !isBelow(b, a) }
 
-    static func splittingIsBelow(_ a: String, _ b: String) -> Bool {
+    package static func splittingIsBelow(_ a: String, _ b: String) -> Bool {
         let x = a.split(separator: ".").map { Int($0) ?? 0 }, y = b.split(separator: ".").map { Int($0) ?? 0 }
         for i in 0..<max(x.count, y.count) {
             let p = i < x.count ? x[i] : 0, q = i < y.count ? y[i] : 0
@@ -135,7 +137,7 @@ enum OSVersion {
     /// (every released version is compared when the bands are made); nil,
     /// for `splittingIsBelow`, on any other character, an empty part other
     /// than the last, or a part of over 18 digits.
-    static func plainIsBelow(_ a: String, _ b: String) -> Bool? {
+    package static func plainIsBelow(_ a: String, _ b: String) -> Bool? {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y -> Bool? in

@@ -20,7 +20,7 @@ public enum Suggest {
     }
 
     /// Edit distance where swapping two neighbours counts as one edit ("iso" -> "ios").
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

@@ -39,7 +39,7 @@ public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 1 to 4 dot-separated runs of 1 to 9 ASCII digits, as numbers; nil for anything else.
-    static func plainComponents(_ text: String) -> [Int]? {
+    package static func plainComponents(_ text: String) -> [Int]? {
         var numbers: [Int] = []
         numbers.reserveCapacity(4)
         var n = 0, digits = 0

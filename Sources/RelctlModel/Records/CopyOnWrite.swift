@@ -3,22 +3,22 @@
 /// then one retain, not one of each string and list among its fields: a
 /// publish copies every version record and verdict many times (a verdict
 /// and its target per version, a row per client check, format and page).
-struct CopyOnWrite<Fields>: @unchecked Sendable {
+package struct CopyOnWrite<Fields>: @unchecked Sendable {
     // Changed only by a holder of the sole reference (`update`); shared only to be read.
     private final class Box {
         // No run-time exclusivity check: only a sole owner ever writes (`update`),
         // and the checks were 1.7% of a publish's instructions.
         @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        package init(_ fields: Fields) { self.fields = fields }
     }
     private var box: Box
 
-    init(_ fields: Fields) { box = Box(fields) }
+    package init(_ fields: Fields) { box = Box(fields) }
 
     // Borrowed, not copied: reading one field does not retain the others.
-    var fields: Fields { _read { yield box.fields } }
+    package var fields: Fields { _read { yield box.fields } }
 
-    mutating func update(_ change: (inout Fields) -> Void) {
+    package mutating func update(_ change: (inout Fields) -> Void) {
         if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
         change(&box.fields)
     }

@@ -31,7 +31,7 @@ public struct MessageResolver: Sendable {
     }
 
     /// Catalog.chainGroups of `locale`, remembered or worked out now.
-    func groups(_ locale: String) -> [[String]] {
+    package func groups(_ locale: String) -> [[String]] {
         knownGroups[locale] ?? Catalog.chainGroups(locale, defaultLocale: defaultLocale)
     }
 
@@ -51,7 +51,7 @@ public struct MessageResolver: Sendable {
 
     /// The same along chain groups worked out once for all of a message's
     /// fields; `key` is the catalog's, "kind.field".
-    func resolve(_ kind: String, _ field: String, key: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
+    package func resolve(_ kind: String, _ field: String, key: String, groups: [[String]], window: [String: [String: String]]) -> ResolvedText {
         let ours = overrides[kind]
         for group in groups {
             if !window.isEmpty { for candidate in group { if let v = window[candidate]?[field] { return ResolvedText(value: v, source: "window \(candidate)") } } }
@@ -101,7 +101,7 @@ public struct MessageResolver: Sendable {
     /// joins it): the Character walk gives the same text at several times
     /// the cost, and publish fills every message of every locale. nil: walk
     /// the Characters.
-    static func fillBytes(_ template: String, _ values: [String: String]) -> String? {
+    package static func fillBytes(_ template: String, _ values: [String: String]) -> String? {
         let b = Array(template.utf8)
         for (i, c) in b.enumerated() where c == UInt8(ascii: "{") || c == UInt8(ascii: "}") {
             if i > 0, b[i - 1] >= 0x80 { return nil }

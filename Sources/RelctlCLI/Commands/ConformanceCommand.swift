@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+import RelctlStore
+import RelctlPublish
+
+/// `relctl conformance export DIR`: a versioned suite any client of
+/// control.json can run. Each suite is a scenario built with relctl's own
+/// commands on a fresh database at a fixed instant; its control.json as
+/// publish writes it (`state`), and cases — an install (platform, version,
+/// build, device OS, user's languages) at an instant — with the answer the
+/// one evaluator gives from the database (ClientAnswer). The instants are
+/// the publish instant and both sides of every coming change (deadlines,
+/// windows, release delays), so a client that reads the document right
+/// decides them without a new download.
+enum ConformanceCommand {
+    /// Moves when a case's meaning or the answer's shape changes (schema/conformance.schema.json);
+    /// new suites or cases alone do not move it.
+    static let suiteVersion: Int64 = 1
+    /// Every scenario starts here: the suite is the same bytes each time it is exported.
+    static let start = "2026-06-01T12:00:00Z"
+
+    static let command: RunnableCommand = RunnableCommand(
+        "conformance", abstract: "The conformance suite for clients of control.json.", subcommands: [export],
+        examples: [Example("relctl conformance export ./suite", "Write the suite to ./suite.")]
+    )
+
+    static let export: RunnableCommand = RunnableCommand(
+        "export", abstract: "Write the conformance suite for clients of control.json to DIR.",
+        discussion: "Writes DIR/index.json (the suite's version and its suites), per suite DIR/NAME/control.json (the published state) and DIR/NAME/cases.json (installs at instants, with the answer relctl's evaluator gives), and DIR/README.md (how to run it). schema/conformance.schema.json describes the files. Needs no database: every scenario is built on a fresh one.",
+        arguments: [Argument("DIR", help: "The folder to write (created; files in it replaced).", completion: .directory)],
+        examples: [Example("relctl conformance export ./suite", "Write the suite to ./suite.")]
+    ) { inv in
+        let dir = inv.arg("DIR")!
+        let t0 = Time.parseUTC(start)!
+        var template = Array("/tmp/relctl-conformance.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw RelctlError.failure("cannot make a temporary folder in /tmp", hint: "check /tmp is writable") }
+        let work = String(cString: made)
+        defer {
+            for scenario in ConformanceScenarios.all { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(scenario.name).db\(suffix)") } }
+            rmdir(work)
+        }
+        var suites: [JSON] = [], total = 0
+        var files: [(String, [UInt8])] = []
+        for scenario in ConformanceScenarios.all {
+            let db = "\(work)/\(scenario.name).db"
+            for line in [["init"], ["project", "add", "app", "--name", "Acme"]] + scenario.commands {
+                let err = Sink(fd: -1)
+                let context = Context(stderr: err, env: ["TZ": "UTC"], clock: { t0 }, user: "conformance")
+                guard Runner.run(["--db", db, "-q"] + line, context: context, tree: Relctl.tree) == 0 else {
+                    throw RelctlError.failure("scenario \(scenario.name): 'relctl \(line.joined(separator: " "))' failed: \(err.text)", hint: "a relctl defect: report it")
+                }
+            }
+            let store = try Store(path: db, mode: .read, user: inv.context.user)
+            let snapshot = try store.read { try store.zonedSnapshot(try store.requireProject("app")) }
+            var warnings: [String] = []
+            guard let control = ProjectFiles.render(snapshot, at: t0, warnings: &warnings).first(where: { $0.path == "app/control.json" }) else {
+                throw RelctlError.failure("scenario \(scenario.name): no control.json was rendered", hint: "a relctl defect: report it")
+            }
+            let cases = ConformanceScenarios.cases(snapshot, at: t0)
+            total += cases.count
+            files.append(("\(scenario.name)/control.json", control.bytes))
+            files.append(("\(scenario.name)/cases.json", Array(JSON.array(cases).rendered().utf8)))
+            suites.append(.ordered(["cases": .string("\(scenario.name)/cases.json"), "count": .int(Int64(cases.count)),
+                                    "description": .string(scenario.description), "name": .string(scenario.name),
+                                    "state": .string("\(scenario.name)/control.json")]))
+        }
+        let index = JSON.ordered(["controlSchemaVersion": .int(ControlDocument.schemaVersion), "publishedAt": .string(start),
+                                  "suiteVersion": .int(suiteVersion), "suites": .array(suites)])
+        files.append(("index.json", Array(index.rendered().utf8)))
+        files.append(("README.md", Array(ConformanceScenarios.readme.utf8)))
+        for folder in [dir] + ConformanceScenarios.all.map({ "\(dir)/\($0.name)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw RelctlError.failure("cannot create \(folder): \(String(cString: strerror(errno)))", hint: "check the path and its permissions")
+        }
+        for (path, bytes) in files { try FileSystem.writeFile(dir + "/" + path, bytes) }
+        inv.info("wrote \(suites.count) suites, \(total) cases, to \(dir)")
+    }
+}

@@ -1,0 +1,219 @@
+import RelctlCore
+
+/// The scenarios of the conformance suite, as relctl commands a release
+/// engineer would type (on a fresh database with project "app" at
+/// ConformanceCommand.start), and the cases asked of each.
+enum ConformanceScenarios {
+    struct Scenario {
+        var name: String
+        var description: String
+        var commands: [[String]]
+    }
+
+    /// A command line as a shell splits it: words, and "double quoted" words with spaces.
+    static func line(_ s: String) -> [String] {
+        var words: [String] = [], word = "", quoted = false, started = false
+        for c in s {
+            if c == "\"" { quoted.toggle(); started = true } else if c == " " && !quoted {
+                if started { words.append(word); word = ""; started = false }
+            } else { word.append(c); started = true }
+        }
+        if started { words.append(word) }
+        return words
+    }
+
+    static let platforms = [
+        "platform add ios --bundle-id com.acme.app --app-store-id 1234567890",
+        "platform add android --bundle-id com.acme.app",
+    ]
+
+    static let all: [Scenario] = [
+        Scenario(name: "floors", description: "Force floors with and without a deadline, a recommend floor, a release in its delay.", commands: (platforms + [
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 1.5 --platform ios --build 150 --released 2026-03-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 2.1 --platform ios --build 210 --released 2026-06-01T06:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z",
+            "force 2.0 --platform ios --deadline 2026-06-08T12:00:00Z --yes",
+            "recommend 2.1 --platform ios --yes",
+            "force 2.0 --platform android --yes",
+        ]).map(line)),
+        Scenario(name: "pins", description: "Versions pinned to force, recommend and none, under and over a floor.", commands: (platforms + [
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 1.1 --platform ios --build 110 --released 2026-02-01T00:00:00Z",
+            "version add 1.2 --platform ios --build 120 --released 2026-03-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 1.0 --platform android --build 10 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform android --build 20 --released 2026-05-01T00:00:00Z",
+            "policy set 1.0 force --platform ios --yes",
+            "policy set 1.1 none --platform ios --yes",
+            "policy set 1.2 recommend --platform ios --yes",
+            "recommend 1.2 --platform ios --yes",
+            "policy set 1.0 force --platform android --yes",
+        ]).map(line)),
+        Scenario(name: "rules", description: "Per update type rules (critical major, relaxed patch), a three-day release delay, a four-part revision.", commands: (platforms + [
+            "rules set --major critical --minor persistent --patch relaxed --revision hinting --release-delay 3 --remind-after 12 --yes",
+            "version add 1.0 --platform ios --released 2026-01-01T00:00:00Z",
+            "version add 1.1 --platform ios --released 2026-02-01T00:00:00Z",
+            "version add 1.1.1 --platform ios --released 2026-03-01T00:00:00Z",
+            "version add 1.1.1.1 --platform ios --released 2026-04-01T00:00:00Z",
+            "version add 2.0 --platform ios --released 2026-05-30T12:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 1.1 --platform android --build 2 --released 2026-05-31T12:00:00Z",
+        ]).map(line)),
+        Scenario(name: "outdated-none", description: "Outdated versions told nothing; only a floor speaks.", commands: (platforms + [
+            "rules set --outdated none --yes",
+            "version add 1.0 --platform ios --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --released 2026-04-01T00:00:00Z",
+            "version add 3.0 --platform ios --released 2026-05-01T00:00:00Z",
+            "recommend 2.0 --platform ios --yes",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+        ]).map(line)),
+        Scenario(name: "maintenance", description: "An active window for one platform with copy in two locales, {until} filled; upcoming windows for all and for one.", commands: (platforms + [
+            "project edit app --locales en,de --time-zone Europe/Berlin",
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "maintenance start --platform ios --for 2h --title Down --message \"Back at {until}\" --yes",
+            "maintenance message 1 --locale de --title Wartung --message \"Zurück um {until}\"",
+            "maintenance schedule --from 2026-06-03T01:00:00Z --for 30m --yes",
+            "maintenance schedule --platform android --from 2026-06-10T00:00:00Z --until 2026-06-10T03:00:00Z --message \"Upgrading\" --yes",
+        ]).map(line)),
+        Scenario(name: "locales", description: "Published locales with the project's own text, regional and script fallbacks, a deadline in the user's language and the project's zone.", commands: (platforms + [
+            "project edit app --locales en,de,tr,zh-Hant,pt-BR,ar --default-locale en --time-zone Europe/Istanbul",
+            "message set optional --locale tr --title \"Güncelleme var\"",
+            "message set required --locale de --title \"Bitte aktualisieren\" --message \"{app} {version} ist nötig.\"",
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z",
+            "force 2.0 --platform ios --after 5d --yes",
+            "force 2.0 --platform android --yes",
+        ]).map(line)),
+        Scenario(name: "os-bands", description: "Versions needing newer OS: each device is sent to the newest it can install, never required to one it cannot.", commands: [
+            "platform add ios --bundle-id com.acme.app --app-store-id 1234567890 --min-os 15.0",
+            "platform add android --bundle-id com.acme.app",
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z --min-os 15.0",
+            "version add 1.5 --platform ios --build 150 --released 2026-03-01T00:00:00Z --min-os 15.0",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z --min-os 17.0",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z --min-os 24",
+            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z --min-os 26",
+            "force 2.0 --platform ios --allow-lockout --yes",
+            "recommend 2.0 --platform android --allow-lockout --yes",
+        ].map(line)),
+        Scenario(name: "spellings", description: "Versions that differ by trailing zeros, four parts, builds on one version; installs nobody recorded.", commands: (platforms + [
+            "version add 1.2.3.4 --platform ios --build 1234 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-04-01T00:00:00Z",
+            "version add 2.0.0 --platform ios --build 201 --released 2026-05-01T00:00:00Z",
+            "version add 10.0 --platform ios --build 1000 --released 2026-05-15T00:00:00Z",
+            "version add 1.9 --platform android --build 19 --released 2026-01-01T00:00:00Z",
+            "version add 1.10 --platform android --build 110 --released 2026-05-01T00:00:00Z",
+            "force 2.0.0 --platform ios --yes",
+            "force 1.10 --platform android --yes",
+        ]).map(line)),
+        Scenario(name: "unreleased", description: "A release at a future instant, an unreleased version, a floor above every release.", commands: (platforms + [
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-06-05T00:00:00Z",
+            "version add 3.0 --platform ios --build 300 --unreleased",
+            "force 2.0 --platform ios --allow-unreleased --yes",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 1.1 --platform android --build 2 --released 2026-06-02T00:00:00Z",
+        ]).map(line)),
+    ]
+
+    /// Languages a device may list, in order: the default, each published
+    /// locale as a device spells it, a regional variety, a script, one the
+    /// project does not publish (the default answers).
+    static func languageSets(_ s: ProjectSnapshot) -> [[String]] {
+        var sets: [[String]] = [[s.project.defaultLocale]]
+        for l in s.publishedLocales where l != s.project.defaultLocale { sets.append([l]) }
+        sets += [["de-AT", "en-GB"], ["zh-Hant-TW"], ["pt-PT", "fr"], ["sw-KE"], ["en-US"]]
+        return sets
+    }
+
+    /// Installs at instants: every recorded version (with its build), the
+    /// installs just below each floor and below the oldest record, one
+    /// above the newest, a longer spelling of each; at the publish instant
+    /// and just before and at each coming change; on every OS band.
+    static func cases(_ s: ProjectSnapshot, at t0: Int64) -> [JSON] {
+        let end = t0 + 400 * 86_400
+        var instants = Set([t0, end])
+        for c in NextChange.coming(s, after: t0, through: end, limit: 16) { instants.formUnion([c.at - 1, c.at]) }
+        let languages = languageSets(s)
+        var out: [JSON] = []
+        for p in s.platforms {
+            let versions = s.versions(of: p)
+            var installs: [(String, Int64?)] = versions.map { ($0.version.text, $0.build) }
+            var unlisted: [Version] = []
+            for floor in [p.force, p.recommend].compactMap({ $0 }) { if let b = Probes.below(floor.version) { unlisted.append(b) } }
+            if let oldest = versions.first, let b = Probes.below(oldest.version) { unlisted.append(b) }
+            if let newest = versions.last, let a = Probes.above(newest.version) { unlisted.append(a) }
+            for v in versions where v.version.components.count < 4 { if let longer = try? Version(v.version.text + ".0") { unlisted.append(longer) } }
+            for v in unlisted where !installs.contains(where: { $0.0 == v.text }) { installs.append((v.text, nil)) }
+            let oses = OSBands.probes(p, versions)
+            for t in instants.sorted() {
+                for (version, build) in installs {
+                    for os in oses {
+                        // Every language list where there is text to read; one where there is none.
+                        for langs in languages {
+                        guard let release = try? Version(version),
+                              let answer = ClientAnswer.answer(s, platform: p.name, release: Release(release, build: build), os: os, languages: langs, at: t)
+                        else { continue }
+                        out.append(.ordered(["at": .time(t), "build": .optional(build), "expected": answer.json, "languages": .array(langs.map { .string($0) }),
+                                             "os": .optional(os), "platform": .string(p.name), "version": .string(version)]))
+                        if answer.kind == .none { break }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static let readme = """
+    # relctl conformance suite
+
+    Test vectors for any client of relctl's control.json (schema/control.schema.json),
+    written by `relctl conformance export DIR`; schema/conformance.schema.json describes
+    every file.
+
+    - `index.json`: `suiteVersion`, `controlSchemaVersion` (the control.json schema the
+      states use) and `suites`, each with `name`, `description`, `state` and `cases`
+      (paths relative to this folder) and `count`.
+    - `NAME/control.json`: the published state, exactly as `relctl publish` writes it
+      at `publishedAt`.
+    - `NAME/cases.json`: an array of cases. Each names an install (`platform`, `version`
+      as the app reports it, `build` or null, `os` or null for the newest, `languages`
+      in the device's order) and an instant (`at`), and the answer relctl's own
+      evaluator gives from the database the state was published from (`expected`).
+
+    ## Running it
+
+    For each suite, read `state` once into your client, as if downloaded at
+    `publishedAt`. For each case, ask the client what an app with that install and
+    those languages shows at `at`, with no new download (deadlines, windows and
+    release delays take effect at their instant), and compare with `expected`:
+
+    - `kind`: none, optional, required or maintenance;
+    - `target`, `targetBuild`, `updateUrl`: the version to install and where (null for
+      none and maintenance);
+    - `locale` and `texts`: the locale chosen (the first of the user's languages the
+      project publishes, along that language's own fallbacks, else the default locale)
+      and each field of the message as shown (title, message, updateButton,
+      laterButton, skipButton, retryButton), placeholders filled: {version}, {app},
+      {deadline} (in the user's language and the project's time zone), {until};
+    - `skipAllowed`, `remindAfterHours` (optional updates), `deadline` (when an
+      optional update becomes required), `window` and `until` (maintenance),
+      `pollIntervalSeconds` (60 from an hour before a window until it ends, else 900).
+
+    A client passes when every case matches. RelctlClient, relctl's Swift client, runs
+    the whole suite in relctl's own tests.
+
+    ## Versions
+
+    `suiteVersion` moves when a case's meaning or the answer's shape changes;
+    new suites and new cases do not move it. `controlSchemaVersion` is control.json's
+    `schemaVersion`: a client refuses a state with another.
+    """
+}

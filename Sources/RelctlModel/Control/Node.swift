@@ -1,0 +1,149 @@
+/// A value of the control document with the path that names it in errors.
+package struct Node {
+    package var json: JSON
+    package var path: String
+
+    package init(_ json: JSON, _ path: String) { self.json = json; self.path = path }
+
+    package func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    package func member(_ key: String) -> Node? {
+        guard case .object(let o) = json, let v = o[key] else { return nil }
+        return Node(v, name(key))
+    }
+
+    package func required(_ key: String) throws(ImportProblem) -> Node {
+        guard let n = member(key) else { throw ImportProblem("\(name(key)) is missing") }
+        return n
+    }
+
+    package func object(_ key: String) throws(ImportProblem) -> Node {
+        let n = try required(key)
+        guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object") }
+        return n
+    }
+
+    package func members() -> [(String, Node)] {
+        guard case .object(let o) = json else { return [] }
+        return o.keys.sorted().map { ($0, Node(o[$0]!, name($0))) }
+    }
+
+    package func array(_ key: String) throws(ImportProblem) -> [Node] {
+        let n = try required(key)
+        guard case .array(let items) = n.json else { throw ImportProblem("\(n.path) must be an array") }
+        return items.enumerated().map { Node($1, "\(n.path)[\($0)]") }
+    }
+
+    package func string(_ key: String) throws(ImportProblem) -> String {
+        let n = try required(key)
+        guard case .string(let s) = n.json else { throw ImportProblem("\(n.path) must be a string") }
+        return s
+    }
+
+    /// A string checked by one of relctl's own input checks.
+    package func checked(_ key: String, _ check: (String) throws -> String) throws(ImportProblem) -> String {
+        let s = try string(key)
+        do { return try check(s) } catch { throw ImportProblem("\(name(key)): \(Node.reason(error))") }
+    }
+
+    /// null or a string checked like input.
+    package func optional(_ key: String, _ check: (String) throws -> String) throws(ImportProblem) -> String? {
+        let n = try required(key)
+        if case .null = n.json { return nil }
+        return try checked(key, check)
+    }
+
+    package func oneOf(_ key: String, _ allowed: [String]) throws(ImportProblem) -> String {
+        let s = try string(key)
+        guard allowed.contains(s) else { throw ImportProblem("\(name(key)): '\(s)' is not one of \(allowed.joined(separator: ", "))") }
+        return s
+    }
+
+    /// One of an enum's words.
+    package func oneOf<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(ImportProblem) -> E where E.RawValue == String {
+        let s = try string(key)
+        guard let value = E(rawValue: s) else { throw ImportProblem("\(name(key)): '\(s)' is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))") }
+        return value
+    }
+
+    /// A list of locale tags, each once.
+    package func locales(_ key: String) throws(ImportProblem) -> [String] {
+        var tags: [String] = []
+        for node in try array(key) {
+            let tag = try node.locale(nil)
+            guard !tags.contains(tag) else { throw ImportProblem("\(node.path): '\(tag)' is listed twice") }
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    package func locale(_ key: String?) throws(ImportProblem) -> String {
+        guard let key else {
+            guard case .string(let s) = json else { throw ImportProblem("\(path) must be a locale string") }
+            return try Node.normalizedLocale(s, path)
+        }
+        return try Node.normalizedLocale(try string(key), name(key))
+    }
+
+    /// Locales are stored as relctl spells them; another spelling would publish other file names.
+    package static func normalizedLocale(_ s: String, _ path: String) throws(ImportProblem) -> String {
+        guard let tag = try? LocaleTag.normalize(s), tag == s else { throw ImportProblem("\(path): '\(s)' is not a locale tag in its normal spelling (like en, pt-BR)") }
+        return tag
+    }
+
+    package func version(_ key: String) throws(ImportProblem) -> Version {
+        let s = try string(key)
+        do { return try Version(s) } catch { throw ImportProblem("\(name(key)): \(Node.reason(error))") }
+    }
+
+    package func build(_ key: String) throws(ImportProblem) -> Int64? {
+        let n = try required(key)
+        switch n.json {
+        case .null: return nil
+        case .int(let b):
+            do { return try parseBuild(String(b)) } catch { throw ImportProblem("\(n.path): \(Node.reason(error))") }
+        default: throw ImportProblem("\(n.path) must be a whole number or null")
+        }
+    }
+
+    package func count(_ key: String, max: Int64) throws(ImportProblem) -> Int64 {
+        let n = try required(key)
+        guard case .int(let v) = n.json, v >= 0, v <= max else { throw ImportProblem("\(n.path) must be a whole number from 0 to \(max)") }
+        return v
+    }
+
+    package func time(_ key: String) throws(ImportProblem) -> Int64? {
+        let n = try required(key)
+        if case .null = n.json { return nil }
+        guard case .string(let s) = n.json, let t = Time.parseUTC(s), Time.isInRange(t) else {
+            throw ImportProblem("\(n.path) must be a UTC time between the years 0001 and 9999, like 2026-12-01T02:00:00Z, or null")
+        }
+        return t
+    }
+
+    package func floor(_ key: String) throws(ImportProblem) -> Floor? {
+        let n = try required(key)
+        if case .null = n.json { return nil }
+        guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object or null") }
+        return Floor(version: try n.version("version"), build: try n.build("build"), deadline: try n.time("deadline"))
+    }
+
+    package func rules(_ key: String) throws(ImportProblem) -> Rules {
+        let n = try object(key)
+        var list: [Rule] = []
+        for type in Rules.types {
+            let r = try n.object(type)
+            list.append(Rule(alert: try r.oneOf("alert", Rule.Alert.self), frequency: try r.oneOf("frequency", Rule.Frequency.self)))
+        }
+        return Rules(byType: list)
+    }
+
+    /// Message text, as `message set` takes it (UserText).
+    package func text(_ key: String, kind: String) throws(ImportProblem) -> String {
+        let s = try string(key)
+        if let problem = UserText.messageProblem(s, kind: kind) { throw ImportProblem("\(name(key)): \(problem)") }
+        return s
+    }
+
+    package static func reason(_ error: any Error) -> String { (error as? InputError)?.message ?? "\(error)" }
+}
