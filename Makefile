@@ -60,6 +60,8 @@ check:
 	scripts/deps.sh test
 	scripts/check-layers.sh
 	scripts/check-layers.sh --self-test
+	# What an app adds carries no unsafe flag in Package.swift; its warnings are errors here.
+	swift build --target RelctlClient --scratch-path .build/client-strict -Xswiftc -warnings-as-errors
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 	scripts/install-test.sh

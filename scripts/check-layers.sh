@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the layering the targets promise (README, Development):
-#   - RelctlCore depends on nothing: no target dependency, no import at all
-#     (no Foundation, Glibc, SQLite, libcrypto, Dispatch);
+#   - RelctlModel depends on nothing: no target dependency, no import at all
+#     (no Foundation, Glibc, SQLite, libcrypto, Dispatch), no C symbol;
+#   - RelctlCore depends on the model alone; RelctlClient, what an app adds, on the
+#     model and Foundation alone (nothing of the server side);
 #   - SQLite knows nothing of relctl; RelctlStore and RelctlPublish do not reach the CLI;
 #   - no SQL and no SQLite import outside RelctlStore and SQLite;
 #   - the CLI's machinery (model, parsing, runtime, generators) names neither
@@ -17,15 +19,21 @@ check() {
     local deps
     deps="$(cd "$root" && swift package dump-package 2>/dev/null | python3 -c '
 import json, sys
+def names(t): return ",".join(sorted(d.get("byName", [None])[0] for d in t.get("dependencies", [])))
 for t in json.load(sys.stdin)["targets"]:
-    if t["name"] == "RelctlCore":
-        print(len(t.get("dependencies", [])))')"
-    [ "$deps" = "0" ] || fail "RelctlCore declares target dependencies in Package.swift (${deps:-none found})"
-    while IFS= read -r hit; do fail "RelctlCore must import nothing: $hit"; done \
-        < <(grep -rnE '^\s*(@testable\s+)?import\s' "$root/Sources/RelctlCore" --include='*.swift')
+    if t["name"] in ("RelctlModel", "RelctlCore", "RelctlClient"): print(t["name"] + "=" + names(t))')"
+    grep -qx 'RelctlModel=' <<<"$deps" || fail "RelctlModel declares target dependencies in Package.swift ($(grep RelctlModel <<<"$deps"))"
+    grep -qx 'RelctlCore=RelctlModel' <<<"$deps" || fail "RelctlCore must depend on RelctlModel alone ($(grep RelctlCore <<<"$deps"))"
+    grep -qx 'RelctlClient=RelctlModel' <<<"$deps" || fail "RelctlClient must depend on RelctlModel alone ($(grep RelctlClient <<<"$deps"))"
+    while IFS= read -r hit; do fail "RelctlModel must import nothing: $hit"; done \
+        < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlModel" --include='*.swift')
+    while IFS= read -r hit; do fail "RelctlCore imports only the model: $hit"; done \
+        < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlCore" --include='*.swift' | grep -vE 'import RelctlModel$')
+    while IFS= read -r hit; do fail "RelctlClient must pull nothing of the server side into an app: $hit"; done \
+        < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlClient" --include='*.swift' | grep -vE 'import (RelctlModel|Foundation|FoundationNetworking)$')
     # A C function bound by its symbol is an import by another name.
-    while IFS= read -r hit; do fail "RelctlCore must bind no C symbol: $hit"; done \
-        < <(grep -rnE '@_silgen_name|@_cdecl|dlsym' "$root/Sources/RelctlCore" --include='*.swift')
+    while IFS= read -r hit; do fail "RelctlModel and RelctlCore must bind no C symbol: $hit"; done \
+        < <(grep -rnE '@_silgen_name|@_cdecl|dlsym' "$root/Sources/RelctlModel" "$root/Sources/RelctlCore" --include='*.swift')
     while IFS= read -r hit; do fail "SQLite must know nothing of relctl: $hit"; done \
         < <(grep -rnE '^\s*import\s+Relctl' "$root/Sources/SQLite" --include='*.swift')
     while IFS= read -r hit; do fail "RelctlStore must not reach the CLI: $hit"; done \
@@ -55,7 +63,10 @@ if [ "${1:-}" = --self-test ]; then
     }
     rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
     check "$tmp/copy" || { echo "layers self-test: the clean tree fails" >&2; exit 1; }
-    plant "Foundation in the core" Sources/RelctlCore/Time/Time.swift 'import Foundation'
+    plant "Foundation in the model" Sources/RelctlModel/Time/Time.swift 'import Foundation'
+    plant "Foundation in the core" Sources/RelctlCore/Formats/FileKinds.swift 'import Foundation'
+    plant "the store in the client" Sources/RelctlClient/ReleaseState.swift 'import RelctlStore'
+    plant "the formats in the client" Sources/RelctlClient/ReleaseState.swift 'import RelctlCore'
     plant "SQL in a command" Sources/RelctlCLI/Commands/LogCommand.swift '// DELETE FROM audit'
     plant "SQLite in the CLI" Sources/RelctlCLI/Commands/LogCommand.swift 'import SQLite'
     plant "the tree in the runner" Sources/RelctlCLI/Runtime/Runner.swift 'let x = Relctl.tree'
@@ -64,13 +75,17 @@ if [ "${1:-}" = --self-test ]; then
     plant "SQL in the engine" Sources/RelctlPublish/Pending.swift '// SELECT slug FROM project'
     plant "a spelled command in the store" Sources/RelctlStore/StoreError.swift 'let x = StoreError("m", hint: "see '"'"'relctl log'"'"'")'
     plant "a spelled command as advice" Sources/RelctlStore/StoreError.swift 'let y = Fix.advice("run '"'"'relctl init'"'"'")'
-    plant "a C symbol in the core" Sources/RelctlCore/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
-    plant "Glibc in the core" Sources/RelctlCore/Time/Time.swift 'import Glibc'
+    plant "a C symbol in the model" Sources/RelctlModel/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
+    plant "Glibc in the model" Sources/RelctlModel/Time/Time.swift 'import Glibc'
     rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
-    sed -i 's/.target(name: "RelctlCore", /.target(name: "RelctlCore", dependencies: ["SQLite"], /' "$tmp/copy/Package.swift"
-    grep -q 'name: "RelctlCore", dependencies' "$tmp/copy/Package.swift" || { echo "layers self-test: the core dependency was not planted" >&2; exit 1; }
+    sed -i 's/.target(name: "RelctlCore", dependencies: \["RelctlModel"\]/.target(name: "RelctlCore", dependencies: ["RelctlModel", "SQLite"]/' "$tmp/copy/Package.swift"
+    grep -q 'name: "RelctlCore", dependencies: \["RelctlModel", "SQLite"\]' "$tmp/copy/Package.swift" || { echo "layers self-test: the core dependency was not planted" >&2; exit 1; }
     if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a core dependency was not caught" >&2; exit 1; fi
-    echo "layers self-test: 12 passed, 0 failed"
+    rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
+    sed -i 's/.target(name: "RelctlClient", dependencies: \["RelctlModel"\]/.target(name: "RelctlClient", dependencies: ["RelctlModel", "RelctlCore"]/' "$tmp/copy/Package.swift"
+    grep -q 'name: "RelctlClient", dependencies: \["RelctlModel", "RelctlCore"\]' "$tmp/copy/Package.swift" || { echo "layers self-test: the client dependency was not planted" >&2; exit 1; }
+    if check "$tmp/copy" 2>/dev/null; then echo "layers self-test: a client dependency was not caught" >&2; exit 1; fi
+    echo "layers self-test: 16 passed, 0 failed"
     exit 0
 fi
 

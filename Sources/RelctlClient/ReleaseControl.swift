@@ -8,9 +8,10 @@ import RelctlModel
 /// app fetched itself) and says what to show now, deciding with the same
 /// evaluator as `relctl check`, so deadlines, windows and release delays
 /// take effect on the device at their instant without a new download.
-/// Keeps the last good document (and the user's "later" and "skip") in
-/// `storage` for offline launches; a bad or cut-short download never
-/// replaces it and is reported (`lastError`), never a crash.
+/// Keeps the last good document, the what's-new file and the user's
+/// "later" and "skip" in `storage` for offline launches; a bad or
+/// cut-short download never replaces it and is reported (`lastError`),
+/// never a crash. Safe to use from any thread.
 public final class ReleaseControl: @unchecked Sendable {
     /// The app as it runs: its platform in the project ("ios"), the
     /// version and build it reports, the device's OS, the user's languages
@@ -46,59 +47,248 @@ public final class ReleaseControl: @unchecked Sendable {
     private let release: Release
     private let source: URL?
     private let storage: URL?
+    private let clock: @Sendable () -> Int64
+
+    /// Everything that changes, behind `lock`.
+    private struct Inner {
+        var document: ProjectSnapshot?
+        /// Release notes by version, from the last what's-new file read.
+        var notes: [String: String] = [:]
+        var choices = Choices()
+        var shown: ReleaseState?
+        var lastError: Failure?
+        var onChange: (@Sendable (ReleaseState) -> Void)?
+        var polling: Task<Void, Never>?
+        var nextDownload: Int64 = 0
+    }
+    private var inner = Inner()
     private let lock = NSLock()
-    private var document: ProjectSnapshot?
-    /// Release notes by version, from the last what's-new file read.
-    private var notes: [String: String] = [:]
-    private var choices = Choices()
-    private var shown: ReleaseState?
-    private var polling: Task<Void, Never>?
-    private var _lastError: Failure?
-    private var _onChange: (@Sendable (ReleaseState) -> Void)?
+    /// Held while a new state is worked out and handed to onChange, so
+    /// callbacks come one at a time and in order; recursive, since a
+    /// callback may call later() or skip().
+    private let delivery = NSRecursiveLock()
 
-    /// The instant, in seconds since 1970. Set it before `start()` (tests move it).
-    public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
-
-    /// Called with the new state whenever what the app should show changes
-    /// (a download, an instant passing, later or skip).
-    public var onChange: (@Sendable (ReleaseState) -> Void)? {
-        get { lock.withLock { _onChange } }
-        set { lock.withLock { _onChange = newValue } }
+    private func locked<T>(_ body: (inout Inner) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&inner)
     }
 
-    /// Why the last download or document was refused (nil after a good one).
-    public var lastError: Failure? { lock.withLock { _lastError } }
+    /// Called with the new state whenever what the app should show changes
+    /// (a download, an instant passing, later or skip), on the thread that
+    /// made the change: hop to the main actor before touching the screen.
+    public var onChange: (@Sendable (ReleaseState) -> Void)? {
+        get { locked { $0.onChange } }
+        set { locked { $0.onChange = newValue } }
+    }
 
-    /// `storage`: a folder of the app's own (Application Support); nil keeps nothing between launches.
-    public init(device: Device, source: URL? = nil, storage: URL? = nil) throws(Failure) {
+    /// Why the last control.json or what's-new file was refused (nil after a good control.json).
+    public var lastError: Failure? { locked { $0.lastError } }
+
+    /// `storage`: a folder of the app's own (Application Support); nil keeps
+    /// nothing between launches. `clock`: seconds since 1970 (tests move it).
+    public init(device: Device, source: URL? = nil, storage: URL? = nil,
+                clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(Failure) {
         guard let version = try? Version(device.version) else { throw .badVersion(device.version) }
         self.device = device
         release = Release(version, build: device.build)
         self.source = source
         self.storage = storage
+        self.clock = clock
         guard let storage else { return }
-        if let bytes = try? Data(contentsOf: storage.appendingPathComponent("control.json")) {
-            // A stored document that no longer reads (damaged on disk) is as if none were stored.
-            document = try? decode(Array(bytes))
-        }
-        if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { choices = Choices(data) }
-        if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
+        // A stored file that no longer reads (damaged on disk) is as if none were stored.
+        if let bytes = try? Data(contentsOf: storage.appendingPathComponent("control.json")) { inner.document = try? decode(Array(bytes)) }
+        if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { inner.choices = Choices(data) }
+        if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { inner.notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
     }
 
-    /// Reads a what's-new file (DIR/<project>/<platform>/whatsnew/<locale>.json) the app fetched itself:
-    /// the release notes `update.releaseNotes` shows. A bad one is refused; the last good one stays.
-    public func loadWhatsNew(_ bytes: [UInt8]) throws(Failure) {
-        let read: [String: String]
-        do { read = try ReleaseControl.notes(bytes) } catch {
-            lock.withLock { _lastError = error }
+    deinit { inner.polling?.cancel() }
+
+    /// Reads a document the app fetched itself. Returns the state it gives now.
+    @discardableResult
+    public func load(_ bytes: [UInt8]) throws(Failure) -> ReleaseState {
+        let snapshot: ProjectSnapshot
+        do { snapshot = try decode(bytes) } catch {
+            locked { $0.lastError = error }
             throw error
         }
-        lock.withLock { notes = read }
-        if let storage {
-            try? FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
-            try? Data(bytes).write(to: storage.appendingPathComponent("whatsnew.json"), options: .atomic)
+        locked { inner in
+            inner.document = snapshot
+            inner.lastError = nil
+            keep(bytes, as: "control.json")
         }
-        changed()
+        // decode() found the platform: the document answers.
+        guard let state = delivered() else { throw .unknownPlatform(device.platform) }
+        return state
+    }
+
+    /// Reads a what's-new file (DIR/<project>/<platform>/whatsnew/<locale>.json)
+    /// the app fetched itself: the release notes `update.releaseNotes` shows.
+    /// A bad one is refused and reported; the last good one stays.
+    public func loadWhatsNew(_ bytes: [UInt8]) throws(Failure) {
+        do { try readWhatsNew(bytes) } catch {
+            locked { $0.lastError = error }
+            throw error
+        }
+    }
+
+    /// Downloads the document from `source` and reads it; for an update,
+    /// the release notes beside it (`<platform>/whatsnew/<locale>.json`, in
+    /// the locale of the text shown; a missing or bad one leaves them as they were).
+    @discardableResult
+    public func refresh() async throws(Failure) -> ReleaseState {
+        guard let source else { throw .download("no source URL") }
+        let bytes: [UInt8]
+        do { bytes = try await ReleaseControl.fetch(source) } catch {
+            let failure = (error as? Failure) ?? .download("\(error)")
+            locked { $0.lastError = failure }
+            throw failure
+        }
+        let state = try load(bytes)
+        guard let locale = state.update?.locale else { return state }
+        let whatsNew = source.deletingLastPathComponent().appendingPathComponent(device.platform)
+            .appendingPathComponent("whatsnew").appendingPathComponent("\(locale).json")
+        if let notes = try? await ReleaseControl.fetch(whatsNew) { try? readWhatsNew(notes) }
+        return self.state() ?? state
+    }
+
+    /// What to show at `t` (default now); nil before any document was read.
+    public func state(at t: Int64? = nil) -> ReleaseState? {
+        let now = t ?? clock()
+        return locked { state($0, at: now) }
+    }
+
+    /// The user chose "later": an optional update is not prompted again
+    /// for its remind-after hours. Returns false when nothing optional is shown.
+    @discardableResult
+    public func later() -> Bool {
+        let t = min(max(clock(), Time.earliest), Time.latest)
+        let done = locked { inner -> Bool in
+            guard let s = state(inner, at: t), s.kind == .optional, let u = s.update else { return false }
+            inner.choices.postponed = (u.version, t + (u.remindAfterHours ?? 24) * 3600)
+            keep(inner.choices.data, as: "choices.json")
+            return true
+        }
+        if done { delivered() }
+        return done
+    }
+
+    /// The user chose "skip this version": allowed only where the rule
+    /// allows it; a newer target is prompted again. Returns false when not allowed.
+    @discardableResult
+    public func skip() -> Bool {
+        let t = clock()
+        let done = locked { inner -> Bool in
+            guard let s = state(inner, at: t), s.kind == .optional, let u = s.update, u.skipAllowed else { return false }
+            inner.choices.skipped = u.version
+            keep(inner.choices.data, as: "choices.json")
+            return true
+        }
+        if done { delivered() }
+        return done
+    }
+
+    /// Polls `source` while running: at once, then every 15 minutes, every
+    /// minute from an hour before a maintenance window until it ends (as
+    /// control.json asks, worked out at the device's clock); and wakes at
+    /// each instant the answer changes by itself (a deadline, a window, a
+    /// release delay, the end of a "later") to call `onChange`.
+    public func start() {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                // Held only while working: a control the app let go of stops polling.
+                guard let seconds = await self?.tick() else { return }
+                try? await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)
+            }
+        }
+        locked { inner in
+            inner.polling?.cancel()
+            inner.polling = task
+            inner.nextDownload = 0
+        }
+    }
+
+    public func stop() {
+        locked { inner in
+            inner.polling?.cancel()
+            inner.polling = nil
+        }
+    }
+
+    // MARK: inside
+
+    /// One round of polling; returns how long to sleep.
+    private func tick() async -> Int64 {
+        var now = clock()
+        if now >= locked({ $0.nextDownload }) {
+            if source != nil { _ = try? await refresh() }
+            now = clock()
+            let poll = state(at: now)?.pollIntervalSeconds ?? ControlDocument.normalPoll
+            locked { $0.nextDownload = now + poll }
+        }
+        delivered()
+        let (document, nextDownload, postponed) = locked { ($0.document, $0.nextDownload, $0.choices.postponed?.until) }
+        var wake = nextDownload
+        if let document, let change = NextChange.after(document, at: now)?.at { wake = min(wake, change) }
+        if let postponed, postponed > now { wake = min(wake, postponed) }
+        return max(1, min(wake - now, ControlDocument.normalPoll))
+    }
+
+    /// The state of `inner` at `t`, the user's choices applied.
+    private func state(_ inner: Inner, at t: Int64) -> ReleaseState? {
+        guard let document = inner.document,
+              let answer = ClientAnswer.answer(document, platform: device.platform, release: release, os: device.os,
+                                               languages: device.languages, at: t) else { return nil }
+        var state = ReleaseState(answer)
+        if let version = state.update?.version { state.update?.releaseNotes = inner.notes[version] }
+        if state.kind == .optional, let update = state.update {
+            // A skip holds while skipping is allowed; a deadline or a stricter rule asks again.
+            if update.skipAllowed, inner.choices.skipped == update.version { state.shouldPrompt = false }
+            if let p = inner.choices.postponed, p.version == update.version, t < p.until { state.shouldPrompt = false }
+        }
+        return state
+    }
+
+    /// Works out the state now and hands it to onChange when it differs from the last one handed.
+    @discardableResult
+    private func delivered() -> ReleaseState? {
+        delivery.lock()
+        defer { delivery.unlock() }
+        let t = clock()
+        let (now, callback) = locked { inner -> (ReleaseState?, (@Sendable (ReleaseState) -> Void)?) in
+            guard let s = self.state(inner, at: t) else { return (nil, nil) }
+            guard inner.shown != s else { return (s, nil) }
+            inner.shown = s
+            return (s, inner.onChange)
+        }
+        if let now, let callback { callback(now) }
+        return now
+    }
+
+    private func decode(_ bytes: [UInt8]) throws(Failure) -> ProjectSnapshot {
+        guard bytes.count <= ReleaseControl.maximumBytes else { throw .unreadable("the document is \(bytes.count) bytes, more than \(ReleaseControl.maximumBytes)") }
+        let file: ControlImport.File
+        do { file = try ControlImport.read(bytes) } catch { throw .unreadable(error.message) }
+        var snapshot = file.snapshot
+        guard snapshot.platforms.contains(where: { $0.name == device.platform }) else { throw .unknownPlatform(device.platform) }
+        snapshot.zone = ReleaseControl.zone(snapshot.project.timeZone)
+        return snapshot
+    }
+
+    private func readWhatsNew(_ bytes: [UInt8]) throws(Failure) {
+        let read = try ReleaseControl.notes(bytes)
+        locked { inner in
+            inner.notes = read
+            keep(Data(bytes), as: "whatsnew.json")
+        }
+        delivered()
+    }
+
+    /// Writes a file of `storage` (under the lock: the file on disk is the one in memory).
+    private func keep<D: DataProtocol>(_ bytes: D, as name: String) {
+        guard let storage else { return }
+        try? FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
+        try? Data(bytes).write(to: storage.appendingPathComponent(name), options: .atomic)
     }
 
     /// version → notes (lines joined by newlines) of a what's-new file.
@@ -117,175 +307,69 @@ public final class ReleaseControl: @unchecked Sendable {
         return out
     }
 
-    /// Reads a document the app fetched itself. Returns the state it gives now.
-    @discardableResult
-    public func load(_ bytes: [UInt8]) throws(Failure) -> ReleaseState {
-        let snapshot: ProjectSnapshot
-        do { snapshot = try decode(bytes) } catch {
-            lock.withLock { _lastError = error }
-            throw error
-        }
-        lock.withLock { document = snapshot; _lastError = nil }
-        if let storage {
-            try? FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
-            try? Data(bytes).write(to: storage.appendingPathComponent("control.json"), options: .atomic)
-        }
-        // decode() found the platform: the document answers.
-        guard let state = changed() else { throw .unknownPlatform(device.platform) }
-        return state
-    }
-
-    /// Downloads the document from `source` and reads it.
-    @discardableResult
-    public func refresh() async throws(Failure) -> ReleaseState {
-        guard let source else { throw .download("no source URL") }
-        let bytes: [UInt8]
-        do { bytes = try await ReleaseControl.fetch(source) } catch let failure as Failure {
-            lock.withLock { _lastError = failure }
-            throw failure
-        } catch {
-            lock.withLock { _lastError = .download("\(error)") }
-            throw .download("\(error)")
-        }
-        let state = try load(bytes)
-        // The notes of the version offered, in the locale of its text: beside control.json, per platform and locale.
-        if let locale = state.update?.locale ?? state.maintenance?.locale {
-            let whatsNew = source.deletingLastPathComponent().appendingPathComponent(device.platform)
-                .appendingPathComponent("whatsnew").appendingPathComponent("\(locale).json")
-            if let bytes = try? await ReleaseControl.fetch(whatsNew) { try? loadWhatsNew(bytes) }
-        }
-        return self.state() ?? state
-    }
-
-    /// What to show at `t` (default now); nil before any document was read.
-    public func state(at t: Int64? = nil) -> ReleaseState? {
-        let t = t ?? clock()
-        let (document, choices, notes) = lock.withLock { (self.document, self.choices, self.notes) }
-        guard let document, let answer = ClientAnswer.answer(document, platform: device.platform, release: release, os: device.os,
-                                                              languages: device.languages, at: t) else { return nil }
-        var state = ReleaseState(answer)
-        if let version = state.update?.version { state.update?.releaseNotes = notes[version] }
-        if state.kind == .optional, let update = state.update {
-            if choices.skipped == update.version { state.shouldPrompt = false }
-            if let p = choices.postponed, p.version == update.version, t < p.until { state.shouldPrompt = false }
-        }
-        return state
-    }
-
-    /// The user chose "later": an optional update is not prompted again
-    /// for its remind-after hours. Returns false when nothing optional is shown.
-    @discardableResult
-    public func later() -> Bool {
-        let t = clock()
-        guard let s = state(at: t), s.kind == .optional, let u = s.update else { return false }
-        remember { $0.postponed = (u.version, t + (u.remindAfterHours ?? 24) * 3600) }
-        return true
-    }
-
-    /// The user chose "skip this version": allowed only where the rule
-    /// allows it; a newer target is prompted again. Returns false when not allowed.
-    @discardableResult
-    public func skip() -> Bool {
-        guard let s = state(), s.kind == .optional, let u = s.update, u.skipAllowed else { return false }
-        remember { $0.skipped = u.version }
-        return true
-    }
-
-    /// Polls `source` while running: every minute from an hour before a
-    /// maintenance window until it ends, else every 15 minutes (as the
-    /// document asks), and wakes at each instant the answer changes by
-    /// itself (a deadline, a window, a release delay) to call `onChange`.
-    public func start() {
-        stop()
-        let task = Task { [weak self] in
-            var nextDownload: Int64 = 0
-            while !Task.isCancelled {
-                guard let self else { return }
-                let now = self.clock()
-                if now >= nextDownload {
-                    if self.source != nil { _ = try? await self.refresh() }
-                    nextDownload = now + (self.state(at: now)?.pollIntervalSeconds ?? ControlDocument.normalPoll)
-                }
-                _ = self.changed()
-                let wake = min(nextDownload, self.nextChange(after: now) ?? nextDownload)
-                let seconds = max(1, min(wake - now, ControlDocument.normalPoll))
-                try? await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)
-            }
-        }
-        lock.withLock { polling = task }
-    }
-
-    public func stop() {
-        lock.withLock { polling?.cancel(); polling = nil }
-    }
-
-    // MARK: inside
-
-    private func decode(_ bytes: [UInt8]) throws(Failure) -> ProjectSnapshot {
-        guard bytes.count <= ReleaseControl.maximumBytes else { throw .unreadable("the document is \(bytes.count) bytes, more than \(ReleaseControl.maximumBytes)") }
-        let file: ControlImport.File
-        do { file = try ControlImport.read(bytes) } catch { throw .unreadable(error.message) }
-        var snapshot = file.snapshot
-        guard snapshot.platforms.contains(where: { $0.name == device.platform }) else { throw .unknownPlatform(device.platform) }
-        snapshot.zone = ReleaseControl.zone(snapshot.project.timeZone)
-        return snapshot
-    }
-
-    /// The project's zone from the device's zone database, for dates in messages.
+    /// The project's zone for dates in messages: the device's zone files, as
+    /// relctl reads them; else Foundation's transitions of that zone.
     static func zone(_ name: String) -> ZoneRules? {
         if ZoneRules.isUTC(name) { return .utc }
         for dir in ["/usr/share/zoneinfo", "/var/db/timezone/zoneinfo"] {
             if let data = FileManager.default.contents(atPath: "\(dir)/\(name)"), let rules = ZoneRules(tzif: Array(data)) { return rules }
         }
-        // No file: today's offset from Foundation, as a fixed rule.
         guard let tz = TimeZone(identifier: name) else { return nil }
-        let offset = tz.secondsFromGMT()
-        return ZoneRules(posix: "<X>\(offset <= 0 ? "" : "-")\(abs(offset) / 3600):\(abs(offset) % 3600 / 60)")
+        return zone(tz)
     }
 
-    /// The next instant after `t` at which the answer may change with no download.
-    private func nextChange(after t: Int64) -> Int64? {
-        lock.withLock { document }.flatMap { NextChange.after($0, at: t)?.at }
-    }
-
-    /// Works out the state now and calls onChange when it differs from the last one shown.
-    @discardableResult
-    private func changed() -> ReleaseState? {
-        guard let state = state() else { return nil }
-        let callback: (@Sendable (ReleaseState) -> Void)? = lock.withLock {
-            guard shown != state else { return nil }
-            shown = state
-            return _onChange
+    /// A zone's offsets from 1970 to 2100 as Foundation gives them.
+    static func zone(_ tz: TimeZone) -> ZoneRules {
+        var date = Date(timeIntervalSince1970: 0)
+        let end = Date(timeIntervalSince1970: 4_102_444_800)
+        func at(_ d: Date) -> (Int64, String) { (Int64(tz.secondsFromGMT(for: d)), tz.abbreviation(for: d) ?? "") }
+        var list: [(at: Int64, offset: Int64, name: String)] = []
+        while list.count < 1_000, let next = tz.nextDaylightSavingTimeTransition(after: date), next < end {
+            let (offset, name) = at(next)
+            list.append((Int64(next.timeIntervalSince1970), offset, name))
+            date = next
         }
-        callback?(state)
-        return state
-    }
-
-    private func remember(_ change: (inout Choices) -> Void) {
-        let data = lock.withLock { () -> Data in
-            change(&choices)
-            return choices.data
-        }
-        if let storage {
-            try? FileManager.default.createDirectory(at: storage, withIntermediateDirectories: true)
-            try? data.write(to: storage.appendingPathComponent("choices.json"), options: .atomic)
-        }
-        changed()
+        let first = at(Date(timeIntervalSince1970: 0))
+        return ZoneRules(initial: (first.0, first.1), transitions: list)
     }
 
     static func fetch(_ url: URL) async throws -> [UInt8] {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.timeoutInterval = 30
-        let (data, response): (Data, URLResponse?) = try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                if let error { continuation.resume(throwing: error); return }
-                continuation.resume(returning: (data ?? Data(), response))
-            }.resume()
-        }
+        let running = RunningRequest()
+        let (data, response): (Data, URLResponse?) = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = URLSession.shared.dataTask(with: request) { data, response, error in
+                    if let error { continuation.resume(throwing: error); return }
+                    continuation.resume(returning: (data ?? Data(), response))
+                }
+                running.set(task)
+                task.resume()
+            }
+        } onCancel: { running.cancel() }
         if let http = response as? HTTPURLResponse, http.statusCode != 200 { throw Failure.download("HTTP \(http.statusCode) from \(url)") }
         guard data.count <= maximumBytes else { throw Failure.download("\(data.count) bytes from \(url), more than \(maximumBytes)") }
         return Array(data)
+    }
+}
+
+/// The download a cancelled polling task stops.
+private final class RunningRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func set(_ t: URLSessionDataTask) {
+        lock.lock(); defer { lock.unlock() }
+        task = t
+        if cancelled { t.cancel() }
+    }
+
+    func cancel() {
+        lock.lock(); defer { lock.unlock() }
+        cancelled = true
+        task?.cancel()
     }
 }
 

@@ -31,6 +31,8 @@ final class ConformanceSuiteTests: XCTestCase {
             total += cases.count
         }
         XCTAssertEqual(kinds, ["none", "optional", "required", "maintenance"], "the suite asks for every kind of answer")
+        let pins = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/pins/cases.json")), as: UTF8.self)
+        XCTAssertTrue(pins.contains("https://downloads.example.com/acme.apk"), "a platform's own store link is asked for")
         XCTAssertGreaterThan(total, 2_000)
         let again = h.dir + "/again"
         h.ok("conformance export \(again)")
@@ -132,9 +134,8 @@ final class ReleaseControlTests: XCTestCase {
         let h = Harness()
         h.sample()
         let storage = URL(fileURLWithPath: h.dir + "/app")
-        let control = try ReleaseControl(device: Self.device("1.1", build: 110), storage: storage)
         let now = h.now
-        control.clock = { now }
+        let control = try ReleaseControl(device: Self.device("1.1", build: 110), storage: storage, clock: { now })
         let first = try control.load(Self.published(h))
         XCTAssertEqual(first.kind, .optional)
         XCTAssertEqual(first.update?.version, "2.0")
@@ -153,8 +154,12 @@ final class ReleaseControlTests: XCTestCase {
         XCTAssertEqual(control.state(at: now + 24 * 3600)?.shouldPrompt, true, "asked again after the remind-after hours")
         XCTAssertTrue(control.skip())
         XCTAssertEqual(control.state(at: now + 30 * 86400)?.shouldPrompt, false, "2.0 is skipped for good")
+        let stricter = try control.load(Self.published(h) { $0.ok("rules set --major persistent --yes") })
+        XCTAssertEqual(stricter.update?.skipAllowed, false)
+        XCTAssertEqual(control.state(at: now + 25 * 3600)?.shouldPrompt, true, "a rule that no longer allows skipping asks again (once the later has passed)")
+        try control.load(Self.published(h) { $0.ok("rules set --major default --yes") })
         // Kept across launches.
-        let relaunched = try ReleaseControl(device: Self.device("1.1", build: 110), storage: storage)
+        let relaunched = try ReleaseControl(device: Self.device("1.1", build: 110), storage: storage, clock: { now })
         XCTAssertEqual(relaunched.state(at: now)?.shouldPrompt, false)
         // A newer target is prompted again.
         let newer = try relaunched.load(Self.published(h) { $0.ok("version add 2.1 --platform ios --build 210 --released 2026-11-01T00:00:00Z") })
@@ -194,6 +199,17 @@ final class ReleaseControlTests: XCTestCase {
         XCTAssertEqual(down.pollIntervalSeconds, 60)
         XCTAssertEqual(control.state(at: Time.parseUTC("2026-12-08T04:00:00Z")!)?.kind, .required, "the window ends at its instant")
         XCTAssertEqual(control.state(at: Time.parseUTC("2026-12-08T04:00:00Z")!)?.pollIntervalSeconds, 900)
+    }
+
+    /// Without the zone files, Foundation's transitions give the same offsets and names.
+    func testTheZoneFromFoundationIsTheZoneFromItsFile() throws {
+        for name in ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"] {
+            let file = try XCTUnwrap(ZoneRules(tzif: Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/zoneinfo/" + name)))))
+            let foundation = ReleaseControl.zone(try XCTUnwrap(TimeZone(identifier: name)))
+            for t in stride(from: Int64(0), to: 4_000_000_000, by: 86_400 * 13 + 3_607) {
+                if file.offset(at: t) != foundation.offset(at: t) { return XCTFail("\(name) at \(Time.format(t)): \(file.offset(at: t)) vs \(foundation.offset(at: t))") }
+            }
+        }
     }
 
     /// Damaged, cut-short and hostile documents are refused and reported;
@@ -293,27 +309,3 @@ final class ReleaseControlTests: XCTestCase {
 
 /// What a detached task hands back to the waiting test.
 final class AsyncBox<T>: @unchecked Sendable { var value: T? }
-
-/// What an app pulls in: RelctlClient and RelctlModel import nothing of the
-/// server side (store, publish engine, formats, status pages), and the
-/// model nothing at all.
-final class ClientDependencyTests: XCTestCase {
-    func testTheClientPullsNoServerSideIntoAnApp() throws {
-        func imports(_ folder: String) throws -> Set<String> {
-            var out = Set<String>()
-            let root = Package.root + "/Sources/" + folder
-            for case let path as String in FileManager.default.enumerator(atPath: root)! where path.hasSuffix(".swift") {
-                for line in try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n")
-                where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") || line.hasPrefix("@testable import ") {
-                    out.insert(String(line.split(separator: " ").last!))
-                }
-            }
-            return out
-        }
-        XCTAssertEqual(try imports("RelctlModel"), [], "the model depends on nothing")
-        XCTAssertEqual(try imports("RelctlClient"), ["Foundation", "FoundationNetworking", "RelctlModel"])
-        let manifest = Package.read("Package.swift")
-        XCTAssertTrue(manifest.contains(#".target(name: "RelctlClient", dependencies: ["RelctlModel"]"#), "RelctlClient's only dependency is the model")
-        XCTAssertTrue(manifest.contains(#".target(name: "RelctlModel", swiftSettings: strict"#), "the model has no dependency")
-    }
-}

@@ -403,9 +403,10 @@ final class HelpExampleTests: XCTestCase {
                 guard (try? Parser.parse(words, root: Relctl.tree.model))?.path.count == e.path.count else { continue }
                 let h = Harness()
                 h.sample()
-                // Files named (`status --html FILE`, `export -o FILE`, `plan FILE`) are the harness's, not the
-                // package's; a configuration file to read is the sample's.
-                let files = words.map { $0.hasSuffix(".html") || $0.hasSuffix(".json") ? h.dir + "/" + $0 : $0 }
+                // Files and folders named (`status --html FILE`, `export -o FILE`, `plan FILE`, `conformance
+                // export ./suite`) are the harness's, not the package's; a configuration file to read is the sample's.
+                let files = words.map { $0.hasSuffix(".html") || $0.hasSuffix(".json") ? h.dir + "/" + $0
+                                        : $0.hasPrefix("./") ? h.dir + "/" + $0.dropFirst(2) : $0 }
                 if e.key == "plan", let file = files.first(where: { $0.hasSuffix(".json") }) {
                     XCTAssertEqual(h.run(["export", "-o", file]).status, 0)
                 }

@@ -39,7 +39,9 @@ enum ConformanceScenarios {
             "recommend 2.1 --platform ios --yes",
             "force 2.0 --platform android --yes",
         ]).map(line)),
-        Scenario(name: "pins", description: "Versions pinned to force, recommend and none, under and over a floor.", commands: (platforms + [
+        Scenario(name: "pins", description: "Versions pinned to force, recommend and none, under and over a floor; a store link of the project's own.", commands: ([
+            "platform add ios --bundle-id com.acme.app --app-store-id 1234567890",
+            "platform add android --bundle-id com.acme.app --store-url https://downloads.example.com/acme.apk",
             "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
             "version add 1.1 --platform ios --build 110 --released 2026-02-01T00:00:00Z",
             "version add 1.2 --platform ios --build 120 --released 2026-03-01T00:00:00Z",

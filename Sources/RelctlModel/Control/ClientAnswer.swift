@@ -30,6 +30,7 @@ public struct ClientAnswer: Equatable, Sendable {
     /// Nil when the snapshot has no such platform.
     public static func answer(_ snapshot: ProjectSnapshot, platform name: String, release: Release, os: String?,
                               languages: [String], at t: Int64) -> ClientAnswer? {
+        let t = min(max(t, Time.earliest), Time.latest)
         guard let platform = snapshot.platforms.first(where: { $0.name == name }) else { return nil }
         let evaluator = Evaluator(snapshot)
         let verdict = evaluator.evaluate(platform, release, at: t, os: os)
@@ -46,8 +47,8 @@ public struct ClientAnswer: Equatable, Sendable {
     }
 
     /// The first of the user's languages (device order) the project
-    /// publishes, along that language's own chain (de-AT, de); English
-    /// or the default locale only when no language of the user's is there.
+    /// publishes, along that language's own chain (de-AT, de); the default
+    /// locale (else the first published) only when no language of the user's is there.
     public static func locale(for languages: [String], among published: [String], defaultLocale: String) -> String {
         for language in languages {
             guard let tag = try? LocaleTag.normalize(language) else { continue }
@@ -83,6 +84,10 @@ extension ControlImport.File {
     /// device decides as relctl does, at any instant, without relctl.
     public var snapshot: ProjectSnapshot {
         var s = bare
+        // The link users update at, as published (a platform's own --store-url, else the store's page).
+        for i in s.platforms.indices {
+            if let url = updateURLs[s.platforms[i].name], url != s.platforms[i].updateURL { s.platforms[i].storeURL = url }
+        }
         var overrides: [String: [String: [String: String]]] = [:]
         for (locale, kinds) in messages {
             for (kind, fields) in kinds { overrides[kind, default: [:]][locale] = fields }

@@ -61,6 +61,14 @@ public struct ZoneRules: Sendable, Equatable {
 
     public static let utc = ZoneRules(posix: "UTC0")!
 
+    /// From transitions worked out elsewhere (an app's Foundation.TimeZone):
+    /// the offset and abbreviation before the first, then from each instant on.
+    public init(initial: (offset: Int64, name: String), transitions list: [(at: Int64, offset: Int64, name: String)]) {
+        let sorted = list.sorted { $0.at < $1.at }
+        transitions = sorted.map(\.at); offsets = sorted.map(\.offset); names = sorted.map(\.name)
+        self.initial = initial.offset; initialName = initial.name; rule = nil
+    }
+
     /// Zone names that mean UTC (the C library takes the bare ones for UTC even without a file).
     public static func isUTC(_ name: String) -> Bool {
         ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "UTC0", "GMT0", "Z", "Zulu", "Universal", "Etc/Universal"].contains(name)
