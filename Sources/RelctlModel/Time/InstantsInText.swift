@@ -28,17 +28,16 @@ extension Time {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// An instant in a zone for people: "2026-12-08 09:00 CET", seconds only
-    /// when there are some; `utcBeside` adds "(08:00 UTC)", with the UTC date
-    /// when it is another day. Without a zone: "2026-12-08 08:00 UTC".
-    public static func people(_ t: Int64, zone: ZoneRules?, utcBeside: Bool = true) -> String {
+    /// An instant in a zone for people with UTC beside it: "2026-12-08 09:00
+    /// CET (08:00 UTC)", seconds only when there are some, the UTC date when
+    /// it is another day. In UTC or without a zone: "2026-12-08 08:00 UTC".
+    public static func people(_ t: Int64, zone: ZoneRules?) -> String {
         let utc = wall(format(t))
         guard let zone else { return utc + " UTC" }
         let (offset, name) = zone.local(at: t)
         guard offset != 0 else { return utc + " " + (name.isEmpty ? "UTC" : name) }
         let local = wall(format(min(max(t + offset, earliest), latest)))
         let label = name.isEmpty ? LocalDate.zone(offset) : name
-        guard utcBeside else { return "\(local) \(label)" }
         let sameDay = local.prefix(10) == utc.prefix(10)
         return "\(local) \(label) (\(sameDay ? String(utc.dropFirst(11)) : utc) UTC)"
     }
