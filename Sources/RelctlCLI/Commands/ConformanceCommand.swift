@@ -36,8 +36,12 @@ enum ConformanceCommand {
     ) { inv in
         let dir = inv.arg("DIR")!
         let t0 = Time.parseUTC(start)!
-        var template = Array("/tmp/relctl-conformance.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw RelctlError.failure("cannot make a temporary folder in /tmp", hint: "check /tmp is writable") }
+        // The scenarios' databases, made and removed here.
+        let tmp = inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(tmp)/relctl-conformance.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw RelctlError.failure("cannot make a temporary folder in \(tmp): \(String(cString: strerror(errno)))", hint: "check it exists and is writable, or set TMPDIR")
+        }
         let work = String(cString: made)
         defer {
             for scenario in ConformanceScenarios.all { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(scenario.name).db\(suffix)") } }
