@@ -52,6 +52,7 @@ final class UndoTests: XCTestCase {
             "version add 2.1 --platform ios --build 210 --notes \"Faster\"",
             "version edit 1.1 --platform ios --build 111 --min-os 15.0",
             "version add 2.2 --platform ios --build 220 --unreleased",
+            "version add 3.0 --platform all --build 300 --notes \"Both\"",
             "version rm 1.1 --platform ios --yes",
             "notes set 1.1 --platform ios --locale fr \"Mieux\"",
             "notes rm 2.0 --platform ios --locale tr --yes",

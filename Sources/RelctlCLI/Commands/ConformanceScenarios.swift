@@ -10,17 +10,8 @@ enum ConformanceScenarios {
         var commands: [[String]]
     }
 
-    /// A command line as a shell splits it: words, and "double quoted" words with spaces.
-    static func line(_ s: String) -> [String] {
-        var words: [String] = [], word = "", quoted = false, started = false
-        for c in s {
-            if c == "\"" { quoted.toggle(); started = true } else if c == " " && !quoted {
-                if started { words.append(word); word = ""; started = false }
-            } else { word.append(c); started = true }
-        }
-        if started { words.append(word) }
-        return words
-    }
+    /// A command line as typed: words, "quoted words" whole (the hints' own splitter).
+    static func line(_ s: String) -> [String] { PastedHints.split(s) }
 
     static let platforms = [
         "platform add ios --bundle-id com.acme.app --app-store-id 1234567890",
