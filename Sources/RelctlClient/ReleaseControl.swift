@@ -380,16 +380,18 @@ struct Choices {
 
     init() {}
 
+    /// Read with the one reader the document is read with, bounded like it:
+    /// a damaged or planted file is as if the user had chosen nothing.
     init(_ data: Data) {
-        guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return }
-        if let p = o["postponed"] as? [String: Any], let v = p["version"] as? String, let u = (p["until"] as? NSNumber)?.int64Value { postponed = (v, u) }
-        skipped = o["skipped"] as? String
+        guard data.count <= ReleaseControl.maximumBytes, case .object(let o)? = try? JSONReader.parse(Array(data)) else { return }
+        if case .object(let p)? = o["postponed"], case .string(let v)? = p["version"], case .int(let u)? = p["until"] { postponed = (v, u) }
+        if case .string(let s)? = o["skipped"] { skipped = s }
     }
 
     var data: Data {
-        var o: [String: Any] = [:]
-        if let p = postponed { o["postponed"] = ["version": p.version, "until": NSNumber(value: p.until)] }
-        if let s = skipped { o["skipped"] = s }
-        return (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var o: [String: JSON] = [:]
+        if let p = postponed { o["postponed"] = .object(["version": .string(p.version), "until": .int(p.until)]) }
+        if let s = skipped { o["skipped"] = .string(s) }
+        return Data(JSON.object(o).compactBytes())
     }
 }

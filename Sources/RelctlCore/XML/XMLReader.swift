@@ -113,7 +113,7 @@ enum XMLReader {
 
     /// Deeper nesting is refused, as JSONReader refuses it: each level is a
     /// frame of this recursive reader. An appcast nests four deep.
-    static let maxDepth = 256
+    static let maxDepth = Nesting.maxDepth
 
     static func element(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws(XMLError) -> XMLElement {
         guard depth < maxDepth else { throw XMLError(message: "elements nested more than \(maxDepth) deep", offset: i) }

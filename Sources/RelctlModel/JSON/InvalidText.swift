@@ -6,6 +6,8 @@ extension JSONReader {
     /// The parser reads such bytes as U+FFFD, as a client's would: an
     /// import must refuse them instead of storing a character nobody wrote.
     public static func invalidUTF8(_ bytes: [UInt8]) -> String? {
+        // The standard library's check is quick; the walk below only finds where.
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
@@ -16,6 +18,35 @@ extension JSONReader {
             case .error: return path(to: offset, in: bytes)
             }
         }
+    }
+
+    /// Where a document holds a `\u` escape of a lone surrogate (`\ud800`
+    /// with no low half after it, or a low half alone), as the path of the
+    /// value; nil when it holds none. Such an escape is no character: the
+    /// parser refuses it, and an import names where it is.
+    public static func loneSurrogate(_ b: [UInt8]) -> String? {
+        var i = 0, inString = false
+        while i < b.count {
+            let c = b[i]
+            guard inString else {
+                if c == UInt8(ascii: "\"") { inString = true }
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "\"") { inString = false; i += 1; continue }
+            guard c == UInt8(ascii: "\\") else { i += 1; continue }
+            guard i + 1 < b.count, b[i + 1] == UInt8(ascii: "u"), let code = hex4(b, i + 2) else { i += 2; continue }
+            let pairedLow = i + 7 < b.count && b[i + 6] == UInt8(ascii: "\\") && b[i + 7] == UInt8(ascii: "u")
+                && hex4(b, i + 8).map { (0xDC00..<0xE000).contains($0) } == true
+            if (0xDC00..<0xE000).contains(code) || ((0xD800..<0xDC00).contains(code) && !pairedLow) {
+                // The path is found in a copy where the escape is a character, which the parser takes.
+                var plain = b
+                plain.replaceSubrange((i + 2)..<(i + 6), with: Array("0041".utf8))
+                return path(to: i, in: plain)
+            }
+            i += (0xD800..<0xDC00).contains(code) ? 12 : 6
+        }
+        return nil
     }
 
     /// The path of the innermost value whose bytes hold `offset`.
@@ -38,7 +69,7 @@ extension JSONReader {
                     guard b[i] == UInt8(ascii: "\""), (try? skipString(b, &i)) != nil else { break descend }
                     if (start..<i).contains(offset) { return "a member name in " + (path.isEmpty ? "the top-level object" : path) }
                     var at = start
-                    guard case .string(let key)? = try? parseValue(b, &at) else { break descend }
+                    guard let key = try? parseString(b, &at) else { break descend }
                     name = key
                     skipSpace(b, &i)
                     guard i < b.count, b[i] == UInt8(ascii: ":") else { break descend }

@@ -30,7 +30,7 @@ public enum JSONReader {
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1 } else {
             while true {
                 skipSpace(bytes, &i)
-                guard case .string(let key) = try parseValue(bytes, &i) else { throw Failure() }
+                let key = try parseString(bytes, &i)
                 skipSpace(bytes, &i)
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
@@ -136,8 +136,7 @@ public enum JSONReader {
 
         package func decoded(_ raw: Range<Int>) -> String? {
             var i = raw.lowerBound - 1
-            guard case .string(let s)? = try? JSONReader.parseValue(bytes, &i) else { return nil }
-            return s
+            return try? JSONReader.parseString(bytes, &i)
         }
 
         /// Each name once, with its last value.
@@ -235,8 +234,9 @@ public enum JSONReader {
 
     /// Deeper nesting is refused: each level is a frame of the recursive
     /// reader, and a file of a few hundred kilobytes of brackets would
-    /// otherwise overflow the stack. No file relctl reads nests past ten.
-    package static let maxDepth = 256
+    /// otherwise overflow the stack (an app reads control.json on a
+    /// background thread of 512 KiB). No file relctl reads nests past ten.
+    public static let maxDepth = Nesting.maxDepth
 
     /// Checks one value's syntax without building it.
     package static func skipValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws {
@@ -306,8 +306,15 @@ public enum JSONReader {
                 i += 1
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: "u") {
-                    guard i + 4 < b.count, b[(i + 1)...(i + 4)].allSatisfy(isHexDigit) else { throw Failure() }
+                    guard let code = hex4(b, i + 1) else { throw Failure() }
                     i += 4
+                    // A surrogate stands only as the first of a pair, as parseValue reads it.
+                    if (0xDC00..<0xE000).contains(code) { throw Failure() }
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
+                              let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) else { throw Failure() }
+                        i += 6
+                    }
                 } else if !escapes.contains(b[i]) {
                     throw Failure()
                 }
@@ -318,7 +325,24 @@ public enum JSONReader {
         i += 1
     }
 
-    private static func isHexDigit(_ c: UInt8) -> Bool { (48...57).contains(c) || (65...70).contains(c) || (97...102).contains(c) }
+    private static func hex4(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32? {
+        guard at >= 0, at + 4 <= b.count else { return nil }
+        var code: UInt32 = 0
+        for j in at..<(at + 4) {
+            guard let d = hexValue(b[j]) else { return nil }
+            code = code << 4 | d
+        }
+        return code
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt32? {
+        switch c {
+        case 48...57: UInt32(c - 48)
+        case 65...70: UInt32(c - 55)
+        case 97...102: UInt32(c - 87)
+        default: nil
+        }
+    }
 
     private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
         while i < b.count, b[i] == 32 || b[i] == 10 || b[i] == 13 || b[i] == 9 { i += 1 }
@@ -344,12 +368,8 @@ public enum JSONReader {
         guard at >= 0, at + 4 <= b.count else { return nil }
         var code: UInt32 = 0
         for c in b[at..<(at + 4)] {
-            switch c {
-            case 48...57: code = code << 4 | UInt32(c - 48)
-            case 65...70: code = code << 4 | UInt32(c - 55)
-            case 97...102: code = code << 4 | UInt32(c - 87)
-            default: return nil
-            }
+            guard let d = hexValue(c) else { return nil }
+            code = code << 4 | d
         }
         return code
     }
@@ -370,7 +390,8 @@ public enum JSONReader {
             if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object([:]) }
             while true {
                 skipSpace(b, &i)
-                guard case .string(let key) = try parseValue(b, &i) else { throw Failure() }
+                // A name is a string, never a value read from depth 0 again.
+                let key = try parseString(b, &i)
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
@@ -398,48 +419,7 @@ public enum JSONReader {
                 return .array(items)
             }
         case UInt8(ascii: "\""):
-            i += 1
-            // Most strings have no escape: one copy of their bytes.
-            var end = i
-            while end < b.count, b[end] != UInt8(ascii: "\""), b[end] != UInt8(ascii: "\\") { end += 1 }
-            if end < b.count, b[end] == UInt8(ascii: "\"") {
-                let s = String(decoding: b[i..<end], as: UTF8.self)
-                i = end + 1
-                return .string(s)
-            }
-            var out: [UInt8] = []
-            while i < b.count, b[i] != UInt8(ascii: "\"") {
-                if b[i] == UInt8(ascii: "\\") {
-                    i += 1
-                    guard i < b.count else { throw Failure() }
-                    switch b[i] {
-                    case UInt8(ascii: "n"): out.append(10)
-                    case UInt8(ascii: "r"): out.append(13)
-                    case UInt8(ascii: "t"): out.append(9)
-                    case UInt8(ascii: "b"): out.append(8)
-                    case UInt8(ascii: "f"): out.append(12)
-                    case UInt8(ascii: "u"):
-                        guard let code = hex4(b, i + 1) else { throw Failure() }
-                        i += 4
-                        var scalar = code
-                        // A high surrogate joins only a low one that follows; a lone one is U+FFFD.
-                        if (0xD800..<0xDC00).contains(code), i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
-                           let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) {
-                            scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                            i += 6
-                        }
-                        UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}") { out.append($0) }
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b[i])
-                    default: throw Failure()
-                    }
-                } else {
-                    out.append(b[i])
-                }
-                i += 1
-            }
-            guard i < b.count else { throw Failure() }
-            i += 1
-            return .string(String(decoding: out, as: UTF8.self))
+            return .string(try parseString(b, &i))
         case UInt8(ascii: "t"): return try literal(b, &i, "true", .bool(true))
         case UInt8(ascii: "f"): return try literal(b, &i, "false", .bool(false))
         case UInt8(ascii: "n"): return try literal(b, &i, "null", .null)
@@ -451,6 +431,57 @@ public enum JSONReader {
         }
     }
 
+    /// A string at `i` (which must start with its quote), its escapes read.
+    package static func parseString(_ b: [UInt8], _ i: inout Int) throws -> String {
+        guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw Failure() }
+        i += 1
+        // Most strings have no escape: one copy of their bytes.
+        var end = i
+        while end < b.count, b[end] != UInt8(ascii: "\""), b[end] != UInt8(ascii: "\\") { end += 1 }
+        if end < b.count, b[end] == UInt8(ascii: "\"") {
+            let s = String(decoding: b[i..<end], as: UTF8.self)
+            i = end + 1
+            return s
+        }
+        var out: [UInt8] = []
+        while i < b.count, b[i] != UInt8(ascii: "\"") {
+            if b[i] == UInt8(ascii: "\\") {
+                i += 1
+                guard i < b.count else { throw Failure() }
+                switch b[i] {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "b"): out.append(8)
+                case UInt8(ascii: "f"): out.append(12)
+                case UInt8(ascii: "u"):
+                    guard let code = hex4(b, i + 1) else { throw Failure() }
+                    i += 4
+                    var scalar = code
+                    // A surrogate stands only as the first of a pair: a lone one is no
+                    // character (a reader would store U+FFFD, text nobody wrote).
+                    if (0xDC00..<0xE000).contains(code) { throw Failure() }
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
+                              let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) else { throw Failure() }
+                        scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                    guard let character = Unicode.Scalar(scalar) else { throw Failure() }
+                    UTF8.encode(character) { out.append($0) }
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b[i])
+                default: throw Failure()
+                }
+            } else {
+                out.append(b[i])
+            }
+            i += 1
+        }
+        guard i < b.count else { throw Failure() }
+        i += 1
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// What Int64(String) makes of the bytes, without making the string: an
     /// optional minus, then at least one digit, within Int64's range.
     package static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
@@ -458,6 +489,8 @@ public enum JSONReader {
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
         guard !digits.isEmpty else { return nil }
+        // JSON writes no leading zero ("01"), and a reader that took one would accept what clients refuse.
+        if digits.first == UInt8(ascii: "0") && digits.count > 1 { return nil }
         // Summed negatively: Int64.min has no positive twin.
         var n: Int64 = 0
         for c in digits {

@@ -5,7 +5,10 @@ extension JSONReader {
     /// (a merge that kept both sides) must be refused instead, or one of the
     /// two would vanish silently. Call on a document `parse` accepted.
     public static func repeatedKey(_ b: [UInt8]) -> (path: String, key: String, line: Int)? {
+        // The walk below trusts the syntax (and so the depth) the parser checks.
         var i = 0
+        guard (try? skipValue(b, &i)) != nil else { return nil }
+        i = 0
         func walk(_ path: String) -> (String, String, Int)? {
             skipSpace(b, &i)
             guard i < b.count else { return nil }
@@ -22,7 +25,7 @@ extension JSONReader {
                 var name = path + "[\(index)]"
                 if open == UInt8(ascii: "{") {
                     let start = i
-                    guard case .string(let key)? = try? parseValue(b, &i) else { return nil }
+                    guard let key = try? parseString(b, &i) else { return nil }
                     guard seen.insert(key).inserted else {
                         return (path.isEmpty ? "the top-level object" : path, key, b[..<start].reduce(1) { $0 + ($1 == 10 ? 1 : 0) })
                     }

@@ -1,0 +1,152 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlClient
+@testable import RelctlCore
+@testable import RelctlModel
+@testable import RelctlPublish
+@testable import RelctlStore
+
+/// Issue 44, the third hardening round: one defect per test, each failed before its fix.
+final class HardeningRoundThreeTests: XCTestCase {
+    let fm = FileManager.default
+
+    /// Runs `body` on a thread with an app's background stack (512 KiB):
+    /// a reader that recursed once per bracket would overflow it and crash
+    /// the test process, which fails the suite.
+    func onAppThread(_ body: @escaping @Sendable () throws -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { try body() } catch { XCTFail("\(error)") }
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 300), .success, "the readers finished")
+    }
+
+    /// Every bracket shape, a million deep, and 100 KB of `{` (a `{` where a name belongs).
+    static let hostile: [(name: String, bytes: [UInt8])] = {
+        let n = 1_000_000
+        func deep(_ open: String, _ close: String = "") -> [UInt8] {
+            Array((String(repeating: open, count: n) + String(repeating: close, count: n)).utf8)
+        }
+        return [("100 KB of {", Array(repeating: UInt8(ascii: "{"), count: 100_000)),
+                ("[ x 1M", deep("[")), ("{ x 1M", deep("{")), ("[] x 1M closed", deep("[", "]")),
+                ("{\"a\": x 1M", deep("{\"a\":")), ("{\"a\":[ x 1M", deep("{\"a\":[")), ("[{\"a\": x 1M", deep("[{\"a\":")),
+                ("[{ x 1M", deep("[{")), ("{\"schemaVersion\":1,\"project\": then [ x 1M", Array("{\"schemaVersion\":1,\"project\":".utf8) + deep("[")),
+                ("{\"a\":{ closed x 1M", deep("{\"a\":", "}"))]
+    }()
+
+    // 1. A `{` in the place of a name started the depth again at 0, so 100 KB
+    // of `{` crashed every JSON reader. Each reader refuses each shape, on a
+    // 512 KiB stack, and one nested to the limit still reads.
+    func testHostileNestingIsRefusedByEveryReaderOnAnAppsStack() throws {
+        let dir = NSTemporaryDirectory() + "/relctl-nesting-\(getpid())"
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: dir) }
+        onAppThread {
+            for (name, bytes) in Self.hostile {
+                XCTAssertNil(try? JSONReader.parse(bytes), name)
+                XCTAssertNil(try? JSONReader.members(bytes), name)
+                var i = 0
+                XCTAssertNil(try? JSONReader.skipValue(bytes, &i), name)
+                XCTAssertNil(JSONReader.repeatedKey(bytes).map { _ in () }, name)
+                XCTAssertNil(JSONReader.loneSurrogate(bytes), name)
+                _ = JSONReader.invalidUTF8(bytes + [0xFF])
+                _ = JSONReader.fractionalNumber(bytes + Array("1.5".utf8))
+                XCTAssertThrowsError(try ControlImport.read(bytes), name)
+                XCTAssertThrowsError(try ConfigFormat.read(bytes), name)
+                XCTAssertNil(IndexFormat.parse(bytes), name)
+                XCTAssertEqual(TreeFiles.readIndex(bytes).count, 0, name)
+                // What a DIR holds: the journal, the state, deploy's record.
+                for file in [".relctl-journal", TreeState.name, DeployJournal.name] {
+                    _ = try? Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + file))
+                }
+                _ = TreeFiles.readJournal(dir + "/.relctl-journal")
+                XCTAssertNil(TreeState.read(root: dir), name)
+                XCTAssertEqual(DeployJournal.read(root: dir).pending.count, 0, name)
+                // The app: control.json, the what's-new file, its own stored choices.
+                let device = ReleaseControl.Device(platform: "ios", version: "1.0", languages: ["en"])
+                let store = URL(fileURLWithPath: dir + "/app")
+                try? FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+                for file in ["control.json", "choices.json", "whatsnew.json"] { _ = try? Data(bytes).write(to: store.appendingPathComponent(file)) }
+                guard let control = try? ReleaseControl(device: device, storage: store) else { XCTFail("the client starts on a damaged store"); continue }
+                XCTAssertThrowsError(try control.load(bytes), name)
+                XCTAssertThrowsError(try control.loadWhatsNew(bytes), name)
+                XCTAssertNotNil(control.lastError, name)
+                // An appcast, through the other reader with the same limit.
+                let xml = Array(String(repeating: "<a>", count: 100_000).utf8)
+                XCTAssertThrowsError(try XMLReader.parse(xml))
+            }
+            // At the limit a document still reads, and is written back the same.
+            let limit = Nesting.maxDepth
+            let deepest = Array((String(repeating: "{\"a\":[", count: limit / 2) + "1" + String(repeating: "]}", count: limit / 2)).utf8)
+            XCTAssertEqual((try? JSONReader.parse(deepest))?.compactBytes(), deepest + [10])
+            let over = Array((String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)).utf8)
+            XCTAssertNil(try? JSONReader.parse(over))
+        }
+    }
+
+    /// The commands, on the files and rows a user or a bucket hands them.
+    func testHostileNestingIsAOneLineErrorFromEveryCommand() throws {
+        let h = PublishTests.scenario()
+        let bad = h.dir + "/bad.json"
+        try Data(Self.hostile[0].bytes).write(to: URL(fileURLWithPath: bad))
+        h.fails("apply \(bad) --yes", "bad.json")
+        h.fails("plan \(bad)", "bad.json")
+        h.fails("import retired \(bad) --platform ios --yes", "bad.json")
+        // A DIR's index.json.
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        try Data(Self.hostile[1].bytes).write(to: URL(fileURLWithPath: out + "/index.json"))
+        let verify = h.run(["verify", out])
+        XCTAssertEqual(verify.status, 1, verify.err)
+        XCTAssertEqual(h.run(["publish", out]).status, 0, "publish writes over an index it cannot read")
+        // A recorded row: log and undo.
+        try sqlite3(h, "UPDATE audit_change SET before = CASE WHEN before IS NULL THEN NULL ELSE replace(hex(zeroblob(50000)), '0', '{') END, after = CASE WHEN after IS NULL THEN NULL ELSE replace(hex(zeroblob(50000)), '0', '[') END")
+        h.fails("log", "bad row")
+        h.fails("undo --yes", "bad row")
+    }
+
+    // 5. A lone surrogate escape was stored as U+FFFD; it is refused with the value's path.
+    func testALoneSurrogateIsRefusedWithItsPath() throws {
+        for text in [#""\ud800""#, #""a\udc00b""#, #""\ud800\u0041""#, #""\ud800x""#, #""\uDBFF""#] {
+            XCTAssertNil(try? JSONReader.parse(Array(text.utf8)), text)
+            var i = 0
+            XCTAssertNil(try? JSONReader.skipValue(Array(text.utf8), &i), text)
+        }
+        XCTAssertEqual(try JSONReader.parse(Array(#""\ud83d\ude00""#.utf8)), .string("😀"), "a pair is one character")
+        let doc = Array(#"{"projects": {"shop": {"name": "Sh\ud800op"}}}"#.utf8)
+        XCTAssertEqual(JSONReader.loneSurrogate(doc), "projects.shop.name")
+        XCTAssertEqual(JSONReader.loneSurrogate(Array(#"{"a": ["x", "\udfff"]}"#.utf8)), "a[1]")
+        XCTAssertNil(JSONReader.loneSurrogate(Array(#"{"a": "\\ud800", "b": "\ud83d\ude00"}"#.utf8)), "an escaped backslash, and a pair")
+
+        let h = PublishTests.scenario()
+        let file = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(file)")
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""name": "Shop""#, with: #""name": "Sh\ud800op""#)
+        XCTAssertTrue(text.contains(#"\ud800"#))
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let r = h.fails("apply \(file) --yes", "projects.shop.name")
+        XCTAssertTrue(r.err.contains("surrogate"), r.err)
+
+        // The control.json readers: relctl's import and the client's.
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        var control = try String(contentsOfFile: out + "/shop/control.json", encoding: .utf8)
+        let name = try XCTUnwrap(control.range(of: #""name":""#))
+        control.insert(contentsOf: #"\udc01"#, at: name.upperBound)
+        let bytes = Array(control.utf8)
+        XCTAssertThrowsError(try ControlImport.read(bytes)) { XCTAssertTrue(($0 as! ImportProblem).message.contains("project.name"), "\($0)") }
+        let client = try ReleaseControl(device: .init(platform: "ios", version: "1.0", languages: ["en"]))
+        XCTAssertThrowsError(try client.load(bytes))
+    }
+
+    // 9. A leading zero is no JSON number.
+    func testALeadingZeroIsNoNumber() {
+        for text in ["01", "-01", "00", "[1, 02]", "{\"build\": 0100}"] { XCTAssertNil(try? JSONReader.parse(Array(text.utf8)), text) }
+        for (text, value) in [("0", Int64(0)), ("-0", 0), ("10", 10), ("-105", -105)] { XCTAssertEqual(try? JSONReader.parse(Array(text.utf8)), .int(value), text) }
+    }
+}
