@@ -150,3 +150,73 @@ final class HardeningRoundThreeTests: XCTestCase {
         for (text, value) in [("0", Int64(0)), ("-0", 0), ("10", 10), ("-105", -105)] { XCTAssertEqual(try? JSONReader.parse(Array(text.utf8)), .int(value), text) }
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 7. apply --expect was not checked when the file changed nothing: a used
+    // or made-up token exited 0. It is checked always.
+    func testApplyChecksItsTokenEvenWhenNothingChanges() throws {
+        let h = PublishTests.scenario()
+        let file = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(file)")
+        h.ok("force 2.0 --platform ios --yes")
+        let plan = try XCTUnwrap(h.ok("plan \(file) --json").json as? [String: Any])
+        let used = try XCTUnwrap(plan["expect"] as? String)
+        h.ok("apply \(file) --expect \(used) --yes")
+        // Applied: the same token again names a plan that is gone.
+        h.fails("apply \(file) --expect \(used) --yes", "no longer the plan \(used)")
+        h.fails("apply \(file) --expect 0123456789abcdef --yes", "no longer the plan 0123456789abcdef")
+        // A plan of no change has a token of its own, which applies (nothing) while nothing moved.
+        let none = try XCTUnwrap(h.ok("plan \(file) --json").json as? [String: Any])
+        XCTAssertEqual(none["changes"] as? Bool, false)
+        let token = try XCTUnwrap(none["expect"] as? String)
+        XCTAssertNotEqual(token, used)
+        XCTAssertTrue(h.ok("plan \(file)").out.contains("--expect \(token)"))
+        h.ok("apply \(file) --expect \(token) --yes")
+        // Once the database moved, that token no longer holds either.
+        h.ok("recommend 2.0 --platform ios --yes")
+        h.fails("apply \(file) --expect \(token) --yes", "no longer the plan \(token)")
+    }
+}
+
+/// Issue 44, item 8: the renderer a tree names is what renders it.
+final class FormatRevisionTests: XCTestCase {
+    /// A format changed without moving the revision would leave every live
+    /// tree rendered by the old code until its database changes.
+    func testTheFormatRevisionMovesWithWhatTheFormatsWrite() throws {
+        let golden = Package.root + "/Tests/RelctlTests/Golden"
+        var all: [UInt8] = []
+        for (path, bytes) in fileTree(golden).sorted(by: { $0.key < $1.key }) where path != "index.json" {
+            all += Array(path.utf8) + [0] + Array(bytes) + [0]
+        }
+        let digest = SHA256.hex(all)
+        XCTAssertEqual(digest, FormatRevision.goldenDigest,
+                       "what the formats write changed (the golden files) at format revision \(FormatRevision.number): move FormatRevision.number to \(FormatRevision.number + 1) and goldenDigest to \(digest)")
+        XCTAssertTrue(PublishCommand.generator.contains("formats \(FormatRevision.number)"))
+        XCTAssertTrue(PublishCommand.generator.contains(Runner.version))
+    }
+
+    /// A tree whose index names another renderer has every file rendered again.
+    func testATreeRenderedByAnotherRevisionIsRenderedAgain() throws {
+        let h = PublishTests.scenario()
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        let control = out + "/shop/control.json"
+        let good = try Data(contentsOf: URL(fileURLWithPath: control))
+        // As the previous revision wrote it: other bytes, listed so in index.json, and its name there and in the state.
+        let old = alteredAtSameSize(control)
+        try old.write(to: URL(fileURLWithPath: control))
+        let index = out + "/index.json"
+        try (try String(contentsOfFile: index, encoding: .utf8)).replacingOccurrences(of: SHA256.hex(Array(good)), with: SHA256.hex(Array(old)))
+            .write(toFile: index, atomically: true, encoding: .utf8)
+        let older = FormatRevision.generator(version: Runner.version).replacingOccurrences(of: "formats \(FormatRevision.number)", with: "formats \(FormatRevision.number - 1)")
+        for name in ["index.json", TreeState.name] {
+            let path = out + "/" + name
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(text.contains(PublishCommand.generator), name)
+            try text.replacingOccurrences(of: PublishCommand.generator, with: older).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: control)), good, "rendered again by this revision")
+        XCTAssertTrue(try String(contentsOfFile: out + "/index.json", encoding: .utf8).contains(PublishCommand.generator))
+    }
+}

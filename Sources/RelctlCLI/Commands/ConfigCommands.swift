@@ -25,8 +25,11 @@ enum ConfigCommands {
         guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, store, now: now) }) else {
             let unchanged = projects.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array([])]) }
-            inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .null, "projects": .array(unchanged), "impact": .array([])])) {
+            // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
+            let token = expectToken(bytes, [])
+            inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
                 "no changes: the database already holds what \(path) says (\(projects.map(\.slug).joined(separator: ", ")))\n"
+                    + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
             }
             return
         }

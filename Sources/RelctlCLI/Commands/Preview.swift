@@ -22,7 +22,11 @@ extension Invocation {
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
         if flag("yes") && quiet && !dryRun && vet == nil { return try watchingLockouts(store, projects, write) }
         // Nothing to change: nothing to ask about (the write says "unchanged"), as long as it still changes nothing.
-        guard let trial = try self.trial(store, projects: projects, write: write) else { return try asShown([], store, write) }
+        guard let trial = try self.trial(store, projects: projects, write: write) else {
+            // A plan of no change is vetted too: a token that names another plan is refused.
+            try vet?([])
+            return try asShown([], store, write)
+        }
         let rows = trial.rows
         try vet?(rows)
         let asking = context.stdinIsTerminal && !flag("yes") && !dryRun

@@ -38,7 +38,7 @@ enum PublishCommand {
     }
 
     /// Who wrote a tree: a tree another relctl wrote is rendered anew, whole.
-    static let generator = "relctl \(Runner.version)"
+    static let generator = FormatRevision.generator(version: Runner.version)
 
     /// One publish as the command line asks for it (Publisher.publish), a
     /// progress line on a terminal, and a refusal spelled with its fix.
