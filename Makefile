@@ -50,7 +50,7 @@ demo:
 # and S3, a browser, the binary under kills and a full disk), fuzz, or hold
 # the zone reader to the C library for every zone; `make check` runs them
 # all, as CI does.
-SLOW = CrashPointTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|ZoneRulesTests
+SLOW = CrashPointTests|HardeningRoundThreeTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|ZoneRulesTests
 test:
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing --skip '$(SLOW)'

@@ -39,9 +39,8 @@ public final class ReleaseControl: @unchecked Sendable {
         case download(String)
     }
 
-    /// Documents larger than this are refused unread (a control.json of a
-    /// thousand versions per platform is a few hundred KB).
-    public static let maximumBytes = 8 << 20
+    /// Documents larger than this are refused unread: the size publish refuses to write.
+    public static let maximumBytes = ControlDocument.maximumBytes
 
     private let device: Device
     private let release: Release

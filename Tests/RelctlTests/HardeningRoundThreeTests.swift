@@ -220,3 +220,51 @@ final class FormatRevisionTests: XCTestCase {
         XCTAssertTrue(try String(contentsOfFile: out + "/index.json", encoding: .utf8).contains(PublishCommand.generator))
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 6. A 1.2 MB project name made a 9.6 MB control.json the client refuses,
+    // while publish and verify passed. Every text has a limit, and publish
+    // refuses a control.json the client would (one constant for both).
+    func testEveryTextHasALimitAndPublishRefusesWhatTheClientWould() throws {
+        let h = PublishTests.scenario()
+        let huge = String(repeating: "N", count: 1_200_000)
+        XCTAssertEqual(h.run(["project", "edit", "shop", "--name", huge]).status, 2)
+        h.fails("project edit shop --name \(String(repeating: "N", count: 101))", status: 2, "more than \(Names.appNameMaximum)")
+        let file = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(file)")
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        try exported.replacingOccurrences(of: #""name": "Shop""#, with: "\"name\": \"\(huge)\"").write(toFile: file, atomically: true, encoding: .utf8)
+        h.fails("apply \(file) --yes", "projects.shop.name")
+        let long = String(repeating: "m", count: UserText.messageMaximum + 1)
+        h.fails("message set optional --locale en --message \(long)", status: 2, "at most \(UserText.messageMaximum)")
+        h.fails("platform edit ios --store-url https://example.com/\(String(repeating: "a", count: Names.urlMaximum))", status: 2, "more than \(Names.urlMaximum)")
+        // At the limit, taken.
+        h.ok("project edit shop --name \(String(repeating: "é", count: Names.appNameMaximum))")
+
+        // A database edited by hand past every limit: publish refuses the control.json
+        // the client would refuse, verify says so of one written anyway, and the client refuses it.
+        let out = h.dir + "/out"
+        let copy = "replace(hex(zeroblob(\(UserText.messageMaximum / 2))), '0', '😀')"
+        try sqlite3(h, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO maintenance(project_id, platform_id, starts_at, ends_at)
+                SELECT (SELECT id FROM project WHERE slug = 'shop'), NULL, 1830000000 + i * 7200, 1830000000 + i * 7200 + 3600 FROM n;
+            INSERT INTO maintenance_copy(window_id, locale, title, message)
+                SELECT m.id, l.tag, \(copy), \(copy) FROM maintenance m, (SELECT 'en' AS tag UNION SELECT 'tr' UNION SELECT 'he') l WHERE m.starts_at > 1830000000;
+            """)
+        let refused = h.run(["publish", out])
+        XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertTrue(refused.err.contains("8 MiB RelctlClient reads"), refused.err)
+        XCTAssertFalse(fm.fileExists(atPath: out + "/shop/control.json"))
+        let forced = h.run(["publish", out, "--\(PublishCommand.overrideFlag)"])
+        XCTAssertEqual(forced.status, 0, forced.err)
+        do {
+            let control = try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json"))
+            XCTAssertGreaterThan(control.count, ControlDocument.maximumBytes)
+            XCTAssertEqual(h.run(["verify", out]).status, 1)
+            let client = try ReleaseControl(device: .init(platform: "ios", version: "1.0", languages: ["en"]))
+            XCTAssertThrowsError(try client.load(Array(control)))
+        }
+        XCTAssertEqual(ReleaseControl.maximumBytes, ControlDocument.maximumBytes)
+    }
+}

@@ -10,6 +10,10 @@ public struct ControlClient: Sendable {
     /// only the members this client uses are made into values (a version
     /// list holds hundreds of objects whose other members it never reads).
     public init(_ bytes: [UInt8]) throws(ClientFailure) {
+        // RelctlClient refuses a larger document unread, and keeps its last one.
+        guard bytes.count <= ControlDocument.maximumBytes else {
+            throw .ignored("it is \(bytes.count) bytes, more than the \(ControlDocument.maximumBytes >> 20) MiB RelctlClient reads")
+        }
         let top: [String: Range<Int>]
         do { top = try JSONReader.members(bytes) } catch {
             _ = try ClientJSON.parse(bytes)

@@ -3,6 +3,10 @@
 /// ControlFormat writes the document; ControlImport and apps read it.
 public enum ControlDocument {
     public static let schemaVersion: Int64 = 1
+    /// Documents larger than this are refused unread by RelctlClient, and so
+    /// by publish and verify, which read every control.json as it does (a
+    /// control.json of a thousand versions per platform is a few hundred KB).
+    public static let maximumBytes = 8 << 20
     /// Seconds between checks, normally and from an hour before a window until it ends.
     public static let normalPoll: Int64 = 900
     public static let urgentPoll: Int64 = 60

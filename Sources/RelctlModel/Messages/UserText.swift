@@ -6,11 +6,22 @@ public enum UserText {
     /// Why `text` cannot be a field of a `kind` message; nil when it can.
     public static func messageProblem(_ text: String, kind: String) -> String? {
         if text.trimmingSpaces().isEmpty { return "it is empty" }
+        if let problem = messageTooLong(text) { return problem }
         if hasControls(text) { return "it contains control characters" }
         if let name = unknownPlaceholder(text, kind: kind) {
             return "unknown placeholder \(name) (use \(Catalog.placeholders(for: kind).joined(separator: ", ")))"
         }
         return nil
+    }
+
+    /// A field of a message or of a window's copy (a title, a text, a
+    /// button) is read in a dialog: past this it is a mistake, and it would
+    /// go into control.json once per locale.
+    public static let messageMaximum = 2_000
+
+    public static func messageTooLong(_ text: String) -> String? {
+        guard let n = Names.tooLong(text, messageMaximum) else { return nil }
+        return "it is \(n) characters long; a message's field is at most \(messageMaximum): apps show it in a dialog"
     }
 
     /// Why `text` cannot be release notes; nil when it can.
@@ -53,6 +64,8 @@ public enum UserText {
     /// controls) or show a placeholder unfilled does not.
     public static func storedMessageProblem(_ text: String, kind: String) -> String? {
         if hasBreakingControls(text) { return "it contains control characters" }
+        // Longer would make apps refuse the control.json that carries it.
+        if let problem = messageTooLong(text) { return problem }
         if let name = unknownPlaceholder(text, kind: kind), name.dropFirst().dropLast().allSatisfy({ $0.isLetter || $0 == "_" }), name.count > 2 {
             return "unknown placeholder \(name) (use \(Catalog.placeholders(for: kind).joined(separator: ", ")))"
         }

@@ -18,6 +18,9 @@ public enum Names {
     public static func appName(_ s: String) throws -> String {
         let trimmed = s.trimmingSpaces()
         guard !trimmed.isEmpty else { throw InputError("the app name is empty", hint: "give the name users know the app by, like --name \"Shop\"") }
+        if let long = tooLong(s, appNameMaximum) {
+            throw InputError("the app name is \(long) characters long, more than \(appNameMaximum)", hint: "give the name users know the app by (the stores allow 30 characters)")
+        }
         guard !s.contains("{") && !s.contains("}") else {
             throw InputError("the app name '\(s)' contains a brace", hint: "leave out { and }: messages would read them as placeholders")
         }
@@ -25,6 +28,22 @@ public enum Names {
             throw InputError("the app name contains a control character", hint: "use plain text on one line")
         }
         return s
+    }
+
+    /// The limits of every text relctl publishes, in characters (docs/design.md,
+    /// "Limits"): each is far past what a store or a dialog shows, and they
+    /// keep one value from making a file that a client refuses for its size
+    /// (publish refuses such a file all the same, ControlDocument.maximumBytes).
+    public static let appNameMaximum = 100
+    public static let bundleIDMaximum = 255
+    public static let urlMaximum = 2_000
+
+    /// The length of `s` in characters when it is more than `limit`; nil
+    /// otherwise (most texts are judged by their UTF-8 size alone).
+    package static func tooLong(_ s: String, _ limit: Int) -> Int? {
+        guard s.utf8.count > limit else { return nil }
+        let n = s.count
+        return n > limit ? n : nil
     }
 
     /// Platform names become folder names too, and decide the manifest flavour.
@@ -63,6 +82,9 @@ public enum Names {
 
     /// Reverse-DNS bundle or package id, as the stores require.
     public static func bundleID(_ s: String) throws -> String {
+        if let long = tooLong(s, bundleIDMaximum) {
+            throw InputError("the bundle id is \(long) characters long, more than \(bundleIDMaximum)", hint: "use the app's reverse-DNS id, like com.example.shop")
+        }
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
         let ok = parts.count >= 2 && parts.allSatisfy { p in
             !p.isEmpty && p.utf8.allSatisfy { c in
@@ -76,6 +98,9 @@ public enum Names {
     }
 
     public static func url(_ s: String) throws -> String {
+        if let long = tooLong(s, urlMaximum) {
+            throw InputError("the URL is \(long) characters long, more than \(urlMaximum)", hint: "give the store page's own address, like https://apps.apple.com/app/id1088280260")
+        }
         guard s.hasPrefix("https://") || s.hasPrefix("http://") || s.hasPrefix("itms-apps://") || s.hasPrefix("market://"),
               !s.contains(where: { $0.isWhitespace }) else {
             throw InputError("invalid URL '\(s)'", hint: "give an absolute https:// URL without spaces")
