@@ -28,7 +28,11 @@ package struct DeployPlan {
 
     package static func contentType(_ path: String) -> String { (FileKinds.of(path) ?? FileKinds.retired).contentType }
 
-    /// `owed`: deletions an earlier deploy to this remote recorded and did not finish (DeployJournal).
+    /// The remote's record of its releases and owed deletions (deploy), beside
+    /// index.json: never a file of a release, so never deleted or sent as one.
+    package static let recordName = "relctl-releases.json"
+
+    /// `owed`: deletions an earlier deploy to this remote recorded there and did not finish.
     package init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {
         // An index of another relctl version (or the old rclone sync) still names what is there.
         let theirs = remote.index?.files ?? remote.bytes.map(TreeFiles.readIndex) ?? [:]
@@ -37,7 +41,9 @@ package struct DeployPlan {
             if let t = theirs[path], t == entry { unchanged += 1; continue }
             if path.hasSuffix("/control.json") { control.append(path) } else { data.append(path) }
         }
-        deletions = Set(theirs.keys).union(owed).filter { local.files[$0] == nil && TreeFiles.isSafe($0) && $0 != "index.json" }.sorted()
+        deletions = Set(theirs.keys).union(owed).filter {
+            local.files[$0] == nil && TreeFiles.isSafe($0) && $0 != "index.json" && $0 != DeployPlan.recordName
+        }.sorted()
         // A cache must not keep a file past the instant it changes by itself.
         let cap = local.nextChange.map { max(0, $0.at - now) }
         capSeconds = cap ?? 0

@@ -59,13 +59,12 @@ final class HardeningRoundThreeTests: XCTestCase {
                 XCTAssertThrowsError(try ConfigFormat.read(bytes), name)
                 XCTAssertNil(IndexFormat.parse(bytes), name)
                 XCTAssertEqual(TreeFiles.readIndex(bytes).count, 0, name)
-                // What a DIR holds: the journal, the state, deploy's record.
-                for file in [".relctl-journal", TreeState.name, DeployJournal.name] {
+                // What a DIR holds: the journal, the state.
+                for file in [".relctl-journal", TreeState.name] {
                     _ = try? Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + file))
                 }
                 _ = TreeFiles.readJournal(dir + "/.relctl-journal")
                 XCTAssertNil(TreeState.read(root: dir), name)
-                XCTAssertEqual(DeployJournal.read(root: dir).pending.count, 0, name)
                 // The app: control.json, the what's-new file, its own stored choices.
                 let device = ReleaseControl.Device(platform: "ios", version: "1.0", languages: ["en"])
                 let store = URL(fileURLWithPath: dir + "/app")
@@ -266,5 +265,56 @@ extension HardeningRoundThreeTests {
             XCTAssertThrowsError(try client.load(Array(control)))
         }
         XCTAssertEqual(ReleaseControl.maximumBytes, ControlDocument.maximumBytes)
+    }
+}
+
+extension HardeningRoundThreeTests {
+    func rcloneWrapper(_ path: String, _ body: String) throws {
+        try ("#!/bin/sh\n" + body + "\nexec /usr/bin/rclone \"$@\"\n").write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(path, 0o755), 0)
+    }
+
+    // 3. The deletions a killed deploy owed lived only in its DIR: CI publishing into a
+    // fresh DIR each run left stale files on the remote for ever. The next deploy to
+    // the remote finishes them, from any DIR. And (9) a remote index naming the
+    // record never has the record deleted.
+    func testAKilledDeployIsFinishedFromAFreshFolder() throws {
+        let h = PublishTests.scenario()
+        let remote = h.dir + "/remote", bin = h.dir + "/bin"
+        for d in [remote, bin] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        try rcloneWrapper(bin + "/rclone", "")
+        let env = ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]
+        func relctl(_ args: [String]) throws -> Proc { try Proc.run(Package.binary, ["--db", h.db] + args, env: env) }
+        // Each run of CI publishes into a folder of its own.
+        var run = 0
+        func ciRun() throws -> (Proc, String) {
+            run += 1
+            let out = h.dir + "/ci-\(run)"
+            XCTAssertEqual(try relctl(["publish", out, "-q"]).status, 0)
+            return (try relctl(["deploy", out, remote]), out)
+        }
+        XCTAssertEqual(try ciRun().0.status, 0)
+        h.ok("platform rm android --yes")
+        let stale = fileTree(remote).keys.filter { $0.hasPrefix("shop/android/") }
+        XCTAssertFalse(stale.isEmpty)
+        try rcloneWrapper(bin + "/rclone", "[ \"$1\" = delete ] && { kill -9 $PPID; sleep 5; exit 1; }")
+        let (killed, killedDir) = try ciRun()
+        XCTAssertNotEqual(killed.status, 0)
+        XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: killedDir + "/index.json"), "killed after index.json")
+        XCTAssertTrue(fm.fileExists(atPath: remote + "/" + stale[0]), "and before the deletions")
+        try rcloneWrapper(bin + "/rclone", "")
+        let (next, nextDir) = try ciRun()
+        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertTrue(next.err.contains("deleted \(stale.count)"), next.err)
+        XCTAssertEqual(fileTree(remote), fileTree(nextDir), "the stale files are gone, deleted by a deploy from another folder")
+
+        // A remote index that lists the record (hostile, or a hand's copy) does not get it deleted.
+        var index = try String(contentsOfFile: remote + "/index.json", encoding: .utf8)
+        let files = try XCTUnwrap(index.range(of: "\"files\":{"))
+        index.insert(contentsOf: "\"\(releasesRecord)\":{\"size\":1,\"sha256\":\"\(String(repeating: "0", count: 64))\"},", at: files.upperBound)
+        try index.write(toFile: remote + "/index.json", atomically: true, encoding: .utf8)
+        let again = try relctl(["deploy", nextDir, remote])
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertTrue(fm.fileExists(atPath: remote + "/" + releasesRecord), "the record stays")
     }
 }

@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in DIR/.relctl-deploy before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to the same remote, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent. Releases are told apart by what they hold (index.json's treeSha256), not by the database that published them, and ordered by when that database last changed: the remote keeps a record of the releases it served (relctl-releases.json, sent just before index.json), and a database whose last change is earlier than that of the remote's release (one restored from a backup, a colleague's that missed a change) does not replace it without --allow-older. A database built afresh from the configuration file (relctl apply) deploys like the one it was exported from.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent. Releases are told apart by what they hold (index.json's treeSha256), not by the database that published them, and ordered by when that database last changed: the remote keeps a record of the releases it served (relctl-releases.json, sent just before index.json), and a database whose last change is earlier than that of the remote's release (one restored from a backup, a colleague's that missed a change) does not replace it without --allow-older. A database built afresh from the configuration file (relctl apply) deploys like the one it was exported from.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -93,7 +93,8 @@ enum DeployCommand {
         // and ordered by when their databases last changed, which the remote's record of its
         // release keeps: a database restored from a backup, or a colleague's that missed the
         // latest change, does not take the remote back by accident.
-        let releases = remoteIndex.bytes == nil ? [] : try tool.releases()
+        let record = remoteIndex.bytes == nil ? Rclone.Record() : try tool.record()
+        let releases = record.releases
         let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
         let theirs = remoteIndex.index?.treeSha256
         let changedAt = try store.read { try store.lastChange() }
@@ -102,8 +103,8 @@ enum DeployCommand {
             throw RelctlError.failure("\(remote) holds a release made from a later change (\(Time.format(current.changedAt))) than this database's last (\(Time.format(changedAt))); nothing was uploaded",
                                       hint: "bring the database up to date (apply the team's configuration file, or use the newer database), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
         }
-        var journal = DeployJournal.read(root: root)
-        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, owed: journal.pending[tool.key] ?? [], now: now)
+        // Deletions a deploy cut short owes this remote are in the remote's record, so any DIR on any machine finishes them.
+        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, owed: record.deleting, now: now)
         let changed = plan.changedPaths
         // What goes up must be what index.json says: a file edited since the publish is not sent.
         for path in plan.uploads where path != "index.json" {
@@ -125,15 +126,14 @@ enum DeployCommand {
             return "; the \(sent.count) path\(sent.count == 1 ? "" : "s") sent so far \(sent.count == 1 ? "is" : "are") in \(list)"
         }
         if !inv.dryRun {
-            // Recorded before index.json goes: once it has, only this record names what to delete.
-            if !plan.deletions.isEmpty && journal.pending[tool.key] != plan.deletions {
-                journal.pending[tool.key] = plan.deletions
-                try journal.write(root: root)
-            }
+            // The record goes just before index.json, which readers go by: it names the new release
+            // and the deletions it owes, which only this record names once index.json is replaced.
+            var written = record
+            written.deleting = plan.deletions
+            if theirs != ours { written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, changedAt: changedAt, at: inv.now), to: releases) }
             for step in plan.steps {
-                // The remote's record of its release goes just before index.json, which readers go by.
-                if step.isIndex && theirs != ours {
-                    do { try tool.recordRelease(Rclone.Release(digest: ours, changedAt: changedAt, at: inv.now), after: releases) } catch {
+                if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && written != record {
+                    do { try tool.write(written) } catch {
                         throw RelctlError.failure("deploying to \(remote) failed while recording the release in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); index.json was not replaced, so readers still get the previous release" + listSent(),
                                                   hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                     }
@@ -146,8 +146,8 @@ enum DeployCommand {
                 // A failed step may have sent some of its files: all of them count as changed.
                 sent += step.paths
                 if outcome.status != 0 && step.isDeletion {
-                    // index.json is already replaced: only the journal still names these files.
-                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there, recorded in \(root)/\(DeployJournal.name) for the next deploy" + listSent(),
+                    // index.json is already replaced: only the remote's record still names these files.
+                    throw RelctlError.failure("deploying to \(remote) failed while \(step.what): \(outcome.lastErrorLine); the new release is in place, but some of the \(step.paths.count) file\(step.paths.count == 1 ? "" : "s") that no longer belong may still be there, recorded in \(tool.target(Rclone.releasesName)) for the next deploy to it, from any folder" + listSent(),
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it deletes them")
                 }
                 if outcome.status != 0 {
@@ -156,11 +156,11 @@ enum DeployCommand {
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                 }
             }
-        }
-        // A record left behind would only make the next deploy delete again what is gone.
-        if !inv.dryRun && journal.pending[tool.key] != nil {
-            journal.pending[tool.key] = nil
-            try? journal.write(root: root)
+            // Made: the record no longer owes them (left, the next deploy would only find them gone).
+            if !written.deleting.isEmpty {
+                written.deleting = []
+                try? tool.write(written)
+            }
         }
         if let list = changedList {
             try FileSystem.writeFile(list, Array(changed.map { $0 + "\n" }.joined().utf8))
@@ -188,13 +188,6 @@ struct Rclone {
     var path: String
     var env: [String: String]
     var remote: String
-
-    /// REMOTE as the deploy journal knows it: "s3:b/x/" is "s3:b/x".
-    var key: String {
-        var r = remote
-        while r.count > 1 && r.hasSuffix("/") && !r.hasSuffix(":/") { r.removeLast() }
-        return r
-    }
 
     /// The remote path of a file under REMOTE.
     func target(_ relative: String) -> String {
@@ -228,42 +221,65 @@ struct Rclone {
                                   hint: "check its name ('rclone listremotes') and that the bucket or folder exists ('rclone lsf \(remote)')")
     }
 
-    /// The remote's record of the releases it served, newest first (beside
-    /// index.json, listed in no index, so never deleted by a deploy).
-    static let releasesName = "relctl-releases.json"
+    /// The remote's record (beside index.json, listed in no index, so never
+    /// deleted by a deploy): the releases it served, newest first, and the
+    /// deletions the last deploy owes it until it has made them.
+    static let releasesName = DeployPlan.recordName
     static let releasesKept = 100
+    static let recordLimit = 16 << 20
 
     /// A release as the record keeps it: what it holds, when the database it
     /// came from last changed, when it was deployed.
     struct Release: Equatable { var digest: String; var changedAt: Int64; var at: Int64 }
 
-    /// The record, or none when there is none yet (or it is not one relctl wrote: it only ever refuses).
-    func releases() throws -> [Release] {
-        guard let cat = Spawn.capture(path, ["cat", "--count", String(1 << 20), target(Rclone.releasesName)], env: env) else {
+    struct Record: Equatable {
+        var releases: [Release] = []
+        var deleting: [String] = []
+
+        /// `release` first, keeping the newest others.
+        static func adding(_ release: Release, to earlier: [Release]) -> [Release] {
+            Array(([release] + earlier.filter { $0.digest != release.digest }).prefix(Rclone.releasesKept))
+        }
+    }
+
+    /// The record, or none when there is none yet (or it is not one relctl wrote: it only ever refuses, or owes).
+    func record() throws -> Record {
+        guard let cat = Spawn.capture(path, ["cat", "--count", String(Rclone.recordLimit + 1), target(Rclone.releasesName)], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
         }
         // A record that is not there is none (some backends fail cat for that, others print nothing);
         // one that cannot be read is no reason to skip the check, or to write over it.
         if cat.status != 0, let list = Spawn.capture(path, ["lsf", "--files-only", "--max-depth", "1", remote], env: env), list.status == 0,
            !list.stdout.split(separator: 10).contains(where: { $0.elementsEqual(Rclone.releasesName.utf8) }) {
-            return []
+            return Record()
         }
         guard cat.status == 0 else {
             throw RelctlError.failure("cannot read \(target(Rclone.releasesName)): \(cat.lastErrorLine); nothing was uploaded", hint: "check the remote ('rclone lsf \(remote)') and run the deploy again")
         }
-        // rclone cat of a path that is not there prints nothing and succeeds: no record yet.
-        guard case .object(let top)? = try? JSONReader.parse(cat.stdout), case .array(let list)? = top["releases"] else { return [] }
-        return list.compactMap { item in
-            guard case .object(let o) = item, case .string(let digest)? = o["treeSha256"], case .string(let when)? = o["deployedAt"],
-                  let at = Time.parseUTC(when), case .string(let changed)? = o["changedAt"], let changedAt = Time.parseUTC(changed) else { return nil }
-            return Release(digest: digest, changedAt: changedAt, at: at)
+        guard cat.stdout.count <= Rclone.recordLimit else {
+            throw RelctlError.failure("\(target(Rclone.releasesName)) holds more than \(Rclone.recordLimit >> 20) MiB, far more than the record relctl keeps; nothing was uploaded",
+                                      hint: "remove it if it is not relctl's: rclone deletefile \(target(Rclone.releasesName))")
         }
+        // rclone cat of a path that is not there prints nothing and succeeds: no record yet.
+        guard case .object(let top)? = try? JSONReader.parse(cat.stdout) else { return Record() }
+        var out = Record()
+        if case .array(let list)? = top["releases"] {
+            out.releases = list.compactMap { item in
+                guard case .object(let o) = item, case .string(let digest)? = o["treeSha256"], case .string(let when)? = o["deployedAt"],
+                      let at = Time.parseUTC(when), case .string(let changed)? = o["changedAt"], let changedAt = Time.parseUTC(changed) else { return nil }
+                return Release(digest: digest, changedAt: changedAt, at: at)
+            }
+        }
+        if case .array(let list)? = top["deleting"] {
+            out.deleting = list.compactMap { if case .string(let p) = $0 { return p } else { return nil } }
+        }
+        return out
     }
 
-    /// Puts `release` first in the record, keeping the newest others.
-    func recordRelease(_ release: Release, after earlier: [Release]) throws {
-        let list = ([release] + earlier.filter { $0.digest != release.digest }).prefix(Rclone.releasesKept)
-        let doc = JSON.object(["releases": .array(list.map { .object(["treeSha256": .string($0.digest), "changedAt": .time($0.changedAt), "deployedAt": .time($0.at)]) })])
+    /// Replaces the record.
+    func write(_ record: Record) throws {
+        let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "changedAt": .time($0.changedAt), "deployedAt": .time($0.at)]) }),
+                               "deleting": .array(record.deleting.map { .string($0) })])
         let local = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
         try FileSystem.writeFile(local, doc.compactBytes())
         defer { unlink(local) }
