@@ -318,3 +318,32 @@ extension HardeningRoundThreeTests {
         XCTAssertTrue(fm.fileExists(atPath: remote + "/" + releasesRecord), "the record stays")
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 4. The watcher never read a good database with the (device, inode) of
+    // one it refused: one fixed in place with cp, or a new file on a reused inode.
+    func testTheWatcherReadsADatabaseFixedInPlace() throws {
+        let h = Harness()
+        h.sample()
+        let backup = h.dir + "/backup.db"
+        try fm.copyItem(atPath: h.db, toPath: backup)
+        let w = try PublishWatchTests.Watcher(h, [])
+        w.wait(for: "published (start)")
+        // A file that is not a database put in its place.
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: h.db + ".new"))
+        XCTAssertEqual(rename(h.db + ".new", h.db), 0)
+        w.wait(for: "was replaced by one that cannot be read")
+        var st = stat()
+        XCTAssertEqual(stat(h.db, &st), 0)
+        let inode = st.st_ino
+        // Fixed in place, as `cp backup.db relctl.db` does: the inode it refused, a good database.
+        let cp = try Proc.run("/bin/cp", [backup, h.db])
+        XCTAssertEqual(cp.status, 0, cp.err)
+        XCTAssertEqual(stat(h.db, &st), 0)
+        XCTAssertEqual(st.st_ino, inode, "the same file, fixed in place")
+        w.wait(for: "published (database replaced)")
+        XCTAssertTrue(w.log.contains("can be read again"), w.log)
+        XCTAssertEqual(w.log.components(separatedBy: "cannot be read").count - 1, 1, w.log)
+        XCTAssertEqual(w.stop(), 0)
+    }
+}

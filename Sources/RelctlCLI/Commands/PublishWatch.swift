@@ -136,7 +136,26 @@ enum PublishWatch {
         /// The data version seen at the last publish.
         var seen: Int64 = 0
         /// What the path held when it last could not be opened: said once, not four times a second.
-        var refused: (device: UInt64, inode: UInt64)?? = nil
+        /// Known by its content's signature too, not by its inode alone: a file
+        /// fixed in place (`cp good.db` over it) or a new one on a reused inode is tried again.
+        var refused: Signature?? = nil
+
+        /// A file as stat(2) tells it apart: where it is, and when and how its content last changed.
+        struct Signature: Equatable {
+            var device: UInt64, inode: UInt64, size: Int64, modified: timespec, changed: timespec
+
+            static func == (a: Signature, b: Signature) -> Bool {
+                a.device == b.device && a.inode == b.inode && a.size == b.size
+                    && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+                    && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+            }
+
+            init?(of path: String) {
+                var st = stat()
+                guard stat(path, &st) == 0 else { return nil }
+                (device, inode, size, modified, changed) = (UInt64(st.st_dev), UInt64(st.st_ino), Int64(st.st_size), st.st_mtim, st.st_ctim)
+            }
+        }
 
         init(_ inv: Invocation) throws {
             path = inv.dbPath
@@ -157,8 +176,10 @@ enum PublishWatch {
         mutating func replaced(_ inv: Invocation) -> Bool {
             let now = Database.identity(of: path)
             if let now, let was = identity, now == was { return false }
-            if let r = refused, r?.device == now?.device && r?.inode == now?.inode { return false }
+            let signature = Signature(of: path)
+            if let r = refused, r == signature { return false }
             let time = PeopleTime.local(inv.context.clock(), timeZone: inv.timeZone)
+            let wasRefused = refused != nil
             store = nil
             identity = nil
             guard now != nil else {
@@ -171,9 +192,10 @@ enum PublishWatch {
                 let opened = try inv.store(.read)
                 seen = try opened.dataVersion()
                 (store, identity, refused) = (opened, now, nil)
+                if wasRefused { inv.context.stderr.write("\(time) the database \(path) can be read again\n") }
                 return true
             } catch {
-                refused = .some(now)
+                refused = .some(signature)
                 let e = RelctlError.from(error)
                 inv.context.stderr.write("\(time) the database \(path) was replaced by one that cannot be read: \(Runner.oneLine(e.message)); publishing again when a database is there\n")
                 inv.context.stderr.flush()
