@@ -35,6 +35,8 @@ public final class ReleaseControl: @unchecked Sendable {
         case unknownPlatform(String)
         /// The app's version is not 1 to 4 numbers.
         case badVersion(String)
+        /// The app's build is not a whole number from 0 to 2,100,000,000 (Android's versionCode limit).
+        case badBuild(Int64)
         /// The download failed (status, network, size).
         case download(String)
     }
@@ -89,6 +91,8 @@ public final class ReleaseControl: @unchecked Sendable {
     public init(device: Device, source: URL? = nil, storage: URL? = nil,
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(Failure) {
         guard let version = try? Version(device.version) else { throw .badVersion(device.version) }
+        // As relctl takes a build: a negative one would sort below every release and be told to update.
+        if let build = device.build, (try? parseBuild(String(build))) == nil { throw .badBuild(build) }
         self.device = device
         release = Release(version, build: device.build)
         self.source = source

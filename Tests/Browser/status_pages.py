@@ -155,6 +155,12 @@ def read_as_person(driver, page):
             problem(f"{page}: window #{m.group(1)} has no label on the timeline ({labels})")
 
 
+def title_has_no_override(driver, page):
+    # A title is laid out by code that may not know isolates: an override left open would reverse the rest.
+    if any(c in driver.title for c in "\u202a\u202b\u202c\u202d\u202e"):
+        problem(f"{page}: the title holds a direction override: {driver.title!r}")
+
+
 def screenshot(driver, name, width):
     driver.set_window_size(width, 900)
     height = driver.execute_script("return document.documentElement.scrollHeight")
@@ -175,6 +181,7 @@ try:
         if not driver.find_elements(By.CSS_SELECTOR, "span.local"):
             problem(f"{page}: the script added no local time")
         read_as_person(driver, page)
+        title_has_no_override(driver, page)
         if page != "index.html":
             compare(page, page.split("/")[0], verdicts(driver))
         name = page.replace("/", "-").replace(".html", "")

@@ -347,3 +347,32 @@ extension HardeningRoundThreeTests {
         XCTAssertEqual(w.stop(), 0)
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 9. A right-to-left override in a project name reversed the page title (and
+    // every message after {app}): refused in a name, and left out of a title.
+    func testADirectionOverrideNeverReversesATitleOrAMessage() throws {
+        let h = PublishTests.scenario()
+        for c in ["\u{202E}", "\u{202A}", "\u{2066}", "\u{2069}"] {
+            h.fails("project edit shop --name \"Shop\(c)evil\"", status: 2, "direction override")
+        }
+        try sqlite3(h, "UPDATE project SET name = 'Shop' || char(8238) || 'evil' WHERE slug = 'shop'")
+        h.fails("status", "direction override")
+        let title = HTML.isolated("שופ \u{202E}evil\u{2066}x")
+        XCTAssertFalse(title.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2067).contains($0.value) }, title)
+        XCTAssertEqual(title, "\u{2068}שופ evilx\u{2069}")
+    }
+
+    // 9. Small ones: a negative build, a unit given twice.
+    func testANegativeBuildAndARepeatedUnitAreRefused() throws {
+        XCTAssertThrowsError(try ReleaseControl(device: .init(platform: "ios", version: "1.0", build: -1, languages: ["en"]))) {
+            XCTAssertEqual($0 as? ReleaseControl.Failure, .badBuild(-1))
+        }
+        XCTAssertNoThrow(try ReleaseControl(device: .init(platform: "ios", version: "1.0", build: 0, languages: ["en"])))
+        for text in ["2d2d", "30m1h", "1h1h", "5s5s"] { XCTAssertThrowsError(try Time.parseDuration(text), text) }
+        let expected: Int64 = 788_645
+        XCTAssertEqual(try Time.parseDuration("1w2d3h4m5s"), expected)
+        let h = PublishTests.scenario()
+        h.fails("log --since 2d2d", status: 2, "2d2d")
+    }
+}

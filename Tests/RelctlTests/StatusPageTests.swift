@@ -355,7 +355,8 @@ final class StatusPageBrowserTests: XCTestCase {
         }
         let h = Harness()
         StatusPageTests.scenario(h)
-        h.ok("project add blog --name \"Blog <i>x</i>\"")
+        // Markup, and a word longer than a phone is wide.
+        h.ok("project add blog --name \"Blog <i>x</i> \(String(repeating: "W", count: 70))\"")
         h.ok("-p blog platform add android --bundle-id com.example.blog")
         h.ok("-p blog version add 1.0 --build 1 --released 2026-01-01T00:00:00Z")
         h.ok("-p blog version add 1.1 --build 2 --released 2026-11-20T00:00:00Z")

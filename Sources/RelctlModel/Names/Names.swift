@@ -27,6 +27,11 @@ public enum Names {
         guard !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw InputError("the app name contains a control character", hint: "use plain text on one line")
         }
+        // {app} stands inside every message: an override or isolate it left open would reverse the rest of each one.
+        guard !s.unicodeScalars.contains(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) else {
+            throw InputError("the app name contains a direction override (U+202A to U+202E, U+2066 to U+2069)",
+                             hint: "leave it out: every message shows the name, and the override would reverse the text after it")
+        }
         return s
     }
 

@@ -45,6 +45,8 @@ public enum Time {
         var total: Int64 = 0
         var number: Int64? = nil
         var sawUnit = false
+        // Each unit once, largest first (1h30m): "2d2d" or "30m1h" is a typo, not a sum.
+        var lastUnit = Int64.max
         for c in text.trimmingSpaces() {
             if let digit = c.wholeNumberValue, c.isASCII {
                 number = (number ?? 0) * 10 + Int64(digit)
@@ -61,6 +63,10 @@ public enum Time {
             case "w": unit = 604800
             default: throw bad
             }
+            guard unit < lastUnit else {
+                throw InputError("invalid duration '\(text)': each unit once, largest first", hint: "like 1w2d, 1h30m or 90m")
+            }
+            lastUnit = unit
             // Each part is below 10^8 × 604800 < 2^63; the sum is checked against
             // the calendar's span, so no sum of parts can overflow either.
             total += n * unit

@@ -26,9 +26,16 @@ struct HTML {
     }
 
     /// The same for plain text, where no element can stand (<title>): the
-    /// isolate characters U+2068 and U+2069 do what <bdi> does.
+    /// isolate characters U+2068 and U+2069 do what <bdi> does. A tab's or a
+    /// window's title is laid out by code that may not know isolates, so the
+    /// embeddings, overrides and isolates the text holds itself (U+202A to
+    /// U+202E, U+2066 to U+2069) are left out: an override left open there
+    /// would reverse the rest of the title.
     static func isolated(_ s: String) -> String {
-        s.utf8.allSatisfy({ $0 < 0x80 }) ? s : "\u{2068}" + s + "\u{2069}"
+        guard !s.utf8.allSatisfy({ $0 < 0x80 }) else { return s }
+        var plain = String.UnicodeScalarView()
+        plain.append(contentsOf: s.unicodeScalars.filter { !(0x202A...0x202E).contains($0.value) && !(0x2066...0x2069).contains($0.value) })
+        return "\u{2068}" + String(plain) + "\u{2069}"
     }
 
     /// The five markup characters become entities; characters an HTML parser
@@ -127,7 +134,7 @@ struct HTML {
     static let style = """
     :root{--bg:#fff;--fg:#1b1f24;--mut:#59636e;--line:#d1d9e0;--card:#f6f8fa;--req:#b3261e;--opt:#9a6700;--none:#1a7f37;--mnt:#6f42c1;--bar:#eaeef2}\
     @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--mut:#9198a1;--line:#3d444d;--card:#151b23;--req:#ff7b72;--opt:#e3b341;--none:#3fb950;--mnt:#bc8cff;--bar:#262c36}}\
-    *{box-sizing:border-box}body{margin:0 auto;max-width:72rem;padding:1rem;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}\
+    *{box-sizing:border-box}body{margin:0 auto;max-width:72rem;padding:1rem;overflow-wrap:break-word;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}\
     h1{font-size:1.5rem;margin:.2rem 0}h2{font-size:1.2rem;margin:1.6rem 0 .4rem;border-bottom:1px solid var(--line);padding-bottom:.2rem}h3{font-size:1rem;margin:1rem 0 .3rem}\
     a{color:inherit}code{font-size:.9em}.mut{color:var(--mut)}.meta{color:var(--mut);margin:.2rem 0}\
     .alert{border:2px solid var(--mnt);border-radius:6px;padding:.5rem .8rem;margin:.6rem 0;background:var(--card)}\
