@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "RelctlCore", dependencies: ["RelctlModel"], swiftSettings: strict),
         .target(name: "RelctlStore", dependencies: ["SQLite", "RelctlCore"], swiftSettings: strict),
         .target(name: "RelctlPublish", dependencies: ["RelctlCore", "RelctlStore", "CCrypto"], swiftSettings: strict),
-        .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "RelctlPublish"], swiftSettings: strict),
+        // prctl, which Swift cannot call (it is variadic): --exec's orphans are handed to the watcher.
+        .target(name: "CSystem", path: "Sources/CSystem"),
+        .target(name: "RelctlCLI", dependencies: ["RelctlCore", "RelctlStore", "RelctlPublish", "CSystem"], swiftSettings: strict),
         // Release builds are fully static (Swift runtime, SQLite, libcrypto):
         // the binary runs anywhere and starts without dynamic relocations.
         .executableTarget(

@@ -23,6 +23,8 @@ public enum Publisher {
         public var despiteDisagreements = false
         /// How long to wait for another publish writing DIR, in seconds.
         public var lockWait = 10.0
+        /// Asked while waiting for that publish: true gives up at once (a watcher told to stop).
+        public var stopWaiting: @Sendable () -> Bool = { false }
         /// Who writes the tree ("relctl 1.2.3"): a tree another relctl wrote is rendered anew.
         public var generator: String
         /// The database's own log of publishes, written after the files are in place (nil: none).
@@ -65,7 +67,7 @@ public enum Publisher {
     /// publish costs what changed. Warnings go to stderr.
     public static func publish(_ request: Request, store: Store) throws -> Outcome {
         let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
-        let lock = try TreeLock(root: dir, dryRun: dryRun, lockWait: request.lockWait)
+        let lock = try TreeLock(root: dir, dryRun: dryRun, lockWait: request.lockWait, stopWaiting: request.stopWaiting)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages
         let full = request.full

@@ -376,3 +376,55 @@ extension HardeningRoundThreeTests {
         h.fails("log --since 2d2d", status: 2, "2d2d")
     }
 }
+
+extension HardeningRoundThreeTests {
+    func alive(_ pidFile: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        // A zombie is no longer running.
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard kill(pid, 0) == 0, let close = stat.lastIndex(of: ")"), !stat[close...].hasPrefix(") Z") else { return nil }
+        return pid
+    }
+
+    // 9. What --exec started in a session of its own (setsid), or orphaned, outlived the watcher.
+    func testWhatExecStartsStopsWithTheWatcher() throws {
+        let h = Harness()
+        h.sample()
+        let kept = h.dir + "/kept.pid", orphan = h.dir + "/orphan.pid"
+        // One child in a session of its own that the command waits for, and one it orphans (a daemon's double fork).
+        let command = "setsid sleep 300 & echo $! > \(kept); sh -c 'setsid sleep 301 & echo $! > \(orphan)'; wait"
+        let w = try PublishWatchTests.Watcher(h, ["--exec", command], env: ["RELCTL_EXEC_GRACE": "1"])
+        let deadline = Date().addingTimeInterval(10)
+        while (alive(kept) == nil || alive(orphan) == nil) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let pids = [alive(kept), alive(orphan)]
+        XCTAssertFalse(pids.contains(nil), "both started: \(w.log)")
+        defer { for case let p? in pids { kill(p, SIGKILL) } }
+        XCTAssertEqual(w.stop(), 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertNil(alive(kept), "the setsid child stopped with the watcher: \(w.log)")
+        XCTAssertNil(alive(orphan), "the orphan too: \(w.log)")
+    }
+
+    // 9. SIGTERM to a watcher waiting for another publish's lock waited out the 10 s wait.
+    func testSIGTERMEndsALockWaitAtOnce() throws {
+        let h = Harness()
+        h.sample()
+        let out = h.dir + "/out"
+        h.ok("publish \(out) -q")
+        // Another publish holds DIR (flock on the folder, as publish takes it).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(fd, fcntl.LOCK_EX); time.sleep(60)", out]
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.3)
+        let w = try PublishWatchTests.Watcher(h, [])
+        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertFalse(w.log.contains("published"), w.log)
+        let start = Date()
+        XCTAssertEqual(w.stop(), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3, "stopped within the wait: \(w.log)")
+        XCTAssertTrue(w.log.contains("stopped (SIGTERM)"), w.log)
+        XCTAssertFalse(w.log.contains("publish failed"), w.log)
+    }
+}

@@ -45,6 +45,8 @@ enum PublishCommand {
     static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool) throws -> Publisher.Outcome {
         var request = Publisher.Request(dir: dir, at: at, generator: generator)
         request.dryRun = dryRun
+        // SIGINT or SIGTERM to a watcher (which only sets a flag) ends a wait for the lock at once.
+        request.stopWaiting = { StopSignals.pending != 0 }
         request.full = inv.flag("full")
         request.pages = !inv.flag("no-pages")
         request.project = inv.flag("project") ? inv.value("project") : nil

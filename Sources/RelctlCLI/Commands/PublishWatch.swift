@@ -51,6 +51,8 @@ enum PublishWatch {
         var failedAt: Int64? = nil
         var warned = Set<String>()
         var exec = inv.value("exec").map { Exec(command: $0, timeout: timeout) }
+        // What --exec starts and orphans is handed to the watcher, which stops it when it stops.
+        if exec != nil { Spawn.becomeSubreaper() }
         // The state the last publish made its files from: a commit that leaves it
         // as it was (this publish's own log row, another publish's) is no change.
         var published: (revision: Int64, edits: Int64)? = nil
@@ -76,13 +78,16 @@ enum PublishWatch {
                     exec?.owe(o.changedPaths)
                 } catch {
                     failedAt = now
-                    let e = RelctlError.from(error)
-                    let retry = exec?.running != nil ? "retrying when --exec ends or at the next change" : "retrying at the next change"
-                    inv.context.stderr.write("\(PeopleTime.local(now, timeZone: inv.timeZone)) publish failed (\(reason)): \(Runner.oneLine(e.message))\(e.hint.map { " — \(Runner.oneLine($0))" } ?? ""); \(retry)\n")
-                    inv.context.stderr.flush()
+                    // Told to stop while it waited: the "stopped" line below says so.
+                    if StopSignals.pending == 0 {
+                        let e = RelctlError.from(error)
+                        let retry = exec?.running != nil ? "retrying when --exec ends or at the next change" : "retrying at the next change"
+                        inv.context.stderr.write("\(PeopleTime.local(now, timeZone: inv.timeZone)) publish failed (\(reason)): \(Runner.oneLine(e.message))\(e.hint.map { " — \(Runner.oneLine($0))" } ?? ""); \(retry)\n")
+                        inv.context.stderr.flush()
+                    }
                 }
             }
-            exec?.startIfOwed(inv, dir: dir, reason: reason)
+            if StopSignals.pending == 0 { exec?.startIfOwed(inv, dir: dir, reason: reason) }
             // Wait for a trigger: a committed write, the next-change instant, a new database file, --exec ending, or a signal.
             reason = ""
             while reason.isEmpty {
@@ -268,16 +273,25 @@ enum PublishWatch {
             return false
         }
 
-        /// Tells a run in progress to stop and waits for it, the grace at
-        /// most, then kills it; what to add to the "stopped" line.
+        /// Tells a run in progress to stop, and what runs on below it (a
+        /// process that left its group, one it orphaned), and waits for them,
+        /// the grace at most, then kills them; what to add to the "stopped" line.
         mutating func stop(_ inv: Invocation, because: String) -> String {
-            guard let run = running else { return "" }
-            run.process.signal(SIGTERM)
+            let run = running
+            let root = run?.process.pid ?? -1
+            guard run != nil || Spawn.descendants(of: root).isEmpty == false else { return "" }
+            if let run { run.process.signal(SIGTERM) } else { for p in Spawn.descendants(of: root) { kill(p, SIGTERM) } }
             let start = Exec.seconds()
-            while run.process.status() == nil {
+            var ended = run == nil
+            while true {
+                if !ended, run?.process.status() != nil { ended = true }
+                if ended && Spawn.descendants(of: root).isEmpty { break }
                 if Exec.seconds() - start >= PublishWatch.graceSeconds {
-                    run.process.signal(SIGKILL)
-                    _ = run.process.status(wait: true)
+                    if let run, !ended {
+                        run.process.signal(SIGKILL)
+                        _ = run.process.status(wait: true)
+                    }
+                    for p in Spawn.descendants(of: root) { kill(p, SIGKILL) }
                     running = nil
                     let grace = PublishWatch.graceSeconds
                     return "; --exec did not stop within \(grace == grace.rounded() ? String(Int(grace)) : String(grace)) s of SIGTERM and was killed"
@@ -285,7 +299,7 @@ enum PublishWatch {
                 usleep(20_000)
             }
             running = nil
-            return "; --exec was told to stop (SIGTERM) and did"
+            return run == nil ? "; what --exec left running was told to stop (SIGTERM) and did" : "; --exec was told to stop (SIGTERM) and did"
         }
 
         /// A run that did not succeed keeps its paths for the next.

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystem
+import RelctlPublish
 
 /// Runs programs: `publish --watch --exec` (a shell command it does not
 /// wait for) and deploy's rclone (captured).
@@ -43,8 +45,59 @@ enum Spawn {
             return low == 0 ? (status >> 8) & 0xff : -low
         }
 
-        /// Sends `signal` to its whole process group.
-        func signal(_ signal: Int32) { kill(-pid, signal) }
+        /// Sends `signal` to its whole process group, and to every process
+        /// below it that left the group (setsid, a daemon's double fork): those
+        /// still under it, and those orphaned to this process as their subreaper.
+        func signal(_ signal: Int32) {
+            kill(-pid, signal)
+            for other in Spawn.descendants(of: pid) { kill(other, signal) }
+        }
+
+        /// Whether something it started is still running (a zombie is not).
+        var leftBehind: Bool { !Spawn.descendants(of: pid).isEmpty }
+    }
+
+    /// Makes this process the subreaper of what it starts (Linux): a process
+    /// whose parent ends is handed here, not to init, so what --exec leaves
+    /// running can still be found, told to stop, and reaped.
+    static func becomeSubreaper() {
+        _ = relctl_become_subreaper()
+    }
+
+    /// The live processes below `root`, and those this process adopted as
+    /// subreaper (each of its children but `root`), with theirs; zombies
+    /// among the adopted are reaped on the way. From /proc: none elsewhere.
+    static func descendants(of root: pid_t) -> [pid_t] {
+        guard let dir = opendir("/proc") else { return [] }
+        defer { closedir(dir) }
+        var children: [pid_t: [pid_t]] = [:]
+        var zombies = Set<pid_t>()
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+            guard let pid = pid_t(name), let stat = try? FileSystem.readFile("/proc/\(name)/stat", limit: 4096) else { continue }
+            // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: 32)
+            guard fields.count > 2, let ppid = pid_t(String(decoding: fields[1], as: UTF8.self)) else { continue }
+            if fields[0].first == UInt8(ascii: "Z") { zombies.insert(pid) }
+            children[ppid, default: []].append(pid)
+        }
+        let me = getpid()
+        for adopted in children[me] ?? [] where adopted != root && zombies.contains(adopted) {
+            var status: Int32 = 0
+            _ = waitpid(adopted, &status, WNOHANG)
+        }
+        var out: [pid_t] = []
+        var queue = [root] + (children[me] ?? []).filter { $0 != root && !zombies.contains($0) }
+        var seen = Set(queue)
+        out += queue.dropFirst()
+        while let next = queue.popLast() {
+            for child in children[next] ?? [] where seen.insert(child).inserted && !zombies.contains(child) {
+                out.append(child)
+                queue.append(child)
+            }
+        }
+        return out
     }
 }
 

@@ -37,7 +37,8 @@ public final class TreeLock {
     private var looking: Pending<TreeState.FolderCheck>?
 
     /// `lockWait`: how long to wait for another publish into the same DIR.
-    public init(root: String, dryRun: Bool, lockWait: Double = 10) throws {
+    /// `stopWaiting`: asked while waiting; true gives up at once (a watcher told to stop).
+    public init(root: String, dryRun: Bool, lockWait: Double = 10, stopWaiting: () -> Bool = { false }) throws {
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.root = root
         self.dryRun = dryRun
@@ -54,7 +55,7 @@ public final class TreeLock {
             default:
                 throw PublishError("\(root) exists and is not a directory", hint: "give a directory path to publish into")
             }
-            if !dryRun { fd = try TreeLock.lock(root, wait: lockWait) }
+            if !dryRun { fd = try TreeLock.lock(root, wait: lockWait, stopWaiting: stopWaiting) }
         } catch {
             TreeLock.takeBack(made)
             throw error
@@ -154,7 +155,7 @@ public final class TreeLock {
     /// One publish at a time per DIR: an flock on the folder itself, so no
     /// lock file is left to serve or to clean up, and a killed holder's lock
     /// goes with it.
-    private static func lock(_ root: String, wait: Double) throws -> Int32 {
+    private static func lock(_ root: String, wait: Double, stopWaiting: () -> Bool) throws -> Int32 {
         let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
             throw PublishError("cannot open \(root): \(String(cString: strerror(errno)))", hint: "check its permissions")
@@ -165,6 +166,10 @@ public final class TreeLock {
                 close(fd)
                 throw PublishError("another relctl publish is writing to \(root)",
                                    hint: "wait until it has finished, then publish again")
+            }
+            if stopWaiting() {
+                close(fd)
+                throw PublishError("stopped while waiting for another relctl publish writing to \(root)", hint: "nothing was written")
             }
             usleep(50_000)
             waited += 0.05
