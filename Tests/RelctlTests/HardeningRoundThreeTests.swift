@@ -428,3 +428,34 @@ extension HardeningRoundThreeTests {
         XCTAssertFalse(w.log.contains("publish failed"), w.log)
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 9. conformance export wrote through a suite folder that was a link, and a
+    // killed run left its scenario databases in TMPDIR for ever.
+    func testConformanceExportKeepsToItsFolders() throws {
+        let h = Harness()
+        let suite = h.dir + "/suite", victim = h.dir + "/victim", tmp = h.dir + "/tmp"
+        for d in [suite, victim, tmp] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        let first = ConformanceScenarios.all[0].name
+        try fm.createSymbolicLink(atPath: suite + "/" + first, withDestinationPath: victim)
+        h.fails("conformance export \(suite)", "\(suite)/\(first) is not a folder")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: victim), [])
+
+        // Killed (a real SIGKILL) while it builds its scenarios: the next run removes what it left.
+        let env = ["TZ": "UTC", "TMPDIR": tmp, "PATH": "/usr/bin:/bin"]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Package.binary)
+        p.arguments = ["conformance", "export", h.dir + "/killed"]
+        p.environment = env
+        try p.run()
+        let deadline = Date().addingTimeInterval(20)
+        while ((try? fm.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty && Date() < deadline { usleep(2_000) }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let left = try fm.contentsOfDirectory(atPath: tmp)
+        XCTAssertEqual(left.count, 1, "the killed run left its folder")
+        let again = try Proc.run(Package.binary, ["conformance", "export", h.dir + "/again"], env: env)
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "the next run removed it, and its own")
+    }
+}

@@ -30,23 +30,22 @@ enum ConformanceCommand {
 
     static let export: RunnableCommand = RunnableCommand(
         "export", abstract: "Write the conformance suite for clients of control.json to DIR.",
-        discussion: "Writes DIR/index.json (the suite's version and its suites), per suite DIR/NAME/control.json (the published state) and DIR/NAME/cases.json (installs at instants, with the answer relctl's evaluator gives), and DIR/README.md (how to run it). schema/conformance.schema.json describes the files. Needs no database: every scenario is built on a fresh one.",
+        discussion: "Writes DIR/index.json (the suite's version and its suites), per suite DIR/NAME/control.json (the published state) and DIR/NAME/cases.json (installs at instants, with the answer relctl's evaluator gives), and DIR/README.md (how to run it). schema/conformance.schema.json describes the files. Needs no database: every scenario is built on a fresh one, in TMPDIR, and removed after (a killed run's by the next run).",
         arguments: [Argument("DIR", help: "The folder to write (created; files in it replaced).", completion: .directory)],
         examples: [Example("relctl conformance export ./suite", "Write the suite to ./suite.")]
     ) { inv in
         let dir = inv.arg("DIR")!
         let t0 = Time.parseUTC(start)!
-        // The scenarios' databases, made and removed here.
+        // The scenarios' databases, made and removed here. A run killed before it
+        // removed them is named by its process id: a later run removes its folder.
         let tmp = inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(tmp)/relctl-conformance.XXXXXX".utf8CString)
+        removeLeftovers(in: tmp)
+        var template = Array("\(tmp)/relctl-conformance.\(getpid()).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw RelctlError.failure("cannot make a temporary folder in \(tmp): \(String(cString: strerror(errno)))", hint: "check it exists and is writable, or set TMPDIR")
         }
         let work = String(cString: made)
-        defer {
-            for scenario in ConformanceScenarios.all { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(scenario.name).db\(suffix)") } }
-            rmdir(work)
-        }
+        defer { removeWork(work) }
         var suites: [JSON] = [], total = 0
         var files: [(String, [UInt8])] = []
         for scenario in ConformanceScenarios.all {
@@ -79,7 +78,36 @@ enum ConformanceCommand {
         for folder in [dir] + ConformanceScenarios.all.map({ "\(dir)/\($0.name)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
             throw RelctlError.failure("cannot create \(folder): \(String(cString: strerror(errno)))", hint: "check the path and its permissions")
         }
+        // A suite's folder is written into only when it is one: a link there would lead the files elsewhere.
+        for scenario in ConformanceScenarios.all where FileSystem.kind(of: "\(dir)/\(scenario.name)", followLinks: false) != .directory {
+            throw RelctlError.failure("\(dir)/\(scenario.name) is not a folder (a symbolic link, or a file); nothing was written",
+                                      hint: "remove it, or export into another folder")
+        }
         for (path, bytes) in files { try FileSystem.writeFile(dir + "/" + path, bytes) }
         inv.info("wrote \(suites.count) suites, \(total) cases, to \(dir)")
+    }
+
+    /// A run's folder of scenario databases, and the folder itself.
+    static func removeWork(_ work: String) {
+        for scenario in ConformanceScenarios.all { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(scenario.name).db\(suffix)") } }
+        rmdir(work)
+    }
+
+    /// The folders of runs whose process is gone (killed before they removed
+    /// theirs): only what a run makes there is removed, so a folder holding
+    /// anything else stays.
+    static func removeLeftovers(in tmp: String) {
+        guard let folder = opendir(tmp) else { return }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            names.append(withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) })
+        }
+        closedir(folder)
+        for name in names where name.hasPrefix("relctl-conformance.") {
+            let parts = name.split(separator: ".")
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid > 0, kill(pid, 0) != 0, errno == ESRCH,
+                  FileSystem.kind(of: "\(tmp)/\(name)", followLinks: false) == .directory else { continue }
+            removeWork("\(tmp)/\(name)")
+        }
     }
 }
