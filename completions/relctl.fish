@@ -387,7 +387,7 @@ complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directo
 complete -c relctl -n '__relctl_opt \'deploy\' --changed-list 0' -l changed-list -r -F -d 'Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far'
 complete -c relctl -n '__relctl_opt \'deploy\' --dry-run 0' -s n -l dry-run -d 'List what would be uploaded and deleted, and send nothing'
 complete -c relctl -n '__relctl_opt \'deploy\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\', \'90m\', \'2d\' from now; \'now\''
-complete -c relctl -n '__relctl_opt \'deploy\' --allow-older 0' -l allow-older -d 'Upload even when the remote\'s release was made from a later change than this database\'s last (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back'
+complete -c relctl -n '__relctl_opt \'deploy\' --allow-older 0' -l allow-older -d 'Upload even when the remote\'s release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back'
 complete -c relctl -n '__relctl_arg \'deploy\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'

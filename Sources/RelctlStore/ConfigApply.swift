@@ -24,7 +24,9 @@ extension Store {
     /// and still free, whichever project's window took ids before it.
     @discardableResult
     public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
-        try change(project: desired.slug, "apply \(desired.slug)", now: now) {
+        adopting = Lineage.Adopting(slug: desired.slug, revisions: desired.lineage)
+        defer { adopting = nil }
+        return try change(project: desired.slug, "apply \(desired.slug)", now: now) {
             var writes = 0
             func run(_ sql: String, _ args: [SQLValue]) throws {
                 try db.run(sql, args)

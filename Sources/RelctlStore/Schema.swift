@@ -169,6 +169,9 @@ enum Schema {
         // count the same stamps for different content, and a publish would
         // take one's tree for the other's.
         Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false),
+        // 9: which changes the database holds, for deploy (Lineage): a part's
+        // revision is the change that last touched it; none before this.
+        Lineage.schema,
     ]
 
     /// The tables whose rows belong to a project, and how a row names it.

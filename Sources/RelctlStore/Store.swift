@@ -47,6 +47,8 @@ public final class Store {
     public private(set) var lastEntry: Int64 = 0
     /// Set by a revert's body: the entries its audit row takes back.
     var reverting: [Int64] = []
+    /// Set by apply for its change: the file's revisions (Lineage).
+    var adopting: Lineage.Adopting?
 
     public static let schemaVersion = Int64(Schema.migrations.count)
 
@@ -247,6 +249,7 @@ public final class Store {
                 lastEntry = id
                 if captured {
                     try ChangeCapture.record(db, audit: id)
+                    try Lineage.stamp(self, db, audit: id, adopting: adopting)
                     if holdsChanges { heldChanges += try rowChanges(of: id) }
                 }
                 for reverted in reverting { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
@@ -274,12 +277,6 @@ public final class Store {
         // Publishes and deploys are logged too, but they do not change what is published.
         // Newest first, so the scan stops at the first row that is neither.
         try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
-    }
-
-    /// When relctl last changed the configuration (not a publish or a
-    /// deploy): what a deploy orders releases of different databases by.
-    public func lastChange() throws -> Int64 {
-        try db.scalar("SELECT coalesce((SELECT at FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
     }
 
     /// The database's edit stamp: a new random value at every row change

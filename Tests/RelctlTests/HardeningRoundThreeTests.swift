@@ -459,3 +459,82 @@ extension HardeningRoundThreeTests {
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "the next run removed it, and its own")
     }
 }
+
+extension HardeningRoundThreeTests {
+    // 2. A colleague's older database rolled back the live files: CI applied a change
+    // from git and deployed it; a colleague whose database lacked that change made one
+    // unrelated edit and deployed, and was accepted. A deploy is refused unless the
+    // database holds every change the remote's release was made from.
+    func testAColleaguesOlderDatabaseDoesNotRollTheLiveFilesBack() throws {
+        let h = Harness()
+        let remote = h.dir + "/remote", file = h.dir + "/relctl.json"
+        try fm.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        h.env = h.env.merging(["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]) { $1 }
+        let dev = h.dir + "/dev.db", colleague = h.dir + "/colleague.db"
+        func run(_ db: String, _ line: String) -> Harness.Result { h.run(Harness.split(line), database: db) }
+        func ok(_ db: String, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) {
+            let r = run(db, line)
+            XCTAssertEqual(r.status, 0, "\(line): \(r.err)", file: file, line: lineNumber)
+        }
+        // The team's first file, from a working database.
+        for line in ["init", "project add shop --name Shop", "platform add ios --bundle-id com.example.shop",
+                     "version add 1.0 --platform ios --build 100", "version add 1.1 --platform ios --build 110"] { ok(dev, line + " -q") }
+        ok(dev, "export --all-projects -o \(file)")
+        // The colleague starts from that file.
+        ok(colleague, "init -q")
+        ok(colleague, "apply \(file) --yes -q")
+        // CI, each run on a fresh database and a fresh folder.
+        var runs = 0
+        func ci() -> Harness.Result {
+            runs += 1
+            let db = h.dir + "/ci-\(runs).db", out = h.dir + "/ci-\(runs)"
+            ok(db, "init -q")
+            ok(db, "apply \(file) --yes -q")
+            ok(db, "publish \(out) -q")
+            return run(db, "deploy \(out) \(remote)")
+        }
+        XCTAssertEqual(ci().status, 0)
+        // A change reviewed in git: made in a database, exported, merged; CI applies and deploys it.
+        ok(dev, "force 1.1 --platform ios --yes -q")
+        ok(dev, "export --all-projects -o \(file)")
+        let deployed = ci()
+        XCTAssertEqual(deployed.status, 0, deployed.err)
+        let live = fileTree(remote)
+        XCTAssertTrue(String(decoding: live["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"force\":{"), "CI's floor is live")
+
+        // The colleague's database lacks it; one unrelated edit, then a deploy: refused, the remote as CI left it.
+        ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
+        ok(colleague, "publish \(h.dir)/colleague -q")
+        let refused = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertTrue(refused.err.contains("holds a release made from changes this database does not hold: shop: ios (revision"), refused.err)
+        XCTAssertEqual(fileTree(remote), live)
+
+        // Caught up (the team's file applied, the colleague's note again), the colleague deploys.
+        ok(colleague, "apply \(file) --yes -q")
+        ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
+        ok(colleague, "publish \(h.dir)/colleague -q")
+        let caughtUp = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        XCTAssertEqual(caughtUp.status, 0, caughtUp.err)
+        // Now CI, from a file without the colleague's note, would take it back: refused until it is in git.
+        let behind = ci()
+        XCTAssertEqual(behind.status, 1, behind.err)
+        XCTAssertTrue(behind.err.contains("shop: ios 1.1"), behind.err)
+        ok(colleague, "export --all-projects -o \(file)")
+        XCTAssertEqual(ci().status, 0, "the note in git: CI deploys again")
+
+        // A revert made in the file itself (git revert): applied, a change of its own, which deploys.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        let floor = try XCTUnwrap(text.range(of: #""force": {"build":null,"deadline":null,"version":"1.1"}"#))
+        text.replaceSubrange(floor, with: #""force": null"#)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let reverted = ci()
+        XCTAssertEqual(reverted.status, 0, reverted.err)
+        XCTAssertFalse(String(decoding: fileTree(remote)["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"force\":{"), "the floor is gone")
+        // And the colleague's database, which still has the floor, does not bring it back.
+        ok(colleague, "publish \(h.dir)/colleague -q")
+        XCTAssertEqual(run(colleague, "deploy \(h.dir)/colleague \(remote)").status, 1)
+        // On purpose, it can.
+        XCTAssertEqual(run(colleague, "deploy \(h.dir)/colleague \(remote) --allow-older").status, 0)
+    }
+}

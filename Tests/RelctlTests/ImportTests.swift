@@ -82,7 +82,7 @@ final class ImportTests: XCTestCase {
             (#"{"messaging":{"forced":{"title":"T","message":"{bogus}","continueButtonText":"U"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"1.0","policy":"force"}]}"#,
              "messaging.forced.message: unknown placeholder {bogus}"),
             (#"{"messaging":{"forced":{"title":"T","message":"M","continueButtonText":"\uD800\u0041"},"recommended":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[{"version":"1.0","policy":"force"}],"x":"\uD800"}"#,
-             ""),
+             "messaging.forced.continueButtonText: holds a \\u escape of half a character"),
         ]
         for (i, (text, reason)) in cases.enumerated() {
             let path = h.dir + "/bad\(i).json"

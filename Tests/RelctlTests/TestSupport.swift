@@ -75,3 +75,16 @@ func publishJSON(_ h: Harness, _ dir: String, _ extra: [String] = [], file: Stat
     XCTAssertEqual(r.status, 0, r.err, file: file, line: line)
     return (r.json as? [String: Any]) ?? [:]
 }
+
+/// An exported configuration without its lineage block (which changes the
+/// database holds): the configuration itself, as two histories that reach
+/// it write it alike.
+func withoutLineage(_ export: String) -> String {
+    var out: [Substring] = [], skipping = false
+    for line in export.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasSuffix("\"lineage\": {") { skipping = true; continue }
+        if skipping { if line.trimmingCharacters(in: .whitespaces).hasPrefix("}") { skipping = false }; continue }
+        out.append(line)
+    }
+    return out.joined(separator: "\n")
+}

@@ -22,13 +22,13 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change, published for a later instant, or older than the remote's release is not sent. Releases are told apart by what they hold (index.json's treeSha256), not by the database that published them, and ordered by when that database last changed: the remote keeps a record of the releases it served (relctl-releases.json, sent just before index.json), and a database whose last change is earlier than that of the remote's release (one restored from a backup, a colleague's that missed a change) does not replace it without --allow-older. A database built afresh from the configuration file (relctl apply) deploys like the one it was exported from.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database with a lower revision of any part (one restored from a backup, a colleague's that missed a change CI deployed) does not replace the release without --allow-older. The configuration file carries the revisions (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
                   Shared.at,
-                  Option("allow-older", help: "Upload even when the remote's release was made from a later change than this database's last (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back.")],
+                  Option("allow-older", help: "Upload even when the remote's release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back.")],
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
                    Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
@@ -88,20 +88,20 @@ enum DeployCommand {
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
 
         let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
-        // Releases are told apart by what they hold (index.json's treeSha256), so a database
-        // built afresh from the configuration file deploys like the one it was exported from,
-        // and ordered by when their databases last changed, which the remote's record of its
-        // release keeps: a database restored from a backup, or a colleague's that missed the
-        // latest change, does not take the remote back by accident.
         let record = remoteIndex.bytes == nil ? Rclone.Record() : try tool.record()
-        let releases = record.releases
         let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
         let theirs = remoteIndex.index?.treeSha256
-        let changedAt = try store.read { try store.lastChange() }
-        // The remote's release as its record has it (a deploy cut short after the record may have put another first).
-        if theirs != ours, let current = releases.first(where: { $0.digest == theirs }), current.changedAt > changedAt, !inv.flag("allow-older") {
-            throw RelctlError.failure("\(remote) holds a release made from a later change (\(Time.format(current.changedAt))) than this database's last (\(Time.format(changedAt))); nothing was uploaded",
-                                      hint: "bring the database up to date (apply the team's configuration file, or use the newer database), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
+        // Releases are told apart by what they hold (index.json's treeSha256), so a database built
+        // afresh from the configuration file deploys like the one it was exported from; and a
+        // release is replaced only from a database that holds every change it was made from
+        // (Lineage): a colleague's copy that missed a change, or a backup, does not take it back.
+        let lineage = try store.read { try store.lineage() }
+        let missing = DeployCommand.missing(from: lineage, in: record.lineage)
+        if theirs != ours, !missing.isEmpty, !inv.flag("allow-older") {
+            let named = missing.prefix(3).map { "\($0.slug): \(Lineage.describe($0.part)) (revision \($0.theirs) there, \($0.ours == 0 ? "none" : String($0.ours)) here)" }
+            throw RelctlError.failure("\(remote) holds a release made from changes this database does not hold: " + named.joined(separator: ", ")
+                                      + (missing.count > 3 ? " and \(missing.count - 3) more" : "") + "; nothing was uploaded",
+                                      hint: "bring the database up to date (apply the team's configuration file, or use the database that made them), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
         }
         // Deletions a deploy cut short owes this remote are in the remote's record, so any DIR on any machine finishes them.
         let plan = DeployPlan(local: local, localIndex: indexBytes, remote: remoteIndex, owed: record.deleting, now: now)
@@ -130,7 +130,11 @@ enum DeployCommand {
             // and the deletions it owes, which only this record names once index.json is replaced.
             var written = record
             written.deleting = plan.deletions
-            if theirs != ours { written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, changedAt: changedAt, at: inv.now), to: releases) }
+            if theirs != ours {
+                written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
+                // What the remote now holds: this database's changes, and (unless taken back on purpose) those it held.
+                written.lineage = inv.flag("allow-older") ? lineage : DeployCommand.merged(lineage, record.lineage)
+            }
             for step in plan.steps {
                 if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && written != record {
                     do { try tool.write(written) } catch {
@@ -183,6 +187,24 @@ enum DeployCommand {
     }
 }
 
+extension DeployCommand {
+    /// The parts whose revision in the remote's release is later than this database's: changes it does not hold.
+    static func missing(from ours: [String: [String: Int64]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: Int64)] {
+        var out: [(slug: String, part: String, theirs: Int64, ours: Int64)] = []
+        for (slug, parts) in theirs.sorted(by: { $0.key < $1.key }) {
+            for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where (ours[slug]?[part] ?? 0) < rev {
+                out.append((slug, part, rev, ours[slug]?[part] ?? 0))
+            }
+        }
+        return out
+    }
+
+    /// Each part's later revision of the two.
+    static func merged(_ a: [String: [String: Int64]], _ b: [String: [String: Int64]]) -> [String: [String: Int64]] {
+        a.merging(b) { x, y in x.merging(y, uniquingKeysWith: max) }
+    }
+}
+
 /// rclone, as deploy runs it.
 struct Rclone {
     var path: String
@@ -228,13 +250,14 @@ struct Rclone {
     static let releasesKept = 100
     static let recordLimit = 16 << 20
 
-    /// A release as the record keeps it: what it holds, when the database it
-    /// came from last changed, when it was deployed.
-    struct Release: Equatable { var digest: String; var changedAt: Int64; var at: Int64 }
+    /// A release as the record keeps it: what it holds, when it was deployed.
+    struct Release: Equatable { var digest: String; var at: Int64 }
 
     struct Record: Equatable {
         var releases: [Release] = []
         var deleting: [String] = []
+        /// The revisions of every part the remote's release was made from (Lineage), by project.
+        var lineage: [String: [String: Int64]] = [:]
 
         /// `release` first, keeping the newest others.
         static func adding(_ release: Release, to earlier: [Release]) -> [Release] {
@@ -266,8 +289,14 @@ struct Rclone {
         if case .array(let list)? = top["releases"] {
             out.releases = list.compactMap { item in
                 guard case .object(let o) = item, case .string(let digest)? = o["treeSha256"], case .string(let when)? = o["deployedAt"],
-                      let at = Time.parseUTC(when), case .string(let changed)? = o["changedAt"], let changedAt = Time.parseUTC(changed) else { return nil }
-                return Release(digest: digest, changedAt: changedAt, at: at)
+                      let at = Time.parseUTC(when) else { return nil }
+                return Release(digest: digest, at: at)
+            }
+        }
+        if case .object(let projects)? = top["lineage"] {
+            for (slug, parts) in projects {
+                guard case .object(let list) = parts else { continue }
+                for case let (part, .int(rev)) in list where rev > 0 { out.lineage[slug, default: [:]][part] = rev }
             }
         }
         if case .array(let list)? = top["deleting"] {
@@ -278,8 +307,9 @@ struct Rclone {
 
     /// Replaces the record.
     func write(_ record: Record) throws {
-        let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "changedAt": .time($0.changedAt), "deployedAt": .time($0.at)]) }),
-                               "deleting": .array(record.deleting.map { .string($0) })])
+        let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "deployedAt": .time($0.at)]) }),
+                               "deleting": .array(record.deleting.map { .string($0) }),
+                               "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) })])
         let local = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
         try FileSystem.writeFile(local, doc.compactBytes())
         defer { unlink(local) }

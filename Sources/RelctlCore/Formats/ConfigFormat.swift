@@ -14,7 +14,9 @@ public enum ConfigFormat {
     public static let version: Int64 = 1
 
     /// The document for these projects (slug order), as of `now` (which windows are still ahead or on).
-    public static func render(_ snapshots: [ProjectSnapshot], overrides: [String: [String: [String: [String: String]]]], at now: Int64) -> [UInt8] {
+    /// `lineage`: each project's revisions by part (Store.lineage), one per line.
+    public static func render(_ snapshots: [ProjectSnapshot], overrides: [String: [String: [String: [String: String]]]],
+                              lineage: [String: [String: Int64]] = [:], at now: Int64) -> [UInt8] {
         var w = Writer()
         w.open("{")
         w.member("$schema", .string(schema))
@@ -23,7 +25,7 @@ public enum ConfigFormat {
         w.open("{")
         for s in snapshots.sorted(by: { JSON.keyOrder($0.project.slug, $1.project.slug) }) {
             w.key(s.project.slug)
-            project(s, overrides: overrides[s.project.slug] ?? [:], at: now, into: &w)
+            project(s, overrides: overrides[s.project.slug] ?? [:], lineage: lineage[s.project.slug] ?? [:], at: now, into: &w)
         }
         w.close("}")
         w.close("}")
@@ -31,14 +33,24 @@ public enum ConfigFormat {
         return w.out
     }
 
-    static func project(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], at now: Int64, into w: inout Writer) {
+    static func project(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], lineage: [String: Int64], at now: Int64, into w: inout Writer) {
         let p = s.project
+        let windows = exported(s.windows, at: now)
+        let settings = settingsMembers(p)
         w.open("{")
-        w.member("defaultLocale", .string(p.defaultLocale))
-        w.member("locales", .array(p.locales.map { .string($0) }))
+        w.member("defaultLocale", settings["defaultLocale"]!)
+        // Which changes the configuration holds (deploy compares them), a part a line: its
+        // revision, and a digest of its content then, so that an edit made to the file
+        // itself (a revert in git) is known as one when the file is applied.
+        if !lineage.isEmpty {
+            let now = digests(parts(s, overrides: overrides, windows: windows))
+            w.key("lineage")
+            w.open("{")
+            for part in lineage.keys.sorted(by: JSON.keyOrder) { w.member(part, .array([.int(lineage[part]!), .string(now[part] ?? absent)])) }
+            w.close("}")
+        }
+        w.member("locales", settings["locales"]!)
         w.key("maintenance")
-        let windows = s.windows.filter { !$0.isCancelled && !$0.isOver(at: now) }
-            .sorted { ($0.startsAt, $0.platformName ?? "", $0.id) < ($1.startsAt, $1.platformName ?? "", $1.id) }
         w.list(windows.map(window))
         w.key("messages")
         w.open("{")
@@ -46,44 +58,87 @@ public enum ConfigFormat {
             w.key(kind)
             w.open("{")
             for locale in overrides[kind]!.keys.sorted(by: JSON.keyOrder) {
-                w.member(locale, .object(overrides[kind]![locale]!.mapValues { .string($0) }))
+                w.member(locale, messages(overrides[kind]![locale]!))
             }
             w.close("}")
         }
         w.close("}")
-        w.member("name", .string(p.name))
-        w.member("outdated", .string(p.outdated.rawValue))
+        w.member("name", settings["name"]!)
+        w.member("outdated", settings["outdated"]!)
         w.key("platforms")
         w.open("{")
         for platform in s.platforms.sorted(by: { JSON.keyOrder($0.name, $1.name) }) {
             w.key(platform.name)
             w.open("{")
-            w.member("appStoreId", .optional(platform.appStoreID))
-            w.member("bundleId", .optional(platform.bundleID))
-            w.member("force", platform.force?.json ?? .null)
-            w.member("minOs", .optional(platform.minOS))
-            w.member("recommend", platform.recommend?.json ?? .null)
-            w.member("storeUrl", .optional(platform.storeURL))
+            for (key, value) in platformMembers(platform).sorted(by: { $0.key < $1.key }) { w.member(key, value) }
             w.key("versions")
             w.open("{")
             // Oldest first, as people read a release history.
             for v in s.versions(of: platform).sorted(by: { Release.isBelow($0.release, $1.release) || (!Release.isBelow($1.release, $0.release) && JSON.keyOrder($0.version.text, $1.version.text)) }) {
-                w.member(v.version.text, .object([
-                    "build": .optional(v.build), "released": .time(v.releasedAt), "minOs": .optional(v.minOS),
-                    "pin": v.policy.map { .string($0.rawValue) } ?? .null,
-                    "notes": .object(v.notes.mapValues { .string($0) }),
-                ]))
+                w.member(v.version.text, version(v))
             }
             w.close("}")
             w.close("}")
         }
         w.close("}")
-        w.member("releaseDelayDays", .int(p.releaseDelayDays))
-        w.member("remindHours", .int(p.remindHours))
-        w.member("rules", .object(Dictionary(uniqueKeysWithValues: zip(Rules.types, p.rules.byType.map { JSON.string("\($0.alert.rawValue)/\($0.frequency.rawValue)") }))))
-        w.member("timeZone", .string(p.timeZone))
-        w.member("whatsNewLimit", .int(p.whatsNewLimit))
+        for key in ["releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"] { w.member(key, settings[key]!) }
         w.close("}")
+    }
+
+    /// The windows a file lists: those not cancelled and not over, by start.
+    static func exported(_ windows: [MaintenanceWindow], at now: Int64) -> [MaintenanceWindow] {
+        windows.filter { !$0.isCancelled && !$0.isOver(at: now) }
+            .sorted { ($0.startsAt, $0.platformName ?? "", $0.id) < ($1.startsAt, $1.platformName ?? "", $1.id) }
+    }
+
+    static func settingsMembers(_ p: ProjectRecord) -> [String: JSON] {
+        ["defaultLocale": .string(p.defaultLocale), "locales": .array(p.locales.map { .string($0) }), "name": .string(p.name),
+         "outdated": .string(p.outdated.rawValue), "releaseDelayDays": .int(p.releaseDelayDays), "remindHours": .int(p.remindHours),
+         "rules": .object(Dictionary(uniqueKeysWithValues: zip(Rules.types, p.rules.byType.map { JSON.string("\($0.alert.rawValue)/\($0.frequency.rawValue)") }))),
+         "timeZone": .string(p.timeZone), "whatsNewLimit": .int(p.whatsNewLimit)]
+    }
+
+    static func platformMembers(_ platform: PlatformRecord) -> [String: JSON] {
+        ["appStoreId": .optional(platform.appStoreID), "bundleId": .optional(platform.bundleID), "force": platform.force?.json ?? .null,
+         "minOs": .optional(platform.minOS), "recommend": platform.recommend?.json ?? .null, "storeUrl": .optional(platform.storeURL)]
+    }
+
+    static func version(_ v: VersionRecord) -> JSON {
+        .object(["build": .optional(v.build), "released": .time(v.releasedAt), "minOs": .optional(v.minOS),
+                 "pin": v.policy.map { .string($0.rawValue) } ?? .null, "notes": .object(v.notes.mapValues { .string($0) })])
+    }
+
+    static func messages(_ fields: [String: String]) -> JSON { .object(fields.mapValues { .string($0) }) }
+
+    /// Each part of a project (Lineage's names: "" the settings, a platform,
+    /// "platform/version", "window/id", "messages/kind/locale") as its
+    /// content is written, compactly: what a part's digest is taken of. The
+    /// writer and the reader of a file both work them out, so an edit to the
+    /// file's text shows as a part whose digest no longer matches.
+    public static func parts(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], windows: [MaintenanceWindow]) -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = ["": JSON.object(settingsMembers(s.project)).compactBytes()]
+        for platform in s.platforms {
+            out[platform.name] = JSON.object(platformMembers(platform)).compactBytes()
+            for v in s.versions(of: platform) { out["\(platform.name)/\(v.version.text)"] = version(v).compactBytes() }
+        }
+        for w in windows { out["window/\(w.id)"] = window(w).compactBytes() }
+        for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = messages(fields).compactBytes() } }
+        return out
+    }
+
+    /// The digest a file's lineage gives a part that is not in the file (removed, a window past).
+    public static let absent = "-"
+
+    /// Each part's digest: 64-bit FNV-1a of its content, in hex. It tells an
+    /// edit from the content a revision was given to, not a forgery (the
+    /// file is what a team reviews; signing the published files is another matter).
+    public static func digests(_ parts: [String: [UInt8]]) -> [String: String] {
+        parts.mapValues { bytes in
+            var h: UInt64 = 0xcbf29ce484222325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+            let hex = String(h, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
     }
 
     static func window(_ w: MaintenanceWindow) -> JSON {

@@ -6,12 +6,14 @@ public struct ConfigProject: Sendable {
     public var snapshot: ProjectSnapshot
     /// The project's message overrides: kind → locale → field → text.
     public var messages: [String: [String: [String: String]]]
+    /// The revision of each part of the project (`lineage`): which changes it holds, for deploy.
+    public var lineage: [String: Int64] = [:]
 
     public var slug: String { snapshot.project.slug }
 }
 
 extension ConfigFormat {
-    static let projectKeys = ["defaultLocale", "locales", "maintenance", "messages", "name", "outdated", "platforms",
+    static let projectKeys = ["defaultLocale", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"]
     static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "versions"]
     static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
@@ -159,7 +161,29 @@ extension ConfigFormat {
         }
         let snapshot = ProjectSnapshot(project: p, platforms: platforms, versions: versions, windows: windows,
                                        messages: MessageResolver(overrides: messages, defaultLocale: defaultLocale))
-        return ConfigProject(snapshot: snapshot, messages: messages)
+        var out = ConfigProject(snapshot: snapshot, messages: messages)
+        // A part's revision holds for the content it was given to: one edited in the file
+        // itself (a revert in git, a hand's fix) is a change of its own, counted when applied.
+        let now = digests(parts(snapshot, overrides: messages, windows: windows))
+        out.lineage = try lineage(n).filter { part, entry in entry.digest == (now[part] ?? absent) }.mapValues(\.rev)
+        return out
+    }
+
+    /// The revisions of the project's parts, each with the digest of its
+    /// content then (optional: a file from before them has none).
+    static func lineage(_ n: Node) throws(ImportProblem) -> [String: (rev: Int64, digest: String)] {
+        guard let node = n.member("lineage") else { return [:] }
+        guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object of revisions") }
+        var out: [String: (rev: Int64, digest: String)] = [:]
+        for (part, value) in node.members() {
+            guard part.utf8.count <= 400, !UserText.hasControls(part) else { throw ImportProblem("\(value.path): not a part of a project relctl names") }
+            guard case .array(let pair) = value.json, pair.count == 2, case .int(let rev) = pair[0], rev >= 1, rev <= 1 << 53,
+                  case .string(let digest) = pair[1], digest.utf8.count <= 64 else {
+                throw ImportProblem("\(value.path) must be [revision, digest] as relctl export writes it, the revision a whole number from 1 to \(Int64(1) << 53)")
+            }
+            out[part] = (rev, digest)
+        }
+        return out
     }
 
     /// Text as the database may hold it (UserText's stored rule), and not empty.
