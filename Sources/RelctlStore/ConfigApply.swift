@@ -24,7 +24,7 @@ extension Store {
     /// and still free, whichever project's window took ids before it.
     @discardableResult
     public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
-        adopting = Lineage.Adopting(slug: desired.slug, revisions: desired.lineage)
+        adopting = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited)
         defer { adopting = nil }
         return try change(project: desired.slug, "apply \(desired.slug)", now: now) {
             var writes = 0

@@ -8,20 +8,29 @@ import SQLite
 /// Each part of a project's configuration that a file line holds (the
 /// project's settings, a platform with its floors, a version with its
 /// notes and pin, a window with its copy, a kind's messages in a locale) has
-/// a revision: the Lamport clock of the last change that touched it. A
-/// change takes the database's highest revision plus one; a configuration
-/// file carries the revisions of its project (`lineage`), and `apply` takes
-/// them, raising its own clock past them: a database built afresh from the
-/// file holds what the one it was exported from held, and a change made
-/// after it counts above it. A part removed keeps its revision, as the
-/// change that removed it. Database B holds every change a release from A
-/// was made from when no part has a higher revision in A than in B.
+/// a history: the revisions of the last changes that made it what it is,
+/// newest first (`chainLength` of them). A change takes the database's
+/// highest revision plus one (a Lamport clock), so a change made after
+/// another counts above it. A configuration file carries each part's
+/// history (`lineage`), and `apply` takes it: a database built afresh from
+/// the file holds what the one it was exported from held. A part removed
+/// keeps its history, the removal first. A database holds the change a
+/// remote's release made a part from when that revision is in its history
+/// of the part: an edit of its own made without it (a colleague's, to the
+/// same platform) is not enough, since its history lacks the revision.
 ///
-/// A row changed by hand (sqlite3) moves no revision: like the log, the
+/// A row changed by hand (sqlite3) moves no history: like the log, the
 /// lineage knows only relctl's changes.
 public enum Lineage {
     /// A project's parts, by name ("" the settings, "ios", "ios/2.0", "window/4", "messages/optional/tr").
-    typealias Revisions = [String: Int64]
+    typealias Chains = [String: [Int64]]
+
+    /// How many revisions of a part are kept: a release is replaced only by a
+    /// database whose last 16 changes to each part include the release's.
+    public static let chainLength = 16
+
+    /// Far below Int64's end: a file's revision is checked against it before it is counted on.
+    public static let maximum: Int64 = 1 << 50
 
     /// A part as people name it: "settings", "ios", "ios 2.0", "window #4", "messages optional tr".
     public static func describe(_ part: String) -> String {
@@ -30,50 +39,78 @@ public enum Lineage {
         return String(part.map { $0 == "/" ? " " : $0 })
     }
 
-    /// Far below Int64's end: a file's revision is checked against it before it is counted on.
-    static let maximum: Int64 = 1 << 53
-
+    /// The table, and every part a database already holds as revision 1: the
+    /// one change that made them, as far as the lineage knows (a database built
+    /// afresh from a file without lineage makes them all in its first change, 1 too).
     static let schema = """
-        CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, rev INTEGER NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
+        CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
+        INSERT INTO lineage(project, part, chain) SELECT slug, '', '1' FROM project;
+        INSERT INTO lineage(project, part, chain) SELECT p.slug, f.name, '1' FROM platform f JOIN project p ON p.id = f.project_id;
+        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, f.name || '/' || v.version, '1'
+            FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id;
+        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, 'window/' || m.id, '1' FROM maintenance m JOIN project p ON p.id = m.project_id;
+        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, 'messages/' || m.kind || '/' || m.locale, '1'
+            FROM message m JOIN project p ON p.id = m.project_id;
         """
 
-    /// What `apply` brings from a file: its project's revisions, taken for
-    /// the parts the file made the database hold (set on the store for the
-    /// one change that applies it).
+    /// What `apply` brings from a file for one project: each part's history,
+    /// and the parts edited in the file itself (their content no longer the
+    /// one their history was given to).
     struct Adopting {
         var slug: String
-        var revisions: Revisions
+        var chains: [String: [Int64]]
+        var edited: Set<String> = []
     }
 
-    /// Gives every part the change `audit` touched the change's revision.
+    static func encode(_ chain: [Int64]) -> String { chain.map(String.init).joined(separator: " ") }
+
+    /// A chain as the table holds it; nil when it is not one relctl wrote.
+    static func decode(_ text: String) -> [Int64]? {
+        let chain = text.split(separator: " ").compactMap { Int64($0) }
+        guard !chain.isEmpty, chain.count <= chainLength, chain.count == text.split(separator: " ").count,
+              chain.allSatisfy({ $0 >= 1 && $0 <= maximum }), zip(chain, chain.dropFirst()).allSatisfy({ $0 > $1 }) else { return nil }
+        return chain
+    }
+
+    /// `revision` first, then what the part went through before it, newest first.
+    static func joined(_ revision: Int64?, _ histories: [Int64]...) -> [Int64] {
+        Array(Set(histories.joined() + (revision.map { [$0] } ?? [])).sorted(by: >).prefix(chainLength))
+    }
+
+    /// The database's clock: its highest revision.
+    static func clock(_ db: Connection) throws -> Int64 {
+        var high: Int64 = 0
+        for r in try db.query("SELECT chain FROM lineage") { high = max(high, decode(r.text(0))?.first ?? 0) }
+        return high
+    }
+
+    static func chain(_ db: Connection, _ project: String, _ part: String) throws -> [Int64] {
+        try db.query("SELECT chain FROM lineage WHERE project = ? AND part = ?", [.text(project), .text(part)]).first.flatMap { decode($0.text(0)) } ?? []
+    }
+
+    static func set(_ db: Connection, _ project: String, _ part: String, _ chain: [Int64]) throws {
+        try db.run("INSERT INTO lineage(project, part, chain) VALUES (?, ?, ?) ON CONFLICT(project, part) DO UPDATE SET chain = excluded.chain",
+                   [.text(project), .text(part), .text(encode(chain))])
+    }
+
+    /// Gives every part the change `audit` touched the change's revision. A
+    /// part `apply` made hold what its file says takes the file's history
+    /// when that history is the later one and holds the database's, as a
+    /// change merged from elsewhere; otherwise (the file older, or edited
+    /// apart from it) the change is one of this database's own, on top of both.
     static func stamp(_ store: Store, _ db: Connection, audit: Int64, adopting: Adopting?) throws {
-        let changes = try store.rowChanges(of: audit)
-        let parts = try touched(changes, db)
-        guard !parts.isEmpty || adopting != nil else { return }
-        var clock = try db.scalar("SELECT max(rev) FROM lineage").intValue ?? 0
-        if let adopting { clock = max(clock, adopting.revisions.values.max() ?? 0) }
+        let parts = try touched(try store.rowChanges(of: audit), db)
+        guard !parts.isEmpty else { return }
+        var clock = try self.clock(db)
+        if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
         guard clock < maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
-        let rev = clock + 1
-        func current(_ project: String, _ part: String) throws -> Int64 {
-            try db.query("SELECT rev FROM lineage WHERE project = ? AND part = ?", [.text(project), .text(part)]).first?.int(0) ?? 0
-        }
-        func set(_ project: String, _ part: String, _ value: Int64) throws {
-            try db.run("INSERT INTO lineage(project, part, rev) VALUES (?, ?, ?) ON CONFLICT(project, part) DO UPDATE SET rev = excluded.rev",
-                       [.text(project), .text(part), .int(value)])
-        }
         for (project, part) in parts {
-            // A part the file made the database hold has the file's revision when the file's is the later.
-            if let a = adopting, a.slug == project, let theirs = a.revisions[part], theirs > (try current(project, part)) {
-                try set(project, part, theirs)
+            let ours = try chain(db, project, part)
+            if let a = adopting, a.slug == project, !a.edited.contains(part), let theirs = a.chains[part], let head = theirs.first,
+               head > (ours.first ?? 0), ours.first.map(theirs.contains) ?? true {
+                try set(db, project, part, theirs)
             } else {
-                try set(project, part, rev)
-            }
-        }
-        // The file's other parts: what it knows of them is known here too.
-        if let a = adopting {
-            let made = Set(parts.filter { $0.0 == a.slug }.map(\.1))
-            for (part, theirs) in a.revisions where !made.contains(part) {
-                if theirs > (try current(a.slug, part)) { try set(a.slug, part, theirs) }
+                try set(db, project, part, joined(clock + 1, ours, adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? []))
             }
         }
     }
@@ -98,7 +135,7 @@ public enum Lineage {
         let db: Connection
         var images: [String: [Int64: [String: JSON]]] = [:]
         /// Parents already looked up: an apply touches thousands of versions of a few platforms.
-        var slugs: [Int64: String] = [:], platforms: [Int64: (slug: String, name: String)] = [:]
+        var slugs: [Int64: String] = [:], platforms: [Int64: (slug: String, name: String)] = [:], versions: [Int64: (String, String)] = [:]
 
         init(db: Connection, changes: [RowChange]) {
             self.db = db
@@ -143,9 +180,12 @@ public enum Lineage {
         }
 
         mutating func version(_ id: Int64?) throws -> (String, String)? {
+            guard let id else { return nil }
+            if let known = versions[id] { return known }
             let v = try row("version", id, "platform_id, version")
             guard let p = try platform(Resolver.int(v, "platform_id")), let text = Resolver.text(v, "version") else { return nil }
-            return (p.slug, "\(p.name)/\(text)")
+            versions[id] = (p.slug, "\(p.name)/\(text)")
+            return versions[id]
         }
 
         mutating func part(_ table: String, _ image: [String: JSON]) throws -> (String, String)? {
@@ -173,18 +213,44 @@ public enum Lineage {
 }
 
 extension Store {
-    /// Each project's revisions (Lineage), by slug: every project's, or one's.
-    public func lineage(project: String? = nil) throws -> [String: [String: Int64]] {
-        var out: [String: [String: Int64]] = [:]
-        let rows = try project.map { try db.query("SELECT project, part, rev FROM lineage WHERE project = ?", [.text($0)]) }
-            ?? db.query("SELECT project, part, rev FROM lineage")
+    /// Each project's histories of its parts (Lineage), by slug: every project's, or one's.
+    public func lineage(project: String? = nil) throws -> [String: [String: [Int64]]] {
+        var out: [String: [String: [Int64]]] = [:]
+        let rows = try project.map { try db.query("SELECT project, part, chain FROM lineage WHERE project = ?", [.text($0)]) }
+            ?? db.query("SELECT project, part, chain FROM lineage")
         for r in rows {
             let (slug, part) = (r.text(0), r.text(1))
-            guard let rev = r.int(2), rev > 0, rev <= Lineage.maximum else {
-                throw badRow("lineage row \(slug) \(part)", "its rev is not a whole number from 1 to \(Lineage.maximum)")
+            guard let chain = Lineage.decode(r.text(2)) else {
+                throw badRow("lineage row \(slug) \(part)", "its chain is not up to \(Lineage.chainLength) revisions from 1 to \(Lineage.maximum), newest first")
             }
-            out[slug, default: [:]][part] = rev
+            out[slug, default: [:]][part] = chain
         }
         return out
+    }
+
+    /// What a configuration file knows of a project that no change of this
+    /// apply touched: a part's later history is taken (the content is alike,
+    /// or the part is not here: a window past, a part removed), a part edited
+    /// in the file itself counts as a change of this database's, and a
+    /// project the file lists as removed is known removed. Bookkeeping in the
+    /// apply's transaction: no log entry, no change users see.
+    public func adoptLineage(_ slug: String, chains: [String: [Int64]], edited: Set<String> = []) throws {
+        guard !chains.isEmpty || !edited.isEmpty else { return }
+        if holdsChanges { try db.hold() }
+        try db.write {
+            var clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
+            guard clock < Lineage.maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
+            for (part, theirs) in chains where !edited.contains(part) {
+                let ours = try Lineage.chain(db, slug, part)
+                if let head = theirs.first, head > (ours.first ?? 0) { try Lineage.set(db, slug, part, Lineage.joined(nil, theirs, ours)) }
+            }
+            for part in edited.sorted() {
+                let ours = try Lineage.chain(db, slug, part)
+                // Made by a change of this apply already (touched): its revision is the clock.
+                if ours.first == clock { continue }
+                clock += 1
+                try Lineage.set(db, slug, part, Lineage.joined(clock, ours, chains[part] ?? []))
+            }
+        }
     }
 }

@@ -531,10 +531,61 @@ extension HardeningRoundThreeTests {
         let reverted = ci()
         XCTAssertEqual(reverted.status, 0, reverted.err)
         XCTAssertFalse(String(decoding: fileTree(remote)["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"force\":{"), "the floor is gone")
-        // And the colleague's database, which still has the floor, does not bring it back.
+        // And the colleague's database, which still has the floor, does not bring it back,
+        // not even after an edit of its own to the same platform (its history lacks the revert).
+        for _ in 0..<6 { ok(colleague, "notes set 1.0 --platform ios --locale en \"Again\" -q"); ok(colleague, "notes rm 1.0 --platform ios --locale en --yes -q") }
+        ok(colleague, "recommend 1.1 --platform ios --yes -q")
         ok(colleague, "publish \(h.dir)/colleague -q")
-        XCTAssertEqual(run(colleague, "deploy \(h.dir)/colleague \(remote)").status, 1)
+        let samePart = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        XCTAssertEqual(samePart.status, 1, samePart.err)
+        XCTAssertTrue(samePart.err.contains("shop: ios (revision"), samePart.err)
         // On purpose, it can.
         XCTAssertEqual(run(colleague, "deploy \(h.dir)/colleague \(remote) --allow-older").status, 0)
+    }
+
+    // 2. Removals through the file: a version deleted from the file by hand (its
+    // lineage line kept), and a project removed and exported, deploy from CI's fresh database.
+    func testRemovalsThroughTheFileDeployFromAFreshDatabase() throws {
+        let h = Harness()
+        let remote = h.dir + "/remote", file = h.dir + "/relctl.json"
+        try fm.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        h.env = h.env.merging(["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]) { $1 }
+        let dev = h.dir + "/dev.db"
+        func run(_ db: String, _ line: String) -> Harness.Result { h.run(Harness.split(line), database: db) }
+        func ok(_ db: String, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) {
+            let r = run(db, line)
+            XCTAssertEqual(r.status, 0, "\(line): \(r.err)", file: file, line: lineNumber)
+        }
+        for line in ["init", "project add shop --name Shop", "-p shop platform add ios --bundle-id com.example.shop",
+                     "-p shop version add 1.0 --platform ios --build 100", "-p shop version add 1.1 --platform ios --build 110",
+                     "project add blog --name Blog", "-p blog platform add android --bundle-id com.example.blog",
+                     "-p blog version add 1.0 --platform android --build 1"] { ok(dev, line + " -q") }
+        ok(dev, "export --all-projects -o \(file)")
+        var runs = 0
+        func ci() -> Harness.Result {
+            runs += 1
+            let db = h.dir + "/ci-\(runs).db", out = h.dir + "/ci-\(runs)"
+            ok(db, "init -q")
+            ok(db, "apply \(file) --yes -q")
+            ok(db, "publish \(out) -q")
+            return run(db, "deploy \(out) \(remote)")
+        }
+        XCTAssertEqual(ci().status, 0)
+        // 1.0 deleted from the file by hand; its lineage line stays, its content is gone.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        let line = try XCTUnwrap(text.components(separatedBy: "\n").first { $0.hasPrefix("            \"1.0\": {\"build\":100") })
+        text = text.replacingOccurrences(of: line + "\n", with: "")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let removedByHand = ci()
+        XCTAssertEqual(removedByHand.status, 0, removedByHand.err)
+        XCTAssertFalse(fileTree(remote).keys.contains { $0.contains("blog") } == false, "blog is still live")
+        // A project removed in a database and exported with every project: CI's fresh database knows the removal.
+        ok(dev, "apply \(file) --yes -q")
+        ok(dev, "project rm blog --yes -q")
+        ok(dev, "export --all-projects -o \(file)")
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"removed\": {"))
+        let projectRemoved = ci()
+        XCTAssertEqual(projectRemoved.status, 0, projectRemoved.err)
+        XCTAssertFalse(fileTree(remote).keys.contains { $0.hasPrefix("blog/") }, "blog is gone from the remote")
     }
 }

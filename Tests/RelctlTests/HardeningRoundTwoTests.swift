@@ -337,18 +337,20 @@ final class HardeningRoundTwoTests: XCTestCase {
     func testUserTextCannotTurnThePageRightToLeft() throws {
         let h = Harness()
         h.sample()
-        h.ok("project edit shop --name \"Shop \u{202E}evil\"")
+        // An override in a name is refused (issue 44): every message shows the name.
+        h.fails("project edit shop --name \"Shop \u{202E}evil\"", status: 2, "direction override")
+        h.ok("project edit shop --name \"Shop שופ\"")
         h.ok("message set required --locale en --message \"\u{202E}Update now\"")
         h.ok("force 1.1 --platform ios --yes")
         h.ok("notes set 2.0 --platform ios --locale en \"\u{202B}Faster\"")
         XCTAssertEqual(h.run(["publish", h.dir + "/out", "--at", at]).status, 0)
         let page = String(decoding: fm.contents(atPath: h.dir + "/out/shop/status.html") ?? Data(), as: UTF8.self)
-        XCTAssertTrue(page.contains("<title>\u{2068}Shop \u{202E}evil\u{2069} — release status</title>"), "the title's name is isolated")
-        XCTAssertTrue(page.contains("<h1><bdi>Shop \u{202E}evil</bdi> <span class=\"mut\">(shop)</span></h1>"), "the heading's name is isolated")
+        XCTAssertTrue(page.contains("<title>\u{2068}Shop שופ\u{2069} — release status</title>"), "the title's name is isolated")
+        XCTAssertTrue(page.contains("<h1><bdi>Shop שופ</bdi> <span class=\"mut\">(shop)</span></h1>"), "the heading's name is isolated")
         XCTAssertTrue(page.contains("<bdi>Update required — \u{202E}Update now</bdi>"), "a message is isolated")
         XCTAssertTrue(page.contains("<bdi>\u{202B}Faster</bdi>"), "notes are isolated")
         let index = String(decoding: fm.contents(atPath: h.dir + "/out/index.html") ?? Data(), as: UTF8.self)
-        XCTAssertTrue(index.contains("<bdi>Shop \u{202E}evil</bdi></a>"), "and on the index page")
+        XCTAssertTrue(index.contains("<bdi>Shop שופ</bdi></a>"), "and on the index page")
         // ASCII text has no direction of its own: it stays bare.
         XCTAssertFalse(page.contains("<bdi>2.0"))
     }

@@ -221,7 +221,8 @@ final class HardeningTests: XCTestCase {
         while (try? filler.write(contentsOf: chunk)) != nil {}
         try? filler.close()
         let dbBefore = FileManager.default.contents(atPath: db)
-        let r = h.run(["project", "add", "blog", "--name", String(repeating: "B", count: 20000)], database: db)
+        // A name at its limit, and a window's copy: the change needs pages the disk no longer has.
+        let r = h.run(["project", "add", "blog", "--name", String(repeating: "B", count: Names.appNameMaximum)], database: db)
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.err.contains("the disk holding \(db) is full"), r.err)
         XCTAssertEqual(FileManager.default.contents(atPath: db), dbBefore)

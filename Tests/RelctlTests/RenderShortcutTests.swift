@@ -68,7 +68,9 @@ final class RenderShortcutTests: XCTestCase {
     func testIntegersReadAsInt64ReadsTheirText() {
         for text in ["0", "-0", "7", "007", "-12", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
                      "-9223372036854775809", "-", "--1", "1-2", "", "12-"] {
-            XCTAssertEqual(JSONReader.integer(Array(text.utf8)[...]), Int64(text), text)
+            // As Int64(String) reads it, but that JSON writes no leading zero ("007").
+            let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
+            XCTAssertEqual(JSONReader.integer(Array(text.utf8)[...]), digits.count > 1 && digits.hasPrefix("0") ? nil : Int64(text), text)
         }
     }
 

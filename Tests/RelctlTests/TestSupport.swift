@@ -76,15 +76,16 @@ func publishJSON(_ h: Harness, _ dir: String, _ extra: [String] = [], file: Stat
     return (r.json as? [String: Any]) ?? [:]
 }
 
-/// An exported configuration without its lineage block (which changes the
-/// database holds): the configuration itself, as two histories that reach
-/// it write it alike.
+/// An exported configuration without what says which changes the database
+/// holds (each project's `lineage`, the `removed` projects' histories): the
+/// configuration itself, as two histories that reach it write it alike.
 func withoutLineage(_ export: String) -> String {
-    var out: [Substring] = [], skipping = false
-    for line in export.split(separator: "\n", omittingEmptySubsequences: false) {
-        if line.hasSuffix("\"lineage\": {") { skipping = true; continue }
-        if skipping { if line.trimmingCharacters(in: .whitespaces).hasPrefix("}") { skipping = false }; continue }
-        out.append(line)
+    guard var top = (try? JSONSerialization.jsonObject(with: Data(export.utf8))) as? [String: Any] else { return export }
+    top["removed"] = nil
+    if var projects = top["projects"] as? [String: Any] {
+        for (slug, value) in projects { if var p = value as? [String: Any] { p["lineage"] = nil; projects[slug] = p } }
+        top["projects"] = projects
     }
-    return out.joined(separator: "\n")
+    let data = (try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
 }

@@ -18,11 +18,11 @@ enum ConfigCommands {
         examples: [Example("relctl plan shop.relctl.json", "What applying shop.relctl.json would change, and for whom."),
                    Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit 1 when the database differs from the file.")]
     ) { inv in
-        let (path, bytes, projects) = try read(inv)
+        let (path, bytes, projects, removed) = try read(inv)
         let store = try inv.store(.write)
         // One instant for the whole plan: a window it ends or cancels is ended or cancelled then.
         let now = inv.now
-        guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, store, now: now) }) else {
+        guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, removed: removed, store, now: now) }) else {
             let unchanged = projects.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array([])]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
@@ -64,7 +64,7 @@ enum ConfigCommands {
         examples: [Example("relctl apply shop.relctl.json", "Show what the file changes, ask, then make it so."),
                    Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since.")]
     ) { inv in
-        let (path, bytes, projects) = try read(inv)
+        let (path, bytes, projects, removed) = try read(inv)
         let store = try inv.store(.write)
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
@@ -78,7 +78,7 @@ enum ConfigCommands {
                 }
             }
         }
-        let outcome = try inv.confirmedChange(store, projects: projects.map(\.slug), "applying \(path)", vet: vet) { try write(projects, store, now: now) }
+        let outcome = try inv.confirmedChange(store, projects: projects.map(\.slug), "applying \(path)", vet: vet) { try write(projects, removed: removed, store, now: now) }
         for p in outcome { for w in p.warnings { inv.warn("\(p.slug): \(w)") } }
         let changed = outcome.filter { $0.status != "unchanged" }
         try inv.printWritten {
@@ -104,7 +104,8 @@ enum ConfigCommands {
     /// Every project of the file, in slug order, in one transaction: the
     /// caller's when it holds one (a trial, a dry run, a change shown), else
     /// its own (--yes -q), so a project that fails leaves none applied.
-    static func write(_ projects: [ConfigProject], _ store: Store, now: Int64) throws -> [Applied] {
+    /// `removed`: the histories of projects the file lists as removed, taken for those the database does not hold.
+    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ store: Store, now: Int64) throws -> [Applied] {
         let held = store.holdsChanges
         store.holdsChanges = true
         defer { store.holdsChanges = held }
@@ -117,7 +118,12 @@ enum ConfigCommands {
                 let start = store.heldChanges.count
                 let warnings = try store.applyConfig(p, windowsGiven: windowsGiven, now: now)
                 let status = store.lastWriteUnchanged ? "unchanged" : existed ? "changed" : "create"
+                // What the file knows of parts this change did not touch, even when it touched none.
+                try store.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
                 out.append(Applied(slug: p.slug, status: status, rows: start..<store.heldChanges.count, warnings: store.lastWriteUnchanged ? [] : warnings))
+            }
+            for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
+                try store.adoptLineage(slug, chains: chains)
             }
             if !held { try store.commitChanges() }
             return out
@@ -129,12 +135,12 @@ enum ConfigCommands {
 
     typealias Trial = Invocation.Trial<[Applied]>
 
-    static func read(_ inv: Invocation) throws -> (String, [UInt8], [ConfigProject]) {
+    static func read(_ inv: Invocation) throws -> (String, [UInt8], [ConfigProject], [String: [String: [Int64]]]) {
         let path = inv.arg("FILE")!
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
-        var projects: [ConfigProject]
-        do { projects = try ConfigFormat.read(bytes) } catch {
+        var projects: [ConfigProject], removed: [String: [String: [Int64]]]
+        do { (projects, removed) = try ConfigFormat.readFile(bytes) } catch {
             throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it), or export it again: relctl export -o \(PastedHints.quoted(path))")
         }
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
@@ -144,6 +150,7 @@ enum ConfigCommands {
                                         hint: "it has \(projects.isEmpty ? "none" : projects.map(\.slug).joined(separator: ", "))")
             }
             projects = [one]
+            removed = [:]
         }
         guard !projects.isEmpty else { throw RelctlError.failure("\(path) names no project", hint: "export one with: relctl export -p SLUG -o \(PastedHints.quoted(path))") }
         for p in projects {
@@ -151,7 +158,7 @@ enum ConfigCommands {
                 throw RelctlError.failure("cannot apply \(path): projects.\(p.slug).timeZone: \(e.message)", hint: "install the zone database (tzdata), or set the time zone to UTC")
             }
         }
-        return (path, bytes, projects)
+        return (path, bytes, projects, removed)
     }
 
     /// Names one plan: the file, and every row it changes as it was before.

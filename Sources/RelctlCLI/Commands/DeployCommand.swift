@@ -98,7 +98,7 @@ enum DeployCommand {
         let lineage = try store.read { try store.lineage() }
         let missing = DeployCommand.missing(from: lineage, in: record.lineage)
         if theirs != ours, !missing.isEmpty, !inv.flag("allow-older") {
-            let named = missing.prefix(3).map { "\($0.slug): \(Lineage.describe($0.part)) (revision \($0.theirs) there, \($0.ours == 0 ? "none" : String($0.ours)) here)" }
+            let named = missing.prefix(3).map { "\($0.slug): \(Lineage.describe($0.part)) (revision \($0.theirs) there, " + ($0.ours.isEmpty ? "never changed here)" : "here \($0.ours.map(String.init).joined(separator: ", ")))") }
             throw RelctlError.failure("\(remote) holds a release made from changes this database does not hold: " + named.joined(separator: ", ")
                                       + (missing.count > 3 ? " and \(missing.count - 3) more" : "") + "; nothing was uploaded",
                                       hint: "bring the database up to date (apply the team's configuration file, or use the database that made them), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
@@ -132,8 +132,9 @@ enum DeployCommand {
             written.deleting = plan.deletions
             if theirs != ours {
                 written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
-                // What the remote now holds: this database's changes, and (unless taken back on purpose) those it held.
-                written.lineage = inv.flag("allow-older") ? lineage : DeployCommand.merged(lineage, record.lineage)
+                // What the remote's release is now made from: each part's newest revision here
+                // (which holds the one the remote had, unless taken back on purpose).
+                written.lineage = lineage.mapValues { $0.compactMapValues(\.first) }
             }
             for step in plan.steps {
                 if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && written != record {
@@ -188,20 +189,15 @@ enum DeployCommand {
 }
 
 extension DeployCommand {
-    /// The parts whose revision in the remote's release is later than this database's: changes it does not hold.
-    static func missing(from ours: [String: [String: Int64]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: Int64)] {
-        var out: [(slug: String, part: String, theirs: Int64, ours: Int64)] = []
+    /// The parts whose revision in the remote's release is not in this database's history of them: changes it does not hold.
+    static func missing(from ours: [String: [String: [Int64]]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: [Int64])] {
+        var out: [(slug: String, part: String, theirs: Int64, ours: [Int64])] = []
         for (slug, parts) in theirs.sorted(by: { $0.key < $1.key }) {
-            for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where (ours[slug]?[part] ?? 0) < rev {
-                out.append((slug, part, rev, ours[slug]?[part] ?? 0))
+            for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where !(ours[slug]?[part] ?? []).contains(rev) {
+                out.append((slug, part, rev, ours[slug]?[part] ?? []))
             }
         }
         return out
-    }
-
-    /// Each part's later revision of the two.
-    static func merged(_ a: [String: [String: Int64]], _ b: [String: [String: Int64]]) -> [String: [String: Int64]] {
-        a.merging(b) { x, y in x.merging(y, uniquingKeysWith: max) }
     }
 }
 
@@ -265,7 +261,7 @@ struct Rclone {
         }
     }
 
-    /// The record, or none when there is none yet (or it is not one relctl wrote: it only ever refuses, or owes).
+    /// The record, or none when there is none yet; one that cannot be read is an error.
     func record() throws -> Record {
         guard let cat = Spawn.capture(path, ["cat", "--count", String(Rclone.recordLimit + 1), target(Rclone.releasesName)], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
@@ -284,7 +280,12 @@ struct Rclone {
                                       hint: "remove it if it is not relctl's: rclone deletefile \(target(Rclone.releasesName))")
         }
         // rclone cat of a path that is not there prints nothing and succeeds: no record yet.
-        guard case .object(let top)? = try? JSONReader.parse(cat.stdout) else { return Record() }
+        if cat.stdout.isEmpty { return Record() }
+        // One that is not relctl's is no reason to skip the check, or to forget the deletions it owes.
+        guard case .object(let top)? = try? JSONReader.parse(cat.stdout) else {
+            throw RelctlError.failure("\(target(Rclone.releasesName)) is not a record relctl wrote (not a JSON object); nothing was uploaded",
+                                      hint: "restore it, or remove it to deploy without the check it keeps: rclone deletefile \(target(Rclone.releasesName))")
+        }
         var out = Record()
         if case .array(let list)? = top["releases"] {
             out.releases = list.compactMap { item in

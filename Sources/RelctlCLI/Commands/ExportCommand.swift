@@ -18,12 +18,15 @@ enum ExportCommand {
             throw RelctlError.usage("--all-projects and -p both say which projects", hint: "give one of them")
         }
         let store = try inv.store(.read)
-        var (snapshots, overrides, lineage) = try store.read { () throws -> ([ProjectSnapshot], [String: [String: [String: [String: String]]]], [String: [String: Int64]]) in
+        var (snapshots, overrides, lineage, removed) = try store.read { () throws -> ([ProjectSnapshot], [String: [String: [String: [String: String]]]], [String: [String: [Int64]]], [String: [String: [Int64]]]) in
             let projects = inv.flag("all-projects") ? try store.projectSlugs().map { try store.requireProject($0) } : [try inv.project(in: store)]
             var overrides: [String: [String: [String: [String: String]]]] = [:]
             for p in projects { overrides[p.slug] = try store.messageOverrides(project: p.id) }
-            let lineage = try store.lineage().filter { slug, _ in projects.contains { $0.slug == slug } }
-            return (try projects.map { try store.snapshot($0) }, overrides, lineage)
+            let all = try store.lineage()
+            let lineage = all.filter { slug, _ in projects.contains { $0.slug == slug } }
+            // With every project, the histories of those removed: a database built from the file knows of the removal.
+            let removed = inv.flag("all-projects") ? all.filter { slug, _ in !projects.contains { $0.slug == slug } } : [:]
+            return (try projects.map { try store.snapshot($0) }, overrides, lineage, removed)
         }
         var renamed = snapshots
         if let slug = try inv.value("as").map(Names.slug) {
@@ -31,8 +34,9 @@ enum ExportCommand {
             renamed[0].project.slug = slug
             overrides = [slug: overrides[snapshots[0].project.slug] ?? [:]]
             lineage = [slug: lineage[snapshots[0].project.slug] ?? [:]]
+            removed = [:]
         }
-        let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, at: inv.now)
+        let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, removed: removed, at: inv.now)
         if let path = inv.value("output"), path != "-" {
             try FileSystem.writeFile(path, bytes)
             inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", "))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")

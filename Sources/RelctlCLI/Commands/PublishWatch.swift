@@ -222,6 +222,7 @@ enum PublishWatch {
         var owed = true
         var failedAt: Int64?
         var running: (process: Spawn.Running, paths: [String], started: Double, stopping: Double?)?
+        var lastSwept: Double = 0
 
         mutating func owe(_ changed: [String]) {
             if changed.contains(where: { $0 != "index.json" }) { owed = true }
@@ -252,6 +253,11 @@ enum PublishWatch {
         /// said). One that ran past the timeout is told to stop, and killed
         /// after the grace.
         mutating func reap(_ inv: Invocation) -> Bool {
+            // What an earlier run left behind and the kernel handed here is reaped as it ends (a second at a time: /proc is read).
+            if Exec.seconds() - lastSwept >= 1 {
+                lastSwept = Exec.seconds()
+                _ = Spawn.descendants(of: running?.process.pid ?? -1)
+            }
             guard let run = running else { return false }
             if let status = run.process.status() {
                 running = nil

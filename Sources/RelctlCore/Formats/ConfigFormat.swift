@@ -16,7 +16,7 @@ public enum ConfigFormat {
     /// The document for these projects (slug order), as of `now` (which windows are still ahead or on).
     /// `lineage`: each project's revisions by part (Store.lineage), one per line.
     public static func render(_ snapshots: [ProjectSnapshot], overrides: [String: [String: [String: [String: String]]]],
-                              lineage: [String: [String: Int64]] = [:], at now: Int64) -> [UInt8] {
+                              lineage: [String: [String: [Int64]]] = [:], removed: [String: [String: [Int64]]] = [:], at now: Int64) -> [UInt8] {
         var w = Writer()
         w.open("{")
         w.member("$schema", .string(schema))
@@ -28,12 +28,29 @@ public enum ConfigFormat {
             project(s, overrides: overrides[s.project.slug] ?? [:], lineage: lineage[s.project.slug] ?? [:], at: now, into: &w)
         }
         w.close("}")
+        // Projects removed from the database: what they went through, so a database built from
+        // the file knows the removal (a remote's release made before it names them).
+        if !removed.isEmpty {
+            w.key("removed")
+            w.open("{")
+            for slug in removed.keys.sorted(by: JSON.keyOrder) {
+                w.key(slug)
+                lineageBlock(removed[slug]!, digests: [:], into: &w)
+            }
+            w.close("}")
+        }
         w.close("}")
         w.out.append(10)
         return w.out
     }
 
-    static func project(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], lineage: [String: Int64], at now: Int64, into w: inout Writer) {
+    static func lineageBlock(_ chains: [String: [Int64]], digests: [String: String], into w: inout Writer) {
+        w.open("{")
+        for part in chains.keys.sorted(by: JSON.keyOrder) { w.member(part, .array([.array(chains[part]!.map { .int($0) }), .string(digests[part] ?? absent)])) }
+        w.close("}")
+    }
+
+    static func project(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], lineage: [String: [Int64]], at now: Int64, into w: inout Writer) {
         let p = s.project
         let windows = exported(s.windows, at: now)
         let settings = settingsMembers(p)
@@ -43,11 +60,8 @@ public enum ConfigFormat {
         // revision, and a digest of its content then, so that an edit made to the file
         // itself (a revert in git) is known as one when the file is applied.
         if !lineage.isEmpty {
-            let now = digests(parts(s, overrides: overrides, windows: windows))
             w.key("lineage")
-            w.open("{")
-            for part in lineage.keys.sorted(by: JSON.keyOrder) { w.member(part, .array([.int(lineage[part]!), .string(now[part] ?? absent)])) }
-            w.close("}")
+            lineageBlock(lineage, digests: digests(parts(s, overrides: overrides, windows: windows)), into: &w)
         }
         w.member("locales", settings["locales"]!)
         w.key("maintenance")

@@ -6,8 +6,10 @@ public struct ConfigProject: Sendable {
     public var snapshot: ProjectSnapshot
     /// The project's message overrides: kind → locale → field → text.
     public var messages: [String: [String: [String: String]]]
-    /// The revision of each part of the project (`lineage`): which changes it holds, for deploy.
-    public var lineage: [String: Int64] = [:]
+    /// Each part's history of changes, newest first (`lineage`): which changes it holds, for deploy.
+    public var lineage: [String: [Int64]] = [:]
+    /// The parts whose content in the file is not the one their history was given to: edited in the file itself.
+    public var edited: Set<String> = []
 
     public var slug: String { snapshot.project.slug }
 }
@@ -22,7 +24,10 @@ extension ConfigFormat {
     /// Reads a configuration file strictly: every value checked as the
     /// command that sets it checks it, every key known (a typo must not
     /// silently drop a floor), every problem named by its path. By slug.
-    public static func read(_ bytes: [UInt8]) throws(ImportProblem) -> [ConfigProject] {
+    public static func read(_ bytes: [UInt8]) throws(ImportProblem) -> [ConfigProject] { try readFile(bytes).projects }
+
+    /// The same, with the histories of the projects the file lists as removed (`removed`), by slug.
+    public static func readFile(_ bytes: [UInt8]) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
         try ImportProblem.checkText(bytes)
         guard let top = try? JSONReader.parse(bytes) else {
             throw ImportProblem("not valid JSON (a missing comma or quote, or a merge conflict left in it?)")
@@ -32,7 +37,7 @@ extension ConfigFormat {
         }
         let doc = Node(top, "")
         guard case .object = doc.json else { throw ImportProblem("the document must be an object, as 'relctl export' writes it") }
-        try doc.only(["$schema", "format", "projects"])
+        try doc.only(["$schema", "format", "projects", "removed"])
         if let schema = doc.member("$schema"), case .string = schema.json {} else if doc.member("$schema") != nil {
             throw ImportProblem("$schema must be a string")
         }
@@ -40,7 +45,18 @@ extension ConfigFormat {
         guard case .int(version) = format.json else {
             throw ImportProblem("format must be \(version), the format this relctl reads; export the file again with this relctl")
         }
-        return try doc.object("projects").members().map { (slug, node) throws(ImportProblem) in try project(slug, node) }
+        let projects = try doc.object("projects").members().map { (slug, node) throws(ImportProblem) in try project(slug, node) }
+        var removed: [String: [String: [Int64]]] = [:]
+        if let list = doc.member("removed") {
+            guard case .object = list.json else { throw ImportProblem("removed must be an object of projects' histories") }
+            for (slug, node) in list.members() {
+                guard (try? Names.slug(slug)) != nil, !projects.contains(where: { $0.slug == slug }) else {
+                    throw ImportProblem("\(node.path): '\(slug)' is a project of the file, or not a slug")
+                }
+                removed[slug] = try lineage(node).mapValues(\.chain)
+            }
+        }
+        return (projects, removed)
     }
 
     static func project(_ key: String, _ n: Node) throws(ImportProblem) -> ConfigProject {
@@ -165,25 +181,50 @@ extension ConfigFormat {
         // A part's revision holds for the content it was given to: one edited in the file
         // itself (a revert in git, a hand's fix) is a change of its own, counted when applied.
         let now = digests(parts(snapshot, overrides: messages, windows: windows))
-        out.lineage = try lineage(n).filter { part, entry in entry.digest == (now[part] ?? absent) }.mapValues(\.rev)
+        let read = try n.member("lineage").map { (node) throws(ImportProblem) in try lineage(node) } ?? [:]
+        out.lineage = read.mapValues(\.chain)
+        out.edited = Set(read.filter { part, entry in entry.digest != (now[part] ?? absent) }.keys)
+        // A part in the file with no history at all (added by hand) is edited too.
+        out.edited.formUnion(now.keys.filter { read[$0] == nil })
         return out
     }
 
-    /// The revisions of the project's parts, each with the digest of its
-    /// content then (optional: a file from before them has none).
-    static func lineage(_ n: Node) throws(ImportProblem) -> [String: (rev: Int64, digest: String)] {
-        guard let node = n.member("lineage") else { return [:] }
-        guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object of revisions") }
-        var out: [String: (rev: Int64, digest: String)] = [:]
+    /// Each part's history, newest first, with the digest of its content then
+    /// (optional: a file from before them has none).
+    static func lineage(_ node: Node) throws(ImportProblem) -> [String: (chain: [Int64], digest: String)] {
+        guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object of histories") }
+        var out: [String: (chain: [Int64], digest: String)] = [:]
         for (part, value) in node.members() {
-            guard part.utf8.count <= 400, !UserText.hasControls(part) else { throw ImportProblem("\(value.path): not a part of a project relctl names") }
-            guard case .array(let pair) = value.json, pair.count == 2, case .int(let rev) = pair[0], rev >= 1, rev <= 1 << 53,
-                  case .string(let digest) = pair[1], digest.utf8.count <= 64 else {
-                throw ImportProblem("\(value.path) must be [revision, digest] as relctl export writes it, the revision a whole number from 1 to \(Int64(1) << 53)")
+            guard isPart(part) else { throw ImportProblem("\(value.path): '\(part)' is not a part of a project relctl names") }
+            guard case .array(let pair) = value.json, pair.count == 2, case .array(let list) = pair[0], case .string(let digest) = pair[1],
+                  digest == absent || (digest.utf8.count == 16 && digest.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }) else {
+                throw ImportProblem("\(value.path) must be [[revisions, newest first], digest] as relctl export writes it")
             }
-            out[part] = (rev, digest)
+            var chain: [Int64] = []
+            for case .int(let rev) in list where rev >= 1 && rev <= lineageMaximum { chain.append(rev) }
+            guard chain.count == list.count, !chain.isEmpty, chain.count <= 16, zip(chain, chain.dropFirst()).allSatisfy({ $0 > $1 }) else {
+                throw ImportProblem("\(value.path) must hold 1 to 16 revisions from 1 to \(lineageMaximum), newest first")
+            }
+            out[part] = (chain, digest)
         }
         return out
+    }
+
+    /// Below Lineage.maximum (the store's), so that a file cannot bring a database to its end.
+    static let lineageMaximum: Int64 = 1 << 48
+
+    /// A part as Lineage names one: "", a platform, "platform/version", "window/ID", "messages/kind/locale".
+    static func isPart(_ part: String) -> Bool {
+        guard part.utf8.count <= 200, !UserText.hasControls(part) else { return false }
+        if part.isEmpty { return true }
+        let pieces = part.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch pieces.count {
+        case 1: return Names.knownPlatforms.contains(pieces[0])
+        case 2 where pieces[0] == "window": return Int64(pieces[1]).map { $0 > 0 } ?? false
+        case 2: return Names.knownPlatforms.contains(pieces[0]) && (try? Version(pieces[1])) != nil
+        case 3: return pieces[0] == "messages" && !pieces[1].isEmpty && !pieces[2].isEmpty
+        default: return false
+        }
     }
 
     /// Text as the database may hold it (UserText's stored rule), and not empty.

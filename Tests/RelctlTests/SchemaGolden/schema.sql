@@ -1,4 +1,4 @@
--- user_version 8
+-- user_version 9
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index version_build
@@ -31,6 +31,8 @@ CREATE TABLE audit_revert(
 CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 -- table edit_count
 CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
+-- table lineage
+CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
 -- table maintenance
 CREATE TABLE maintenance(
     id INTEGER PRIMARY KEY,
