@@ -466,126 +466,125 @@ extension HardeningRoundThreeTests {
     // unrelated edit and deployed, and was accepted. A deploy is refused unless the
     // database holds every change the remote's release was made from.
     func testAColleaguesOlderDatabaseDoesNotRollTheLiveFilesBack() throws {
-        let h = Harness()
-        let remote = h.dir + "/remote", file = h.dir + "/relctl.json"
-        try fm.createDirectory(atPath: remote, withIntermediateDirectories: true)
-        h.env = h.env.merging(["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]) { $1 }
+        let t = try Team(), h = t.h, remote = t.remote, file = t.file
         let dev = h.dir + "/dev.db", colleague = h.dir + "/colleague.db"
-        func run(_ db: String, _ line: String) -> Harness.Result { h.run(Harness.split(line), database: db) }
-        func ok(_ db: String, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) {
-            let r = run(db, line)
-            XCTAssertEqual(r.status, 0, "\(line): \(r.err)", file: file, line: lineNumber)
-        }
         // The team's first file, from a working database.
         for line in ["init", "project add shop --name Shop", "platform add ios --bundle-id com.example.shop",
-                     "version add 1.0 --platform ios --build 100", "version add 1.1 --platform ios --build 110"] { ok(dev, line + " -q") }
-        ok(dev, "export --all-projects -o \(file)")
+                     "version add 1.0 --platform ios --build 100", "version add 1.1 --platform ios --build 110"] { t.ok(dev, line + " -q") }
+        t.ok(dev, "export --all-projects -o \(file)")
         // The colleague starts from that file.
-        ok(colleague, "init -q")
-        ok(colleague, "apply \(file) --yes -q")
-        // CI, each run on a fresh database and a fresh folder.
-        var runs = 0
-        func ci() -> Harness.Result {
-            runs += 1
-            let db = h.dir + "/ci-\(runs).db", out = h.dir + "/ci-\(runs)"
-            ok(db, "init -q")
-            ok(db, "apply \(file) --yes -q")
-            ok(db, "publish \(out) -q")
-            return run(db, "deploy \(out) \(remote)")
-        }
-        XCTAssertEqual(ci().status, 0)
+        t.ok(colleague, "init -q")
+        t.ok(colleague, "apply \(file) --yes -q")
+        XCTAssertEqual(t.ci().status, 0)
         // A change reviewed in git: made in a database, exported, merged; CI applies and deploys it.
-        ok(dev, "force 1.1 --platform ios --yes -q")
-        ok(dev, "export --all-projects -o \(file)")
-        let deployed = ci()
+        t.ok(dev, "force 1.1 --platform ios --yes -q")
+        t.ok(dev, "export --all-projects -o \(file)")
+        let deployed = t.ci()
         XCTAssertEqual(deployed.status, 0, deployed.err)
         let live = fileTree(remote)
         XCTAssertTrue(String(decoding: live["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"force\":{"), "CI's floor is live")
 
         // The colleague's database lacks it; one unrelated edit, then a deploy: refused, the remote as CI left it.
-        ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
-        ok(colleague, "publish \(h.dir)/colleague -q")
-        let refused = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        t.ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
+        t.ok(colleague, "publish \(h.dir)/colleague -q")
+        let refused = t.run(colleague, "deploy \(h.dir)/colleague \(remote)")
         XCTAssertEqual(refused.status, 1, refused.err)
         XCTAssertTrue(refused.err.contains("holds a release made from changes this database does not hold: shop: ios (revision"), refused.err)
         XCTAssertEqual(fileTree(remote), live)
 
         // Caught up (the team's file applied, the colleague's note again), the colleague deploys.
-        ok(colleague, "apply \(file) --yes -q")
-        ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
-        ok(colleague, "publish \(h.dir)/colleague -q")
-        let caughtUp = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        t.ok(colleague, "apply \(file) --yes -q")
+        t.ok(colleague, "notes set 1.1 --platform ios --locale en \"Faster\"")
+        t.ok(colleague, "publish \(h.dir)/colleague -q")
+        let caughtUp = t.run(colleague, "deploy \(h.dir)/colleague \(remote)")
         XCTAssertEqual(caughtUp.status, 0, caughtUp.err)
         // Now CI, from a file without the colleague's note, would take it back: refused until it is in git.
-        let behind = ci()
+        let behind = t.ci()
         XCTAssertEqual(behind.status, 1, behind.err)
         XCTAssertTrue(behind.err.contains("shop: ios 1.1"), behind.err)
-        ok(colleague, "export --all-projects -o \(file)")
-        XCTAssertEqual(ci().status, 0, "the note in git: CI deploys again")
+        t.ok(colleague, "export --all-projects -o \(file)")
+        XCTAssertEqual(t.ci().status, 0, "the note in git: CI deploys again")
 
         // A revert made in the file itself (git revert): applied, a change of its own, which deploys.
         var text = try String(contentsOfFile: file, encoding: .utf8)
         let floor = try XCTUnwrap(text.range(of: #""force": {"build":null,"deadline":null,"version":"1.1"}"#))
         text.replaceSubrange(floor, with: #""force": null"#)
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let reverted = ci()
+        let reverted = t.ci()
         XCTAssertEqual(reverted.status, 0, reverted.err)
         XCTAssertFalse(String(decoding: fileTree(remote)["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"force\":{"), "the floor is gone")
         // And the colleague's database, which still has the floor, does not bring it back,
         // not even after an edit of its own to the same platform (its history lacks the revert).
-        for _ in 0..<6 { ok(colleague, "notes set 1.0 --platform ios --locale en \"Again\" -q"); ok(colleague, "notes rm 1.0 --platform ios --locale en --yes -q") }
-        ok(colleague, "recommend 1.1 --platform ios --yes -q")
-        ok(colleague, "publish \(h.dir)/colleague -q")
-        let samePart = run(colleague, "deploy \(h.dir)/colleague \(remote)")
+        for _ in 0..<6 { t.ok(colleague, "notes set 1.0 --platform ios --locale en \"Again\" -q"); t.ok(colleague, "notes rm 1.0 --platform ios --locale en --yes -q") }
+        t.ok(colleague, "recommend 1.1 --platform ios --yes -q")
+        t.ok(colleague, "publish \(h.dir)/colleague -q")
+        let samePart = t.run(colleague, "deploy \(h.dir)/colleague \(remote)")
         XCTAssertEqual(samePart.status, 1, samePart.err)
         XCTAssertTrue(samePart.err.contains("shop: ios (revision"), samePart.err)
         // On purpose, it can.
-        XCTAssertEqual(run(colleague, "deploy \(h.dir)/colleague \(remote) --allow-older").status, 0)
+        XCTAssertEqual(t.run(colleague, "deploy \(h.dir)/colleague \(remote) --allow-older").status, 0)
     }
 
     // 2. Removals through the file: a version deleted from the file by hand (its
     // lineage line kept), and a project removed and exported, deploy from CI's fresh database.
     func testRemovalsThroughTheFileDeployFromAFreshDatabase() throws {
-        let h = Harness()
-        let remote = h.dir + "/remote", file = h.dir + "/relctl.json"
-        try fm.createDirectory(atPath: remote, withIntermediateDirectories: true)
-        h.env = h.env.merging(["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]) { $1 }
+        let t = try Team(), h = t.h, remote = t.remote, file = t.file
         let dev = h.dir + "/dev.db"
-        func run(_ db: String, _ line: String) -> Harness.Result { h.run(Harness.split(line), database: db) }
-        func ok(_ db: String, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) {
-            let r = run(db, line)
-            XCTAssertEqual(r.status, 0, "\(line): \(r.err)", file: file, line: lineNumber)
-        }
         for line in ["init", "project add shop --name Shop", "-p shop platform add ios --bundle-id com.example.shop",
                      "-p shop version add 1.0 --platform ios --build 100", "-p shop version add 1.1 --platform ios --build 110",
                      "project add blog --name Blog", "-p blog platform add android --bundle-id com.example.blog",
-                     "-p blog version add 1.0 --platform android --build 1"] { ok(dev, line + " -q") }
-        ok(dev, "export --all-projects -o \(file)")
-        var runs = 0
-        func ci() -> Harness.Result {
-            runs += 1
-            let db = h.dir + "/ci-\(runs).db", out = h.dir + "/ci-\(runs)"
-            ok(db, "init -q")
-            ok(db, "apply \(file) --yes -q")
-            ok(db, "publish \(out) -q")
-            return run(db, "deploy \(out) \(remote)")
-        }
-        XCTAssertEqual(ci().status, 0)
+                     "-p blog version add 1.0 --platform android --build 1"] { t.ok(dev, line + " -q") }
+        t.ok(dev, "export --all-projects -o \(file)")
+        XCTAssertEqual(t.ci().status, 0)
         // 1.0 deleted from the file by hand; its lineage line stays, its content is gone.
         var text = try String(contentsOfFile: file, encoding: .utf8)
         let line = try XCTUnwrap(text.components(separatedBy: "\n").first { $0.hasPrefix("            \"1.0\": {\"build\":100") })
         text = text.replacingOccurrences(of: line + "\n", with: "")
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let removedByHand = ci()
+        let removedByHand = t.ci()
         XCTAssertEqual(removedByHand.status, 0, removedByHand.err)
-        XCTAssertFalse(fileTree(remote).keys.contains { $0.contains("blog") } == false, "blog is still live")
+        XCTAssertTrue(fileTree(remote).keys.contains { $0.hasPrefix("blog/") }, "blog is still live")
+        XCTAssertFalse(String(decoding: fileTree(remote)["shop/control.json"] ?? Data(), as: UTF8.self).contains("\"version\":\"1.0\""), "1.0 is gone")
         // A project removed in a database and exported with every project: CI's fresh database knows the removal.
-        ok(dev, "apply \(file) --yes -q")
-        ok(dev, "project rm blog --yes -q")
-        ok(dev, "export --all-projects -o \(file)")
+        t.ok(dev, "apply \(file) --yes -q")
+        t.ok(dev, "project rm blog --yes -q")
+        t.ok(dev, "export --all-projects -o \(file)")
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"removed\": {"))
-        let projectRemoved = ci()
+        let projectRemoved = t.ci()
         XCTAssertEqual(projectRemoved.status, 0, projectRemoved.err)
         XCTAssertFalse(fileTree(remote).keys.contains { $0.hasPrefix("blog/") }, "blog is gone from the remote")
+    }
+}
+
+/// A team around one remote (a folder, through rclone): databases of its
+/// own, the configuration file in git, and CI that builds a fresh database
+/// and a fresh folder from the file on each run.
+final class Team {
+    let h = Harness()
+    let remote: String, file: String
+    private var runs = 0
+
+    init() throws {
+        remote = h.dir + "/remote"
+        file = h.dir + "/relctl.json"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        h.env = h.env.merging(["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]) { $1 }
+    }
+
+    func run(_ db: String, _ line: String) -> Harness.Result { h.run(Harness.split(line), database: db) }
+
+    func ok(_ db: String, _ line: String, file: StaticString = #filePath, lineNumber: UInt = #line) {
+        let r = run(db, line)
+        XCTAssertEqual(r.status, 0, "\(line): \(r.err)", file: file, line: lineNumber)
+    }
+
+    /// One run of CI: a fresh database from the file, published into a fresh folder, deployed.
+    func ci() -> Harness.Result {
+        runs += 1
+        let db = h.dir + "/ci-\(runs).db", out = h.dir + "/ci-\(runs)"
+        ok(db, "init -q")
+        ok(db, "apply \(file) --yes -q")
+        ok(db, "publish \(out) -q")
+        return run(db, "deploy \(out) \(remote)")
     }
 }
