@@ -43,13 +43,14 @@ public enum Lineage {
     /// one change that made them, as far as the lineage knows (a database built
     /// afresh from a file without lineage makes them all in its first change, 1 too).
     static let schema = """
-        CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
-        INSERT INTO lineage(project, part, chain) SELECT slug, '', '1' FROM project;
-        INSERT INTO lineage(project, part, chain) SELECT p.slug, f.name, '1' FROM platform f JOIN project p ON p.id = f.project_id;
-        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, f.name || '/' || v.version, '1'
+        CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, head INTEGER NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
+        CREATE INDEX lineage_head ON lineage(head);
+        INSERT INTO lineage(project, part, head, chain) SELECT slug, '', 1, '1' FROM project;
+        INSERT INTO lineage(project, part, head, chain) SELECT p.slug, f.name, 1, '1' FROM platform f JOIN project p ON p.id = f.project_id;
+        INSERT OR IGNORE INTO lineage(project, part, head, chain) SELECT p.slug, f.name || '/' || v.version, 1, '1'
             FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id;
-        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, 'window/' || m.id, '1' FROM maintenance m JOIN project p ON p.id = m.project_id;
-        INSERT OR IGNORE INTO lineage(project, part, chain) SELECT p.slug, 'messages/' || m.kind || '/' || m.locale, '1'
+        INSERT OR IGNORE INTO lineage(project, part, head, chain) SELECT p.slug, 'window/' || m.id, 1, '1' FROM maintenance m JOIN project p ON p.id = m.project_id;
+        INSERT OR IGNORE INTO lineage(project, part, head, chain) SELECT p.slug, 'messages/' || m.kind || '/' || m.locale, 1, '1'
             FROM message m JOIN project p ON p.id = m.project_id;
         """
 
@@ -77,20 +78,27 @@ public enum Lineage {
         Array(Set(histories.joined() + (revision.map { [$0] } ?? [])).sorted(by: >).prefix(chainLength))
     }
 
-    /// The database's clock: its highest revision.
+    /// The database's clock: its highest revision (each part's newest is kept apart, indexed, for this).
     static func clock(_ db: Connection) throws -> Int64 {
-        var high: Int64 = 0
-        for r in try db.query("SELECT chain FROM lineage") { high = max(high, decode(r.text(0))?.first ?? 0) }
+        let high = try db.scalar("SELECT coalesce(max(head), 0) FROM lineage").intValue ?? 0
+        guard high >= 0 && high <= maximum else {
+            throw StoreError("the database has a bad row: lineage: a revision \(high) is not from 1 to \(maximum)", hint: "correct that row (sqlite3) or restore the database from a backup")
+        }
         return high
     }
 
     static func chain(_ db: Connection, _ project: String, _ part: String) throws -> [Int64] {
-        try db.query("SELECT chain FROM lineage WHERE project = ? AND part = ?", [.text(project), .text(part)]).first.flatMap { decode($0.text(0)) } ?? []
+        guard let row = try db.query("SELECT chain FROM lineage WHERE project = ? AND part = ?", [.text(project), .text(part)]).first else { return [] }
+        guard let chain = decode(row.text(0)) else {
+            throw StoreError("the database has a bad row: lineage row \(project) \(part): its chain is not up to \(chainLength) revisions from 1 to \(maximum), newest first",
+                             hint: "correct that row (sqlite3) or restore the database from a backup")
+        }
+        return chain
     }
 
     static func set(_ db: Connection, _ project: String, _ part: String, _ chain: [Int64]) throws {
-        try db.run("INSERT INTO lineage(project, part, chain) VALUES (?, ?, ?) ON CONFLICT(project, part) DO UPDATE SET chain = excluded.chain",
-                   [.text(project), .text(part), .text(encode(chain))])
+        try db.run("INSERT INTO lineage(project, part, head, chain) VALUES (?, ?, ?, ?) ON CONFLICT(project, part) DO UPDATE SET head = excluded.head, chain = excluded.chain",
+                   [.text(project), .text(part), .int(chain.first ?? 0), .text(encode(chain))])
     }
 
     /// Gives every part the change `audit` touched the change's revision. A
@@ -216,11 +224,11 @@ extension Store {
     /// Each project's histories of its parts (Lineage), by slug: every project's, or one's.
     public func lineage(project: String? = nil) throws -> [String: [String: [Int64]]] {
         var out: [String: [String: [Int64]]] = [:]
-        let rows = try project.map { try db.query("SELECT project, part, chain FROM lineage WHERE project = ?", [.text($0)]) }
-            ?? db.query("SELECT project, part, chain FROM lineage")
+        let rows = try project.map { try db.query("SELECT project, part, head, chain FROM lineage WHERE project = ?", [.text($0)]) }
+            ?? db.query("SELECT project, part, head, chain FROM lineage")
         for r in rows {
             let (slug, part) = (r.text(0), r.text(1))
-            guard let chain = Lineage.decode(r.text(2)) else {
+            guard let chain = Lineage.decode(r.text(3)), r.int(2) == chain.first else {
                 throw badRow("lineage row \(slug) \(part)", "its chain is not up to \(Lineage.chainLength) revisions from 1 to \(Lineage.maximum), newest first")
             }
             out[slug, default: [:]][part] = chain

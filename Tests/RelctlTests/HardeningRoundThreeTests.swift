@@ -6,6 +6,7 @@ import XCTest
 @testable import RelctlModel
 @testable import RelctlPublish
 @testable import RelctlStore
+@testable import SQLite
 
 /// Issue 44, the third hardening round: one defect per test, each failed before its fix.
 final class HardeningRoundThreeTests: XCTestCase {
@@ -586,5 +587,33 @@ final class Team {
         ok(db, "apply \(file) --yes -q")
         ok(db, "publish \(out) -q")
         return run(db, "deploy \(out) \(remote)")
+    }
+}
+
+extension HardeningRoundThreeTests {
+    // 2. A database from before the lineage: every part it holds is revision 1, so the
+    // file it exports gives a fresh database the same histories, and either deploys over the other.
+    func testADatabaseFromBeforeTheLineageDeploysLikeAFreshOne() throws {
+        let t = try Team(), h = t.h
+        let old = h.dir + "/old.db"
+        let c = try Connection(path: old, readOnly: false, create: true)
+        try c.execute("PRAGMA journal_mode = WAL")
+        for sql in Schema.migrations.prefix(8) { try c.execute(sql) }
+        try c.execute("PRAGMA application_id = \(Schema.applicationID)")
+        try c.execute("PRAGMA user_version = 8")
+        try c.execute("""
+            INSERT INTO audit(at, user, project, action, kind) VALUES (1764000000, 'x', NULL, 'init', 'init');
+            INSERT INTO project(slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit)
+                VALUES ('shop', 'Shop', 'en', '', 'skip/daily,skip/daily,skip/daily,skip/daily', 1, 24, 'recommend', 'UTC', 10);
+            INSERT INTO platform(project_id, name, bundle_id) VALUES (1, 'ios', 'com.example.shop');
+            INSERT INTO version(platform_id, version, build, released_at) VALUES (1, '1.0', 100, 1764000000);
+            """)
+        t.ok(old, "project list")
+        XCTAssertEqual(try c.query("SELECT part, chain FROM lineage ORDER BY part").map { "\($0.text(0))=\($0.text(1))" }, ["=1", "ios=1", "ios/1.0=1"])
+        t.ok(old, "export --all-projects -o \(t.file)")
+        XCTAssertEqual(t.ci().status, 0)
+        t.ok(old, "publish \(h.dir)/old -q")
+        let r = t.run(old, "deploy \(h.dir)/old \(t.remote)")
+        XCTAssertEqual(r.status, 0, r.err)
     }
 }

@@ -1,6 +1,8 @@
 -- user_version 9
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
+-- index lineage_head
+CREATE INDEX lineage_head ON lineage(head);
 -- index version_build
 CREATE UNIQUE INDEX version_build ON version(platform_id, build) WHERE build IS NOT NULL;
 -- table audit
@@ -32,7 +34,7 @@ CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 -- table edit_count
 CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
 -- table lineage
-CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
+CREATE TABLE lineage(project TEXT NOT NULL, part TEXT NOT NULL, head INTEGER NOT NULL, chain TEXT NOT NULL, PRIMARY KEY(project, part)) STRICT, WITHOUT ROWID;
 -- table maintenance
 CREATE TABLE maintenance(
     id INTEGER PRIMARY KEY,
