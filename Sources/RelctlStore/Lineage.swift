@@ -107,7 +107,7 @@ public enum Lineage {
     /// change merged from elsewhere; otherwise (the file older, or edited
     /// apart from it) the change is one of this database's own, on top of both.
     static func stamp(_ store: Store, _ db: Connection, audit: Int64, adopting: Adopting?) throws {
-        let parts = try touched(try store.rowChanges(of: audit), db)
+        let parts = try touched(try images(db, audit: audit), db)
         guard !parts.isEmpty else { return }
         var clock = try self.clock(db)
         if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
@@ -123,15 +123,37 @@ public enum Lineage {
         }
     }
 
-    /// The parts the rows of one change belong to, by project slug.
-    static func touched(_ changes: [RowChange], _ db: Connection) throws -> [(String, String)] {
-        var resolver = Resolver(db: db, changes: changes)
-        var out: [(String, String)] = [], seen = Set<String>()
-        for change in changes {
-            for image in [change.before, change.after].compactMap({ $0 }) {
-                guard let part = try resolver.part(change.table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { continue }
-                out.append(part)
+    /// The columns that name a row's part (and its parents), as the change
+    /// recorded them, each distinct row image once: read by SQLite from the
+    /// recorded images, not parsed here (an apply into an empty database
+    /// records every note of a fleet, and a version's twenty notes are one part).
+    static let naming = ["id", "project_id", "platform_id", "version_id", "window_id", "slug", "name", "version", "kind", "locale"]
+
+    static func images(_ db: Connection, audit: Int64) throws -> [(table: String, image: [String: JSON])] {
+        let pick = naming.map { column in
+            // Only messages are named by their kind and locale; a note's or a copy's locale is no part.
+            column == "kind" || column == "locale" ? "CASE WHEN tbl = 'message' THEN json_extract(i, '$.\(column)') END" : "json_extract(i, '$.\(column)')"
+        }.joined(separator: ", ")
+        let rows = try db.query("""
+            SELECT DISTINCT tbl, \(pick) FROM (SELECT tbl, before AS i FROM audit_change WHERE audit_id = ? AND before IS NOT NULL
+                UNION ALL SELECT tbl, after FROM audit_change WHERE audit_id = ? AND after IS NOT NULL)
+            """, [.int(audit), .int(audit)])
+        return rows.map { r in
+            var image: [String: JSON] = [:]
+            for (i, column) in naming.enumerated() {
+                if let n = r.int(i + 1) { image[column] = .int(n) } else if let t = r.string(i + 1) { image[column] = .string(t) }
             }
+            return (r.text(0), image)
+        }
+    }
+
+    /// The parts the rows of one change belong to, by project slug.
+    static func touched(_ images: [(table: String, image: [String: JSON])], _ db: Connection) throws -> [(String, String)] {
+        var resolver = Resolver(db: db, images: images)
+        var out: [(String, String)] = [], seen = Set<String>()
+        for (table, image) in images {
+            guard let part = try resolver.part(table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { continue }
+            out.append(part)
         }
         return out
     }
@@ -145,9 +167,9 @@ public enum Lineage {
         /// Parents already looked up: an apply touches thousands of versions of a few platforms.
         var slugs: [Int64: String] = [:], platforms: [Int64: (slug: String, name: String)] = [:], versions: [Int64: (String, String)] = [:]
 
-        init(db: Connection, changes: [RowChange]) {
+        init(db: Connection, images list: [(table: String, image: [String: JSON])]) {
             self.db = db
-            for c in changes { if let image = c.before ?? c.after, case .int(let id)? = image["id"] { images[c.table, default: [:]][id] = image } }
+            for (table, image) in list { if case .int(let id)? = image["id"] { images[table, default: [:]][id] = image } }
         }
 
         func row(_ table: String, _ id: Int64?, _ columns: String) throws -> [String: JSON]? {
@@ -248,12 +270,13 @@ extension Store {
         try db.write {
             var clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
             guard clock < Lineage.maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
+            let known = try lineage(project: slug)[slug] ?? [:]
             for (part, theirs) in chains where !edited.contains(part) {
-                let ours = try Lineage.chain(db, slug, part)
+                let ours = known[part] ?? []
                 if let head = theirs.first, head > (ours.first ?? 0) { try Lineage.set(db, slug, part, Lineage.joined(nil, theirs, ours)) }
             }
             for part in edited.sorted() {
-                let ours = try Lineage.chain(db, slug, part)
+                let ours = known[part] ?? []
                 // Made by a change of this apply already (touched): its revision is the clock.
                 if ours.first == clock { continue }
                 clock += 1

@@ -61,7 +61,7 @@ public enum ConfigFormat {
         // itself (a revert in git) is known as one when the file is applied.
         if !lineage.isEmpty {
             w.key("lineage")
-            lineageBlock(lineage, digests: digests(parts(s, overrides: overrides, windows: windows)), into: &w)
+            lineageBlock(lineage, digests: digests(s, overrides: overrides, windows: windows), into: &w)
         }
         w.member("locales", settings["locales"]!)
         w.key("maintenance")
@@ -125,33 +125,50 @@ public enum ConfigFormat {
     static func messages(_ fields: [String: String]) -> JSON { .object(fields.mapValues { .string($0) }) }
 
     /// Each part of a project (Lineage's names: "" the settings, a platform,
-    /// "platform/version", "window/id", "messages/kind/locale") as its
-    /// content is written, compactly: what a part's digest is taken of. The
-    /// writer and the reader of a file both work them out, so an edit to the
-    /// file's text shows as a part whose digest no longer matches.
-    public static func parts(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], windows: [MaintenanceWindow]) -> [String: [UInt8]] {
-        var out: [String: [UInt8]] = ["": JSON.object(settingsMembers(s.project)).compactBytes()]
+    /// "platform/version", "window/id", "messages/kind/locale") and the
+    /// digest of its content as the file writes it: 64-bit FNV-1a, in hex.
+    /// The writer and the reader of a file both work them out, so an edit to
+    /// the file's text shows as a part whose digest no longer matches. It
+    /// tells an edit from the content a history was given to, not a forgery
+    /// (the file is what a team reviews). A version, most of a file, is
+    /// hashed field by field; the few other parts as their compact JSON.
+    public static func digests(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], windows: [MaintenanceWindow]) -> [String: String] {
+        var out: [String: String] = ["": Digest(JSON.object(settingsMembers(s.project)).compactBytes()).hex]
         for platform in s.platforms {
-            out[platform.name] = JSON.object(platformMembers(platform)).compactBytes()
-            for v in s.versions(of: platform) { out["\(platform.name)/\(v.version.text)"] = version(v).compactBytes() }
+            out[platform.name] = Digest(JSON.object(platformMembers(platform)).compactBytes()).hex
+            for v in s.versions(of: platform) {
+                var d = Digest()
+                d.add(v.build.map(String.init)); d.add(v.releasedAt.map(String.init)); d.add(v.minOS); d.add(v.policy?.rawValue)
+                for locale in v.notes.keys.sorted() { d.add(locale); d.add(v.notes[locale]) }
+                out["\(platform.name)/\(v.version.text)"] = d.hex
+            }
         }
-        for w in windows { out["window/\(w.id)"] = window(w).compactBytes() }
-        for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = messages(fields).compactBytes() } }
+        for w in windows { out["window/\(w.id)"] = Digest(window(w).compactBytes()).hex }
+        for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = Digest(messages(fields).compactBytes()).hex } }
         return out
     }
 
     /// The digest a file's lineage gives a part that is not in the file (removed, a window past).
     public static let absent = "-"
 
-    /// Each part's digest: 64-bit FNV-1a of its content, in hex. It tells an
-    /// edit from the content a revision was given to, not a forgery (the
-    /// file is what a team reviews; signing the published files is another matter).
-    public static func digests(_ parts: [String: [UInt8]]) -> [String: String] {
-        parts.mapValues { bytes in
-            var h: UInt64 = 0xcbf29ce484222325
-            for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-            let hex = String(h, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
+    /// 64-bit FNV-1a over fields, each ended by a byte no UTF-8 text holds.
+    struct Digest {
+        var h: UInt64 = 0xcbf29ce484222325
+
+        init() {}
+        init(_ bytes: [UInt8]) { for b in bytes { byte(b) } }
+
+        mutating func byte(_ b: UInt8) { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+
+        /// A field: its text, or none (nil), then the end of the field.
+        mutating func add(_ text: String?) {
+            if var t = text { t.withUTF8 { for b in $0 { byte(b) } } } else { byte(0xFE) }
+            byte(0xFF)
+        }
+
+        var hex: String {
+            let digits = String(h, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
         }
     }
 

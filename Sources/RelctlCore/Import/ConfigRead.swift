@@ -180,7 +180,7 @@ extension ConfigFormat {
         var out = ConfigProject(snapshot: snapshot, messages: messages)
         // A part's revision holds for the content it was given to: one edited in the file
         // itself (a revert in git, a hand's fix) is a change of its own, counted when applied.
-        let now = digests(parts(snapshot, overrides: messages, windows: windows))
+        let now = digests(snapshot, overrides: messages, windows: windows)
         let read = try n.member("lineage").map { (node) throws(ImportProblem) in try lineage(node) } ?? [:]
         out.lineage = read.mapValues(\.chain)
         out.edited = Set(read.filter { part, entry in entry.digest != (now[part] ?? absent) }.keys)
