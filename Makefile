@@ -45,15 +45,17 @@ demo:
 	swift build --product relctl
 	scripts/demo.sh
 
-# What a person runs often, in under a minute: the unit and in-process
-# command tests. The classes left out start processes (shells, nginx, rclone
-# and S3, a browser, the binary under kills and a full disk), fuzz, or hold
-# the zone reader to the C library for every zone; `make check` runs them
-# all, as CI does.
+# What a person runs often: the unit and in-process command tests, on a
+# machine with only Swift and libsqlite3-dev. Left out: the classes that
+# start processes (shells, rclone and S3, a browser, the binary under kills
+# and a full disk), fuzz, or hold the zone reader to the C library for every
+# zone (SLOW), and the tests that need a tool beyond the build's (TOOLS: the
+# sqlite3 shell for edits by hand, nginx). `make check` runs them all, as CI does.
 SLOW = CrashPointTests|HardeningRoundThreeTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|ZoneRulesTests
+TOOLS = HandEditTests|IncrementalPublishTests/testIncrementalPublishesGiveTheTreeOfAFullPublish|ReleaseClientTests/testBadDocumentsNeverReplaceTheLastGoodOne|ReleaseClientTests/testDownloadsFromAWebServer|UndoTests/testAHandEditIsNeverOverwritten|ChangeCaptureTests/testAHandEditIsNotCapturedAndNothingIsLeftNoted
 test:
 	swift build --build-tests
-	swift test --skip-build --disable-swift-testing --skip '$(SLOW)'
+	swift test --skip-build --disable-swift-testing --skip '$(SLOW)|$(TOOLS)'
 
 # The whole test suite: unit, command, end-to-end, shell and install tests.
 check:

@@ -7,22 +7,17 @@ public struct AuditEntry: Sendable {
     public var user: String
     public var project: String?
     public var action: String
-    /// The command's words ("force", "version release"): what --action matches.
+    /// The command's words ("force", "version release"): what --action
+    /// matches. A String, not a ChangeKind: rows written before schema 7
+    /// hold the words their action began with.
     public var kind: String
+    /// The platforms the change names (none: the whole project); nil for
+    /// rows written before schema 10, which recorded none.
+    public var platforms: [String]?
     /// The entries this one took back (relctl undo, revert), oldest first.
     public var reverts: [Int64] = []
     /// The rows it changed, in the order first changed (none for entries older than schema 7).
     public var changes: [RowChange] = []
-
-    /// The kind of an action as relctl words it: its first word, or its
-    /// first two for a noun with verbs. Schema 7 fills older rows the same way in SQL.
-    public static func kind(of action: String) -> String {
-        let words = action.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard let first = words.first else { return action }
-        if words.count > 1, nouns.contains(String(first)) { return "\(first) \(words[1])" }
-        return String(first)
-    }
-    static let nouns: Set<String> = ["project", "platform", "version", "notes", "message", "maintenance", "rules", "policy", "import"]
 }
 
 /// One row a change touched: its table, its key, and the whole row before
@@ -49,7 +44,7 @@ public struct RowChange: Sendable, Equatable {
 public struct AuditFilter: Sendable {
     public var project: String?
     public var platform: String?
-    /// The action's first words, like "force" or "version add".
+    /// A kind of change, or its first word: "force", "version add", "maintenance".
     public var action: String?
     public var since: Int64?
 

@@ -21,26 +21,80 @@ import SQLite
 /// revert sees the later one as a change to the same row, so it refuses
 /// rather than overwrite.
 enum ChangeCapture {
-    struct Table {
-        let name: String
-        let columns: [String]
-        /// The primary key's columns, in order.
-        let key: [String]
-    }
+    typealias Table = CapturedTable
 
     /// The tables that hold a project's configuration, parents before
     /// children: a revert removes rows children first and puts them back
-    /// parents first, as the foreign keys require.
+    /// parents first, as the foreign keys require. Each column is declared
+    /// here once, and everything else follows from it: the capture's
+    /// triggers and images, a revert's statements, the edit stamps'
+    /// triggers, how `log` and previews word a change, and its names in --json.
     static let tables: [Table] = [
-        Table(name: "project", columns: ["id", "slug", "name", "default_locale", "locales", "rules", "release_delay_days", "remind_hours",
-                                         "outdated", "time_zone", "whatsnew_limit"], key: ["id"]),
-        Table(name: "platform", columns: ["id", "project_id", "name", "bundle_id", "app_store_id", "store_url", "min_os", "force_version",
-                                          "force_build", "recommend_version", "recommend_build", "force_deadline"], key: ["id"]),
-        Table(name: "version", columns: ["id", "platform_id", "version", "build", "released_at", "min_os", "policy"], key: ["id"]),
-        Table(name: "note", columns: ["version_id", "locale", "body"], key: ["version_id", "locale"]),
-        Table(name: "maintenance", columns: ["id", "project_id", "platform_id", "starts_at", "ends_at", "cancelled_at"], key: ["id"]),
-        Table(name: "maintenance_copy", columns: ["window_id", "locale", "title", "message"], key: ["window_id", "locale"]),
-        Table(name: "message", columns: ["project_id", "kind", "locale", "field", "value"], key: ["project_id", "kind", "locale", "field"]),
+        Table("project", key: ["id"], parent: "id", project: { "\($0).id" }, [
+            .init("id", json: "id", words: "id"),
+            .init("slug", json: "slug", words: "slug"),
+            .init("name", json: "name", words: "name"),
+            .init("default_locale", json: "defaultLocale", words: "default locale"),
+            .init("locales", json: "locales", words: "locales"),
+            .init("rules", json: "rules", words: "rules"),
+            .init("release_delay_days", json: "releaseDelayDays", words: "release delay days"),
+            .init("remind_hours", json: "remindHours", words: "remind hours"),
+            .init("outdated", json: "outdated", words: "outdated"),
+            .init("time_zone", json: "timeZone", words: "time zone"),
+            .init("whatsnew_limit", json: "whatsnewLimit", words: "whatsnew limit"),
+        ]),
+        Table("platform", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
+            .init("id", json: "id", words: "id"),
+            .init("project_id", json: "projectId", words: "project id"),
+            .init("name", json: "name", words: "name"),
+            .init("bundle_id", json: "bundleId", words: "bundle id"),
+            .init("app_store_id", json: "appStoreId", words: "app store id"),
+            .init("store_url", json: "storeUrl", words: "store url"),
+            .init("min_os", json: "minOs", words: "min os"),
+            .init("force_version", json: "forceVersion", words: "force floor"),
+            .init("force_build", json: "forceBuild", words: "force build"),
+            .init("recommend_version", json: "recommendVersion", words: "recommend floor"),
+            .init("recommend_build", json: "recommendBuild", words: "recommend build"),
+            .init("force_deadline", json: "forceDeadline", words: "force deadline", time: true),
+        ]),
+        Table("version", key: ["id"], parent: "platform_id", replaceable: true,
+              project: { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }, [
+            .init("id", json: "id", words: "id"),
+            .init("platform_id", json: "platformId", words: "platform id"),
+            .init("version", json: "version", words: "version"),
+            .init("build", json: "build", words: "build"),
+            .init("released_at", json: "releasedAt", words: "release", time: true),
+            .init("min_os", json: "minOs", words: "min os"),
+            .init("policy", json: "policy", words: "pin"),
+        ]),
+        Table("note", key: ["version_id", "locale"], parent: "version_id",
+              project: { "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)" }, [
+            .init("version_id", json: "versionId", words: "version id"),
+            .init("locale", json: "locale", words: "locale"),
+            .init("body", json: "body", words: "body"),
+        ]),
+        Table("maintenance", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
+            .init("id", json: "id", words: "id"),
+            .init("project_id", json: "projectId", words: "project id"),
+            .init("platform_id", json: "platformId", words: "platform id"),
+            .init("starts_at", json: "startsAt", words: "start", time: true),
+            .init("ends_at", json: "endsAt", words: "end", time: true),
+            .init("cancelled_at", json: "cancelledAt", words: "cancelled", time: true),
+        ]),
+        Table("maintenance_copy", json: "maintenanceCopy", key: ["window_id", "locale"], parent: "window_id",
+              project: { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" }, [
+            .init("window_id", json: "windowId", words: "window id"),
+            .init("locale", json: "locale", words: "locale"),
+            .init("title", json: "title", words: "title"),
+            .init("message", json: "message", words: "message"),
+        ]),
+        Table("message", key: ["project_id", "kind", "locale", "field"], parent: "project_id", project: { "\($0).project_id" }, [
+            .init("project_id", json: "projectId", words: "project id"),
+            .init("kind", json: "kind", words: "kind"),
+            .init("locale", json: "locale", words: "locale"),
+            .init("field", json: "field", words: "field"),
+            .init("value", json: "value", words: "value"),
+        ]),
     ]
 
     static func table(_ name: String) -> Table? { tables.first { $0.name == name } }
@@ -53,8 +107,11 @@ enum ChangeCapture {
         CREATE TABLE row_change(seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, before TEXT) STRICT;
         CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 
-        """ + tables.map(triggers).joined()
+        """ + triggers(tables)
     }
+
+    /// Every table's triggers.
+    static func triggers(_ tables: [Table]) -> String { tables.map(triggers).joined() }
 
     /// The row's key as JSON (`json_array` of the key's columns of `row`, "NEW" or "OLD").
     static func key(_ t: Table, _ row: String) -> String {
@@ -111,8 +168,8 @@ enum ChangeCapture {
 
     /// Stores the net effect of what the triggers noted as the changes of audit row `audit`:
     /// per row, as it was before its first note and as it is now, in the order first noted;
-    /// a row that ends as it began is left out. Noting stops.
-    static func record(_ db: Connection, audit: Int64) throws {
+    /// a row that ends as it began is left out. Noting stops. Returns how many rows it stored.
+    static func record(_ db: Connection, audit: Int64) throws -> Int {
         var order: [(tbl: String, key: String, before: String?)] = []
         var seen = Set<String>()
         try db.each("SELECT tbl, row_key, before FROM row_change ORDER BY seq") { c in
@@ -132,10 +189,67 @@ enum ChangeCapture {
                        [.int(audit), .int(seq), .text(row.tbl), .text(row.key), SQLValue(row.before), SQLValue(after)])
         }
         try end(db)
+        return Int(seq)
     }
 
     /// Stops noting and forgets what was noted.
     static func end(_ db: Connection) throws {
         try db.execute("DELETE FROM row_change; DELETE FROM capture_on")
     }
+}
+
+/// One column of a captured table, declared once (ChangeCapture.tables).
+public struct CapturedColumn: Sendable {
+    /// Its name in SQL, and in the images the log records.
+    public let name: String
+    /// Its name in --json documents (camelCase, as every document has them).
+    public let json: String
+    /// How the log and previews name it.
+    public let words: String
+    /// An instant in seconds: shown in the reader's zone, in --json as RFC 3339.
+    public let isTime: Bool
+
+    public init(_ name: String, json: String, words: String, time: Bool = false) {
+        self.name = name; self.json = json; self.words = words; self.isTime = time
+    }
+}
+
+/// A table that holds a project's configuration: its columns, its key, and
+/// how a row names its project (for the edit stamps' triggers).
+public struct CapturedTable: Sendable {
+    public let name: String
+    /// Its name in --json documents.
+    public let json: String
+    public let declared: [CapturedColumn]
+    /// The primary key's columns, in order.
+    public let key: [String]
+    /// The column whose change moves a row to another project.
+    let parent: String
+    /// Whether an INSERT or UPDATE OR REPLACE may remove a row of another project: its id is its only key not under its parent.
+    let replaceable: Bool
+    /// An SQL expression of the project id of the row `row` names ("NEW", "OLD").
+    let project: @Sendable (String) -> String
+
+    public init(_ name: String, json: String? = nil, key: [String], parent: String, replaceable: Bool = false,
+                project: @escaping @Sendable (String) -> String, _ columns: [CapturedColumn]) {
+        self.name = name; self.json = json ?? name; self.key = key; self.parent = parent
+        self.replaceable = replaceable; self.project = project; self.declared = columns
+    }
+
+    /// The columns' names, in the schema's order.
+    public var columns: [String] { declared.map(\.name) }
+
+    public func column(_ name: String) -> CapturedColumn? { declared.first { $0.name == name } }
+
+    /// The captured tables, parents first.
+    public static var all: [CapturedTable] { ChangeCapture.tables }
+
+    /// The declared column, or for a name no table declares (an image
+    /// recorded before a column was renamed), one named as it is.
+    public static func column(_ table: String, _ name: String, in tables: [CapturedTable] = all) -> CapturedColumn {
+        tables.first { $0.name == table }?.column(name) ?? CapturedColumn(name, json: name, words: name)
+    }
+
+    /// A table's name in --json.
+    public static func json(_ table: String, in tables: [CapturedTable] = all) -> String { tables.first { $0.name == table }?.json ?? table }
 }

@@ -2,7 +2,7 @@ import RelctlCore
 import SQLite
 
 /// `relctl apply`: making a project hold what its configuration file says.
-extension Store {
+extension Session {
     /// Makes the project match `desired`, created when missing, as one change
     /// with one audit row ("apply SLUG"); a project that already matches is not
     /// written and logs nothing. Only what differs is written, so the log and
@@ -24,19 +24,17 @@ extension Store {
     /// and still free, whichever project's window took ids before it.
     @discardableResult
     public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
-        adopting = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited)
-        defer { adopting = nil }
-        return try change(project: desired.slug, "apply \(desired.slug)", now: now) {
-            var writes = 0
-            func run(_ sql: String, _ args: [SQLValue]) throws {
-                try db.run(sql, args)
-                writes += 1
-            }
+        // The platforms it names: the file's, and those it removes.
+        let had = try store.project(slug: desired.slug).map { try store.platforms(project: $0.id).map(\.name) } ?? []
+        let named = Set(had + desired.snapshot.platforms.map(\.name)).sorted()
+        let adopting = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited)
+        return try change(Change(.apply, project: desired.slug, platforms: named, "apply \(desired.slug)"), now: now, adopting: adopting) {
+            func run(_ sql: String, _ args: [SQLValue]) throws { try db.run(sql, args) }
             let want = desired.snapshot, f = want.project
             let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
                                         .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit)]
             let project: ProjectRecord
-            if let p = try self.project(slug: f.slug) {
+            if let p = try store.project(slug: f.slug) {
                 project = p
                 if p.name != f.name || p.defaultLocale != f.defaultLocale || p.locales != f.locales || p.timeZone != f.timeZone || p.rules != f.rules
                     || p.releaseDelayDays != f.releaseDelayDays || p.remindHours != f.remindHours || p.outdated != f.outdated || p.whatsNewLimit != f.whatsNewLimit {
@@ -50,11 +48,11 @@ extension Store {
                     INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, slug)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, settings + [.text(f.slug)])
-                project = try self.project(slug: f.slug)!
+                project = try store.project(slug: f.slug)!
             }
 
             var warnings: [String] = []
-            let had = try platforms(project: project.id)
+            let had = try store.platforms(project: project.id)
             for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
                 try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
             }
@@ -93,7 +91,7 @@ extension Store {
             }
 
             // Windows: the file's still to come or on, matched to the database's live ones.
-            let live = try maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
+            let live = try store.maintenanceWindows(project: project.id).filter { !$0.isOver(at: now) }
             var unmatched = live
             var pairs: [(want: MaintenanceWindow, platformID: Int64?, have: MaintenanceWindow?)] =
                 want.windows.filter { !$0.isOver(at: now) }.map { w in (w, w.platformName.flatMap { ids[$0] }, nil) }
@@ -129,7 +127,6 @@ extension Store {
                     }
                 } else {
                     id = try insertWindow(project: project, platformID: pair.platformID, from: w.startsAt, until: w.endsAt, preferring: w.id == 0 ? nil : w.id, freeAbove: windowsGiven)
-                    writes += 1
                 }
                 let had = pair.have?.copy ?? [:]
                 for locale in had.keys where w.copy[locale] == nil {
@@ -143,7 +140,7 @@ extension Store {
                 }
             }
 
-            let overrides = try messageOverrides(project: project.id)
+            let overrides = try store.messageOverrides(project: project.id)
             for (kind, byLocale) in overrides {
                 for (locale, fields) in byLocale {
                     for field in fields.keys where desired.messages[kind]?[locale]?[field] == nil {
@@ -162,16 +159,8 @@ extension Store {
                     }
                 }
             }
-            unchanged = writes == 0
             return warnings
         }
-    }
-
-    /// The last window id given out: ids above it were never seen by an app.
-    public func lastWindowID() throws -> Int64 {
-        let recorded = try meta("maintenance_last_id").flatMap { Int64($0) } ?? 0
-        let found = try db.scalar("SELECT coalesce(max(id), 0) FROM maintenance").intValue ?? 0
-        return max(recorded, found)
     }
 
     /// Makes a platform's versions, their pins and notes, what the file
@@ -179,7 +168,7 @@ extension Store {
     /// another build, and a warning for each note written that is longer than the store allows.
     private func applyVersions(_ wanted: [VersionRecord], to platform: PlatformRecord,
                                run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>, [String]) {
-        let had = try versions(platform: platform.id, withNotes: true)
+        let had = try store.versions(platform: platform.id, withNotes: true)
         var byText: [String: VersionRecord] = [:]
         for v in had { byText[v.version.text] = v }
         let wantedTexts = Set(wanted.map(\.version.text))
@@ -226,5 +215,14 @@ extension Store {
             out.append(v)
         }
         return (out, touched, warnings)
+    }
+}
+
+extension Store {
+    /// The last window id given out: ids above it were never seen by an app.
+    public func lastWindowID() throws -> Int64 {
+        let recorded = try meta("maintenance_last_id").flatMap { Int64($0) } ?? 0
+        let found = try db.scalar("SELECT coalesce(max(id), 0) FROM maintenance").intValue ?? 0
+        return max(recorded, found)
     }
 }

@@ -2,16 +2,16 @@ import RelctlCore
 import SQLite
 
 /// Bringing an existing file into a project: one transaction with its audit row.
-extension Store {
+extension Session {
     /// Applies an import plan to one platform: missing versions created
     /// (released at `releasedAt` unless the file says when), pins, floors,
     /// the platform's ids, message overrides and notes. Refused when the
     /// database holds something different (the plan's conflicts), unless `replace`.
     public func importPlan(_ plan: ImportPlan, format: String, file: String, on platform: PlatformRecord, of project: ProjectRecord,
                            releasedAt: Int64, replace: Bool, now: Int64) throws {
-        try change(project: project.slug, "import \(format) \(platform.name) \(file)", now: now) {
+        try change(Change(format == "andversion" ? .importAndVersion : .importRetired, project: project.slug, platforms: [platform.name], "import \(format) \(platform.name) \(file)"), now: now) {
             // Checked inside the transaction, against what is there now.
-            let current = try snapshot(project)
+            let current = try store.snapshot(project)
             guard let fresh = current.platforms.first(where: { $0.id == platform.id }) else {
                 throw StoreError("platform \(platform.name) was removed meanwhile", fix: .run(["platform", "add", platform.name], "add it again with"))
             }
@@ -21,7 +21,7 @@ extension Store {
                                  fix: .also(.run(["import", format, file, "--dry-run"], "see them all with"), .flag("--replace", "to take the file's values")))
             }
             // A file the database already matches changes nothing: no write, no log entry.
-            if plan.changes(against: current, platform: fresh).isEmpty { unchanged = true; return }
+            if plan.changes(against: current, platform: fresh).isEmpty { return }
             try apply(plan, to: fresh, of: project, releasedAt: releasedAt)
         }
     }
@@ -30,17 +30,17 @@ extension Store {
     /// settings taken from the file), its platforms, versions, floors, pins,
     /// text and windows, in one transaction. Conflicts are refused unless `replace`.
     public func importControl(_ plan: ControlPlan, into slug: String, file: String, replace: Bool, now: Int64) throws {
-        try change(project: slug, "import control \(file)", now: now) {
+        try change(Change(.importControl, project: slug, platforms: plan.platforms.map(\.0).sorted(), "import control \(file)"), now: now) {
             var project: ProjectRecord
             let f = plan.project
-            if let existing = try self.project(slug: slug) {
-                let current = try snapshot(existing)
+            if let existing = try store.project(slug: slug) {
+                let current = try store.snapshot(existing)
                 let conflicts = plan.conflicts(against: current)
                 if let first = conflicts.first, !replace {
                     throw StoreError("\(file) conflicts with the database in \(conflicts.count) place\(conflicts.count == 1 ? "" : "s"), first: \(first)",
                                      fix: .also(.run(["import", "control", file, "--dry-run"], "see them all with"), .flag("--replace", "to take the file's values")))
                 }
-                if plan.changes(against: current).isEmpty { unchanged = true; return }
+                if plan.changes(against: current).isEmpty { return }
                 project = existing
                 try db.run("""
                     UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
@@ -53,19 +53,19 @@ extension Store {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(slug), .text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone),
                           .text(f.rules.stored), .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit)])
-                project = try self.project(slug: slug)!
+                project = try store.project(slug: slug)!
             }
-            let before = try snapshot(project)
+            let before = try store.snapshot(project)
             for (name, one) in plan.platforms {
                 if !before.platforms.contains(where: { $0.name == name }) {
                     try db.run("INSERT INTO platform(project_id, name) VALUES (?, ?)", [.int(project.id), .text(name)])
                 }
-                let platform = try platforms(project: project.id).first { $0.name == name }!
+                let platform = try store.platforms(project: project.id).first { $0.name == name }!
                 try apply(one, to: platform, of: project, releasedAt: now)
             }
             try apply(plan.texts, to: nil, of: project, releasedAt: now)
             for w in plan.newWindows(against: before) {
-                let platformID = try w.platformName.map { name in try platforms(project: project.id).first { $0.name == name }!.id }
+                let platformID = try w.platformName.map { name in try store.platforms(project: project.id).first { $0.name == name }!.id }
                 // The file's id when it is still free, so apps that remember a window see the same one.
                 let id = try insertWindow(project: project, platformID: platformID, from: w.startsAt, until: w.endsAt, preferring: w.id)
                 for (locale, c) in w.copy { try setCopy(id, locale: locale, title: c.title, message: c.message) }
@@ -78,7 +78,7 @@ extension Store {
         if let platform {
             // Ids by text and version texts by build, kept as versions are added: reading the
             // versions again after each insert made an import of 20,000 take minutes.
-            let recorded = ImportPlan.byText(try versions(platform: platform.id, withNotes: false))
+            let recorded = ImportPlan.byText(try store.versions(platform: platform.id, withNotes: false))
             var ids = recorded.mapValues(\.id), builds: [Int64: String] = [:]
             for e in recorded.values { if let b = e.build { builds[b] = e.version.text } }
             for v in plan.versions {

@@ -257,20 +257,22 @@ extension Store {
         }
         return out
     }
+}
 
+extension Session {
     /// What a configuration file knows of a project that no change of this
     /// apply touched: a part's later history is taken (the content is alike,
     /// or the part is not here: a window past, a part removed), a part edited
     /// in the file itself counts as a change of this database's, and a
     /// project the file lists as removed is known removed. Bookkeeping in the
-    /// apply's transaction: no log entry, no change users see.
+    /// apply's session: no log entry, no change users see.
     public func adoptLineage(_ slug: String, chains: [String: [Int64]], edited: Set<String> = []) throws {
         guard !chains.isEmpty || !edited.isEmpty else { return }
-        if holdsChanges { try db.hold() }
+        guard isOpen else { throw StoreError("this session is already committed or dropped") }
         try db.write {
             var clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
             guard clock < Lineage.maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
-            let known = try lineage(project: slug)[slug] ?? [:]
+            let known = try store.lineage(project: slug)[slug] ?? [:]
             for (part, theirs) in chains where !edited.contains(part) {
                 let ours = known[part] ?? []
                 if let head = theirs.first, head > (ours.first ?? 0) { try Lineage.set(db, slug, part, Lineage.joined(nil, theirs, ours)) }

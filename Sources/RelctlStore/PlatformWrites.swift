@@ -1,12 +1,12 @@
 import RelctlCore
 import SQLite
 
-/// Writes to platforms and their floors, each one transaction with its audit row.
-extension Store {
+/// Writes to platforms and their floors, each one change of a session with its audit row.
+extension Session {
     public func addPlatform(to project: ProjectRecord, name: String, bundleID: String, appStoreID: String?, minOS: String?,
                             storeURL: String?, now: Int64) throws {
-        try change(project: project.slug, "platform add \(name) bundle=\(bundleID)", now: now) {
-            if try platforms(project: project.id).contains(where: { $0.name == name }) {
+        try change(Change(.platformAdd, project: project.slug, platforms: [name], "platform add \(name) bundle=\(bundleID)"), now: now) {
+            if try store.platforms(project: project.id).contains(where: { $0.name == name }) {
                 var typed = ["--bundle-id", bundleID]
                 if let appStoreID { typed += ["--app-store-id", appStoreID] }
                 if let minOS { typed += ["--min-os", minOS] }
@@ -21,10 +21,7 @@ extension Store {
     /// Changes what is given; nil keeps the current value.
     public func editPlatform(_ platform: PlatformRecord, of project: ProjectRecord, bundleID: String?, appStoreID: String?,
                              minOS: String?, storeURL: String?, now: Int64) throws {
-        try change(project: project.slug, "platform edit \(platform.name)", now: now) {
-            let c = try platforms(project: project.id).first { $0.id == platform.id } ?? platform
-            unchanged = (bundleID ?? c.bundleID) == c.bundleID && (appStoreID ?? c.appStoreID) == c.appStoreID
-                && (minOS ?? c.minOS) == c.minOS && (storeURL ?? c.storeURL) == c.storeURL
+        try change(Change(.platformEdit, project: project.slug, platforms: [platform.name], "platform edit \(platform.name)"), now: now) {
             try db.run("""
                 UPDATE platform SET bundle_id = coalesce(?, bundle_id), app_store_id = coalesce(?, app_store_id),
                     min_os = coalesce(?, min_os), store_url = coalesce(?, store_url) WHERE id = ?
@@ -33,7 +30,7 @@ extension Store {
     }
 
     public func removePlatform(_ platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "platform rm \(platform.name)", now: now) {
+        try change(Change(.platformRemove, project: project.slug, platforms: [platform.name], "platform rm \(platform.name)"), now: now) {
             try db.run("DELETE FROM platform WHERE id = ?", [.int(platform.id)])
         }
     }
@@ -54,9 +51,8 @@ extension Store {
     /// at once), in one transaction and one audit row, so one undo takes it back.
     public func moveDeadline(of platforms: [PlatformRecord], in project: ProjectRecord, to deadline: Int64?, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
-        try change(project: project.slug, "force deadline \(names) \(deadline.map(Time.format) ?? "none")", now: now) {
-            let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
-            unchanged = current.allSatisfy { $0.force?.deadline == deadline }
+        try change(Change(.force, project: project.slug, platforms: platforms.map(\.name), "force deadline \(names) \(deadline.map(Time.format) ?? "none")"), now: now) {
+            let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
             for p in current {
                 guard p.force != nil else {
                     throw StoreError("\(p.name) has no force floor to move the deadline of", fix: .run(["force", "VERSION", "--platform", p.name, "--after", "7d"], "set one with a deadline, like"))
@@ -76,14 +72,13 @@ extension Store {
         let word = kind.rawValue
         let names = platforms.map(\.name).joined(separator: ",")
         let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(names)"
-        return try change(project: project.slug, action, now: now) {
-            let current = try self.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
-            unchanged = current.count == platforms.count && current.allSatisfy { (kind == .force ? $0.force : $0.recommend) == floor }
+        return try change(Change(kind == .force ? .force : .recommend, project: project.slug, platforms: platforms.map(\.name), action), now: now) {
+            let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
             return try platforms.map { platform in
                 var reached = true
                 // Checked inside the transaction: a release removed meanwhile counts.
                 if let floor {
-                    let all = try versions(platform: platform.id, withNotes: false)
+                    let all = try store.versions(platform: platform.id, withNotes: false)
                     if let refused = WriteRules.floorReached(floor, kind: kind, on: platform, versions: all, now: now) {
                         // A force floor set ahead of its release, asked for, goes in unreached.
                         guard kind == .force && allowUnreleased else { throw refused }

@@ -1,7 +1,6 @@
 import RelctlCore
 import SQLite
 
-/// Writes to projects, each one transaction with its audit row.
 extension Store {
     /// The project with this slug, or an error that names the known ones.
     public func requireProject(_ slug: String) throws -> ProjectRecord {
@@ -10,10 +9,13 @@ extension Store {
         throw StoreError("no project '\(slug)'\(Suggest.didYouMean(slug, all))",
                          fix: all.isEmpty ? .run(["project", "add", slug, "--name", "NAME"], "add one with") : .advice("known projects: \(all.joined(separator: ", "))"))
     }
+}
 
+/// Writes to projects, each one change of a session with its audit row.
+extension Session {
     public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
-        try change(project: slug, "project add \(slug) name=\(name)", now: now) {
-            if try project(slug: slug) != nil {
+        try change(Change(.projectAdd, project: slug, "project add \(slug) name=\(name)"), now: now) {
+            if try store.project(slug: slug) != nil {
                 throw StoreError("project '\(slug)' already exists", fix: .either(.advice("choose another slug"), .run(["project", "edit", slug, "--name", "NAME"], "change it with")))
             }
             try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
@@ -23,10 +25,8 @@ extension Store {
 
     /// Changes what is given; nil keeps the current value.
     public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, timeZone: String? = nil, now: Int64) throws {
-        try change(project: slug, "project edit \(slug)\(timeZone.map { " time-zone \($0)" } ?? "")", now: now) {
-            let p = try requireProject(slug)
-            unchanged = (name ?? p.name) == p.name && (defaultLocale ?? p.defaultLocale) == p.defaultLocale && (locales ?? p.locales) == p.locales
-                && (timeZone ?? p.timeZone) == p.timeZone
+        try change(Change(.projectEdit, project: slug, "project edit \(slug)\(timeZone.map { " time-zone \($0)" } ?? "")"), now: now) {
+            let p = try store.requireProject(slug)
             try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ? WHERE id = ?",
                        [.text(name ?? p.name), .text(defaultLocale ?? p.defaultLocale),
                         .text((locales ?? p.locales).joined(separator: ",")), .text(timeZone ?? p.timeZone), .int(p.id)])
@@ -34,27 +34,28 @@ extension Store {
     }
 
     public func removeProject(_ slug: String, now: Int64) throws {
-        try change(project: slug, "project rm \(slug)", now: now) {
-            let p = try requireProject(slug)
+        try change(Change(.projectRemove, project: slug, "project rm \(slug)"), now: now) {
+            let p = try store.requireProject(slug)
             try db.run("DELETE FROM project WHERE id = ?", [.int(p.id)])
-            if try defaultProject == slug { try db.run("DELETE FROM meta WHERE key = 'default_project'") }
+            if try store.defaultProject == slug { try db.run("DELETE FROM meta WHERE key = 'default_project'") }
         }
     }
 
+    /// The default project is a preference, not configuration: no rows are
+    /// captured, and the log has a line only when it moves.
     public func useProject(_ slug: String, now: Int64) throws {
-        try change(project: slug, "project use \(slug)", now: now) {
-            _ = try requireProject(slug)
-            unchanged = try defaultProject == slug
+        _ = try store.requireProject(slug)
+        guard try store.defaultProject != slug else { return }
+        try db.write {
             try db.run("INSERT INTO meta(key, value) VALUES ('default_project', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(slug)])
+            try record(Change(.projectUse, project: slug, "project use \(slug)"), now: now)
         }
     }
 
     /// Rules, release delay, reminder interval, outdated policy and what's-new length, as given.
     public func setRules(of project: ProjectRecord, to updated: ProjectRecord, now: Int64) throws {
         let action = "rules set \(updated.rules.stored) delay=\(updated.releaseDelayDays)d remind=\(updated.remindHours)h outdated=\(updated.outdated.rawValue) whatsnew=\(updated.whatsNewLimit)"
-        try change(project: project.slug, action, now: now) {
-            unchanged = project.rules.stored == updated.rules.stored && project.releaseDelayDays == updated.releaseDelayDays
-                && project.remindHours == updated.remindHours && project.outdated == updated.outdated && project.whatsNewLimit == updated.whatsNewLimit
+        try change(Change(.rulesSet, project: project.slug, action), now: now) {
             try db.run("UPDATE project SET rules = ?, release_delay_days = ?, remind_hours = ?, outdated = ?, whatsnew_limit = ? WHERE id = ?",
                        [.text(updated.rules.stored), .int(updated.releaseDelayDays), .int(updated.remindHours), .text(updated.outdated.rawValue),
                         .int(updated.whatsNewLimit), .int(project.id)])
@@ -63,9 +64,7 @@ extension Store {
 
     /// Project text that overrides the built-in catalog, one field at a time.
     public func setMessages(of project: ProjectRecord, kind: String, locale: String, fields: [(field: String, text: String)], now: Int64) throws {
-        try change(project: project.slug, "message set \(kind) \(locale) \(fields.map(\.field).joined(separator: ","))", now: now) {
-            let current = try messageOverrides(project: project.id)[kind]?[locale] ?? [:]
-            unchanged = fields.allSatisfy { current[$0.field] == $0.text }
+        try change(Change(.messageSet, project: project.slug, "message set \(kind) \(locale) \(fields.map(\.field).joined(separator: ","))"), now: now) {
             for (field, text) in fields {
                 try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
                            [.int(project.id), .text(kind), .text(locale), .text(field), .text(text)])
@@ -74,7 +73,7 @@ extension Store {
     }
 
     public func removeMessages(of project: ProjectRecord, kind: String, locale: String, now: Int64) throws {
-        try change(project: project.slug, "message rm \(kind) \(locale)", now: now) {
+        try change(Change(.messageRemove, project: project.slug, "message rm \(kind) \(locale)"), now: now) {
             try db.run("DELETE FROM message WHERE project_id = ? AND kind = ? AND locale = ?", [.int(project.id), .text(kind), .text(locale)])
             if db.changes == 0 {
                 throw StoreError("no \(kind) overrides for \(locale)", fix: .run(["message", "show", "--locale", locale], "see"))

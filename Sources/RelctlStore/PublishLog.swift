@@ -3,11 +3,10 @@ import RelctlCore
 /// Publishes and deploys in the audit trail: when, by whom, which revision,
 /// how many files changed, and where. Not a change of the data: `revision()`
 /// leaves these rows out, so logging one never makes the next publish differ.
+/// Each is a session of its own.
 extension Store {
-    static let publishAction = "publish "
-
     public func logPublish(dir: String, revision: Int64, added: Int, changed: Int, removed: Int, now: Int64) throws {
-        try change(project: nil, captured: false, Store.publishAction + "\(dir) revision \(revision): \(added) added, \(changed) changed, \(removed) removed", now: now) {}
+        try write { try $0.record(Change(.publish, project: nil, "publish \(dir) revision \(revision): \(added) added, \(changed) changed, \(removed) removed"), now: now) }
         // The publish's own read-only connection cannot fold the log back
         // into the database when it closes: do it now, not in whichever
         // command opens the database next.
@@ -15,6 +14,6 @@ extension Store {
     }
 
     public func logDeploy(dir: String, remote: String, revision: Int64, uploaded: Int, deleted: Int, now: Int64) throws {
-        try change(project: nil, captured: false, "deploy \(dir) to \(remote) revision \(revision): \(uploaded) uploaded, \(deleted) deleted", now: now) {}
+        try write { try $0.record(Change(.deploy, project: nil, "deploy \(dir) to \(remote) revision \(revision): \(uploaded) uploaded, \(deleted) deleted"), now: now) }
     }
 }

@@ -329,20 +329,23 @@ extension Store {
     }
 
     /// The newest audit entries that pass the filter, newest first, each
-    /// with the rows it changed. The platform is a word of the action
-    /// ("force ios,android 2.0"), matched here.
+    /// with the rows it changed. `action` is a kind or its first words;
+    /// `platform` one of the platforms the change names, or for a row from
+    /// before they were recorded (schema 10), a word of its action ("force ios,android 2.0").
     public func auditEntries(limit: Int64, filter: AuditFilter) throws -> [AuditEntry] {
         let rows = try db.query("""
-            SELECT id, at, user, project, action, kind FROM audit
+            SELECT id, at, user, project, action, kind, platforms FROM audit
             WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR at >= ?2)
-              AND (?3 IS NULL OR kind = ?3 OR action = ?3 OR substr(action, 1, length(?3) + 1) = ?3 || ' ')
+              AND (?3 IS NULL OR kind = ?3 OR substr(kind, 1, length(?3) + 1) = ?3 || ' ')
+              AND (?5 IS NULL OR platforms IS NULL OR NOT json_valid(platforms) OR EXISTS (SELECT 1 FROM json_each(platforms) WHERE value = ?5))
             ORDER BY id DESC LIMIT ?4
-            """, [SQLValue(filter.project), SQLValue(filter.since), SQLValue(filter.action), .int(filter.platform == nil ? limit : -1)])
+            """, [SQLValue(filter.project), SQLValue(filter.since), SQLValue(filter.action), .int(filter.platform == nil ? limit : -1), SQLValue(filter.platform)])
         var out: [AuditEntry] = []
         for r in rows {
-            let e = AuditEntry(id: r.int(0)!, at: try instant(r.int(1), "audit entry #\(r.int(0)!)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4),
-                               kind: r.text(5))
-            if let platform = filter.platform {
+            let id = r.int(0)!
+            let e = AuditEntry(id: id, at: try instant(r.int(1), "audit entry #\(id)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4),
+                               kind: r.text(5), platforms: try platforms(r.string(6), of: id))
+            if let platform = filter.platform, e.platforms == nil {
                 let words = e.action.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
                 guard words.contains(platform) else { continue }
             }
@@ -354,6 +357,18 @@ extension Store {
             out[i].reverts = try db.query("SELECT reverted FROM audit_revert WHERE audit_id = ? ORDER BY reverted", [.int(out[i].id)]).compactMap { $0.int(0) }
         }
         return out
+    }
+
+    /// An audit row's platforms: a JSON array of names, or NULL before schema 10.
+    func platforms(_ text: String?, of id: Int64) throws -> [String]? {
+        guard let text else { return nil }
+        guard case .array(let items)? = try? JSONReader.parse(Array(text.utf8)) else {
+            throw badRow("audit entry #\(id)", "its platforms are not a JSON array of names")
+        }
+        return try items.map { item in
+            guard case .string(let name) = item else { throw badRow("audit entry #\(id)", "its platforms are not a JSON array of names") }
+            return name
+        }
     }
 
     /// The rows audit entry `id` changed, in order.

@@ -22,10 +22,11 @@ extension Store {
 
     /// One entry of the log, with its changes; an error naming the id when there is none.
     public func auditEntry(_ id: Int64) throws -> AuditEntry {
-        guard let r = try db.query("SELECT id, at, user, project, action, kind FROM audit WHERE id = ?", [.int(id)]).first else {
+        guard let r = try db.query("SELECT id, at, user, project, action, kind, platforms FROM audit WHERE id = ?", [.int(id)]).first else {
             throw StoreError("no change #\(id) in the log", fix: .run(["log"], "see the changes and their ids with"))
         }
-        var e = AuditEntry(id: id, at: try instant(r.int(1), "audit entry #\(id)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4), kind: r.text(5))
+        var e = AuditEntry(id: id, at: try instant(r.int(1), "audit entry #\(id)", "at")!, user: r.text(2), project: r.string(3), action: r.text(4), kind: r.text(5),
+                           platforms: try platforms(r.string(6), of: id))
         e.changes = try rowChanges(of: id)
         e.reverts = try db.query("SELECT reverted FROM audit_revert WHERE audit_id = ? ORDER BY reverted", [.int(id)]).compactMap { $0.int(0) }
         return e
@@ -48,38 +49,98 @@ extension Store {
         return try auditEntry(id)
     }
 
+    /// The row as change `id` left it.
+    func leftAs(_ row: RowID, by id: Int64) throws -> [String: JSON]? {
+        let m = row.match
+        guard let text = try db.query("SELECT after FROM audit_change WHERE audit_id = ? AND \(m.sql)", [.int(id)] + m.args).first?.string(0),
+              case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else { return nil }
+        return o
+    }
+
+    /// The entries a revert in force took back: walking the reverts newest
+    /// first, a revert itself taken back takes nothing back.
+    func undoneEntries() throws -> Set<Int64> {
+        var undone = Set<Int64>()
+        for r in try db.query("SELECT audit_id, group_concat(reverted) FROM audit_revert GROUP BY audit_id ORDER BY audit_id DESC") {
+            guard let id = r.int(0), !undone.contains(id), let list = r.string(1) else { continue }
+            for part in list.split(separator: ",") { if let n = Int64(part) { undone.insert(n) } }
+        }
+        return undone
+    }
+
+    /// The refusal naming the later changes in the way.
+    func laterChanges(_ later: [Int64: [RowID]], of id: Int64) throws -> StoreError {
+        let named = try later.keys.sorted().prefix(5).map { l in "#\(l) (\(try auditEntry(l).action))" }
+        let more = later.count > 5 ? " and \(later.count - 5) more" : ""
+        return StoreError("change #\(id) cannot be reverted alone: later changes touched the same rows: \(named.joined(separator: ", "))\(more)",
+                          fix: .either(.flag("--with-later", "to revert them too, newest first"), .run(["revert", String(later.keys.max()!)], "revert the newest of them first with")))
+    }
+
+    /// The row as it is now (nil: not there), in the shape ChangeCapture records.
+    func image(_ row: RowID) throws -> [String: JSON]? {
+        let table = try captureTable(row.table)
+        guard row.key.count == table.key.count else {
+            throw badRow("audit_change of \(row)", "its row_key does not fit the table's key")
+        }
+        let sql = "SELECT \(ChangeCapture.image(table, table.name)) FROM \(table.name) WHERE " + table.key.map { "\($0) IS ?" }.joined(separator: " AND ")
+        guard let r = try db.query(sql, row.key.map(Store.sqlValue)).first, let text = r.string(0) else { return nil }
+        guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else { return nil }
+        return o
+    }
+
+    func captureTable(_ name: String) throws -> ChangeCapture.Table {
+        guard let t = ChangeCapture.table(name) else {
+            throw badRow("audit_change", "it names the table '\(name)', which relctl does not record")
+        }
+        return t
+    }
+
+    static func sqlValue(_ v: JSON) -> SQLValue {
+        switch v {
+        case .int(let n): return .int(n)
+        case .string(let s): return .text(s)
+        default: return .null
+        }
+    }
+}
+
+extension Session {
     /// Takes back the change `id` (and with `withLater`, every later change
     /// to the rows it touched, or to rows that putting them back would change).
-    public func revert(_ id: Int64, withLater: Bool, now: Int64) throws -> Reverted {
-        let target = try auditEntry(id)
+    public func revert(_ id: Int64, withLater: Bool, now: Int64) throws -> Store.Reverted {
+        let target = try store.auditEntry(id)
         guard !target.changes.isEmpty else {
             throw StoreError("change #\(id) (\(target.action)) recorded no rows to put back: \(target.kind == "init" || target.project == nil ? "it is not a change to a project" : "it was made before relctl recorded changes as data, or changed no configuration")",
                              fix: .run(["log"], "see the changes that can be reverted with"))
         }
-        if try undoneEntries().contains(id), let by = try db.query("SELECT max(audit_id) FROM audit_revert WHERE reverted = ?", [.int(id)]).first?.int(0) {
+        if try store.undoneEntries().contains(id), let by = try db.query("SELECT max(audit_id) FROM audit_revert WHERE reverted = ?", [.int(id)]).first?.int(0) {
             throw StoreError("change #\(id) (\(target.action)) is already taken back, by #\(by)", fix: .run(["revert", String(by)], "to put it back, revert that one:"))
         }
-        var reverted = try change(project: target.project, now: now) {
+        let before = entries.count
+        var reverted = try change(now: now) {
             var set: [Int64: AuditEntry] = [id: target]
             while true {
                 try db.execute("SAVEPOINT revert")
                 if let more = try attempt(set, withLater: withLater) {
                     try db.execute("ROLLBACK TO revert; RELEASE revert")
-                    for e in more { set[e] = try auditEntry(e) }
+                    for e in more { set[e] = try store.auditEntry(e) }
                     continue
                 }
                 try db.execute("RELEASE revert")
                 break
             }
             let entries = set.values.sorted { $0.id > $1.id }
-            reverting = entries.map(\.id).reversed()
             let others = entries.dropLast().reversed().map { "#\($0.id)" }
-            let action = "revert #\(id)\(others.isEmpty ? "" : " with " + others.joined(separator: ", ")): \(target.action)"
-            return (Reverted(entries: entries, id: 0, changes: []), action)
+            var change = Change(.revert, project: target.project, platforms: Set(entries.flatMap { $0.platforms ?? [] }).sorted(),
+                                "revert #\(id)\(others.isEmpty ? "" : " with " + others.joined(separator: ", ")): \(target.action)")
+            change.reverts = entries.map(\.id).reversed()
+            return (Store.Reverted(entries: entries, id: 0, changes: []), change)
         }
-        // A --dry-run's entry is held, and reads back.
-        reverted.id = lastEntry
-        reverted.changes = try rowChanges(of: lastEntry)
+        // The entry is held until the session commits, and reads back.
+        if entries.count > before, let made = entries.last {
+            reverted.id = made
+            reverted.changes = try store.rowChanges(of: made)
+        }
         return reverted
     }
 
@@ -89,7 +150,7 @@ extension Store {
     /// `withLater`), or nil when done.
     private func attempt(_ set: [Int64: AuditEntry], withLater: Bool) throws -> [Int64]? {
         let entries = set.values.sorted { $0.id > $1.id }
-        let undone = try undoneEntries()
+        let undone = try store.undoneEntries()
         /// The later changes outside the set that touched `row` after `id`.
         func later(_ row: RowID, after id: Int64) throws -> [Int64] {
             let m = row.match
@@ -107,11 +168,11 @@ extension Store {
             for c in e.changes {
                 let row = RowID(c)
                 expected.insert(row)
-                let now = try image(row)
+                let now = try store.image(row)
                 guard now != c.after else { continue }
                 let found = try laterInForce(row, after: e.id)
                 // Not as the newest of them left it either: a hand edit since, which no option may overwrite.
-                if try found.last.map({ try leftAs(row, by: $0) != now }) ?? true {
+                if try found.last.map({ try store.leftAs(row, by: $0) != now }) ?? true {
                     throw StoreError("\(row.words(c)) is not as change #\(e.id) left it: it was changed by hand since, and reverting would overwrite that",
                                      hint: "put it back by hand, or make the change you want with a command")
                 }
@@ -119,7 +180,7 @@ extension Store {
             }
             if !inWay.isEmpty {
                 if withLater { return try Set(e.changes.flatMap { try later(RowID($0), after: e.id) }).sorted() }
-                throw try laterChanges(inWay, of: e.id)
+                throw try store.laterChanges(inWay, of: e.id)
             }
             try putBack(e.changes)
         }
@@ -141,46 +202,7 @@ extension Store {
             throw StoreError("reverting would also change \(extra.count) row\(extra.count == 1 ? "" : "s") (\(extra.sorted { $0.order < $1.order }.prefix(3).map(\.description).joined(separator: ", "))) that no change in the log made",
                              hint: "those rows were made by hand or before relctl recorded changes; change them with commands instead")
         }
-        throw try laterChanges(owners, of: entries.last!.id)
-    }
-
-    /// The row as change `id` left it.
-    private func leftAs(_ row: RowID, by id: Int64) throws -> [String: JSON]? {
-        let m = row.match
-        guard let text = try db.query("SELECT after FROM audit_change WHERE audit_id = ? AND \(m.sql)", [.int(id)] + m.args).first?.string(0),
-              case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else { return nil }
-        return o
-    }
-
-    /// The entries a revert in force took back: walking the reverts newest
-    /// first, a revert itself taken back takes nothing back.
-    func undoneEntries() throws -> Set<Int64> {
-        var undone = Set<Int64>()
-        for r in try db.query("SELECT audit_id, group_concat(reverted) FROM audit_revert GROUP BY audit_id ORDER BY audit_id DESC") {
-            guard let id = r.int(0), !undone.contains(id), let list = r.string(1) else { continue }
-            for part in list.split(separator: ",") { if let n = Int64(part) { undone.insert(n) } }
-        }
-        return undone
-    }
-
-    /// The refusal naming the later changes in the way.
-    private func laterChanges(_ later: [Int64: [RowID]], of id: Int64) throws -> StoreError {
-        let named = try later.keys.sorted().prefix(5).map { l in "#\(l) (\(try auditEntry(l).action))" }
-        let more = later.count > 5 ? " and \(later.count - 5) more" : ""
-        return StoreError("change #\(id) cannot be reverted alone: later changes touched the same rows: \(named.joined(separator: ", "))\(more)",
-                          fix: .either(.flag("--with-later", "to revert them too, newest first"), .run(["revert", String(later.keys.max()!)], "revert the newest of them first with")))
-    }
-
-    /// The row as it is now (nil: not there), in the shape ChangeCapture records.
-    private func image(_ row: RowID) throws -> [String: JSON]? {
-        let table = try captureTable(row.table)
-        guard row.key.count == table.key.count else {
-            throw badRow("audit_change of \(row)", "its row_key does not fit the table's key")
-        }
-        let sql = "SELECT \(ChangeCapture.image(table, table.name)) FROM \(table.name) WHERE " + table.key.map { "\($0) IS ?" }.joined(separator: " AND ")
-        guard let r = try db.query(sql, row.key.map(Store.sqlValue)).first, let text = r.string(0) else { return nil }
-        guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else { return nil }
-        return o
+        throw try store.laterChanges(owners, of: entries.last!.id)
     }
 
     /// Applies the inverse of one entry's changes: rows it added go
@@ -189,18 +211,18 @@ extension Store {
     private func putBack(_ changes: [RowChange]) throws {
         let rank = { (c: RowChange) in ChangeCapture.rank(c.table) ?? 0 }
         for c in changes.filter({ $0.before == nil }).sorted(by: { rank($0) > rank($1) }) {
-            let t = try captureTable(c.table)
+            let t = try store.captureTable(c.table)
             try db.run("DELETE FROM \(t.name) WHERE " + t.key.map { "\($0) IS ?" }.joined(separator: " AND "), c.key.map(Store.sqlValue))
         }
         for c in changes where c.before != nil && c.after != nil {
-            let t = try captureTable(c.table)
+            let t = try store.captureTable(c.table)
             let columns = c.changedColumns.filter(t.columns.contains)
             guard !columns.isEmpty else { continue }
             try db.run("UPDATE \(t.name) SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE " + t.key.map { "\($0) IS ?" }.joined(separator: " AND "),
                        columns.map { Store.sqlValue(c.before![$0] ?? .null) } + c.key.map(Store.sqlValue))
         }
         for c in changes.filter({ $0.after == nil }).sorted(by: { rank($0) < rank($1) }) {
-            let t = try captureTable(c.table)
+            let t = try store.captureTable(c.table)
             let columns = t.columns.filter { c.before![$0] != nil }
             do {
                 try db.run("INSERT INTO \(t.name)(" + columns.joined(separator: ", ") + ") VALUES (" + columns.map { _ in "?" }.joined(separator: ", ") + ")",
@@ -208,21 +230,6 @@ extension Store {
             } catch let e as StoreError {
                 throw StoreError("cannot put back \(RowID(c).words(c)): \(e.message)", hint: "a row added since takes its place; revert or remove that one first")
             }
-        }
-    }
-
-    private func captureTable(_ name: String) throws -> ChangeCapture.Table {
-        guard let t = ChangeCapture.table(name) else {
-            throw badRow("audit_change", "it names the table '\(name)', which relctl does not record")
-        }
-        return t
-    }
-
-    static func sqlValue(_ v: JSON) -> SQLValue {
-        switch v {
-        case .int(let n): return .int(n)
-        case .string(let s): return .text(s)
-        default: return .null
         }
     }
 }

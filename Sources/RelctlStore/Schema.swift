@@ -172,20 +172,18 @@ enum Schema {
         // 9: which changes the database holds, for deploy (Lineage): a part's
         // revision is the change that last touched it; none before this.
         Lineage.schema,
+        // 10: the platforms a change names, as data (`log --platform` queries
+        // them): a JSON array of names, none for a change to a whole project.
+        // NULL on rows written before, which `log` still matches by the words of their action.
+        "ALTER TABLE audit ADD COLUMN platforms TEXT;",
     ]
 
-    /// The tables whose rows belong to a project, and how a row names it.
-    static let stamped: [StampedTable] = [
-        StampedTable(name: "project", parent: "id") { "\($0).id" },
-        StampedTable(name: "platform", parent: "project_id", replaceable: true) { "\($0).project_id" },
-        StampedTable(name: "version", parent: "platform_id", replaceable: true) { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" },
-        StampedTable(name: "note", parent: "version_id") {
-            "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)"
-        },
-        StampedTable(name: "maintenance", parent: "project_id", replaceable: true) { "\($0).project_id" },
-        StampedTable(name: "maintenance_copy", parent: "window_id") { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" },
-        StampedTable(name: "message", parent: "project_id") { "\($0).project_id" },
-    ]
+    /// The tables whose rows belong to a project, and how a row names it: the captured tables.
+    static var stamped: [StampedTable] { stamped(ChangeCapture.tables) }
+
+    static func stamped(_ tables: [CapturedTable]) -> [StampedTable] {
+        tables.map { StampedTable(name: $0.name, parent: $0.parent, replaceable: $0.replaceable, project: $0.project) }
+    }
 
     static func dropStampTriggers(_ tables: [StampedTable]) -> String {
         tables.map { t in

@@ -15,41 +15,8 @@ public final class Store {
     public let path: String
     let db: Connection
     let user: String
-    /// A command's --dry-run: its changes stay in one transaction that is
-    /// never committed, so what they made reads back (for --json) and nothing
-    /// reaches the file; it is rolled back by `dropChanges`, or when the store goes.
-    public var holdsChanges = false
-
-    /// Rolls back what a dry run holds, letting other writers in: before its
-    /// output is written, which may block on a slow reader.
-    public func dropChanges() {
-        db.dropHeld()
-        heldChanges = []
-    }
-
-    /// Commits the held changes (Connection.commitHeld).
-    public func commitChanges() throws {
-        try db.commitHeld()
-        heldChanges = []
-    }
-
-    /// The rows a --dry-run's held changes touched, before → after (for it to say what it would change).
-    public private(set) var heldChanges: [RowChange] = []
-
-    /// The last write found the data already as asked: nothing was written
-    /// and no audit row added (repeating a change must not fill the log).
-    public private(set) var lastWriteUnchanged = false
-    /// Set by a write's body when the data already matches.
-    var unchanged = false
     /// Locale tags read and found in their normal spelling (Reads.locale).
     var validLocales: Set<String> = []
-    /// The id of the audit row the last change wrote (rolled back with a trial's).
-    public private(set) var lastEntry: Int64 = 0
-    /// Set by a revert's body: the entries its audit row takes back.
-    var reverting: [Int64] = []
-    /// Set by apply for its change: the file's revisions (Lineage).
-    var adopting: Lineage.Adopting?
-
     public static let schemaVersion = Int64(Schema.migrations.count)
 
     public init(path: String, mode: Mode, user: String) throws {
@@ -206,7 +173,8 @@ public final class Store {
     public func initialise(now: Int64) throws -> Bool {
         if case .int(let v) = try db.scalar("PRAGMA user_version"), v >= Store.schemaVersion { return false }
         let created = try Store.migrate(db) {
-            try self.db.run("INSERT INTO audit(at, user, project, action, kind) VALUES (?, ?, NULL, 'init', 'init')", [.int(now), .text(self.user)])
+            try self.db.run("INSERT INTO audit(at, user, project, action, kind, platforms) VALUES (?, ?, NULL, 'init', ?, '[]')",
+                            [.int(now), .text(self.user), .text(ChangeKind.initialise.rawValue)])
         }
         // WAL after the tables, and a second init finds it already on.
         if created { try switchToWAL() }
@@ -218,47 +186,6 @@ public final class Store {
     /// (a racing `relctl init` checking what it found): 1 init in 400 failed so.
     private func switchToWAL() throws {
         try db.execute("PRAGMA journal_mode = WAL", retryingBusyFor: 15_000)
-    }
-
-    /// One mutation: BEGIN IMMEDIATE, the change, its audit line, COMMIT (in
-    /// a dry run, a savepoint of the transaction it holds). Every write
-    /// method of the store goes through here.
-    func change<T>(project: String?, captured: Bool = true, _ action: String, now: Int64, _ body: () throws -> T) throws -> T {
-        try change(project: project, now: now, captured: captured) { (try body(), action: action) }
-    }
-
-    /// Thrown to roll back a write that found nothing to change.
-    private struct NothingChanged: Error {}
-
-    /// The same, when the audit line needs what the body made (a new id).
-    /// `captured`: note the rows it changes (ChangeCapture); a publish's log line changes none.
-    func change<T>(project: String?, now: Int64, captured: Bool = true, _ body: () throws -> (T, action: String)) throws -> T {
-        var result: T? = nil
-        unchanged = false
-        lastWriteUnchanged = false
-        reverting = []
-        do {
-            if holdsChanges { try db.hold() }
-            return try db.write {
-                if captured { try ChangeCapture.begin(db) }
-                let (r, action) = try body()
-                if unchanged { result = r; throw NothingChanged() }
-                try db.run("INSERT INTO audit(at, user, project, action, kind) VALUES (?, ?, ?, ?, ?)",
-                           [.int(now), .text(user), SQLValue(project), .text(action), .text(AuditEntry.kind(of: action))])
-                let id = db.lastInsertRowID
-                lastEntry = id
-                if captured {
-                    try ChangeCapture.record(db, audit: id)
-                    try Lineage.stamp(self, db, audit: id, adopting: adopting)
-                    if holdsChanges { heldChanges += try rowChanges(of: id) }
-                }
-                for reverted in reverting { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
-                return r
-            }
-        } catch is NothingChanged {
-            lastWriteUnchanged = unchanged
-            return result!
-        }
     }
 
     /// Everything read inside `body` comes from one consistent state.

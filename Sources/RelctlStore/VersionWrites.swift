@@ -1,8 +1,8 @@
 import RelctlCore
 import SQLite
 
-/// Writes to versions, their notes and pins, each one transaction with its audit row.
-extension Store {
+/// Writes to versions, their notes and pins, each one change of a session with its audit row.
+extension Session {
     /// Records a version (with notes in one locale, if given) on each
     /// platform, in one transaction: every platform takes it, or none does.
     /// Returns, per platform, its other spellings of an equal version ("2.0"
@@ -10,9 +10,9 @@ extension Store {
     public func addVersion(_ version: Version, build: Int64?, releasedAt: Int64?, minOS: String?, notes: (locale: String, text: String)?,
                            on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws -> [(platform: String, siblings: [String])] {
         let names = platforms.map(\.name).joined(separator: ",")
-        return try change(project: project.slug, "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")", now: now) {
+        return try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
             try platforms.map { platform in
-                let existing = try versions(platform: platform.id, withNotes: false)
+                let existing = try store.versions(platform: platform.id, withNotes: false)
                 if existing.contains(where: { $0.version.text == version.text }) {
                     // The values typed, so the fix pastes as it is; "--build N" only when none was.
                     // Not the release time: `version add` defaults it to now, and pasted it would move the release.
@@ -50,9 +50,9 @@ extension Store {
     /// Changes what is given; nil keeps the current value.
     public func editVersion(_ text: String, build: Int64?, minOS: String?, release: ReleaseChange,
                             on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "version edit \(platform.name) \(text)", now: now) {
-            let v = try version(text, on: platform)
-            let existing = try versions(platform: platform.id, withNotes: false)
+        try change(Change(.versionEdit, project: project.slug, platforms: [platform.name], "version edit \(platform.name) \(text)"), now: now) {
+            let v = try store.version(text, on: platform)
+            let existing = try store.versions(platform: platform.id, withNotes: false)
             try checkBuildFree(build, on: platform, among: existing, except: v.id)
             try checkBuildOrder(v.version, build ?? v.build, on: platform, among: existing, except: v.id)
             let released: Int64?
@@ -61,7 +61,6 @@ extension Store {
             case .at(let t): released = t
             case .unreleased: released = nil
             }
-            unchanged = (build ?? v.build) == v.build && (minOS ?? v.minOS) == v.minOS && released == v.releasedAt
             try db.run("UPDATE version SET build = ?, min_os = ?, released_at = ? WHERE id = ?",
                        [SQLValue(build ?? v.build), SQLValue(minOS ?? v.minOS), SQLValue(released), .int(v.id)])
         }
@@ -74,11 +73,9 @@ extension Store {
     /// Releases the version on several platforms in one transaction: every
     /// platform must have it, or nothing changes.
     public func releaseVersion(_ text: String, at: Int64, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "version release \(platforms.map(\.name).joined(separator: ",")) \(text) at \(Time.format(at))", now: now) {
-            unchanged = true
+        try change(Change(.versionRelease, project: project.slug, platforms: platforms.map(\.name), "version release \(platforms.map(\.name).joined(separator: ",")) \(text) at \(Time.format(at))"), now: now) {
             for platform in platforms {
-                let v = try version(text, on: platform)
-                if v.releasedAt != at { unchanged = false }
+                let v = try store.version(text, on: platform)
                 try db.run("UPDATE version SET released_at = ? WHERE id = ?", [.int(at), .int(v.id)])
             }
         }
@@ -86,9 +83,9 @@ extension Store {
 
     /// Removes the version from each platform in one transaction: every platform must have it, or nothing changes.
     public func removeVersion(_ text: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "version rm \(platforms.map(\.name).joined(separator: ",")) \(text)", now: now) {
+        try change(Change(.versionRemove, project: project.slug, platforms: platforms.map(\.name), "version rm \(platforms.map(\.name).joined(separator: ",")) \(text)"), now: now) {
             for platform in platforms {
-                try db.run("DELETE FROM version WHERE id = ?", [.int(try version(text, on: platform).id)])
+                try db.run("DELETE FROM version WHERE id = ?", [.int(try store.version(text, on: platform).id)])
             }
         }
     }
@@ -99,11 +96,9 @@ extension Store {
 
     /// The same notes on several platforms in one transaction.
     public func setNotes(of text: String, locale: String, to body: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "notes set \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)", now: now) {
-            unchanged = true
+        try change(Change(.notesSet, project: project.slug, platforms: platforms.map(\.name), "notes set \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)"), now: now) {
             for platform in platforms {
-                let v = try version(text, on: platform)
-                if v.notes[locale] != body { unchanged = false }
+                let v = try store.version(text, on: platform)
                 try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
                            [.int(v.id), .text(locale), .text(body)])
             }
@@ -112,9 +107,9 @@ extension Store {
 
     /// Removes one locale's notes of the version on each platform in one transaction: each must have them, or nothing changes.
     public func removeNotes(of text: String, locale: String, on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws {
-        try change(project: project.slug, "notes rm \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)", now: now) {
+        try change(Change(.notesRemove, project: project.slug, platforms: platforms.map(\.name), "notes rm \(platforms.map(\.name).joined(separator: ",")) \(text) \(locale)"), now: now) {
             for platform in platforms {
-                let v = try version(text, on: platform)
+                let v = try store.version(text, on: platform)
                 try db.run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(v.id), .text(locale)])
                 if db.changes == 0 {
                     let on = platforms.count > 1 ? " on \(platform.name)" : ""
@@ -135,19 +130,17 @@ extension Store {
                        allowLockout: Bool = false, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
         let action = policy.map { "policy set \(names) \(text) \($0.rawValue)" } ?? "policy clear \(names) \(text)"
-        try change(project: project.slug, action, now: now) {
-            unchanged = true
+        try change(Change(policy == nil ? .policyClear : .policySet, project: project.slug, platforms: platforms.map(\.name), action), now: now) {
             for platform in platforms {
-                let v = try version(text, on: platform)
-                if v.policy != policy { unchanged = false }
+                let v = try store.version(text, on: platform)
                 if policy == nil && v.policy == nil {
                     throw StoreError("\(platform.name) \(v.version.text) has no pin", fix: .run(["policy", "list", "--platform", platform.name], "see"))
                 }
-                let all = try versions(platform: platform.id, withNotes: false)
+                let all = try store.versions(platform: platform.id, withNotes: false)
                 if let policy, let refused = WriteRules.pinReachesARelease(v, policy, on: platform, versions: all, now: now) {
                     throw refused
                 }
-                if let policy, !allowLockout, let record = try self.platforms(project: project.id).first(where: { $0.id == platform.id }),
+                if let policy, !allowLockout, let record = try store.platforms(project: project.id).first(where: { $0.id == platform.id }),
                    let refused = WriteRules.pinLocksOut(v, policy, on: record, versions: all, now: now) {
                     throw refused
                 }

@@ -140,7 +140,7 @@ final class BadInputCorpusTests: XCTestCase {
                      ["version", "rm", "1.0", "--platform", "ios"], ["project", "rm", "shop"],
                      ["revert"], ["revert", "x", "--yes"], ["revert", "0", "--yes"], ["revert", "-3", "--yes"], ["revert", "#", "--yes"],
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
-                     ["undo"], ["revert", "3"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
+                     ["undo"], ["revert", "3", "--with-later"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
                      ["plan"], ["apply"], ["export", "--all-projects", "--as", "x"], ["export", "--as", "Not A Slug"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"],
                      ["conformance", "export"], ["conformance", "export", "a", "b"], ["conformance"], ["conformance", "export", ""]] {
             add(2, args)

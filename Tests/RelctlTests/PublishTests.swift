@@ -437,6 +437,9 @@ final class FileKindsTests: XCTestCase {
         let section = readme.components(separatedBy: "## Published files\n")[1]
         let listed = section.split(separator: "\n").prefix { $0.isEmpty || $0.hasPrefix("    DIR/") }.filter { !$0.isEmpty }.map { String($0.dropFirst(4)) }
         XCTAssertEqual(listed, FileKinds.listing, "README.md's list of published files differs from FileKinds")
-        XCTAssertEqual(Topics.all.first { $0.title == "PUBLISHED FILES" }?.literal, FileKinds.listing, "and so does the manual's")
+        // The manual as committed (make generate writes it), not the model it is made from.
+        let manual = Package.read("man/relctl.1").components(separatedBy: ".Sh PUBLISHED FILES\n")[1]
+        let block = manual.components(separatedBy: ".Bd -literal -offset indent\n")[1].components(separatedBy: "\n.Ed")[0]
+        XCTAssertEqual(block.split(separator: "\n").map(String.init), FileKinds.listing, "and so does the manual's (make generate)")
     }
 }

@@ -370,7 +370,7 @@ final class LogFilterTests: XCTestCase {
         XCTAssertTrue(none.err.contains("no logged change matches"), none.err)
         XCTAssertTrue(h.fails("log --since yesterday", status: 2, "invalid --since 'yesterday'").err.contains("a duration ago, like 2d"))
         let entry = (h.ok("log --limit 1 --json").json as! [String: Any])["entries"] as! [[String: Any]]
-        XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action", "kind", "reverts", "changes"])
+        XCTAssertEqual(Set(entry[0].keys), ["id", "at", "user", "project", "action", "kind", "platforms", "reverts", "changes"])
         h.fails("log --platform iphone", status: 2, "unknown platform")
         h.fails("log --since yesterdayish", status: 2, "invalid")
     }

@@ -51,7 +51,7 @@ func alteredAtSameSize(_ path: String) -> Data {
 /// Runs SQL on the harness's database through the sqlite3 shell, as a person
 /// at a terminal would: no audit row, and foreign keys off unless it says so.
 func sqlite3(_ h: Harness, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws {
-    let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)", file: file, line: line)
+    let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it); a test that uses it belongs in the Makefile's TOOLS, which make test leaves out", file: file, line: line)
     let r = try Proc.run(shell, [h.db, sql])
     XCTAssertEqual(r.status, 0, "\(sql): \(r.err)", file: file, line: line)
 }

@@ -8,10 +8,13 @@ struct ChangeWords {
     private var platforms: [Int64: String] = [:]
     private var versions: [Int64: (platform: Int64, text: String)] = [:]
     private let time: (Int64) -> String
+    /// The captured tables' declarations, whose words name the columns.
+    private let tables: [CapturedTable]
 
     /// Names come from the rows the changes hold (a platform removed is still named), then from the database.
-    init(_ changes: [RowChange], store: Store, time: @escaping (Int64) -> String) throws {
+    init(_ changes: [RowChange], store: Store, time: @escaping (Int64) -> String, tables: [CapturedTable] = CapturedTable.all) throws {
         self.time = time
+        self.tables = tables
         var wantPlatforms = Set<Int64>(), wantVersions = Set<Int64>()
         for c in changes {
             for image in [c.before, c.after].compactMap({ $0 }) {
@@ -38,7 +41,10 @@ struct ChangeWords {
     func line(_ c: RowChange) -> String {
         let sign = c.before == nil ? "+" : c.after == nil ? "-" : "~"
         guard c.before != nil && c.after != nil else { return "\(sign) \(row(c))" }
-        let fields = c.changedColumns.map { "\(ChangeWords.column($0)) \(value($0, c.before?[$0])) → \(value($0, c.after?[$0]))" }
+        let fields = c.changedColumns.map { name in
+            let column = CapturedTable.column(c.table, name, in: tables)
+            return "\(column.words) \(value(column, c.before?[name])) → \(value(column, c.after?[name]))"
+        }
         return "\(sign) \(row(c)): " + fields.joined(separator: ", ")
     }
 
@@ -63,23 +69,10 @@ struct ChangeWords {
         }
     }
 
-    static func column(_ name: String) -> String {
-        switch name {
-        case "force_version": return "force floor"
-        case "recommend_version": return "recommend floor"
-        case "policy": return "pin"
-        case "released_at": return "release"
-        case "starts_at": return "start"
-        case "ends_at": return "end"
-        case "cancelled_at": return "cancelled"
-        default: return name.split(separator: "_").joined(separator: " ")
-        }
-    }
-
-    func value(_ column: String, _ v: JSON?) -> String {
+    func value(_ column: CapturedColumn, _ v: JSON?) -> String {
         switch v {
         case nil, .null?: return "none"
-        case .int(let n)? where column.hasSuffix("_at") || column == "force_deadline": return time(n)
+        case .int(let n)? where column.isTime: return time(n)
         case .int(let n)?: return String(n)
         case .string(let s)?:
             let flat = s.split(whereSeparator: \.isNewline).joined(separator: " ")

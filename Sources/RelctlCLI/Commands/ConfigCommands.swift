@@ -22,7 +22,7 @@ enum ConfigCommands {
         let store = try inv.store(.write)
         // One instant for the whole plan: a window it ends or cancels is ended or cancelled then.
         let now = inv.now
-        guard let trial = try inv.trial(store, projects: projects.map(\.slug), write: { try write(projects, removed: removed, store, now: now) }) else {
+        guard let trial = try inv.trial(store, projects: projects.map(\.slug), { try write(projects, removed: removed, $0, now: now) }) else {
             let unchanged = projects.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array([])]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
@@ -78,7 +78,9 @@ enum ConfigCommands {
                 }
             }
         }
-        let outcome = try inv.confirmedChange(store, projects: projects.map(\.slug), "applying \(path)", vet: vet) { try write(projects, removed: removed, store, now: now) }
+        let outcome = try inv.write(store, projects: projects.map(\.slug), asking: Invocation.Asking(what: "applying \(path)", vet: vet)) {
+            try write(projects, removed: removed, $0, now: now)
+        }
         for p in outcome { for w in p.warnings { inv.warn("\(p.slug): \(w)") } }
         let changed = outcome.filter { $0.status != "unchanged" }
         try inv.printWritten {
@@ -101,36 +103,28 @@ enum ConfigCommands {
         var warnings: [String]
     }
 
-    /// Every project of the file, in slug order, in one transaction: the
-    /// caller's when it holds one (a trial, a dry run, a change shown), else
-    /// its own (--yes -q), so a project that fails leaves none applied.
-    /// `removed`: the histories of projects the file lists as removed, taken for those the database does not hold.
-    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ store: Store, now: Int64) throws -> [Applied] {
-        let held = store.holdsChanges
-        store.holdsChanges = true
-        defer { store.holdsChanges = held }
-        do {
-            var out: [Applied] = []
-            // Read once, before any project: a window takes its file id when no app can have seen it.
-            let windowsGiven = try store.read { try store.lastWindowID() }
-            for p in projects {
-                let existed = try store.project(slug: p.slug) != nil
-                let start = store.heldChanges.count
-                let warnings = try store.applyConfig(p, windowsGiven: windowsGiven, now: now)
-                let status = store.lastWriteUnchanged ? "unchanged" : existed ? "changed" : "create"
-                // What the file knows of parts this change did not touch, even when it touched none.
-                try store.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
-                out.append(Applied(slug: p.slug, status: status, rows: start..<store.heldChanges.count, warnings: store.lastWriteUnchanged ? [] : warnings))
-            }
-            for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
-                try store.adoptLineage(slug, chains: chains)
-            }
-            if !held { try store.commitChanges() }
-            return out
-        } catch {
-            if !held { store.dropChanges() }
-            throw error
+    /// Every project of the file, in slug order, in the session: a
+    /// project that fails leaves none applied. `removed`: the histories of
+    /// projects the file lists as removed, taken for those the database does not hold.
+    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, now: Int64) throws -> [Applied] {
+        let store = session.store
+        var out: [Applied] = []
+        // Read once, before any project: a window takes its file id when no app can have seen it.
+        let windowsGiven = try store.lastWindowID()
+        for p in projects {
+            let existed = try store.project(slug: p.slug) != nil
+            let (rows, logged) = (session.rows.count, session.entries.count)
+            let warnings = try session.applyConfig(p, windowsGiven: windowsGiven, now: now)
+            let changed = session.entries.count > logged
+            // What the file knows of parts this change did not touch, even when it touched none.
+            try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
+            out.append(Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
+                               warnings: changed ? warnings : []))
         }
+        for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
+            try session.adoptLineage(slug, chains: chains)
+        }
+        return out
     }
 
     typealias Trial = Invocation.Trial<[Applied]>

@@ -33,7 +33,7 @@ enum FloorCommands {
         examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
 
-    static func setFloor(_ inv: Invocation, kind: Store.FloorKind) throws {
+    static func setFloor(_ inv: Invocation, kind: Session.FloorKind) throws {
         let word = kind.rawValue
         let clearing = inv.flag("clear")
         let deadlineOptions = ["after", "deadline", "no-deadline"].filter(inv.flag)
@@ -63,8 +63,8 @@ enum FloorCommands {
         let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild), deadline: deadline) }
         let (store, project, platforms) = try inv.targets()
         let moves = platforms.compactMap { Impact.floorMove(word, platform: $0.name, from: kind == .force ? $0.force : $0.recommend, to: floor) }
-        let reached = try inv.confirmedChange(store, project, floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) {
-            try store.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), allowLockout: inv.flag("allow-lockout"), now: inv.now)
+        let reached = try inv.write(store, project, asking: floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) { s in
+            try s.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), allowLockout: inv.flag("allow-lockout"), now: inv.now)
         }
         for p in platforms where kind == .force {
             if let d = p.force?.deadline, d > inv.now, let floor, floor.deadline == nil {
@@ -108,8 +108,8 @@ enum FloorCommands {
         }
         let moves = platforms.compactMap { p in Impact.floorMove("force", platform: p.name, from: p.force, to: p.force.map { var f = $0; f.deadline = deadline; return f }) }
         // Each platform keeps its own floor; one change for them all, so one undo takes it back.
-        try inv.confirmedChange(store, project, deadline == nil ? "dropping the deadline" : "moving the deadline", moves: moves) {
-            try store.moveDeadline(of: platforms, in: project, to: deadline, now: inv.now)
+        try inv.write(store, project, asking: deadline == nil ? "dropping the deadline" : "moving the deadline", moves: moves) { s in
+            try s.moveDeadline(of: platforms, in: project, to: deadline, now: inv.now)
         }
         for p in platforms {
             let floor = Floor(version: p.force!.version, build: p.force!.build, deadline: deadline)

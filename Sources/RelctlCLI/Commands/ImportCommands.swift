@@ -71,8 +71,8 @@ enum ImportCommands {
             return
         }
         // Into a project that exists, floors and pins change what users see: the one --yes rule.
-        let write = { try store.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now) }
-        if let project = try store.project(slug: slug) { try inv.confirmedChange(store, project, "importing \(path)", write: write) } else { try inv.watchingLockouts(store, [slug], write) }
+        let write = { (s: Session) in try s.importControl(plan, into: slug, file: path, replace: inv.flag("replace"), now: inv.now) }
+        if let project = try store.project(slug: slug) { try inv.write(store, project, asking: "importing \(path)", write) } else { try inv.write(store, projects: [slug], write) }
         inv.render(document) { changes.map { "\($0)\n" }.joined() }
         inv.info("imported \(path) into \(slug): \(changes.count) change\(changes.count == 1 ? "" : "s")\(conflicts.isEmpty ? "" : ", \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") replaced")")
         inv.info("not in control.json, so not imported: \(ControlPlan.notCarried)")
@@ -97,8 +97,8 @@ enum ImportCommands {
             }
             return
         }
-        try inv.confirmedChange(store, project, "importing \(path)") {
-            try store.importPlan(plan, format: format, file: path, on: platform, of: project,
+        try inv.write(store, project, asking: "importing \(path)") { s in
+            try s.importPlan(plan, format: format, file: path, on: platform, of: project,
                                  releasedAt: FileImport.releaseTime(project, now: inv.now), replace: inv.flag("replace"), now: inv.now)
         }
         inv.render(.object(["changes": .array(changes.map { .string($0) }), "conflicts": .array(conflicts.map { .string($0) }), "dryRun": .bool(false)])) {

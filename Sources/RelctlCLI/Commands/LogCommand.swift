@@ -48,21 +48,24 @@ enum LogCommand {
 
     static func json(_ e: AuditEntry) -> JSON {
         .object(["id": .int(e.id), "at": .time(e.at), "user": .string(e.user), "project": .optional(e.project), "action": .string(e.action),
-                 "kind": .string(e.kind), "reverts": .array(e.reverts.map(JSON.int)), "changes": .array(e.changes.map(LogCommand.json))])
+                 "kind": .string(e.kind), "platforms": e.platforms.map { .array($0.map(JSON.string)) } ?? .null, "reverts": .array(e.reverts.map(JSON.int)), "changes": .array(e.changes.map(LogCommand.json))])
     }
 
     /// A row change as data: the table, the key, and the whole row before and after (null: not there),
     /// names in camelCase as every --json document has them.
-    static func json(_ c: RowChange) -> JSON {
+    static func json(_ c: RowChange) -> JSON { json(c, tables: CapturedTable.all) }
+
+    static func json(_ c: RowChange, tables: [CapturedTable]) -> JSON {
         // Times as everywhere in --json: RFC 3339 UTC, not the database's seconds.
         func image(_ row: [String: JSON]?) -> JSON {
             guard let row else { return .null }
             return .object(Dictionary(uniqueKeysWithValues: row.map { k, v in
-                if case .int(let t) = v, k.hasSuffix("_at") || k == "force_deadline" { return (JSONKey.camel(k), JSON.time(t)) }
-                return (JSONKey.camel(k), v)
+                let column = CapturedTable.column(c.table, k, in: tables)
+                if case .int(let t) = v, column.isTime { return (column.json, JSON.time(t)) }
+                return (column.json, v)
             }))
         }
-        return .object(["table": .string(JSONKey.camel(c.table)), "key": .array(c.key), "before": image(c.before), "after": image(c.after),
-                 "changed": .array(c.changedColumns.map { .string(JSONKey.camel($0)) })])
+        return .object(["table": .string(CapturedTable.json(c.table, in: tables)), "key": .array(c.key), "before": image(c.before), "after": image(c.after),
+                 "changed": .array(c.changedColumns.map { .string(CapturedTable.column(c.table, $0, in: tables).json) })])
     }
 }

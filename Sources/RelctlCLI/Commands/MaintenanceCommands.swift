@@ -98,8 +98,8 @@ enum MaintenanceCommands {
         let scope = platform?.name ?? "all platforms"
         let copy = title != nil || message != nil ? (locale: locale ?? project.defaultLocale, title: title, message: message) : nil
         // A window blocks apps (now, or when it starts): it is previewed and confirmed like a floor.
-        let id = try inv.confirmedChange(store, project, "a maintenance window for \(scope)", moves: ["maintenance for \(scope): \(span(inv, start, end))"]) {
-            try store.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
+        let id = try inv.write(store, project, asking: "a maintenance window for \(scope)", moves: ["maintenance for \(scope): \(span(inv, start, end))"]) { s in
+            try s.openWindow(in: project, platform: platform, from: start, until: end, copy: copy, now: now)
         }
         if let copy { for (text, name) in [(title, "--title"), (message, "--message")] { warnDirection(inv, text, locale: copy.locale, option: name) } }
         if end != nil { inv.noteMessageZone(project) }
@@ -135,8 +135,8 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let now = inv.now
         let platform = try inv.windowScope(in: store, project: project)
-        let stopped = try inv.confirmedChange(store, project, "stopping maintenance") {
-            try store.stopWindows(in: project, platform: platform, now: now)
+        let stopped = try inv.write(store, project, asking: "stopping maintenance") { s in
+            try s.stopWindows(in: project, platform: platform, now: now)
         }
         try inv.printWritten { .object(["stopped": .array(stopped.map { .int($0.id) }),
                             "continued": .array(stopped.flatMap { s in s.continuedAs.map { .object(["from": .int(s.id), "id": .int($0.id), "platform": .string($0.platform)]) } })]) }
@@ -184,8 +184,8 @@ enum MaintenanceCommands {
         let project = try inv.project(in: store)
         let old = try store.maintenanceWindows(project: project.id).first { $0.id == id }
         let moves = old.map { ["window #\(id): \(span(inv, from ?? $0.startsAt, until ?? $0.endsAt)), was \(span(inv, $0.startsAt, $0.endsAt))"] } ?? []
-        let w = try inv.confirmedChange(store, project, "moving window #\(id)", moves: moves) {
-            try store.moveWindow(id, in: project, from: from, until: until, now: inv.now)
+        let w = try inv.write(store, project, asking: "moving window #\(id)", moves: moves) { s in
+            try s.moveWindow(id, in: project, from: from, until: until, now: inv.now)
         }
         try inv.printWritten { json(w, now: inv.now) }
         inv.info("maintenance window #\(id) for \(w.platformName ?? "all platforms"): \(span(inv, w.startsAt, w.endsAt))")
@@ -215,7 +215,7 @@ enum MaintenanceCommands {
            [title, text].contains(where: { $0?.contains("{until}") == true }) {
             throw RelctlError.usage("{until} needs an end time, and window #\(id) has none", hint: "give it one with 'relctl maintenance edit \(id) --until TIME', or drop {until}")
         }
-        try store.setWindowCopy(id, in: project, locale: locale, title: title, message: text, now: inv.now)
+        try inv.write(store) { try $0.setWindowCopy(id, in: project, locale: locale, title: title, message: text, now: inv.now) }
         for (value, name) in [(title, "--title"), (text, "--message")] { warnDirection(inv, value, locale: locale, option: name) }
         inv.info("set the \(locale) copy of maintenance window #\(id)")
     }
@@ -285,8 +285,8 @@ enum MaintenanceCommands {
             throw RelctlError.failure("window #\(id) has already begun, so it cannot be cancelled",
                                       hint: w.isActive(at: now) ? "end it with 'relctl maintenance stop'" : "it is over; past windows stay in the record")
         }
-        try inv.confirmedChange(store, project, "cancelling maintenance window #\(id)", moves: ["cancels window #\(id): \(span(inv, w.startsAt, w.endsAt))"]) {
-            try store.cancelWindow(id, in: project, now: now)
+        try inv.write(store, project, asking: "cancelling maintenance window #\(id)", moves: ["cancels window #\(id): \(span(inv, w.startsAt, w.endsAt))"]) { s in
+            try s.cancelWindow(id, in: project, now: now)
         }
         inv.info("cancelled maintenance window #\(id)")
     }

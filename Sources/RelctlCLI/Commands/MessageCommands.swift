@@ -50,7 +50,7 @@ enum MessageCommands {
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        try store.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now)
+        try inv.write(store) { try $0.setMessages(of: project, kind: kind, locale: locale, fields: changes.map { (field: $0.0, text: $0.1) }, now: inv.now) }
         for (field, text) in changes { MaintenanceCommands.warnDirection(inv, text, locale: locale, option: "--" + field.replacing("_", with: "-")) }
         inv.info("set \(changes.count) \(kind) text\(changes.count == 1 ? "" : "s") for \(locale)")
         try inv.printWritten {
@@ -110,8 +110,8 @@ enum MessageCommands {
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        try inv.confirmedChange(store, project, "removing the \(kind) texts for \(locale)") {
-            try store.removeMessages(of: project, kind: kind, locale: locale, now: inv.now)
+        try inv.write(store, project, asking: "removing the \(kind) texts for \(locale)") { s in
+            try s.removeMessages(of: project, kind: kind, locale: locale, now: inv.now)
         }
         inv.info("removed the \(kind) overrides for \(locale)")
     }

@@ -23,7 +23,7 @@ enum NotesCommands {
         let locale = try inv.locale(inv.value("locale"))
         let (store, project, platforms) = try inv.targets()
         let tag = locale ?? project.defaultLocale
-        try store.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: platforms, of: project, now: inv.now)
+        try inv.write(store) { try $0.setNotes(of: inv.arg("VERSION")!, locale: tag, to: text, on: platforms, of: project, now: inv.now) }
         for p in platforms { inv.info("set \(tag) notes of \(p.name) \(inv.arg("VERSION")!)") }
         NotesInput.warnSize(inv, text, platforms: platforms, version: inv.arg("VERSION")!, locale: tag)
         try inv.printWritten {
@@ -76,8 +76,8 @@ enum NotesCommands {
         }
         let (store, project, platforms) = try inv.targets()
         let names = platforms.map(\.name).joined(separator: " and ")
-        try inv.confirmedChange(store, project, "removing the \(locale) notes of \(names) \(inv.arg("VERSION")!)") {
-            try store.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: platforms, of: project, now: inv.now)
+        try inv.write(store, project, asking: "removing the \(locale) notes of \(names) \(inv.arg("VERSION")!)") { s in
+            try s.removeNotes(of: inv.arg("VERSION")!, locale: locale, on: platforms, of: project, now: inv.now)
         }
         for p in platforms { inv.info("removed \(locale) notes of \(p.name) \(inv.arg("VERSION")!)") }
     }

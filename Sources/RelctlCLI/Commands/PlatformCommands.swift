@@ -56,7 +56,7 @@ enum PlatformCommands {
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        try store.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        try inv.write(store) { try $0.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now) }
         if Names.applePlatforms.contains(name) && f.store == nil {
             inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID -p \(project.slug)'")
         }
@@ -122,8 +122,8 @@ enum PlatformCommands {
         if f.store != nil && !p.isApple {
             throw RelctlError.usage("--app-store-id is for Apple platforms, not \(p.name)", hint: "leave it out for \(p.name)")
         }
-        try inv.watchingLockouts(store, [project.slug]) {
-            try store.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+        try inv.write(store, projects: [project.slug]) { s in
+            try s.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
         }
         inv.info("updated platform \(p.name)")
         try inv.printWritten { try written(store, project, p.name) }
@@ -139,7 +139,7 @@ enum PlatformCommands {
         let project = try inv.project(in: store)
         let p = try named(inv, store, project)
         try inv.confirm("Remove platform \(p.name) of '\(project.slug)' with all its versions?")
-        try store.removePlatform(p, of: project, now: inv.now)
+        try inv.write(store) { try $0.removePlatform(p, of: project, now: inv.now) }
         inv.info("removed platform \(p.name) from \(project.slug)")
     }
 }

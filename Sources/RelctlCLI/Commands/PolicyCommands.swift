@@ -21,8 +21,8 @@ enum PolicyCommands {
         // The parser allows only the policies' words.
         let policy = VersionRecord.Pin(rawValue: inv.arg("POLICY")!)!
         let (store, project, platforms) = try inv.targets()
-        try inv.confirmedChange(store, project, "pinning \(inv.arg("VERSION")!) to \(policy.rawValue)") {
-            try store.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, allowLockout: inv.flag("allow-lockout"), now: inv.now)
+        try inv.write(store, project, asking: "pinning \(inv.arg("VERSION")!) to \(policy.rawValue)") { s in
+            try s.setPin(of: inv.arg("VERSION")!, to: policy, on: platforms, of: project, allowLockout: inv.flag("allow-lockout"), now: inv.now)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) pinned to \(policy.rawValue)") }
         try inv.printWritten { try document(store, platforms, project: project) }
@@ -34,8 +34,8 @@ enum PolicyCommands {
         examples: [Example("relctl policy clear 1.4.2 --platform ios --yes", "1.4.2 follows the floors again.")]
     ) { inv in
         let (store, project, platforms) = try inv.targets()
-        try inv.confirmedChange(store, project, "clearing the pin of \(inv.arg("VERSION")!)") {
-            try store.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
+        try inv.write(store, project, asking: "clearing the pin of \(inv.arg("VERSION")!)") { s in
+            try s.setPin(of: inv.arg("VERSION")!, to: nil, on: platforms, of: project, now: inv.now)
         }
         for p in platforms { inv.info("cleared the pin of \(p.name) \(inv.arg("VERSION")!)") }
         try inv.printWritten { try document(store, platforms, project: project) }

@@ -27,7 +27,7 @@ enum ProjectCommands {
         let locale = try inv.locale(inv.value("default-locale")) ?? "en"
         let list = try parseLocales(inv.value("locales"))
         let store = try inv.store()
-        try store.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now)
+        try inv.write(store) { try $0.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now) }
         inv.info("added project \(slug)")
         try inv.printWritten { try written(store, slug) }
     }
@@ -132,7 +132,7 @@ enum ProjectCommands {
         }
         let store = try inv.store()
         let slug = try named(inv, store).slug
-        try store.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, now: inv.now)
+        try inv.write(store) { try $0.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, now: inv.now) }
         inv.info("updated project \(slug)")
         try inv.printWritten { try written(store, slug) }
     }
@@ -147,7 +147,7 @@ enum ProjectCommands {
         let slug = inv.arg("SLUG")!
         _ = try named(inv, store)
         try inv.confirm("Remove project '\(slug)' and everything in it?")
-        try store.removeProject(slug, now: inv.now)
+        try inv.write(store) { try $0.removeProject(slug, now: inv.now) }
         inv.info("removed project \(slug)")
     }
 
@@ -158,7 +158,7 @@ enum ProjectCommands {
     ) { inv in
         let store = try inv.store()
         let slug = inv.arg("SLUG")!
-        try store.useProject(slug, now: inv.now)
+        try inv.write(store) { try $0.useProject(slug, now: inv.now) }
         inv.info("now using project \(slug)")
     }
 }

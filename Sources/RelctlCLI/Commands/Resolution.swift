@@ -5,17 +5,7 @@ import RelctlStore
 /// acts on: --project, else the default project, else the only one.
 extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
-        let store = try Store(path: dbPath, mode: mode, user: context.user)
-        store.holdsChanges = dryRun
-        dropDryRun = { [weak store] in store?.dropChanges() }
-        // Holds the store (and so its held changes) until the command has said what they are.
-        dryRunChanges = { [store, weak self] in
-            guard let self, !store.heldChanges.isEmpty else { return ([], []) }
-            let words = try? ChangeWords(store.heldChanges, store: store, time: self.people)
-            return (store.heldChanges.map { words?.line($0) ?? "\($0.table) \($0.key)" }, store.heldChanges.map(LogCommand.json))
-        }
-        wroteNothing = { [weak store] in store?.lastWriteUnchanged ?? false }
-        return store
+        try Store(path: dbPath, mode: mode, user: context.user)
     }
 
     /// The store, project and platform of a command that changes one platform.

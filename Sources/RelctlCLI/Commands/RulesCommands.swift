@@ -79,8 +79,8 @@ enum RulesCommands {
         // The parser allows only the policies' words.
         updated.outdated = inv.value("outdated").map { ProjectRecord.Outdated(rawValue: $0)! } ?? project.outdated
         updated.whatsNewLimit = whatsNew ?? project.whatsNewLimit
-        try inv.confirmedChange(store, project, "changing the rules") { try store.setRules(of: project, to: updated, now: inv.now) }
-        if store.lastWriteUnchanged { inv.info("the rules of \(project.slug) are already as given") }
+        try inv.write(store, project, asking: "changing the rules") { try $0.setRules(of: project, to: updated, now: inv.now) }
+        if inv.session?.isEmpty == true { inv.info("the rules of \(project.slug) are already as given") }
         if inv.json { try inv.printWritten { json(updated) } } else { inv.out(text(updated)) }
     }
 

@@ -41,47 +41,22 @@ enum UndoCommands {
         try revert(inv, store, try store.auditEntry(id))
     }
 
-    /// Shows what reverting `entry` changes (a trial, rolled back), asks, then reverts.
+    /// Reverts `entry` as every change that users see is made (Invocation.write):
+    /// tried, shown with the entries it takes back, asked, then made and
+    /// committed only if its rows are the ones shown.
     static func revert(_ inv: Invocation, _ store: Store, _ entry: AuditEntry) throws {
         let later = inv.flag("with-later")
-        // Off a terminal, nobody can be asked: refused before any work (terraform's rule).
-        if !inv.context.stdinIsTerminal && !inv.flag("yes") && !inv.dryRun {
-            throw RelctlError.usage("reverting #\(entry.id) (\(entry.action)) needs confirmation", hint: "add --yes to confirm, or see what it would change with --dry-run")
+        func names(_ r: Store.Reverted) -> [String] { r.entries.map { "#\($0.id) (\($0.project.map { $0 + ": " } ?? "")\($0.action))" } }
+        let asking = Invocation.Asking<Store.Reverted>(
+            what: "reverting #\(entry.id) (\(entry.action))", heading: { "revert \(names($0).joined(separator: ", ")):" },
+            question: { "Revert \($0.entries.map { "#\($0.id)" }.joined(separator: ", "))?" }, alwaysTried: true)
+        let done = try inv.write(store, projects: entry.project.map { [$0] } ?? [], asking: asking) { session in
+            try session.revert(entry.id, withLater: later, now: inv.now)
         }
-        let project = try entry.project.flatMap { try store.project(slug: $0) }
-        let before = try project.map { p in try store.read { try store.snapshot(p) } }
-        // The trial: every check the data makes, and the rows it would change, then rolled back.
-        let held = store.holdsChanges
-        store.holdsChanges = true
-        let trial: Store.Reverted
-        let after: ProjectSnapshot?
-        do {
-            trial = try store.revert(entry.id, withLater: later, now: inv.now)
-            after = try (try store.project(slug: entry.project ?? "")).map { try store.snapshot($0) }
-        } catch {
-            store.dropChanges()
-            store.holdsChanges = held
-            throw error
-        }
-        let changes = try store.rowChanges(of: trial.id)
-        let words = try ChangeWords(changes, store: store, time: inv.people)
-        store.dropChanges()
-        store.holdsChanges = held
-        let lockouts = Invocation.newLockouts(before: Invocation.lockouts(before, at: inv.now), after: Invocation.lockouts(after, at: inv.now))
-        let impact = (before.flatMap { b in after.map { inv.impactLines(before: b, after: $0) } } ?? []) + lockouts.map { "lockout: " + $0 }
-        let names = trial.entries.map { "#\($0.id) (\($0.project.map { $0 + ": " } ?? "")\($0.action))" }
-        let asking = inv.context.stdinIsTerminal && !inv.flag("yes") && !inv.dryRun
-        if !inv.quiet || asking {
-            inv.context.stderr.write("revert \(names.joined(separator: ", ")):\n" + changes.map { "  " + words.line($0) + "\n" }.joined()
-                + "impact:\n" + (impact.isEmpty ? ["no install changes what it sees now"] : impact).map { "  \($0)\n" }.joined())
-        }
-        try inv.confirm("Revert \(trial.entries.map { "#\($0.id)" }.joined(separator: ", "))?")
-        let done = try store.revert(entry.id, withLater: later, now: inv.now)
-        if inv.quiet && !asking { for l in lockouts { inv.warn(l) } }
-        inv.info("reverted \(names.joined(separator: ", "))\(inv.dryRun ? "" : " as change #\(done.id)")")
+        inv.info("reverted \(names(done).joined(separator: ", "))\(inv.dryRun ? "" : " as change #\(done.id)")")
         try inv.printWritten {
             .object(["id": inv.dryRun ? .null : .int(done.id), "dryRun": .bool(inv.dryRun), "reverted": .array(done.entries.map { .int($0.id) }.reversed()),
-                     "changes": .array(done.changes.map(LogCommand.json)), "impact": .array(impact.map { .string($0) })])
+                     "changes": .array(done.changes.map(LogCommand.json)), "impact": .array((inv.previewedImpact ?? []).map { .string($0) })])
         }
     }
 }

@@ -38,8 +38,8 @@ enum VersionCommands {
             throw RelctlError.usage("Android versions need --build: it is the versionCode the app reports", hint: "add --build N")
         }
         // A version older than a floor, for an OS no release at the floor runs on, shows a lockout.
-        let siblings = try inv.watchingLockouts(store, [project.slug]) {
-            try store.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
+        let siblings = try inv.write(store, projects: [project.slug]) { s in
+            try s.addVersion(version, build: buildNumber, releasedAt: releasedAt, minOS: minOS,
                                  notes: noteText.map { (locale: locale ?? project.defaultLocale, text: $0) },
                                  on: platforms, of: project, now: inv.now)
         }
@@ -155,14 +155,14 @@ enum VersionCommands {
             throw RelctlError.usage("nothing to change", hint: "give --build, --min-os, --released or --unreleased")
         }
         let (store, project, p) = try inv.target()
-        let release: Store.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
-        let edit = { try store.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now) }
+        let release: Session.ReleaseChange = inv.flag("unreleased") ? .unreleased : releasedAt.map { .at($0) } ?? .keep
+        let edit = { (s: Session) in try s.editVersion(inv.arg("VERSION")!, build: newBuild, minOS: minOS, release: release, on: p, of: project, now: inv.now) }
         let v = try store.version(inv.arg("VERSION")!, on: p)
         if let was = v.releasedAt, was <= inv.now, release != .keep, releasedAt != was {
             let to = releasedAt.map { "moves its release to \(inv.people($0)), restarting its release delay" } ?? "withdraws its release"
-            try inv.confirmedChange(store, project, "moving a release", moves: ["\(p.name) \(v.version.text) released \(inv.people(was)): \(to)"], write: edit)
+            try inv.write(store, project, asking: "moving a release", moves: ["\(p.name) \(v.version.text) released \(inv.people(was)): \(to)"], edit)
         } else {
-            try inv.watchingLockouts(store, [project.slug], edit)
+            try inv.write(store, projects: [project.slug], edit)
         }
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
         try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
@@ -184,9 +184,9 @@ enum VersionCommands {
             guard let was = v.releasedAt, was != at, was <= inv.now else { return nil }
             return "\(p.name) \(v.version.text) released \(inv.people(was))"
         }
-        let release = { try store.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now) }
-        if moved.isEmpty { try inv.watchingLockouts(store, [project.slug], release) } else {
-            try inv.confirmedChange(store, project, "moving a release", moves: moved.map { "\($0): moves its release to \(inv.people(at)), restarting its release delay" }, write: release)
+        let release = { (s: Session) in try s.releaseVersion(inv.arg("VERSION")!, at: at, on: platforms, of: project, now: inv.now) }
+        if moved.isEmpty { try inv.write(store, projects: [project.slug], release) } else {
+            try inv.write(store, project, asking: "moving a release", moves: moved.map { "\($0): moves its release to \(inv.people(at)), restarting its release delay" }, release)
         }
         for p in platforms { inv.info("\(p.name) \(inv.arg("VERSION")!) released at \(inv.people(at))") }
         try inv.printWritten {
@@ -205,7 +205,7 @@ enum VersionCommands {
         let found = try platforms.map { (platform: $0, version: try store.version(inv.arg("VERSION")!, on: $0)) }
         let text = found[0].version.version.text
         try inv.confirm("Remove \(found.map { "\($0.platform.name) \($0.version.version.text)" }.joined(separator: " and ")) and \(found.count == 1 ? "its" : "their") notes?")
-        try inv.watchingLockouts(store, [project.slug]) { try store.removeVersion(text, on: platforms, of: project, now: inv.now) }
+        try inv.write(store, projects: [project.slug]) { try $0.removeVersion(text, on: platforms, of: project, now: inv.now) }
         for (p, v) in found { inv.info("removed \(p.name) \(v.version.text)") }
     }
 }

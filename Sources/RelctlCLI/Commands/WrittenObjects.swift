@@ -4,7 +4,7 @@ import RelctlStore
 /// Write commands print, under --json, what they created or changed, in
 /// the shape the matching `show` or `list` uses, read back after the change.
 /// A dry run prints what it would have made, read back from the changes it
-/// holds uncommitted (Store.holdsChanges), and changes nothing: they are
+/// holds uncommitted (its Session), and changes nothing: they are
 /// rolled back before the document is written, which may wait on the reader.
 /// A dry run's document is marked as one (`dryRun`), and carries the rows it
 /// would change (`changes`, as `log --json` has them) and the impact its
@@ -14,7 +14,7 @@ extension Invocation {
         guard json else { return }
         var doc = try document()
         if dryRun {
-            var marks: [(String, JSON)] = [("dryRun", .bool(true)), ("changes", .array(dryRunChanges().json))]
+            var marks: [(String, JSON)] = [("dryRun", .bool(true)), ("changes", .array((session?.rows ?? []).map(LogCommand.json)))]
             if let impact = previewedImpact { marks.append(("impact", .array(impact.map { .string($0) }))) }
             switch doc {
             case .object(var o):
@@ -23,7 +23,7 @@ extension Invocation {
             case .fields(let list): doc = .fields(list + marks)
             default: break
             }
-            dropDryRun()
+            session?.drop()
         }
         emit(doc)
     }

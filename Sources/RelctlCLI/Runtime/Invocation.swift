@@ -1,4 +1,5 @@
 import RelctlCore
+import RelctlStore
 
 /// One run of one command: its parsed input, its context and the output
 /// helpers every handler shares.
@@ -6,13 +7,10 @@ public final class Invocation {
     public let context: Context
     public let parsed: ParsedCommand
     let arguments: [String: [String]]
-    /// Whether the last write found nothing to change (set where the store is opened), so messages can say so.
-    var wroteNothing: () -> Bool = { false }
-    /// Rolls back what a --dry-run holds (set with the store).
-    var dropDryRun: () -> Void = {}
-    /// What a --dry-run holds, row by row: worded for people and as data (set with the store).
-    var dryRunChanges: () -> (lines: [String], json: [JSON]) = { ([], []) }
-    /// The impact a preview showed, for the --json of a dry run.
+    /// The session of the command's write (Invocation.write): committed, or
+    /// for a --dry-run held open until the command has said what it made.
+    var session: Session?
+    /// The impact of the change the command tried, for the --json of a dry run and of a revert.
     var previewedImpact: [String]? = nil
     /// The status of a command that succeeded but has something to report, as
     /// `git diff --exit-code` does (plan --exit-code: 1 when there are changes).
@@ -20,9 +18,10 @@ public final class Invocation {
 
     /// After the command: a dry run says, row by row, what it would have changed.
     func reportDryRun() {
-        guard dryRun, !json, !quiet else { return }
-        let lines = dryRunChanges().lines
-        if !lines.isEmpty { context.stderr.write("would change:\n" + lines.map { "  \($0)\n" }.joined()) }
+        guard dryRun, !json, !quiet, let session, session.isOpen, !session.rows.isEmpty else { return }
+        let words = try? ChangeWords(session.rows, store: session.store, time: people)
+        let lines = session.rows.map { words?.line($0) ?? "\($0.table) \($0.key)" }
+        context.stderr.write("would change:\n" + lines.map { "  \($0)\n" }.joined())
     }
 
     init(context: Context, parsed: ParsedCommand, arguments: [String: [String]]) {
@@ -109,7 +108,7 @@ public final class Invocation {
     /// A message about what happened, on stderr; -q silences it.
     public func info(_ s: String) {
         guard !quiet else { return }
-        let prefix = wroteNothing() ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
+        let prefix = session?.isEmpty == true ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
         context.stderr.write(prefix + people(in: s) + "\n")
     }
     /// Warnings stay visible under -q: they are about correctness.

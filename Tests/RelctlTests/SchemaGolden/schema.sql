@@ -1,4 +1,4 @@
--- user_version 9
+-- user_version 10
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -12,7 +12,7 @@ CREATE TABLE audit(
     user TEXT NOT NULL,
     project TEXT,
     action TEXT NOT NULL
-, kind TEXT NOT NULL DEFAULT '') STRICT;
+, kind TEXT NOT NULL DEFAULT '', platforms TEXT) STRICT;
 -- table audit_change
 CREATE TABLE audit_change(
     audit_id INTEGER NOT NULL REFERENCES audit(id) ON DELETE CASCADE,

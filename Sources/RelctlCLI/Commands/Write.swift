@@ -1,0 +1,214 @@
+import RelctlCore
+import RelctlStore
+
+/// How every command writes: through one Session, following one rule.
+///
+/// A change that alters what users see (floors, pins, rules, maintenance
+/// windows, a release moved, apply, undo and revert) follows terraform's
+/// rule: it is first tried in a session that is dropped (every check the
+/// data makes) to learn its rows and effect, which are shown (what it moves,
+/// and its impact now and at each coming transition); on a terminal it is
+/// asked about, and elsewhere it needs --yes; then it is made again and
+/// committed only if its rows are the ones shown, since another writer may
+/// have changed the data while the question waited. A --dry-run makes it
+/// once and keeps its session open for the command's output, then drops it.
+/// Every other write is made and committed at once, with a warning for
+/// each lockout it creates. Removals ask first through `confirm`.
+extension Invocation {
+    /// How a change is shown and asked about; `T` is what its write returns.
+    struct Asking<T> {
+        /// The change in a few words, for the refusal off a terminal ("moving window #3").
+        var what: String
+        /// Lines said before its impact ("maintenance for ios: …").
+        var moves: [String] = []
+        /// The line before its rows ("changes:", or the entries a revert takes back).
+        var heading: ((T) -> String)? = nil
+        var question: (T) -> String = { _ in "Apply this change?" }
+        /// Sees the trial's rows before anything is shown or asked (apply --expect).
+        var vet: (([RowChange]) throws -> Void)? = nil
+        /// Tried even when confirmed and silenced: its impact is part of its output (revert).
+        var alwaysTried = false
+    }
+
+    /// Makes a change to one project that users see, shown and asked about first.
+    func write<T>(_ store: Store, _ project: ProjectRecord, asking what: String, moves: [String] = [], _ body: (Session) throws -> T) throws -> T {
+        try write(store, projects: [project.slug], asking: Asking<T>(what: what, moves: moves), body)
+    }
+
+    /// Makes a change through a session. `projects`: those whose impact is
+    /// shown and whose lockouts are watched; `asking`: nil for a change that
+    /// needs no question.
+    func write<T>(_ store: Store, projects: [String] = [], asking: Asking<T>? = nil, _ body: (Session) throws -> T) throws -> T {
+        if dryRun { return try dryRunWrite(store, projects, asking, body) }
+        // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
+        guard let asking, !(flag("yes") && quiet && asking.vet == nil && !asking.alwaysTried) else {
+            let session = try store.session()
+            let before = try lockouts(store, projects)
+            let result = try body(session)
+            let created = Invocation.newLockouts(before: before, after: try lockouts(store, projects))
+            try session.commit()
+            self.session = session
+            for l in created { warn(l) }
+            return result
+        }
+        // Nothing to change: nothing to ask about (the write says "unchanged"), as long as it still changes nothing.
+        guard let trial = try self.trial(store, projects: projects, body) else {
+            // A plan of no change is vetted too: a token that names another plan is refused.
+            try asking.vet?([])
+            return try asShown([], store, body)
+        }
+        try asking.vet?(trial.rows)
+        previewedImpact = trial.shown(asking.moves)
+        let questioning = context.stdinIsTerminal && !flag("yes")
+        if !context.stdinIsTerminal && !flag("yes") {
+            throw RelctlError.usage("\(asking.what) changes what users see and needs confirmation",
+                                    hint: "add --yes to make it, or see its impact first with --dry-run")
+        }
+        let shown = !quiet || questioning
+        if shown { show(trial, asking) }
+        if questioning {
+            context.stderr.write(asking.question(trial.result) + " [y/N] ")
+            context.stderr.flush()
+            let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
+            guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+        }
+        let result = try asShown(trial.rows, store, body)
+        if !shown { for l in trial.lockouts { warn(l) } }
+        return result
+    }
+
+    /// A --dry-run: made once, shown as a trial is, and held for the output.
+    private func dryRunWrite<T>(_ store: Store, _ projects: [String], _ asking: Asking<T>?, _ body: (Session) throws -> T) throws -> T {
+        // A command's second write in a dry run sees its first: one session holds both.
+        let session = try self.session.flatMap { $0.isOpen && $0.store === store ? $0 : nil } ?? store.session()
+        let before = try snapshots(store, projects)
+        let result = try body(session)
+        self.session = session
+        guard let asking else {
+            for l in Invocation.newLockouts(before: before.flatMap { Invocation.lockouts($0, at: now) }, after: try lockouts(store, projects)) { warn(l) }
+            return result
+        }
+        guard let trial = try self.trial(result, session, projects, before: before) else {
+            try asking.vet?([])
+            return result
+        }
+        try asking.vet?(trial.rows)
+        previewedImpact = trial.shown(asking.moves)
+        if !quiet { show(trial, asking) }
+        return result
+    }
+
+    /// Makes the change in a session of its own, and commits it only if its
+    /// rows are the ones shown (`rows`).
+    private func asShown<T>(_ rows: [RowChange], _ store: Store, _ body: (Session) throws -> T) throws -> T {
+        let session = try store.session()
+        let result = try body(session)
+        try session.commit(expecting: rows)
+        self.session = session
+        return result
+    }
+
+    /// Its rows (a dry run says them once, after the command: "would change:"), then its impact.
+    private func show<T>(_ trial: Trial<T>, _ asking: Asking<T>) {
+        let heading = asking.heading.map { $0(trial.result) + "\n" }
+        let rows = dryRun ? heading ?? "" : (heading ?? "changes:\n") + trial.changeLines.map { "  \($0)\n" }.joined()
+        context.stderr.write(rows + "impact:\n" + trial.shown(asking.moves).map { "  \(PeopleTime.inText($0, context: context))\n" }.joined())
+    }
+
+    /// The lockouts of each project's floors and pins now, read without notes.
+    func lockouts(_ store: Store, _ slugs: [String]) throws -> [Lockout] {
+        try store.read {
+            try slugs.flatMap { slug -> [Lockout] in
+                guard let project = try store.project(slug: slug) else { return [] }
+                return try store.platforms(project: project.id).flatMap { p in Lockouts.of(p, try store.versions(platform: p.id, withNotes: false), at: now) }
+            }
+        }
+    }
+
+    static func lockouts(_ s: ProjectSnapshot?, at t: Int64) -> [Lockout] {
+        s.map { s in s.platforms.flatMap { Lockouts.of($0, s.versions(of: $0), at: t) } } ?? []
+    }
+
+    /// What `after` locks out that `before` did not, in words.
+    static func newLockouts(before: [Lockout], after: [Lockout]) -> [String] {
+        after.filter { !before.contains($0) }.map(\.sentence)
+    }
+
+    private func snapshots(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?] {
+        try store.read { try slugs.map { slug in try store.project(slug: slug).map { try store.snapshot($0) } } }
+    }
+
+    /// A change made and seen: what it returned, the rows it made, and what
+    /// it does to users. Nil when it changes nothing.
+    struct Trial<T> {
+        var result: T
+        var rows: [RowChange]
+        /// How the rows read for people.
+        var words: ChangeWords
+        /// The rows for people, at most `Trial.linesShown`, then how many more.
+        var changeLines: [String]
+        var impact: [String]
+        /// The lockouts the change creates (Lockouts), in words.
+        var lockouts: [String]
+        static var linesShown: Int { 200 }
+
+        /// What is shown under "impact:": the moves, the impact, the lockouts.
+        func shown(_ moves: [String]) -> [String] { moves + impact + lockouts.map { "lockout: " + $0 } }
+    }
+
+    /// Tries the change in a session that is dropped.
+    func trial<T>(_ store: Store, projects slugs: [String], _ body: (Session) throws -> T) throws -> Trial<T>? {
+        let session = try store.session()
+        defer { session.drop() }
+        let before = try snapshots(store, slugs)
+        return try trial(try body(session), session, slugs, before: before)
+    }
+
+    /// What the change the session holds does: its rows, and its impact against `before`.
+    private func trial<T>(_ result: T, _ session: Session, _ slugs: [String], before: [ProjectSnapshot?]) throws -> Trial<T>? {
+        let rows = session.rows
+        if rows.isEmpty { return nil }
+        let after = try snapshots(session.store, slugs)
+        let words = try ChangeWords(rows, store: session.store, time: people)
+        var changeLines = rows.prefix(Trial<T>.linesShown).map(words.line)
+        if rows.count > Trial<T>.linesShown {
+            changeLines.append("… and \(rows.count - Trial<T>.linesShown) more rows (--json lists every one)")
+        }
+        var impact: [String] = []
+        for (i, slug) in slugs.enumerated() {
+            let lines: [String]
+            switch (before[i], after[i]) {
+            case (let old?, let new?): lines = impactLines(before: old, after: new)
+            case (nil, let new?):
+                let count = new.platforms.reduce(0) { $0 + new.versions(of: $1).count }
+                lines = ["a new project: \(new.platforms.count) platform\(new.platforms.count == 1 ? "" : "s"), \(count) version\(count == 1 ? "" : "s"); apps asking it get what 'relctl check -p \(slug)' says"]
+            case (_?, nil): lines = ["the project is removed"]
+            case (nil, nil): lines = []
+            }
+            // Several projects: each one's lines under its name.
+            impact += slugs.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
+        }
+        if impact.isEmpty { impact = ["no install changes what it sees now"] }
+        let lockouts = Invocation.newLockouts(before: before.flatMap { Invocation.lockouts($0, at: now) },
+                                              after: after.flatMap { Invocation.lockouts($0, at: now) })
+        return Trial(result: result, rows: rows, words: words, changeLines: changeLines, impact: impact, lockouts: lockouts)
+    }
+
+    /// What a change does to users now, then at each coming instant where
+    /// that differs (a window's end, a deadline, a release delay), for
+    /// recorded versions and the installs nobody recorded:
+    ///     ios: 1.0 (100): none → optional
+    ///     from 2026-12-02 20:00 UTC (in 8 h), when maintenance window #1 ends:
+    ///       ios: 1.8.0, 1.9.4: maintenance → required
+    func impactLines(before: ProjectSnapshot, after: ProjectSnapshot) -> [String] {
+        let timeline = Impact.timeline(before: before, after: after, at: now)
+        var lines = timeline[0].impact.lines
+        if lines.isEmpty { lines = ["no install changes what it sees now"] }
+        for step in timeline.dropFirst() {
+            let when = "from \(people(step.at))" + (step.causes.isEmpty ? "" : ", when " + step.causes.joined(separator: "; "))
+            lines.append(when + ":")
+            lines += step.impact.lines.isEmpty ? ["  no install sees anything other than it would have"] : step.impact.lines.map { "  " + $0 }
+        }
+        return lines
+    }
+}

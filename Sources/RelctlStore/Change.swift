@@ -1,0 +1,43 @@
+import RelctlCore
+
+/// What kind of change an audit row records. The raw value is the
+/// `audit.kind` word `relctl log --action` matches: the command's words.
+/// Rows written before schema 7 had their kind filled from the action's
+/// first words, so an old row may hold a word no case has ("maintenance").
+public enum ChangeKind: String, CaseIterable, Sendable {
+    case initialise = "init"
+    case projectAdd = "project add", projectEdit = "project edit", projectRemove = "project rm", projectUse = "project use"
+    case platformAdd = "platform add", platformEdit = "platform edit", platformRemove = "platform rm"
+    case force, recommend
+    case versionAdd = "version add", versionEdit = "version edit", versionRelease = "version release", versionRemove = "version rm"
+    case notesSet = "notes set", notesRemove = "notes rm"
+    case policySet = "policy set", policyClear = "policy clear"
+    case rulesSet = "rules set"
+    case messageSet = "message set", messageRemove = "message rm"
+    case maintenanceSchedule = "maintenance schedule", maintenanceStart = "maintenance start", maintenanceStop = "maintenance stop"
+    case maintenanceMessage = "maintenance message", maintenanceEdit = "maintenance edit", maintenanceCancel = "maintenance cancel"
+    case importRetired = "import retired", importAndVersion = "import andversion", importControl = "import control"
+    case apply, revert, publish, deploy
+
+    /// Rows relctl's own bookkeeping writes, not a project's configuration:
+    /// nothing is captured, and they do not move the revision a tree names.
+    public var isBookkeeping: Bool { self == .publish || self == .deploy }
+}
+
+/// One change, as a value: its kind, the project and platforms it names,
+/// and the sentence the log shows. A write makes its rows through a
+/// `Session`, which records them under this change's audit row.
+public struct Change: Sendable, Equatable {
+    public var kind: ChangeKind
+    public var project: String?
+    /// The platforms the change names, by name; none for a change to the whole project.
+    public var platforms: [String]
+    /// The sentence for the log ("force ios 2.0").
+    public var action: String
+    /// The audit entries it takes back (revert).
+    public var reverts: [Int64] = []
+
+    public init(_ kind: ChangeKind, project: String?, platforms: [String] = [], _ action: String) {
+        self.kind = kind; self.project = project; self.platforms = platforms; self.action = action
+    }
+}

@@ -1,0 +1,120 @@
+import RelctlCore
+import SQLite
+
+/// One command's writes: the only way relctl changes a database. A session
+/// holds one transaction (BEGIN IMMEDIATE) from when it opens until it is
+/// committed or dropped, so everything it makes reads back, and nothing
+/// reaches the file until `commit`. Each change in it is a savepoint with
+/// its audit row and the rows it made (ChangeCapture); a change that
+/// leaves every row as it was is rolled back and logs nothing: unchanged is
+/// "no rows". A session dropped, or never committed, leaves the database
+/// as it was (closing the connection rolls it back too).
+///
+/// The same session type serves every protocol a command follows: a trial
+/// (made, read, dropped), a dry run (made, reported, dropped) and the change
+/// itself, committed only when its rows are the ones the trial showed.
+public final class Session {
+    public let store: Store
+    let db: Connection
+    /// Every row the session's changes made, in order, before → after.
+    public private(set) var rows: [RowChange] = []
+    /// The audit entries it wrote, in order.
+    public private(set) var entries: [Int64] = []
+    public private(set) var isOpen = true
+
+    init(_ store: Store) throws {
+        self.store = store
+        db = store.db
+        // One session per connection: a second would share (and end) the first's transaction.
+        guard !db.holding else { throw StoreError("a second write session was opened on the database \(store.path) while one was open", hint: "this is a defect of relctl; please report it") }
+        try db.hold()
+    }
+
+    deinit { drop() }
+
+    /// Whether no change of the session wrote anything.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Commits what the session made. With `shown`, only when its rows are
+    /// exactly those: another writer may have changed the data while a
+    /// question waited, and then nothing is committed.
+    public func commit(expecting shown: [RowChange]? = nil) throws {
+        guard isOpen else { return }
+        if let shown, shown != rows {
+            drop()
+            throw StoreError("the database changed while the change was shown; nothing was changed", hint: "run the command again to see its effect now")
+        }
+        isOpen = false
+        try db.commitHeld()
+    }
+
+    /// Rolls everything back and lets the write lock go.
+    public func drop() {
+        guard isOpen else { return }
+        isOpen = false
+        db.dropHeld()
+    }
+
+    /// Thrown to roll back a change that made no rows.
+    private struct NothingChanged: Error {}
+
+    /// Makes one change of a project's rows: `body` writes them; they are
+    /// recorded under the change's audit row, with the parts they touched
+    /// stamped (Lineage). `adopting`: apply's file histories.
+    @discardableResult
+    func change<T>(_ change: Change, now: Int64, adopting: Lineage.Adopting? = nil, _ body: () throws -> T) throws -> T {
+        try self.change(now: now, adopting: adopting) { (try body(), change) }
+    }
+
+    /// The same, when the change's words need what the body made (a new id, the entries a revert took back).
+    func change<T>(now: Int64, adopting: Lineage.Adopting? = nil, _ body: () throws -> (T, Change)) throws -> T {
+        guard isOpen else { throw StoreError("this session is already committed or dropped") }
+        var result: T? = nil
+        do {
+            return try db.write {
+                try ChangeCapture.begin(db)
+                let (r, change) = try body()
+                result = r
+                let id = try log(change, now: now)
+                guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
+                try Lineage.stamp(store, db, audit: id, adopting: adopting)
+                for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
+                entries.append(id)
+                rows += try store.rowChanges(of: id)
+                return r
+            }
+        } catch is NothingChanged {
+            return result!
+        }
+    }
+
+    /// Logs a change that is not a project's rows (a publish, a deploy, the
+    /// default project): its audit row only.
+    func record(_ change: Change, now: Int64) throws {
+        guard isOpen else { throw StoreError("this session is already committed or dropped") }
+        try db.write { entries.append(try log(change, now: now)) }
+    }
+
+    private func log(_ change: Change, now: Int64) throws -> Int64 {
+        var platforms: [UInt8] = []
+        JSON.array(change.platforms.map(JSON.string)).writeCompact(to: &platforms)
+        try db.run("INSERT INTO audit(at, user, project, action, kind, platforms) VALUES (?, ?, ?, ?, ?, ?)",
+                   [.int(now), .text(store.user), SQLValue(change.project), .text(change.action), .text(change.kind.rawValue),
+                    .text(String(decoding: platforms, as: UTF8.self))])
+        return db.lastInsertRowID
+    }
+}
+
+extension Store {
+    /// Opens a session: the command's writes go through it.
+    public func session() throws -> Session { try Session(self) }
+
+    /// Writes through a session of its own, committed when `body` returns and dropped when it throws.
+    public func write<T>(_ body: (Session) throws -> T) throws -> T {
+        let session = try session()
+        defer { session.drop() }
+        let result = try body(session)
+        try session.commit()
+        return result
+    }
+}
