@@ -12,10 +12,10 @@ _relctl_spec() {
         "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales"; repeat=""; args=("none"); argrep=0 ;;
+        "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
         "project list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project show") subs=""; flags=""; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
-        "project edit") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --time-zone"; repeat=""; args=("dyn:projects"); argrep=0 ;;
+        "project edit") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats --time-zone"; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "project rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "project use") subs=""; flags="--dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "platform") subs="add list show edit rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -70,8 +70,8 @@ _relctl_spec() {
         "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
         "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "export") subs=""; flags="--all-projects"; valued="--output --as"; repeat=""; args=(); argrep=0 ;;
-        "plan") subs=""; flags="--exit-code"; valued=""; repeat=""; args=("file"); argrep=0 ;;
-        "apply") subs=""; flags="--dry-run --yes"; valued="--expect"; repeat=""; args=("file"); argrep=0 ;;
+        "plan") subs=""; flags="--exit-code --end-active-windows"; valued=""; repeat=""; args=("file"); argrep=0 ;;
+        "apply") subs=""; flags="--end-active-windows --dry-run --yes"; valued="--expect"; repeat=""; args=("file"); argrep=0 ;;
         "conformance") subs="export"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "conformance export") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -89,9 +89,11 @@ _relctl_value() {
         "project add|--name") echo "none" ;;
         "project add|--default-locale") echo "dyn:locales" ;;
         "project add|--locales") echo "none" ;;
+        "project add|--formats") echo "none" ;;
         "project edit|--name") echo "none" ;;
         "project edit|--default-locale") echo "dyn:locales" ;;
         "project edit|--locales") echo "none" ;;
+        "project edit|--formats") echo "none" ;;
         "project edit|--time-zone") echo "none" ;;
         "platform add|--bundle-id") echo "none" ;;
         "platform add|--app-store-id") echo "none" ;;

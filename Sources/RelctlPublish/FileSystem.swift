@@ -124,9 +124,20 @@ public enum FileSystem {
     }
 
     /// The OS user for the audit trail: $USER or $LOGNAME as git does, else
-    /// the numeric uid (a static binary does not consult NSS).
-    public static func currentUser(env: [String: String]) -> String {
+    /// the name the password file gives the uid (read directly: a static
+    /// binary does not consult NSS), else the numeric uid.
+    public static func currentUser(env: [String: String], passwd: String = "/etc/passwd") -> String {
         for key in ["USER", "LOGNAME"] { if let name = env[key], !name.isEmpty { return name } }
-        return "uid \(geteuid())"
+        let uid = String(geteuid())
+        if let bytes = try? readFile(passwd, limit: 4 << 20) {
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                let fields = line.split(separator: UInt8(ascii: ":"), maxSplits: 3, omittingEmptySubsequences: false)
+                guard fields.count > 2, String(decoding: fields[2], as: UTF8.self) == uid, !fields[0].isEmpty,
+                      let name = String(validating: fields[0], as: UTF8.self),
+                      name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else { continue }
+                return name
+            }
+        }
+        return "uid \(uid)"
     }
 }

@@ -42,6 +42,7 @@ enum ChangeCapture {
             .init("outdated", json: "outdated", words: "outdated"),
             .init("time_zone", json: "timeZone", words: "time zone"),
             .init("whatsnew_limit", json: "whatsnewLimit", words: "whatsnew limit"),
+            .init("formats", json: "formats", words: "formats"),
         ]),
         Table("platform", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
             .init("id", json: "id", words: "id"),

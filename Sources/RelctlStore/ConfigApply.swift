@@ -1,6 +1,16 @@
 import RelctlCore
 import SQLite
 
+/// What applying a project's file did besides its rows.
+public struct ConfigApplied: Sendable {
+    /// What the new state breaks of the rules the commands keep (a floor no
+    /// release reaches, an Android build out of order): a file may hold what
+    /// the database held, so they warn.
+    public var warnings: [String]
+    /// Windows on now that the file does not list, left on.
+    public var keptWindows: [Int64]
+}
+
 /// `relctl apply`: making a project hold what its configuration file says.
 extension Session {
     /// Makes the project match `desired`, created when missing, as one change
@@ -12,18 +22,17 @@ extension Session {
     /// already over at `now` is left out (the file was exported before it
     /// ended). A window of the database is the file's when it has the file's
     /// id, or else the same platform and start, or platform and (a set) end; one the
-    /// file no longer lists is cancelled when upcoming and ended now when
-    /// active, as `maintenance cancel` and `stop` would. Past and cancelled
-    /// windows stay on record.
+    /// file no longer lists is cancelled when upcoming, as `maintenance
+    /// cancel` would; one that is on is left on (most likely an on-call's
+    /// emergency window, started after the file was exported), and named in
+    /// `kept`, unless `endingActiveWindows`: then it is ended now, as `stop`
+    /// would. Past and cancelled windows stay on record.
     ///
-    /// Returns what the new state breaks of the rules the commands keep
-    /// (a floor no release reaches, an Android build out of order), for the
-    /// plan to show: a file may hold what the database held, so they warn.
     /// `windowsGiven`: the last window id given before the apply began
     /// (`lastWindowID`): a file's window takes its id when it is above that
     /// and still free, whichever project's window took ids before it.
     @discardableResult
-    public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, now: Int64) throws -> [String] {
+    public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, endingActiveWindows: Bool = false, now: Int64) throws -> ConfigApplied {
         // The platforms it names: the file's, and those it removes.
         let had = try store.project(slug: desired.slug).map { try store.platforms(project: $0.id).map(\.name) } ?? []
         let named = Set(had + desired.snapshot.platforms.map(\.name)).sorted()
@@ -32,26 +41,27 @@ extension Session {
             func run(_ sql: String, _ args: [SQLValue]) throws { try db.run(sql, args) }
             let want = desired.snapshot, f = want.project
             let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
-                                        .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit)]
+                                        .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit), .text(f.formats.stored)]
             let project: ProjectRecord
             if let p = try store.project(slug: f.slug) {
                 project = p
                 if p.name != f.name || p.defaultLocale != f.defaultLocale || p.locales != f.locales || p.timeZone != f.timeZone || p.rules != f.rules
-                    || p.releaseDelayDays != f.releaseDelayDays || p.remindHours != f.remindHours || p.outdated != f.outdated || p.whatsNewLimit != f.whatsNewLimit {
+                    || p.releaseDelayDays != f.releaseDelayDays || p.remindHours != f.remindHours || p.outdated != f.outdated || p.whatsNewLimit != f.whatsNewLimit
+                    || p.formats != f.formats {
                     try run("""
                         UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
-                            remind_hours = ?, outdated = ?, whatsnew_limit = ? WHERE id = ?
+                            remind_hours = ?, outdated = ?, whatsnew_limit = ?, formats = ? WHERE id = ?
                         """, settings + [.int(p.id)])
                 }
             } else {
                 try run("""
-                    INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, slug)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, formats, slug)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, settings + [.text(f.slug)])
                 project = try store.project(slug: f.slug)!
             }
 
-            var warnings: [String] = []
+            var warnings: [String] = [], kept: [Int64] = []
             let had = try store.platforms(project: project.id)
             for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
                 try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
@@ -111,8 +121,11 @@ extension Session {
             for gone in unmatched {
                 if gone.isUpcoming(at: now) {
                     try run("UPDATE maintenance SET cancelled_at = ? WHERE id = ?", [.int(now), .int(gone.id)])
-                } else {
+                } else if endingActiveWindows {
                     try run("UPDATE maintenance SET ends_at = ? WHERE id = ?", [.int(now), .int(gone.id)])
+                } else {
+                    // Ending it would take maintenance off every app at once: only when asked.
+                    kept.append(gone.id)
                 }
             }
             // New windows in the order of their ids in the file, so that each takes its id when it is free (ids only grow).
@@ -159,7 +172,7 @@ extension Session {
                     }
                 }
             }
-            return warnings
+            return ConfigApplied(warnings: warnings, keptWindows: kept)
         }
     }
 

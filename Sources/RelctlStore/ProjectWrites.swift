@@ -13,23 +13,24 @@ extension Store {
 
 /// Writes to projects, each one change of a session with its audit row.
 extension Session {
-    public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], now: Int64) throws {
+    public func addProject(slug: String, name: String, defaultLocale: String, locales: [String], formats: ServedFormats = .all, now: Int64) throws {
         try change(Change(.projectAdd, project: slug, "project add \(slug) name=\(name)"), now: now) {
             if try store.project(slug: slug) != nil {
                 throw StoreError("project '\(slug)' already exists", fix: .either(.advice("choose another slug"), .run(["project", "edit", slug, "--name", "NAME"], "change it with")))
             }
-            try db.run("INSERT INTO project(slug, name, default_locale, locales, rules) VALUES (?, ?, ?, ?, ?)",
-                       [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored)])
+            try db.run("INSERT INTO project(slug, name, default_locale, locales, rules, formats) VALUES (?, ?, ?, ?, ?, ?)",
+                       [.text(slug), .text(name), .text(defaultLocale), .text(locales.joined(separator: ",")), .text(Rules.standard.stored), .text(formats.stored)])
         }
     }
 
     /// Changes what is given; nil keeps the current value.
-    public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, timeZone: String? = nil, now: Int64) throws {
+    public func editProject(_ slug: String, name: String?, defaultLocale: String?, locales: [String]?, timeZone: String? = nil, formats: ServedFormats? = nil,
+                            now: Int64) throws {
         try change(Change(.projectEdit, project: slug, "project edit \(slug)\(timeZone.map { " time-zone \($0)" } ?? "")"), now: now) {
             let p = try store.requireProject(slug)
-            try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ? WHERE id = ?",
+            try db.run("UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, formats = ? WHERE id = ?",
                        [.text(name ?? p.name), .text(defaultLocale ?? p.defaultLocale),
-                        .text((locales ?? p.locales).joined(separator: ",")), .text(timeZone ?? p.timeZone), .int(p.id)])
+                        .text((locales ?? p.locales).joined(separator: ",")), .text(timeZone ?? p.timeZone), .text((formats ?? p.formats).stored), .int(p.id)])
         }
     }
 

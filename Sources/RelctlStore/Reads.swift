@@ -10,7 +10,7 @@ extension Store {
 
     public var defaultProject: String? { get throws { try meta("default_project") } }
 
-    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit"
+    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit, formats"
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
@@ -45,6 +45,10 @@ extension Store {
             throw badRow(what, "its time zone: \(e.message)")
         }
         record.whatsNewLimit = try int(r.int(10), in: 0...ProjectRecord.maxWhatsNewLimit, what, "whatsnew_limit")
+        guard let formats = ServedFormats(stored: r.text(11)) else {
+            throw badRow(what, "its formats '\(r.text(11))' are not \(ServedFormats.accepted)")
+        }
+        record.formats = formats
         return record
     }
 

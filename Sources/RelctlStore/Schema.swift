@@ -176,6 +176,11 @@ enum Schema {
         // them): a JSON array of names, none for a change to a whole project.
         // NULL on rows written before, which `log` still matches by the words of their action.
         "ALTER TABLE audit ADD COLUMN platforms TEXT;",
+        // 11: the formats a project serves ('' for all), and the project's
+        // capture triggers made again so that its images hold the column.
+        "ALTER TABLE project ADD COLUMN formats TEXT NOT NULL DEFAULT '';\n"
+            + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_project_\($0);\n" }.joined()
+            + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "project" }),
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

@@ -57,6 +57,23 @@ public final class Store {
         }
     }
 
+    /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.
+    public static func isMissing(_ path: String) -> Bool { DatabaseFile.kind(of: path) == .missing }
+
+    /// Removes a database file relctl made and then did not use (an apply
+    /// that applied nothing), with its write-ahead log and shared memory.
+    public static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// An empty relctl database in memory, gone with the store: what a plan
+    /// against a database not made yet is made against.
+    public static func empty(user: String, now: Int64) throws -> Store {
+        let store = try Store(path: ":memory:", mode: .create, user: user)
+        _ = try store.initialise(now: now)
+        return store
+    }
+
     /// Opens the connection. A reader that may not write the database's
     /// folder (or whose file system is read-only) cannot create the -shm
     /// file WAL reading needs: it reads the file as immutable instead, which

@@ -113,8 +113,9 @@ final class TimelinePreviewTests: XCTestCase {
         h.ok("maintenance stop --yes")
         let r = h.run(["force", "--clear"], terminal: true, answer: "n")
         XCTAssertTrue(r.err.contains("removes the force floor of ios (2.0.0), and with it the switch to required at 2026-12-06 12:00 UTC"), r.err)
-        // Optional now either way (the floor's grace period, or the outdated rule after it is gone)…
-        XCTAssertTrue(r.err.contains("no install changes what it sees now"), r.err)
+        // Optional now either way (the floor's grace period, or the outdated rule after it is gone),
+        // but the message users read changes at once: it no longer names the deadline…
+        XCTAssertTrue(r.err.contains("ios: 1.8.0, 1.9.4: stays optional, no longer told of the deadline 2026-12-06 12:00 UTC (in 7 d)"), r.err)
         // …but the switch to required next week is what the change takes away.
         XCTAssertTrue(r.err.contains("from 2026-12-06 12:00 UTC (in 7 d), when (without this change) the force floor 2.0.0 on ios becomes required:\n    ios: 1.8.0, 1.9.4: required → optional"), r.err)
     }

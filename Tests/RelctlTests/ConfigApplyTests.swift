@@ -127,7 +127,7 @@ final class ConfigApplyTests: XCTestCase {
         let path = write(h, "shop.relctl.json", edited)
         let before = logCount(h)
         let plan = h.run(["plan", path, "--exit-code"])
-        XCTAssertEqual(plan.status, 1, "changes: exit 1 as git diff --exit-code does: \(plan.err)")
+        XCTAssertEqual(plan.status, ExitStatus.changes, "changes: an exit status no error has: \(plan.err)")
         for expected in ["~ platform ios: force deadline 2026-12-06 12:00 UTC", "→ 2026-12-03 12:00 UTC",
                          "~ platform android: recommend floor none → '2.0'", "~ maintenance #1 (every platform): end",
                          "~ note tr of ios 2.0: body 'Yeni görünüm' → 'Yepyeni görünüm'", "impact:",
@@ -197,7 +197,8 @@ final class ConfigApplyTests: XCTestCase {
         h.fails("apply \(path) -p nosuch --yes", status: 2, "has no project 'nosuch'")
     }
 
-    /// Windows the file no longer lists: an upcoming one is cancelled, the active one ends now; past ones stay.
+    /// Windows the file no longer lists: an upcoming one is cancelled, the active one ends now when
+    /// asked (--end-active-windows; TeamPlanTests holds that it stays on otherwise); past ones stay.
     func testWindowsTheFileDropsAreCancelledOrEnded() throws {
         let h = Harness()
         h.sample()
@@ -209,9 +210,9 @@ final class ConfigApplyTests: XCTestCase {
         let path = write(h, "shop.relctl.json", lines.filter { !$0.contains("\"from\":") }.joined(separator: "\n")
             .replacingOccurrences(of: "\"maintenance\": [\n    ]", with: "\"maintenance\": []")
             .replacingOccurrences(of: "\"maintenance\": [\n      ]", with: "\"maintenance\": []"))
-        let plan = h.ok("plan \(path)")
+        let plan = h.ok("plan \(path) --end-active-windows")
         XCTAssertTrue(plan.out.contains("~ maintenance #1") && plan.out.contains("~ maintenance #2"), plan.out)
-        h.ok("apply \(path) --yes")
+        h.ok("apply \(path) --yes --end-active-windows")
         let windows = (h.ok("maintenance list --json").json as? [String: Any])?["windows"] as? [[String: Any]] ?? []
         XCTAssertEqual(windows.count, 2, "both stay on record: \(windows)")
         XCTAssertEqual(windows.first { $0["id"] as? Int == 1 }?["endsAt"] as? String, "2026-11-29T12:00:00Z", "the active one ended now")
@@ -307,12 +308,12 @@ final class ConfigApplyTests: XCTestCase {
             let status = Runner.run(["--db", h.db] + args, context: context, tree: Relctl.tree)
             return (status, context.stderr.text + context.stdout.text)
         }
-        let token = try XCTUnwrap((h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String)
+        let token = try XCTUnwrap((h.ok("plan \(path) --json --end-active-windows").json as? [String: Any])?["expect"] as? String)
         // The plan's token is no instant's: a plan made later, the database the same, is the same plan.
         h.now += 30
-        XCTAssertEqual((h.ok("plan \(path) --json").json as? [String: Any])?["expect"] as? String, token)
+        XCTAssertEqual((h.ok("plan \(path) --json --end-active-windows").json as? [String: Any])?["expect"] as? String, token)
         h.now -= 30
-        let (status, output) = run(["apply", path])
+        let (status, output) = run(["apply", path, "--end-active-windows"])
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("Apply this change?") && output.contains("applied"), output)
         h.now = clock

@@ -101,7 +101,7 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         let spec = try XCTUnwrap(r.json as? [String: Any])
         XCTAssertEqual(spec["completionScopes"] as? [String], ["db", "project", "platform"])
-        XCTAssertEqual((spec["exitStatus"] as? [[String: Any]])?.compactMap { $0["code"] as? Int }, [0, 1, 2])
+        XCTAssertEqual((spec["exitStatus"] as? [[String: Any]])?.compactMap { $0["code"] as? Int }, [0, 1, 2, 3])
         XCTAssertTrue((spec["environment"] as? [[String: Any]])?.contains { $0["name"] as? String == "RELCTL_DB" } == true)
         // Every command of the model is in the document, with its options.
         func names(_ c: [String: Any], _ prefix: String) -> [String] {

@@ -12,23 +12,33 @@ enum ConfigCommands {
 
     static let plan: RunnableCommand = RunnableCommand(
         "plan", abstract: "Say what applying a configuration file would change, and what users would see.",
-        discussion: "Tries the file against the database and rolls it back: lists the rows it would add (+), change (~, each field before → after) and remove (-), project by project, and the impact on users now and at each coming transition, as every change's preview does. Ends with the command that applies exactly this plan: 'relctl apply FILE --expect TOKEN' refuses if the database or the file changed since. With -p, only that project of the file. The database is not changed.",
+        discussion: "Tries the file against the database and rolls it back: lists the rows it would add (+), change (~, each field before → after) and remove (-), project by project, and the impact on users now and at each coming transition, as every change's preview does. Ends with the command that applies exactly this plan: 'relctl apply FILE --expect TOKEN' refuses if the database or the file changed since. With -p, only that project of the file. The database is not changed; without one, the plan is made against an empty database.",
         arguments: [file],
-        options: [Option("exit-code", help: "Exit with 1 when the file would change something, 0 when the database already matches (as 'git diff --exit-code' does), so CI can gate on it.")],
+        options: [Option("exit-code", help: "Exit with \(ExitStatus.changes) when the file would change something, 0 when the database already matches, as 'terraform plan -detailed-exitcode' does; no error exits \(ExitStatus.changes), so CI can tell changes from a broken file or database."),
+                  endActive],
         examples: [Example("relctl plan shop.relctl.json", "What applying shop.relctl.json would change, and for whom."),
-                   Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit 1 when the database differs from the file.")]
+                   Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit \(ExitStatus.changes) when the database differs from the file, 1 or 2 on an error.")]
     ) { inv in
         let (path, bytes, projects, removed) = try read(inv)
-        let store = try inv.store(.write)
+        // No database yet: the plan is made against an empty one, as terraform plans from empty state.
+        let missing = Store.isMissing(inv.dbPath)
+        let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
+        if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
         // One instant for the whole plan: a window it ends or cancels is ended or cancelled then.
         let now = inv.now
-        guard let trial = try inv.trial(store, projects: projects.map(\.slug), { try write(projects, removed: removed, $0, now: now) }) else {
-            let unchanged = projects.map { p in
-                JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array([])]) }
+        let slugs = projects.map(\.slug)
+        let session = try store.session()
+        defer { session.drop() }
+        let before = try inv.snapshots(store, slugs)
+        let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: now)
+        guard let trial = try inv.trial(applied, session, slugs, before: before) else {
+            let unchanged = applied.map { p in
+                JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
             let token = expectToken(bytes, [])
             inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
                 "no changes: the database already holds what \(path) says (\(projects.map(\.slug).joined(separator: ", ")))\n"
+                    + applied.flatMap { p in p.warnings.map { "warning: \(p.slug): \($0)\n" } }.joined()
                     + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
             }
             return
@@ -38,13 +48,17 @@ enum ConfigCommands {
         inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token),
                             "projects": .array(trial.result.map { p in
                                 .object(["project": .string(p.slug), "status": .string(p.status), "rows": .array(trial.rows[p.rows].map(LogCommand.json)),
+                                         "drift": .array(p.drift.map { driftJSON($0, trial.rows) }),
                                          "warnings": .array(p.warnings.map { .string($0) })]) }),
                             "impact": .array(trial.impact.map { .string($0) })])) {
             var text = ""
             for p in trial.result {
                 text += "\(p.slug): \(p.status == "create" ? "created" : p.status)\(p.rows.isEmpty ? "" : " (\(counts(trial.rows[p.rows])))")\n"
-                let rows = trial.rows[p.rows]
+                // The rows that take back a change made in the database since the file, apart.
+                let apart = Set(p.drift.map(\.index))
+                let rows = trial.rows[p.rows].indices.filter { !apart.contains($0) }.map { trial.rows[$0] }
                 text += rows.prefix(Trial.linesShown).map { "  " + words.line($0) + "\n" }.joined()
+                text += driftLines(p, trial.rows, words, inv).map { "  " + $0 + "\n" }.joined()
                 if rows.count > Trial.linesShown { text += "  … and \(rows.count - Trial.linesShown) more rows (--json lists every one)\n" }
                 text += p.warnings.map { "  warning: \($0)\n" }.joined()
             }
@@ -52,20 +66,35 @@ enum ConfigCommands {
             text += "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
             return text
         }
-        if inv.flag("exit-code") { inv.exitStatus = 1 }
+        if inv.flag("exit-code") { inv.exitStatus = ExitStatus.changes }
     }
 
     static let apply: RunnableCommand = RunnableCommand(
         "apply", abstract: "Make the database hold what a configuration file says.",
-        discussion: "Each project the file names is made to match it — created when missing; its settings, platforms, versions, notes, floors, pins, rules, messages and the active and upcoming maintenance windows as the file has them — in one transaction, with one log entry per project that changed ('relctl undo' takes one back). Projects the file does not name are left alone. A window the file no longer lists is cancelled, or ended now when it is on; past windows stay on record. The change is shown first (rows and impact) and needs confirmation, or --yes. --expect TOKEN (from 'relctl plan') refuses when the database or the file changed since that plan was made, so two people applying at once never overwrite each other unseen. A file the database already matches changes and logs nothing. With -p, only that project of the file.",
+        discussion: "Each project the file names is made to match it — created when missing; its settings, platforms, versions, notes, floors, pins, rules, messages and the active and upcoming maintenance windows as the file has them — in one transaction, with one log entry per project that changed ('relctl undo' takes one back). Projects the file does not name are left alone. A window the file no longer lists is cancelled when it is still to come; one that is on stays on unless --end-active-windows ends it (an on-call's emergency window, started after the file was exported, must not end because CI applied an older file); past windows stay on record. Without a database, apply creates one. The change is shown first (rows and impact) and needs confirmation, or --yes. --expect TOKEN (from 'relctl plan') refuses when the database or the file changed since that plan was made, so two people applying at once never overwrite each other unseen. A file the database already matches changes and logs nothing. With -p, only that project of the file.",
         arguments: [file],
         options: [Option("expect", value: "TOKEN", help: "Apply only if the change is still the one 'relctl plan' showed with this token."),
-                  Shared.dryRun, Shared.yes],
+                  endActive, Shared.dryRun, Shared.yes],
         examples: [Example("relctl apply shop.relctl.json", "Show what the file changes, ask, then make it so."),
                    Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since.")]
     ) { inv in
         let (path, bytes, projects, removed) = try read(inv)
-        let store = try inv.store(.write)
+        // No database yet: it is created (a dry run tries an empty one in memory), and removed
+        // again when nothing was applied, once the store that made it is gone.
+        let creating = Store.isMissing(inv.dbPath) && !inv.dryRun
+        var applied = false
+        do {
+            try apply(inv, path, bytes, projects, removed, creating: creating, applied: &applied)
+        } catch {
+            if creating && !applied { Store.remove(inv.dbPath) }
+            throw error
+        }
+    }
+
+    static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]],
+                      creating: Bool, applied: inout Bool) throws {
+        let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
+        if creating { _ = try store.initialise(now: inv.now) }
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
         let expected = inv.value("expect")
@@ -78,9 +107,13 @@ enum ConfigCommands {
                 }
             }
         }
-        let outcome = try inv.write(store, projects: projects.map(\.slug), asking: Invocation.Asking(what: "applying \(path)", vet: vet)) {
-            try write(projects, removed: removed, $0, now: now)
+        var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
+        asking.apart = { applied, rows, words in applied.flatMap { driftLines($0, rows, words, inv) } }
+        let outcome = try inv.write(store, projects: projects.map(\.slug), asking: asking) {
+            try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), now: now)
         }
+        applied = true
+        if creating { inv.info("created \(inv.dbPath)") }
         for p in outcome { for w in p.warnings { inv.warn("\(p.slug): \(w)") } }
         let changed = outcome.filter { $0.status != "unchanged" }
         try inv.printWritten {
@@ -101,12 +134,29 @@ enum ConfigCommands {
         var status: String
         var rows: Range<Int>
         var warnings: [String]
+        /// Its rows that take back a change made in the database since the file.
+        var drift: [Drift] = []
+    }
+
+    /// The drift of one project, for people: a heading, then each row with the change it takes back.
+    static func driftLines(_ p: Applied, _ rows: [RowChange], _ words: ChangeWords, _ inv: Invocation) -> [String] {
+        guard !p.drift.isEmpty else { return [] }
+        return ["changed in the database since the file was exported or applied; applying takes \(p.drift.count == 1 ? "it" : "them") back:"]
+            + p.drift.map { d in
+                let cause = d.entry.map { "#\($0.id) \($0.action), by \($0.user) \(inv.people($0.at))" } ?? "by hand"
+                return "  " + words.line(rows[d.index]) + " (\(d.alsoInFile ? "edited in the file too; " : "")\(inv.people(in: cause)))"
+            }
+    }
+
+    static func driftJSON(_ d: Drift, _ rows: [RowChange]) -> JSON {
+        .object(["row": LogCommand.json(rows[d.index]), "editedInFile": .bool(d.alsoInFile),
+                 "entry": d.entry.map { .object(["id": .int($0.id), "at": .time($0.at), "user": .string($0.user), "action": .string($0.action)]) } ?? .null])
     }
 
     /// Every project of the file, in slug order, in the session: a
     /// project that fails leaves none applied. `removed`: the histories of
     /// projects the file lists as removed, taken for those the database does not hold.
-    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, now: Int64) throws -> [Applied] {
+    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, endingActive: Bool = false, now: Int64) throws -> [Applied] {
         let store = session.store
         var out: [Applied] = []
         // Read once, before any project: a window takes its file id when no app can have seen it.
@@ -114,12 +164,15 @@ enum ConfigCommands {
         for p in projects {
             let existed = try store.project(slug: p.slug) != nil
             let (rows, logged) = (session.rows.count, session.entries.count)
-            let warnings = try session.applyConfig(p, windowsGiven: windowsGiven, now: now)
+            let (histories, lastEntry) = (try store.lineage(project: p.slug)[p.slug] ?? [:], try store.lastAuditID())
+            let made = try session.applyConfig(p, windowsGiven: windowsGiven, endingActiveWindows: endingActive, now: now)
             let changed = session.entries.count > logged
             // What the file knows of parts this change did not touch, even when it touched none.
             try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
             out.append(Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
-                               warnings: changed ? warnings : []))
+                               warnings: (changed ? made.warnings : []) + made.keptWindows.map {
+                                   "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
+                               drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry)))
         }
         for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
             try session.adoptLineage(slug, chains: chains)
@@ -129,13 +182,15 @@ enum ConfigCommands {
 
     typealias Trial = Invocation.Trial<[Applied]>
 
+    static let endActive = Option("end-active-windows", help: "End now the maintenance windows that are on and that the file does not list. Without it they stay on: most likely an on-call's emergency window, started after the file was exported.")
+
     static func read(_ inv: Invocation) throws -> (String, [UInt8], [ConfigProject], [String: [String: [Int64]]]) {
         let path = inv.arg("FILE")!
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
         var projects: [ConfigProject], removed: [String: [String: [Int64]]]
         do { (projects, removed) = try ConfigFormat.readFile(bytes) } catch {
-            throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it), or export it again: relctl export -o \(PastedHints.quoted(path))")
+            throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
         }
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
         if let slug = inv.parsed.values["project"]?.last {

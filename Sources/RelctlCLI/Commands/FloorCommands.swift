@@ -112,6 +112,10 @@ enum FloorCommands {
             try s.moveDeadline(of: platforms, in: project, to: deadline, now: inv.now)
         }
         for p in platforms {
+            // Warned of under -q too: users who had a grace period are forced at once.
+            if deadline == nil, let d = p.force?.deadline, d > inv.now {
+                inv.warn("\(p.name): this drops the deadline of \(p.force!.text) (\(inv.people(d))): versions below it must update at once")
+            }
             let floor = Floor(version: p.force!.version, build: p.force!.build, deadline: deadline)
             inv.info(deadline.map { "\(p.name): versions below \(floor.text) should update now and must from \(inv.people($0))" }
                      ?? "\(p.name): versions below \(floor.text) must update (no deadline)")

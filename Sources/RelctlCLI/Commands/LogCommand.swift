@@ -16,10 +16,10 @@ enum LogCommand {
             throw RelctlError.usage("invalid --limit '\(inv.value("limit") ?? "")'", hint: "give a positive whole number")
         }
         let since = try inv.value("since").map { text -> Int64 in
-            if let d = try? Time.parseDuration(text) { return inv.now - d }
-            // A duration here is counted back from now, unlike a TIME option's.
+            // A duration without a sign goes the only way --since can mean: back (TimeInput.isBareDuration).
+            if TimeInput.isBareDuration(text), let d = try? Time.parseDuration(text.trimmingSpaces()) { return inv.now - d }
             do { return try inv.time(text) } catch {
-                throw RelctlError.usage("invalid --since '\(text)'", hint: "give a duration ago, like 2d or 12h, or a time, like 2026-11-29T09:00:00Z or '2026-11-29 09:00'")
+                throw RelctlError.usage("invalid --since '\(text)'", hint: "give a duration ago, like 2d or 12h, or a time, like \"2026-11-29T09:00:00Z\" or '2026-11-29 09:00'")
             }
         }
         let platform = try inv.value("platform").map(Names.platform)

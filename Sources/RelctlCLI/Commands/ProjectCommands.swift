@@ -9,6 +9,20 @@ enum ProjectCommands {
     static let defaultLocale: Option = Option("default-locale", value: "LOCALE", help: "The locale used when a user's language has no text (default en).",
                                       completion: .dynamic(.locales))
     static let locales: Option = Option("locales", value: "LIST", help: "Comma-separated locales to publish, like en,tr,de; empty derives them from notes and messages.")
+    static let formats: Option = Option("formats", value: "LIST", help: "The formats the apps read, the only ones publish writes, proves and warns about: \(ServedFormats.accepted), like control,siren (default all).")
+
+    /// --formats, when given.
+    static func parseFormats(_ inv: Invocation) throws -> ServedFormats? {
+        guard let text = inv.value("formats") else { return nil }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces().lowercased() }
+        for name in names where name != "all" && ServedFormat(rawValue: name) == nil {
+            throw RelctlError.usage("unknown format '\(name)' in --formats\(Suggest.didYouMean(name, ServedFormat.allCases.map(\.rawValue)))", hint: "give \(ServedFormats.accepted)")
+        }
+        guard let formats = ServedFormats(stored: names.joined(separator: ",")) else {
+            throw RelctlError.usage("--formats '\(text)' names a format twice, or 'all' beside others", hint: "give \(ServedFormats.accepted)")
+        }
+        return formats
+    }
 
     static let command: RunnableCommand = RunnableCommand(
         "project", abstract: "Manage projects (apps).",
@@ -19,15 +33,17 @@ enum ProjectCommands {
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a project.",
         arguments: [Argument("SLUG", help: slug.help)],
-        options: [name, defaultLocale, locales, Shared.dryRun],
-        examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'.")]
+        options: [name, defaultLocale, locales, formats, Shared.dryRun],
+        examples: [Example("relctl project add shop --name \"Shop\" --default-locale en", "Add the app 'shop'."),
+                   Example("relctl project add shop --name \"Shop\" --formats control,siren", "An app that reads control.json and Siren's files: only those are published.")]
     ) { inv in
         let slug = try Names.slug(inv.arg("SLUG")!)
         let display = try inv.value("name").map(Names.appName) ?? slug
         let locale = try inv.locale(inv.value("default-locale")) ?? "en"
         let list = try parseLocales(inv.value("locales"))
+        let served = try parseFormats(inv) ?? .all
         let store = try inv.store()
-        try inv.write(store) { try $0.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, now: inv.now) }
+        try inv.write(store) { try $0.addProject(slug: slug, name: display, defaultLocale: locale, locales: list, formats: served, now: inv.now) }
         inv.info("added project \(slug)")
         try inv.printWritten { try written(store, slug) }
     }
@@ -56,7 +72,7 @@ enum ProjectCommands {
     static func json(_ p: ProjectRecord, platforms: [PlatformRecord], counts: [Int64: Int]) -> JSON {
         .object([
             "slug": .string(p.slug), "name": .string(p.name), "defaultLocale": .string(p.defaultLocale), "timeZone": .string(p.timeZone),
-            "locales": .array(p.locales.map { .string($0) }),
+            "locales": .array(p.locales.map { .string($0) }), "formats": .array(p.formats.names.map { .string($0) }),
             "platforms": .array(platforms.map { PlatformCommands.json($0, versions: counts[$0.id] ?? 0) }),
         ])
     }
@@ -101,6 +117,7 @@ enum ProjectCommands {
             var s = "project:        \(p.slug)\nname:           \(p.name)\ndefault locale: \(p.defaultLocale)\n"
             s += "locales:        \(p.locales.isEmpty ? "(from notes and messages)" : p.locales.joined(separator: ", "))\n"
             s += "time zone:      \(p.timeZone) (the dates in messages)\n"
+            s += "formats:        \(p.formats.isAll ? "all" : p.formats.names.joined(separator: ", "))\n"
             if !platforms.isEmpty {
                 s += "\n" + Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "VERSIONS"], platforms.map {
                     [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", String(counts[$0.id] ?? 0)]
@@ -111,10 +128,10 @@ enum ProjectCommands {
     }
 
     static let edit: RunnableCommand = RunnableCommand(
-        "edit", abstract: "Change a project's name, locales or time zone.",
+        "edit", abstract: "Change a project's name, locales, time zone or formats.",
         discussion: "Without SLUG, the project of -p (or RELCTL_PROJECT, or 'relctl project use'), as every other command takes it.",
         arguments: [Argument("SLUG", help: slug.help, optional: true, completion: .dynamic(.projects))],
-        options: [name, defaultLocale, locales,
+        options: [name, defaultLocale, locales, formats,
                   Option("time-zone", value: "ZONE", help: "The zone app messages show times in ({until}, {deadline}), like Europe/Istanbul (default UTC)."),
                   Shared.dryRun],
         examples: [Example("relctl project edit shop --locales en,tr,de", "Publish English, Turkish and German files."),
@@ -127,12 +144,15 @@ enum ProjectCommands {
             try ZoneOffsets.check(name)
             return name
         }
-        guard inv.flag("name") || locale != nil || list != nil || zone != nil else {
-            throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale, --locales or --time-zone")
+        let served = try parseFormats(inv)
+        guard inv.flag("name") || locale != nil || list != nil || zone != nil || served != nil else {
+            throw RelctlError.usage("nothing to change", hint: "give --name, --default-locale, --locales, --time-zone or --formats")
         }
         let store = try inv.store()
         let slug = try named(inv, store).slug
-        try inv.write(store) { try $0.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, now: inv.now) }
+        try inv.write(store) {
+            try $0.editProject(slug, name: try inv.value("name").map(Names.appName), defaultLocale: locale, locales: list, timeZone: zone, formats: served, now: inv.now)
+        }
         inv.info("updated project \(slug)")
         try inv.printWritten { try written(store, slug) }
     }

@@ -29,7 +29,7 @@ enum VersionCommands {
         if inv.flag("released") && inv.flag("unreleased") {
             throw RelctlError.usage("--released and --unreleased contradict each other", hint: "give one of them")
         }
-        let releasedAt: Int64? = inv.flag("unreleased") ? nil : try inv.value("released").map(inv.time) ?? inv.now
+        let releasedAt: Int64? = inv.flag("unreleased") ? nil : try inv.value("released").map(inv.releaseTime) ?? inv.now
         let minOS = try inv.value("min-os").map(Names.osVersion)
         let noteText = try NotesInput.read(inv, lines: inv.values("notes"), file: inv.value("notes-file"))
         let locale = try inv.locale(inv.value("locale"))
@@ -47,11 +47,18 @@ enum VersionCommands {
             for other in others { inv.warn(Hazards.trailingZero(version.text, other, platform: platform)) }
             inv.info("added \(platform) \(version.text)\(releasedAt == nil ? " (unreleased)" : "")")
         }
+        if let t = releasedAt { noteFutureRelease(inv, version.text, at: t) }
         NotesInput.warnSize(inv, noteText, platforms: platforms, version: version.text, locale: locale ?? project.defaultLocale)
         try inv.printWritten {
             let written = try platforms.map { json(try store.version(version.text, on: $0), platform: $0.name, now: inv.now) }
             return platforms.count == 1 ? written[0] : .object(["versions": .array(written)])
         }
+    }
+
+    /// A release recorded ahead of now is said to be: until then it is offered to nobody and reaches no floor.
+    static func noteFutureRelease(_ inv: Invocation, _ version: String, at t: Int64) {
+        guard t > inv.now else { return }
+        inv.info("note: \(version) is recorded as released \(inv.people(t)): until then no app is offered it and no floor counts it as released")
     }
 
     static func json(_ v: VersionRecord, platform: String, now: Int64) -> JSON {
@@ -147,7 +154,7 @@ enum VersionCommands {
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
         let minOS = try inv.value("min-os").map(Names.osVersion)
-        let releasedAt = try inv.value("released").map(inv.time)
+        let releasedAt = try inv.value("released").map(inv.releaseTime)
         if releasedAt != nil && inv.flag("unreleased") {
             throw RelctlError.usage("--released and --unreleased contradict each other", hint: "give one of them")
         }
@@ -165,6 +172,7 @@ enum VersionCommands {
             try inv.write(store, projects: [project.slug], edit)
         }
         inv.info("updated \(p.name) \(inv.arg("VERSION")!)")
+        if let t = releasedAt { noteFutureRelease(inv, inv.arg("VERSION")!, at: t) }
         try inv.printWritten { json(try store.version(inv.arg("VERSION")!, on: p), platform: p.name, now: inv.now) }
     }
 

@@ -28,6 +28,8 @@ extension Invocation {
         var vet: (([RowChange]) throws -> Void)? = nil
         /// Tried even when confirmed and silenced: its impact is part of its output (revert).
         var alwaysTried = false
+        /// Lines said apart after its rows, from what it made (apply: the rows that take back a change made since the file).
+        var apart: ((T, [RowChange], ChangeWords) -> [String])? = nil
     }
 
     /// Makes a change to one project that users see, shown and asked about first.
@@ -111,7 +113,8 @@ extension Invocation {
     /// Its rows (a dry run says them once, after the command: "would change:"), then its impact.
     private func show<T>(_ trial: Trial<T>, _ asking: Asking<T>) {
         let heading = asking.heading.map { $0(trial.result) + "\n" }
-        let rows = dryRun ? heading ?? "" : (heading ?? "changes:\n") + trial.changeLines.map { "  \($0)\n" }.joined()
+        let apart = asking.apart?(trial.result, trial.rows, trial.words) ?? []
+        let rows = (dryRun ? heading ?? "" : (heading ?? "changes:\n") + trial.changeLines.map { "  \($0)\n" }.joined()) + apart.map { "\($0)\n" }.joined()
         context.stderr.write(rows + "impact:\n" + trial.shown(asking.moves).map { "  \(PeopleTime.inText($0, context: context))\n" }.joined())
     }
 
@@ -134,7 +137,7 @@ extension Invocation {
         after.filter { !before.contains($0) }.map(\.sentence)
     }
 
-    private func snapshots(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?] {
+    func snapshots(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?] {
         try store.read { try slugs.map { slug in try store.project(slug: slug).map { try store.snapshot($0) } } }
     }
 
@@ -165,7 +168,7 @@ extension Invocation {
     }
 
     /// What the change the session holds does: its rows, and its impact against `before`.
-    private func trial<T>(_ result: T, _ session: Session, _ slugs: [String], before: [ProjectSnapshot?]) throws -> Trial<T>? {
+    func trial<T>(_ result: T, _ session: Session, _ slugs: [String], before: [ProjectSnapshot?]) throws -> Trial<T>? {
         let rows = session.rows
         if rows.isEmpty { return nil }
         let after = try snapshots(session.store, slugs)

@@ -19,9 +19,12 @@ public enum ExitStatus {
         (0, "The command succeeded."),
         (1, "The command failed: a refused change, a missing database, an unreadable file."),
         (2, "The command was used wrongly: an unknown command or option, a missing or invalid argument."),
+        (changes, "plan --exit-code: the configuration file would change the database. No error exits with it."),
     ]
+    /// `plan --exit-code` when there are changes: a status no error has, so CI tells changes from failures.
+    public static let changes: Int32 = 3
     /// The same in one sentence, for --help.
-    public static let text = "0 on success, 1 when the command failed, 2 when it was used wrongly (an unknown command or option, a missing or invalid argument)."
+    public static let text = "0 on success, 1 when the command failed, 2 when it was used wrongly (an unknown command or option, a missing or invalid argument), 3 from plan --exit-code when the file would change the database."
 }
 
 /// Environment variables read by relctl, documented in help and the man page.

@@ -66,6 +66,15 @@ public final class Invocation {
     }
 
     public func time(_ text: String) throws -> Int64 { try TimeInput.parse(text, now: now, timeZone: timeZone) }
+    /// A release time (--released): past or ahead, so a duration needs its sign (TimeInput.isBareDuration).
+    public func releaseTime(_ text: String) throws -> Int64 {
+        if TimeInput.isBareDuration(text) {
+            let d = text.trimmingSpaces()
+            throw RelctlError.usage("--released \(d) does not say which way: a release may be past or ahead",
+                                    hint: "write --released -\(d) for \(d) ago, or --released +\(d) for \(d) from now")
+        }
+        return try time(text)
+    }
     /// An instant for people: local time with its zone and the distance from now.
     public func people(_ t: Int64) -> String { PeopleTime.format(t, now: now, timeZone: timeZone) }
     /// A sentence from the core (a why, a limit, a logged action) with its RFC 3339 instants in people's style.

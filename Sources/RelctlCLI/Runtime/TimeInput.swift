@@ -10,9 +10,20 @@ import RelctlCore
 /// database, which the core does without: parsing lives here, formatting in
 /// the core's `Time`.
 public enum TimeInput {
-    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM[:SS]' or 'HH:MM' in local time, 'tomorrow HH:MM', '+2h', '90m' or '2d' from now (or '-2h' ago), or 'now'"
+    static let accepted = "use RFC 3339 (2026-12-01T06:00:00Z or with an offset), 'YYYY-MM-DD HH:MM[:SS]' or 'HH:MM' in local time, 'tomorrow HH:MM', '+2h' from now or '-2d' ago, or 'now'"
     /// What every TIME option's help says.
-    public static let forms = "RFC 3339; 'YYYY-MM-DD HH:MM[:SS]', 'HH:MM' or 'tomorrow HH:MM' in local time (TZ); '+2h', '90m', '2d' from now; 'now'"
+    public static let forms = "RFC 3339; 'YYYY-MM-DD HH:MM[:SS]', 'HH:MM' or 'tomorrow HH:MM' in local time (TZ); '+2h' from now or '-2d' ago (a duration without a sign goes the way the option looks: ahead, back for log --since; --released needs the sign); 'now'"
+
+    /// One rule for a duration in every time option: a sign says its way
+    /// (+2h ahead, -2d back); without one it goes the only way the option
+    /// can mean (ahead for an end, a start, a deadline or the instant to
+    /// look at; back for log --since), and where both ways make sense (a
+    /// release time) it is refused with both readings.
+    public static func isBareDuration(_ text: String) -> Bool {
+        let s = text.trimmingSpaces()
+        guard let first = s.first, first.isASCII && first.isNumber, !s.contains(":"), !s.contains("-") else { return false }
+        return s.last.map { "smhdw".contains($0) } == true && (try? Time.parseDuration(s)) != nil
+    }
 
     /// Parses an instant. `now` anchors "HH:MM" (today, local), "tomorrow",
     /// relative durations and "now". With `future`, an "HH:MM" that has

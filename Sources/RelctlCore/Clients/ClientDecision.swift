@@ -33,6 +33,20 @@ public enum Client: String, CaseIterable, Sendable {
     case control = "control.json"
 }
 
+extension Client {
+    /// The format whose files the client reads.
+    public var format: ServedFormat {
+        switch self {
+        case .retired: return .retired
+        case .andVersionIOS, .andVersionAndroid: return .andversion
+        case .siren: return .siren
+        case .princeOfVersions: return .princeOfVersions
+        case .upgrader: return .appcast
+        case .control: return .control
+        }
+    }
+}
+
 /// A file a client cannot read the way it expects: the app crashes, or the
 /// library silently does nothing.
 public enum ClientFailure: Error, Equatable, Sendable {

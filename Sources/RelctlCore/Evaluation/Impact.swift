@@ -15,6 +15,26 @@ public struct Impact: Sendable {
         /// On an older OS band (OSBands), where the change does otherwise
         /// than on the newest: the band as people name it.
         public var band: String? = nil
+        /// What the message users read says otherwise when the verdict stays
+        /// (a deadline set, moved or dropped; another version offered; a
+        /// window's end moved), in a few words.
+        public var reads: String? = nil
+    }
+
+    /// How the message of `new` reads otherwise than that of `old`, when both are of one kind.
+    static func reads(_ old: Verdict, _ new: Verdict) -> String? {
+        var said: [String] = []
+        switch (old.deadline, new.deadline) {
+        case (nil, let d?): said.append("now told it is required from \(Time.format(d))")
+        case (let d?, nil): said.append(new.kind == .required ? "its deadline of \(Time.format(d)) dropped" : "no longer told of the deadline \(Time.format(d))")
+        case (let a?, let b?) where a != b: said.append("told it is required from \(Time.format(b)), not \(Time.format(a))")
+        default: break
+        }
+        if let a = old.target?.version.text, let b = new.target?.version.text, a != b { said.append("offered \(b), not \(a)") }
+        if let a = old.window, let b = new.window, a.endsAt != b.endsAt {
+            said.append("told maintenance ends \(b.endsAt.map(Time.format) ?? "when it is stopped"), not \(a.endsAt.map(Time.format) ?? "when it is stopped")")
+        }
+        return said.isEmpty ? nil : said.joined(separator: "; ")
     }
 
     public var changes: [Change]
@@ -58,9 +78,14 @@ public struct Impact: Sendable {
             asked += a.probes.map { ($0.release, "\($0.release.version.text) (\($0.kind))", true, nil) }
             var newest: [(Verdict.Kind, Verdict.Kind)] = []
             for i in asked.indices {
-                let from = askers.old.evaluate(a.was, asked[i].release, at: t).kind, to = askers.new.evaluate(a.now, asked[i].release, at: t).kind
+                let old = askers.old.evaluate(a.was, asked[i].release, at: t), new = askers.new.evaluate(a.now, asked[i].release, at: t)
+                let (from, to) = (old.kind, new.kind)
                 newest.append((from, to))
-                if from != to { changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded)) }
+                if from != to {
+                    changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded))
+                } else if from != .none, let reads = Impact.reads(old, new) {
+                    changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded, reads: reads))
+                }
             }
             for band in a.bands {
                 for i in asked.indices {
@@ -101,7 +126,10 @@ public struct Impact: Sendable {
         var out: [String] = []
         var groups: [(key: String, versions: [String])] = []
         var unrecorded: [(platform: String, move: String, first: String, count: Int)] = []
-        func move(_ c: Change) -> String { c.from == c.to ? "stays \(c.from.rawValue)" : "\(c.from.rawValue) → \(c.to.rawValue)" }
+        func move(_ c: Change) -> String {
+            if let reads = c.reads { return "stays \(c.from.rawValue), \(reads)" }
+            return c.from == c.to ? "stays \(c.from.rawValue)" : "\(c.from.rawValue) → \(c.to.rawValue)"
+        }
         func place(_ c: Change) -> String { c.band.map { "\(c.platform) on \($0)" } ?? c.platform }
         for c in changes where c.unrecorded {
             let move = move(c), platform = place(c)

@@ -56,6 +56,8 @@ public enum ConfigFormat {
         let settings = settingsMembers(p)
         w.open("{")
         w.member("defaultLocale", settings["defaultLocale"]!)
+        // Every format when the key is absent: a file of a project that serves them all reads as before.
+        if let formats = settings["formats"] { w.member("formats", formats) }
         // Which changes the configuration holds (deploy compares them), a part a line: its
         // revision, and a digest of its content then, so that an edit made to the file
         // itself (a revert in git) is known as one when the file is applied.
@@ -106,6 +108,12 @@ public enum ConfigFormat {
     }
 
     static func settingsMembers(_ p: ProjectRecord) -> [String: JSON] {
+        var members = settingsOfEveryProject(p)
+        if !p.formats.isAll { members["formats"] = .array(p.formats.names.map { .string($0) }) }
+        return members
+    }
+
+    private static func settingsOfEveryProject(_ p: ProjectRecord) -> [String: JSON] {
         ["defaultLocale": .string(p.defaultLocale), "locales": .array(p.locales.map { .string($0) }), "name": .string(p.name),
          "outdated": .string(p.outdated.rawValue), "releaseDelayDays": .int(p.releaseDelayDays), "remindHours": .int(p.remindHours),
          "rules": .object(Dictionary(uniqueKeysWithValues: zip(Rules.types, p.rules.byType.map { JSON.string("\($0.alert.rawValue)/\($0.frequency.rawValue)") }))),

@@ -100,10 +100,14 @@ public enum ProjectFiles {
             states.append(p.state)
             warnings += p.warnings
         }
-        if let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
+        // Only the formats the project serves: their files, their warnings.
+        let served = snapshot.project.formats
+        if served.serves(.princeOfVersions), let pov = PrinceOfVersionsFormat.render(states, warnings: &warnings) {
             files.append(file(FileKinds.princeOfVersions.path(project: slug), pov))
         }
-        files.append(file(FileKinds.control.path(project: slug), ControlFormat.render(snapshot, states: states, at: at)))
+        if served.serves(.control) {
+            files.append(file(FileKinds.control.path(project: slug), ControlFormat.render(snapshot, states: states, at: at)))
+        }
         return (files, states)
     }
 
@@ -122,21 +126,26 @@ public enum ProjectFiles {
         // What every locale's files share, rendered once per platform.
         let retiredVersions = RetiredFormat.versions(state)
         let retiredDeadline = RetiredFormat.deadline(state)
-        let whatsNewParts = checked ? [] : WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
-        if let manifest = AndVersionFormat.render(state, warnings: &warnings) {
+        let served = snapshot.project.formats
+        let whatsNewParts = checked || !served.serves(.whatsnew) ? [] : WhatsNewFormat.listed(state).map(WhatsNewFormat.parts)
+        if served.serves(.andversion), let manifest = AndVersionFormat.render(state, warnings: &warnings) {
             files.append(file(FileKinds.andVersion.path(project: slug, platform: platform.name), manifest))
         }
-        if let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
+        if served.serves(.appcast), let feed = AppcastFormat.render(state, locales: locales, warnings: &warnings) {
             files.append(PublishedFile(path: FileKinds.appcast.path(project: slug, platform: platform.name), bytes: feed))
         }
         for locale in locales {
-            files.append(file(FileKinds.retired.path(project: slug, platform: platform.name, locale: locale), RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
-            if !checked { files.append(file(FileKinds.whatsNew.path(project: slug, platform: platform.name, locale: locale), WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale))) }
-            if platform.name == "ios", let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
+            if served.serves(.retired) {
+                files.append(file(FileKinds.retired.path(project: slug, platform: platform.name, locale: locale), RetiredFormat.render(state, versions: retiredVersions, deadline: retiredDeadline, locale: locale)))
+            }
+            if !checked && served.serves(.whatsnew) {
+                files.append(file(FileKinds.whatsNew.path(project: slug, platform: platform.name, locale: locale), WhatsNewFormat.render(state, parts: whatsNewParts, locale: locale)))
+            }
+            if platform.name == "ios", served.serves(.siren), let lookup = LookupFormat.render(state, locale: locale, warnings: &warnings) {
                 files.append(file(FileKinds.lookup.path(project: slug, platform: platform.name, locale: locale), lookup))
             }
         }
-        if platform.name == "ios" {
+        if platform.name == "ios", served.serves(.siren) {
             files.append(file(FileKinds.siren.path(project: slug, platform: platform.name), SirenFormat.render(state)))
         }
         return (files, state)

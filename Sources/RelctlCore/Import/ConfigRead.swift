@@ -15,7 +15,7 @@ public struct ConfigProject: Sendable {
 }
 
 extension ConfigFormat {
-    static let projectKeys = ["defaultLocale", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
+    static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"]
     static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "versions"]
     static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
@@ -72,6 +72,13 @@ extension ConfigFormat {
                               outdated: try n.oneOf("outdated", ProjectRecord.Outdated.self))
         p.timeZone = try n.checked("timeZone", Names.timeZoneName)
         p.whatsNewLimit = try n.count("whatsNewLimit", max: ProjectRecord.maxWhatsNewLimit)
+        if let formats = n.member("formats") {
+            guard case .array(let items) = formats.json, !items.isEmpty,
+                  let served = ServedFormats(stored: items.map { if case .string(let name) = $0, !name.contains(","), name != "all" { return name } else { return "?" } }.joined(separator: ",")) else {
+                throw ImportProblem("\(formats.path) must be a list of formats, each once: \(ServedFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            p.formats = served
+        }
 
         var platforms: [PlatformRecord] = []
         var versions: [Int64: [VersionRecord]] = [:]

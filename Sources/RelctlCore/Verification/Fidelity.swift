@@ -230,17 +230,20 @@ struct PlatformCheck {
     var base: String { "\(state.project.slug)/\(platform.name)" }
     var locales: [String] { state.snapshot.publishedLocales }
 
+    /// Only the clients of the formats the project serves read its files.
+    func serves(_ client: Client) -> Bool { state.snapshot.project.formats.serves(client.format) }
+
     mutating func run() {
         if state.os != nil {
             osBlind()
         } else {
-            retired()
-            if platform.isAndroid { andVersionAndroid() } else if platform.isApple { andVersionIOS() }
+            if serves(.retired) { retired() }
+            if platform.isAndroid { if serves(.andVersionAndroid) { andVersionAndroid() } } else if platform.isApple, serves(.andVersionIOS) { andVersionIOS() }
         }
-        if platform.name == "ios" { siren() }
-        if PrinceOfVersionsFormat.keys[platform.name] != nil { princeOfVersions() }
-        upgrader()
-        control()
+        if platform.name == "ios", serves(.siren) { siren() }
+        if PrinceOfVersionsFormat.keys[platform.name] != nil, serves(.princeOfVersions) { princeOfVersions() }
+        if serves(.upgrader) { upgrader() }
+        if serves(.control) { control() }
         // Windows and notes are the same on every OS: said once, on the newest.
         if state.os == nil { maintenance() }
     }
@@ -376,6 +379,7 @@ struct PlatformCheck {
         var clients: [(Client, String)] = [(.retired, FileKinds.retired.path(project: state.project.slug, platform: platform.name, locale: locales.first ?? ""))]
         if platform.isAndroid { clients.append((.andVersionAndroid, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
         else if platform.isApple { clients.append((.andVersionIOS, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
+        clients = clients.filter { serves($0.0) }
         guard let newest = onNewestOS, let os = state.os,
               let i = versions.indices.first(where: { i in
                   (versions[i].id < 0 || OSBands.installable(versions[i], on: os, platform)) && expected[i] != newest[i]
@@ -561,6 +565,7 @@ struct PlatformCheck {
         if platform.name == "ios" { clients.append(.siren) }
         if PrinceOfVersionsFormat.keys[platform.name] != nil { clients.append(.princeOfVersions) }
         clients.append(.upgrader)
+        clients = clients.filter(serves)
         for w in windows {
             let span = "\(Time.format(w.startsAt)) to \(w.endsAt.map(Time.format) ?? "stop")"
             for client in clients {

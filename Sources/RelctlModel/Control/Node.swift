@@ -116,7 +116,7 @@ package struct Node {
         let n = try required(key)
         if case .null = n.json { return nil }
         guard case .string(let s) = n.json, let t = Time.parseUTC(s), Time.isInRange(t) else {
-            throw ImportProblem("\(n.path) must be a UTC time between the years 0001 and 9999, like 2026-12-01T02:00:00Z, or null")
+            throw ImportProblem("\(n.path) must be a UTC time between the years 0001 and 9999, like \"2026-12-01T02:00:00Z\", or null")
         }
         return t
     }

@@ -20,6 +20,8 @@ public struct ProjectRecord: Sendable {
     /// history costs every user on every launch (160 of 177 MiB of the
     /// benchmark fleet's files before this limit).
     public var whatsNewLimit: Int64 = ProjectRecord.defaultWhatsNewLimit
+    /// The formats its apps read: publish writes, proves and warns about only these.
+    public var formats: ServedFormats = .all
 
     /// The largest release delay and reminder interval relctl takes or reads:
     /// bounds that keep the evaluator's date arithmetic far from overflow.

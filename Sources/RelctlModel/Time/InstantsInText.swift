@@ -5,7 +5,8 @@
 /// place writes times: one style per place, whatever sentence it came in.
 extension Time {
     /// `text` with every "YYYY-MM-DDTHH:MM:SSZ" that is a valid instant
-    /// replaced by `people(instant)`; the rest as it was.
+    /// replaced by `people(instant)`, but one in double quotes (a value to
+    /// type as it is); the rest as it was.
     public static func rewritingInstants(_ text: String, _ people: (Int64) -> String) -> String {
         let b = Array(text.utf8)
         guard b.count >= 20, b.contains(UInt8(ascii: "T")) else { return text }
@@ -13,7 +14,8 @@ extension Time {
         var i = 0, copied = 0
         while i + 20 <= b.count {
             if b[i + 19] == UInt8(ascii: "Z"), b[i + 10] == UInt8(ascii: "T"), b[i + 4] == UInt8(ascii: "-"),
-               i == 0 || !(b[i - 1] >= 48 && b[i - 1] <= 57),
+               // Quoted, it is a value to type as it is (an example of a file's field): left alone.
+               i == 0 || !(b[i - 1] >= 48 && b[i - 1] <= 57 || b[i - 1] == UInt8(ascii: "\"")),
                let t = parseUTC(String(decoding: b[i..<i + 20], as: UTF8.self)) {
                 out += b[copied..<i]
                 out += people(t).utf8

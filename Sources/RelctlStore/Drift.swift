@@ -1,0 +1,59 @@
+import RelctlCore
+import SQLite
+
+/// A row an apply would change that the database changed since the file
+/// was exported or last applied: applying takes that change back. Told
+/// apart by each part's history (Lineage): a part the file did not edit
+/// holds what the database held when the file was made, so any row of it
+/// the apply changes was changed in the database since ("drift", in
+/// terraform's words "changed outside"); a part edited on both sides is a
+/// conflict, whichever side the apply keeps.
+public struct Drift: Sendable {
+    /// The row's place among the rows given.
+    public var index: Int
+    /// The last logged change of the row, or nil when it was changed by hand
+    /// (the row is not as any logged change left it).
+    public var entry: AuditEntry?
+    /// The file edited the part too.
+    public var alsoInFile: Bool
+}
+
+extension Session {
+    /// The rows of `rows` (made by applying `desired`) that take back a
+    /// change made in the database since the file. `histories`: the
+    /// project's part histories before the apply; `logged`: the last audit
+    /// entry before it. None for a file without histories (one written
+    /// before relctl kept them): nothing tells its edits from the database's.
+    public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64) throws -> [Drift] {
+        guard !desired.lineage.isEmpty, !rows.isEmpty else { return [] }
+        var images: [(table: String, image: [String: JSON])] = []
+        for row in rows { for image in [row.before, row.after].compactMap({ $0 }) { images.append((row.table, image)) } }
+        var resolver = Lineage.Resolver(db: db, images: images)
+        var out: [Drift] = []
+        for (index, row) in zip(rows.indices, rows) {
+            guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }
+            let inFile = desired.edited.contains(part)
+            // Edited in the file: the apply's own change, unless the database's part moved since the file too.
+            if inFile, histories[part]?.first.map({ (desired.lineage[part] ?? []).contains($0) }) ?? true { continue }
+            out.append(Drift(index: index, entry: try lastLogged(row, upTo: logged), alsoInFile: inFile))
+        }
+        return out
+    }
+
+    /// The last logged change of the row up to entry `logged`, when the row is as it left it.
+    private func lastLogged(_ row: RowChange, upTo logged: Int64) throws -> AuditEntry? {
+        let m = RowID(row).match
+        guard let r = try db.query("SELECT audit_id, after FROM audit_change WHERE \(m.sql) AND audit_id <= ? ORDER BY audit_id DESC LIMIT 1",
+                                   m.args + [.int(logged)]).first, let id = r.int(0) else { return nil }
+        let left: [String: JSON]? = r.string(1).flatMap { text in
+            if case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) { return o } else { return nil }
+        }
+        guard left == row.before else { return nil }
+        return try store.auditEntry(id)
+    }
+}
+
+extension Store {
+    /// The id of the newest audit entry (0: none).
+    public func lastAuditID() throws -> Int64 { try db.scalar("SELECT coalesce(max(id), 0) FROM audit").intValue ?? 0 }
+}

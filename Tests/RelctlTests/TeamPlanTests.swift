@@ -1,0 +1,211 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlStore
+@testable import SQLite
+@testable import RelctlPublish
+
+/// What a team relies on when it keeps the configuration in git and CI
+/// applies it: drift shown apart, an emergency window never ended by an
+/// older file, and exit codes CI can read without parsing.
+final class TeamPlanTests: XCTestCase {
+    func exported(_ h: Harness) -> String {
+        let path = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        return path
+    }
+
+    func plan(_ h: Harness, _ path: String) -> [String: Any] {
+        let r = h.run(["plan", path, "--json"])
+        XCTAssertEqual(r.status, 0, r.err)
+        return (r.json as? [String: Any])?["projects"].flatMap { ($0 as? [[String: Any]])?.first } ?? [:]
+    }
+
+    /// A colleague's command and a hand edit made after the export are
+    /// listed apart, naming the change (or "by hand"); the file's own edit is not.
+    func testDriftIsListedApartWithWhoAndWhen() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        // The file's own edit: a recommend floor for android.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let android = try XCTUnwrap(text.range(of: #""android": {"#))
+        let recommend = try XCTUnwrap(text.range(of: #""recommend": null"#, range: android.upperBound..<text.endIndex))
+        text.replaceSubrange(recommend, with: #""recommend": {"build":null,"deadline":null,"version":"1.9"}"#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        // A colleague's change, logged, and a hand edit.
+        h.ok("force 1.1 --platform ios --yes")
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.execute("UPDATE version SET min_os = '14.0' WHERE version = '1.0'")
+
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let heading = try XCTUnwrap(lines.firstIndex { $0.contains("changed in the database since the file was exported or applied; applying takes them back:") }, r.out)
+        let apart = lines[(heading + 1)...].prefix { $0.hasPrefix("    ") }
+        XCTAssertEqual(apart.count, 2, r.out)
+        XCTAssertTrue(apart.contains { $0.contains("~ platform ios: force floor '1.1' → none") && $0.contains("force ios 1.1, by tester") }, r.out)
+        XCTAssertTrue(apart.contains { $0.contains("~ version ios 1.0: min os '14.0' → none") && $0.hasSuffix("(by hand)") }, r.out)
+        XCTAssertTrue(lines[..<heading].contains { $0.contains("~ platform android: recommend floor none → '1.9'") }, "the file's edit is an ordinary row: \(r.out)")
+        XCTAssertFalse(lines[..<heading].contains { $0.contains("force floor") }, "a drift row is not listed twice: \(r.out)")
+
+        let drift = plan(h, path)["drift"] as? [[String: Any]] ?? []
+        XCTAssertEqual(drift.count, 2)
+        XCTAssertEqual(drift.filter { $0["entry"] is NSNull }.count, 1, "the hand edit names no entry")
+        XCTAssertEqual((drift.compactMap { $0["entry"] as? [String: Any] }.first?["user"] as? String), "tester")
+
+        // apply's preview says the same before it asks.
+        let asked = h.run(["apply", path], terminal: true, answer: "n")
+        XCTAssertTrue(asked.err.contains("applying takes them back:"), asked.err)
+        XCTAssertTrue(asked.err.contains("(by hand)"), asked.err)
+    }
+
+    /// A part edited in the file and in the database since is a conflict, said as such.
+    func testAPartEditedOnBothSidesIsSaidToBe() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let ios = try XCTUnwrap(text.range(of: #""ios": {"#))
+        let force = try XCTUnwrap(text.range(of: #""force": null"#, range: ios.upperBound..<text.endIndex))
+        text.replaceSubrange(force, with: #""force": {"build":null,"deadline":null,"version":"2.0"}"#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        h.ok("force 1.1 --platform ios --yes")
+        let r = h.ok("plan \(path)")
+        XCTAssertTrue(r.out.contains("~ platform ios: force floor '1.1' → '2.0' (edited in the file too; #"), r.out)
+        // A file written before relctl kept histories tells nothing apart.
+        let bare = h.dir + "/bare.relctl.json"
+        try withoutLineage(text).write(toFile: bare, atomically: true, encoding: .utf8)
+        XCTAssertFalse(h.ok("plan \(bare)").out.contains("applying takes"), "no history, no drift claimed")
+    }
+
+    /// An active window the file does not list (an on-call's emergency window,
+    /// started after the export) stays on: plan and apply say so, and only
+    /// --end-active-windows ends it.
+    func testApplyNeverEndsAnActiveWindowUnasked() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        h.ok("maintenance start --for 2h --yes")
+        let planned = h.ok("plan \(path)")
+        XCTAssertTrue(planned.out.contains("no changes"), planned.out)
+        XCTAssertTrue(planned.out.contains("maintenance window #1 is on and the file does not list it: it stays on"), planned.out)
+        let applied = h.ok("apply \(path) --yes")
+        XCTAssertTrue(applied.err.contains("warning: shop: maintenance window #1 is on"), applied.err)
+        XCTAssertTrue(h.ok("check 2.0 --platform ios").out.contains("maintenance"), "the window is still on")
+        let ended = h.ok("apply \(path) --yes --end-active-windows")
+        XCTAssertTrue(ended.err.contains("applied"), ended.err)
+        XCTAssertFalse(h.ok("check 2.0 --platform ios").out.contains("maintenance"), "asked for, the window ends")
+        // An upcoming window the file does not list is still cancelled, as before.
+        h.ok("maintenance schedule --from 2026-12-20T02:00:00Z --for 2h --yes")
+        XCTAssertTrue(h.ok("plan \(path)").out.contains("cancelled"), "an upcoming window is cancelled")
+    }
+
+    /// CI reads exit codes: changes are 3, which no error uses; a broken
+    /// file is 1, a misuse 2, no change 0. A missing database is an empty one.
+    func testPlanExitCodesAndAMissingDatabase() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        XCTAssertEqual(h.run(["plan", path, "--exit-code"]).status, 0)
+        h.ok("force 1.1 --platform ios --yes")
+        XCTAssertEqual(h.run(["plan", path, "--exit-code"]).status, ExitStatus.changes)
+        XCTAssertEqual(ExitStatus.changes, 3)
+        XCTAssertFalse(ExitStatus.codes.dropLast().contains { $0.code == ExitStatus.changes }, "no error shares it")
+        let broken = h.dir + "/broken.json"
+        try "{".write(toFile: broken, atomically: true, encoding: .utf8)
+        XCTAssertEqual(h.run(["plan", broken, "--exit-code"]).status, 1)
+        XCTAssertEqual(h.run(["plan", h.dir + "/none.json", "--exit-code"]).status, 1)
+        XCTAssertEqual(h.run(["plan", path, "--exit-code", "--bogus"]).status, 2)
+
+        // No database yet: planned from empty, and apply creates it.
+        let fresh = h.dir + "/new/relctl.db"
+        try FileManager.default.createDirectory(atPath: h.dir + "/new", withIntermediateDirectories: true)
+        let planned = h.run(["plan", path, "--exit-code"], database: fresh)
+        XCTAssertEqual(planned.status, ExitStatus.changes, planned.err)
+        XCTAssertTrue(planned.err.contains("planned against an empty one"), planned.err)
+        XCTAssertTrue(planned.out.contains("shop: created"), planned.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "plan made no database")
+        // Refused (no --yes off a terminal): no database is left behind.
+        XCTAssertEqual(h.run(["apply", path], database: fresh).status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "a refused apply left a database")
+        XCTAssertEqual(h.run(["apply", path, "--dry-run"], database: fresh).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "a dry run left a database")
+        let applied = h.run(["apply", path, "--yes"], database: fresh)
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.err.contains("created \(fresh)"), applied.err)
+        XCTAssertEqual(h.run(["plan", path, "--exit-code"], database: fresh).status, 0, "the new database holds the file")
+    }
+}
+
+/// Smaller things a team met: who the log names, and examples it can type.
+final class TeamSmallerTests: XCTestCase {
+    /// Without $USER (a CI job, a container), the log names the password file's user, not "uid 0".
+    func testTheLogNamesTheUserFromThePasswordFile() throws {
+        let dir = NSTemporaryDirectory() + "relctl-passwd-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let passwd = dir + "/passwd"
+        try "root:x:999999:0::/:/bin/sh\nci-runner:x:\(geteuid()):\(getegid())::/home/ci:/bin/sh\n".write(toFile: passwd, atomically: true, encoding: .utf8)
+        XCTAssertEqual(FileSystem.currentUser(env: [:], passwd: passwd), "ci-runner")
+        XCTAssertEqual(FileSystem.currentUser(env: ["USER": "alice"], passwd: passwd), "alice", "$USER first, as git does")
+        try "other:x:999999:0::/:/bin/sh\n".write(toFile: passwd, atomically: true, encoding: .utf8)
+        XCTAssertEqual(FileSystem.currentUser(env: [:], passwd: passwd), "uid \(geteuid())")
+        XCTAssertEqual(FileSystem.currentUser(env: [:], passwd: dir + "/none"), "uid \(geteuid())")
+    }
+
+    /// A time the configuration file refuses is explained with an example the file takes.
+    func testAFileTimeErrorShowsATimeTheFileTakes() throws {
+        let h = Harness()
+        h.sample()
+        let path = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: #""released":"2026-01-01T00:00:00Z""#, with: #""released":"yesterday""#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = h.fails("plan \(path)", "must be a UTC time")
+        XCTAssertTrue(r.err.contains(#"like "2026-12-01T02:00:00Z""#), r.err)
+        XCTAssertFalse(r.err.contains("export -o"), "the hint does not overwrite the edited file: \(r.err)")
+    }
+}
+
+/// A project declares the formats its apps read; publish writes, proves and warns about only those.
+final class ServedFormatsTests: XCTestCase {
+    func testOnlyTheServedFormatsArePublishedProvenAndWarnedAbout() throws {
+        let h = Harness()
+        h.sample()
+        let all = h.run(["publish", h.dir + "/all"])
+        XCTAssertEqual(all.status, 0, all.err)
+        XCTAssertTrue(all.err.contains("not carried"), "every format: the usual limits are said: \(all.err)")
+        h.ok("project edit shop --formats control,siren")
+        XCTAssertTrue(h.ok("project show").out.contains("formats:        control, siren"))
+        let r = h.run(["publish", h.dir + "/out"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: h.dir + "/out").filter { $0.hasSuffix(".json") || $0.hasSuffix(".xml") }.sorted()
+        XCTAssertEqual(files.filter { $0.hasPrefix("shop/") }, ["shop/control.json", "shop/ios/lookup/en.json", "shop/ios/siren.json"], "\(files)")
+        for client in ["Retired", "AndVersion", "Prince of Versions", "upgrader"] {
+            XCTAssertFalse(r.err.contains(client), "\(client) is not served, so not warned about: \(r.err)")
+        }
+        XCTAssertEqual(h.run(["verify", h.dir + "/out"]).status, 0, "what is published is proven")
+        // The file carries it, and a database built from the file serves the same.
+        let path = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains(#""formats": ["control","siren"]"#))
+        let fresh = h.dir + "/fresh.db"
+        XCTAssertEqual(h.run(["apply", path, "--yes"], database: fresh).status, 0)
+        XCTAssertEqual(h.run(["export"], database: fresh).out, h.ok("export").out)
+        // Back to every format: the key leaves the file, as before formats were chosen.
+        h.ok("project edit shop --formats all")
+        XCTAssertFalse(h.ok("export").out.contains("\"formats\""))
+    }
+
+    func testAFormatListIsCheckedAndABadRowIsNamed() throws {
+        let h = Harness()
+        h.sample()
+        h.fails("project edit shop --formats control,sirne", status: 2, "unknown format 'sirne' in --formats")
+        h.fails("project edit shop --formats all,siren", status: 2, "names a format twice, or 'all' beside others")
+        h.fails("project edit shop --formats siren,siren", status: 2, "names a format twice")
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.execute("UPDATE project SET formats = 'control,telegram' WHERE slug = 'shop'")
+        h.fails("publish \(h.dir)/out", "has a bad row: project 'shop': its formats 'control,telegram'")
+    }
+}
