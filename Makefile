@@ -50,9 +50,9 @@ demo:
 # start processes (shells, rclone and S3, a browser, the binary under kills
 # and a full disk), fuzz, or hold the zone reader to the C library for every
 # zone (SLOW), and the tests that need a tool beyond the build's (TOOLS: the
-# sqlite3 shell for edits by hand, nginx). `make check` runs them all, as CI does.
+# sqlite3 shell for edits by hand, nginx, ssh-keygen). `make check` runs them all, as CI does.
 SLOW = CrashPointTests|HardeningRoundThreeTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|ZoneRulesTests
-TOOLS = HandEditTests|IncrementalPublishTests/testIncrementalPublishesGiveTheTreeOfAFullPublish|ReleaseClientTests/testBadDocumentsNeverReplaceTheLastGoodOne|ReleaseClientTests/testDownloadsFromAWebServer|UndoTests/testAHandEditIsNeverOverwritten|ChangeCaptureTests/testAHandEditIsNotCapturedAndNothingIsLeftNoted
+TOOLS = HandEditTests|IncrementalPublishTests/testIncrementalPublishesGiveTheTreeOfAFullPublish|ReleaseClientTests/testBadDocumentsNeverReplaceTheLastGoodOne|ReleaseClientTests/testDownloadsFromAWebServer|UndoTests/testAHandEditIsNeverOverwritten|ChangeCaptureTests/testAHandEditIsNotCapturedAndNothingIsLeftNoted|ApprovalTests
 test:
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing --skip '$(SLOW)|$(TOOLS)'

@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
@@ -71,7 +71,8 @@ _relctl_spec() {
         "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "export") subs=""; flags="--all-projects"; valued="--output --as"; repeat=""; args=(); argrep=0 ;;
         "plan") subs=""; flags="--exit-code --end-active-windows"; valued=""; repeat=""; args=("file"); argrep=0 ;;
-        "apply") subs=""; flags="--end-active-windows --dry-run --yes"; valued="--expect"; repeat=""; args=("file"); argrep=0 ;;
+        "apply") subs=""; flags="--end-active-windows --break-glass --dry-run --yes"; valued="--expect --require-approvals --allowed-signers --approvals --reason"; repeat=""; args=("file"); argrep=0 ;;
+        "approve") subs=""; flags="--end-active-windows"; valued="--key --approvals --token"; repeat=""; args=("file"); argrep=0 ;;
         "conformance") subs="export"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "conformance export") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -196,6 +197,13 @@ _relctl_value() {
         "export|--output") echo "file" ;;
         "export|--as") echo "none" ;;
         "apply|--expect") echo "none" ;;
+        "apply|--require-approvals") echo "none" ;;
+        "apply|--allowed-signers") echo "file" ;;
+        "apply|--approvals") echo "file" ;;
+        "apply|--reason") echo "none" ;;
+        "approve|--key") echo "file" ;;
+        "approve|--approvals") echo "file" ;;
+        "approve|--token") echo "none" ;;
         *) echo none ;;
     esac
 }

@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --app-store-id --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --release-delay --released --remind-after --retry-button --revision --since --skip-button --store-url --time-zone --title --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --since --skip-button --store-url --time-zone --title --token --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'conformance' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'conformance' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -162,6 +162,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'revert' -d 'Take back any logged ch
 complete -c relctl -n '__relctl_at \'\'' -a 'export' -d 'Write a project\'s whole configuration as one reviewable JSON file.'
 complete -c relctl -n '__relctl_at \'\'' -a 'plan' -d 'Say what applying a configuration file would change, and what users would see.'
 complete -c relctl -n '__relctl_at \'\'' -a 'apply' -d 'Make the database hold what a configuration file says.'
+complete -c relctl -n '__relctl_at \'\'' -a 'approve' -d 'Approve the plan of a configuration file with your SSH key.'
 complete -c relctl -n '__relctl_at \'\'' -a 'conformance' -d 'The conformance suite for clients of control.json.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
@@ -427,9 +428,19 @@ complete -c relctl -n '__relctl_opt \'plan\' --end-active-windows 0' -l end-acti
 complete -c relctl -n '__relctl_arg \'plan\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'apply\' --expect 0' -l expect -x -d 'Apply only if the change is still the one \'relctl plan\' showed with this token'
 complete -c relctl -n '__relctl_opt \'apply\' --end-active-windows 0' -l end-active-windows -d 'End now the maintenance windows that are on and that the file does not list'
+complete -c relctl -n '__relctl_opt \'apply\' --require-approvals 0' -l require-approvals -x -d 'Apply only a plan approved (\'relctl approve\') by N distinct signers of --allowed-signers'
+complete -c relctl -n '__relctl_opt \'apply\' --allowed-signers 0' -l allowed-signers -r -F -d 'Who may approve: an OpenSSH allowed-signers file (ssh-keygen(1)), kept in the repository'
+complete -c relctl -n '__relctl_opt \'apply\' --approvals 0' -l approvals -r -F -d 'The folder of the file\'s approvals (default FILE.approvals beside the file)'
+complete -c relctl -n '__relctl_opt \'apply\' --break-glass 0' -l break-glass -d 'Apply with fewer approvals than --require-approvals asks, logged with --reason; status and verify name it until the approvals are added'
+complete -c relctl -n '__relctl_opt \'apply\' --reason 0' -l reason -x -d 'Why --break-glass was needed: logged with the apply'
 complete -c relctl -n '__relctl_opt \'apply\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'apply\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'apply\' 0 0' -F
+complete -c relctl -n '__relctl_opt \'approve\' --key 0' -l key -r -F -d 'Your SSH private key to sign with (a key with a passphrase needs ssh-agent)'
+complete -c relctl -n '__relctl_opt \'approve\' --approvals 0' -l approvals -r -F -d 'The folder of the file\'s approvals (default FILE.approvals beside the file)'
+complete -c relctl -n '__relctl_opt \'approve\' --token 0' -l token -x -d 'Approve this plan token (from plan, or a break-glass apply) instead of planning FILE now'
+complete -c relctl -n '__relctl_opt \'approve\' --end-active-windows 0' -l end-active-windows -d 'End now the maintenance windows that are on and that the file does not list'
+complete -c relctl -n '__relctl_arg \'approve\' 0 0' -F
 complete -c relctl -n '__relctl_at \'conformance\'' -a 'export' -d 'Write the conformance suite for clients of control.json to DIR.'
 complete -c relctl -n '__relctl_arg \'conformance export\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'

@@ -3,7 +3,7 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
-#                           rclone, and the Python modules of python_packages (PyPI)
+#                           rclone, ssh-keygen, and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
@@ -12,6 +12,8 @@ if [ "${1:-build}" = test ]; then
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount git)
     # The zone database: message times in a project's zone, checked against the C library
     packages+=(tzdata)
+    # Approvals are OpenSSH signatures: real keys, signed and verified by ssh-keygen
+    packages+=(openssh-client)
     # The status pages as a person sees them: headless Chromium driven by Selenium, html5lib for strict parsing
     packages+=(chromium chromium-driver)
     python_packages+=("selenium:selenium" "html5lib:html5lib")

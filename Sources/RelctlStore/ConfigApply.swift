@@ -32,12 +32,14 @@ extension Session {
     /// (`lastWindowID`): a file's window takes its id when it is above that
     /// and still free, whichever project's window took ids before it.
     @discardableResult
-    public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, endingActiveWindows: Bool = false, now: Int64) throws -> ConfigApplied {
+    public func applyConfig(_ desired: ConfigProject, windowsGiven: Int64? = nil, endingActiveWindows: Bool = false, note: String? = nil,
+                            now: Int64) throws -> ConfigApplied {
         // The platforms it names: the file's, and those it removes.
         let had = try store.project(slug: desired.slug).map { try store.platforms(project: $0.id).map(\.name) } ?? []
         let named = Set(had + desired.snapshot.platforms.map(\.name)).sorted()
         let adopting = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited)
-        return try change(Change(.apply, project: desired.slug, platforms: named, "apply \(desired.slug)"), now: now, adopting: adopting) {
+        let action = "apply \(desired.slug)" + (note.map { " (\($0))" } ?? "")
+        return try change(Change(.apply, project: desired.slug, platforms: named, action), now: now, adopting: adopting) {
             func run(_ sql: String, _ args: [SQLValue]) throws { try db.run(sql, args) }
             let want = desired.snapshot, f = want.project
             let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),

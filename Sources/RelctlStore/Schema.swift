@@ -181,6 +181,19 @@ enum Schema {
         "ALTER TABLE project ADD COLUMN formats TEXT NOT NULL DEFAULT '';\n"
             + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_project_\($0);\n" }.joined()
             + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "project" }),
+        // 12: applies made with fewer approvals than required (break-glass),
+        // which status and verify name until enough approvals are added.
+        """
+        CREATE TABLE break_glass(
+            token TEXT PRIMARY KEY,
+            at INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            required INTEGER NOT NULL,
+            approvals TEXT NOT NULL,
+            signers TEXT NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

@@ -154,6 +154,38 @@ final class TeamSmallerTests: XCTestCase {
         XCTAssertEqual(FileSystem.currentUser(env: [:], passwd: dir + "/none"), "uid \(geteuid())")
     }
 
+    /// One rule for a duration: a sign says its way; without one it goes the
+    /// only way the option means, and --released, which may go either, asks for the sign.
+    func testADurationSaysItsWayAndAReleaseAheadIsSaid() throws {
+        let h = Harness()
+        h.sample()
+        let bare = h.fails("version add 3.0 --platform ios --build 300 --released 2d", status: 2, "--released 2d does not say which way")
+        XCTAssertTrue(bare.err.contains("--released -2d for 2d ago, or --released +2d for 2d from now"), bare.err)
+        let ahead = h.ok("version add 3.0 --platform ios --build 300 --released +2d")
+        XCTAssertTrue(ahead.err.contains("note: 3.0 is recorded as released 2026-12-01 12:00 UTC (in 2 d): until then no app is offered it"), ahead.err)
+        let past = h.ok("version add 3.1 --platform ios --build 310 --released -2d")
+        XCTAssertFalse(past.err.contains("recorded as released"), past.err)
+        XCTAssertTrue(h.ok("version show 3.1 --platform ios").out.contains("2026-11-27 12:00 UTC"), "two days back")
+        h.fails("version edit 3.1 --platform ios --released 2d", status: 2, "does not say which way")
+        // log --since goes back, with or without the sign.
+        let since = { (w: String) in ((h.ok("--json log --since \(w)").json as? [String: Any])?["entries"] as? [Any])?.count ?? -1 }
+        XCTAssertEqual(since("1h"), since("-1h"))
+        XCTAssertGreaterThan(since("1h"), 0)
+    }
+
+    /// The message users read counts: a deadline moved shows in the preview,
+    /// and a grace period dropped is a warning -q keeps.
+    func testAMessageChangeIsImpactAndADroppedGracePeriodIsWarned() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("force 2.0 --platform ios --after 7d --yes")
+        let moved = h.run(["force", "--after", "14d", "--platform", "ios"], terminal: true, answer: "n")
+        XCTAssertTrue(moved.err.contains("ios: 1.0 (100), 1.1 (110): stays optional, told it is required from 2026-12-13 12:00 UTC (in 14 d), not 2026-12-06 12:00 UTC (in 7 d)"), moved.err)
+        XCTAssertFalse(moved.err.contains("no install changes what it sees now"), moved.err)
+        let quiet = h.ok("force --no-deadline --platform ios --yes -q")
+        XCTAssertTrue(quiet.err.contains("warning: ios: this drops the deadline of 2.0"), quiet.err)
+    }
+
     /// A time the configuration file refuses is explained with an example the file takes.
     func testAFileTimeErrorShowsATimeTheFileTakes() throws {
         let h = Harness()

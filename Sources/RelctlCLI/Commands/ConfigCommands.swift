@@ -21,17 +21,8 @@ enum ConfigCommands {
     ) { inv in
         let (path, bytes, projects, removed) = try read(inv)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
-        let missing = Store.isMissing(inv.dbPath)
-        let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
-        if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
-        // One instant for the whole plan: a window it ends or cancels is ended or cancelled then.
-        let now = inv.now
-        let slugs = projects.map(\.slug)
-        let session = try store.session()
-        defer { session.drop() }
-        let before = try inv.snapshots(store, slugs)
-        let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: now)
-        guard let trial = try inv.trial(applied, session, slugs, before: before) else {
+        let (applied, trial) = try planned(inv, projects, removed)
+        guard let trial else {
             let unchanged = applied.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
@@ -74,9 +65,16 @@ enum ConfigCommands {
         discussion: "Each project the file names is made to match it — created when missing; its settings, platforms, versions, notes, floors, pins, rules, messages and the active and upcoming maintenance windows as the file has them — in one transaction, with one log entry per project that changed ('relctl undo' takes one back). Projects the file does not name are left alone. A window the file no longer lists is cancelled when it is still to come; one that is on stays on unless --end-active-windows ends it (an on-call's emergency window, started after the file was exported, must not end because CI applied an older file); past windows stay on record. Without a database, apply creates one. The change is shown first (rows and impact) and needs confirmation, or --yes. --expect TOKEN (from 'relctl plan') refuses when the database or the file changed since that plan was made, so two people applying at once never overwrite each other unseen. A file the database already matches changes and logs nothing. With -p, only that project of the file.",
         arguments: [file],
         options: [Option("expect", value: "TOKEN", help: "Apply only if the change is still the one 'relctl plan' showed with this token."),
-                  endActive, Shared.dryRun, Shared.yes],
+                  endActive,
+                  Option("require-approvals", value: "N", help: "Apply only a plan approved ('relctl approve') by N distinct signers of --allowed-signers."),
+                  Option("allowed-signers", value: "FILE", help: "Who may approve: an OpenSSH allowed-signers file (ssh-keygen(1)), kept in the repository.", completion: .file),
+                  ApproveCommand.approvals,
+                  Option("break-glass", help: "Apply with fewer approvals than --require-approvals asks, logged with --reason; status and verify name it until the approvals are added."),
+                  Option("reason", value: "TEXT", help: "Why --break-glass was needed: logged with the apply."),
+                  Shared.dryRun, Shared.yes],
         examples: [Example("relctl apply shop.relctl.json", "Show what the file changes, ask, then make it so."),
-                   Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since.")]
+                   Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since."),
+                   Example("relctl apply shop.relctl.json --require-approvals 2 --allowed-signers allowed_signers --yes", "In CI: apply only what two people approved, exactly as it is.")]
     ) { inv in
         let (path, bytes, projects, removed) = try read(inv)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
@@ -98,19 +96,32 @@ enum ConfigCommands {
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
         let expected = inv.value("expect")
-        let vet: (([RowChange]) throws -> Void)? = expected.map { token in
-            { rows in
-                let current = expectToken(bytes, rows)
-                guard current == token else {
-                    throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (its token is now \(current)); nothing was applied",
-                                              hint: "see it again with: relctl plan \(PastedHints.quoted(path))")
-                }
+        let required = try requiredApprovals(inv)
+        // Set when the plan is applied with fewer approvals than required (--break-glass), before the write that records it.
+        var glass: BreakGlass? = nil
+        let vet: (([RowChange]) throws -> Void)? = expected == nil && required == nil ? nil : { rows in
+            let current = expectToken(bytes, rows)
+            if let token = expected, current != token {
+                throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (its token is now \(current)); nothing was applied",
+                                          hint: "see it again with: relctl plan \(PastedHints.quoted(path))")
             }
+            guard let (count, signers) = required, !rows.isEmpty else { return }
+            let folder = Approvals.folder(path, given: inv.value("approvals"))
+            let (approved, refused) = try Approvals.principals(inv, token: current, folder: folder, signers: signers)
+            guard approved.count < count else { return }
+            let found = "\(approved.count) of the \(count) approvals it needs" + (approved.isEmpty ? "" : " (\(approved.joined(separator: ", ")))")
+            guard inv.flag("break-glass") else {
+                throw RelctlError.failure("the plan \(current) of \(path) has \(found)\(refused.isEmpty ? "" : "; refused: " + refused.prefix(3).joined(separator: "; ")); nothing was applied",
+                                          hint: "each approver runs 'relctl approve \(PastedHints.quoted(path)) --key KEY' and commits \(folder); or, in an emergency, --break-glass --reason TEXT")
+            }
+            glass = BreakGlass(token: current, at: now, user: inv.context.user, reason: inv.value("reason")!, required: Int64(count),
+                               approvals: folder, signers: signers)
+            inv.warn("break-glass: applying the plan \(current) with \(found): \(inv.value("reason")!)")
         }
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
         asking.apart = { applied, rows, words in applied.flatMap { driftLines($0, rows, words, inv) } }
         let outcome = try inv.write(store, projects: projects.map(\.slug), asking: asking) {
-            try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), now: now)
+            try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)
         }
         applied = true
         if creating { inv.info("created \(inv.dbPath)") }
@@ -125,6 +136,22 @@ enum ConfigCommands {
             let verb = inv.dryRun ? "would apply" : "applied"
             inv.info("\(verb) \(path): " + outcome.map { "\($0.slug) \($0.status == "create" ? "created" : $0.status)" }.joined(separator: ", "))
         }
+    }
+
+    /// The file tried against the database (an empty one when there is
+    /// none yet) and rolled back: what each project would be, and the trial
+    /// (nil: no change). One instant for the whole plan: a window it ends or
+    /// cancels is ended or cancelled then.
+    static func planned(_ inv: Invocation, _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]]) throws -> ([Applied], Trial?) {
+        let missing = Store.isMissing(inv.dbPath)
+        let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
+        if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
+        let slugs = projects.map(\.slug)
+        let session = try store.session()
+        defer { session.drop() }
+        let before = try inv.snapshots(store, slugs)
+        let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
+        return (applied, try inv.trial(applied, session, slugs, before: before))
     }
 
     /// What the write did to one project: its status, its rows among the trial's, what the state breaks.
@@ -156,7 +183,8 @@ enum ConfigCommands {
     /// Every project of the file, in slug order, in the session: a
     /// project that fails leaves none applied. `removed`: the histories of
     /// projects the file lists as removed, taken for those the database does not hold.
-    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, endingActive: Bool = false, now: Int64) throws -> [Applied] {
+    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, endingActive: Bool = false,
+                      breakGlass: BreakGlass? = nil, now: Int64) throws -> [Applied] {
         let store = session.store
         var out: [Applied] = []
         // Read once, before any project: a window takes its file id when no app can have seen it.
@@ -165,7 +193,8 @@ enum ConfigCommands {
             let existed = try store.project(slug: p.slug) != nil
             let (rows, logged) = (session.rows.count, session.entries.count)
             let (histories, lastEntry) = (try store.lineage(project: p.slug)[p.slug] ?? [:], try store.lastAuditID())
-            let made = try session.applyConfig(p, windowsGiven: windowsGiven, endingActiveWindows: endingActive, now: now)
+            let made = try session.applyConfig(p, windowsGiven: windowsGiven, endingActiveWindows: endingActive,
+                                               note: breakGlass.map { "break-glass, \($0.required) approvals needed: \($0.reason)" }, now: now)
             let changed = session.entries.count > logged
             // What the file knows of parts this change did not touch, even when it touched none.
             try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
@@ -177,10 +206,30 @@ enum ConfigCommands {
         for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
             try session.adoptLineage(slug, chains: chains)
         }
+        if let breakGlass, !session.rows.isEmpty { try session.recordBreakGlass(breakGlass) }
         return out
     }
 
     typealias Trial = Invocation.Trial<[Applied]>
+
+    /// --require-approvals N and its --allowed-signers, checked before anything is read; nil when none are required.
+    static func requiredApprovals(_ inv: Invocation) throws -> (Int, String)? {
+        if inv.flag("reason") && !inv.flag("break-glass") { throw RelctlError.usage("--reason goes with --break-glass", hint: "add --break-glass, or leave out --reason") }
+        guard let text = inv.value("require-approvals") else {
+            if inv.flag("break-glass") || inv.flag("allowed-signers") {
+                throw RelctlError.usage("--\(inv.flag("break-glass") ? "break-glass" : "allowed-signers") goes with --require-approvals N", hint: "add --require-approvals N")
+            }
+            return nil
+        }
+        guard let n = Int(text), (1...100).contains(n) else { throw RelctlError.usage("invalid --require-approvals '\(text)'", hint: "give a number of approvers from 1 to 100") }
+        guard let signers = inv.value("allowed-signers") else {
+            throw RelctlError.usage("--require-approvals needs --allowed-signers FILE", hint: "give the allowed-signers file that lists who may approve")
+        }
+        if inv.flag("break-glass"), (inv.value("reason") ?? "").trimmingSpaces().isEmpty {
+            throw RelctlError.usage("--break-glass needs --reason TEXT", hint: "say why, like --reason \"outage: payments down\"")
+        }
+        return (n, signers)
+    }
 
     static let endActive = Option("end-active-windows", help: "End now the maintenance windows that are on and that the file does not list. Without it they stay on: most likely an on-call's emergency window, started after the file was exported.")
 

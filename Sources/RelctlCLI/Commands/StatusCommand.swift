@@ -14,6 +14,7 @@ enum StatusCommand {
         }
         let store = try inv.store(.read)
         let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
+        try Approvals.warnOwed(inv, store)
         if let path = inv.value("html") {
             let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
             let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), published: false)

@@ -60,6 +60,7 @@ enum VerifyCommand {
         }
 
         let store = try inv.store(.read)
+        try Approvals.warnOwed(inv, store)
         var disagreements: [Finding] = []
         var limits: [(project: String, limit: Limit)] = []
         var decisions = 0

@@ -139,10 +139,10 @@ extension Spawn {
         }
     }
 
-    /// Runs `path` with `arguments`, stdin from /dev/null, stdout and
-    /// stderr captured through unlinked temporary files (no pipe to fill up
-    /// and block on); nil when it could not start.
-    static func capture(_ path: String, _ arguments: [String], env: [String: String]) -> Captured? {
+    /// Runs `path` with `arguments`, stdin from `stdin` (a file; /dev/null
+    /// by default), stdout and stderr captured through unlinked temporary
+    /// files (no pipe to fill up and block on); nil when it could not start.
+    static func capture(_ path: String, _ arguments: [String], env: [String: String], stdin: String = "/dev/null") -> Captured? {
         func temporary() -> Int32 {
             var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-spawn.XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -155,7 +155,7 @@ extension Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out, 1)
         posix_spawn_file_actions_adddup2(&actions, err, 2)
         let argv = [path] + arguments
