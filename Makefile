@@ -6,6 +6,7 @@ MANDIR = $(PREFIX)/share/man/man1
 BASHDIR = $(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(PREFIX)/share/zsh/site-functions
 FISHDIR = $(PREFIX)/share/fish/vendor_completions.d
+DATADIR = $(PREFIX)/share/relctl
 RELEASE = .build/release/relctl
 
 .PHONY: all release install uninstall generate demo test check fuzz bench clean
@@ -20,16 +21,18 @@ release:
 	swift build -c release --product relctl
 
 install: release
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR) $(DESTDIR)$(DATADIR)
 	install -m 755 $(RELEASE) $(DESTDIR)$(BINDIR)/relctl
 	install -m 644 man/relctl.1 $(DESTDIR)$(MANDIR)/relctl.1
 	install -m 644 completions/relctl.bash $(DESTDIR)$(BASHDIR)/relctl
 	install -m 644 completions/_relctl $(DESTDIR)$(ZSHDIR)/_relctl
 	install -m 644 completions/relctl.fish $(DESTDIR)$(FISHDIR)/relctl.fish
+	install -m 644 schema/config.schema.json $(DESTDIR)$(DATADIR)/config.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/relctl $(DESTDIR)$(MANDIR)/relctl.1 $(DESTDIR)$(BASHDIR)/relctl \
-	      $(DESTDIR)$(ZSHDIR)/_relctl $(DESTDIR)$(FISHDIR)/relctl.fish
+	      $(DESTDIR)$(ZSHDIR)/_relctl $(DESTDIR)$(FISHDIR)/relctl.fish $(DESTDIR)$(DATADIR)/config.schema.json
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 # Rewrites the committed completion scripts and manual from the model.
 generate:

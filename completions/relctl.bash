@@ -69,7 +69,7 @@ _relctl_spec() {
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
         "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
-        "export") subs=""; flags="--all-projects"; valued="--output --as"; repeat=""; args=(); argrep=0 ;;
+        "export") subs=""; flags="--all-projects"; valued="--output --as --schema"; repeat=""; args=(); argrep=0 ;;
         "plan") subs=""; flags="--exit-code --end-active-windows"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "apply") subs=""; flags="--end-active-windows --break-glass --dry-run --yes"; valued="--expect --require-approvals --allowed-signers --approvals --reason"; repeat=""; args=("file"); argrep=0 ;;
         "approve") subs=""; flags="--end-active-windows"; valued="--key --approvals --token"; repeat=""; args=("file"); argrep=0 ;;
@@ -196,6 +196,7 @@ _relctl_value() {
         "log|--since") echo "none" ;;
         "export|--output") echo "file" ;;
         "export|--as") echo "none" ;;
+        "export|--schema") echo "none" ;;
         "apply|--expect") echo "none" ;;
         "apply|--require-approvals") echo "none" ;;
         "apply|--allowed-signers") echo "file" ;;

@@ -2,7 +2,7 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --since --skip-button --store-url --time-zone --title --token --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --schema --since --skip-button --store-url --time-zone --title --token --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
@@ -423,6 +423,7 @@ complete -c relctl -n '__relctl_opt \'revert\' --yes 0' -s y -l yes -d 'Make the
 complete -c relctl -n '__relctl_opt \'export\' --all-projects 0' -l all-projects -d 'Every project in the database'
 complete -c relctl -n '__relctl_opt \'export\' --output 0' -s o -l output -r -F -d 'Write to FILE (replaced whole) instead of standard output (\'-\')'
 complete -c relctl -n '__relctl_opt \'export\' --as 0' -l as -x -d 'Write the project under another slug, to copy it with apply: production to staging, or staging\'s configuration to production'
+complete -c relctl -n '__relctl_opt \'export\' --schema 0' -l schema -x -d 'Write REF as the file\'s $schema, for editors: a path relative to the file (a copy of schema/config.schema.json, which make install puts in PREFIX/share/relctl) or an address the team serves'
 complete -c relctl -n '__relctl_opt \'plan\' --exit-code 0' -l exit-code -d 'Exit with 3 when the file would change something, 0 when the database already matches, as \'terraform plan -detailed-exitcode\' does; no error exits 3, so CI can tell changes from a broken file or database'
 complete -c relctl -n '__relctl_opt \'plan\' --end-active-windows 0' -l end-active-windows -d 'End now the maintenance windows that are on and that the file does not list'
 complete -c relctl -n '__relctl_arg \'plan\' 0 0' -F

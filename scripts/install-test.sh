@@ -10,7 +10,8 @@ fail() { echo "install test: $*" >&2; exit 1; }
 make -s install DESTDIR="$dest" PREFIX=/usr >/dev/null
 bin="$dest/usr/bin/relctl"
 for f in "$bin" "$dest/usr/share/man/man1/relctl.1" "$dest/usr/share/bash-completion/completions/relctl" \
-         "$dest/usr/share/zsh/site-functions/_relctl" "$dest/usr/share/fish/vendor_completions.d/relctl.fish"; do
+         "$dest/usr/share/zsh/site-functions/_relctl" "$dest/usr/share/fish/vendor_completions.d/relctl.fish" \
+         "$dest/usr/share/relctl/config.schema.json"; do
     [ -f "$f" ] || fail "missing $f"
 done
 "$bin" --version | grep -q '^relctl ' || fail "the installed binary does not run"

@@ -26,7 +26,12 @@ final class ExportTests: XCTestCase {
         let doc = try JSONReader.parse(Array(out.utf8))
         let validator = try SchemaValidator(path: Package.root + "/schema/config.schema.json")
         XCTAssertEqual(validator.validate(doc), [], out)
-        for expected in [#""$schema": "https://relctl.invalid/schema/config.schema.json""#, #""timeZone": "Europe/Istanbul""#,
+        // No $schema of an address no editor can fetch: only the one the team gives.
+        XCTAssertFalse(out.contains("$schema"), out)
+        let pointed = h.ok("export --schema relctl.schema.json").out
+        XCTAssertTrue(pointed.contains(#""$schema": "relctl.schema.json""#), pointed)
+        XCTAssertEqual(validator.validate(try JSONReader.parse(Array(pointed.utf8))), [])
+        for expected in [#""timeZone": "Europe/Istanbul""#,
                          #""force": {"build":null,"deadline":"2026-12-06T12:00:00Z","version":"1.1"}"#,
                          #""2.0": {"build":200,"minOs":null,"notes":{"en":"New look","tr":"Yeni görünüm"},"pin":null,"released":"2026-11-01T00:00:00Z"}"#,
                          #""1.0": {"build":100,"minOs":null,"notes":{"en":"First"},"pin":"recommend","released":"2026-01-01T00:00:00Z"}"#,

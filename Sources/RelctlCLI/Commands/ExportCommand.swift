@@ -9,7 +9,8 @@ enum ExportCommand {
         discussion: "The file holds everything a project is configured with — its settings, platforms, every version (build, release time, minimum OS, pin, notes in every locale), floors with their deadlines, rules, message overrides, and the active and upcoming maintenance windows with their copy — and nothing a fresh database would number differently (no revisions, row ids or export time; a window keeps its id, which apps see): the same configuration gives the same bytes. Keys are sorted, versions are oldest first, and each version, window and locale's messages is one line, so a change reads as a one-line diff in review. schema/config.schema.json describes it. Without -p or --all-projects, the project a command would take.",
         options: [Option("all-projects", help: "Every project in the database."),
                   Option("output", short: "o", value: "FILE", help: "Write to FILE (replaced whole) instead of standard output ('-').", completion: .file),
-                  Option("as", value: "SLUG", help: "Write the project under another slug, to copy it with apply: production to staging, or staging's configuration to production.")],
+                  Option("as", value: "SLUG", help: "Write the project under another slug, to copy it with apply: production to staging, or staging's configuration to production."),
+                  Option("schema", value: "REF", help: "Write REF as the file's $schema, for editors: a path relative to the file (a copy of schema/config.schema.json, which make install puts in PREFIX/share/relctl) or an address the team serves.")],
         examples: [Example("relctl export -p shop -o shop.relctl.json", "shop's configuration, to keep in git."),
                    Example("relctl export --all-projects -o fleet.relctl.json", "Every project, one file."),
                    Example("relctl export -p shop --as shop-staging -o staging.relctl.json", "shop's configuration under another slug: applied, a staging copy (staging's under shop's promotes it).")]
@@ -36,7 +37,7 @@ enum ExportCommand {
             lineage = [slug: lineage[snapshots[0].project.slug] ?? [:]]
             removed = [:]
         }
-        let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, removed: removed, at: inv.now)
+        let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, removed: removed, schema: inv.value("schema"), at: inv.now)
         if let path = inv.value("output"), path != "-" {
             try FileSystem.writeFile(path, bytes)
             inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", "))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")

@@ -9,17 +9,20 @@
 /// see them (control.json), and apply gives a window its id again. One item per line where a
 /// reviewer reads a diff: a version, a window, a locale's messages.
 public enum ConfigFormat {
-    public static let schema = "https://relctl.invalid/schema/config.schema.json"
     /// Moves when the document's shape changes incompatibly.
     public static let version: Int64 = 1
 
     /// The document for these projects (slug order), as of `now` (which windows are still ahead or on).
     /// `lineage`: each project's revisions by part (Store.lineage), one per line.
+    /// `schema`: the file's `$schema`, where an editor finds schema/config.schema.json
+    /// (a path beside the file, or an address the team serves); none by default, as
+    /// relctl has no address of its own to give.
     public static func render(_ snapshots: [ProjectSnapshot], overrides: [String: [String: [String: [String: String]]]],
-                              lineage: [String: [String: [Int64]]] = [:], removed: [String: [String: [Int64]]] = [:], at now: Int64) -> [UInt8] {
+                              lineage: [String: [String: [Int64]]] = [:], removed: [String: [String: [Int64]]] = [:], schema: String? = nil,
+                              at now: Int64) -> [UInt8] {
         var w = Writer()
         w.open("{")
-        w.member("$schema", .string(schema))
+        if let schema { w.member("$schema", .string(schema)) }
         w.member("format", .int(version))
         w.key("projects")
         w.open("{")
