@@ -202,7 +202,7 @@ final class PreviewTests: XCTestCase {
     }
 
     /// Commands that only read; every other command must take --dry-run.
-    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "plan", "help", "completion", "verify", "publish", "conformance export",
+    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "plan", "approve", "help", "completion", "verify", "publish", "conformance export",
                                         "project", "project list", "project show", "platform", "platform list", "platform show",
                                         "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
                                         "maintenance", "maintenance status", "maintenance list", "message", "message show",

@@ -1,4 +1,4 @@
--- user_version 11
+-- user_version 12
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -29,6 +29,16 @@ CREATE TABLE audit_revert(
     reverted INTEGER NOT NULL,
     PRIMARY KEY(audit_id, reverted)
 ) STRICT, WITHOUT ROWID;
+-- table break_glass
+CREATE TABLE break_glass(
+    token TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    user TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    required INTEGER NOT NULL,
+    approvals TEXT NOT NULL,
+    signers TEXT NOT NULL
+) STRICT;
 -- table capture_on
 CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 -- table edit_count
