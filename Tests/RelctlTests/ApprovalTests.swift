@@ -37,6 +37,7 @@ final class ApprovalTests: XCTestCase {
         try text.replacingOccurrences(of: from, with: to).write(toFile: file, atomically: true, encoding: .utf8)
     }
 
+    @discardableResult
     func approve(_ who: String, _ extra: [String] = []) -> Harness.Result {
         let r = h.run(["approve", file, "--key", keys[who]!] + extra)
         XCTAssertEqual(r.status, 0, r.err)

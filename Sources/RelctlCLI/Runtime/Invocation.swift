@@ -1,5 +1,4 @@
 import RelctlCore
-import RelctlStore
 
 /// One run of one command: its parsed input, its context and the output
 /// helpers every handler shares.
@@ -7,20 +6,18 @@ public final class Invocation {
     public let context: Context
     public let parsed: ParsedCommand
     let arguments: [String: [String]]
-    /// The session of the command's write (Invocation.write): committed, or
-    /// for a --dry-run held open until the command has said what it made.
-    var session: Session?
+    /// What the command's write left for its output (its session, made by
+    /// Invocation.write in Commands/Write.swift): the machinery is handed it.
+    var written: Written?
     /// The impact of the change the command tried, for the --json of a dry run and of a revert.
     var previewedImpact: [String]? = nil
     /// The status of a command that succeeded but has something to report, as
-    /// `git diff --exit-code` does (plan --exit-code: 1 when there are changes).
+    /// `git diff --exit-code` does (plan --exit-code: ExitStatus.changes when there are changes).
     var exitStatus: Int32 = 0
 
     /// After the command: a dry run says, row by row, what it would have changed.
     func reportDryRun() {
-        guard dryRun, !json, !quiet, let session, session.isOpen, !session.rows.isEmpty else { return }
-        let words = try? ChangeWords(session.rows, store: session.store, time: people)
-        let lines = session.rows.map { words?.line($0) ?? "\($0.table) \($0.key)" }
+        guard dryRun, !json, !quiet, let lines = written?.dryRunLines(self), !lines.isEmpty else { return }
         context.stderr.write("would change:\n" + lines.map { "  \($0)\n" }.joined())
     }
 
@@ -117,7 +114,7 @@ public final class Invocation {
     /// A message about what happened, on stderr; -q silences it.
     public func info(_ s: String) {
         guard !quiet else { return }
-        let prefix = session?.isEmpty == true ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
+        let prefix = written?.wroteNothing == true ? "unchanged (nothing written or logged): " : dryRun ? "dry run, nothing changed: " : ""
         context.stderr.write(prefix + people(in: s) + "\n")
     }
     /// Warnings stay visible under -q: they are about correctness.
@@ -144,4 +141,12 @@ public final class Invocation {
         let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
         guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
     }
+}
+
+/// What a command's write leaves for the output after it.
+protocol Written: AnyObject {
+    /// The data was already as asked: nothing was written or logged.
+    var wroteNothing: Bool { get }
+    /// A dry run's rows for people, said after the command ("would change:"); none once dropped.
+    func dryRunLines(_ inv: Invocation) -> [String]
 }
