@@ -18,10 +18,6 @@ public enum ChangeKind: String, CaseIterable, Sendable {
     case maintenanceMessage = "maintenance message", maintenanceEdit = "maintenance edit", maintenanceCancel = "maintenance cancel"
     case importRetired = "import retired", importAndVersion = "import andversion", importControl = "import control"
     case apply, revert, publish, deploy
-
-    /// Rows relctl's own bookkeeping writes, not a project's configuration:
-    /// nothing is captured, and they do not move the revision a tree names.
-    public var isBookkeeping: Bool { self == .publish || self == .deploy }
 }
 
 /// One change, as a value: its kind, the project and platforms it names,

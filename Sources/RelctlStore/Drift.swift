@@ -4,10 +4,13 @@ import SQLite
 /// A row an apply would change that the database changed since the file
 /// was exported or last applied: applying takes that change back. Told
 /// apart by each part's history (Lineage): a part the file did not edit
-/// holds what the database held when the file was made, so any row of it
-/// the apply changes was changed in the database since ("drift", in
-/// terraform's words "changed outside"); a part edited on both sides is a
-/// conflict, whichever side the apply keeps.
+/// holds what the database held at the revision the file names, so a row
+/// of it the apply changes while the database's part is at a later
+/// revision, or at that same one (a hand edit, which moves no revision),
+/// was changed in the database since ("drift", in terraform's words
+/// "changed outside"); a part edited on both sides is a conflict,
+/// whichever side the apply keeps. A database behind the file, or without
+/// the part, is not drift: the file brings what it lacks.
 public struct Drift: Sendable {
     /// The row's place among the rows given.
     public var index: Int
@@ -33,9 +36,23 @@ extension Session {
         for (index, row) in zip(rows.indices, rows) {
             guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }
             let inFile = desired.edited.contains(part)
-            // Edited in the file: the apply's own change, unless the database's part moved since the file too.
-            if inFile, histories[part]?.first.map({ (desired.lineage[part] ?? []).contains($0) }) ?? true { continue }
-            out.append(Drift(index: index, entry: try lastLogged(row, upTo: logged), alsoInFile: inFile))
+            let theirs = desired.lineage[part] ?? [], ours = histories[part]?.first
+            // The database's part moved on since the file knew it (a change logged since, a part added since).
+            let movedOn = ours.map { !theirs.contains($0) } ?? false
+            let drifted: Bool
+            if inFile {
+                // The file's own edit, unless the database's part moved on too: a conflict.
+                drifted = movedOn
+            } else if let ours {
+                // The file holds the part as the database had it at its revision: a newer database
+                // revision, or a different content at the same one (a hand edit), is drift; an older
+                // one is the file being ahead.
+                drifted = movedOn || ours == theirs.first
+            } else {
+                // No history here: a row the database has came by hand; one it lacks, the file brings.
+                drifted = row.before != nil
+            }
+            if drifted { out.append(Drift(index: index, entry: try lastLogged(row, upTo: logged), alsoInFile: inFile)) }
         }
         return out
     }

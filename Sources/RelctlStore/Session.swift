@@ -70,8 +70,9 @@ public final class Session {
     func change<T>(now: Int64, adopting: Lineage.Adopting? = nil, _ body: () throws -> (T, Change)) throws -> T {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         var result: T? = nil
+        let id: Int64
         do {
-            return try db.write {
+            id = try db.write {
                 try ChangeCapture.begin(db)
                 let (r, change) = try body()
                 result = r
@@ -79,20 +80,23 @@ public final class Session {
                 guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
                 try Lineage.stamp(store, db, audit: id, adopting: adopting)
                 for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
-                entries.append(id)
-                rows += try store.rowChanges(of: id)
-                return r
+                return id
             }
         } catch is NothingChanged {
             return result!
         }
+        // Counted once its savepoint is released: a change rolled back is none of the session's.
+        entries.append(id)
+        rows += try store.rowChanges(of: id)
+        return result!
     }
 
     /// Logs a change that is not a project's rows (a publish, a deploy, the
     /// default project): its audit row only.
     func record(_ change: Change, now: Int64) throws {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
-        try db.write { entries.append(try log(change, now: now)) }
+        let id = try db.write { try log(change, now: now) }
+        entries.append(id)
     }
 
     private func log(_ change: Change, now: Int64) throws -> Int64 {

@@ -79,6 +79,25 @@ final class TeamPlanTests: XCTestCase {
         XCTAssertFalse(h.ok("plan \(bare)").out.contains("applying takes"), "no history, no drift claimed")
     }
 
+    /// A database behind the file, or one without the project, is brought
+    /// up to it: nothing of it is drift.
+    func testNoDriftWhereTheDatabaseIsBehindOrEmpty() throws {
+        let h = Harness()
+        h.sample()
+        let first = exported(h)
+        let behind = h.dir + "/behind.db"
+        XCTAssertEqual(h.run(["apply", first, "--yes"], database: behind).status, 0)
+        h.ok("force 1.1 --platform ios --yes")
+        let second = h.dir + "/second.relctl.json"
+        h.ok("export -o \(second)")
+        let ahead = h.run(["plan", second], database: behind)
+        XCTAssertEqual(ahead.status, 0, ahead.err)
+        XCTAssertTrue(ahead.out.contains("~ platform ios: force floor none → '1.1'"), ahead.out)
+        XCTAssertFalse(ahead.out.contains("applying takes"), "the file is ahead, not the database: \(ahead.out)")
+        let empty = h.run(["plan", second], database: h.dir + "/none.db")
+        XCTAssertTrue(empty.out.contains("shop: created") && !empty.out.contains("applying takes"), empty.out)
+    }
+
     /// An active window the file does not list (an on-call's emergency window,
     /// started after the export) stays on: plan and apply say so, and only
     /// --end-active-windows ends it.

@@ -17,6 +17,8 @@ import RelctlStore
 /// allowed-signers file (ssh-keygen(1), ALLOWED SIGNERS) in the repository.
 enum Approvals {
     static let namespace = "relctl-approve"
+    /// The most signatures of one plan read: far above any team's approvers.
+    static let maximumSignatures = 100
 
     /// What is signed: the plan, by its token.
     static func message(_ token: String) -> [UInt8] { Array("relctl-approve plan \(token)\n".utf8) }
@@ -58,6 +60,10 @@ enum Approvals {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 if name.hasPrefix(token + "."), name.hasSuffix(".sig") { names.append(name) }
             }
+        }
+        // The folder comes from a repository anyone may push to: bounded.
+        guard names.count <= maximumSignatures else {
+            throw RelctlError.failure("\(folder) holds \(names.count) signatures of the plan \(token), more than the \(maximumSignatures) relctl reads", hint: "remove the signatures that are no approver's")
         }
         var approved: [String] = [], refused: [String] = []
         try withMessage(inv, token) { message in
