@@ -397,7 +397,8 @@ final class HelpExampleTests: XCTestCase {
 
     func testReadingExamplesRunOnASampleProject() {
         var ran = 0
-        for e in ModelWalk.entries(Relctl.tree.model) where PreviewTests.readOnly.contains(e.key) && !["publish", "verify", "completion"].contains(e.key) {
+        // approve's example signs with a key of the reader's: ApprovalTests runs it with real keys.
+        for e in ModelWalk.entries(Relctl.tree.model) where PreviewTests.readOnly.contains(e.key) && !["publish", "verify", "completion", "approve"].contains(e.key) {
             for example in e.command.examples {
                 let words = Array(Harness.split(example.command).dropFirst())
                 guard (try? Parser.parse(words, root: Relctl.tree.model))?.path.count == e.path.count else { continue }

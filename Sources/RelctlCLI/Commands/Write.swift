@@ -14,16 +14,6 @@ import RelctlStore
 /// once and keeps its session open for the command's output, then drops it.
 /// Every other write is made and committed at once, with a warning for
 /// each lockout it creates. Removals ask first through `confirm`.
-extension Session: Written {
-    var wroteNothing: Bool { isEmpty }
-
-    func dryRunLines(_ inv: Invocation) -> [String] {
-        guard isOpen, !rows.isEmpty else { return [] }
-        let words = try? ChangeWords(rows, store: store, time: inv.people)
-        return rows.map { words?.line($0) ?? "\($0.table) \($0.key)" }
-    }
-}
-
 extension Invocation {
     /// The command's write session (`written`): committed, or for a --dry-run held open until the command has said what it made.
     var session: Session? {
@@ -229,5 +219,16 @@ extension Invocation {
             lines += step.impact.lines.isEmpty ? ["  no install sees anything other than it would have"] : step.impact.lines.map { "  " + $0 }
         }
         return lines
+    }
+}
+
+/// What a write leaves for the command's output (Invocation.written): the session itself.
+extension Session: Written {
+    var wroteNothing: Bool { isEmpty }
+
+    func dryRunLines(_ inv: Invocation) -> [String] {
+        guard isOpen, !rows.isEmpty else { return [] }
+        let words = try? ChangeWords(rows, store: store, time: inv.people)
+        return rows.map { words?.line($0) ?? "\($0.table) \($0.key)" }
     }
 }
