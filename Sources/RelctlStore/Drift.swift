@@ -65,7 +65,7 @@ extension Session {
         let left: [String: JSON]? = r.string(1).flatMap { text in
             if case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) { return o } else { return nil }
         }
-        guard left == row.before else { return nil }
+        guard Store.same(row.before, as: left) else { return nil }
         return try store.auditEntry(id)
     }
 }

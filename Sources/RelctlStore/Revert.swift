@@ -95,6 +95,14 @@ extension Store {
         return t
     }
 
+    /// Whether a row as it is now is as a change recorded it: on the columns
+    /// the record has (a column added since, like schema 11's formats, is in
+    /// no image recorded before it).
+    static func same(_ now: [String: JSON]?, as recorded: [String: JSON]?) -> Bool {
+        guard let now, let recorded else { return now == nil && recorded == nil }
+        return now.filter { recorded[$0.key] != nil } == recorded
+    }
+
     static func sqlValue(_ v: JSON) -> SQLValue {
         switch v {
         case .int(let n): return .int(n)
@@ -169,10 +177,10 @@ extension Session {
                 let row = RowID(c)
                 expected.insert(row)
                 let now = try store.image(row)
-                guard now != c.after else { continue }
+                guard !Store.same(now, as: c.after) else { continue }
                 let found = try laterInForce(row, after: e.id)
                 // Not as the newest of them left it either: a hand edit since, which no option may overwrite.
-                if try found.last.map({ try store.leftAs(row, by: $0) != now }) ?? true {
+                if try found.last.map({ !Store.same(now, as: try store.leftAs(row, by: $0)) }) ?? true {
                     throw StoreError("\(row.words(c)) is not as change #\(e.id) left it: it was changed by hand since, and reverting would overwrite that",
                                      hint: "put it back by hand, or make the change you want with a command")
                 }

@@ -75,6 +75,20 @@ final class WriteSessionTests: XCTestCase {
         XCTAssertEqual(h.run(["apply", path], terminal: true, answer: "y").status, 0)
     }
 
+    /// A change logged before a column was added (schema 11's formats) has
+    /// images without it: undo still finds its rows as the change left them.
+    func testAChangeLoggedBeforeAColumnWasAddedIsUndone() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("rules set --release-delay 3 --yes")
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.execute("UPDATE audit_change SET before = json_remove(before, '$.formats'), after = json_remove(after, '$.formats') WHERE tbl = 'project'")
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM audit_change WHERE after LIKE '%formats%'"), .int(0))
+        let r = h.run(["undo", "--yes"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(((h.ok("--json rules show").json as? [String: Any])?["releaseDelayDays"] as? Int) == 1, h.ok("--json rules show").out)
+    }
+
     /// A change's kind and platforms are columns of its log row, set from
     /// the Change value, not read back from its sentence.
     func testKindsAndPlatformsAreStoredAndQueried() throws {
