@@ -38,7 +38,9 @@ extension Session {
             let inFile = desired.edited.contains(part)
             let theirs = desired.lineage[part] ?? [], ours = histories[part]?.first
             // The database's part moved on since the file knew it (a change logged since, a part added since).
-            let movedOn = ours.map { !theirs.contains($0) } ?? false
+            // (A history is kept to its newest Lineage.chainLength revisions: a database older than the
+            // oldest of a full one is behind it, not moved on.)
+            let movedOn = ours.map { !theirs.contains($0) && !(theirs.count >= Lineage.chainLength && $0 < theirs.last!) } ?? false
             let drifted: Bool
             if inFile {
                 // The file's own edit, unless the database's part moved on too: a conflict.

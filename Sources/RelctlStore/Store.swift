@@ -60,9 +60,14 @@ public final class Store {
     /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.
     public static func isMissing(_ path: String) -> Bool { DatabaseFile.kind(of: path) == .missing }
 
-    /// Removes a database file relctl made and then did not use (an apply
-    /// that applied nothing), with its write-ahead log and shared memory.
-    public static func remove(_ path: String) {
+    /// Removes a database file this process made and then did not use (an
+    /// apply that applied nothing), with its write-ahead log and shared
+    /// memory: only while it holds its first log line alone, so a database
+    /// another process wrote to meanwhile is kept.
+    public static func removeIfUnused(_ path: String, user: String) {
+        guard let store = try? Store(path: path, mode: .write, user: user),
+              (try? store.db.write { try store.db.scalar("SELECT count(*) FROM audit") == .int(1) && store.db.scalar("SELECT count(*) FROM project") == .int(0) }) == true
+        else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 

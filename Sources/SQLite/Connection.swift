@@ -230,7 +230,11 @@ public final class Connection {
     public func commitHeld() throws {
         guard holding else { return }
         holding = false
-        try execute("COMMIT")
+        do { try execute("COMMIT") } catch {
+            // A COMMIT that failed (a full disk, an I/O error) may leave the transaction open: end it, nothing made.
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
     }
 
     /// Rolls the held transaction back and lets the write lock go.

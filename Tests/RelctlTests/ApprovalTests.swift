@@ -96,12 +96,17 @@ final class ApprovalTests: XCTestCase {
         h.fails("apply \(file) --require-approvals 2 --allowed-signers \(signers) --break-glass --yes", status: 2, "--break-glass needs --reason")
         h.fails("apply \(file) --break-glass --reason x --yes", status: 2, "goes with --require-approvals")
         approve("alice")
+        // Refused (off a terminal, no --yes): no break-glass is said, none recorded.
+        let refused = h.run(["apply", file, "--require-approvals", "2", "--allowed-signers", signers, "--break-glass", "--reason", "payments outage"])
+        XCTAssertEqual(refused.status, 2, refused.err)
+        XCTAssertFalse(refused.err.contains("break-glass:"), refused.err)
+        XCTAssertFalse(h.ok("status").err.contains("break-glass"), "nothing applied, nothing owed")
         let r = apply(["--break-glass", "--reason", "payments outage"])
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.err.contains("warning: break-glass: applying the plan"), r.err)
+        XCTAssertTrue(r.err.contains("warning: break-glass: applied the plan"), r.err)
         let log = h.ok("log --limit 1").out
         XCTAssertTrue(log.contains("apply shop (break-glass, 2 approvals needed: payments outage)"), log)
-        let token = try XCTUnwrap(r.err.components(separatedBy: "applying the plan ").last?.prefix(16)).description
+        let token = try XCTUnwrap(r.err.components(separatedBy: "applied the plan ").last?.prefix(16)).description
         XCTAssertTrue(h.ok("status").err.contains("was applied with break-glass by tester"), "status names it")
         h.ok("publish \(h.dir)/out")
         let verified = h.run(["verify", h.dir + "/out"])

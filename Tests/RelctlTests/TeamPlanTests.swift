@@ -58,6 +58,7 @@ final class TeamPlanTests: XCTestCase {
         let asked = h.run(["apply", path], terminal: true, answer: "n")
         XCTAssertTrue(asked.err.contains("applying takes them back:"), asked.err)
         XCTAssertTrue(asked.err.contains("(by hand)"), asked.err)
+        XCTAssertEqual(asked.err.components(separatedBy: "force floor '1.1' → none").count, 2, "a drift row is said once, apart: \(asked.err)")
     }
 
     /// A part edited in the file and in the database since is a conflict, said as such.
@@ -153,6 +154,16 @@ final class TeamPlanTests: XCTestCase {
         let applied = h.run(["apply", path, "--yes"], database: fresh)
         XCTAssertEqual(applied.status, 0, applied.err)
         XCTAssertTrue(applied.err.contains("created \(fresh)"), applied.err)
+        // Only a database this process made, and nothing else wrote to, is removed again.
+        let other = h.dir + "/other.db"
+        XCTAssertEqual(h.run(["init"], database: other).status, 0)
+        XCTAssertEqual(h.run(["project", "add", "blog"], database: other).status, 0)
+        Store.removeIfUnused(other, user: "tester")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other), "a database written to is kept")
+        let unused = h.dir + "/unused.db"
+        XCTAssertEqual(h.run(["init"], database: unused).status, 0)
+        Store.removeIfUnused(unused, user: "tester")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: unused))
         XCTAssertEqual(h.run(["plan", path, "--exit-code"], database: fresh).status, 0, "the new database holds the file")
     }
 }

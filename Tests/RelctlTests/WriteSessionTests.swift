@@ -89,6 +89,20 @@ final class WriteSessionTests: XCTestCase {
         XCTAssertTrue(((h.ok("--json rules show").json as? [String: Any])?["releaseDelayDays"] as? Int) == 1, h.ok("--json rules show").out)
     }
 
+    /// A revert whose rows already hold what they held before (a later change put them back) writes and logs nothing, and says so.
+    func testARevertThatChangesNothingSaysSo() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("rules set --release-delay 3 --yes")
+        let first = lastID(h)
+        h.ok("rules set --release-delay 1 --yes")
+        let r = h.run(["--json", "revert", String(first), "--with-later", "--yes"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.err.contains("nothing to revert: the rows of"), r.err)
+        XCTAssertTrue((r.json as? [String: Any])?["id"] is NSNull, r.out)
+        XCTAssertEqual(lastID(h), first + 1, "nothing logged")
+    }
+
     /// A change's kind and platforms are columns of its log row, set from
     /// the Change value, not read back from its sentence.
     func testKindsAndPlatformsAreStoredAndQueried() throws {

@@ -78,21 +78,22 @@ enum ConfigCommands {
     ) { inv in
         let (path, bytes, projects, removed) = try read(inv)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
-        // again when nothing was applied, once the store that made it is gone.
+        // again when nothing was applied, once the store that made it is gone: only by the
+        // process that made it, and only while nothing else has written to it.
         let creating = Store.isMissing(inv.dbPath) && !inv.dryRun
-        var applied = false
+        var created = false, applied = false
         do {
-            try apply(inv, path, bytes, projects, removed, creating: creating, applied: &applied)
+            try apply(inv, path, bytes, projects, removed, creating: creating, created: &created, applied: &applied)
         } catch {
-            if creating && !applied { Store.remove(inv.dbPath) }
+            if created && !applied { Store.removeIfUnused(inv.dbPath, user: inv.context.user) }
             throw error
         }
     }
 
     static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]],
-                      creating: Bool, applied: inout Bool) throws {
+                      creating: Bool, created: inout Bool, applied: inout Bool) throws {
         let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
-        if creating { _ = try store.initialise(now: inv.now) }
+        if creating { created = try store.initialise(now: inv.now) }
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
         let expected = inv.value("expect")
@@ -116,15 +117,18 @@ enum ConfigCommands {
             }
             glass = BreakGlass(token: current, at: now, user: inv.context.user, reason: inv.value("reason")!, required: Int64(count),
                                approvals: folder, signers: signers)
-            inv.warn("break-glass: applying the plan \(current) with \(found): \(inv.value("reason")!)")
         }
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
-        asking.apart = { applied, rows, words in applied.flatMap { driftLines($0, rows, words, inv) } }
+        asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, rows, words, inv) }) }
         let outcome = try inv.write(store, projects: projects.map(\.slug), asking: asking) {
             try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)
         }
         applied = true
-        if creating { inv.info("created \(inv.dbPath)") }
+        if created { inv.info("created \(inv.dbPath)") }
+        // Said once the apply is made (or, in a dry run, would be), never for one refused or cancelled.
+        if let glass {
+            inv.warn("break-glass: \(inv.dryRun ? "would apply" : "applied") the plan \(glass.token) with fewer than its \(glass.required) approvals: \(glass.reason)")
+        }
         for p in outcome { for w in p.warnings { inv.warn("\(p.slug): \(w)") } }
         let changed = outcome.filter { $0.status != "unchanged" }
         try inv.printWritten {

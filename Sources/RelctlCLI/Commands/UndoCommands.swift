@@ -53,9 +53,14 @@ enum UndoCommands {
         let done = try inv.write(store, projects: entry.project.map { [$0] } ?? [], asking: asking) { session in
             try session.revert(entry.id, withLater: later, now: inv.now)
         }
-        inv.info("reverted \(names(done).joined(separator: ", "))\(inv.dryRun ? "" : " as change #\(done.id)")")
+        if done.id == 0 && !inv.dryRun {
+            // Later changes taken back with it put every row back already: nothing to write, nothing logged.
+            inv.info("nothing to revert: the rows of \(names(done).joined(separator: ", ")) already hold what they held before")
+        } else {
+            inv.info("reverted \(names(done).joined(separator: ", "))\(inv.dryRun ? "" : " as change #\(done.id)")")
+        }
         try inv.printWritten {
-            .object(["id": inv.dryRun ? .null : .int(done.id), "dryRun": .bool(inv.dryRun), "reverted": .array(done.entries.map { .int($0.id) }.reversed()),
+            .object(["id": inv.dryRun || done.id == 0 ? .null : .int(done.id), "dryRun": .bool(inv.dryRun), "reverted": .array(done.entries.map { .int($0.id) }.reversed()),
                      "changes": .array(done.changes.map(LogCommand.json)), "impact": .array((inv.previewedImpact ?? []).map { .string($0) })])
         }
     }

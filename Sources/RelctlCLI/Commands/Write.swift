@@ -34,8 +34,9 @@ extension Invocation {
         var vet: (([RowChange]) throws -> Void)? = nil
         /// Tried even when confirmed and silenced: its impact is part of its output (revert).
         var alwaysTried = false
-        /// Lines said apart after its rows, from what it made (apply: the rows that take back a change made since the file).
-        var apart: ((T, [RowChange], ChangeWords) -> [String])? = nil
+        /// Rows said apart, after the others, from what it made (apply: the rows that take back a change
+        /// made since the file): their indices among the rows, and the lines that say them.
+        var apart: ((T, [RowChange], ChangeWords) -> (indices: Set<Int>, lines: [String]))? = nil
     }
 
     /// Makes a change to one project that users see, shown and asked about first.
@@ -119,8 +120,14 @@ extension Invocation {
     /// Its rows (a dry run says them once, after the command: "would change:"), then its impact.
     private func show<T>(_ trial: Trial<T>, _ asking: Asking<T>) {
         let heading = asking.heading.map { $0(trial.result) + "\n" }
-        let apart = asking.apart?(trial.result, trial.rows, trial.words) ?? []
-        let rows = (dryRun ? heading ?? "" : (heading ?? "changes:\n") + trial.changeLines.map { "  \($0)\n" }.joined()) + apart.map { "\($0)\n" }.joined()
+        let (apartRows, apartLines): (Set<Int>, [String]) = asking.apart?(trial.result, trial.rows, trial.words) ?? ([], [])
+        // The rows said apart are not said twice.
+        var lines = trial.changeLines
+        if !apartRows.isEmpty {
+            lines = trial.rows.indices.filter { !apartRows.contains($0) }.prefix(Trial<T>.linesShown).map { trial.words.line(trial.rows[$0]) }
+        }
+        var rows = dryRun ? heading ?? "" : (heading ?? "changes:\n") + lines.map { "  \($0)\n" }.joined()
+        rows += apartLines.map { "\($0)\n" }.joined()
         context.stderr.write(rows + "impact:\n" + trial.shown(asking.moves).map { "  \(PeopleTime.inText($0, context: context))\n" }.joined())
     }
 
