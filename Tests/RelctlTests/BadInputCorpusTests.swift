@@ -142,7 +142,14 @@ final class BadInputCorpusTests: XCTestCase {
                      ["revert", "99999999999999999999", "--yes"], ["revert", "1.5", "--yes"], ["revert", "", "--yes"], ["undo", "extra"],
                      ["undo"], ["revert", "3", "--with-later"], ["undo", "--with-later=yes"], ["export", "--all-projects", "-p", "shop"], ["export", "extra"],
                      ["plan"], ["apply"], ["export", "--all-projects", "--as", "x"], ["export", "--as", "Not A Slug"], ["plan", "a.json", "b.json"], ["apply", "a.json", "--expect"], ["plan", "a.json", "--exit-code=yes"],
-                     ["conformance", "export"], ["conformance", "export", "a", "b"], ["conformance"], ["conformance", "export", ""]] {
+                     ["conformance", "export"], ["conformance", "export", "a", "b"], ["conformance"], ["conformance", "export", ""],
+                     ["approve"], ["approve", "a.json"], ["approve", "a.json", "--key", "k", "--token", "xyz"], ["approve", "a.json", "--key", "k", "--token", "0123456789ABCDEF"],
+                     ["apply", "a.json", "--require-approvals", "0"], ["apply", "a.json", "--require-approvals", "x", "--allowed-signers", "s"],
+                     ["apply", "a.json", "--require-approvals", "2"], ["apply", "a.json", "--break-glass", "--reason", "x"],
+                     ["apply", "a.json", "--reason", "x"], ["apply", "a.json", "--require-approvals", "2", "--allowed-signers", "s", "--break-glass"],
+                     ["project", "edit", "--formats", "bogus"], ["project", "edit", "--formats", ""], ["project", "edit", "--formats", "all,siren"],
+                     ["project", "add", "blog", "--formats", "siren,siren"], ["version", "add", "3.0", "--platform", "ios", "--build", "300", "--released", "2d"],
+                     ["version", "edit", "2.0", "--platform", "ios", "--released", "90m"]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }

@@ -11,11 +11,14 @@ final class UndoTests: XCTestCase {
     /// Every row of every table that holds configuration, in key order:
     /// what "the database is as it was" means (the log, edit stamps and the
     /// never-reused window counter move on by design).
-    func configuration(_ h: Harness) throws -> [String] {
+    func configuration(_ h: Harness) throws -> [String] { try UndoTests.rows(h) }
+
+    /// Every row of the captured tables, and of `others`, in key order.
+    static func rows(_ h: Harness, also others: [String] = []) throws -> [String] {
         let c = try Connection(path: h.db, readOnly: true, create: false)
         var out: [String] = []
-        for table in ChangeCapture.tables.map(\.name) {
-            for row in try c.query("SELECT * FROM \(table) ORDER BY 1, 2, 3") {
+        for (table, order) in ChangeCapture.tables.map({ ($0.name, "1, 2, 3") }) + others.map({ ($0, "1, 2") }) {
+            for row in try c.query("SELECT * FROM \(table) ORDER BY \(order)") {
                 out.append(table + ": " + row.values.map { "\($0)" }.joined(separator: "|"))
             }
         }

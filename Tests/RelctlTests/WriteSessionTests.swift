@@ -9,16 +9,7 @@ import XCTest
 /// each commits only the rows it showed.
 final class WriteSessionTests: XCTestCase {
     /// Every row of the configuration, the log and the histories: what "the database is unchanged" means.
-    func state(_ h: Harness) throws -> [String] {
-        let c = try Connection(path: h.db, readOnly: true, create: false)
-        var out: [String] = []
-        for table in ChangeCapture.tables.map(\.name) + ["audit", "audit_change", "audit_revert", "lineage", "meta"] {
-            for row in try c.query("SELECT * FROM \(table) ORDER BY 1, 2") {
-                out.append(table + ": " + row.values.map { "\($0)" }.joined(separator: "|"))
-            }
-        }
-        return out
-    }
+    func state(_ h: Harness) throws -> [String] { try UndoTests.rows(h, also: ["audit", "audit_change", "audit_revert", "lineage", "meta"]) }
 
     /// Runs `args` on a terminal, answering yes; at its question another
     /// relctl runs `other` with --yes. The state right after the other writer is kept.

@@ -76,6 +76,8 @@ enum ConfigCommands {
                    Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since."),
                    Example("relctl apply shop.relctl.json --require-approvals 2 --allowed-signers allowed_signers --yes", "In CI: apply only what two people approved, exactly as it is.")]
     ) { inv in
+        // A misuse is said before any file or database is read.
+        let required = try requiredApprovals(inv)
         let (path, bytes, projects, removed) = try read(inv)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
         // again when nothing was applied, once the store that made it is gone: only by the
@@ -83,7 +85,7 @@ enum ConfigCommands {
         let creating = Store.isMissing(inv.dbPath) && !inv.dryRun
         var created = false, applied = false
         do {
-            try apply(inv, path, bytes, projects, removed, creating: creating, created: &created, applied: &applied)
+            try apply(inv, path, bytes, projects, removed, required: required, creating: creating, created: &created, applied: &applied)
         } catch {
             if created && !applied { Store.removeIfUnused(inv.dbPath, user: inv.context.user) }
             throw error
@@ -91,13 +93,12 @@ enum ConfigCommands {
     }
 
     static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]],
-                      creating: Bool, created: inout Bool, applied: inout Bool) throws {
+                      required: (Int, String)?, creating: Bool, created: inout Bool, applied: inout Bool) throws {
         let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
         if creating { created = try store.initialise(now: inv.now) }
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
         let expected = inv.value("expect")
-        let required = try requiredApprovals(inv)
         // Set when the plan is applied with fewer approvals than required (--break-glass), before the write that records it.
         var glass: BreakGlass? = nil
         let vet: (([RowChange]) throws -> Void)? = expected == nil && required == nil ? nil : { rows in
