@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, lowest first; each may import only the ones above it in this list:
 //   SQLite      the sqlite3 C API, nothing of relctl
 //   RelctlModel versions, records, locales, rules, catalog, time, the evaluator and the
-//               reading of control.json: what an app needs (RelctlClient), no dependency at all
+//               reading (and verifying) of control.json: what an app needs (RelctlClient); no dependency
+//               but libcrypto on Linux, for Ed25519 where the platform has no CryptoKit
 //   RelctlClient  the app's library: control.json to what to show, on the model alone
 //   RelctlCore  formats, status pages, the proofs and client simulations, imports: on the model
 //   RelctlStore schema, migrations, every query and every write, returning core types
@@ -46,7 +47,7 @@ let package = Package(
         ),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         // No unsafe flags on what an app adds (SwiftPM refuses them in a dependency): `make check` builds these two with -warnings-as-errors.
-        .target(name: "RelctlModel", plugins: ["EmbedTemplates"]),
+        .target(name: "RelctlModel", dependencies: [.target(name: "CCrypto", condition: .when(platforms: [.linux]))], plugins: ["EmbedTemplates"]),
         .target(name: "RelctlClient", dependencies: ["RelctlModel"]),
         // The wiring an app needs, as a command (and what RelctlClient weighs: bench/client-size).
         .executableTarget(name: "relctl-client-sample", dependencies: ["RelctlClient"], path: "Sources/relctl-client-sample", swiftSettings: strict),

@@ -6,3 +6,7 @@
 // OpenSSL built without its deprecated calls (no-deprecated) lacks them.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
+// Ed25519: keys, signing (publish), verifying (RelctlModel on Linux, where there is no CryptoKit).
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/err.h>

@@ -39,7 +39,13 @@ public final class ReleaseControl: @unchecked Sendable {
         case badBuild(Int64)
         /// The download failed (status, network, size).
         case download(String)
+        /// The document is not obeyed: unsigned where keys are trusted, signed by another key,
+        /// altered, for another project, older than one accepted, or expired (the reason says which).
+        case refused(String)
+        /// A trusted key given to `init` is not base64 of a 32-byte Ed25519 public key.
+        case badKey(String)
     }
+
 
     /// Documents larger than this are refused unread: the size publish refuses to write.
     public static let maximumBytes = ControlDocument.maximumBytes
@@ -49,10 +55,16 @@ public final class ReleaseControl: @unchecked Sendable {
     private let source: URL?
     private let storage: URL?
     private let clock: @Sendable () -> Int64
+    /// The raw public keys a document must be signed by; none: documents are read unsigned.
+    private let trustedKeys: [[UInt8]]
+    /// The project the documents must be for; nil: the project of the first one accepted.
+    private let project: String?
 
     /// Everything that changes, behind `lock`.
     private struct Inner {
         var document: ProjectSnapshot?
+        /// What the document says of itself, when signed: its project, revision and expiry.
+        var seal: SignedDocument.Seal?
         /// Release notes by version, from the last what's-new file read.
         var notes: [String: String] = [:]
         var choices = Choices()
@@ -88,11 +100,25 @@ public final class ReleaseControl: @unchecked Sendable {
 
     /// `storage`: a folder of the app's own (Application Support); nil keeps
     /// nothing between launches. `clock`: seconds since 1970 (tests move it).
-    public init(device: Device, source: URL? = nil, storage: URL? = nil,
+    /// `trustedKeys`: the Ed25519 public keys (base64, as `relctl keys
+    /// generate` prints them) the app pins, its active key and the offline
+    /// backup; given, only a document signed by one of them is obeyed, only
+    /// for `project` (nil: the project of the first one accepted), never
+    /// older than one accepted, and, once expired, not at all: from an
+    /// expired document the app shows neither a window nor a required
+    /// update (`ReleaseState.expiredAt` says so).
+    public init(device: Device, source: URL? = nil, storage: URL? = nil, trustedKeys: [String] = [], project: String? = nil,
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(Failure) {
         guard let version = try? Version(device.version) else { throw .badVersion(device.version) }
         // As relctl takes a build: a negative one would sort below every release and be told to update.
         if let build = device.build, (try? parseBuild(String(build))) == nil { throw .badBuild(build) }
+        var keys: [[UInt8]] = []
+        for text in trustedKeys {
+            guard let key = Ed25519.publicKey(text) else { throw .badKey(text) }
+            keys.append(key)
+        }
+        self.trustedKeys = keys
+        self.project = project
         self.device = device
         release = Release(version, build: device.build)
         self.source = source
@@ -100,7 +126,12 @@ public final class ReleaseControl: @unchecked Sendable {
         self.clock = clock
         guard let storage else { return }
         // A stored file that no longer reads (damaged on disk) is as if none were stored.
-        if let bytes = try? Data(contentsOf: storage.appendingPathComponent("control.json")) { inner.document = try? decode(Array(bytes)) }
+        // Checked again as downloaded (the keys may have changed with the app), but for its expiry: an expired one is kept and not obeyed.
+        if let bytes = try? Data(contentsOf: storage.appendingPathComponent("control.json")),
+           let (document, seal) = try? decode(Array(bytes), accepted: nil, pinned: nil, expiring: false) {
+            inner.document = document
+            inner.seal = seal
+        }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { inner.choices = Choices(data) }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { inner.notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
     }
@@ -110,13 +141,15 @@ public final class ReleaseControl: @unchecked Sendable {
     /// Reads a document the app fetched itself. Returns the state it gives now.
     @discardableResult
     public func load(_ bytes: [UInt8]) throws(Failure) -> ReleaseState {
-        let snapshot: ProjectSnapshot
-        do { snapshot = try decode(bytes) } catch {
+        let snapshot: ProjectSnapshot, seal: SignedDocument.Seal?
+        let (accepted, pinned) = locked { ($0.seal?.revision, $0.seal?.project) }
+        do { (snapshot, seal) = try decode(bytes, accepted: accepted, pinned: pinned, expiring: true) } catch {
             locked { $0.lastError = error }
             throw error
         }
         locked { inner in
             inner.document = snapshot
+            inner.seal = seal
             inner.lastError = nil
             keep(bytes, as: "control.json")
         }
@@ -233,6 +266,7 @@ public final class ReleaseControl: @unchecked Sendable {
         let (document, nextDownload, postponed) = locked { ($0.document, $0.nextDownload, $0.choices.postponed?.until) }
         var wake = nextDownload
         if let document, let change = NextChange.after(document, at: now)?.at { wake = min(wake, change) }
+        if let expires = locked({ $0.seal?.expiresAt }), expires > now { wake = min(wake, expires) }
         if let postponed, postponed > now { wake = min(wake, postponed) }
         return max(1, min(wake - now, ControlDocument.normalPoll))
     }
@@ -242,6 +276,8 @@ public final class ReleaseControl: @unchecked Sendable {
         guard let document = inner.document,
               let answer = ClientAnswer.answer(document, platform: device.platform, release: release, os: device.os,
                                                languages: device.languages, at: t) else { return nil }
+        // The kill switch fails open: an expired document blocks nobody and asks nothing.
+        if let seal = inner.seal, t >= seal.expiresAt { return ReleaseState(expiredAt: seal.expiresAt, poll: answer.pollIntervalSeconds) }
         var state = ReleaseState(answer)
         if let version = state.update?.version { state.update?.releaseNotes = inner.notes[version] }
         if state.kind == .optional, let update = state.update {
@@ -268,14 +304,28 @@ public final class ReleaseControl: @unchecked Sendable {
         return now
     }
 
-    private func decode(_ bytes: [UInt8]) throws(Failure) -> ProjectSnapshot {
+    /// The document's snapshot and seal, checked in SignedDocument's order:
+    /// the signature over the raw bytes, then the parse, the project (the
+    /// one given, else `pinned`), the revision (not below `accepted`), the expiry.
+    private func decode(_ bytes: [UInt8], accepted: Int64?, pinned: String?, expiring: Bool) throws(Failure) -> (ProjectSnapshot, SignedDocument.Seal?) {
         guard bytes.count <= ReleaseControl.maximumBytes else { throw .unreadable("the document is \(bytes.count) bytes, more than \(ReleaseControl.maximumBytes)") }
+        var payload = bytes
+        do {
+            if !trustedKeys.isEmpty { payload = try SignedDocument.verified(bytes, keys: trustedKeys).payload }
+            // An app that pins no key reads a signed document's payload as it reads a plain one.
+            else if SignedDocument.isEnvelope(bytes) { payload = try SignedDocument.unpack(bytes).payload }
+        } catch { throw .refused(error.message) }
         let file: ControlImport.File
-        do { file = try ControlImport.read(bytes) } catch { throw .unreadable(error.message) }
+        do { file = try ControlImport.read(payload) } catch { throw .unreadable(error.message) }
+        if !trustedKeys.isEmpty {
+            do { try SignedDocument.check(file.seal, project: project ?? pinned, accepted: accepted, at: expiring ? clock() : Int64.min) } catch {
+                throw .refused(error.message)
+            }
+        }
         var snapshot = file.snapshot
         guard snapshot.platforms.contains(where: { $0.name == device.platform }) else { throw .unknownPlatform(device.platform) }
         snapshot.zone = ReleaseControl.zone(snapshot.project.timeZone)
-        return snapshot
+        return (snapshot, file.seal)
     }
 
     private func readWhatsNew(_ bytes: [UInt8]) throws(Failure) {
@@ -354,6 +404,21 @@ public final class ReleaseControl: @unchecked Sendable {
         if let http = response as? HTTPURLResponse, http.statusCode != 200 { throw Failure.download("HTTP \(http.statusCode) from \(url)") }
         guard data.count <= maximumBytes else { throw Failure.download("\(data.count) bytes from \(url), more than \(maximumBytes)") }
         return Array(data)
+    }
+}
+
+extension ReleaseControl.Failure: CustomStringConvertible {
+    /// One line for a log.
+    public var description: String {
+        switch self {
+        case .unreadable(let why): return "unreadable document: \(why)"
+        case .unknownPlatform(let p): return "the document has no platform '\(p)'"
+        case .badVersion(let v): return "'\(v)' is not a version (1 to 4 numbers)"
+        case .badBuild(let b): return "\(b) is not a build (0 to 2,100,000,000)"
+        case .download(let why): return "download failed: \(why)"
+        case .refused(let why): return "refused: \(why)"
+        case .badKey(let k): return "'\(k)' is not an Ed25519 public key (base64 of 32 bytes)"
+        }
     }
 }
 

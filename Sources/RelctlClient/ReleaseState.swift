@@ -45,6 +45,17 @@ public struct ReleaseState: Equatable, Sendable {
     public var shouldPrompt: Bool
     /// How long to wait before asking the server again.
     public var pollIntervalSeconds: Int64
+    /// Set when the last good document, signed, expired at this instant:
+    /// nothing it says is obeyed (kind is none) until a fresh one is read,
+    /// so an expired signature can never lock users out.
+    public var expiredAt: Int64?
+
+    init(expiredAt: Int64, poll: Int64) {
+        kind = .none
+        shouldPrompt = false
+        pollIntervalSeconds = poll
+        self.expiredAt = expiredAt
+    }
 
     /// The state of one answer (ClientAnswer: the one evaluator's), before the user's choices.
     init(_ a: ClientAnswer) {

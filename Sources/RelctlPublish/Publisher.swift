@@ -32,6 +32,8 @@ public enum Publisher {
         /// Told of each project as it is taken (its index, the count and its slug), and
         /// once more with no slug when all are.
         public var progress: ((Int, Int, String?) -> Void)? = nil
+        /// The private keys to sign with: each project that trusts keys is signed by those of them it trusts, and refused when none.
+        public var signingKeys: [SigningKey] = []
         /// Gives a snapshot the UTC offsets its messages need (the system's zone database).
         public var fillZone: (inout ProjectSnapshot) -> Void = { _ in }
 
@@ -144,11 +146,19 @@ public enum Publisher {
                     request.progress?(i, toRender.count, slug)
                     rendered.append(slug)
                     findings += result.disagreements
+                    var files = result.files, next = NextChange.after(snapshot, at: at)
+                    if !snapshot.project.trustedKeys.isEmpty {
+                        // Signed last, over the bytes checked; signed again before the signature lapses.
+                        let seal = try Signing.sign(&files, project: snapshot.project, keys: request.signingKeys, dir: dir, at: at)
+                        let renew = seal.issuedAt + Signing.renewAfter, cause = "the signature of \(slug)'s files is renewed"
+                        if next == nil || renew < next!.at { next = NextChange(at: renew, causes: [cause]) }
+                        else if renew == next!.at { next!.causes.append(cause) }
+                    }
                     index.projects[slug] = PublishedProject(
                         revision: revisions.revision(slug), edits: revisions.edits[slug],
-                        validFrom: NextChange.since(snapshot, at: at), nextChange: NextChange.after(snapshot, at: at),
+                        validFrom: NextChange.since(snapshot, at: at), nextChange: next,
                         disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
-                    for file in result.files {
+                    for file in files {
                         // --full compares every file's bytes, whatever its size and time say.
                         tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         index.files[file.path] = (file.bytes.count, file.sha256)

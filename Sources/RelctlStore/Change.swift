@@ -17,6 +17,7 @@ public enum ChangeKind: String, CaseIterable, Sendable {
     case maintenanceSchedule = "maintenance schedule", maintenanceStart = "maintenance start", maintenanceStop = "maintenance stop"
     case maintenanceMessage = "maintenance message", maintenanceEdit = "maintenance edit", maintenanceCancel = "maintenance cancel"
     case importRetired = "import retired", importAndVersion = "import andversion", importControl = "import control"
+    case keysTrust = "keys trust", keysRetire = "keys retire"
     case apply, revert, publish, deploy
 }
 

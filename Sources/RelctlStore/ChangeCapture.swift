@@ -43,6 +43,7 @@ enum ChangeCapture {
             .init("time_zone", json: "timeZone", words: "time zone"),
             .init("whatsnew_limit", json: "whatsnewLimit", words: "whatsnew limit"),
             .init("formats", json: "formats", words: "formats"),
+            .init("trusted_keys", json: "trustedKeys", words: "trusted keys"),
         ]),
         Table("platform", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
             .init("id", json: "id", words: "id"),

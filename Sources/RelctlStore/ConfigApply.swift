@@ -43,22 +43,23 @@ extension Session {
             func run(_ sql: String, _ args: [SQLValue]) throws { try db.run(sql, args) }
             let want = desired.snapshot, f = want.project
             let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
-                                        .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit), .text(f.formats.stored)]
+                                        .int(f.releaseDelayDays), .int(f.remindHours), .text(f.outdated.rawValue), .int(f.whatsNewLimit), .text(f.formats.stored),
+                                        .text(f.trustedKeys.joined(separator: ","))]
             let project: ProjectRecord
             if let p = try store.project(slug: f.slug) {
                 project = p
                 if p.name != f.name || p.defaultLocale != f.defaultLocale || p.locales != f.locales || p.timeZone != f.timeZone || p.rules != f.rules
                     || p.releaseDelayDays != f.releaseDelayDays || p.remindHours != f.remindHours || p.outdated != f.outdated || p.whatsNewLimit != f.whatsNewLimit
-                    || p.formats != f.formats {
+                    || p.formats != f.formats || p.trustedKeys != f.trustedKeys {
                     try run("""
                         UPDATE project SET name = ?, default_locale = ?, locales = ?, time_zone = ?, rules = ?, release_delay_days = ?,
-                            remind_hours = ?, outdated = ?, whatsnew_limit = ?, formats = ? WHERE id = ?
+                            remind_hours = ?, outdated = ?, whatsnew_limit = ?, formats = ?, trusted_keys = ? WHERE id = ?
                         """, settings + [.int(p.id)])
                 }
             } else {
                 try run("""
-                    INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, formats, slug)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO project(name, default_locale, locales, time_zone, rules, release_delay_days, remind_hours, outdated, whatsnew_limit, formats, trusted_keys, slug)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, settings + [.text(f.slug)])
                 project = try store.project(slug: f.slug)!
             }

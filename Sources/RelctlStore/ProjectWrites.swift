@@ -34,6 +34,33 @@ extension Session {
         }
     }
 
+    /// The project's apps trust `key` (base64 of an Ed25519 public key): from now on
+    /// its files are published signed, by a trusted key only.
+    public func trustKey(_ key: String, project slug: String, now: Int64) throws {
+        try change(Change(.keysTrust, project: slug, "keys trust \(slug) \(Ed25519.keyID(Ed25519.publicKey(key) ?? []))"), now: now) {
+            let p = try store.requireProject(slug)
+            guard !p.trustedKeys.contains(key) else { return }
+            try db.run("UPDATE project SET trusted_keys = ? WHERE id = ?", [.text((p.trustedKeys + [key]).joined(separator: ",")), .int(p.id)])
+        }
+    }
+
+    /// Publish no longer signs with `key` (its base64 or key id). The last
+    /// key is retired only `allowingUnsigned`: the project's files go back to unsigned.
+    public func retireKey(_ key: String, project slug: String, allowingUnsigned: Bool, now: Int64) throws {
+        let p = try store.requireProject(slug)
+        guard let held = p.trustedKeys.first(where: { $0 == key || Ed25519.keyID(Ed25519.publicKey($0) ?? []) == key }) else {
+            throw StoreError("project '\(slug)' does not trust key \(key)", fix: .run(["keys", "list"], "see the keys it trusts with"))
+        }
+        let left = p.trustedKeys.filter { $0 != held }
+        if left.isEmpty && !allowingUnsigned {
+            throw StoreError("\(Ed25519.keyID(Ed25519.publicKey(held) ?? [])) is the last key project '\(slug)' trusts: without it, its files are published unsigned, and apps that pin keys refuse them",
+                             fix: .either(.run(["keys", "trust", "KEY"], "trust the next key first with"), .advice("to stop signing on purpose, add --unsigned")))
+        }
+        try change(Change(.keysRetire, project: slug, "keys retire \(slug) \(Ed25519.keyID(Ed25519.publicKey(held) ?? []))"), now: now) {
+            try db.run("UPDATE project SET trusted_keys = ? WHERE id = ?", [.text(left.joined(separator: ",")), .int(p.id)])
+        }
+    }
+
     public func removeProject(_ slug: String, now: Int64) throws {
         try change(Change(.projectRemove, project: slug, "project rm \(slug)"), now: now) {
             let p = try store.requireProject(slug)

@@ -10,7 +10,7 @@ extension Store {
 
     public var defaultProject: String? { get throws { try meta("default_project") } }
 
-    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit, formats"
+    static let projectColumns = "id, slug, name, default_locale, locales, rules, release_delay_days, remind_hours, outdated, time_zone, whatsnew_limit, formats, trusted_keys"
 
     func project(_ r: Row) throws -> ProjectRecord {
         let slug = r.text(1)
@@ -49,6 +49,13 @@ extension Store {
             throw badRow(what, "its formats '\(r.text(11))' are not \(ServedFormats.accepted)")
         }
         record.formats = formats
+        for part in r.text(12).split(separator: ",", omittingEmptySubsequences: false) where !r.text(12).isEmpty {
+            guard Ed25519.publicKey(String(part)) != nil else {
+                throw badRow(what, "its trusted key '\(part)' is not base64 of a 32-byte Ed25519 public key")
+            }
+            guard !record.trustedKeys.contains(String(part)) else { throw badRow(what, "it trusts key '\(part)' twice") }
+            record.trustedKeys.append(String(part))
+        }
         return record
     }
 

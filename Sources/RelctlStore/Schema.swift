@@ -194,6 +194,11 @@ enum Schema {
             signers TEXT NOT NULL
         ) STRICT;
         """,
+        // 13: the public keys a project's apps trust (base64, joined by commas),
+        // and the project's capture triggers made again to hold the column.
+        "ALTER TABLE project ADD COLUMN trusted_keys TEXT NOT NULL DEFAULT '';\n"
+            + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_project_\($0);\n" }.joined()
+            + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "project" }),
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

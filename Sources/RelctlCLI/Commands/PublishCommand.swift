@@ -15,6 +15,7 @@ enum PublishCommand {
                   Option("exec-timeout", value: "DURATION", help: "With --exec: how long CMD may run before it is stopped and counted as failed.", defaultValue: "10m"),
                   Option("full", help: "Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand. Files are still written only where they differ."),
                   Option("no-pages", help: "Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed."),
+                  signingKey,
                   Option(overrideFlag, help: "Write the files even though a client would do something other than 'relctl check' says (a relctl bug: report it). For emergencies only.")],
         examples: [Example("relctl publish ./out", "Publish every project into ./out."),
                    Example("relctl publish ./out --dry-run", "See what a publish would change."),
@@ -37,6 +38,17 @@ enum PublishCommand {
                unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements, rendered: o.rendered)
     }
 
+    static let signingKey = Option("signing-key", value: "FILE", help: "An Ed25519 private key (PEM, from 'relctl keys generate') to sign the files of projects that trust its public key; repeat during a rotation. A project that trusts keys is never published unsigned.",
+                                   repeatable: true, env: "RELCTL_SIGNING_KEY", completion: .file)
+
+    /// The keys of --signing-key (or RELCTL_SIGNING_KEY), read at each publish: a watcher takes a replaced key file.
+    static func signingKeys(_ inv: Invocation) throws -> [SigningKey] {
+        let paths = inv.values("signing-key").isEmpty ? inv.value("signing-key").map { [$0] } ?? [] : inv.values("signing-key")
+        return try paths.map { path in
+            do { return try SigningKey.read(path) } catch let e as PublishError { throw RelctlError.usage(e.message, hint: e.hint) }
+        }
+    }
+
     /// Who wrote a tree: a tree another relctl wrote is rendered anew, whole.
     static let generator = FormatRevision.generator(version: Runner.version)
 
@@ -54,6 +66,7 @@ enum PublishCommand {
         request.lockWait = inv.context.publishLockWait
         request.log = (inv.dbPath, inv.context.user, inv.now)
         request.fillZone = { ZoneOffsets.fill(&$0) }
+        request.signingKeys = try signingKeys(inv)
         if inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json && !inv.flag("watch") {
             let stderr = inv.context.stderr
             request.progress = { i, count, slug in

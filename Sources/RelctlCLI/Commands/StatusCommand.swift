@@ -26,6 +26,18 @@ enum StatusCommand {
         let evaluator = Evaluator(snapshot)
         var platformDocs: [JSON] = []
         var text = "project: \(snapshot.project.slug) (\(snapshot.project.name)) at \(inv.people(at)); its messages' dates in \(snapshot.project.timeZone)\n"
+        // A signing project: how long apps obey the files of the last publish (this machine's tree of it).
+        var signed: JSON = .null
+        if !snapshot.project.trustedKeys.isEmpty {
+            if let dir = try store.read({ try store.lastPublishDir() }), FileSystem.kind(of: dir + "/index.json") == .file {
+                let report = SignatureReport(snapshot.project, root: dir, at: inv.now)
+                text += "signed: " + report.line(inv) + " (in \(dir))\n"
+                if report.lapsesSoon(at: inv.now) || !report.problems.isEmpty { inv.warn(report.line(inv)) }
+                signed = report.json()
+            } else {
+                text += "signed: by \(snapshot.project.trustedKeys.count) trusted key\(snapshot.project.trustedKeys.count == 1 ? "" : "s"); no published tree here to say how long apps obey it ('relctl verify DIR' does)\n"
+            }
+        }
         for w in snapshot.windows where w.isActive(at: at) {
             text += "MAINTENANCE ACTIVE: window #\(w.id) (\(w.platformName ?? "all platforms")) until \(w.endsAt.map(inv.people) ?? "stopped")\n"
         }
@@ -90,7 +102,7 @@ enum StatusCommand {
                 "active": .array(snapshot.windows.filter { $0.isActive(at: at) }.map { MaintenanceCommands.json($0, now: at) }),
                 "upcoming": .array(snapshot.upcomingWindows(nil, at: at).map { MaintenanceCommands.json($0, now: at) }),
             ]),
-            "platforms": .array(platformDocs),
+            "platforms": .array(platformDocs), "signatures": signed,
         ])) { text }
     }
 

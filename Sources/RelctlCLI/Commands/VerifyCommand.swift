@@ -64,11 +64,14 @@ enum VerifyCommand {
         var disagreements: [Finding] = []
         var limits: [(project: String, limit: Limit)] = []
         var decisions = 0
+        var signatures: [SignatureReport] = []
         let database: TreeCurrency.Database = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
+            // Each signature against the project's trusted keys, as apps that pin them check it now.
+            signatures = mine.filter { !$0.trustedKeys.isEmpty }.map { SignatureReport($0, root: root, files: files, at: inv.now) }
             // In batches: one is checked on the other cores while this thread reads the next.
             var checking: (batch: [ProjectRecord], results: Pending<[ParallelRender.Verified]>)? = nil
             func take() {
@@ -123,6 +126,7 @@ enum VerifyCommand {
             "addedProjects": .array(added.map { .string($0) }),
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
+            "signatures": .array(signatures.map { $0.json() }),
         ])) {
             var s = record == nil ? "note: \(dir) holds no record of the database state it was published from (\(TreeState.name), kept by a whole publish): only projects added or removed since are checked for\n" : ""
             for reason in staleness {
@@ -134,11 +138,18 @@ enum VerifyCommand {
                 }
             }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
+            if !signatures.isEmpty { s += "signatures:\n" + signatures.map { "  " + $0.line(inv) + "\n" }.joined() }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }
             if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \(inv.people(in: $0))\n" }.joined() }
             return s
         }
         let summary = "\(decisions) client decisions in \(dir) (\(revision.map { "revision \($0), " } ?? "")published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")"
+        for report in signatures where report.lapsesSoon(at: inv.now) { inv.warn(report.line(inv)) }
+        let unsigned = signatures.flatMap { r in r.problems.map { "\($0.path): \($0.why)" } }
+        if !unsigned.isEmpty {
+            throw RelctlError.failure("apps that pin the keys would ignore \(unsigned.count) signed file\(unsigned.count == 1 ? "" : "s"): \(unsigned[0])",
+                                      hint: "publish again with a trusted key: relctl publish \(dir) --signing-key FILE")
+        }
         guard disagreements.isEmpty && changed.isEmpty && !stale else {
             throw RelctlError.failure("the published files do not do what 'relctl check' says: \(summary)",
                                       hint: stale ? "publish again: relctl publish \(dir)"

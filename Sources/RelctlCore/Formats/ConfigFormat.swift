@@ -100,7 +100,10 @@ public enum ConfigFormat {
             w.close("}")
         }
         w.close("}")
-        for key in ["releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"] { w.member(key, settings[key]!) }
+        // trustedKeys only when the project signs: a file of one that does not reads as before.
+        for key in ["releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"] {
+            if let value = settings[key] { w.member(key, value) }
+        }
         w.close("}")
     }
 
@@ -113,6 +116,7 @@ public enum ConfigFormat {
     static func settingsMembers(_ p: ProjectRecord) -> [String: JSON] {
         var members = settingsOfEveryProject(p)
         if !p.formats.isAll { members["formats"] = .array(p.formats.names.map { .string($0) }) }
+        if !p.trustedKeys.isEmpty { members["trustedKeys"] = .array(p.trustedKeys.map { .string($0) }) }
         return members
     }
 

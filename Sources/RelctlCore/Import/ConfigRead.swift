@@ -16,7 +16,7 @@ public struct ConfigProject: Sendable {
 
 extension ConfigFormat {
     static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
-                              "releaseDelayDays", "remindHours", "rules", "timeZone", "whatsNewLimit"]
+                              "releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"]
     static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "versions"]
     static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
     static let windowKeys = ["copy", "from", "id", "platform", "until"]
@@ -78,6 +78,16 @@ extension ConfigFormat {
                 throw ImportProblem("\(formats.path) must be a list of formats, each once: \(ServedFormat.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             p.formats = served
+        }
+        if let keys = n.member("trustedKeys") {
+            guard case .array(let items) = keys.json, !items.isEmpty else { throw ImportProblem("\(keys.path) must be a list of public keys (base64 of 32 bytes)") }
+            for (i, item) in items.enumerated() {
+                guard case .string(let key) = item, Ed25519.publicKey(key) != nil else {
+                    throw ImportProblem("\(keys.path)[\(i)] is not an Ed25519 public key (base64 of 32 bytes, as 'relctl keys generate' prints)")
+                }
+                guard !p.trustedKeys.contains(key) else { throw ImportProblem("\(keys.path)[\(i)] lists a key twice") }
+                p.trustedKeys.append(key)
+            }
         }
 
         var platforms: [PlatformRecord] = []

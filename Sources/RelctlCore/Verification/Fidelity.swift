@@ -28,8 +28,16 @@ public enum Fidelity {
     static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, decodeControl: Bool = false, file: @escaping (String) -> [UInt8]?)
         -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
-        let bytes = states.first.flatMap { file(FileKinds.control.path(project: $0.project.slug)) }
-        let control = bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
+        let raw = states.first.flatMap { file(FileKinds.control.path(project: $0.project.slug)) }
+        // As an app that pins the project's keys reads it: a signature that fails is a file ignored.
+        // The files a publish checks are signed after (decodeControl: a tree read back, signed as published).
+        var refused: String? = nil
+        var bytes: [UInt8]? = nil
+        if let raw {
+            do { bytes = try Signatures.controlPayload(raw, project: states[0].project, asPublished: decodeControl) } catch { refused = error.message }
+        }
+        let control = refused.map { Result<ControlClient, ClientFailure>.failure(.ignored($0)) }
+            ?? bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
         // Installs control.json does not list are decided from what it carries.
         let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
         // Each platform on every OS band its versions draw, both sides of every minimum.

@@ -18,6 +18,8 @@ public enum ControlImport {
         public var messages: [String: [String: [String: String]]]
         /// window id → locale → field → text.
         public var windowMessages: [Int64: [String: [String: String]]]
+        /// What a signed document says of itself (its "signed" member); nil in a plain one.
+        public var seal: SignedDocument.Seal?
     }
 
     /// `texts` false: the update messages and window copy are not read (a
@@ -32,6 +34,14 @@ public enum ControlImport {
         }
         guard schema == ControlDocument.schemaVersion else {
             throw ImportProblem("schemaVersion \(schema) is not \(ControlDocument.schemaVersion), the version this relctl reads")
+        }
+        var seal: SignedDocument.Seal? = nil
+        if let signed = doc.member("signed") {
+            guard case .int(let revision)? = signed.member("revision")?.json, revision >= 0,
+                  let issued = try signed.time("issuedAt"), let expires = try signed.time("expiresAt") else {
+                throw ImportProblem("signed must hold project, revision (a whole number), issuedAt and expiresAt")
+            }
+            seal = SignedDocument.Seal(project: try signed.string("project"), revision: revision, issuedAt: issued, expiresAt: expires)
         }
         let p = try doc.object("project")
         let defaultLocale = try p.locale("defaultLocale")
@@ -134,6 +144,6 @@ public enum ControlImport {
         windows.sort { $0.id < $1.id }
         let bare = ProjectSnapshot(project: project, platforms: platforms, versions: versions, windows: windows,
                                    messages: MessageResolver(overrides: [:], defaultLocale: defaultLocale))
-        return File(bare: bare, updateURLs: updateURLs, pins: pins, messages: messages, windowMessages: windowMessages)
+        return File(bare: bare, updateURLs: updateURLs, pins: pins, messages: messages, windowMessages: windowMessages, seal: seal)
     }
 }

@@ -22,6 +22,9 @@ public struct ProjectRecord: Sendable {
     public var whatsNewLimit: Int64 = ProjectRecord.defaultWhatsNewLimit
     /// The formats its apps read: publish writes, proves and warns about only these.
     public var formats: ServedFormats = .all
+    /// The Ed25519 public keys (base64 of 32 bytes) its apps pin: when any,
+    /// its control.json and appcasts are published signed, by one of them only.
+    public var trustedKeys: [String] = []
 
     /// The largest release delay and reminder interval relctl takes or reads:
     /// bounds that keep the evaluator's date arithmetic far from overflow.

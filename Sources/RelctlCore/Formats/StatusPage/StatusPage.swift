@@ -48,6 +48,15 @@ public enum StatusPage {
             h.raw("none ahead: this stays until the database changes")
         }
         h.raw("</p>\n")
+        if !project.trustedKeys.isEmpty {
+            // Apps that pin the keys obey a signed file until it expires: the page says until when.
+            h.raw("<p class=\"meta\" id=\"signed\">Signed: control.json and the appcasts, by a key of ")
+            h.text("\(project.trustedKeys.count) trusted; ")
+            if published { h.raw("apps obey these files until "); h.time(at + SignedDocument.validity) }
+            else { h.text("a publish's files are obeyed for \(SignedDocument.validity / 86_400) days") }
+            h.text(", and a publish signs them again \((SignedDocument.validity - SignedDocument.renewAfter) / 86_400) days before (publish --watch does)")
+            h.raw("</p>\n")
+        }
         activeNow(&h, snapshot, at: at)
         let sections = Parallel.map(states.count, forEach) { i in
             var part = HTML(zone: snapshot.zone)
