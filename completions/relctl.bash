@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
@@ -59,7 +59,7 @@ _relctl_spec() {
         "message rm") subs=""; flags="--dry-run --yes"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "check") subs=""; flags=""; valued="--platform --build --locale --os --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
-        "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout"; repeat=""; args=("dir"); argrep=0 ;;
+        "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout --signing-key"; repeat="--signing-key"; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -73,6 +73,11 @@ _relctl_spec() {
         "plan") subs=""; flags="--exit-code --end-active-windows"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "apply") subs=""; flags="--end-active-windows --break-glass --dry-run --yes"; valued="--expect --require-approvals --allowed-signers --approvals --reason"; repeat=""; args=("file"); argrep=0 ;;
         "approve") subs=""; flags="--end-active-windows"; valued="--key --approvals --token"; repeat=""; args=("file"); argrep=0 ;;
+        "keys") subs="generate trust list retire"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "keys generate") subs=""; flags=""; valued=""; repeat=""; args=("file"); argrep=0 ;;
+        "keys trust") subs=""; flags="--dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
+        "keys list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "keys retire") subs=""; flags="--unsigned --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "conformance") subs="export"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "conformance export") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -185,6 +190,7 @@ _relctl_value() {
         "publish|--at") echo "none" ;;
         "publish|--exec") echo "none" ;;
         "publish|--exec-timeout") echo "none" ;;
+        "publish|--signing-key") echo "file" ;;
         "deploy|--changed-list") echo "file" ;;
         "deploy|--at") echo "none" ;;
         "import retired|--platform") echo "dyn:platforms" ;;

@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --schema --since --skip-button --store-url --time-zone --title --token --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --schema --signing-key --since --skip-button --store-url --time-zone --title --token --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'conformance' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'keys' 'conformance' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -26,6 +26,8 @@ function __relctl_subs
             printf '%s\n' 'set' 'show' 'rm'
         case 'import'
             printf '%s\n' 'retired' 'andversion' 'control'
+        case 'keys'
+            printf '%s\n' 'generate' 'trust' 'list' 'retire'
         case 'conformance'
             printf '%s\n' 'export'
     end
@@ -163,6 +165,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'export' -d 'Write a project\'s whol
 complete -c relctl -n '__relctl_at \'\'' -a 'plan' -d 'Say what applying a configuration file would change, and what users would see.'
 complete -c relctl -n '__relctl_at \'\'' -a 'apply' -d 'Make the database hold what a configuration file says.'
 complete -c relctl -n '__relctl_at \'\'' -a 'approve' -d 'Approve the plan of a configuration file with your SSH key.'
+complete -c relctl -n '__relctl_at \'\'' -a 'keys' -d 'Make and trust the keys that sign the project\'s files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'conformance' -d 'The conformance suite for clients of control.json.'
 complete -c relctl -n '__relctl_at \'\'' -a 'completion' -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c relctl -n '__relctl_at \'\'' -a 'help' -d 'Show help for relctl or a command.'
@@ -384,6 +387,7 @@ complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --
 complete -c relctl -n '__relctl_opt \'publish\' --exec-timeout 0' -l exec-timeout -x -d 'With --exec: how long CMD may run before it is stopped and counted as failed'
 complete -c relctl -n '__relctl_opt \'publish\' --full 0' -l full -d 'Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand'
 complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed'
+complete -c relctl -n '__relctl_opt \'publish\' --signing-key 1' -l signing-key -r -F -d 'An Ed25519 private key (PEM, from \'relctl keys generate\') to sign the files of projects that trust its public key; repeat during a rotation'
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
@@ -442,6 +446,16 @@ complete -c relctl -n '__relctl_opt \'approve\' --approvals 0' -l approvals -r -
 complete -c relctl -n '__relctl_opt \'approve\' --token 0' -l token -x -d 'Approve this plan token (from plan, or a break-glass apply) instead of planning FILE now'
 complete -c relctl -n '__relctl_opt \'approve\' --end-active-windows 0' -l end-active-windows -d 'End now the maintenance windows that are on and that the file does not list'
 complete -c relctl -n '__relctl_arg \'approve\' 0 0' -F
+complete -c relctl -n '__relctl_at \'keys\'' -a 'generate' -d 'Make an Ed25519 key pair: the private key into FILE, the public key printed.'
+complete -c relctl -n '__relctl_at \'keys\'' -a 'trust' -d 'Trust a public key: the project\'s files are published signed by a trusted key.'
+complete -c relctl -n '__relctl_at \'keys\'' -a 'list' -d 'List the keys the project trusts.'
+complete -c relctl -n '__relctl_at \'keys\'' -a 'retire' -d 'Stop trusting a key: publish no longer signs with it.'
+complete -c relctl -n '__relctl_arg \'keys generate\' 0 0' -F
+complete -c relctl -n '__relctl_opt \'keys trust\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'keys trust\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
+complete -c relctl -n '__relctl_opt \'keys retire\' --unsigned 0' -l unsigned -d 'Retire the last key and publish the project unsigned from now on'
+complete -c relctl -n '__relctl_opt \'keys retire\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'keys retire\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_at \'conformance\'' -a 'export' -d 'Write the conformance suite for clients of control.json to DIR.'
 complete -c relctl -n '__relctl_arg \'conformance export\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'completion\' 0 0' -a 'bash zsh fish'

@@ -277,7 +277,7 @@ public final class ReleaseControl: @unchecked Sendable {
               let answer = ClientAnswer.answer(document, platform: device.platform, release: release, os: device.os,
                                                languages: device.languages, at: t) else { return nil }
         // The kill switch fails open: an expired document blocks nobody and asks nothing.
-        if let seal = inner.seal, t >= seal.expiresAt { return ReleaseState(expiredAt: seal.expiresAt, poll: answer.pollIntervalSeconds) }
+        if let seal = inner.seal, t >= seal.expiresAt { return ReleaseState(expiredAt: seal.expiresAt) }
         var state = ReleaseState(answer)
         if let version = state.update?.version { state.update?.releaseNotes = inner.notes[version] }
         if state.kind == .optional, let update = state.update {

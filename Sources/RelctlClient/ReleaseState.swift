@@ -50,10 +50,11 @@ public struct ReleaseState: Equatable, Sendable {
     /// so an expired signature can never lock users out.
     public var expiredAt: Int64?
 
-    init(expiredAt: Int64, poll: Int64) {
+    /// Asks for a fresh document every minute meanwhile.
+    init(expiredAt: Int64) {
         kind = .none
         shouldPrompt = false
-        pollIntervalSeconds = poll
+        pollIntervalSeconds = ControlDocument.urgentPoll
         self.expiredAt = expiredAt
     }
 

@@ -44,7 +44,7 @@ package enum ParallelRender {
         }
         return RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
                                warnings: warnings, disagreements: disagreements.filter { $0.from == nil },
-                               limits: Finding.distinctLimits(findings).map(\.limit), summary: summary)
+                               limits: Finding.distinctLimits(findings).map(\.limit) + Signing.limits(snapshot, paths: files.map(\.path)), summary: summary)
     }
 
     /// The calls spread over the cores, for the platforms of a project

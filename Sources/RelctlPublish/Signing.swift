@@ -10,6 +10,32 @@ public enum Signing {
     /// Revisions stay exact in every JSON reader (2^53 - 1).
     static let maximumRevision: Int64 = 9_007_199_254_740_991
 
+    /// What a signing project's other files cannot carry: a signature. Said
+    /// once, with the project's other limits, for each format it publishes.
+    static func limits(_ snapshot: ProjectSnapshot, paths: [String]) -> [Limit] {
+        guard !snapshot.project.trustedKeys.isEmpty else { return [] }
+        let intent = "a signature apps check (the project trusts keys)"
+        let unsigned = "the format has no place for a signature: whoever can write the bucket can change this file"
+        var out: [Limit] = []
+        for p in snapshot.platforms {
+            let mine = paths.filter { $0.hasPrefix("\(snapshot.project.slug)/\(p.name)/") }
+            func has(_ kind: FileKind) -> Bool { mine.contains(where: kind.matches) }
+            if has(FileKinds.retired) { out.append(Limit(client: .retired, platform: p.name, intent: intent, reason: unsigned)) }
+            if has(FileKinds.andVersion) {
+                out.append(Limit(client: p.name == "android" ? .andVersionAndroid : .andVersionIOS, platform: p.name, intent: intent, reason: unsigned))
+            }
+            if has(FileKinds.siren) { out.append(Limit(client: .siren, platform: p.name, intent: intent, reason: unsigned)) }
+            if paths.contains(FileKinds.princeOfVersions.path(project: snapshot.project.slug)) {
+                out.append(Limit(client: .princeOfVersions, platform: p.name, intent: intent, reason: unsigned))
+            }
+            if has(FileKinds.appcast) {
+                out.append(Limit(client: .upgrader, platform: p.name, intent: intent,
+                                 reason: "ignores the appcast's signed-feed block (Sparkle with SURequireSignedFeed checks it)"))
+            }
+        }
+        return out
+    }
+
     /// The keys of `keys` the project trusts; an error when it trusts keys and none is given.
     static func keys(for project: ProjectRecord, from keys: [SigningKey]) throws -> [SigningKey] {
         let usable = keys.filter { project.trustedKeys.contains($0.publicKeyText) }

@@ -31,6 +31,15 @@ public final class SigningKey: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(key) }
 
+    /// The key of a 32-byte seed (RFC 8032's private key): fixed keys for
+    /// the conformance suite, which must be the same bytes at every export.
+    public static func fromSeed(_ seed: [UInt8], name: String) throws -> SigningKey {
+        guard seed.count == 32, let pkey = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, seed, 32) else {
+            throw PublishError("libcrypto refused an Ed25519 seed")
+        }
+        return try SigningKey(pkey, path: name)
+    }
+
     /// A PEM file holds more than this only by mistake.
     static let maximumBytes = 16 << 10
 

@@ -202,7 +202,7 @@ final class PreviewTests: XCTestCase {
     }
 
     /// Commands that only read; every other command must take --dry-run.
-    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "plan", "approve", "help", "completion", "verify", "publish", "conformance export",
+    static let readOnly: Set<String> = ["", "status", "check", "log", "export", "plan", "approve", "keys generate", "keys list", "help", "completion", "verify", "publish", "conformance export",
                                         "project", "project list", "project show", "platform", "platform list", "platform show",
                                         "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
                                         "maintenance", "maintenance status", "maintenance list", "message", "message show",
@@ -397,8 +397,9 @@ final class HelpExampleTests: XCTestCase {
 
     func testReadingExamplesRunOnASampleProject() {
         var ran = 0
-        // approve's example signs with a key of the reader's: ApprovalTests runs it with real keys.
-        for e in ModelWalk.entries(Relctl.tree.model) where PreviewTests.readOnly.contains(e.key) && !["publish", "verify", "completion", "approve"].contains(e.key) {
+        // approve's example signs with a key of the reader's: ApprovalTests runs it with real keys; keys generate's
+        // writes a key into the reader's home: SignedFilesTests makes keys.
+        for e in ModelWalk.entries(Relctl.tree.model) where PreviewTests.readOnly.contains(e.key) && !["publish", "verify", "completion", "approve", "keys generate"].contains(e.key) {
             for example in e.command.examples {
                 let words = Array(Harness.split(example.command).dropFirst())
                 guard (try? Parser.parse(words, root: Relctl.tree.model))?.path.count == e.path.count else { continue }
@@ -510,6 +511,7 @@ final class JSONSchemaTests: XCTestCase {
         ("maintenance stop --yes", "maintenance-stop"), ("undo --dry-run", "revert"), ("undo --yes", "revert"),
         ("export -o shop.relctl.json", nil), ("plan shop.relctl.json", "plan"), ("force 2.0 --platform ios --yes", "policy"),
         ("plan shop.relctl.json", "plan"), ("apply shop.relctl.json --yes", "apply"),
+        ("keys generate signing.pem", "keys-generate"), ("keys trust ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ= --yes", "keys"), ("keys list", "keys"),
     ]
 
     func testEveryJSONOutputValidatesAgainstItsSchema() throws {

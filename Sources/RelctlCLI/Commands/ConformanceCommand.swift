@@ -48,21 +48,29 @@ enum ConformanceCommand {
         defer { removeWork(work) }
         var suites: [JSON] = [], total = 0
         var files: [(String, [UInt8])] = []
-        for scenario in ConformanceScenarios.all {
-            let db = "\(work)/\(scenario.name).db"
-            for line in [["init"], ["project", "add", "app", "--name", "Acme"]] + scenario.commands {
+        func run(_ name: String, _ db: String, _ commands: [[String]]) throws {
+            for line in commands {
                 let err = Sink(fd: -1)
                 let context = Context(stderr: err, env: ["TZ": "UTC"], clock: { t0 }, user: "conformance")
                 guard Runner.run(["--db", db, "-q"] + line, context: context, tree: Relctl.tree) == 0 else {
-                    throw RelctlError.failure("scenario \(scenario.name): 'relctl \(line.joined(separator: " "))' failed: \(err.text)", hint: "a relctl defect: report it")
+                    throw RelctlError.failure("scenario \(name): 'relctl \(line.joined(separator: " "))' failed: \(err.text)", hint: "a relctl defect: report it")
                 }
             }
+        }
+        func rendered(_ name: String, _ db: String) throws -> (ProjectSnapshot, [UInt8]) {
             let store = try Store(path: db, mode: .read, user: inv.context.user)
             let snapshot = try store.read { try store.zonedSnapshot(try store.requireProject("app")) }
             var warnings: [String] = []
             guard let control = ProjectFiles.render(snapshot, at: t0, warnings: &warnings).first(where: { $0.path == "app/control.json" }) else {
-                throw RelctlError.failure("scenario \(scenario.name): no control.json was rendered", hint: "a relctl defect: report it")
+                throw RelctlError.failure("scenario \(name): no control.json was rendered", hint: "a relctl defect: report it")
             }
+            return (snapshot, control.bytes)
+        }
+        for scenario in ConformanceScenarios.all {
+            let db = "\(work)/\(scenario.name).db"
+            try run(scenario.name, db, [["init"], ["project", "add", "app", "--name", "Acme"]] + scenario.commands)
+            let (snapshot, bytes) = try rendered(scenario.name, db)
+            let control = PublishedFile(path: "app/control.json", bytes: bytes)
             let cases = ConformanceScenarios.cases(snapshot, at: t0)
             total += cases.count
             files.append(("\(scenario.name)/control.json", control.bytes))
@@ -71,16 +79,27 @@ enum ConformanceCommand {
                                     "description": .string(scenario.description), "name": .string(scenario.name),
                                     "state": .string("\(scenario.name)/control.json")]))
         }
+        // The signed steps: one state before a window starts and one after, signed every way a client must refuse.
+        let db = "\(work)/\(ConformanceScenarios.signedName).db"
+        try run("signed", db, [["init"], ["project", "add", "app", "--name", "Acme"]] + ConformanceScenarios.signedCommands)
+        let (open, openBytes) = try rendered("signed", db)
+        try run("signed", db, ConformanceSigned.blocking)
+        let (blocked, blockedBytes) = try rendered("signed", db)
+        let signed = try ConformanceSigned.files(open: openBytes, blocked: blockedBytes, openSnapshot: open, blockedSnapshot: blocked, at: t0)
+        files += signed
+        let steps = (try? JSONReader.parse(signed.last!.1)).flatMap { if case .array(let a) = $0 { return a.count } else { return nil } } ?? 0
+        total += steps
         let index = JSON.ordered(["controlSchemaVersion": .int(ControlDocument.schemaVersion), "publishedAt": .string(start),
+                                  "signed": .ordered(["cases": .string("signed/cases.json"), "count": .int(Int64(steps)), "keys": .string("signed/keys.json")]),
                                   "suiteVersion": .int(suiteVersion), "suites": .array(suites)])
         files.append(("index.json", Array(index.rendered().utf8)))
         files.append(("README.md", Array(ConformanceScenarios.readme.utf8)))
-        for folder in [dir] + ConformanceScenarios.all.map({ "\(dir)/\($0.name)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        for folder in [dir] + (ConformanceScenarios.all.map(\.name) + ["signed"]).map({ "\(dir)/\($0)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
             throw RelctlError.failure("cannot create \(folder): \(String(cString: strerror(errno)))", hint: "check the path and its permissions")
         }
         // A suite's folder is written into only when it is one: a link there would lead the files elsewhere.
-        for scenario in ConformanceScenarios.all where FileSystem.kind(of: "\(dir)/\(scenario.name)", followLinks: false) != .directory {
-            throw RelctlError.failure("\(dir)/\(scenario.name) is not a folder (a symbolic link, or a file); nothing was written",
+        for name in ConformanceScenarios.all.map(\.name) + ["signed"] where FileSystem.kind(of: "\(dir)/\(name)", followLinks: false) != .directory {
+            throw RelctlError.failure("\(dir)/\(name) is not a folder (a symbolic link, or a file); nothing was written",
                                       hint: "remove it, or export into another folder")
         }
         for (path, bytes) in files { try FileSystem.writeFile(dir + "/" + path, bytes) }
@@ -89,7 +108,7 @@ enum ConformanceCommand {
 
     /// A run's folder of scenario databases, and the folder itself.
     static func removeWork(_ work: String) {
-        for scenario in ConformanceScenarios.all { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(scenario.name).db\(suffix)") } }
+        for name in ConformanceScenarios.all.map(\.name) + [ConformanceScenarios.signedName] { for suffix in ["", "-wal", "-shm", "-journal"] { unlink("\(work)/\(name).db\(suffix)") } }
         rmdir(work)
     }
 

@@ -18,6 +18,13 @@ enum ConformanceScenarios {
         "platform add android --bundle-id com.acme.app",
     ]
 
+    /// The database of the signed steps (ConformanceSigned), and the commands it is made with.
+    static let signedName = "signed"
+    static let signedCommands = (platforms + [
+        "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+        "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+    ]).map(line)
+
     static let all: [Scenario] = [
         Scenario(name: "floors", description: "Force floors with and without a deadline, a recommend floor, a release in its delay.", commands: (platforms + [
             "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
@@ -202,6 +209,32 @@ enum ConformanceScenarios {
 
     A client passes when every case matches. RelctlClient, relctl's Swift client, runs
     the whole suite in relctl's own tests.
+
+    ## Signed documents
+
+    `signed/` holds the steps of a client that pins keys (index.json's `signed`).
+    `signed/keys.json` names the project and the two public keys the client pins
+    (`trustedKeys`, base64 of 32 bytes: an active key and its backup). A signed
+    control.json is `{"payload": base64 of the document's bytes, "signatures":
+    [{"keyId", "sig"}]}`: `keyId` is the first 8 bytes of SHA-256 of the public key,
+    in hex; `sig` is the base64 Ed25519 signature (RFC 8032) of the payload's bytes.
+    The document inside carries `"signed": {"project", "revision", "issuedAt",
+    "expiresAt"}`. A client checks, in this order, and obeys nothing that fails:
+
+    1. the envelope: exactly `payload` and `signatures` (1 to 8 of them), canonical
+       base64, each `{"keyId", "sig"}`;
+    2. a signature whose `keyId` is a pinned key's verifies over the payload's
+       bytes (S below the group order), and none naming a pinned key fails;
+    3. the payload parses, and `signed.project` is the client's project;
+    4. `signed.revision` is not below the highest revision it accepted;
+    5. the instant is before `signed.expiresAt`.
+
+    Run the steps in order on one client, each at its `at`: read `document` (if
+    any), check it was accepted or refused as `accepted` says (a refused one leaves
+    the last accepted document in force), then ask what the `install` shows and
+    compare with `expected`, as for the other suites. Once the last accepted
+    document has expired the client obeys neither its window nor a required update
+    (the kill switch fails open): it shows `none`, and asks again every minute.
 
     ## Versions
 

@@ -42,7 +42,7 @@ enum KeysCommands {
         discussion: "Trust the active key and an offline backup before apps ship with both pinned. Once a project trusts a key, publish needs a trusted private key (--signing-key) and refuses to write its files unsigned.",
         arguments: [key],
         options: [Shared.dryRun, Shared.yes],
-        examples: [Example("relctl keys trust 'Mj4gS0k5rNzM1E3pXcV9Y0hJ2a6Fq8Ww1lT3uQ7bZcE=' --yes", "Trust a key for the project.")]
+        examples: [Example("relctl keys trust ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ= --yes", "Trust a key for the project.")]
     ) { inv in
         let text = try publicKey(inv.arg("KEY")!)
         let store = try inv.store()

@@ -67,6 +67,14 @@ enum PublishCommand {
         request.log = (inv.dbPath, inv.context.user, inv.now)
         request.fillZone = { ZoneOffsets.fill(&$0) }
         request.signingKeys = try signingKeys(inv)
+        // A key no project trusts (a retired one) is said at once, whether or not anything is to be signed.
+        if !request.signingKeys.isEmpty {
+            let trusted = Set(try store.read { try store.projects() }.flatMap(\.trustedKeys))
+            for key in request.signingKeys where !trusted.contains(key.publicKeyText) {
+                throw RelctlError.failure("the signing key \(key.path) (key \(key.keyID)) is trusted by no project: a file signed with it would be refused",
+                                          hint: "sign with a key 'relctl keys list' shows, or trust this one with 'relctl keys trust \(key.publicKeyText)'")
+            }
+        }
         if inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json && !inv.flag("watch") {
             let stderr = inv.context.stderr
             request.progress = { i, count, slug in
