@@ -1,4 +1,4 @@
--- user_version 12
+-- user_version 13
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -105,7 +105,7 @@ CREATE TABLE project(
     release_delay_days INTEGER NOT NULL DEFAULT 1,
     remind_hours INTEGER NOT NULL DEFAULT 24,
     outdated TEXT NOT NULL DEFAULT 'recommend'
-, time_zone TEXT NOT NULL DEFAULT 'UTC', whatsnew_limit INTEGER NOT NULL DEFAULT 10, formats TEXT NOT NULL DEFAULT '') STRICT;
+, time_zone TEXT NOT NULL DEFAULT 'UTC', whatsnew_limit INTEGER NOT NULL DEFAULT 10, formats TEXT NOT NULL DEFAULT '', trusted_keys TEXT NOT NULL DEFAULT '') STRICT;
 -- table project_edit
 CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
 -- table row_change
@@ -182,13 +182,13 @@ CREATE TRIGGER capture_platform_updated AFTER UPDATE ON platform WHEN EXISTS (SE
     INSERT INTO row_change(tbl, row_key, before) SELECT 'platform', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id); END;
 -- trigger capture_project_deleted
 CREATE TRIGGER capture_project_deleted AFTER DELETE ON project WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('project', json_array(OLD.id), json_object('id', OLD.id, 'slug', OLD.slug, 'name', OLD.name, 'default_locale', OLD.default_locale, 'locales', OLD.locales, 'rules', OLD.rules, 'release_delay_days', OLD.release_delay_days, 'remind_hours', OLD.remind_hours, 'outdated', OLD.outdated, 'time_zone', OLD.time_zone, 'whatsnew_limit', OLD.whatsnew_limit, 'formats', OLD.formats)); END;
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('project', json_array(OLD.id), json_object('id', OLD.id, 'slug', OLD.slug, 'name', OLD.name, 'default_locale', OLD.default_locale, 'locales', OLD.locales, 'rules', OLD.rules, 'release_delay_days', OLD.release_delay_days, 'remind_hours', OLD.remind_hours, 'outdated', OLD.outdated, 'time_zone', OLD.time_zone, 'whatsnew_limit', OLD.whatsnew_limit, 'formats', OLD.formats, 'trusted_keys', OLD.trusted_keys)); END;
 -- trigger capture_project_inserted
 CREATE TRIGGER capture_project_inserted AFTER INSERT ON project WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
     INSERT INTO row_change(tbl, row_key, before) VALUES ('project', json_array(NEW.id), NULL); END;
 -- trigger capture_project_updated
 CREATE TRIGGER capture_project_updated AFTER UPDATE ON project WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('project', json_array(OLD.id), json_object('id', OLD.id, 'slug', OLD.slug, 'name', OLD.name, 'default_locale', OLD.default_locale, 'locales', OLD.locales, 'rules', OLD.rules, 'release_delay_days', OLD.release_delay_days, 'remind_hours', OLD.remind_hours, 'outdated', OLD.outdated, 'time_zone', OLD.time_zone, 'whatsnew_limit', OLD.whatsnew_limit, 'formats', OLD.formats));
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('project', json_array(OLD.id), json_object('id', OLD.id, 'slug', OLD.slug, 'name', OLD.name, 'default_locale', OLD.default_locale, 'locales', OLD.locales, 'rules', OLD.rules, 'release_delay_days', OLD.release_delay_days, 'remind_hours', OLD.remind_hours, 'outdated', OLD.outdated, 'time_zone', OLD.time_zone, 'whatsnew_limit', OLD.whatsnew_limit, 'formats', OLD.formats, 'trusted_keys', OLD.trusted_keys));
     INSERT INTO row_change(tbl, row_key, before) SELECT 'project', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id); END;
 -- trigger capture_version_deleted
 CREATE TRIGGER capture_version_deleted AFTER DELETE ON version WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
