@@ -52,7 +52,7 @@ public enum Signing {
     static func liveRevision(_ path: String, trusted: [String]) -> Int64? {
         guard let bytes = try? FileSystem.readFile(path, limit: ControlDocument.maximumBytes),
               let (payload, _) = try? SignedDocument.verified(bytes, keys: trusted.compactMap(Ed25519.publicKey)),
-              let seal = (try? ControlImport.read(payload, texts: false))?.seal else { return nil }
+              let seal = SignedDocument.seal(ofPayload: payload) else { return nil }
         return seal.revision
     }
 

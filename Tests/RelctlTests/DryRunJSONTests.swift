@@ -55,7 +55,7 @@ final class DryRunJSONTests: XCTestCase {
         // Every write command of the list, not skipped for want of --dry-run.
         for command in ["project add", "project edit", "platform edit", "version add", "version edit", "version release", "notes set",
                         "force 1.1", "recommend 1.9", "policy set", "policy clear", "maintenance schedule", "message set", "rules set",
-                        "maintenance start", "maintenance stop", "force --after"] {
+                        "maintenance start", "maintenance stop", "force --after", "keys trust"] {
             XCTAssertTrue(tried.contains { ($0 + " ").hasPrefix(command + " ") || $0 == command }, "\(command) was not tried: \(tried)")
         }
         // init says whether it would create the database, as init itself says.

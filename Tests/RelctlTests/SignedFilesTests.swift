@@ -5,6 +5,7 @@ import XCTest
 @testable import RelctlModel
 @testable import RelctlPublish
 @testable import RelctlClient
+@testable import SQLite
 
 /// Ed25519 as relctl signs and verifies it, held to RFC 8032 and to OpenSSL.
 final class Ed25519Tests: XCTestCase {
@@ -165,6 +166,10 @@ final class SignedFilesTests: XCTestCase {
         h.fails("keys retire \(doc["keyId"]!) --yes", "is the last key")
         h.ok("keys retire \(doc["keyId"]!) --unsigned --yes")
         XCTAssertTrue(h.ok("keys list --json").out.contains("\"keys\":[]"))
+        // A key edited by hand into something else is a bad row, named, for reads and publish alike.
+        try Connection(path: h.db, readOnly: false, create: false).execute("UPDATE project SET trusted_keys = 'bm90IGEga2V5' WHERE slug = 'shop'")
+        h.fails("status", "its trusted key 'bm90IGEga2V5' is not base64 of a 32-byte Ed25519 public key")
+        h.fails("publish \(h.dir)/out", "its trusted key")
     }
 
     /// A project that trusts keys is never published unsigned; its
@@ -203,6 +208,10 @@ final class SignedFilesTests: XCTestCase {
         XCTAssertEqual(seal["issuedAt"] as? String, Time.format(h.now))
         XCTAssertEqual(seal["expiresAt"] as? String, Time.format(h.now + SignedDocument.validity))
         XCTAssertNotNil(document["platforms"], "the payload is the control document")
+        let schema = try SchemaValidator(path: Package.root + "/schema/control.schema.json")
+        XCTAssertEqual(schema.validate(try JSONReader.parse(Array(payload))), [], "the payload is a control document as the schema has it")
+        let envelopeSchema = (schema.root["$defs"] as! [String: Any])["envelope"] as! [String: Any]
+        XCTAssertEqual(schema.validate(try JSONReader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json")))), envelopeSchema, at: "$"), [])
         // The appcast: every byte before the block is signed, as Sparkle checks it.
         let feed = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/shop/ios/appcast.xml")))
         let text = String(decoding: feed, as: UTF8.self)
@@ -215,6 +224,12 @@ final class SignedFilesTests: XCTestCase {
         try Data(base64Encoded: sigText)!.write(to: URL(fileURLWithPath: h.dir + "/feedsig"))
         XCTAssertEqual(try Proc.run(openssl, ["pkeyutl", "-verify", "-pubin", "-inkey", h.dir + "/pub.pem", "-rawin", "-in", h.dir + "/feed", "-sigfile", h.dir + "/feedsig"]).status, 0)
         XCTAssertTrue(text.contains("</rss>"), "the feed is whole before its block")
+        // A signed control.json imports as the document inside, and says the keys are not in it.
+        XCTAssertEqual(h.run(["init"], database: h.dir + "/moved.db").status, 0)
+        let moved = h.run(["import", "control", out + "/shop/control.json", "--yes"], database: h.dir + "/moved.db")
+        XCTAssertEqual(moved.status, 0, moved.err)
+        XCTAssertTrue(moved.err.contains("is signed: its document is imported"), moved.err)
+        XCTAssertTrue(h.run(["version", "list", "-p", "shop", "--platform", "ios"], database: h.dir + "/moved.db").out.contains("2.0"))
         // verify checks the signatures, and says until when apps obey them.
         let v = h.ok("verify \(out)")
         XCTAssertTrue(v.out.contains("obeyed until \(Time.format(h.now + SignedDocument.validity))") || v.out.contains("obeyed until"), v.out)

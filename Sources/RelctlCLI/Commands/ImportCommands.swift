@@ -46,7 +46,14 @@ enum ImportCommands {
     ) { inv in
         let path = inv.arg("FILE")!
         let slugOption = try inv.value("project").map(Names.slug)
-        let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: FileSystem.inputLimit)
+        var bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: FileSystem.inputLimit)
+        // A signed one is the document inside: the keys that signed it are not in it (export carries them).
+        if SignedDocument.isEnvelope(bytes) {
+            do { bytes = try SignedDocument.unpack(bytes).payload } catch let refusal as SignedDocument.Refusal {
+                throw RelctlError.failure("cannot import \(path): \(refusal.message)", hint: "give a DIR/<project>/control.json as relctl publish writes it")
+            }
+            inv.warn("\(path) is signed: its document is imported, not the keys the project trusts; trust them again with 'relctl keys trust KEY' (export and apply carry them)")
+        }
         var file: ControlImport.File
         do { file = try ControlImport.read(bytes) } catch let error as ImportProblem {
             throw RelctlError.failure("cannot import \(path): \(error.message)", hint: "give a DIR/<project>/control.json as relctl publish writes it")

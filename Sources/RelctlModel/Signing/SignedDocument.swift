@@ -124,6 +124,17 @@ public enum SignedDocument {
         return (payload, signatures)
     }
 
+    /// The seal of a payload already verified, read without the rest of the
+    /// document (publish asks the live file's revision of every signing project).
+    public static func seal(ofPayload payload: [UInt8]) -> Seal? {
+        guard let top = try? JSONReader.members(payload), let range = top["signed"],
+              case .object(let o)? = JSONReader.value(payload, at: range), case .string(let project)? = o["project"],
+              case .int(let revision)? = o["revision"], revision >= 0,
+              case .string(let issued)? = o["issuedAt"], let issuedAt = Time.parseUTC(issued),
+              case .string(let expires)? = o["expiresAt"], let expiresAt = Time.parseUTC(expires) else { return nil }
+        return Seal(project: project, revision: revision, issuedAt: issuedAt, expiresAt: expiresAt)
+    }
+
     static func isKeyID(_ s: String) -> Bool {
         s.utf8.count == 16 && s.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
