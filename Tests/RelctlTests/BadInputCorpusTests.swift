@@ -149,7 +149,11 @@ final class BadInputCorpusTests: XCTestCase {
                      ["apply", "a.json", "--reason", "x"], ["apply", "a.json", "--require-approvals", "2", "--allowed-signers", "s", "--break-glass"],
                      ["project", "edit", "--formats", "bogus"], ["project", "edit", "--formats", ""], ["project", "edit", "--formats", "all,siren"],
                      ["project", "add", "blog", "--formats", "siren,siren"], ["version", "add", "3.0", "--platform", "ios", "--build", "300", "--released", "2d"],
-                     ["version", "edit", "2.0", "--platform", "ios", "--released", "90m"]] {
+                     ["version", "edit", "2.0", "--platform", "ios", "--released", "90m"],
+                     ["keys"], ["keys", "generate"], ["keys", "trust"], ["keys", "trust", "x", "--yes"], ["keys", "trust", "QUJD", "--yes"],
+                     ["keys", "trust", "ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmR=", "--yes"], ["keys", "retire", "zz", "--yes"],
+                     ["keys", "list", "extra"], ["keys", "generate", "a", "b"], ["publish", "out", "--signing-key", "missing.pem"],
+                     ["publish", "out", "--signing-key", "relctl.db"], ["publish", "out", "--signing-key", ""], ["keys", "generate", ""]] {
             add(2, args)
         }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
@@ -164,7 +168,8 @@ final class BadInputCorpusTests: XCTestCase {
                      ["message", "rm", "optional", "--locale", "de"], ["project", "add", "shop"], ["platform", "add", "ios", "--bundle-id", "a.b"],
                      ["status"] + ["-p", "nosuch"], ["revert", "9999", "--yes"], ["revert", "1", "--yes"], ["undo", "-p", "nosuch", "--yes"],
                      ["export", "-p", "nosuch"], ["export", "-o", "/"], ["plan", "missing.json"], ["apply", "missing.json", "--yes"],
-                     ["apply", "/", "--yes"], ["plan", "/dev/null"], ["conformance", "export", "/dev/null"], ["conformance", "export", "/proc/suite"]] {
+                     ["apply", "/", "--yes"], ["plan", "/dev/null"], ["conformance", "export", "/dev/null"], ["conformance", "export", "/proc/suite"],
+                     ["keys", "retire", "0123456789abcdef", "--yes"], ["keys", "generate", "relctl.db"], ["keys", "generate", "/nonexistent-relctl-folder/k.pem"]] {
             add(1, args)
         }
         return c
