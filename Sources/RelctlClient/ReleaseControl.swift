@@ -65,6 +65,8 @@ public final class ReleaseControl: @unchecked Sendable {
         var document: ProjectSnapshot?
         /// What the document says of itself, when signed: its project, revision and expiry.
         var seal: SignedDocument.Seal?
+        /// What the signed documents accepted so far allow next, kept apart from the document itself.
+        var trust = Trust()
         /// Release notes by version, from the last what's-new file read.
         var notes: [String: String] = [:]
         var choices = Choices()
@@ -127,10 +129,11 @@ public final class ReleaseControl: @unchecked Sendable {
         guard let storage else { return }
         // A stored file that no longer reads (damaged on disk) is as if none were stored.
         // Checked again as downloaded (the keys may have changed with the app), but for its expiry: an expired one is kept and not obeyed.
+        if let data = try? Data(contentsOf: storage.appendingPathComponent("trust.json")) { inner.trust = Trust(data) }
         if let bytes = try? Data(contentsOf: storage.appendingPathComponent("control.json")),
-           let (document, seal) = try? decode(Array(bytes), accepted: nil, pinned: nil, expiring: false) {
-            inner.document = document
-            inner.seal = seal
+           let read = try? decode(Array(bytes), project: project ?? inner.trust.project, at: nil) {
+            inner.document = read.snapshot
+            inner.seal = read.seal
         }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { inner.choices = Choices(data) }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { inner.notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
@@ -141,18 +144,33 @@ public final class ReleaseControl: @unchecked Sendable {
     /// Reads a document the app fetched itself. Returns the state it gives now.
     @discardableResult
     public func load(_ bytes: [UInt8]) throws(Failure) -> ReleaseState {
-        let snapshot: ProjectSnapshot, seal: SignedDocument.Seal?
-        let (accepted, pinned) = locked { ($0.seal?.revision, $0.seal?.project) }
-        do { (snapshot, seal) = try decode(bytes, accepted: accepted, pinned: pinned, expiring: true) } catch {
+        let now = clock()
+        let read: Decoded
+        do { read = try decode(bytes, project: project ?? locked { $0.trust.project }, at: now) } catch {
             locked { $0.lastError = error }
             throw error
         }
-        locked { inner in
-            inner.document = snapshot
-            inner.seal = seal
+        // The revision checks, against what is accepted when the document takes its place:
+        // two loads at once (polling and the app's own) can never put an older one in last.
+        let refused = locked { inner -> Failure? in
+            if !trustedKeys.isEmpty {
+                do {
+                    try SignedDocument.check(read.seal, signedBy: read.keyIDs, project: project ?? inner.trust.project, accepted: inner.trust.floors,
+                                             current: inner.seal, at: now)
+                } catch {
+                    inner.lastError = .refused((error as? SignedDocument.Refusal)?.message ?? "\(error)")
+                    return inner.lastError
+                }
+                inner.trust.accept(read.seal!, signedBy: read.keyIDs)
+                keep(inner.trust.data, as: "trust.json")
+            }
+            inner.document = read.snapshot
+            inner.seal = read.seal
             inner.lastError = nil
             keep(bytes, as: "control.json")
+            return nil
         }
+        if let refused { throw refused }
         // decode() found the platform: the document answers.
         guard let state = delivered() else { throw .unknownPlatform(device.platform) }
         return state
@@ -304,28 +322,34 @@ public final class ReleaseControl: @unchecked Sendable {
         return now
     }
 
+    private struct Decoded {
+        var snapshot: ProjectSnapshot
+        var seal: SignedDocument.Seal?
+        /// The pinned keys that signed it.
+        var keyIDs: [String]
+    }
+
     /// The document's snapshot and seal, checked in SignedDocument's order:
-    /// the signature over the raw bytes, then the parse, the project (the
-    /// one given, else `pinned`), the revision (not below `accepted`), the expiry.
-    private func decode(_ bytes: [UInt8], accepted: Int64?, pinned: String?, expiring: Bool) throws(Failure) -> (ProjectSnapshot, SignedDocument.Seal?) {
+    /// the signature over the raw bytes, then the parse, the project, the
+    /// expiry at `now` (nil: none, a stored document read again); the
+    /// revision is checked by `load` against what it accepted.
+    private func decode(_ bytes: [UInt8], project: String?, at now: Int64?) throws(Failure) -> Decoded {
         guard bytes.count <= ReleaseControl.maximumBytes else { throw .unreadable("the document is \(bytes.count) bytes, more than \(ReleaseControl.maximumBytes)") }
-        var payload = bytes
+        var payload = bytes, keyIDs: [String] = []
         do {
-            if !trustedKeys.isEmpty { payload = try SignedDocument.verified(bytes, keys: trustedKeys).payload }
+            if !trustedKeys.isEmpty { (payload, keyIDs) = try SignedDocument.verified(bytes, keys: trustedKeys) }
             // An app that pins no key reads a signed document's payload as it reads a plain one.
             else if SignedDocument.isEnvelope(bytes) { payload = try SignedDocument.unpack(bytes).payload }
         } catch { throw .refused(error.message) }
         let file: ControlImport.File
         do { file = try ControlImport.read(payload) } catch { throw .unreadable(error.message) }
         if !trustedKeys.isEmpty {
-            do { try SignedDocument.check(file.seal, project: project ?? pinned, accepted: accepted, at: expiring ? clock() : Int64.min) } catch {
-                throw .refused(error.message)
-            }
+            do { try SignedDocument.check(file.seal, project: project, at: now) } catch { throw .refused(error.message) }
         }
         var snapshot = file.snapshot
         guard snapshot.platforms.contains(where: { $0.name == device.platform }) else { throw .unknownPlatform(device.platform) }
         snapshot.zone = ReleaseControl.zone(snapshot.project.timeZone)
-        return (snapshot, file.seal)
+        return Decoded(snapshot: snapshot, seal: file.seal, keyIDs: keyIDs)
     }
 
     private func readWhatsNew(_ bytes: [UInt8]) throws(Failure) {
@@ -438,6 +462,37 @@ private final class RunningRequest: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         cancelled = true
         task?.cancel()
+    }
+}
+
+/// What the signed documents accepted allow next, kept across launches
+/// apart from the document (which may no longer verify after an app update
+/// changed its pins): the project of the first one, when the app names
+/// none, and per key the highest revision it signed.
+struct Trust {
+    var project: String?
+    var floors: [String: Int64] = [:]
+
+    init() {}
+
+    /// Bounded and read like choices.json: a damaged file is as if none were kept.
+    init(_ data: Data) {
+        guard data.count <= 1 << 16, case .object(let o)? = try? JSONReader.parse(Array(data)) else { return }
+        if case .string(let p)? = o["project"] { project = p }
+        if case .object(let f)? = o["revisions"] {
+            for (id, value) in f where SignedDocument.isKeyID(id) { if case .int(let r) = value { floors[id] = r } }
+        }
+    }
+
+    mutating func accept(_ seal: SignedDocument.Seal, signedBy keyIDs: [String]) {
+        project = project ?? seal.project
+        for id in keyIDs { floors[id] = max(floors[id] ?? seal.revision, seal.revision) }
+    }
+
+    var data: Data {
+        var o: [String: JSON] = ["revisions": .object(floors.mapValues { .int($0) })]
+        if let project { o["project"] = .string(project) }
+        return Data(JSON.object(o).compactBytes())
     }
 }
 

@@ -50,11 +50,11 @@ public struct ReleaseState: Equatable, Sendable {
     /// so an expired signature can never lock users out.
     public var expiredAt: Int64?
 
-    /// Asks for a fresh document every minute meanwhile.
+    /// Asks for a fresh document as often as usual meanwhile (a fleet whose publisher stopped must not flood the server).
     init(expiredAt: Int64) {
         kind = .none
         shouldPrompt = false
-        pollIntervalSeconds = ControlDocument.urgentPoll
+        pollIntervalSeconds = ControlDocument.normalPoll
         self.expiredAt = expiredAt
     }
 

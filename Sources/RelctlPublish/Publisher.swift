@@ -34,6 +34,8 @@ public enum Publisher {
         public var progress: ((Int, Int, String?) -> Void)? = nil
         /// The private keys to sign with: each project that trusts keys is signed by those of them it trusts, and refused when none.
         public var signingKeys: [SigningKey] = []
+        /// The clock signatures are issued at, whatever instant the files are for (--at); nil: `at`.
+        public var now: Int64? = nil
         /// Gives a snapshot the UTC offsets its messages need (the system's zone database).
         public var fillZone: (inout ProjectSnapshot) -> Void = { _ in }
 
@@ -77,7 +79,10 @@ public enum Publisher {
         if !full { lock.lookAtFolders() }
         var staging: Staging?
         do {
-            if request.project == nil && !full, let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
+            // Projects signed by other keys than those given now (a move to the backup key): rendered again.
+            let resign = request.signingKeys.isEmpty ? [] : Signing.resigned(try store.read { try store.projects() }, keys: request.signingKeys, dir: dir)
+            if request.project == nil && !full && resign.isEmpty,
+               let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
             var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
             var added: [String] = [], changed: [String] = [], unchanged = 0
             var findings: [Finding] = []
@@ -124,7 +129,7 @@ public enum Publisher {
                 var early = prefetched
                 order = all
                 plan = IncrementalPlan(.init(projects: all, revisions: revisions, previous: previous.reusable(generator: generator, unfinished: lock.unfinished),
-                                             runs: previous.runs, folders: previous.folders, at: at, full: full, pages: pages, only: only),
+                                             runs: previous.runs, folders: previous.folders, at: at, full: full, pages: pages, only: only, resign: resign),
                                        isIntact: { previous.isIntact($0, size: $1) })
                 index.projects = plan.kept
                 // Kept without being found current (-p): the state keeps their stamps and does not vouch for them.
@@ -146,18 +151,18 @@ public enum Publisher {
                     request.progress?(i, toRender.count, slug)
                     rendered.append(slug)
                     findings += result.disagreements
-                    var files = result.files, next = NextChange.after(snapshot, at: at)
-                    if !snapshot.project.trustedKeys.isEmpty {
+                    var files = result.files, next = NextChange.after(snapshot, at: at), warnings = result.warnings
+                    if !snapshot.project.trustedKeys.isEmpty, let seal = try Signing.sign(&files, project: snapshot.project, keys: request.signingKeys, dir: dir,
+                                                                                           now: request.now ?? at, dryRun: dryRun, warnings: &warnings) {
                         // Signed last, over the bytes checked; signed again before the signature lapses.
-                        let seal = try Signing.sign(&files, project: snapshot.project, keys: request.signingKeys, dir: dir, at: at)
-                        let renew = seal.issuedAt + Signing.renewAfter, cause = "the signature of \(slug)'s files is renewed"
+                        let renew = max(at, seal.issuedAt) + Signing.renewAfter, cause = "the signature of \(slug)'s files is renewed"
                         if next == nil || renew < next!.at { next = NextChange(at: renew, causes: [cause]) }
                         else if renew == next!.at { next!.causes.append(cause) }
                     }
                     index.projects[slug] = PublishedProject(
                         revision: revisions.revision(slug), edits: revisions.edits[slug],
                         validFrom: NextChange.since(snapshot, at: at), nextChange: next,
-                        disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
+                        disagreements: result.disagreements.count, warnings: warnings, limits: result.limits, summary: result.summary)
                     for file in files {
                         // --full compares every file's bytes, whatever its size and time say.
                         tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)

@@ -7,8 +7,6 @@ public enum Signing {
     public static let validity = SignedDocument.validity
     public static let renewAfter = SignedDocument.renewAfter
     public static let warnAhead = SignedDocument.warnAhead
-    /// Revisions stay exact in every JSON reader (2^53 - 1).
-    static let maximumRevision: Int64 = 9_007_199_254_740_991
 
     /// What a signing project's other files cannot carry: a signature. Said
     /// once, with the project's other limits, for each format it publishes.
@@ -36,9 +34,11 @@ public enum Signing {
         return out
     }
 
-    /// The keys of `keys` the project trusts; an error when it trusts keys and none is given.
+    /// The keys of `keys` the project trusts, in the order it trusts them
+    /// (the first signs the appcasts, whose block holds one signature); an
+    /// error when it trusts keys and none is given.
     static func keys(for project: ProjectRecord, from keys: [SigningKey]) throws -> [SigningKey] {
-        let usable = keys.filter { project.trustedKeys.contains($0.publicKeyText) }
+        let usable = project.trustedKeys.compactMap { trusted in keys.first { $0.publicKeyText == trusted } }
         guard usable.isEmpty else { return usable }
         let ids = project.trustedKeys.compactMap { Ed25519.publicKey($0).map(Ed25519.keyID) }.joined(separator: ", ")
         let given = keys.map { "\($0.path) (key \($0.keyID))" }.joined(separator: ", ")
@@ -47,25 +47,48 @@ public enum Signing {
                            hint: "give the private key of a trusted one with --signing-key FILE (or RELCTL_SIGNING_KEY)")
     }
 
-    /// The revision of the signed control.json now at `path`, when a key of
-    /// the project's signed it (a file nobody trusted signed says nothing).
-    static func liveRevision(_ path: String, trusted: [String]) -> Int64? {
-        guard let bytes = try? FileSystem.readFile(path, limit: ControlDocument.maximumBytes),
-              let (payload, _) = try? SignedDocument.verified(bytes, keys: trusted.compactMap(Ed25519.publicKey)),
-              let seal = SignedDocument.seal(ofPayload: payload) else { return nil }
-        return seal.revision
+    /// The live control.json of a project in DIR, taken apart (not verified).
+    static func live(_ dir: String, _ slug: String) -> (payload: [UInt8], signatures: [SignedDocument.Signature])? {
+        guard let bytes = try? FileSystem.readFile(dir + "/" + FileKinds.control.path(project: slug), limit: ControlDocument.maximumBytes),
+              SignedDocument.isEnvelope(bytes) else { return nil }
+        return try? SignedDocument.unpack(bytes)
     }
 
-    /// The seal of a document issued at `at`: its revision is the instant in
-    /// seconds, or one past the live one in DIR, so it never goes backwards,
-    /// after a rebuild from the exported file too.
-    static func seal(project: String, at: Int64, live: Int64?) throws -> SignedDocument.Seal {
-        let revision = max(at, (live ?? 0) + 1)
-        guard revision <= maximumRevision else {
-            throw PublishError("the live control.json of '\(project)' has revision \(live ?? 0), the highest a revision may be",
-                               hint: "apps that accepted it accept no newer file: ship new pinned keys and start again")
+    /// The revision of the signed control.json in DIR, when a key of the
+    /// project's signed it (a file nobody trusted signed says nothing).
+    static func liveRevision(_ dir: String, project: ProjectRecord) -> Int64? {
+        guard let (payload, signatures) = live(dir, project.slug) else { return nil }
+        let keys = project.trustedKeys.compactMap(Ed25519.publicKey)
+        guard signatures.contains(where: { s in keys.contains { Ed25519.keyID($0) == s.keyID && Ed25519.isValid(signature: s.bytes, message: payload, publicKey: $0) } })
+        else { return nil }
+        return SignedDocument.seal(ofPayload: payload)?.revision
+    }
+
+    /// The signing projects whose live control.json is not signed by the keys
+    /// a publish now would sign with (a key moved to its backup): rendered
+    /// again, though nothing else about them changed.
+    static func resigned(_ projects: [ProjectRecord], keys: [SigningKey], dir: String) -> Set<String> {
+        var out: Set<String> = []
+        for p in projects where !p.trustedKeys.isEmpty {
+            guard let wanted = try? Signing.keys(for: p, from: keys) else { continue }
+            let bytes = try? FileSystem.readFile(dir + "/" + FileKinds.control.path(project: p.slug), limit: ControlDocument.maximumBytes)
+            let signers = bytes.flatMap(SignedDocument.keyIDs) ?? []
+            if Set(signers) != Set(wanted.map(\.keyID)) { out.insert(p.slug) }
         }
-        return SignedDocument.Seal(project: project, revision: revision, issuedAt: at, expiresAt: at + validity)
+        return out
+    }
+
+    /// The seal of a document signed at `now` (the clock, whatever instant
+    /// the files are for): its revision is that instant in seconds, or one
+    /// past the live one in DIR, so it never goes backwards, after a rebuild
+    /// from the exported file too.
+    static func seal(project: String, now: Int64, live: Int64?) throws -> SignedDocument.Seal {
+        let live = live ?? 0
+        guard live < SignedDocument.maximumRevision else {
+            throw PublishError("the live control.json of '\(project)' has revision \(live), the highest a revision may be",
+                               hint: "apps that accepted it accept no newer file from its key: move to the backup key (see the README's rotation)")
+        }
+        return SignedDocument.Seal(project: project, revision: max(now, live + 1), issuedAt: now, expiresAt: now + validity)
     }
 
     /// control.json as its envelope, signed by every key given.
@@ -80,11 +103,18 @@ public enum Signing {
         feed + Array("<!-- sparkle-signatures:\nedSignature: \(Base64.encode(key.sign(feed)))\nlength: \(feed.count)\n-->\n".utf8)
     }
 
-    /// Signs the project's files in place; returns the seal of its control.json.
-    static func sign(_ files: inout [HashedFile], project: ProjectRecord, keys given: [SigningKey], dir: String, at: Int64) throws -> SignedDocument.Seal {
-        let keys = try keys(for: project, from: given)
+    /// Signs the project's files in place at `now`; returns the seal of its
+    /// control.json. A dry run with no trusted key given signs nothing (a
+    /// preview needs no secret) and says so.
+    static func sign(_ files: inout [HashedFile], project: ProjectRecord, keys given: [SigningKey], dir: String, now: Int64,
+                     dryRun: Bool, warnings: inout [String]) throws -> SignedDocument.Seal? {
+        let keys: [SigningKey]
+        do { keys = try Signing.keys(for: project, from: given) } catch let e as PublishError where dryRun {
+            warnings.append("\(project.slug): a dry run without its signing key: the files are shown unsigned (\(e.message))")
+            return nil
+        }
         let controlPath = FileKinds.control.path(project: project.slug)
-        let seal = try seal(project: project.slug, at: at, live: liveRevision(dir + "/" + controlPath, trusted: project.trustedKeys))
+        let seal = try seal(project: project.slug, now: now, live: liveRevision(dir, project: project))
         for i in files.indices {
             let path = files[i].path
             if path == controlPath {

@@ -232,7 +232,7 @@ final class SignedFilesTests: XCTestCase {
         XCTAssertTrue(h.run(["version", "list", "-p", "shop", "--platform", "ios"], database: h.dir + "/moved.db").out.contains("2.0"))
         // verify checks the signatures, and says until when apps obey them.
         let v = h.ok("verify \(out)")
-        XCTAssertTrue(v.out.contains("obeyed until \(Time.format(h.now + SignedDocument.validity))") || v.out.contains("obeyed until"), v.out)
+        XCTAssertTrue(v.out.contains("obeyed until 2026-12-06 12:00 UTC"), v.out)
         let status = h.ok("status --json")
         XCTAssertTrue(status.out.contains("\"expiresAt\":\"\(Time.format(h.now + SignedDocument.validity))\""), status.out)
         let page = try String(contentsOfFile: out + "/shop/status.html", encoding: .utf8)
@@ -267,13 +267,19 @@ final class SignedFilesTests: XCTestCase {
         h.fails("verify \(out)", "appcast.xml: its edSignature is not by a key the project trusts")
 
         // Published eight days ago, never renewed: expired. Six and a half days ago: a warning.
-        let old = h.dir + "/old"
-        h.ok("publish \(old) --at -8d")
-        h.fails("verify \(old)", "expired at")
-        let lapsing = h.dir + "/lapsing"
-        h.ok("publish \(lapsing) --at -156h")
-        let w = h.ok("verify \(lapsing)")
+        let today = h.now
+        h.now = today - 8 * 86_400
+        h.ok("publish \(h.dir)/old")
+        h.now = today - 156 * 3600
+        h.ok("publish \(h.dir)/lapsing")
+        h.now = today
+        h.fails("verify \(h.dir)/old", "expired at")
+        let w = h.ok("verify \(h.dir)/lapsing")
         XCTAssertTrue(w.err.contains("warning: ") && w.err.contains("LAPSING"), w.err)
+        // --at says which instant the files are for, not when they are signed: signed now, obeyed for a week from now.
+        h.ok("publish \(h.dir)/ahead --at +30d")
+        let (payload2, _) = try SignedDocument.unpack(Array(try Data(contentsOf: URL(fileURLWithPath: h.dir + "/ahead/shop/control.json"))))
+        XCTAssertEqual(SignedDocument.seal(ofPayload: payload2)?.issuedAt, today)
     }
 
     /// Writes `bytes` at `path` under `out` and its size and hash into index.json, as if published so.
@@ -318,6 +324,15 @@ final class SignedFilesTests: XCTestCase {
         h.ok("recommend 1.1 --platform ios --yes")
         XCTAssertEqual(h.run(["publish", out, "--full"], database: rebuilt).status, 0)
         XCTAssertEqual(try Self.revision(control), r1 + 2)
+        // A file that leaves the keys out does not stop the signing.
+        var config = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: h.dir + "/shop.relctl.json"))) as? [String: Any])
+        var projects = config["projects"] as! [String: Any], shop = projects["shop"] as! [String: Any]
+        XCTAssertNotNil(shop.removeValue(forKey: "trustedKeys"))
+        shop.removeValue(forKey: "lineage")
+        projects["shop"] = shop
+        config["projects"] = projects
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: h.dir + "/keyless.json"))
+        h.fails("apply \(h.dir)/keyless.json --yes", "the file trusts no key for project 'shop'")
         // Into a fresh folder later: the later instant.
         h.now += 600
         XCTAssertEqual(h.run(["publish", h.dir + "/fresh"], database: rebuilt).status, 0)
@@ -365,7 +380,7 @@ final class SignedFilesTests: XCTestCase {
         let storage = URL(fileURLWithPath: h.dir + "/app-storage")
         var control = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), storage: storage, trustedKeys: keys, project: project,
                                          clock: { clock.now })
-        XCTAssertEqual(steps.count, 12)
+        XCTAssertEqual(steps.count, 18)
         for (i, step) in steps.enumerated() {
             clock.now = step.at
             if let document = step.document {
@@ -386,40 +401,50 @@ final class SignedFilesTests: XCTestCase {
     }
 
     /// The signed steps fail a client that leaves out any one check: the
-    /// signature, the key behind the id, the project, the revision, the
-    /// expiry, or that reads an unsigned document.
+    /// signature, the key behind the id, canonical signatures, the project,
+    /// the revision, revisions per key, the validity span, the expiry, or
+    /// that reads an unsigned document.
     func testTheSignedStepsFailEveryClientThatSkipsACheck() throws {
         let h = Harness()
         let (keys, project, steps) = try Self.signedSuite(h)
         let raw = keys.compactMap(Ed25519.publicKey)
-        enum Skip: CaseIterable { case none, signature, keyBehindID, project, revision, expiry, unsignedAllowed }
-        func accepts(_ bytes: [UInt8], skipping skip: Skip, accepted: inout Int64?, at now: Int64) -> Bool {
-            var payload: [UInt8]
-            if !SignedDocument.isEnvelope(bytes) {
-                guard skip == .unsignedAllowed else { return false }
-                payload = bytes
-            } else {
-                guard let (p, signatures) = try? SignedDocument.unpack(bytes) else { return false }
-                payload = p
-                let ids = Set(raw.map(Ed25519.keyID))
-                switch skip {
-                case .signature: break
-                case .keyBehindID: guard signatures.contains(where: { ids.contains($0.keyID) }) else { return false }
-                default: guard (try? SignedDocument.verified(bytes, keys: raw)) != nil else { return false }
-                }
-            }
-            guard let seal = (try? ControlImport.read(payload, texts: false))?.seal else { return skip == .unsignedAllowed }
-            if skip != .project && seal.project != project { return false }
-            if skip != .revision, let a = accepted, seal.revision < a { return false }
-            if skip != .expiry && now >= seal.expiresAt { return false }
-            accepted = seal.revision
-            return true
+        enum Skip: CaseIterable { case none, signature, keyBehindID, canonical, project, revision, perKey, span, expiry, unsignedAllowed }
+        /// A lax library: S at or above L accepted when S - L would verify (emulated: the signature fails only for its S).
+        func verifies(_ s: SignedDocument.Signature, _ payload: [UInt8], _ key: [UInt8], lax: Bool) -> Bool {
+            if Ed25519.isValid(signature: s.bytes, message: payload, publicKey: key) { return true }
+            return lax && !Ed25519.isCanonicalScalar(s.bytes[32..<64])
         }
         for skip in Skip.allCases {
-            var accepted: Int64? = nil, wrong = 0
+            var floors: [String: Int64] = [:], current: SignedDocument.Seal? = nil, wrong = 0
             for step in steps {
-                guard let document = step.document else { continue }
-                if accepts(document, skipping: skip, accepted: &accepted, at: step.at) != step.accepted { wrong += 1 }
+                guard let bytes = step.document else { continue }
+                let accepted: Bool = {
+                    var payload = bytes, by: [String] = []
+                    if !SignedDocument.isEnvelope(bytes) {
+                        guard skip == .unsignedAllowed else { return false }
+                    } else {
+                        guard let (p, signatures) = try? SignedDocument.unpack(bytes) else { return false }
+                        payload = p
+                        for s in signatures {
+                            if skip == .signature { by.append(s.keyID); continue }
+                            if skip == .keyBehindID, raw.contains(where: { Ed25519.keyID($0) == s.keyID }) { by.append(s.keyID); continue }
+                            for key in raw where Ed25519.keyID(key) == s.keyID && verifies(s, payload, key, lax: skip == .canonical) { by.append(s.keyID) }
+                        }
+                        guard !by.isEmpty else { return false }
+                    }
+                    guard let seal = SignedDocument.seal(ofPayload: payload) else { return skip == .unsignedAllowed }
+                    if skip != .project && seal.project != project { return false }
+                    if skip != .revision {
+                        let floor = skip == .perKey ? floors.values.max() : by.compactMap { floors[$0] }.max()
+                        if let floor, seal.revision < floor || (seal.revision == floor && seal != current) { return false }
+                    }
+                    if skip != .span && (seal.expiresAt - seal.issuedAt > SignedDocument.maximumValidity || seal.issuedAt > step.at + SignedDocument.clockSkew) { return false }
+                    if skip != .expiry && step.at >= seal.expiresAt { return false }
+                    for id in by { floors[id] = max(floors[id] ?? seal.revision, seal.revision) }
+                    current = seal
+                    return true
+                }()
+                if accepted != step.accepted { wrong += 1 }
             }
             if skip == .none { XCTAssertEqual(wrong, 0, "the checks as written pass") } else { XCTAssertGreaterThan(wrong, 0, "a client skipping \(skip) passes the suite") }
         }
@@ -504,6 +529,14 @@ final class SignedFilesTests: XCTestCase {
         try old.load(second)
         let new = try app([b, c], "new")
         try new.load(second)
+        // Only the key changes (no change to the database): the files are signed again, by it.
+        h.now += 60
+        clock.now = h.now
+        h.ok("publish \(out) --signing-key \(h.dir)/c.pem")
+        let byC = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json")))
+        XCTAssertEqual(try SignedDocument.unpack(byC).signatures.map(\.keyID), [Ed25519.keyID(Ed25519.publicKey(c)!)])
+        try new.load(byC)
+        XCTAssertThrowsError(try old.load(byC), "the old pins do not hold C")
         // 3. Both B and C sign: each app finds a key it pins.
         let third = try publish(["b", "c"], change: "force 1.1 --platform ios --yes")
         XCTAssertEqual(try SignedDocument.unpack(third).signatures.count, 2)

@@ -226,15 +226,22 @@ enum ConformanceScenarios {
     2. a signature whose `keyId` is a pinned key's verifies over the payload's
        bytes (S below the group order), and none naming a pinned key fails;
     3. the payload parses, and `signed.project` is the client's project;
-    4. `signed.revision` is not below the highest revision it accepted;
-    5. the instant is before `signed.expiresAt`.
+    4. for each pinned key that signed it, `signed.revision` is not below the
+       highest revision that key signed among the documents accepted, nor
+       equal to it unless this is the document in force (revisions are kept
+       per key: a leaked key's revision far ahead must not lock out the
+       backup key's documents);
+    5. `signed.expiresAt` is at most 31 days after `signed.issuedAt`, which is
+       at most a day ahead of the instant;
+    6. the instant is before `signed.expiresAt`.
 
     Run the steps in order on one client, each at its `at`: read `document` (if
     any), check it was accepted or refused as `accepted` says (a refused one leaves
     the last accepted document in force), then ask what the `install` shows and
     compare with `expected`, as for the other suites. Once the last accepted
     document has expired the client obeys neither its window nor a required update
-    (the kill switch fails open): it shows `none`, and asks again every minute.
+    (the kill switch fails open): it shows `none`, and asks again as usual (every 15
+    minutes). A step whose `document` names an earlier step's file replays it.
 
     ## Versions
 

@@ -62,7 +62,7 @@ enum KeysCommands {
         examples: [Example("relctl keys retire 3f9a1c0b7d2e4f68 --yes", "Stop signing with the key of id 3f9a1c0b7d2e4f68.")]
     ) { inv in
         let given = inv.arg("KEY")!
-        guard Ed25519.publicKey(given) != nil || (given.utf8.count == 16 && given.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })) else {
+        guard Ed25519.publicKey(given) != nil || SignedDocument.isKeyID(given) else {
             throw RelctlError.usage("'\(given)' is neither a public key nor a key id", hint: "give a key or its id as 'relctl keys list' shows them")
         }
         let store = try inv.store()

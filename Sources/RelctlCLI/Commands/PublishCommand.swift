@@ -67,6 +67,7 @@ enum PublishCommand {
         request.log = (inv.dbPath, inv.context.user, inv.now)
         request.fillZone = { ZoneOffsets.fill(&$0) }
         request.signingKeys = try signingKeys(inv)
+        request.now = inv.now
         // A key no project trusts (a retired one) is said at once, whether or not anything is to be signed.
         if !request.signingKeys.isEmpty {
             let trusted = Set(try store.read { try store.projects() }.flatMap(\.trustedKeys))

@@ -38,7 +38,10 @@ struct SignatureReport {
 
     /// One line for people: valid until when, or why not.
     func line(_ inv: Invocation) -> String {
-        guard let live else { return "\(project): signed files apps would ignore: " + problems.map { "\($0.path): \($0.why)" }.joined(separator: "; ") }
+        guard let live else {
+            if problems.isEmpty { return "\(project): no control.json is published (its formats leave it out); its appcasts are signed" }
+            return "\(project): signed files apps would ignore: " + problems.map { "\($0.path): \($0.why)" }.joined(separator: "; ")
+        }
         let soon = lapsesSoon(at: inv.now) ? " — LAPSING: publish again now (publish --watch renews it \((Signing.validity - Signing.renewAfter) / 86_400) days ahead)" : ""
         return "\(project): control.json signed by key \(live.keyIDs.joined(separator: ", ")), revision \(live.seal.revision), obeyed until \(inv.people(live.seal.expiresAt))\(soon)"
     }

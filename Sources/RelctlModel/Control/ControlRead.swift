@@ -37,11 +37,8 @@ public enum ControlImport {
         }
         var seal: SignedDocument.Seal? = nil
         if let signed = doc.member("signed") {
-            guard case .int(let revision)? = signed.member("revision")?.json, revision >= 0,
-                  let issued = try signed.time("issuedAt"), let expires = try signed.time("expiresAt") else {
-                throw ImportProblem("signed must hold project, revision (a whole number), issuedAt and expiresAt")
-            }
-            seal = SignedDocument.Seal(project: try signed.string("project"), revision: revision, issuedAt: issued, expiresAt: expires)
+            seal = SignedDocument.Seal(signed.json)
+            guard seal != nil else { throw ImportProblem("signed must hold project (a slug), revision (a whole number up to 2^53-1), issuedAt and expiresAt") }
         }
         let p = try doc.object("project")
         let defaultLocale = try p.locale("defaultLocale")

@@ -2,6 +2,8 @@
 import CryptoKit
 #elseif canImport(CCrypto)
 import CCrypto
+#else
+#error("Ed25519 needs CryptoKit or OpenSSL's libcrypto (CCrypto, a dependency on Linux)")
 #endif
 
 /// Ed25519 verification (RFC 8032) and the SHA-256 of key ids, from the
@@ -20,7 +22,7 @@ public enum Ed25519 {
         #if canImport(CryptoKit)
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
         return key.isValidSignature(signature, for: message)
-        #else
+        #elseif canImport(CCrypto)
         guard let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, publicKey.count) else { return false }
         defer { EVP_PKEY_free(key) }
         guard let ctx = EVP_MD_CTX_new() else { return false }
@@ -31,7 +33,7 @@ public enum Ed25519 {
     }
 
     /// The group order L = 2^252 + 27742317777372353535851937790883648493, little-endian.
-    static let order: [UInt8] = [0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+    package static let order: [UInt8] = [0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
                                  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10]
 
     /// S < L, comparing the little-endian numbers from their top byte.
@@ -51,7 +53,7 @@ public enum Ed25519 {
     public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         #if canImport(CryptoKit)
         return Array(SHA256.hash(data: bytes))
-        #else
+        #elseif canImport(CCrypto)
         var out = [UInt8](repeating: 0, count: 32)
         _ = SHA256(bytes, bytes.count, &out)
         return out

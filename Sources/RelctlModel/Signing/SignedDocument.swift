@@ -24,6 +24,15 @@ public enum SignedDocument {
             self.project = project; self.revision = revision; self.issuedAt = issuedAt; self.expiresAt = expiresAt
         }
 
+        /// As the payload's "signed" member holds it; nil for anything else.
+        public init?(_ json: JSON?) {
+            guard case .object(let o)? = json, case .string(let project)? = o["project"], (try? Names.slug(project)) == project,
+                  case .int(let revision)? = o["revision"], revision >= 0, revision <= SignedDocument.maximumRevision,
+                  case .string(let issued)? = o["issuedAt"], let issuedAt = Time.parseUTC(issued),
+                  case .string(let expires)? = o["expiresAt"], let expiresAt = Time.parseUTC(expires) else { return nil }
+            self.init(project: project, revision: revision, issuedAt: issuedAt, expiresAt: expiresAt)
+        }
+
         var json: JSON {
             .ordered(["expiresAt": .time(expiresAt), "issuedAt": .time(issuedAt), "project": .string(project), "revision": .int(revision)])
         }
@@ -47,6 +56,8 @@ public enum SignedDocument {
         case badSignature(String)
         case otherProject(document: String, expected: String)
         case older(revision: Int64, accepted: Int64)
+        /// Valid for longer than any relctl signs for, or issued ahead of the clock: a leaked key's long-lived forgery.
+        case overlong(issued: Int64, expires: Int64)
         case expired(at: Int64)
 
         public var message: String {
@@ -56,7 +67,11 @@ public enum SignedDocument {
             case .untrusted(let ids): return "the document is signed by \(ids.isEmpty ? "no key" : "key \(ids.joined(separator: ", "))"), which this app does not trust"
             case .badSignature(let id): return "the signature by key \(id) does not match the document: it was altered"
             case .otherProject(let document, let expected): return "the document is for project '\(document)', not '\(expected)'"
-            case .older(let revision, let accepted): return "the document's revision \(revision) is older than revision \(accepted), already accepted (a replay)"
+            case .older(let revision, let accepted):
+                return revision == accepted ? "the document's revision \(revision) was already accepted with other content (a replay)"
+                    : "the document's revision \(revision) is older than revision \(accepted), already accepted (a replay)"
+            case .overlong(let issued, let expires):
+                return "the document is issued at \(Time.format(issued)) and expires at \(Time.format(expires)): issued ahead of the clock, or valid for more than \(SignedDocument.maximumValidity / 86_400) days"
             case .expired(let at): return "the document expired at \(Time.format(at))"
             }
         }
@@ -69,6 +84,13 @@ public enum SignedDocument {
     public static let renewAfter: Int64 = 4 * 86_400
     /// status and verify warn when the live files expire sooner than this.
     public static let warnAhead: Int64 = 86_400
+
+    /// A reader obeys no document valid for longer (relctl signs for `validity`) ...
+    public static let maximumValidity: Int64 = 31 * 86_400
+    /// ... or issued further ahead of its clock than this.
+    public static let clockSkew: Int64 = 86_400
+    /// Revisions stay exact in every JSON reader (2^53 - 1).
+    public static let maximumRevision: Int64 = 9_007_199_254_740_991
 
     /// At most this many signatures are looked at (a key and its backup, during a rotation).
     public static let maximumSignatures = 8
@@ -127,16 +149,21 @@ public enum SignedDocument {
     /// The seal of a payload already verified, read without the rest of the
     /// document (publish asks the live file's revision of every signing project).
     public static func seal(ofPayload payload: [UInt8]) -> Seal? {
-        guard let top = try? JSONReader.members(payload), let range = top["signed"],
-              case .object(let o)? = JSONReader.value(payload, at: range), case .string(let project)? = o["project"],
-              case .int(let revision)? = o["revision"], revision >= 0,
-              case .string(let issued)? = o["issuedAt"], let issuedAt = Time.parseUTC(issued),
-              case .string(let expires)? = o["expiresAt"], let expiresAt = Time.parseUTC(expires) else { return nil }
-        return Seal(project: project, revision: revision, issuedAt: issuedAt, expiresAt: expiresAt)
+        guard let top = try? JSONReader.members(payload), let range = top["signed"] else { return nil }
+        return Seal(JSONReader.value(payload, at: range))
     }
 
-    static func isKeyID(_ s: String) -> Bool {
+    /// 16 lowercase hex digits, as key ids are written.
+    public static func isKeyID(_ s: String) -> Bool {
         s.utf8.count == 16 && s.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The key ids an envelope's signatures name, read without decoding its
+    /// payload (publish asks it of every signing project's live file).
+    public static func keyIDs(_ bytes: [UInt8]) -> [String]? {
+        guard let top = try? JSONReader.members(bytes), let range = top["signatures"],
+              case .array(let list)? = JSONReader.value(bytes, at: range) else { return nil }
+        return list.compactMap { if case .object(let o) = $0, case .string(let id)? = o["keyId"] { return id } else { return nil } }
     }
 
     /// The payload, once a signature by one of `keys` (raw public keys)
@@ -157,12 +184,24 @@ public enum SignedDocument {
     }
 
     /// The checks after the signature, on the seal read from the payload:
-    /// project, revision, expiry, in that order. `project` nil: any;
-    /// `accepted`: the highest revision accepted before.
-    public static func check(_ seal: Seal?, project: String?, accepted: Int64?, at now: Int64) throws(Refusal) {
+    /// project, revision, expiry, in that order. `project` nil: any.
+    /// `accepted`: per key id, the highest revision accepted from a document
+    /// that key signed, and the seal of the document in force (`current`):
+    /// a document is refused when it is older than that key's last one, or
+    /// as old and not the document in force. Per key, so that a leaked key's
+    /// forgery with a revision far ahead cannot make apps refuse the backup
+    /// key's documents after a rotation. `now`: nil checks no instant (a stored document, read again).
+    public static func check(_ seal: Seal?, signedBy keyIDs: [String] = [], project: String?, accepted: [String: Int64] = [:], current: Seal? = nil,
+                             at now: Int64?) throws(Refusal) {
         guard let seal else { throw .malformed("the payload has no \"signed\" member naming its project, revision and expiry") }
         if let project, seal.project != project { throw .otherProject(document: seal.project, expected: project) }
-        if let accepted, seal.revision < accepted { throw .older(revision: seal.revision, accepted: accepted) }
+        for id in keyIDs {
+            guard let floor = accepted[id] else { continue }
+            if seal.revision < floor || (seal.revision == floor && seal != current) { throw .older(revision: seal.revision, accepted: floor) }
+        }
+        if seal.expiresAt - seal.issuedAt > maximumValidity { throw .overlong(issued: seal.issuedAt, expires: seal.expiresAt) }
+        guard let now else { return }
+        if seal.issuedAt > now + clockSkew { throw .overlong(issued: seal.issuedAt, expires: seal.expiresAt) }
         if now >= seal.expiresAt { throw .expired(at: seal.expiresAt) }
     }
 }

@@ -29,6 +29,8 @@ package struct IncrementalPlan {
         package var pages: Bool
         /// The one project to render (-p), or nil.
         package var only: String?
+        /// Projects to render whatever their record says: signed by other keys than those given now.
+        package var resign: Set<String> = []
     }
 
     /// The projects to render, in order.
@@ -67,7 +69,7 @@ package struct IncrementalPlan {
                 return entries.count == files.count && entries.allSatisfy { isIntact($0.path, $0.size) }
             }
             let recorded = record.map { $0.vouched && $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: facts.at) } ?? false
-            let current = !facts.full && recorded && pageAsWanted && files != nil && intact
+            let current = !facts.full && !facts.resign.contains(slug) && recorded && pageAsWanted && files != nil && intact
             if (facts.only == nil && !current) || slug == facts.only {
                 render.append(slug)
                 continue
