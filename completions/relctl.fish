@@ -387,7 +387,7 @@ complete -c relctl -n '__relctl_opt \'publish\' --exec 0' -l exec -x -d 'With --
 complete -c relctl -n '__relctl_opt \'publish\' --exec-timeout 0' -l exec-timeout -x -d 'With --exec: how long CMD may run before it is stopped and counted as failed'
 complete -c relctl -n '__relctl_opt \'publish\' --full 0' -l full -d 'Render every project and compare every file with what it should be, whatever the last publish recorded: after a file was edited in place, or the database by hand'
 complete -c relctl -n '__relctl_opt \'publish\' --no-pages 0' -l no-pages -d 'Do not write the status pages for people (DIR/index.html and DIR/PROJECT/status.html); ones written before are removed'
-complete -c relctl -n '__relctl_opt \'publish\' --signing-key 1' -l signing-key -r -F -d 'An Ed25519 private key (PEM, from \'relctl keys generate\') to sign the files of projects that trust its public key; repeat during a rotation'
+complete -c relctl -n '__relctl_opt \'publish\' --signing-key 1' -l signing-key -r -F -d 'An Ed25519 private key (PEM, as keys generate writes it) to sign the files of projects that trust its public key; repeat during a rotation'
 complete -c relctl -n '__relctl_opt \'publish\' --publish-despite-disagreements 0' -l publish-despite-disagreements -d 'Write the files even though a client would do something other than \'relctl check\' says (a relctl bug: report it)'
 complete -c relctl -n '__relctl_arg \'publish\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
 complete -c relctl -n '__relctl_arg \'verify\' 0 0' -a '(__fish_complete_directories (commandline -ct))'

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the layering the targets promise (README, Development):
-#   - RelctlModel depends on nothing: no target dependency, no import at all
-#     (no Foundation, Glibc, SQLite, libcrypto, Dispatch), no C symbol;
+#   - RelctlModel depends on nothing: no import at all (no Foundation, Glibc,
+#     SQLite, Dispatch), no C symbol; but Ed25519.swift, which verifies
+#     signatures with the platform's CryptoKit or, on Linux, libcrypto (its
+#     only target dependency, CCrypto, on Linux alone);
 #   - RelctlCore depends on the model alone; RelctlClient, what an app adds, on the
 #     model and Foundation alone (nothing of the server side);
 #   - SQLite knows nothing of relctl; RelctlStore and RelctlPublish do not reach the CLI;
@@ -19,14 +21,15 @@ check() {
     local deps
     deps="$(cd "$root" && swift package dump-package 2>/dev/null | python3 -c '
 import json, sys
-def names(t): return ",".join(sorted(d.get("byName", [None])[0] for d in t.get("dependencies", [])))
+def names(t): return ",".join(sorted((d.get("byName") or d.get("target") or ["?"])[0] for d in t.get("dependencies", [])))
 for t in json.load(sys.stdin)["targets"]:
     if t["name"] in ("RelctlModel", "RelctlCore", "RelctlClient"): print(t["name"] + "=" + names(t))')"
-    grep -qx 'RelctlModel=' <<<"$deps" || fail "RelctlModel declares target dependencies in Package.swift ($(grep RelctlModel <<<"$deps"))"
+    grep -qxE 'RelctlModel=(CCrypto)?' <<<"$deps" || fail "RelctlModel declares target dependencies in Package.swift ($(grep RelctlModel <<<"$deps"))"
     grep -qx 'RelctlCore=RelctlModel' <<<"$deps" || fail "RelctlCore must depend on RelctlModel alone ($(grep RelctlCore <<<"$deps"))"
     grep -qx 'RelctlClient=RelctlModel' <<<"$deps" || fail "RelctlClient must depend on RelctlModel alone ($(grep RelctlClient <<<"$deps"))"
     while IFS= read -r hit; do fail "RelctlModel must import nothing: $hit"; done \
-        < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlModel" --include='*.swift')
+        < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlModel" --include='*.swift' \
+            | grep -vE '^[^:]*/Sources/RelctlModel/Signing/Ed25519\.swift:[0-9]+:import (CryptoKit|CCrypto)$')
     while IFS= read -r hit; do fail "RelctlCore imports only the model: $hit"; done \
         < <(grep -rnE '^\s*(@testable\s+|@_exported\s+)?import\s' "$root/Sources/RelctlCore" --include='*.swift' | grep -vE 'import RelctlModel$')
     while IFS= read -r hit; do fail "RelctlClient must pull nothing of the server side into an app: $hit"; done \
@@ -77,6 +80,8 @@ if [ "${1:-}" = --self-test ]; then
     plant "a spelled command as advice" Sources/RelctlStore/StoreError.swift 'let y = Fix.advice("run '"'"'relctl init'"'"'")'
     plant "a C symbol in the model" Sources/RelctlModel/Time/Time.swift '@_silgen_name("getenv") func getenv(_: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>?'
     plant "Glibc in the model" Sources/RelctlModel/Time/Time.swift 'import Glibc'
+    plant "libcrypto in the model outside Ed25519" Sources/RelctlModel/Time/Time.swift 'import CCrypto'
+    plant "Foundation beside the cryptography" Sources/RelctlModel/Signing/Ed25519.swift 'import Foundation'
     rm -rf "$tmp/copy"; mkdir -p "$tmp/copy"; cp -r "$here/Package.swift" "$here/Sources" "$tmp/copy/"
     sed -i 's/.target(name: "RelctlCore", dependencies: \["RelctlModel"\]/.target(name: "RelctlCore", dependencies: ["RelctlModel", "SQLite"]/' "$tmp/copy/Package.swift"
     grep -q 'name: "RelctlCore", dependencies: \["RelctlModel", "SQLite"\]' "$tmp/copy/Package.swift" || { echo "layers self-test: the core dependency was not planted" >&2; exit 1; }

@@ -46,7 +46,7 @@ public final class SigningKey: @unchecked Sendable {
     public static func read(_ path: String) throws -> SigningKey {
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path, limit: maximumBytes) } catch let e as PublishError {
-            throw PublishError("cannot read the signing key: \(e.message)", hint: "give the PEM file 'relctl keys generate' wrote (--signing-key FILE or RELCTL_SIGNING_KEY)")
+            throw PublishError("cannot read the signing key: \(e.message)", hint: "give the PEM file keys generate wrote (--signing-key FILE or RELCTL_SIGNING_KEY)")
         }
         ERR_clear_error()
         let pkey: OpaquePointer? = bytes.withUnsafeBytes { buffer in

@@ -51,7 +51,7 @@ extension Session {
                 // As `keys retire` of the last key: signing stops only on purpose, never by a key left out of a file.
                 if !p.trustedKeys.isEmpty && f.trustedKeys.isEmpty {
                     throw StoreError("the file trusts no key for project '\(f.slug)', which signs its files: applied, it would publish them unsigned, and apps that pin keys refuse them",
-                                     fix: .either(.advice("put its trustedKeys back in the file ('relctl export' writes them)"),
+                                     fix: .either(.run(["export", "-p", f.slug], "put its trustedKeys back in the file: they are in what this writes:"),
                                                   .run(["keys", "retire", "KEY", "--unsigned", "-p", f.slug], "to stop signing on purpose, first run")))
                 }
                 if p.name != f.name || p.defaultLocale != f.defaultLocale || p.locales != f.locales || p.timeZone != f.timeZone || p.rules != f.rules

@@ -6,7 +6,7 @@ import RelctlStore
 /// database holds only public keys; a private key stays in its PEM file,
 /// handed to publish with --signing-key.
 enum KeysCommands {
-    static let key = Argument("KEY", help: "A public key (base64 of 32 bytes, as 'relctl keys generate' prints) or, to retire, its key id.")
+    static let key = Argument("KEY", help: "A public key (base64 of 32 bytes, as keys generate prints it) or, to retire, its key id.")
 
     static let command: RunnableCommand = RunnableCommand(
         "keys", abstract: "Make and trust the keys that sign the project's files.",
@@ -32,7 +32,7 @@ enum KeysCommands {
 
     static func publicKey(_ text: String) throws -> String {
         guard Ed25519.publicKey(text) != nil else {
-            throw RelctlError.usage("'\(text)' is not an Ed25519 public key", hint: "give the base64 line 'relctl keys generate' printed (44 characters ending in '=')")
+            throw RelctlError.usage("'\(text)' is not an Ed25519 public key", hint: "give the base64 line keys generate printed (44 characters ending in '=')")
         }
         return text
     }

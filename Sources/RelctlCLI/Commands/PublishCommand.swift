@@ -38,7 +38,7 @@ enum PublishCommand {
                unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements, rendered: o.rendered)
     }
 
-    static let signingKey = Option("signing-key", value: "FILE", help: "An Ed25519 private key (PEM, from 'relctl keys generate') to sign the files of projects that trust its public key; repeat during a rotation. A project that trusts keys is never published unsigned.",
+    static let signingKey = Option("signing-key", value: "FILE", help: "An Ed25519 private key (PEM, as keys generate writes it) to sign the files of projects that trust its public key; repeat during a rotation. A project that trusts keys is never published unsigned.",
                                    repeatable: true, env: "RELCTL_SIGNING_KEY", completion: .file)
 
     /// The keys of --signing-key (or RELCTL_SIGNING_KEY), read at each publish: a watcher takes a replaced key file.

@@ -83,7 +83,7 @@ extension ConfigFormat {
             guard case .array(let items) = keys.json, !items.isEmpty else { throw ImportProblem("\(keys.path) must be a list of public keys (base64 of 32 bytes)") }
             for (i, item) in items.enumerated() {
                 guard case .string(let key) = item, Ed25519.publicKey(key) != nil else {
-                    throw ImportProblem("\(keys.path)[\(i)] is not an Ed25519 public key (base64 of 32 bytes, as 'relctl keys generate' prints)")
+                    throw ImportProblem("\(keys.path)[\(i)] is not an Ed25519 public key (base64 of 32 bytes, as relctl keys generate prints it)")
                 }
                 guard !p.trustedKeys.contains(key) else { throw ImportProblem("\(keys.path)[\(i)] lists a key twice") }
                 p.trustedKeys.append(key)
