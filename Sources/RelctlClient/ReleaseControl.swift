@@ -46,7 +46,6 @@ public final class ReleaseControl: @unchecked Sendable {
         case badKey(String)
     }
 
-
     /// Documents larger than this are refused unread: the size publish refuses to write.
     public static let maximumBytes = ControlDocument.maximumBytes
 

@@ -37,7 +37,7 @@ extension Session {
     /// The project's apps trust `key` (base64 of an Ed25519 public key): from now on
     /// its files are published signed, by a trusted key only.
     public func trustKey(_ key: String, project slug: String, now: Int64) throws {
-        try change(Change(.keysTrust, project: slug, "keys trust \(slug) \(Ed25519.keyID(Ed25519.publicKey(key) ?? []))"), now: now) {
+        try change(Change(.keysTrust, project: slug, "keys trust \(Ed25519.keyID(Ed25519.publicKey(key) ?? []))"), now: now) {
             let p = try store.requireProject(slug)
             guard !p.trustedKeys.contains(key) else { return }
             try db.run("UPDATE project SET trusted_keys = ? WHERE id = ?", [.text((p.trustedKeys + [key]).joined(separator: ",")), .int(p.id)])
@@ -56,7 +56,7 @@ extension Session {
             throw StoreError("\(Ed25519.keyID(Ed25519.publicKey(held) ?? [])) is the last key project '\(slug)' trusts: without it, its files are published unsigned, and apps that pin keys refuse them",
                              fix: .either(.run(["keys", "trust", "KEY"], "trust the next key first with"), .advice("to stop signing on purpose, add --unsigned")))
         }
-        try change(Change(.keysRetire, project: slug, "keys retire \(slug) \(Ed25519.keyID(Ed25519.publicKey(held) ?? []))"), now: now) {
+        try change(Change(.keysRetire, project: slug, "keys retire \(Ed25519.keyID(Ed25519.publicKey(held) ?? []))"), now: now) {
             try db.run("UPDATE project SET trusted_keys = ? WHERE id = ?", [.text(left.joined(separator: ",")), .int(p.id)])
         }
     }
