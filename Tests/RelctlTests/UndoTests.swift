@@ -64,6 +64,7 @@ final class UndoTests: XCTestCase {
             "policy set 1.1 recommend --platform ios --yes",
             "policy clear 1.0 --platform ios --yes",
             "rules set --major critical --release-delay 3 --yes",
+            "keys trust ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ= --yes",
             "maintenance start --for 2h --message \"Back soon\" --yes",
             "maintenance edit 1 --until 2026-12-01T05:00:00Z --yes",
             "maintenance message 1 --locale tr --title \"Bakım\" --message \"Yakında\"",
