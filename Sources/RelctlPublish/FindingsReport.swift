@@ -23,8 +23,9 @@ package enum FindingsReport {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(entry)
         }
-        return order.map { key in
-            let group = groups[key]!
+        return order.map { intent in
+            let group = groups[intent]!
+            let key = intent + (group.lazy.compactMap(\.limit.example).first.map { " (such as \($0))" } ?? "")
             // Most often one client's: said as it is, without sorting out reasons.
             if group.count == 1 { return "\(key) — \(group[0].limit.client.rawValue): \(group[0].limit.reason)" }
             var reasons: [String] = []
@@ -54,7 +55,7 @@ package enum FindingsReport {
 
     package static func json(project: String, _ l: Limit) -> JSON {
         // In key order: a publish writes hundreds of them.
-        .ordered(["client": .string(l.client.rawValue), "intent": .string(l.intent), "platform": .string(l.platform),
+        .ordered(["client": .string(l.client.rawValue), "example": .optional(l.example), "intent": .string(l.intent), "platform": .string(l.platform),
                   "project": .string(project), "reason": .string(l.reason)])
     }
 }

@@ -143,8 +143,11 @@ public enum IndexFormat {
     static func json(_ p: PublishedProject) -> JSON {
         .object(["validFrom": .time(p.validFrom), "nextChange": NextChange.json(p.nextChange),
                  "disagreements": .int(p.disagreements), "warnings": .array(p.warnings.map { .string($0) }),
-                 "limits": .array(p.limits.map { .object(["client": .string($0.client.rawValue), "platform": .string($0.platform),
-                                                          "intent": .string($0.intent), "reason": .string($0.reason)]) }),
+                 "limits": .array(p.limits.map { l in
+                     var o: [String: JSON] = ["client": .string(l.client.rawValue), "platform": .string(l.platform), "intent": .string(l.intent), "reason": .string(l.reason)]
+                     if let e = l.example { o["example"] = .string(e) }
+                     return .object(o)
+                 }),
                  "summary": p.summary.json])
     }
 
@@ -215,7 +218,9 @@ public enum IndexFormat {
                 guard case .object(let o) = l, case .string(let c)? = o["client"], let client = Client(rawValue: c),
                       case .string(let platform)? = o["platform"], case .string(let intent)? = o["intent"],
                       case .string(let reason)? = o["reason"] else { return nil }
-                record.limits.append(Limit(client: client, platform: platform, intent: intent, reason: reason))
+                var example: String? = nil
+                if let e = o["example"] { guard case .string(let s) = e else { return nil }; example = s }
+                record.limits.append(Limit(client: client, platform: platform, intent: intent, reason: reason, example: example))
             }
             index.projects[slug] = record
             if list == .runs { index.verbatim[slug] = bytes[range] }

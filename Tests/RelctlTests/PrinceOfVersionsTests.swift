@@ -153,8 +153,10 @@ final class PrinceOfVersionsTests: XCTestCase {
         files["app/prince-of-versions.json"] = bytes(#"{"ios2":[{"last_version_available":"3.0"}]}"#)
         let bad = Fidelity.check(s, at: 1_790_000_000) { files[$0] }.filter { $0.isDisagreement && $0.client == .princeOfVersions }
         XCTAssertEqual(bad.filter { $0.install == nil }.map(\.version), ["1.0"], "1.0 is forced, the file only offers")
-        // And the installs nobody recorded below the floor, each named.
-        XCTAssertEqual(bad.filter { $0.install != nil }.map(\.version), ["0.999999", "1.0.1", "1.999999"])
+        // And the installs nobody recorded below the floor, each named; and the builds
+        // nobody recorded of 1.0 (forced) and 3.0 (offered 3.0 build 300, which the file names as build 0).
+        XCTAssertEqual(bad.filter { $0.install != nil }.map { "\($0.version!)\($0.build.map { " build \($0)" } ?? "")" },
+                       ["0.999999", "1.0.1", "1.0 build 99", "1.0 build 101", "3.0 build 299", "1.999999"])
         XCTAssertEqual(bad.first { $0.version == "1.999999" }?.install, "just below the floor 2.0")
     }
 }

@@ -87,14 +87,17 @@ enum AndVersionFormat {
     /// the last forced and the first free version, so that unrecorded
     /// versions below it are forced too. A forced version above a free one
     /// (a pin, a minor-only rule) cannot be carried; the limits say so.
-    static func minimum(_ state: PlatformState) -> Threshold {
-        minimum(state.platform, at: state.at, versions: state.versions, belowOldest: state.belowOldest) { state.verdicts[$0].1.kind }
+    /// `marketing`: the threshold as a marketing version on Android too (upgrader
+    /// compares those): a floor without a build is itself the threshold, never the
+    /// versionCode of the release above it, which would force the installs between.
+    static func minimum(_ state: PlatformState, marketing: Bool = false) -> Threshold {
+        minimum(state.platform, at: state.at, versions: state.versions, belowOldest: state.belowOldest, marketing: marketing) { state.verdicts[$0].1.kind }
     }
 
     /// The same from a platform's versions (oldest first) and each one's
     /// verdict, asked for in order up to the first that is not forced.
     /// `belowOldest`: the verdict of an install just below the oldest record.
-    static func minimum(_ platform: PlatformRecord, at: Int64, versions: [VersionRecord], belowOldest: Verdict.Kind?,
+    static func minimum(_ platform: PlatformRecord, at: Int64, versions: [VersionRecord], belowOldest: Verdict.Kind?, marketing: Bool = false,
                         kind: (Int) -> Verdict.Kind) -> Threshold {
         guard let free = versions.indices.first(where: { kind($0) != .required }) else { return .none }
         let lastForced = free > 0 ? versions[free - 1] : nil
@@ -102,7 +105,7 @@ enum AndVersionFormat {
         if let floor = platform.requiredFloor(at: at), !Release.isBelow(firstFree.release, floor.release),
            lastForced.map({ Release.isBelow($0.release, floor.release) }) ?? true {
             // On Android the threshold is a versionCode: the floor's build, or the first free version's.
-            return platform.isAndroid && floor.build == nil ? .version(firstFree) : .floor(floor)
+            return platform.isAndroid && !marketing && floor.build == nil ? .version(firstFree) : .floor(floor)
         }
         // The oldest record spared (a pin below the floor): what is below it is still forced
         // when `check` forces it; MinVersion 0 would drop the floor for every older install.

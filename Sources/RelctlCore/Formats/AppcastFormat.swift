@@ -56,7 +56,7 @@ enum AppcastFormat {
     /// The lowest released version at or above the version below which
     /// everything must update (the threshold AndVersion's MinVersion names).
     static func criticalItem(_ state: PlatformState) -> VersionRecord? {
-        let threshold = AndVersionFormat.minimum(state)
+        let threshold = AndVersionFormat.minimum(state, marketing: true)
         guard let item = lowestReleased(atOrAbove: threshold, state.releasedNewestFirst) else { return nil }
         // Never above the version offered: the highest item is the one upgrader offers.
         if let current = state.current, Release.isBelow(current.release, item.release) { return current }

@@ -96,7 +96,20 @@ enum PrinceOfVersionsFormat {
         // No install is offered or required anything ("outdated: none", no floor): the
         // version available is one below every install (0), so nobody is prompted.
         if !state.offersOptional && requiredRelease == nil { return nothingOffered(p, notify: notify) }
-        var c: [String: JSON] = ["last_version_available": version(last.release, p), "notify_last_version_frequency": .string(notify)]
+        // iOS compares builds: a release still in its delay (sent to by a floor or pin)
+        // named with its build would offer it early to the lower builds of its version,
+        // which `check` tells nothing until the delay ends unless a floor lies above
+        // them. Named by its version alone (build 0), or the build of it already
+        // announced, those builds stay quiet.
+        var available = last.release
+        if !p.isAndroid, last.id != state.announced?.id, let b = last.build, b > 0 {
+            let lower = Release(last.version, build: b - 1)
+            let floors = [p.requiredFloor(at: state.at), p.pendingFloor(at: state.at), p.recommend].compactMap { $0 }
+            if !floors.contains(where: { Release.isBelow(lower, $0.release) }) {
+                available = Release(last.version, build: state.announced.flatMap { $0.version == last.version ? $0.build : nil })
+            }
+        }
+        var c: [String: JSON] = ["last_version_available": version(available, p), "notify_last_version_frequency": .string(notify)]
         // A device that cannot install the required version is not blocked by it.
         if let r = requiredRelease, !Release.isBelow(last.release, r) { c["required_version"] = version(r, p) }
         return c

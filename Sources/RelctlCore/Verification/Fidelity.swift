@@ -601,10 +601,10 @@ struct PlatformCheck {
     func attribute(_ client: Client, _ index: Int, _ verdict: Verdict, _ actual: ClientDecision) -> [Limit] {
         let v = versions[index]
         var intents: [Limit] = [], shapes: [Limit] = []
-        func intent(_ what: String, _ reason: String) { add(what, reason, shape: false) }
-        func shape(_ what: String, _ reason: String) { add(what, reason, shape: true) }
-        func add(_ what: String, _ reason: String, shape: Bool) {
-            let l = Limit(client: client, platform: platform.name, intent: what, reason: reason)
+        func intent(_ what: String, _ reason: String, example: String? = nil) { add(what, reason, example, shape: false) }
+        func shape(_ what: String, _ reason: String, example: String? = nil) { add(what, reason, example, shape: true) }
+        func add(_ what: String, _ reason: String, _ example: String?, shape: Bool) {
+            let l = Limit(client: client, platform: platform.name, intent: what, reason: reason, example: example)
             guard !intents.contains(l) && !shapes.contains(l) else { return }
             if shape { shapes.append(l) } else { intents.append(l) }
         }
@@ -615,10 +615,15 @@ struct PlatformCheck {
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
-        // Retired matches the listed text exactly: an install it has no entry for gets no prompt.
+        // Retired matches the listed text exactly: an install it has no entry for gets no prompt,
+        // and every build of a listed version is told what the listed one is.
         if client == .retired && v.id < 0 {
+            if state.versions.contains(where: { $0.version.text == v.version.text }) {
+                return [Limit(client: client, platform: platform.name, intent: "builds relctl has no record of",
+                              reason: "reads no builds: every build of a listed version is told what the listed one is", example: example(v))]
+            }
             return [Limit(client: client, platform: platform.name, intent: "versions relctl has no record of",
-                          reason: "matches the exact version text listed, so an unlisted version gets no prompt")]
+                          reason: "matches the exact version text listed, so an unlisted version gets no prompt", example: v.version.text)]
         }
         if client == .retired || client == .control { return [] }
 
@@ -643,19 +648,20 @@ struct PlatformCheck {
         // has from where `check` puts it: the file forces every install below it, and
         // per-version decisions (pins, a pinned build) are not a range.
         if manifest, v.id < 0, (actual == .required) != (verdict.kind == .required), actual != .maintenance,
-           let t = threshold,
+           // upgrader's is its highest critical item, a marketing version.
+           let t = client == .upgrader ? AppcastFormat.criticalItem(state).map({ Release($0.version, build: nil) }) : threshold,
            // On the side of the threshold where the file puts it: forced below, spared at or above.
            (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
             let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
             if actual == .required {
-                intent("installs nobody recorded below \(at) that check does not force", "forces every install below \(minimumKey)")
+                intent("installs nobody recorded below \(at) that check does not force", "forces every install below \(minimumKey)", example: example(v))
             } else {
-                intent("installs nobody recorded above \(at) that check forces", "forces only the installs below \(minimumKey)")
+                intent("installs nobody recorded above \(at) that check forces", "forces only the installs below \(minimumKey)", example: example(v))
             }
         }
         switch verdict.decidedBy {
         case .pin:
-            if !(manifest && verdict.kind == .required && !spared) { intent("pin \(v.version.text) \(v.policy?.rawValue ?? "")", "no per-version policy") }
+            if !(manifest && verdict.kind == .required && !spared) { intent(intentOf(verdict, v), "no per-version policy", example: v.id < 0 ? example(v) : nil) }
         case .forceFloor:
             if manifest && actual != .required && spared { intent(intentOf(verdict, v), "forces only the versions below \(minimumKey)") }
         case .forceDeadline:
@@ -676,7 +682,10 @@ struct PlatformCheck {
         case .outdated:
             if manifest && actual == .optional { intent("outdated: none", "offers the update to every version below \(currentKey)") }
         case .releaseDelay:
-            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
+            // Prince of Versions on iOS compares builds: the lower builds of the release in
+            // its delay are the file's to keep quiet (PrinceOfVersionsFormat), not a limit.
+            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required,
+               !(povApple && v.version == current.version) {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
                        "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }
@@ -687,21 +696,24 @@ struct PlatformCheck {
         }
 
         // The versions as the format reads them.
-        let fourParts = "reads three components and drops the fourth"
-        // Prince of Versions reads three components on iOS and macOS.
-        if povApple, v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (verdict.target?.version.components.count ?? 0) > 3
-            || (threshold?.version.components.count ?? 0) > 3 {
-            shape("four-part versions", fourParts)
+        let fourPartsReason = "reads three components and drops the fourth"
+        // A fourth component of 0 drops nothing (1.2.3.0 is 1.2.3): another spelling, said as one.
+        func fourth(_ v: Version?) -> Bool { (v?.components.count ?? 0) > 3 && v!.components[3] != 0 }
+        // Prince of Versions reads three components on iOS and macOS. Where only the
+        // install nobody recorded has four (a beta above the newest), it is said as that.
+        let fourPartProbe = v.id < 0 && fourth(v.version)
+        func fourParts(_ others: [Version?]) {
+            if (v.id >= 0 && fourth(v.version)) || others.contains(where: fourth) { shape("four-part versions", fourPartsReason) }
+            else if fourPartProbe { shape("four-part versions nobody recorded", fourPartsReason, example: v.version.text) }
         }
+        if povApple { fourParts([state.current?.version, verdict.target?.version, threshold?.version]) }
         if client == .upgrader {
             let critical = AppcastFormat.criticalItem(state)
-            if v.version.components.count > 3 || (state.current?.version.components.count ?? 0) > 3 || (critical?.version.components.count ?? 0) > 3 {
-                shape("four-part versions", fourParts)
-            }
+            fourParts([state.current?.version, critical?.version])
             if verdict.decidedBy == .forceFloor, let f = platform.force, f.build != nil { shape("force floor \(f.text)", "compares marketing versions, not builds") }
             if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
-                shape("\(v.version.text), unreleased, below the first release at the force threshold (\(c.version.text))",
-                      "required below the lowest critical item, which is a released version")
+                shape("unreleased versions below the first release at the force threshold (\(c.version.text))",
+                      "required below the lowest critical item, which is a released version", example: v.version.text)
             }
         }
         // A floor told apart by its build, where the format compares marketing versions.
@@ -720,13 +732,23 @@ struct PlatformCheck {
         // iOS clients compare marketing versions only, each its own way.
         func twin() -> VersionRecord? { state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0 }
         if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin() ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
-            shape(v.id < 0 ? "other spellings of recorded versions (such as \(v.version.text) for \(other.version.text))" : "\(v.version.text) and \(other.version.text) as different releases",
-                  client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
-                    : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
-                    : "compares marketing versions, ranking the longer spelling newer, not builds")
+            let reason = client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
+                : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"
+                : "compares marketing versions, ranking the longer spelling newer, not builds"
+            if v.id >= 0 {
+                shape("\(v.version.text) and \(other.version.text) as different releases", reason)
+            } else if v.version.text == other.version.text {
+                // Prince of Versions compares the build too: a difference there has another cause.
+                if !povApple { shape("builds relctl has no record of", "compares marketing versions, not builds", example: example(v)) }
+            } else {
+                shape("other spellings of recorded versions", reason, example: "\(v.version.text) for \(other.version.text)")
+            }
         }
         return intents + shapes
     }
+
+    /// An install as a limit's example names it: "2.1.0 build 209".
+    func example(_ v: VersionRecord) -> String { v.build.map { "\(v.version.text) build \($0)" } ?? v.version.text }
 
     /// The first version whose build is not above the build of a version below it.
     static func disorderedBuild(_ versions: [VersionRecord]) -> String? {
@@ -742,7 +764,10 @@ struct PlatformCheck {
     /// The intent behind a verdict, in the engineer's words.
     func intentOf(_ verdict: Verdict, _ v: VersionRecord) -> String {
         switch verdict.decidedBy {
-        case .pin: return "pin \(v.version.text) \(v.policy?.rawValue ?? "")"
+        case .pin:
+            // A probe (another spelling of a pinned version) is held by the record's pin.
+            let pinned = v.policy != nil ? v : Evaluator.pin(state.versions.filter { $0.policy != nil }, v.release) ?? v
+            return "pin \(pinned.version.text) \(pinned.policy?.rawValue ?? "")"
         case .forceFloor: return "force floor \(platform.force?.text ?? "")"
         case .forceDeadline: return "force floor \(platform.force?.text ?? "") before its deadline"
         case .recommendFloor: return "recommend floor \(platform.recommend?.text ?? "")"

@@ -7,9 +7,12 @@ public struct Limit: Hashable, Sendable {
     public var intent: String
     /// Why the format cannot carry it.
     public var reason: String
+    /// One install it touches, when the intent is a kind of install ("2.1 for 2.1.0"):
+    /// not part of the cause, so a limit is said once however many installs show it.
+    public var example: String?
 
-    public init(client: Client, platform: String, intent: String, reason: String) {
-        self.client = client; self.platform = platform; self.intent = intent; self.reason = reason
+    public init(client: Client, platform: String, intent: String, reason: String, example: String? = nil) {
+        self.client = client; self.platform = platform; self.intent = intent; self.reason = reason; self.example = example
     }
 }
 

@@ -63,7 +63,9 @@ public enum Probes {
     /// each marked record's and the lowest and highest recorded (a code just
     /// below a release's reports the release before it, as codes grow with
     /// versions; one just above, the release itself). None repeats a
-    /// recorded install.
+    /// recorded install. And on both platforms, each marked record's version
+    /// with the build just below and just above its own (an install of a
+    /// recorded version with a build nobody recorded).
     public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Version], buildOrdered: Bool) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
         var out: [Install] = []
@@ -82,11 +84,15 @@ public enum Probes {
             for s in spellings(v.version) { add(s, build: buildOrdered ? v.build : nil, "\(s.text), another spelling of \(v.version.text)") }
             if i > 0, let b = between(versions[i - 1].version, v.version) { add(b, build: nil, "between \(versions[i - 1].version.text) and \(v.version.text)") }
             if i + 1 < versions.count, let b = between(v.version, versions[i + 1].version) { add(b, build: nil, "between \(v.version.text) and \(versions[i + 1].version.text)") }
-            if buildOrdered, let b = v.build {
+            if let b = v.build {
+                // The same version with another build: a TestFlight or internal build below the
+                // one released, a rebuild above it (on Android, another versionCode of it).
+                if b > 0 { add(v.version, build: b - 1, "build \(b - 1) of \(v.version.text), below its recorded \(b)") }
+                if b < 2_100_000_000 { add(v.version, build: b + 1, "build \(b + 1) of \(v.version.text), above its recorded \(b)") }
                 // Codes grow with versions: the code just below is the release before's (a later build of it).
-                let before = i > 0 ? versions[i - 1].version : below(first.version)
-                if b > 0, let before { add(before, build: b - 1, "build \(b - 1), just below \(v.version.text)'s \(b)") }
-                if b < 2_100_000_000 { add(v.version, build: b + 1, "build \(b + 1), just above \(v.version.text)'s \(b)") }
+                if buildOrdered, b > 0, let before = i > 0 ? versions[i - 1].version : below(first.version) {
+                    add(before, build: b - 1, "build \(b - 1), just below \(v.version.text)'s \(b)")
+                }
             }
         }
         for line in lines {
