@@ -100,4 +100,19 @@ final class BuildProbeTests: XCTestCase {
         let text = h.run(["verify", h.dir + "/out"]).out
         XCTAssertTrue(text.contains("other spellings of recorded versions (such as "), text)
     }
+
+    /// A device language the project does not publish reads the default
+    /// locale's notes in check; AndVersion falls back to en: a limit, asked
+    /// of a language outside the project's locales.
+    func testNotesForALanguageTheProjectDoesNotPublishAreProbed() throws {
+        let h = Harness(); h.sample()
+        h.ok("project edit shop --locales de,en --default-locale de")
+        h.ok("version add 2.1 --platform ios --build 210 --released 2026-11-20T00:00:00Z")
+        h.ok("notes set 2.1 Neu --platform ios --locale de")
+        h.ok("notes set 2.1 New --platform ios --locale en")
+        let limits = Self.limits(publishAndVerify(h))
+        let notes = try XCTUnwrap(limits.first { $0["intent"] as? String == "de notes for users of languages the project does not publish" }, "\(limits)")
+        XCTAssertEqual(notes["client"] as? String, "AndVersion iOS")
+        XCTAssertEqual(notes["example"] as? String, "fr")
+    }
 }

@@ -237,6 +237,19 @@ struct PlatformCheck {
     var platform: PlatformRecord { state.platform }
     var base: String { "\(state.project.slug)/\(platform.name)" }
     var locales: [String] { state.snapshot.publishedLocales }
+    /// The device languages notes are asked for: every published locale, and one
+    /// the project does not publish, whose users read the default locale's notes.
+    var noteLocales: [String] {
+        let published = Set(locales.map(LocaleTag.language))
+        return locales + ["fr", "ja", "sw"].filter { !published.contains($0) }.prefix(1)
+    }
+
+    /// The notes an app shows a device in `locale`: those of the locale it reads (a
+    /// language the project does not publish reads the default locale's), along its chain.
+    func notesShown(_ v: VersionRecord, device locale: String) -> (String, String)? {
+        let reading = locales.contains(locale) ? locale : ClientAnswer.locale(for: [locale], among: locales, defaultLocale: state.project.defaultLocale)
+        return state.evaluator.notes(v, locale: reading)
+    }
 
     /// Only the clients of the formats the project serves read its files.
     func serves(_ client: Client) -> Bool { state.snapshot.project.formats.serves(client.format) }
@@ -354,7 +367,7 @@ struct PlatformCheck {
             let client = try AndVersionIOSClient(bytes)
             compare(.andVersionIOS, path) { client.decide($0.version.text) }
             if state.os == nil, let current = state.current {
-                for locale in locales { whatsNew(.andVersionIOS, path, current, locale, shown: client.notes(deviceLanguage: locale)) }
+                for locale in noteLocales { whatsNew(.andVersionIOS, path, current, locale, shown: client.notes(deviceLanguage: locale)) }
             }
         } catch { unusable(.andVersionIOS, path, error) }
     }
@@ -366,7 +379,7 @@ struct PlatformCheck {
             let client = try AndVersionAndroidClient(bytes)
             compare(.andVersionAndroid, path) { v in v.build.map(client.decide) ?? .ignored("no versionCode recorded") }
             if state.os == nil, let current = state.current {
-                for locale in locales {
+                for locale in noteLocales {
                     let language = LocaleTag.language(locale)
                     // Current runtimes report the modern code, older ones Java's legacy one.
                     for code in [language] + (AndVersionFormat.javaTwins[language].map { [$0] } ?? []) {
@@ -415,16 +428,18 @@ struct PlatformCheck {
 
     /// The notes a device in `locale` is shown against the evaluator's.
     mutating func whatsNew(_ client: Client, _ path: String, _ current: VersionRecord, _ locale: String, shown: [String]?) {
-        guard let (tag, text) = state.evaluator.notes(current, locale: locale) else { return }
+        guard let (tag, text) = notesShown(current, device: locale) else { return }
         let expected = text.lines
         if shown == expected { return }
         let language = LocaleTag.language(locale)
         // Keys are two-letter languages that fall back to en: a regional or
         // script tag, or the project's default locale, cannot be reached.
         let reachable = tag == language && tag.count == 2
+        let unpublished = !locales.contains(locale)
         let limit = reachable ? nil : Limit(client: client, platform: platform.name,
-                                            intent: "\(tag) notes for \(locale) users",
-                                            reason: "WhatsNew keys are two-letter languages and fall back to en, never to a region, a script or the default locale")
+                                            intent: unpublished ? "\(tag) notes for users of languages the project does not publish" : "\(tag) notes for \(locale) users",
+                                            reason: "WhatsNew keys are two-letter languages and fall back to en, never to a region, a script or the default locale",
+                                            example: unpublished ? locale : nil)
         note(client, path, current, locale: locale, expected: "\(tag) notes", actual: shown.map { "notes \($0.first ?? "")…" } ?? "no notes", limit: limit)
     }
 
@@ -521,8 +536,8 @@ struct PlatformCheck {
             compare(.upgrader, path) { client.decide($0.version.text, os: os) }
             // A feed that offers nothing (nobody is prompted) shows no notes to anyone.
             guard let current = state.current, client.onDefaultOS.best != nil, state.os == nil else { return }
-            for locale in locales {
-                let expected = state.evaluator.notes(current, locale: locale)
+            for locale in noteLocales {
+                let expected = notesShown(current, device: locale)
                 let shown = client.notes(locale: locale)
                 if shown != expected?.1 {
                     let unrepresentable = shown != nil && shown == expected.map { XMLText.representable($0.1) }
