@@ -21,6 +21,9 @@ public struct ReleaseState: Equatable, Sendable {
         public var skipAllowed: Bool
         /// How long "later" holds before the app asks again.
         public var remindAfterHours: Int64?
+        /// How often the prompt may come back once dismissed: immediately (the
+        /// next launch), daily or weekly (the rule for the update's type).
+        public var frequency: String?
         /// When this optional update becomes required.
         public var deadline: Int64?
         public var locale: String
@@ -74,7 +77,7 @@ public struct ReleaseState: Equatable, Sendable {
             update = Update(version: a.target ?? "", build: a.targetBuild, storeURL: a.updateURL, title: a.texts["title"] ?? "",
                             message: a.texts["message"] ?? "", updateButton: a.texts["update_button"] ?? "",
                             laterButton: a.texts["later_button"], skipButton: a.skipAllowed ? a.texts["skip_button"] : nil,
-                            skipAllowed: a.skipAllowed, remindAfterHours: a.remindAfterHours, deadline: a.deadline, locale: a.locale,
+                            skipAllowed: a.skipAllowed, remindAfterHours: a.remindAfterHours, frequency: a.frequency, deadline: a.deadline, locale: a.locale,
                             releaseNotes: nil)
         }
     }

@@ -94,6 +94,7 @@ final class ConformanceSuiteTests: XCTestCase {
             if u.build != (e["targetBuild"] as? NSNumber)?.int64Value { problems.append("build") }
             if u.skipAllowed != (e["skipAllowed"] as? Bool) { problems.append("skipAllowed") }
             if u.remindAfterHours != (e["remindAfterHours"] as? NSNumber)?.int64Value { problems.append("remindAfterHours") }
+            if u.frequency != string("frequency") { problems.append("frequency '\(u.frequency ?? "nil")', expected '\(string("frequency") ?? "nil")'") }
         } else if let m = s.maintenance {
             let want: [(String, String?, String?)] = [
                 ("title", m.title, texts["title"]), ("message", m.message, texts["message"]), ("retryButton", m.retryButton, texts["retryButton"]),

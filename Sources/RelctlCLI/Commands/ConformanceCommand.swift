@@ -19,7 +19,7 @@ import RelctlPublish
 enum ConformanceCommand {
     /// Moves when a case's meaning or the answer's shape changes (schema/conformance.schema.json);
     /// new suites or cases alone do not move it.
-    static let suiteVersion: Int64 = 1
+    static let suiteVersion: Int64 = 2
     /// Every scenario starts here: the suite is the same bytes each time it is exported.
     static let start = "2026-06-01T12:00:00Z"
 
@@ -48,6 +48,7 @@ enum ConformanceCommand {
         defer { removeWork(work) }
         var suites: [JSON] = [], total = 0
         var files: [(String, [UInt8])] = []
+        var tags = Set(Catalog.locales)
         func run(_ name: String, _ db: String, _ commands: [[String]]) throws {
             for line in commands {
                 let err = Sink(fd: -1)
@@ -73,6 +74,7 @@ enum ConformanceCommand {
             let control = PublishedFile(path: "app/control.json", bytes: bytes)
             let cases = ConformanceScenarios.cases(snapshot, at: t0)
             total += cases.count
+            tags.formUnion(snapshot.publishedLocales + ConformanceScenarios.languageSets(snapshot).flatMap { $0 })
             files.append(("\(scenario.name)/control.json", control.bytes))
             files.append(("\(scenario.name)/cases.json", Array(JSON.array(cases).rendered().utf8)))
             suites.append(.ordered(["cases": .string("\(scenario.name)/cases.json"), "count": .int(Int64(cases.count)),
@@ -89,16 +91,21 @@ enum ConformanceCommand {
         files += signed
         let steps = (try? JSONReader.parse(signed.last!.1)).flatMap { if case .array(let a) = $0 { return a.count } else { return nil } } ?? 0
         total += steps
-        let index = JSON.ordered(["controlSchemaVersion": .int(ControlDocument.schemaVersion), "publishedAt": .string(start),
+        let refusals = ConformanceScenarios.refusals(files)
+        files += refusals.files
+        files.append(("refusals.json", Array(JSON.array(refusals.cases).rendered().utf8)))
+        files.append(("locales.json", Array(ConformanceScenarios.locales(tags).rendered().utf8)))
+        let index = JSON.ordered(["controlSchemaVersion": .int(ControlDocument.schemaVersion), "locales": .string("locales.json"), "publishedAt": .string(start),
+                                  "refusals": .ordered(["cases": .string("refusals.json"), "count": .int(Int64(refusals.cases.count))]),
                                   "signed": .ordered(["cases": .string("signed/cases.json"), "count": .int(Int64(steps)), "keys": .string("signed/keys.json")]),
                                   "suiteVersion": .int(suiteVersion), "suites": .array(suites)])
         files.append(("index.json", Array(index.rendered().utf8)))
         files.append(("README.md", Array(ConformanceScenarios.readme.utf8)))
-        for folder in [dir] + (ConformanceScenarios.all.map(\.name) + ["signed"]).map({ "\(dir)/\($0)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        for folder in [dir] + (ConformanceScenarios.all.map(\.name) + ["signed", "refusals"]).map({ "\(dir)/\($0)" }) where mkdir(folder, 0o755) != 0 && errno != EEXIST {
             throw RelctlError.failure("cannot create \(folder): \(String(cString: strerror(errno)))", hint: "check the path and its permissions")
         }
         // A suite's folder is written into only when it is one: a link there would lead the files elsewhere.
-        for name in ConformanceScenarios.all.map(\.name) + ["signed"] where FileSystem.kind(of: "\(dir)/\(name)", followLinks: false) != .directory {
+        for name in ConformanceScenarios.all.map(\.name) + ["signed", "refusals"] where FileSystem.kind(of: "\(dir)/\(name)", followLinks: false) != .directory {
             throw RelctlError.failure("\(dir)/\(name) is not a folder (a symbolic link, or a file); nothing was written",
                                       hint: "remove it, or export into another folder")
         }

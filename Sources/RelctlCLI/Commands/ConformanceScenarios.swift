@@ -77,6 +77,7 @@ enum ConformanceScenarios {
             "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
             "maintenance start --platform ios --for 2h --title Down --message \"Back at {until}\" --yes",
             "maintenance message 1 --locale de --title Wartung --message \"Zurück um {until}\"",
+            "maintenance start --platform ios --for 3h --title \"Down longer\" --message \"Until {until}\" --yes",
             "maintenance schedule --from 2026-06-03T01:00:00Z --for 30m --yes",
             "maintenance schedule --platform android --from 2026-06-10T00:00:00Z --until 2026-06-10T03:00:00Z --message \"Upgrading\" --yes",
         ]).map(line)),
@@ -91,6 +92,33 @@ enum ConformanceScenarios {
             "force 2.0 --platform ios --after 5d --yes",
             "force 2.0 --platform android --yes",
         ]).map(line)),
+        Scenario(name: "open-window", description: "A window with no end for one platform; another platform's window within the hour sets every platform's poll interval.", commands: (platforms + [
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "maintenance start --platform android --title Down --message \"Back soon\" --yes",
+            "maintenance schedule --platform ios --from 2026-06-01T12:30:00Z --for 1h --yes",
+        ]).map(line)),
+        Scenario(name: "zones", description: "A half-hour zone and a default locale other than en: a deadline at local midnight and one in the morning, a regional fallback (es-MX to es-419), rules that show nothing or ask at every launch.", commands: (platforms + [
+            "project edit app --locales de,en,es-419,pt-BR --default-locale de --time-zone Asia/Kolkata",
+            "rules set --major critical --minor none/daily --patch annoying --release-delay 0 --yes",
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 1.1 --platform ios --build 110 --released 2026-02-01T00:00:00Z",
+            "version add 1.1.1 --platform ios --build 111 --released 2026-03-01T00:00:00Z",
+            "version add 1.2 --platform ios --build 120 --released 2026-05-01T00:00:00Z",
+            "version add 1.0 --platform android --build 10 --released 2026-01-01T00:00:00Z",
+            "version add 1.2 --platform android --build 12 --released 2026-05-01T00:00:00Z",
+            "force 1.1.1 --platform ios --deadline 2026-06-07T18:30:00Z --yes",
+            "force 1.2 --platform android --deadline 2026-06-09T03:30:00Z --yes",
+        ]).map(line)),
+        Scenario(name: "daylight", description: "A zone west of UTC with daylight saving: a deadline after the clocks go back is written in the offset in force then, not now.", commands: (platforms + [
+            "project edit app --time-zone America/New_York",
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z",
+            "force 2.0 --platform ios --deadline 2026-11-02T14:00:00Z --yes",
+            "force 2.0 --platform android --deadline 2026-06-03T13:00:00Z --yes",
+        ]).map(line)),
         Scenario(name: "os-bands", description: "Versions needing newer OS: each device is sent to the newest it can install, never required to one it cannot.", commands: [
             "platform add ios --bundle-id com.acme.app --app-store-id 1234567890 --min-os 15.0",
             "platform add android --bundle-id com.acme.app",
@@ -101,6 +129,7 @@ enum ConformanceScenarios {
             "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z --min-os 26",
             "force 2.0 --platform ios --allow-lockout --yes",
             "recommend 2.0 --platform android --allow-lockout --yes",
+            "force 2.0 --platform android --deadline 2026-06-05T00:00:00Z --allow-lockout --yes",
         ].map(line)),
         Scenario(name: "spellings", description: "Versions that differ by trailing zeros, four parts, builds on one version; installs nobody recorded.", commands: (platforms + [
             "version add 1.2.3.4 --platform ios --build 1234 --released 2026-01-01T00:00:00Z",
@@ -128,13 +157,16 @@ enum ConformanceScenarios {
     static func languageSets(_ s: ProjectSnapshot) -> [[String]] {
         var sets: [[String]] = [[s.project.defaultLocale]]
         for l in s.publishedLocales where l != s.project.defaultLocale { sets.append([l]) }
-        sets += [["de-AT", "en-GB"], ["zh-Hant-TW"], ["pt-PT", "fr"], ["sw-KE"], ["en-US"]]
+        sets += [["de-AT", "en-GB"], ["zh-Hant-TW"], ["pt-PT", "fr"], ["sw-KE"], ["en-US"], ["es-MX"]]
+        // A first language the project does not publish, then one it does: the second answers.
+        if let second = s.publishedLocales.first(where: { $0 != s.project.defaultLocale }) { sets.append(["sw-KE", second]) }
         return sets
     }
 
     /// Installs at instants: every recorded version (with its build), the
     /// installs just below each floor and below the oldest record, one
-    /// above the newest, a longer spelling of each; at the publish instant
+    /// above the newest, a longer spelling of each, the builds just below
+    /// and above each recorded one; at the publish instant
     /// and just before and at each coming change; on every OS band.
     static func cases(_ s: ProjectSnapshot, at t0: Int64) -> [JSON] {
         let end = t0 + 400 * 86_400
@@ -151,6 +183,14 @@ enum ConformanceScenarios {
             if let newest = versions.last, let a = Probes.above(newest.version) { unlisted.append(a) }
             for v in versions where v.version.components.count < 4 { if let longer = try? Version(v.version.text + ".0") { unlisted.append(longer) } }
             for v in unlisted where !installs.contains(where: { $0.0 == v.text }) { installs.append((v.text, nil)) }
+            // Each recorded build's neighbours of the same version: a build below (a pin holds for
+            // its own build alone) and one above.
+            for v in versions {
+                guard let b = v.build else { continue }
+                for other in [b - 1, b + 1] where other >= 0 && !installs.contains(where: { $0.0 == v.version.text && $0.1 == other }) {
+                    installs.append((v.version.text, other))
+                }
+            }
             let oses = OSBands.probes(p, versions)
             for t in instants.sorted() {
                 for (version, build) in installs {
@@ -169,6 +209,40 @@ enum ConformanceScenarios {
             }
         }
         return out
+    }
+
+    /// Documents a client must refuse for an install, made from the suites'
+    /// states: another schemaVersion, a platform the document does not
+    /// have, a document cut short.
+    static func refusals(_ files: [(String, [UInt8])]) -> (cases: [JSON], files: [(String, [UInt8])]) {
+        guard let floors = files.first(where: { $0.0 == "floors/control.json" })?.1 else { return ([], []) }
+        let text = String(decoding: floors, as: UTF8.self)
+        let other = text.replacing("\"schemaVersion\":\(ControlDocument.schemaVersion)", with: "\"schemaVersion\":\(ControlDocument.schemaVersion + 1)")
+        func refusal(_ state: String, _ platform: String, _ reason: String) -> JSON {
+            .ordered(["platform": .string(platform), "reason": .string(reason), "state": .string(state)])
+        }
+        return ([refusal("refusals/schema-version.json", "ios", "schemaVersion \(ControlDocument.schemaVersion + 1) is not the one this suite's clients read (\(ControlDocument.schemaVersion))"),
+                 refusal("floors/control.json", "tvos", "the document has no platform tvos: nothing in it is meant for this app"),
+                 refusal("refusals/cut-short.json", "ios", "the document is cut short (a download that stopped): not JSON")],
+                [("refusals/schema-version.json", Array(other.utf8)), ("refusals/cut-short.json", Array(floors.prefix(floors.count / 2)))])
+    }
+
+    /// The locale chain of every tag asked about, and the date strings of
+    /// every locale that has its own: all a client needs to choose a locale
+    /// and write {deadline} and {until} as the suite does.
+    static func locales(_ tags: Set<String>) -> JSON {
+        var chains: [String: JSON] = [:]
+        for tag in tags.sorted() {
+            chains[tag] = .array(LocaleChain.steps(tag).map { .array($0.map { .string($0) }) })
+        }
+        var dates: [String: JSON] = [:]
+        for locale in Catalog.locales {
+            guard let strings = Catalog.strings(locale), let pattern = strings["date.pattern"], let months = strings["date.months"] else { continue }
+            dates[locale] = .ordered(["am": .string(strings["date.am"] ?? "AM"), "digits": .string(strings["date.digits"] ?? "0123456789"),
+                                      "months": .array(months.split(separator: ",").map { JSON.string(String($0)) }),
+                                      "pattern": .string(pattern), "pm": .string(strings["date.pm"] ?? "PM")])
+        }
+        return .ordered(["chains": .object(chains), "dates": .object(dates)])
     }
 
     static let readme = """

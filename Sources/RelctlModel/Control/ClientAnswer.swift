@@ -19,6 +19,9 @@ public struct ClientAnswer: Equatable, Sendable {
     public var texts: [String: String]
     public var skipAllowed: Bool
     public var remindAfterHours: Int64?
+    /// How often a dismissed optional prompt comes back (the rule's frequency:
+    /// immediately, daily, weekly); nil but for optional updates.
+    public var frequency: String?
     /// When an optional update becomes required (a force floor's deadline).
     public var deadline: Int64?
     /// The maintenance window shown, and its end.
@@ -42,6 +45,7 @@ public struct ClientAnswer: Equatable, Sendable {
                             updateURL: update ? platform.updateURL : nil, locale: locale, texts: texts,
                             skipAllowed: verdict.kind == .optional && verdict.rule?.skipAllowed == true,
                             remindAfterHours: verdict.kind == .optional ? snapshot.project.remindHours : nil,
+                            frequency: verdict.kind == .optional ? verdict.rule?.frequency.rawValue : nil,
                             deadline: verdict.deadline, window: verdict.window?.id, until: verdict.window?.endsAt,
                             pollIntervalSeconds: pollInterval(snapshot, at: t))
     }
@@ -68,7 +72,7 @@ public struct ClientAnswer: Equatable, Sendable {
     /// As the conformance suite writes it: camelCase fields, RFC 3339 times, keys sorted.
     public var json: JSON {
         .ordered([
-            "deadline": .time(deadline), "kind": .string(kind.rawValue), "locale": .string(locale), "pollIntervalSeconds": .int(pollIntervalSeconds),
+            "deadline": .time(deadline), "frequency": .optional(frequency), "kind": .string(kind.rawValue), "locale": .string(locale), "pollIntervalSeconds": .int(pollIntervalSeconds),
             "remindAfterHours": .optional(remindAfterHours), "skipAllowed": .bool(skipAllowed), "target": .optional(target),
             "targetBuild": .optional(targetBuild),
             "texts": .object(Dictionary(uniqueKeysWithValues: texts.map { (ControlDocument.camel($0.key), JSON.string($0.value)) })),

@@ -2,6 +2,8 @@
 /// EmbedTemplates plugin), and the kinds and fields of messages.
 public enum Catalog {
     public static var locales: [String] { builtin.keys.sorted() }
+    /// One built-in locale's strings ("date.pattern", "optional.title", …).
+    package static func strings(_ locale: String) -> [String: String]? { builtin[locale] }
 
     public static let kinds = ["required", "optional", "maintenance"]
     public static let fields: [String: [String]] = [
