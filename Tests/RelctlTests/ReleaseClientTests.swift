@@ -31,12 +31,16 @@ final class ConformanceSuiteTests: XCTestCase {
             total += cases.count
         }
         XCTAssertEqual(kinds, ["none", "optional", "required", "maintenance"], "the suite asks for every kind of answer")
+        for (file, def) in [("refusals.json", "refusals"), ("locales.json", "locales")] {
+            let part = (schema.root["$defs"] as! [String: Any])[def] as! [String: Any]
+            XCTAssertEqual(schema.validate(try JSONReader.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + file)))), part, at: "$").prefix(5), [], file)
+        }
         let pins = String(decoding: try Data(contentsOf: URL(fileURLWithPath: dir + "/pins/cases.json")), as: UTF8.self)
         XCTAssertTrue(pins.contains("https://downloads.example.com/acme.apk"), "a platform's own store link is asked for")
         XCTAssertGreaterThan(total, 2_000)
         let again = h.dir + "/again"
         h.ok("conformance export \(again)")
-        for name in ["index.json"] + suites.flatMap({ [$0["state"] as! String, $0["cases"] as! String] }) {
+        for name in ["index.json", "refusals.json", "locales.json", "refusals/schema-version.json", "refusals/cut-short.json"] + suites.flatMap({ [$0["state"] as! String, $0["cases"] as! String] }) {
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)), try Data(contentsOf: URL(fileURLWithPath: again + "/" + name)), name)
         }
     }

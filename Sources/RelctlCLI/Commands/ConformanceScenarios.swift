@@ -250,17 +250,24 @@ enum ConformanceScenarios {
 
     Test vectors for any client of relctl's control.json (schema/control.schema.json),
     written by `relctl conformance export DIR`; schema/conformance.schema.json describes
-    every file.
+    every file. A client written from this file, the schemas and `locales.json` alone,
+    with nothing of relctl's source, passes it.
 
     - `index.json`: `suiteVersion`, `controlSchemaVersion` (the control.json schema the
-      states use) and `suites`, each with `name`, `description`, `state` and `cases`
-      (paths relative to this folder) and `count`.
+      states use), `suites` (each with `name`, `description`, `state` and `cases`, paths
+      relative to this folder, and `count`), `refusals`, `locales` and `signed`.
     - `NAME/control.json`: the published state, exactly as `relctl publish` writes it
       at `publishedAt`.
     - `NAME/cases.json`: an array of cases. Each names an install (`platform`, `version`
       as the app reports it, `build` or null, `os` or null for the newest, `languages`
       in the device's order) and an instant (`at`), and the answer relctl's own
       evaluator gives from the database the state was published from (`expected`).
+    - `refusals.json`: documents a client must refuse for an install (`state`,
+      `platform`, `reason`): another `schemaVersion`, a platform the document does not
+      have, a document cut short. Refused, nothing of it is obeyed and the last
+      accepted state stays.
+    - `locales.json`: `chains` (each tag the suite names, with its steps) and `dates`
+      (the strings instants are written with, per locale that has its own).
 
     ## Running it
 
@@ -272,17 +279,110 @@ enum ConformanceScenarios {
     - `kind`: none, optional, required or maintenance;
     - `target`, `targetBuild`, `updateUrl`: the version to install and where (null for
       none and maintenance);
-    - `locale` and `texts`: the locale chosen (the first of the user's languages the
-      project publishes, along that language's own fallbacks, else the default locale)
-      and each field of the message as shown (title, message, updateButton,
-      laterButton, skipButton, retryButton), placeholders filled: {version}, {app},
-      {deadline} (in the user's language and the project's time zone), {until};
-    - `skipAllowed`, `remindAfterHours` (optional updates), `deadline` (when an
-      optional update becomes required), `window` and `until` (maintenance),
-      `pollIntervalSeconds` (60 from an hour before a window until it ends, else 900).
+    - `locale` and `texts`: the locale chosen and each field of the message as shown
+      (title, message, updateButton, laterButton, skipButton, retryButton),
+      placeholders filled: {version}, {app}, {deadline} (a window's copy comes with
+      {until} already written);
+    - `skipAllowed`, `remindAfterHours` and `frequency` (optional updates), `deadline`
+      (when an optional update becomes required), `window` and `until`
+      (maintenance), `pollIntervalSeconds`.
 
-    A client passes when every case matches. RelctlClient, relctl's Swift client, runs
-    the whole suite in relctl's own tests.
+    A client passes when every case matches and every refusal is refused. RelctlClient,
+    relctl's Swift client, runs the whole suite in relctl's own tests, and those tests
+    hold a list of wrong readings (below), each of which the suite fails.
+
+    ## Reading a state
+
+    Versions compare component by component, a missing component counting as 0
+    (2.0 and 2.0.0 are one version); builds are compared only when both sides have
+    one. An install of a recorded version with a lower build than the recorded
+    release is below it (2.1.0 build 209 is offered 2.1.0 build 210).
+
+    The answer, in this order:
+
+    1. **Maintenance**: a window in `maintenance.active` whose `platform` is null (every
+       platform) or the install's, between `startsAt` and `endsAt` (null: no end, it
+       lasts until stopped). When several are active, the one with the highest `id`
+       is shown.
+    2. **A pin** (`platforms.P.pins`): an install whose version equals the pin's and
+       whose build equals the pin's when both have one. Another build of a pinned
+       version is not pinned.
+    3. **The force floor** (`platforms.P.force`): an install below it must update to
+       the newest released version; with a `deadline`, the update is optional until
+       that instant (the optional message becomes its `deadlineMessage`, `deadline` is
+       set) and required from it on. A floor above every release still sends the
+       installs below it to the newest release.
+    4. **The recommend floor**, then the outdated policy: an install below the newest
+       version released at least `releaseDelayDays` ago is told what the rule of its
+       update type says (`rules.major` when the first component differs, then minor,
+       patch, revision): alert `force` required, `option` and `skip` optional (`skip`
+       allows skipping: `skipAllowed`), `none` nothing. `outdated: none` tells
+       outdated versions nothing. Floors and pins act at once; only this waits for
+       the release delay.
+    5. Otherwise nothing.
+
+    A device on an older OS (`os`) is only ever sent to a version whose `minOs` it
+    meets: the newest it can install, optional where the floor's version is beyond
+    it, and nothing when it can install nothing newer.
+
+    `frequency` is the rule's for the update's type: how often a dismissed optional
+    prompt may come back (immediately: the next launch; daily; weekly); "later" holds
+    it for `remindAfterHours`.
+
+    `versions[].update`, `.target` and `.skipAllowed` in control.json are the answers at
+    `publishedAt` for the recorded spellings and builds only. An install another
+    instant, spelling or build must be worked out as above: a client that reads them
+    instead fails most cases here. `latest` is the newest version announced at
+    `publishedAt` (released, its release delay over); `latestReleased` the newest
+    released then, which may still be in its delay.
+
+    ### Locale and texts
+
+    The locale is the first of the user's languages (in the device's order) whose
+    chain reaches a published locale (`project.locales`): the chain of a tag is its
+    steps in `locales.json` (its own variety, CLDR parent regions such as es-MX to
+    es-419, its script, its language, then the language's default variant: pt-PT
+    users read a project's pt-BR copy). A user whose languages reach none reads the
+    project's `defaultLocale` (which need not be en). The texts are
+    `messages[locale][kind]` (`deadlineMessage` instead of `message` while a force
+    floor's deadline is ahead); `skipButton` is always there for optional updates,
+    and the app hides it unless `skipAllowed`. A window's texts are its
+    `messages[locale]`, written for every published locale.
+
+    ### Instants in messages
+
+    {deadline} (and {until}, which control.json writes into each window's copy) is written in the project's `timeZone`, always a name
+    from the IANA tz database: `UTC`, a place (`Asia/Kolkata`, `America/New_York`),
+    or a fixed offset as the database spells it, in whole hours with the sign
+    inverted (`Etc/GMT-5` is UTC+5, `Etc/GMT+3` is UTC-3). The offset is the one
+    in force at the instant written, not at the instant read: a deadline after the
+    clocks change shows the new offset, with the date strings of the first locale
+    in the message locale's chain, then the default locale's, then en, that
+    `locales.json` `dates` has. In `pattern`: `y` the year, `M`/`MM` the month's
+    number, `MMM`/`MMMM` its name from `months`, `d`/`dd` the day, `H`/`HH` the
+    hour 0-23, `h`/`hh` 1-12, `m`/`mm` the minute, `a` `am` or `pm`; a doubled
+    letter pads to two digits; text in single quotes is literal (`''` is a quote);
+    every digit is written with `digits`. After the date comes a space and the
+    offset in parentheses: `(UTC)`, `(UTC+3)`, `(UTC+5:30)`, `(UTC-4)`.
+
+    ### Polling
+
+    `pollIntervalSeconds` is 60 from an hour before any window of the project starts
+    (whatever its platform) until it ends, else 900.
+
+    ## Wrong readings the suite catches
+
+    relctl's own tests run this suite against clients that each misread one thing,
+    and every one fails: builds ignored; a pin matching every build; the lowest of two
+    active windows shown; only the user's first language considered; no regional
+    fallback (es-MX to es-419) or default variant (pt-PT to pt-BR); en instead of the
+    project's default locale; {deadline} left unfilled; a deadline in UTC,
+    or in the offset in force now; a deadline treated as already passed, or never
+    reached; the release delay ignored; a rule of `none` read as a prompt; `frequency`
+    dropped; the device's OS ignored; a floor above every release ignored; only the
+    platform's own windows setting the poll interval; a window with no end read as
+    ended; `skipButton` dropped when skipping is not allowed; the answers at
+    `publishedAt` trusted at every instant.
 
     ## Signed documents
 
@@ -319,8 +419,9 @@ enum ConformanceScenarios {
 
     ## Versions
 
-    `suiteVersion` moves when a case's meaning or the answer's shape changes;
-    new suites and new cases do not move it. `controlSchemaVersion` is control.json's
-    `schemaVersion`: a client refuses a state with another.
+    `suiteVersion` moves when a case's meaning or the answer's shape changes (2: the
+    answer's `frequency`); new suites and new cases do not move it.
+    `controlSchemaVersion` is control.json's `schemaVersion`: a client refuses a state
+    with another.
     """
 }
