@@ -122,7 +122,6 @@ final class ConformanceWrongReadingsTests: XCTestCase {
         },
         answer("frequency dropped") { _, _, a in a.frequency = nil },
         answer("remindAfterHours dropped") { _, _, a in a.remindAfterHours = nil },
-        answer("skipButton dropped when skipping is not allowed") { _, _, a in if !a.skipAllowed { a.texts["skip_button"] = nil } },
         install("the device's OS ignored") { _, i in i.os = nil },
         state("a floor above every release ignored") { s, i in
             for p in s.platforms.indices {

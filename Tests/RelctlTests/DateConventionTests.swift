@@ -22,4 +22,9 @@ final class DateConventionTests: XCTestCase {
         }
         XCTAssertEqual(LocalDate.render(t, offset: 19_800, locale: "en", defaultLocale: "en"), "June 8, 2026 at 7:35 PM (UTC+5:30)")
     }
+
+    /// '' is an apostrophe inside a quoted literal as outside one (locales.json says so).
+    func testAnApostropheInsideAQuotedLiteral() {
+        XCTAssertEqual(LocalDate.pattern("h 'o''clock' a", 14 * 3600, strings: ["date.am": "AM", "date.pm": "PM", "date.months": "", "date.digits": "0123456789"]), "2 o'clock PM")
+    }
 }

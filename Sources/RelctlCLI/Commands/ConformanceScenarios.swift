@@ -187,7 +187,7 @@ enum ConformanceScenarios {
             // its own build alone) and one above.
             for v in versions {
                 guard let b = v.build else { continue }
-                for other in [b - 1, b + 1] where other >= 0 && !installs.contains(where: { $0.0 == v.version.text && $0.1 == other }) {
+                for other in [b - 1, b + 1] where other >= 0 && other <= 2_100_000_000 && !installs.contains(where: { $0.0 == v.version.text && $0.1 == other }) {
                     installs.append((v.version.text, other))
                 }
             }
@@ -215,14 +215,14 @@ enum ConformanceScenarios {
     /// states: another schemaVersion, a platform the document does not
     /// have, a document cut short.
     static func refusals(_ files: [(String, [UInt8])]) -> (cases: [JSON], files: [(String, [UInt8])]) {
-        guard let floors = files.first(where: { $0.0 == "floors/control.json" })?.1 else { return ([], []) }
+        guard let (path, floors) = files.first(where: { $0.0.hasSuffix("/control.json") }) else { return ([], []) }
         let text = String(decoding: floors, as: UTF8.self)
         let other = text.replacing("\"schemaVersion\":\(ControlDocument.schemaVersion)", with: "\"schemaVersion\":\(ControlDocument.schemaVersion + 1)")
         func refusal(_ state: String, _ platform: String, _ reason: String) -> JSON {
             .ordered(["platform": .string(platform), "reason": .string(reason), "state": .string(state)])
         }
         return ([refusal("refusals/schema-version.json", "ios", "schemaVersion \(ControlDocument.schemaVersion + 1) is not the one this suite's clients read (\(ControlDocument.schemaVersion))"),
-                 refusal("floors/control.json", "tvos", "the document has no platform tvos: nothing in it is meant for this app"),
+                 refusal(path, "tvos", "the document has no platform tvos: nothing in it is meant for this app"),
                  refusal("refusals/cut-short.json", "ios", "the document is cut short (a download that stopped): not JSON")],
                 [("refusals/schema-version.json", Array(other.utf8)), ("refusals/cut-short.json", Array(floors.prefix(floors.count / 2)))])
     }
@@ -300,13 +300,16 @@ enum ConformanceScenarios {
 
     The answer, in this order:
 
-    1. **Maintenance**: a window in `maintenance.active` whose `platform` is null (every
-       platform) or the install's, between `startsAt` and `endsAt` (null: no end, it
-       lasts until stopped). When several are active, the one with the highest `id`
-       is shown.
-    2. **A pin** (`platforms.P.pins`): an install whose version equals the pin's and
-       whose build equals the pin's when both have one. Another build of a pinned
-       version is not pinned.
+    1. **Maintenance**: a window of `maintenance.active` or `maintenance.upcoming`
+       (an upcoming one becomes active at its `startsAt`, with no new download) whose
+       `platform` is null (every platform) or the install's, from `startsAt` until
+       `endsAt` (null: no end, it lasts until stopped). When several are active, the
+       one with the highest `id` is shown.
+    2. **A pin** (`platforms.P.pins`): an install whose version equals the pin's
+       (the pin spelled exactly as the install first, then an equal version) and
+       whose build equals the pin's when both have one; another build of a pinned
+       version is not pinned. `force` requires the newest release, `recommend`
+       offers it, `none` shows nothing; with no newer release, nothing.
     3. **The force floor** (`platforms.P.force`): an install below it must update to
        the newest released version; with a `deadline`, the update is optional until
        that instant (the optional message becomes its `deadlineMessage`, `deadline` is
@@ -315,15 +318,22 @@ enum ConformanceScenarios {
     4. **The recommend floor**, then the outdated policy: an install below the newest
        version released at least `releaseDelayDays` ago is told what the rule of its
        update type says (`rules.major` when the first component differs, then minor,
-       patch, revision): alert `force` required, `option` and `skip` optional (`skip`
-       allows skipping: `skipAllowed`), `none` nothing. `outdated: none` tells
-       outdated versions nothing. Floors and pins act at once; only this waits for
-       the release delay.
+       patch, revision): alert `force` required, `option` and `skip` optional, `none`
+       nothing. `outdated: none` tells outdated versions nothing. Floors and pins act
+       at once; only this waits for the release delay.
     5. Otherwise nothing.
 
+    The update type of any update is the first component in which the install and
+    the target differ, and its rule says how it asks: `skipAllowed` is true for an
+    optional update whose rule is `skip`, and `frequency` is the rule's. A floor or
+    pin decides the kind: where its rule would force or show nothing, the optional
+    update it makes asks as `option` does.
+
     A device on an older OS (`os`) is only ever sent to a version whose `minOs` it
-    meets: the newest it can install, optional where the floor's version is beyond
-    it, and nothing when it can install nothing newer.
+    meets: the newest it can install. Below a force floor whose version is beyond its
+    OS (deadline or not), it is offered that newest version, optional, with the plain
+    optional message and `deadline` null; it is told nothing when it can install
+    nothing newer.
 
     `frequency` is the rule's for the update's type: how often a dismissed optional
     prompt may come back (immediately: the next launch; daily; weekly); "later" holds
@@ -361,7 +371,8 @@ enum ConformanceScenarios {
     `locales.json` `dates` has. In `pattern`: `y` the year, `M`/`MM` the month's
     number, `MMM`/`MMMM` its name from `months`, `d`/`dd` the day, `H`/`HH` the
     hour 0-23, `h`/`hh` 1-12, `m`/`mm` the minute, `a` `am` or `pm`; a doubled
-    letter pads to two digits; text in single quotes is literal (`''` is a quote);
+    letter pads to two digits; text in single quotes is literal (`''` is a quote,
+    inside quotes or out);
     every digit is written with `digits`. After the date comes a space and the
     offset in parentheses: `(UTC)`, `(UTC+3)`, `(UTC+5:30)`, `(UTC-4)`.
 
@@ -379,10 +390,10 @@ enum ConformanceScenarios {
     project's default locale; {deadline} left unfilled; a deadline in UTC,
     or in the offset in force now; a deadline treated as already passed, or never
     reached; the release delay ignored; a rule of `none` read as a prompt; `frequency`
-    dropped; the device's OS ignored; a floor above every release ignored; only the
-    platform's own windows setting the poll interval; a window with no end read as
-    ended; `skipButton` dropped when skipping is not allowed; the answers at
-    `publishedAt` trusted at every instant.
+    or `remindAfterHours` dropped; the device's OS ignored; a floor above every
+    release ignored; only the platform's own windows setting the poll interval; a
+    window with no end read as ended; a window for one platform obeyed by all; the
+    answers at `publishedAt` trusted at every instant.
 
     ## Signed documents
 

@@ -55,7 +55,7 @@ public struct Impact: Sendable {
             let records = after.versions(of: platform)
             let sorted = records.sorted { Release.isBelow($0.release, $1.release) }
             // Lines either state draws: floors, and pinned versions (which Probes marks).
-            let lines = [was.force?.version, was.recommend?.version, platform.force?.version, platform.recommend?.version].compactMap { $0 }
+            let lines = [was.force?.release, was.recommend?.release, platform.force?.release, platform.recommend?.release].compactMap { $0 }
             let pinned = Set(before.versions(of: was).filter { $0.policy != nil }.map(\.version.text) + sorted.filter { $0.policy != nil }.map(\.version.text))
             let marked = Set(sorted.indices.filter { $0 == 0 || $0 == sorted.count - 1 || pinned.contains(sorted[$0].version.text) })
             var bands: [(os: String, label: String)] = []

@@ -96,23 +96,28 @@ enum PrinceOfVersionsFormat {
         // No install is offered or required anything ("outdated: none", no floor): the
         // version available is one below every install (0), so nobody is prompted.
         if !state.offersOptional && requiredRelease == nil { return nothingOffered(p, notify: notify) }
-        // iOS compares builds: a release still in its delay (sent to by a floor or pin)
-        // named with its build would offer it early to the lower builds of its version,
-        // which `check` tells nothing until the delay ends unless a floor lies above
-        // them. Named by its version alone (build 0), or the build of it already
-        // announced, those builds stay quiet.
-        var available = last.release
-        if !p.isAndroid, last.id != state.announced?.id, let b = last.build, b > 0 {
-            let lower = Release(last.version, build: b - 1)
-            let floors = [p.requiredFloor(at: state.at), p.pendingFloor(at: state.at), p.recommend].compactMap { $0 }
-            if !floors.contains(where: { Release.isBelow(lower, $0.release) }) {
-                available = Release(last.version, build: state.announced.flatMap { $0.version == last.version ? $0.build : nil })
-            }
-        }
+        let available = p.isAndroid ? last.release : availableOnApple(state, last)
         var c: [String: JSON] = ["last_version_available": version(available, p), "notify_last_version_frequency": .string(notify)]
         // A device that cannot install the required version is not blocked by it.
         if let r = requiredRelease, !Release.isBelow(last.release, r) { c["required_version"] = version(r, p) }
         return c
+    }
+
+    /// The version iOS and macOS are offered, `last` with or without its build.
+    /// They compare builds: a release still in its delay (sent to by a floor or
+    /// pin) named with its build would offer it early to the lower builds of its
+    /// version, which `check` tells nothing until the delay ends. Named by its
+    /// version alone (build 0), or the build of it already announced, those
+    /// builds stay quiet; only when no floor lies above that and no pin of its
+    /// version sends one of them to it (which the file could then not offer).
+    static func availableOnApple(_ state: PlatformState, _ last: VersionRecord) -> Release {
+        let p = state.platform
+        guard last.id != state.announced?.id, last.build != nil else { return last.release }
+        let quiet = Release(last.version, build: state.announced.flatMap { $0.version == last.version ? $0.build : nil })
+        let floors = [p.requiredFloor(at: state.at), p.pendingFloor(at: state.at), p.recommend].compactMap { $0 }
+        let pinned = state.versions.contains { $0.version == last.version && $0.id != last.id && ($0.policy == .force || $0.policy == .recommend) }
+        if pinned || floors.contains(where: { Release.isBelow(Release(quiet.version, build: quiet.build ?? 0), $0.release) }) { return last.release }
+        return quiet
     }
 
     static func nothingOffered(_ p: PlatformRecord, notify: String) -> [String: JSON] {

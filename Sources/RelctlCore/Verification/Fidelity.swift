@@ -230,7 +230,7 @@ struct PlatformCheck {
         let named = Set([state.current?.id, state.announced?.id, state.released?.id].compactMap { $0 })
         for (i, v) in versions.enumerated() where v.policy != nil || named.contains(v.id) { marked.insert(i) }
         let p = state.platform
-        let lines = [p.force?.version, p.recommend?.version].compactMap { $0 }
+        let lines = [p.force?.release, p.recommend?.release].compactMap { $0 }
         return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid)
     }
 
@@ -698,9 +698,10 @@ struct PlatformCheck {
             if manifest && actual == .optional { intent("outdated: none", "offers the update to every version below \(currentKey)") }
         case .releaseDelay:
             // Prince of Versions on iOS compares builds: the lower builds of the release in
-            // its delay are the file's to keep quiet (PrinceOfVersionsFormat), not a limit.
+            // its delay are the file's to keep quiet (PrinceOfVersionsFormat.availableOnApple),
+            // not a limit, unless a floor or pin sends some of them to it.
             if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required,
-               !(povApple && v.version == current.version) {
+               !(povApple && v.version == current.version && PrinceOfVersionsFormat.availableOnApple(state, current).build != current.build) {
                 intent("release delay of \(current.version.text) while a floor or pin sends users to it",
                        "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so versions in the delay are offered it early")
             }

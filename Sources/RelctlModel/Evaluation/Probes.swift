@@ -57,7 +57,8 @@ public enum Probes {
     /// record in `marked` (where the verdict changes, the versions offered,
     /// pinned, at a threshold) its other spellings and a version between it
     /// and each neighbour; for each version in `lines` (floors, which need
-    /// not be records) that version, its spellings and one just below; one
+    /// not be records) that version, its spellings and one just below (and,
+    /// for a floor at a build, the builds on either side of it); one
     /// below the oldest and one above the newest; on a platform that ranks
     /// by build (Android's versionCode), the builds just below and above
     /// each marked record's and the lowest and highest recorded (a code just
@@ -66,7 +67,7 @@ public enum Probes {
     /// recorded install. And on both platforms, each marked record's version
     /// with the build just below and just above its own (an install of a
     /// recorded version with a build nobody recorded).
-    public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Version], buildOrdered: Bool) -> [Install] {
+    public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Release], buildOrdered: Bool) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
         var out: [Install] = []
         var seen = Set(versions.map { Key($0.version.text, $0.build) })
@@ -95,10 +96,16 @@ public enum Probes {
                 }
             }
         }
-        for line in lines {
+        for floor in lines {
+            let line = floor.version
             add(line, build: nil, "\(line.text), a floor")
             for s in spellings(line) { add(s, build: nil, "\(s.text), another spelling of the floor \(line.text)") }
             add(below(line), build: nil, "just below the floor \(line.text)")
+            // A floor at a build: the builds of its version on either side of it.
+            if let b = floor.build {
+                if b > 0 { add(line, build: b - 1, "build \(b - 1) of \(line.text), just below the floor's \(b)") }
+                if b < 2_100_000_000 { add(line, build: b + 1, "build \(b + 1) of \(line.text), above the floor's \(b)") }
+            }
         }
         add(above(last.version), build: nil, "above the newest record, \(last.version.text)")
         if buildOrdered {

@@ -9,12 +9,17 @@ public enum LocalDate {
         let strings = Catalog.chain(locale, defaultLocale: defaultLocale).lazy.compactMap { Catalog.builtin[$0] }
             .first { $0["date.pattern"] != nil } ?? Catalog.builtin["en"]!
         let offset = offset ?? 0
-        let local = t + offset
+        return pattern(strings["date.pattern"]!, t + offset, strings: strings) + " (" + zone(offset) + ")"
+    }
+
+    /// The local instant `local` (seconds, the offset added) written by a date
+    /// pattern with a locale's strings (months, digits, am and pm).
+    package static func pattern(_ text: String, _ local: Int64, strings: [String: String]) -> String {
         let days = local >= 0 ? local / 86400 : -((-local + 86399) / 86400)
         let secs = local - days * 86400
         let (year, month, day) = Time.civil(fromDays: days)
         let hour = secs / 3600, minute = secs / 60 % 60
-        let months = strings["date.months"]!.split(separator: ",").map(String.init)
+        let months = (strings["date.months"] ?? "").split(separator: ",").map(String.init)
         let digits = Array(strings["date.digits"] ?? "0123456789")
         func number(_ n: Int64, width: Int) -> String {
             var s = String(n)
@@ -22,7 +27,7 @@ public enum LocalDate {
             return digits.count == 10 ? String(s.map { $0.isASCII && $0.isNumber ? digits[Int(String($0))!] : $0 }) : s
         }
         var out = ""
-        let pattern = Array(strings["date.pattern"]!)
+        let pattern = Array(text)
         var i = 0
         while i < pattern.count {
             let c = pattern[i]
@@ -30,7 +35,14 @@ public enum LocalDate {
                 // Quoted literal; '' is an apostrophe.
                 var j = i + 1
                 if j < pattern.count && pattern[j] == "'" { out.append("'"); i += 2; continue }
-                while j < pattern.count && pattern[j] != "'" { out.append(pattern[j]); j += 1 }
+                while j < pattern.count {
+                    if pattern[j] == "'" {
+                        // '' inside a literal is an apostrophe too ('o''clock').
+                        guard j + 1 < pattern.count && pattern[j + 1] == "'" else { break }
+                        out.append("'"); j += 2; continue
+                    }
+                    out.append(pattern[j]); j += 1
+                }
                 i = j + 1
                 continue
             }
@@ -44,12 +56,12 @@ public enum LocalDate {
             case "H": out += number(hour, width: n)
             case "h": out += number(hour % 12 == 0 ? 12 : hour % 12, width: n)
             case "m": out += number(minute, width: n)
-            case "a": out += hour < 12 ? strings["date.am"]! : strings["date.pm"]!
+            case "a": out += (hour < 12 ? strings["date.am"] : strings["date.pm"]) ?? ""
             default: out += String(repeating: c, count: n)
             }
             i += n
         }
-        return out + " (" + zone(offset) + ")"
+        return out
     }
 
     /// "UTC", "UTC+3", "UTC+5:30", "UTC-3:30".
