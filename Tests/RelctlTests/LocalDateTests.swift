@@ -16,7 +16,7 @@ final class LocalDateTests: XCTestCase {
         XCTAssertEqual(render("tr", offset: 10800), "2 Aralık 2026 01:00 (UTC+3)")
         XCTAssertEqual(render("de", offset: 3600), "1. Dezember 2026 um 23:00 (UTC+1)")
         XCTAssertEqual(render("ja", offset: 32400), "2026年12月2日 7:00 (UTC+9)")
-        XCTAssertEqual(render("ar", offset: 10800), "٢ ديسمبر ٢٠٢٦، ١:٠٠ ص (UTC+3)")
+        XCTAssertEqual(render("ar", offset: 10800), "٢ ديسمبر ٢٠٢٦ في ١:٠٠ ص (UTC+3)")
         XCTAssertEqual(render("en-US", offset: -18000), "December 1, 2026 at 5:00 PM (UTC-5)")
         XCTAssertEqual(render("en-US", offset: nil), "December 1, 2026 at 10:00 PM (UTC)")
         XCTAssertEqual(render("sw", offset: 10800), "December 2, 2026 at 1:00 AM (UTC+3)", "a language without a catalog falls back to English")
@@ -60,7 +60,7 @@ final class LocalDateTests: XCTestCase {
         XCTAssertEqual(window?["endsAt"] as? String, "2026-12-01T22:00:00Z", "control.json keeps the raw timestamp")
         let retired = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: out + "/shop/ios/retired/ar.json")!) as? [String: Any]
         let recommended = ((retired?["messaging"] as? [String: Any])?["recommended"] as? [String: Any])?["message"] as? String
-        XCTAssertTrue(recommended?.contains("٢ ديسمبر ٢٠٢٦، ١:٠٠ ص (UTC+3)") == true, recommended ?? "")
+        XCTAssertTrue(recommended?.contains("٢ ديسمبر ٢٠٢٦ في ١:٠٠ ص (UTC+3)") == true, recommended ?? "")
         XCTAssertEqual(h.run(["verify", out]).status, 0)
         // Daylight saving: Berlin is UTC+1 in winter, UTC+2 in summer.
         h.ok("project edit shop --time-zone Europe/Berlin")
