@@ -296,27 +296,33 @@ enum ConformanceScenarios {
     Versions compare component by component, a missing component counting as 0
     (2.0 and 2.0.0 are one version); builds are compared only when both sides have
     one. An install of a recorded version with a lower build than the recorded
-    release is below it (2.1.0 build 209 is offered 2.1.0 build 210).
+    release is below it (2.1.0 build 209 is offered 2.1.0 build 210). Device OS
+    versions (`os`, `minOs`) compare the same way. Of two records of one version
+    (2.0 build 200, 2.0.0 build 201) the higher build is the newer, and a target is
+    spelled as its record is.
 
-    The answer, in this order:
+    The first of these that applies decides, and only it:
 
     1. **Maintenance**: a window of `maintenance.active` or `maintenance.upcoming`
        (an upcoming one becomes active at its `startsAt`, with no new download) whose
-       `platform` is null (every platform) or the install's, from `startsAt` until
-       `endsAt` (null: no end, it lasts until stopped). When several are active, the
-       one with the highest `id` is shown.
+       `platform` is null (every platform) or the install's, from `startsAt`
+       (included) until `endsAt` (excluded; null: no end, it lasts until stopped).
+       When several are active, the one with the highest `id` is shown.
     2. **A pin** (`platforms.P.pins`): an install whose version equals the pin's
        (the pin spelled exactly as the install first, then an equal version) and
        whose build equals the pin's when both have one; another build of a pinned
        version is not pinned. `force` requires the newest release, `recommend`
        offers it, `none` shows nothing; with no newer release, nothing.
     3. **The force floor** (`platforms.P.force`): an install below it must update to
-       the newest released version; with a `deadline`, the update is optional until
+       the newest released version (released at or before the instant, even if
+       still in its release delay: floors and pins send users to it at once); with
+       a `deadline` (the instant itself required), the update is optional until
        that instant (the optional message becomes its `deadlineMessage`, `deadline` is
        set) and required from it on. A floor above every release still sends the
        installs below it to the newest release.
     4. **The recommend floor**, then the outdated policy: an install below the newest
-       version released at least `releaseDelayDays` ago is told what the rule of its
+       version released at least `releaseDelayDays` ago (the outdated policy's
+       target; a floor's is the newest released) is told what the rule of its
        update type says (`rules.major` when the first component differs, then minor,
        patch, revision): alert `force` required, `option` and `skip` optional, `none`
        nothing. `outdated: none` tells outdated versions nothing. Floors and pins act
@@ -324,15 +330,24 @@ enum ConformanceScenarios {
     5. Otherwise nothing.
 
     The update type of any update is the first component in which the install and
-    the target differ, and its rule says how it asks: `skipAllowed` is true for an
-    optional update whose rule is `skip`, and `frequency` is the rule's. A floor or
-    pin decides the kind: where its rule would force or show nothing, the optional
-    update it makes asks as `option` does.
+    the target differ (major, minor, patch, revision; `revision` when the versions
+    are equal and only the build differs), and its rule (`platforms.P.rules`) says
+    how it asks: `skipAllowed` is the rule's (true exactly for alert `skip`), and
+    `frequency` is the rule's. A floor or pin decides the kind: where its rule would
+    force or show nothing, the optional update it makes asks as `option` does.
+
+    The answer's other fields: `target` and `targetBuild` are the target record's
+    version (as spelled) and build, `updateUrl` is `platforms.P.updateUrl`, and
+    `remindAfterHours` is `platforms.P.remindAfterHours`, for optional updates.
+    For a required update `skipAllowed` is false and `remindAfterHours` and
+    `frequency` are null; for none, `texts` is `{}` and every field but `locale` and
+    `pollIntervalSeconds` is null or false. `locale` is always the locale chosen,
+    whatever the kind.
 
     A device on an older OS (`os`) is only ever sent to a version whose `minOs` it
-    meets: the newest it can install. Below a force floor whose version is beyond its
-    OS (deadline or not), it is offered that newest version, optional, with the plain
-    optional message and `deadline` null; it is told nothing when it can install
+    meets: the newest it can install. Below a force floor that this newest version
+    does not reach (deadline or not), it is offered that version, optional, with the
+    plain optional message and `deadline` null; it is told nothing when it can install
     nothing newer.
 
     `frequency` is the rule's for the update's type: how often a dismissed optional
@@ -350,9 +365,11 @@ enum ConformanceScenarios {
 
     The locale is the first of the user's languages (in the device's order) whose
     chain reaches a published locale (`project.locales`): the chain of a tag is its
-    steps in `locales.json` (its own variety, CLDR parent regions such as es-MX to
-    es-419, its script, its language, then the language's default variant: pt-PT
-    users read a project's pt-BR copy). A user whose languages reach none reads the
+    steps in `locales.json`, a list of lists of tags tried in order (flattened, one
+    list): its own variety, then its parents as CLDR's parent locales give them (es-MX
+    to es-419; zh-Hant-TW to zh-Hant, never to zh; sr-Latn never to sr), then its
+    language where CLDR allows, then the language's default variant (pt-PT users
+    read a project's pt-BR copy). A user whose languages reach none reads the
     project's `defaultLocale` (which need not be en). The texts are
     `messages[locale][kind]` (`deadlineMessage` instead of `message` while a force
     floor's deadline is ahead); `skipButton` is always there for optional updates,
@@ -361,25 +378,26 @@ enum ConformanceScenarios {
 
     ### Instants in messages
 
-    {deadline} (and {until}, which control.json writes into each window's copy) is written in the project's `timeZone`, always a name
-    from the IANA tz database: `UTC`, a place (`Asia/Kolkata`, `America/New_York`),
+    {deadline} (and {until}, which control.json writes into each window's copy) is
+    written in the project's `timeZone`, always a name from the IANA tz database: `UTC`, a place (`Asia/Kolkata`, `America/New_York`),
     or a fixed offset as the database spells it, in whole hours with the sign
     inverted (`Etc/GMT-5` is UTC+5, `Etc/GMT+3` is UTC-3). The offset is the one
     in force at the instant written, not at the instant read: a deadline after the
     clocks change shows the new offset, with the date strings of the first locale
-    in the message locale's chain, then the default locale's, then en, that
+    in the message locale's chain, then the default locale's chain, then en, that
     `locales.json` `dates` has. In `pattern`: `y` the year, `M`/`MM` the month's
     number, `MMM`/`MMMM` its name from `months`, `d`/`dd` the day, `H`/`HH` the
     hour 0-23, `h`/`hh` 1-12, `m`/`mm` the minute, `a` `am` or `pm`; a doubled
     letter pads to two digits; text in single quotes is literal (`''` is a quote,
-    inside quotes or out);
-    every digit is written with `digits`. After the date comes a space and the
-    offset in parentheses: `(UTC)`, `(UTC+3)`, `(UTC+5:30)`, `(UTC-4)`.
+    inside quotes or out); anything else (spaces, punctuation, other letters) is
+    copied as written. Every digit of the date and time is written with `digits`.
+    After the date comes a space and the offset in parentheses, in ASCII digits:
+    `(UTC)`, `(UTC+3)`, `(UTC+5:30)`, `(UTC-4)`.
 
     ### Polling
 
     `pollIntervalSeconds` is 60 from an hour before any window of the project starts
-    (whatever its platform) until it ends, else 900.
+    (whatever its platform; that instant included) until it ends (excluded), else 900.
 
     ## Wrong readings the suite catches
 
