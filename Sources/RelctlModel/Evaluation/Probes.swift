@@ -59,14 +59,13 @@ public enum Probes {
     /// and each neighbour; for each version in `lines` (floors, which need
     /// not be records) that version, its spellings and one just below (and,
     /// for a floor at a build, the builds on either side of it); one
-    /// below the oldest and one above the newest; on a platform that ranks
-    /// by build (Android's versionCode), the builds just below and above
-    /// each marked record's and the lowest and highest recorded (a code just
+    /// below the oldest and one above the newest; for each marked record with
+    /// a build, its version with the build just below and just above (a build
+    /// of a recorded version nobody recorded), on every platform; on one that
+    /// ranks by build (Android's versionCode), also the release before with
+    /// the code just below and the lowest and highest recorded (a code just
     /// below a release's reports the release before it, as codes grow with
-    /// versions; one just above, the release itself). None repeats a
-    /// recorded install. And on both platforms, each marked record's version
-    /// with the build just below and just above its own (an install of a
-    /// recorded version with a build nobody recorded).
+    /// versions). None repeats a recorded install.
     public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Release], buildOrdered: Bool) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
         var out: [Install] = []
