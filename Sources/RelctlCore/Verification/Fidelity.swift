@@ -630,6 +630,8 @@ struct PlatformCheck {
         // MinVersion forces everything below it: a forced version is out of
         // its reach only when a version below it is not forced.
         let spared = self.spared[index]
+        // upgrader requires the installs below its highest critical item.
+        let critical = client == .upgrader ? AppcastFormat.criticalItem(state) : nil
         // Retired matches the listed text exactly: an install it has no entry for gets no prompt,
         // and every build of a listed version is told what the listed one is.
         if client == .retired && v.id < 0 {
@@ -664,7 +666,7 @@ struct PlatformCheck {
         // per-version decisions (pins, a pinned build) are not a range.
         if manifest, v.id < 0, (actual == .required) != (verdict.kind == .required), actual != .maintenance,
            // upgrader's is its highest critical item, a marketing version.
-           let t = client == .upgrader ? AppcastFormat.criticalItem(state).map({ Release($0.version, build: nil) }) : threshold,
+           let t = client == .upgrader ? critical.map({ Release($0.version, build: nil) }) : threshold,
            // On the side of the threshold where the file puts it: forced below, spared at or above.
            (byCode(client) ? (v.build ?? 0) < (t.build ?? 0) : Release.isBelow(v.release, t)) == (actual == .required) {
             let at = byCode(client) ? "versionCode \(t.build ?? 0)" : t.version.text
@@ -724,7 +726,6 @@ struct PlatformCheck {
         }
         if povApple { fourParts([state.current?.version, verdict.target?.version, threshold?.version]) }
         if client == .upgrader {
-            let critical = AppcastFormat.criticalItem(state)
             fourParts([state.current?.version, critical?.version])
             if verdict.decidedBy == .forceFloor, let f = platform.force, f.build != nil { shape("force floor \(f.text)", "compares marketing versions, not builds") }
             if actual == .required, verdict.kind != .required, let c = critical, !v.isReleased(at: state.at), Release.isBelow(v.release, c.release) {
