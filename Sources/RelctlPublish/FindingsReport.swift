@@ -14,8 +14,13 @@ package enum FindingsReport {
     }
 
     /// One line per project, platform and intent: which clients cannot
-    /// carry it and why, clients with the same reason together.
-    package static func limitLines(_ limits: [(project: String, limit: Limit)]) -> [String] {
+    /// carry it and why, clients with the same reason together. Limits of
+    /// more than `projectsShown` projects (a fleet's first publish) are
+    /// said by kind instead: one line per platform, intent and reasons with
+    /// how many projects have it, at most `kindsShown` lines, and `seeAll`,
+    /// where each is listed.
+    package static func limitLines(_ limits: [(project: String, limit: Limit)], projectsShown: Int = 3, kindsShown: Int = 20,
+                                   seeAll: String = "each project's: relctl status -p SLUG") -> [String] {
         var order: [String] = []
         var groups: [String: [(project: String, limit: Limit)]] = [:]
         for entry in limits {
@@ -23,21 +28,43 @@ package enum FindingsReport {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(entry)
         }
-        return order.map { intent in
-            let group = groups[intent]!
-            let key = intent + (group.lazy.compactMap(\.limit.example).first.map { " (such as \($0))" } ?? "")
-            // Most often one client's: said as it is, without sorting out reasons.
-            if group.count == 1 { return "\(key) — \(group[0].limit.client.rawValue): \(group[0].limit.reason)" }
-            var reasons: [String] = []
-            var clients: [String: [String]] = [:]
-            for (_, l) in group {
-                if clients[l.reason] == nil { reasons.append(l.reason) }
-                clients[l.reason, default: []].append(l.client.rawValue)
-            }
-            return "\(key) — " + reasons.map { "\(clients[$0]!.joined(separator: ", ")): \($0)" }.joined(separator: "; ")
+        let causes = order.map { key in
+            let group = groups[key]!
+            return (project: group[0].project, cause: "\(group[0].limit.platform): \(group[0].limit.intent)",
+                    example: group.lazy.compactMap(\.limit.example).first, reasons: reasons(group.map(\.limit)))
         }
+        guard Set(causes.map(\.project)).count > projectsShown else {
+            return causes.map { "\($0.project)/\($0.cause)\($0.example.map { " (such as \($0))" } ?? "") — \($0.reasons)" }
+        }
+        var kinds: [String] = [], projects: [String: [String]] = [:], examples: [String: String] = [:]
+        for c in causes {
+            // A fix that names the project (-p SLUG) is the same kind in each.
+            let kind = "\(c.cause)\u{0}\(c.reasons.replacing("-p \(c.project))", with: "-p SLUG)"))"
+            if projects[kind] == nil { kinds.append(kind) }
+            projects[kind, default: []].append(c.project)
+            if examples[kind] == nil { examples[kind] = c.example }
+        }
+        let lines = kinds.prefix(kindsShown).map { kind in
+            let parts = kind.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            let slugs = projects[kind]!
+            return "\(parts[0])\(examples[kind].map { " (such as \($0))" } ?? "") — \(parts[1]) — in \(slugs.count) project\(slugs.count == 1 ? "" : "s") (\(Suggest.few(slugs)))"
+        }
+        let more = kinds.count > kindsShown ? " and \(kinds.count - kindsShown) more kinds;" : ""
+        return lines + ["\(causes.count) limits of \(Set(causes.map(\.project)).count) projects, by kind;\(more) \(seeAll)"]
     }
 
+    /// "client: reason; client, client: reason", clients with the same reason together.
+    private static func reasons(_ group: [Limit]) -> String {
+        // Most often one client's: said as it is, without sorting out reasons.
+        if group.count == 1 { return "\(group[0].client.rawValue): \(group[0].reason)" }
+        var reasons: [String] = []
+        var clients: [String: [String]] = [:]
+        for l in group {
+            if clients[l.reason] == nil { reasons.append(l.reason) }
+            clients[l.reason, default: []].append(l.client.rawValue)
+        }
+        return reasons.map { "\(clients[$0]!.joined(separator: ", ")): \($0)" }.joined(separator: "; ")
+    }
 
     /// What a publish at `at` would not carry, without writing anything.
     package static func wouldNotCarry(_ snapshot: ProjectSnapshot, at: Int64) -> [(project: String, limit: Limit)] {

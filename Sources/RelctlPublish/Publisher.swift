@@ -196,7 +196,7 @@ public enum Publisher {
             let known = Set((stage.previous.index?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
             let indexBytes = indexFile.bytes
             let saying = Pending { [order] in
-                let (warnings, limits) = said(tree, order: order, known: known)
+                let (warnings, limits) = said(tree, order: order, known: known, dir: dir)
                 return (warnings: warnings, limits: limits,
                         last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits, indexSha256: SHA256.hex(indexBytes)).bytes)
             }
@@ -235,11 +235,12 @@ public enum Publisher {
     /// compact JSON array).
     /// `known`: limits (limitKey) said before, by the publish that wrote the tree's last index: only new
     /// and changed ones are said, each once per cause and tree revision.
-    package static func said(_ index: PublishedIndex, order: [String], known: Set<String> = []) -> (warnings: [String], limits: [UInt8]) {
+    package static func said(_ index: PublishedIndex, order: [String], known: Set<String> = [], dir: String) -> (warnings: [String], limits: [UInt8]) {
         let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
         let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
         let new = limits.filter { !known.contains(limitKey($0.project, $0.limit)) }
-        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new).map { "not carried: " + $0 },
+        let seeAll = "each project's: relctl status -p SLUG; every one: relctl verify \(dir.shellWord) --json"
+        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new, seeAll: seeAll).map { "not carried: " + $0 },
                 Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
     }
 

@@ -102,10 +102,10 @@ extension Session {
                             [SQLValue(w.recommend?.version.text), SQLValue(w.recommend?.build), .int(c.id)])
                     if let floor = w.recommend, let refused = WriteRules.floorReached(floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }
                 }
-                for v in all where touched.contains(v.id) {
-                    if let refused = WriteRules.androidBuildOrder(v.version, build: v.build, on: w, among: all, except: v.id) {
-                        warnings.append(refused.message)
-                    }
+                let (outOfOrder, count) = WriteRules.androidBuildOrder(of: touched, on: w, among: all)
+                warnings += outOfOrder.map(\.message)
+                if count > outOfOrder.count {
+                    warnings.append("and \(count - outOfOrder.count) more \(w.name) builds out of order ('relctl version list --platform \(w.name)' shows them)")
                 }
             }
 

@@ -7,7 +7,7 @@ extension Store {
         if let p = try project(slug: slug) { return p }
         let all = try projectSlugs()
         throw StoreError("no project '\(slug)'\(Suggest.didYouMean(slug, all))",
-                         fix: all.isEmpty ? .run(["project", "add", slug, "--name", "NAME"], "add one with") : .advice("known projects: \(all.joined(separator: ", "))"))
+                         fix: all.isEmpty ? .run(["project", "add", slug, "--name", "NAME"], "add one with") : .advice("known projects: \(Suggest.few(all))"))
     }
 }
 

@@ -17,7 +17,7 @@ final class ProjectCommandTests: XCTestCase {
         h.fails("project add x --default-locale english", status: 2, "invalid locale")
         h.ok("platform add ios --bundle-id com.example.shop")
         h.ok("project add blog --name Blog")
-        h.fails("platform list", status: 2, "several projects (blog, shop)")
+        h.fails("platform list", status: 2, "2 projects (blog, shop): which one?")
         XCTAssertTrue(h.ok("-p shop platform list").out.contains("ios"))
         h.env["RELCTL_PROJECT"] = "shop"
         XCTAssertTrue(h.ok("platform list").out.contains("ios"))

@@ -84,6 +84,21 @@ final class LocaleTests: XCTestCase {
         for (input, expected) in cases { XCTAssertEqual(try LocaleTag.normalize(input), expected, input) }
     }
 
+    /// The shortcut for tags already in their normal spelling takes exactly those.
+    func testTheNormalSpellingIsRecognisedWithoutRespelling() {
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["en", "EN", "pt", "iw", "fil", "zh", "Hans", "hans", "HANS", "Latn", "BR", "br", "419", "41", "4190", "US", "", "#Hant", "x", "abcd", "Ab1d"]
+        var tried = ["en", "iw", "in", "ji", "he", "pt-BR", "zh-Hans-TW", "sr-Latn", "es-419", "en-US-US", "en--US", "-en", "en-"]
+        for _ in 0..<3000 {
+            tried.append((0..<Int.random(in: 1...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined(separator: ["-", "-", "_"].randomElement(using: &random)!))
+        }
+        for text in tried {
+            XCTAssertEqual(LocaleTag.isNormal(text), (try? LocaleTag.spelled(text)) == text, text)
+        }
+        XCTAssertTrue(LocaleTag.isNormal("zh-Hant-TW"))
+        XCTAssertFalse(LocaleTag.isNormal("iw"), "a legacy code is stored under the current one")
+    }
+
     func testRefusesWhatIsNotATag() {
         for bad in ["", "e", "english", "en-", "en-USA1", "12", "en-US-x", "../en", "en/US"] {
             XCTAssertThrowsError(try LocaleTag.normalize(bad), bad)

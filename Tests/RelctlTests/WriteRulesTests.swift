@@ -40,6 +40,28 @@ final class WriteRulesTests: XCTestCase {
         XCTAssertNil(WriteRules.androidBuildOrder(try Version("2.0"), build: 30, on: android, among: existing, except: 2), "the record itself does not count")
     }
 
+    /// The one-pass check of a whole platform (apply) finds exactly the
+    /// records the rule of a single write refuses, spellings of one version
+    /// and records without a build included.
+    func testTheWholePlatformCheckAgreesWithTheSingleRule() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let count = Int.random(in: 0...12, using: &random)
+            let texts = ["1.0", "1.0.0", "1.1", "2.0", "2.0.0", "2.1", "3.0", "3.0.0.1", "4.0", "10.0", "1.2", "2.2"]
+            let versions = (0..<count).map { i in
+                v(texts.randomElement(using: &random)!, build: Bool.random(using: &random) && i > 0 ? nil : Int64.random(in: 1...20, using: &random), id: Int64(i + 1))
+            }
+            let checked = Set(versions.map(\.id).filter { _ in Bool.random(using: &random) })
+            let single = versions.filter { checked.contains($0.id) }
+                .compactMap { WriteRules.androidBuildOrder($0.version, build: $0.build, on: android, among: versions, except: $0.id)?.message }
+            let batch = WriteRules.androidBuildOrder(of: checked, on: android, among: versions, limit: 100)
+            XCTAssertEqual(batch.refusals.map(\.message), single, "\(versions.map { "\($0.id):\($0.version.text)/\($0.build.map(String.init) ?? "-")" })")
+            XCTAssertEqual(batch.count, single.count)
+            XCTAssertEqual(WriteRules.androidBuildOrder(of: checked, on: android, among: versions, limit: 1).refusals.count, min(1, single.count))
+            XCTAssertEqual(WriteRules.androidBuildOrder(of: checked, on: ios, among: versions).count, 0, "iOS builds are not compared across versions")
+        }
+    }
+
     func testAPinThatSendsUsersOnNeedsANewerRelease() {
         let versions = [v("1.0"), v("2.0"), v("3.0", released: false)]
         XCTAssertNil(WriteRules.pinReachesARelease(versions[0], .force, on: ios, versions: versions, now: now))

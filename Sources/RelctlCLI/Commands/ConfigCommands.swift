@@ -28,7 +28,7 @@ enum ConfigCommands {
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
             let token = expectToken(bytes, [])
             inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
-                "no changes: the database already holds what \(path) says (\(projects.map(\.slug).joined(separator: ", ")))\n"
+                "no changes: the database already holds what \(path) says (\(Suggest.few(projects.map(\.slug))))\n"
                     + applied.flatMap { p in p.warnings.map { "warning: \(p.slug): \($0)\n" } }.joined()
                     + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
             }
@@ -139,7 +139,13 @@ enum ConfigCommands {
             inv.info("the database already holds what \(path) says")
         } else {
             let verb = inv.dryRun ? "would apply" : "applied"
-            inv.info("\(verb) \(path): " + outcome.map { "\($0.slug) \($0.status == "create" ? "created" : $0.status)" }.joined(separator: ", "))
+            // A fleet's file is said in counts, each with a few of its projects.
+            let said = outcome.count <= 4 ? outcome.map { "\($0.slug) \($0.status == "create" ? "created" : $0.status)" }
+                : [("create", "created"), ("changed", "changed"), ("unchanged", "unchanged")].compactMap { status, word in
+                    let slugs = outcome.filter { $0.status == status }.map(\.slug)
+                    return slugs.isEmpty ? nil : "\(slugs.count) \(word) (\(Suggest.few(slugs)))"
+                }
+            inv.info("\(verb) \(path): " + said.joined(separator: ", "))
         }
     }
 
@@ -250,7 +256,7 @@ enum ConfigCommands {
         if let slug = inv.parsed.values["project"]?.last {
             guard let one = projects.first(where: { $0.slug == slug }) else {
                 throw RelctlError.usage("\(path) has no project '\(slug)'\(Suggest.didYouMean(slug, projects.map(\.slug)))",
-                                        hint: "it has \(projects.isEmpty ? "none" : projects.map(\.slug).joined(separator: ", "))")
+                                        hint: "it has \(projects.isEmpty ? "none" : Suggest.few(projects.map(\.slug)))")
             }
             projects = [one]
             removed = [:]

@@ -40,7 +40,7 @@ enum ExportCommand {
         let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, removed: removed, schema: inv.value("schema"), at: inv.now)
         if let path = inv.value("output"), path != "-" {
             try FileSystem.writeFile(path, bytes)
-            inv.info("exported \(snapshots.map(\.project.slug).joined(separator: ", "))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")
+            inv.info("exported \(Suggest.few(snapshots.map(\.project.slug)))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")
         } else {
             inv.out(String(decoding: bytes, as: UTF8.self))
         }

@@ -44,16 +44,22 @@ extension Invocation {
     }
 
     func project(in store: Store) throws -> ProjectRecord {
-        if let slug = value("project") { return try store.requireProject(slug) }
-        if let slug = try store.defaultProject, let p = try store.project(slug: slug) { return p }
+        if let p = try chosenProject(in: store) { return p }
         let all = try store.projectSlugs()
         switch all.count {
         case 0: throw RelctlError.failure("no project yet", hint: "add one with 'relctl project add SLUG --name NAME'")
         case 1: return try store.requireProject(all[0])
         default:
-            throw RelctlError.usage("several projects (\(all.joined(separator: ", "))): which one?",
+            throw RelctlError.usage("\(all.count) projects (\(Suggest.few(all))): which one?",
                                     hint: "choose with -p SLUG, or set a default with 'relctl project use SLUG'")
         }
+    }
+
+    /// The project of -p (or RELCTL_PROJECT), else the default project; nil when neither is set.
+    func chosenProject(in store: Store) throws -> ProjectRecord? {
+        if let slug = value("project") { return try store.requireProject(slug) }
+        if let slug = try store.defaultProject, let p = try store.project(slug: slug) { return p }
+        return nil
     }
 
     /// The platform named `name` (an argument), else by --platform, else the only one.

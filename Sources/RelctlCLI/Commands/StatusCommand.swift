@@ -5,6 +5,7 @@ import RelctlPublish
 enum StatusCommand {
     static let command: RunnableCommand = RunnableCommand(
         "status", abstract: "Show per platform the newest version, floors, pins, rules, maintenance and what each version gets now.",
+        discussion: "Shows the project of -p (or the default project, or the only one). Without one, on a database of several, shows the fleet at a glance: one line per project that needs attention now (maintenance on or starting within 7 days, a force deadline within 7 days, a floor no release reaches, users locked out by their OS), and counts for the rest.",
         options: [Shared.at, Option("html", value: "FILE", help: "Write the status page (what 'relctl publish' writes as DIR/PROJECT/status.html) to FILE ('-' for standard output) instead of the text.", completion: .file)],
         examples: [Example("relctl status", "Every platform of the project at a glance."), Example("relctl status --html status.html", "The page for people, to open in a browser."), Example("relctl status --at 2026-12-01T03:00:00Z --json", "The same at a future instant, for a script.")]
     ) { inv in
@@ -13,8 +14,10 @@ enum StatusCommand {
             throw RelctlError.usage("--html writes the page for people and --json prints the state for scripts: choose one", hint: "relctl status --json, or relctl status --html FILE")
         }
         let store = try inv.store(.read)
-        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         try Approvals.warnOwed(inv, store)
+        // No project chosen among several: the fleet at a glance.
+        if try inv.chosenProject(in: store) == nil, try store.projectSlugs().count > 1 { return try StatusFleet.render(inv, store, at: at) }
+        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
         if let path = inv.value("html") {
             let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
             let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), published: false)

@@ -34,15 +34,7 @@ enum PastedHints {
     static func spelled(_ o: Option) -> String { o.short.map { "-\($0)" } ?? "--\(o.long)" }
 
     /// A word as a shell reads it back: bare when safe, else in double quotes.
-    static func quoted(_ s: String) -> String {
-        let safe = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
-            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || "._/:@%+=,-".unicodeScalars.contains(c)
-        }
-        if safe { return s }
-        var q = "\""
-        for c in s { if "\"$`\\".contains(c) { q.append("\\") }; q.append(c) }
-        return q + "\""
-    }
+    static func quoted(_ s: String) -> String { s.shellWord }
 
     /// Splits a command shown in a hint on spaces, keeping "quoted words" whole.
     static func split(_ line: String) -> [String] {

@@ -65,6 +65,40 @@ public enum WriteRules {
         return nil
     }
 
+    /// `androidBuildOrder` for each of `checked` (ids) among all of a
+    /// platform's versions, in one pass over them sorted (a file of 200,000
+    /// versions must not cost their square): the refusals in the order of
+    /// `versions`, at most `limit` of them spelled out, and how many there are.
+    public static func androidBuildOrder(of checked: Set<Int64>, on platform: PlatformRecord, among versions: [VersionRecord],
+                                         limit: Int = 10) -> (refusals: [Refusal], count: Int) {
+        guard platform.isAndroid, !checked.isEmpty else { return ([], 0) }
+        let sorted = versions.filter { $0.build != nil }.sorted { $0.version < $1.version }
+        // For each record, the highest build of the strictly lower versions and the lowest of the strictly higher.
+        var below = [Int64](repeating: .min, count: sorted.count), above = [Int64](repeating: .max, count: sorted.count)
+        var start = 0, highest = Int64.min
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count && !(sorted[start].version < sorted[end].version) { end += 1 }
+            for i in start..<end { below[i] = highest }
+            for i in start..<end { highest = max(highest, sorted[i].build!) }
+            start = end
+        }
+        var end = sorted.count, lowest = Int64.max
+        while end > 0 {
+            var first = end - 1
+            while first > 0 && !(sorted[first - 1].version < sorted[end - 1].version) { first -= 1 }
+            for i in first..<end { above[i] = lowest }
+            for i in first..<end { lowest = min(lowest, sorted[i].build!) }
+            end = first
+        }
+        var wrong = Set<Int64>()
+        for (i, v) in sorted.enumerated() where checked.contains(v.id) && (below[i] >= v.build! || above[i] <= v.build!) { wrong.insert(v.id) }
+        // Spelled out by the rule a single write keeps, for the first few only.
+        let refusals = versions.lazy.filter { wrong.contains($0.id) }.prefix(limit)
+            .compactMap { androidBuildOrder($0.version, build: $0.build, on: platform, among: versions, except: $0.id) }
+        return (Array(refusals), wrong.count)
+    }
+
     /// A pin that sends a version's users to an update (force, recommend)
     /// needs a released version above it.
     public static func pinReachesARelease(_ version: VersionRecord, _ policy: VersionRecord.Pin, on platform: PlatformRecord, versions: [VersionRecord], now: Int64) -> Refusal? {

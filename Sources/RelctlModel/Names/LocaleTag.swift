@@ -2,6 +2,13 @@
 /// optional region (en, pt-BR, zh-Hans, sr-Latn, es-419).
 public enum LocaleTag {
     public static func normalize(_ text: String) throws -> String {
+        // Most tags read (a fleet's file holds millions) are already spelled so.
+        if isNormal(text) { return text }
+        return try spelled(text)
+    }
+
+    /// The tag in its normal spelling, from any spelling apps write.
+    static func spelled(_ text: String) throws -> String {
         var parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         // Android's Locale.toString() writes the script last behind '#':
         // zh_TW_#Hant is zh-Hant-TW, sr_RS_#Latn is sr-Latn-RS, sr__#Latn (no region) is sr-Latn.
@@ -32,6 +39,23 @@ public enum LocaleTag {
     public static let legacy = ["iw": "he", "in": "id", "ji": "yi"]
 
     private static func isLetter(_ c: Character) -> Bool { c.isASCII && c.isLetter }
+
+    /// Whether `text` is spelled as `normalize` spells it: 2–3 lower-case
+    /// letters (not a legacy code), then an optional Title-case script of
+    /// 4 letters, then an optional region of 2 upper-case letters or 3 digits.
+    static func isNormal(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        func all(_ part: Substring.UTF8View, _ range: ClosedRange<UInt8>) -> Bool { part.allSatisfy { range.contains($0) } }
+        let lower = UInt8(ascii: "a")...UInt8(ascii: "z"), upper = UInt8(ascii: "A")...UInt8(ascii: "Z"), digit = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard let first = parts.first, (2...3).contains(first.count), all(first, lower), legacy[String(decoding: first, as: UTF8.self)] == nil, parts.count <= 3 else { return false }
+        var rest = parts.dropFirst()
+        if let s = rest.first, s.count == 4 {
+            guard upper.contains(s.first!), all(s.dropFirst(), lower) else { return false }
+            rest = rest.dropFirst()
+        }
+        guard let r = rest.first else { return true }
+        return rest.count == 1 && ((r.count == 2 && all(r, upper)) || (r.count == 3 && all(r, digit)))
+    }
 
     public static func language(_ tag: String) -> String {
         String(tag.prefix { $0 != "-" })

@@ -6,6 +6,14 @@ public enum Suggest {
         return "; did you mean '\(best)'?"
     }
 
+    /// Names for a message a person reads: the first `shown`, then how many
+    /// more ("app-000, app-001, app-002 and 997 more"); a fleet's thousand
+    /// slugs never make one 9 KB line.
+    public static func few(_ names: [String], shown: Int = 3) -> String {
+        names.count <= shown + 1 ? names.joined(separator: ", ")
+            : names.prefix(shown).joined(separator: ", ") + " and \(names.count - shown) more"
+    }
+
     public static func closest(_ word: String, _ candidates: [String]) -> String? {
         let w = Array(word.lowercased())
         var best: (String, Int)? = nil

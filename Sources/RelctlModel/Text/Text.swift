@@ -8,6 +8,17 @@ extension StringProtocol {
 }
 
 extension String {
+    /// The string as a shell reads it back: bare when safe, else in double quotes.
+    public var shellWord: String {
+        let safe = !isEmpty && unicodeScalars.allSatisfy { c in
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || "._/:@%+=,-".unicodeScalars.contains(c)
+        }
+        if safe { return self }
+        var q = "\""
+        for c in self { if "\"$`\\".contains(c) { q.append("\\") }; q.append(c) }
+        return q + "\""
+    }
+
     /// The lines of a text joined by "\n", split on bytes rather than grapheme
     /// clusters: notes are stored with "\n" only, and this runs for every
     /// version of every published file.

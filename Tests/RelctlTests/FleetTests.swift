@@ -1,0 +1,110 @@
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlModel
+@testable import RelctlPublish
+
+/// relctl on a database of many projects speaks like a tool people read:
+/// the fleet at a glance, limits by kind, never a message of every slug.
+final class FleetTests: XCTestCase {
+    /// Six projects, each with an iOS app at 1.0 and 2.0; app-0 is the one
+    /// that needs attention in each test that sets it up.
+    func fleet(_ count: Int = 6) -> Harness {
+        let h = Harness()
+        h.ok("init")
+        for i in 0..<count {
+            h.ok("project add app-\(i) --name App\(i)")
+            h.ok("-p app-\(i) platform add ios --bundle-id com.example.app\(i) --app-store-id \(1000 + i)")
+            h.ok("-p app-\(i) version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z")
+            h.ok("-p app-\(i) version add 2.0 --platform ios --build 200 --released 2026-06-01T00:00:00Z")
+        }
+        return h
+    }
+
+    func testStatusWithoutAProjectShowsTheFleetAtAGlance() throws {
+        let h = fleet()
+        h.ok("-p app-0 maintenance start --for 2h --yes")
+        h.ok("-p app-1 force 2.0 --deadline 2026-12-01T00:00:00Z --yes")
+        h.ok("-p app-2 recommend 2.0 --yes")
+        h.ok("-p app-3 maintenance schedule --from 2027-01-10T00:00:00Z --until 2027-01-10T02:00:00Z --yes")
+        let text = h.ok("status").out
+        XCTAssertTrue(text.hasPrefix("6 projects at "), text)
+        XCTAssertTrue(text.contains(": 2 need attention\n"), text)
+        XCTAssertTrue(text.contains("  app-0: maintenance on for all platforms until "), text)
+        XCTAssertTrue(text.contains("  app-1: ios: force floor 2.0 required from "), text)
+        XCTAssertFalse(text.contains("app-2") || text.contains("app-3") || text.contains("app-4"), "the rest are counted, not listed: \(text)")
+        XCTAssertTrue(text.contains("4 others: nothing needs attention (of all: 1 with a force floor, 1 with a recommend floor, 1 with maintenance scheduled)"), text)
+        XCTAssertTrue(text.contains("relctl status -p SLUG"), text)
+
+        let doc = try XCTUnwrap(h.ok("status --json").json as? [String: Any])
+        let projects = try XCTUnwrap(doc["projects"] as? [[String: Any]])
+        XCTAssertEqual(projects.map { $0["project"] as? String }, (0..<6).map { "app-\($0)" }, "scripts get every project")
+        XCTAssertEqual(projects.map { ($0["attention"] as? [String])?.count }, [1, 1, 0, 0, 0, 0])
+        let counts = try XCTUnwrap(doc["counts"] as? [String: Int])
+        XCTAssertEqual(counts, ["projects": 6, "attention": 2, "force": 1, "recommend": 1, "maintenanceScheduled": 1])
+        let validator = try SchemaValidator(path: Package.root + "/schema/json/status-fleet.schema.json")
+        XCTAssertEqual(validator.validate(try JSONReader.parse(Array(h.ok("status --json").out.utf8))), [])
+
+        // A floor nothing reaches, set by hand (the commands refuse it), is named.
+        h.ok("-p app-5 version add 3.0 --platform ios --build 300 --unreleased")
+        h.ok("-p app-5 force 3.0 --allow-unreleased --yes")
+        XCTAssertTrue(h.ok("status").out.contains("  app-5: ios: no release reaches the force floor 3.0"))
+        // One project, chosen or the default, is shown in full as before.
+        XCTAssertTrue(h.ok("-p app-4 status").out.hasPrefix("project: app-4"))
+        h.ok("project use app-4")
+        XCTAssertTrue(h.ok("status").out.hasPrefix("project: app-4"))
+    }
+
+    func testStatusOfTheFleetRefusesTheOnePageItCannotWrite() {
+        let h = fleet(2)
+        h.fails("status --html page.html", status: 2, "--html writes the page of one project")
+    }
+
+    /// No message lists more than a handful of slugs.
+    func testMessagesNameAFewProjectsAndCountTheRest() {
+        let h = fleet(8)
+        let r = h.fails("platform list", status: 2, "8 projects (app-0, app-1, app-2 and 5 more): which one?")
+        XCTAssertFalse(r.err.contains("app-7"), r.err)
+        let unknown = h.fails("-p nope platform list", "no project 'nope'")
+        XCTAssertTrue(unknown.err.contains("known projects: app-0, app-1, app-2 and 5 more"), unknown.err)
+        XCTAssertEqual(Suggest.few(["a", "b", "c", "d"]), "a, b, c, d", "four are said, not 'three and 1 more'")
+        XCTAssertEqual(Suggest.few(["a", "b", "c", "d", "e"]), "a, b, c and 2 more")
+    }
+
+    /// A fleet's first publish says each kind of limit once, with how many
+    /// projects have it; one project's limits are said as before.
+    func testAFirstPublishSaysLimitsByKind() throws {
+        let h = fleet()
+        let r = h.ok("publish \(h.dir)/out")
+        let lines = r.err.split(separator: "\n").filter { $0.hasPrefix("warning: not carried: ") }
+        let unrecorded = lines.filter { $0.contains("ios: versions relctl has no record of") }
+        XCTAssertEqual(unrecorded.count, 1, r.err)
+        XCTAssertTrue(unrecorded.first?.hasSuffix("— in 6 projects (app-0, app-1, app-2 and 3 more)") ?? false, r.err)
+        // A reason whose fix names the project (-p app-0) is one kind in all six.
+        let siren = lines.filter { $0.contains("Siren: no lookup file without a minimum OS") }
+        XCTAssertEqual(siren.count, 1, r.err)
+        XCTAssertTrue(siren.first?.contains("(relctl platform edit ios --min-os VERSION -p SLUG) — in 6 projects") ?? false, r.err)
+        XCTAssertFalse(lines.contains { $0.contains("app-0/ios") }, "no line per project: \(r.err)")
+        XCTAssertTrue(lines.last?.contains("by kind; each project's: relctl status -p SLUG; every one: relctl verify \(h.dir)/out --json") ?? false, r.err)
+        // verify --json keeps every project's limit.
+        let verify = try XCTUnwrap(h.ok("verify \(h.dir)/out --json").json as? [String: Any])
+        let limits = try XCTUnwrap(verify["limits"] as? [[String: Any]])
+        XCTAssertEqual(Set(limits.filter { ($0["intent"] as? String)?.contains("versions relctl has no record of") ?? false }.compactMap { $0["project"] as? String }),
+                       Set((0..<6).map { "app-\($0)" }))
+        // One project changed: its own lines.
+        h.ok("-p app-0 version add 2.0.0.1 --platform ios --build 201 --released 2026-07-01T00:00:00Z")
+        let one = h.ok("publish \(h.dir)/out")
+        XCTAssertTrue(one.err.contains("not carried: app-0/ios: four-part versions"), one.err)
+        XCTAssertFalse(one.err.contains("by kind"), one.err)
+    }
+
+    func testKindsBeyondTheFirstFewAreCounted() {
+        let limits = (0..<30).flatMap { kind in (0..<5).map { p in
+            (project: "app-\(p)", limit: Limit(client: .retired, platform: "ios", intent: "intent \(kind)", reason: "reason")) } }
+        let lines = FindingsReport.limitLines(limits, kindsShown: 20, seeAll: "see all")
+        XCTAssertEqual(lines.count, 21, lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.last, "150 limits of 5 projects, by kind; and 10 more kinds; see all")
+        XCTAssertEqual(lines.first, "ios: intent 0 — Retired: reason — in 5 projects (app-0, app-1, app-2 and 2 more)")
+        XCTAssertEqual(FindingsReport.limitLines(Array(limits.prefix(3))).count, 3, "three projects: a line each")
+    }
+}
