@@ -68,20 +68,21 @@ extension Store {
     }
 
     /// An instant column: years 1 to 9999, as everything relctl writes.
-    func instant(_ value: Int64?, _ what: String, _ column: String) throws -> Int64? {
+    // `what` is spelled only for an error: a publish reads millions of rows.
+    func instant(_ value: Int64?, _ what: @autoclosure () -> String, _ column: String) throws -> Int64? {
         guard let value else { return nil }
         guard Time.isInRange(value) else {
-            throw badRow(what, "its \(column) \(value) is not a time between the years 0001 and 9999")
+            throw badRow(what(), "its \(column) \(value) is not a time between the years 0001 and 9999")
         }
         return value
     }
 
     /// A locale column, which becomes part of a published path: a valid tag in its normal spelling.
-    func locale(_ text: String, _ what: String, _ column: String) throws -> String {
+    func locale(_ text: String, _ what: @autoclosure () -> String, _ column: String) throws -> String {
         // A fleet repeats a few dozen tags in every project's rows and notes: each is checked once.
         if validLocales.contains(text) { return text }
         guard (try? LocaleTag.normalize(text)) == text else {
-            throw badRow(what, "\(column) '\(text)' is not a locale tag in its normal spelling (like en, pt-BR)")
+            throw badRow(what(), "\(column) '\(text)' is not a locale tag in its normal spelling (like en, pt-BR)")
         }
         validLocales.insert(text)
         return text
@@ -148,26 +149,26 @@ extension Store {
 
     func versionRecord(_ r: Row) throws -> VersionRecord {
         let version: Version
-        let what = "version #\(r.int(0)!) of platform #\(r.int(1)!)"
+        func what() -> String { "version #\(r.int(0)!) of platform #\(r.int(1)!)" }
         do { version = try Version(r.text(2)) } catch let e as InputError {
-            throw badRow(what, e.message)
+            throw badRow(what(), e.message)
         }
         // parseBuild's range, checked without its text unless it fails.
         if let b = r.int(3), !(0...2_100_000_000).contains(b) {
-            do { _ = try parseBuild(String(b)) } catch let e as InputError { throw badRow(what, "its build: \(e.message)") }
+            do { _ = try parseBuild(String(b)) } catch let e as InputError { throw badRow(what(), "its build: \(e.message)") }
         }
         if let minOS = r.string(5) {
-            do { _ = try Names.osVersion(minOS) } catch let e as InputError { throw badRow(what, "its minimum OS: \(e.message)") }
+            do { _ = try Names.osVersion(minOS) } catch let e as InputError { throw badRow(what(), "its minimum OS: \(e.message)") }
         }
         var pin: VersionRecord.Pin? = nil
         if let policy = r.string(6) {
             guard let p = VersionRecord.Pin(rawValue: policy) else {
-                throw badRow(what, "its policy '\(policy)' is not one of \(VersionRecord.policies.joined(separator: ", "))")
+                throw badRow(what(), "its policy '\(policy)' is not one of \(VersionRecord.policies.joined(separator: ", "))")
             }
             pin = p
         }
         return VersionRecord(id: r.int(0)!, platformID: r.int(1)!, version: version, build: r.int(3),
-                             releasedAt: try instant(r.int(4), what, "released_at"), minOS: r.string(5), policy: pin, notes: [:])
+                             releasedAt: try instant(r.int(4), what(), "released_at"), minOS: r.string(5), policy: pin, notes: [:])
     }
 
     public func notes(version: Int64) throws -> [String: String] {

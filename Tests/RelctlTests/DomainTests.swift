@@ -205,6 +205,20 @@ final class TimeTests: XCTestCase {
 }
 
 final class JSONTests: XCTestCase {
+    /// A member held twice is found with its path, in small objects and in
+    /// large ones (past the 16 members it searches as a list), at any depth.
+    func testARepeatedKeyIsFoundWithItsPath() {
+        func found(_ text: String) -> String? { JSONReader.repeatedKey(Array(text.utf8)).map { "\($0.path) \($0.key) \($0.line)" } }
+        let many = (0..<40).map { "\"k\($0)\": \($0)" }
+        XCTAssertNil(found("{" + many.joined(separator: ",") + "}"))
+        XCTAssertEqual(found("{" + many.joined(separator: ",") + ",\n\"k3\": 1}"), "the top-level object k3 2")
+        XCTAssertEqual(found("{" + many.joined(separator: ",") + ",\n\"k39\": 1}"), "the top-level object k39 2")
+        XCTAssertEqual(found("{" + many.prefix(16).joined(separator: ",") + ",\"k15\": 1}"), "the top-level object k15 1")
+        XCTAssertEqual(found(#"{"a": [1, {"b": {"c": 1}}, {"b": {"c": 1, "d": 2, "c": 3}}], "e": 1}"#), "a[2].b c 1")
+        XCTAssertEqual(found(#"[[], [{"x": 1, "x": 2}]]"#), "[1][0] x 1")
+        XCTAssertNil(found(#"{"a": {"x": 1}, "b": {"x": 1}, "c": [{"x": 1}, {"x": 2}]}"#), "the same key in two objects is no repeat")
+    }
+
     func testCanonicalBytes() {
         let doc = JSON.object(["b": .int(1), "a": .array([.string("x\"\\\n\u{1}\u{2028}ü"), .null, .bool(true)])])
         XCTAssertEqual(String(decoding: doc.compactBytes(), as: UTF8.self), "{\"a\":[\"x\\\"\\\\\\n\\u0001\\u2028ü\",null,true],\"b\":1}\n")

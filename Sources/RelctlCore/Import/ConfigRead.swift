@@ -119,11 +119,14 @@ extension ConfigFormat {
                     builds[b] = text
                 }
                 var notes: [String: String] = [:]
-                for (locale, note) in try v.object("notes").members() {
-                    let tag = try Node.normalizedLocale(locale, note.path)
-                    guard case .string(let body) = note.json else { throw ImportProblem("\(note.path) must be a string") }
+                // A fleet's file holds millions of notes: each one's path is spelled only for its error.
+                let given = try v.object("notes")
+                guard case .object(let bodies) = given.json else { throw ImportProblem("\(given.path) must be an object") }
+                for locale in bodies.keys.sorted() {
+                    let tag = try Node.normalizedLocale(locale, given.name(locale))
+                    guard case .string(let body) = bodies[locale]! else { throw ImportProblem("\(given.name(locale)) must be a string") }
                     if let problem = UserText.storedNotesProblem(body) ?? (body.isEmpty ? "it is empty" : nil) ?? UserText.notesTooLong(body) {
-                        throw ImportProblem("\(note.path): \(problem)")
+                        throw ImportProblem("\(given.name(locale)): \(problem)")
                     }
                     notes[tag] = body
                 }

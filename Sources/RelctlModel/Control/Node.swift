@@ -86,8 +86,8 @@ package struct Node {
     }
 
     /// Locales are stored as relctl spells them; another spelling would publish other file names.
-    package static func normalizedLocale(_ s: String, _ path: String) throws(ImportProblem) -> String {
-        guard let tag = try? LocaleTag.normalize(s), tag == s else { throw ImportProblem("\(path): '\(s)' is not a locale tag in its normal spelling (like en, pt-BR)") }
+    package static func normalizedLocale(_ s: String, _ path: @autoclosure () -> String) throws(ImportProblem) -> String {
+        guard let tag = try? LocaleTag.normalize(s), tag == s else { throw ImportProblem("\(path()): '\(s)' is not a locale tag in its normal spelling (like en, pt-BR)") }
         return tag
     }
 

@@ -9,7 +9,18 @@ extension JSONReader {
         var i = 0
         guard (try? skipValue(b, &i)) != nil else { return nil }
         i = 0
-        func walk(_ path: String) -> (String, String, Int)? {
+        // The path is spelled only for the key found: a fleet's file has millions of members.
+        enum Step { case key(String), index(Int) }
+        var steps: [Step] = []
+        func path() -> String {
+            steps.reduce(into: "") { p, step in
+                switch step {
+                case .key(let k): p += p.isEmpty ? k : "." + k
+                case .index(let n): p += "[\(n)]"
+                }
+            }
+        }
+        func walk() -> (String, String, Int)? {
             skipSpace(b, &i)
             guard i < b.count else { return nil }
             let open = b[i]
@@ -18,27 +29,34 @@ extension JSONReader {
                 return nil
             }
             i += 1
-            var seen = Set<String>(), index = 0
+            // Most objects have a handful of members: a list is faster to search than a set is to fill,
+            // and a set takes over for the large ones (a fleet's projects, a platform's versions).
+            var seen: [String] = [], many: Set<String> = [], index = 0
             while true {
                 skipSpace(b, &i)
                 guard i < b.count, b[i] != UInt8(ascii: "}"), b[i] != UInt8(ascii: "]") else { i += 1; return nil }
-                var name = path + "[\(index)]"
                 if open == UInt8(ascii: "{") {
                     let start = i
                     guard let key = try? parseString(b, &i) else { return nil }
-                    guard seen.insert(key).inserted else {
-                        return (path.isEmpty ? "the top-level object" : path, key, b[..<start].reduce(1) { $0 + ($1 == 10 ? 1 : 0) })
+                    guard many.isEmpty ? !seen.contains(key) : !many.contains(key) else {
+                        let at = path()
+                        return (at.isEmpty ? "the top-level object" : at, key, b[..<start].reduce(1) { $0 + ($1 == 10 ? 1 : 0) })
                     }
-                    name = path.isEmpty ? key : path + "." + key
+                    if many.isEmpty { seen.append(key) } else { many.insert(key) }
+                    if seen.count == 16 { many = Set(seen); seen = [] }
+                    steps.append(.key(key))
                     skipSpace(b, &i)
                     i += 1 // the colon
+                } else {
+                    steps.append(.index(index))
                 }
-                if let found = walk(name) { return found }
+                if let found = walk() { return found }
+                steps.removeLast()
                 skipSpace(b, &i)
                 if i < b.count, b[i] == UInt8(ascii: ",") { i += 1 }
                 index += 1
             }
         }
-        return walk("")
+        return walk()
     }
 }
