@@ -164,9 +164,13 @@ struct PlatformCheck {
     let band: String?
     /// The release below which the manifests force everything (AndVersionFormat.minimum), worked out once.
     let threshold: Release?
+    /// The version texts of the records: a probe of one of them is another build of it
+    /// (a set, as every probe asks: a scan each would cost the square of the versions).
+    let recordedTexts: Set<String>
 
     init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
+        recordedTexts = Set(state.versions.map(\.version.text))
         let probes = PlatformCheck.probes(state)
         var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
         if !probes.isEmpty {
@@ -635,7 +639,7 @@ struct PlatformCheck {
         // Retired matches the listed text exactly: an install it has no entry for gets no prompt,
         // and every build of a listed version is told what the listed one is.
         if client == .retired && v.id < 0 {
-            if state.versions.contains(where: { $0.version.text == v.version.text }) {
+            if recordedTexts.contains(v.version.text) {
                 return [Limit(client: client, platform: platform.name, intent: "builds relctl has no record of",
                               reason: "reads no builds: every build of a listed version is told what the listed one is", example: example(v))]
             }
