@@ -38,8 +38,7 @@ package enum FindingsReport {
         }
         var kinds: [String] = [], projects: [String: [String]] = [:], examples: [String: String] = [:]
         for c in causes {
-            // A fix that names the project (-p SLUG) is the same kind in each.
-            let kind = "\(c.cause)\u{0}\(c.reasons.replacing("-p \(c.project))", with: "-p SLUG)"))"
+            let kind = "\(c.cause)\u{0}\(generalised(c.reasons, c.project))"
             if projects[kind] == nil { kinds.append(kind) }
             projects[kind, default: []].append(c.project)
             if examples[kind] == nil { examples[kind] = c.example }
@@ -51,6 +50,29 @@ package enum FindingsReport {
         }
         let more = kinds.count > kindsShown ? " and \(kinds.count - kindsShown) more kinds;" : ""
         return lines + ["\(causes.count) limits of \(Set(causes.map(\.project)).count) projects, by kind;\(more) \(seeAll)"]
+    }
+
+    /// A reason whose fix names its project ("-p app-001") as every project's ("-p SLUG"),
+    /// so that it is one kind in each.
+    static func generalised(_ reason: String, _ project: String) -> String {
+        let named = Array(("-p " + project).utf8), text = Array(reason.utf8), slug = Array("-p SLUG".utf8)
+        var out: [UInt8] = [], i = 0
+        while i < text.count {
+            // Not a longer slug that starts with this one (app-1 in app-10).
+            if text[i...].starts(with: named), i + named.count == text.count || !isSlugByte(text[i + named.count]) {
+                out += slug
+                i += named.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isSlugByte(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "-")
     }
 
     /// "client: reason; client, client: reason", clients with the same reason together.

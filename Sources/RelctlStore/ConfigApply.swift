@@ -105,7 +105,7 @@ extension Session {
                 let (outOfOrder, count) = WriteRules.androidBuildOrder(of: touched, on: w, among: all)
                 warnings += outOfOrder.map(\.message)
                 if count > outOfOrder.count {
-                    warnings.append("and \(count - outOfOrder.count) more \(w.name) builds out of order ('relctl version list --platform \(w.name)' shows them)")
+                    warnings.append("and \(count - outOfOrder.count) more \(w.name) builds out of order ('relctl version list --platform \(w.name) -p \(f.slug)' lists the builds)")
                 }
             }
 

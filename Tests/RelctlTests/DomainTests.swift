@@ -206,7 +206,7 @@ final class TimeTests: XCTestCase {
 
 final class JSONTests: XCTestCase {
     /// A member held twice is found with its path, in small objects and in
-    /// large ones (past the 16 members it searches as a list), at any depth.
+    /// large ones (a list for the first 16 members, a set past them), at any depth.
     func testARepeatedKeyIsFoundWithItsPath() {
         func found(_ text: String) -> String? { JSONReader.repeatedKey(Array(text.utf8)).map { "\($0.path) \($0.key) \($0.line)" } }
         let many = (0..<40).map { "\"k\($0)\": \($0)" }

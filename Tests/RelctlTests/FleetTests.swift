@@ -33,19 +33,26 @@ final class FleetTests: XCTestCase {
         XCTAssertTrue(text.contains("  app-0: maintenance on for all platforms until "), text)
         XCTAssertTrue(text.contains("  app-1: ios: force floor 2.0 required from "), text)
         XCTAssertFalse(text.contains("app-2") || text.contains("app-3") || text.contains("app-4"), "the rest are counted, not listed: \(text)")
-        XCTAssertTrue(text.contains("4 others: nothing needs attention (of all: 1 with a force floor, 1 with a recommend floor, 1 with maintenance scheduled)"), text)
+        XCTAssertTrue(text.contains("4 others: nothing needs attention (of all: 1 with a force floor, 1 with a recommend floor, 1 with maintenance scheduled beyond 7 days)"), text)
         XCTAssertTrue(text.contains("relctl status -p SLUG"), text)
 
         let doc = try XCTUnwrap(h.ok("status --json").json as? [String: Any])
         let projects = try XCTUnwrap(doc["projects"] as? [[String: Any]])
         XCTAssertEqual(projects.map { $0["project"] as? String }, (0..<6).map { "app-\($0)" }, "scripts get every project")
-        XCTAssertEqual(projects.map { ($0["attention"] as? [String])?.count }, [1, 1, 0, 0, 0, 0])
+        XCTAssertEqual(projects.map { ($0["attention"] as? [[String: Any]])?.count }, [1, 1, 0, 0, 0, 0])
+        let deadline = try XCTUnwrap((projects[1]["attention"] as? [[String: Any]])?.first)
+        XCTAssertEqual(deadline["kind"] as? String, "forceDeadline")
+        XCTAssertEqual(deadline["platform"] as? String, "ios")
+        XCTAssertEqual(deadline["at"] as? String, "2026-12-01T00:00:00Z")
+        XCTAssertEqual(deadline["text"] as? String, "ios: force floor 2.0 required from 2026-12-01T00:00:00Z", "scripts get UTC, never 'in 2 d'")
+        // Seen from another instant (--at), a deadline 7 days off is no attention yet.
+        XCTAssertFalse(h.ok("status --at 2026-11-20T00:00:00Z").out.contains("app-1:"))
         let counts = try XCTUnwrap(doc["counts"] as? [String: Int])
         XCTAssertEqual(counts, ["projects": 6, "attention": 2, "force": 1, "recommend": 1, "maintenanceScheduled": 1])
         let validator = try SchemaValidator(path: Package.root + "/schema/json/status-fleet.schema.json")
         XCTAssertEqual(validator.validate(try JSONReader.parse(Array(h.ok("status --json").out.utf8))), [])
 
-        // A floor nothing reaches, set by hand (the commands refuse it), is named.
+        // A floor no release reaches (set ahead of its release) is named.
         h.ok("-p app-5 version add 3.0 --platform ios --build 300 --unreleased")
         h.ok("-p app-5 force 3.0 --allow-unreleased --yes")
         XCTAssertTrue(h.ok("status").out.contains("  app-5: ios: no release reaches the force floor 3.0"))
@@ -53,6 +60,36 @@ final class FleetTests: XCTestCase {
         XCTAssertTrue(h.ok("-p app-4 status").out.hasPrefix("project: app-4"))
         h.ok("project use app-4")
         XCTAssertTrue(h.ok("status").out.hasPrefix("project: app-4"))
+    }
+
+    /// export, apply and plan of a fleet's file name a few projects and count the rest.
+    func testAFleetFileIsSaidInCounts() {
+        let h = fleet()
+        let exported = h.ok("export --all-projects -o \(h.dir)/fleet.json")
+        XCTAssertTrue(exported.err.contains("exported app-0, app-1, app-2 and 3 more to"), exported.err)
+        let applied = h.run(["apply", "\(h.dir)/fleet.json", "--yes"], database: h.dir + "/copy.db")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.err.contains("applied \(h.dir)/fleet.json: 6 created (app-0, app-1, app-2 and 3 more)"), applied.err)
+        let same = h.run(["plan", "\(h.dir)/fleet.json"], database: h.dir + "/copy.db")
+        XCTAssertTrue(same.out.contains("already holds what \(h.dir)/fleet.json says (app-0, app-1, app-2 and 3 more)"), same.out)
+    }
+
+    /// An apply that writes many Android builds out of order spells out the first ten and counts the rest.
+    func testBuildsOutOfOrderAreSpelledOutTenAtATime() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add android --bundle-id com.example.shop")
+        for i in 1...14 { h.ok("version add 1.\(i) --platform android --build \(100 + i) --released 2026-01-01T00:00:00Z") }
+        h.ok("export -o \(h.dir)/shop.json")
+        var text = try String(contentsOfFile: h.dir + "/shop.json", encoding: .utf8)
+        // Builds falling as the versions grow: each of the 14 ranks below an older one.
+        for i in 1...14 { text = text.replacingOccurrences(of: "\"build\":\(100 + i),", with: "\"build\":\(900 - i),") }
+        XCTAssertTrue(text.contains("\"build\":899,") && !text.contains("\"build\":101,"), "the file holds the builds as this test writes them")
+        try text.write(toFile: h.dir + "/shop.json", atomically: true, encoding: .utf8)
+        let r = h.ok("apply \(h.dir)/shop.json --yes")
+        XCTAssertEqual(r.err.components(separatedBy: "would rank").count - 1, 10, r.err)
+        XCTAssertTrue(r.err.contains("and 4 more android builds out of order ('relctl version list --platform android -p shop' lists the builds)"), r.err)
     }
 
     func testStatusOfTheFleetRefusesTheOnePageItCannotWrite() {
@@ -106,5 +143,7 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(lines.last, "150 limits of 5 projects, by kind; and 10 more kinds; see all")
         XCTAssertEqual(lines.first, "ios: intent 0 — Retired: reason — in 5 projects (app-0, app-1, app-2 and 2 more)")
         XCTAssertEqual(FindingsReport.limitLines(Array(limits.prefix(3))).count, 3, "three projects: a line each")
+        XCTAssertEqual(FindingsReport.generalised("fix with 'relctl x -p app-1' (relctl y -p app-1) or -p app-10 -p app-1", "app-1"),
+                       "fix with 'relctl x -p SLUG' (relctl y -p SLUG) or -p app-10 -p SLUG")
     }
 }

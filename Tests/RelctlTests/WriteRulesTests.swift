@@ -55,7 +55,7 @@ final class WriteRulesTests: XCTestCase {
             let single = versions.filter { checked.contains($0.id) }
                 .compactMap { WriteRules.androidBuildOrder($0.version, build: $0.build, on: android, among: versions, except: $0.id)?.message }
             let batch = WriteRules.androidBuildOrder(of: checked, on: android, among: versions, limit: 100)
-            XCTAssertEqual(batch.refusals.map(\.message), single, "\(versions.map { "\($0.id):\($0.version.text)/\($0.build.map(String.init) ?? "-")" })")
+            XCTAssertEqual(batch.refusals.map(\.message), single, "\(versions.map { "\($0.id):\($0.version.text)/\($0.build.map(String.init) ?? "-")" }) checking \(checked.sorted())")
             XCTAssertEqual(batch.count, single.count)
             XCTAssertEqual(WriteRules.androidBuildOrder(of: checked, on: android, among: versions, limit: 1).refusals.count, min(1, single.count))
             XCTAssertEqual(WriteRules.androidBuildOrder(of: checked, on: ios, among: versions).count, 0, "iOS builds are not compared across versions")

@@ -14,10 +14,11 @@ enum StatusCommand {
             throw RelctlError.usage("--html writes the page for people and --json prints the state for scripts: choose one", hint: "relctl status --json, or relctl status --html FILE")
         }
         let store = try inv.store(.read)
-        try Approvals.warnOwed(inv, store)
         // No project chosen among several: the fleet at a glance.
-        if try inv.chosenProject(in: store) == nil, try store.projectSlugs().count > 1 { return try StatusFleet.render(inv, store, at: at) }
-        let snapshot = try store.read { try store.zonedSnapshot(try inv.project(in: store)) }
+        let chosen = try inv.chosenProject(in: store)
+        try Approvals.warnOwed(inv, store)
+        if chosen == nil, try store.projectSlugs().count > 1 { return try StatusFleet.render(inv, store, at: at) }
+        let snapshot = try store.read { try store.zonedSnapshot(try chosen ?? inv.project(in: store)) }
         if let path = inv.value("html") {
             let limits = FindingsReport.wouldNotCarry(snapshot, at: at)
             let page = StatusPage.render(snapshot, at: at, limits: limits.map(\.limit), published: false)

@@ -140,7 +140,7 @@ enum VerifyCommand {
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !signatures.isEmpty { s += "signatures:\n" + signatures.map { "  " + $0.line(inv) + "\n" }.joined() }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }
-            if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits).map { "  \(inv.people(in: $0))\n" }.joined() }
+            if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits, seeAll: "every one: relctl verify \(dir.shellWord) --json").map { "  \(inv.people(in: $0))\n" }.joined() }
             return s
         }
         let summary = "\(decisions) client decisions in \(dir) (\(revision.map { "revision \($0), " } ?? "")published for \(Time.format(at))): \(disagreements.count) disagreement\(disagreements.count == 1 ? "" : "s"), \(changed.count) changed file\(changed.count == 1 ? "" : "s"), \(limits.count) known limit\(limits.count == 1 ? "" : "s")\(stale ? ", stale" : "")"
