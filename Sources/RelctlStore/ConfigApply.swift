@@ -105,7 +105,8 @@ extension Session {
                 let (outOfOrder, count) = WriteRules.androidBuildOrder(of: touched, on: w, among: all)
                 warnings += outOfOrder.map(\.message)
                 if count > outOfOrder.count {
-                    warnings.append("and \(count - outOfOrder.count) more \(w.name) builds out of order ('relctl version list --platform \(w.name) -p \(f.slug)' lists the builds)")
+                    // As the lines above, a message without its fix: the store spells no command.
+                    warnings.append("and \(count - outOfOrder.count) more \(w.name) versions of \(f.slug) with builds out of order")
                 }
             }
 

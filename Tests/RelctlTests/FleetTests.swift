@@ -89,7 +89,7 @@ final class FleetTests: XCTestCase {
         try text.write(toFile: h.dir + "/shop.json", atomically: true, encoding: .utf8)
         let r = h.ok("apply \(h.dir)/shop.json --yes")
         XCTAssertEqual(r.err.components(separatedBy: "would rank").count - 1, 10, r.err)
-        XCTAssertTrue(r.err.contains("and 4 more android builds out of order ('relctl version list --platform android -p shop' lists the builds)"), r.err)
+        XCTAssertTrue(r.err.contains("and 4 more android versions of shop with builds out of order"), r.err)
     }
 
     func testStatusOfTheFleetRefusesTheOnePageItCannotWrite() {
