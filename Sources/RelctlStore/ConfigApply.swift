@@ -227,11 +227,12 @@ extension Session {
             for locale in notesHad.keys where w.notes[locale] == nil {
                 try run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(id), .text(locale)])
             }
+            var notes: [(locale: String, body: String)] = []
             for (locale, body) in w.notes.sorted(by: { $0.key < $1.key }) where notesHad[locale] != body {
                 if let warning = UserText.notesSizeWarning(body, platform: platform.name, version: w.version.text, locale: locale) { warnings.append(warning) }
-                try run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
-                        [.int(id), .text(locale), .text(body)])
+                notes.append((locale, body))
             }
+            try NoteRows.upsert(db, version: id, notes)
             var v = w
             v.id = id
             v.platformID = platform.id

@@ -111,11 +111,17 @@ extension Session {
             if let b = plan.bundleID { try db.run("UPDATE platform SET bundle_id = ? WHERE id = ?", [.text(b), .int(platform.id)]) }
             if let m = plan.minOS { try db.run("UPDATE platform SET min_os = ? WHERE id = ?", [SQLValue(m), .int(platform.id)]) }
             if let u = plan.storeURL { try db.run("UPDATE platform SET store_url = ? WHERE id = ?", [SQLValue(u), .int(platform.id)]) }
+            // A version's notes in one statement (NoteRows), in the order given: a later note of the same locale wins.
+            var run: (id: Int64, notes: [(locale: String, body: String)])? = nil
             for n in plan.notes {
                 guard let id = ids[n.version] else { continue }
-                try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body",
-                           [.int(id), .text(n.locale), .text(n.text)])
+                if run?.id != id {
+                    if let r = run { try NoteRows.upsert(db, version: r.id, r.notes) }
+                    run = (id, [])
+                }
+                run?.notes.append((n.locale, n.text))
             }
+            if let r = run { try NoteRows.upsert(db, version: r.id, r.notes) }
         }
         for m in plan.messages {
             try db.run("INSERT INTO message(project_id, kind, locale, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(project_id, kind, locale, field) DO UPDATE SET value = excluded.value",
