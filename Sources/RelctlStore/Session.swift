@@ -20,6 +20,8 @@ public final class Session {
     public private(set) var rows: [RowChange] = []
     /// The audit entries it wrote, in order.
     public private(set) var entries: [Int64] = []
+    /// The projects its changes name; nil once a change names none.
+    public private(set) var projectsChanged: Set<String>? = []
     public private(set) var isOpen = true
 
     init(_ store: Store) throws {
@@ -71,11 +73,13 @@ public final class Session {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         var result: T? = nil
         let id: Int64
+        var named: String?
         do {
             id = try db.write {
                 try ChangeCapture.begin(db)
                 let (r, change) = try body()
                 result = r
+                named = change.project
                 let id = try log(change, now: now)
                 guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
                 try Lineage.stamp(store, db, audit: id, adopting: adopting)
@@ -87,6 +91,7 @@ public final class Session {
         }
         // Counted once its savepoint is released: a change rolled back is none of the session's.
         entries.append(id)
+        if let named { projectsChanged?.insert(named) } else { projectsChanged = nil }
         rows += try store.rowChanges(of: id)
         return result!
     }

@@ -57,6 +57,13 @@ public final class Store {
         }
     }
 
+    /// The database as last committed, through a connection of its own:
+    /// while this store's session holds the write lock, the state before it.
+    /// Nil for a database in memory, which no other connection sees.
+    public func committed() throws -> Store? {
+        path == ":memory:" ? nil : try Store(path: path, mode: .read, user: user)
+    }
+
     /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.
     public static func isMissing(_ path: String) -> Bool { DatabaseFile.kind(of: path) == .missing }
 

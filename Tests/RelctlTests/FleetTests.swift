@@ -74,6 +74,30 @@ final class FleetTests: XCTestCase {
         XCTAssertTrue(same.out.contains("already holds what \(h.dir)/fleet.json says (app-0, app-1, app-2 and 3 more)"), same.out)
     }
 
+    /// A reviewer's edit of one project in a fleet's file: the plan says the
+    /// others in one line and the impact of that one only, read as it was
+    /// before (from the database as committed), then applies it exactly.
+    func testAnEditOfOneProjectIsPlannedAloneAmongTheFleet() throws {
+        let h = fleet()
+        h.ok("-p app-4 force 1.0 --yes")
+        h.ok("export --all-projects -o \(h.dir)/fleet.json")
+        let text = try String(contentsOfFile: "\(h.dir)/fleet.json", encoding: .utf8)
+        let project = try XCTUnwrap(text.range(of: "\"app-4\": {"))
+        let floor = try XCTUnwrap(text.range(of: "\"version\":\"1.0\"", range: project.upperBound..<text.endIndex))
+        try text.replacingCharacters(in: floor, with: "\"version\":\"2.0\"").write(toFile: "\(h.dir)/edited.json", atomically: true, encoding: .utf8)
+
+        let plan = h.ok("plan \(h.dir)/edited.json")
+        XCTAssertTrue(plan.out.hasPrefix("unchanged: app-0, app-1, app-2 and 2 more\napp-4: changed (1 row: 0 added, 1 changed, 0 removed)\n"), plan.out)
+        let impact = try XCTUnwrap(plan.out.components(separatedBy: "impact:\n").last)
+        XCTAssertTrue(impact.hasPrefix("  app-4:\n    ios: 1.0 (100): optional → required\n"), "the impact against the floor as it was: \(impact)")
+        for other in ["app-0", "app-1", "app-2", "app-3", "app-5"] { XCTAssertFalse(impact.contains(other), "\(other) changes nothing: \(impact)") }
+
+        let token = try XCTUnwrap(plan.out.components(separatedBy: "--expect ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        h.ok("apply \(h.dir)/edited.json --expect \(token) --yes -q")
+        XCTAssertTrue(h.ok("-p app-4 check --platform ios 1.0 --build 100").out.contains("required"), "applied as planned")
+        XCTAssertTrue(h.ok("plan \(h.dir)/edited.json").out.hasPrefix("no changes"))
+    }
+
     /// An apply that writes many Android builds out of order spells out the first ten and counts the rest.
     func testBuildsOutOfOrderAreSpelledOutTenAtATime() throws {
         let h = Harness()

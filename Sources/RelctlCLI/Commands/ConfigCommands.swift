@@ -42,8 +42,10 @@ enum ConfigCommands {
                                          "drift": .array(p.drift.map { driftJSON($0, trial.rows) }),
                                          "warnings": .array(p.warnings.map { .string($0) })]) }),
                             "impact": .array(trial.impact.map { .string($0) })])) {
-            var text = ""
-            for p in trial.result {
+            // Projects left as they are, in one line: a fleet's plan of one edit said "unchanged" a hundred times.
+            let quiet = trial.result.filter { $0.rows.isEmpty && $0.warnings.isEmpty }.map(\.slug)
+            var text = quiet.isEmpty ? "" : "unchanged: \(Suggest.few(quiet))\n"
+            for p in trial.result where !(p.rows.isEmpty && p.warnings.isEmpty) {
                 text += "\(p.slug): \(p.status == "create" ? "created" : p.status)\(p.rows.isEmpty ? "" : " (\(counts(trial.rows[p.rows])))")\n"
                 // The rows that take back a change made in the database since the file, apart.
                 let apart = Set(p.drift.map(\.index))
@@ -160,9 +162,8 @@ enum ConfigCommands {
         let slugs = projects.map(\.slug)
         let session = try store.session()
         defer { session.drop() }
-        let before = try inv.snapshots(store, slugs)
         let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
-        return (applied, try inv.trial(applied, session, slugs, before: before))
+        return (applied, try inv.trial(applied, session, slugs, before: nil))
     }
 
     /// What the write did to one project: its status, its rows among the trial's, what the state breaks.

@@ -176,14 +176,27 @@ extension Invocation {
     func trial<T>(_ store: Store, projects slugs: [String], _ body: (Session) throws -> T) throws -> Trial<T>? {
         let session = try store.session()
         defer { session.drop() }
-        let before = try snapshots(store, slugs)
+        // Of several projects, only those the change touches are read, once it is made (`trial` reads them as they were).
+        let before = slugs.count > 1 ? nil : try snapshots(store, slugs)
         return try trial(try body(session), session, slugs, before: before)
     }
 
-    /// What the change the session holds does: its rows, and its impact against `before`.
-    func trial<T>(_ result: T, _ session: Session, _ slugs: [String], before: [ProjectSnapshot?]) throws -> Trial<T>? {
+    /// What the change the session holds does: its rows, and its impact
+    /// against `before`. Without `before`, the session must be the first
+    /// write since the last commit (a trial's, a plan's): the projects it
+    /// changed are read as they were from the database as committed, and
+    /// the others are left out, as nothing of theirs changes. A fleet's plan
+    /// read every project twice and said "no install changes" for each.
+    func trial<T>(_ result: T, _ session: Session, _ all: [String], before given: [ProjectSnapshot?]?) throws -> Trial<T>? {
         let rows = session.rows
         if rows.isEmpty { return nil }
+        var slugs = all, before: [ProjectSnapshot?]
+        if let given {
+            before = given
+        } else {
+            if let changed = session.projectsChanged, changed.isSubset(of: all) { slugs = all.filter(changed.contains) }
+            before = try session.store.committed().map { try snapshots($0, slugs) } ?? slugs.map { _ in nil }
+        }
         let after = try snapshots(session.store, slugs)
         let words = try ChangeWords(rows, store: session.store, time: people)
         var changeLines = rows.prefix(Trial<T>.linesShown).map(words.line)
@@ -202,7 +215,7 @@ extension Invocation {
             case (nil, nil): lines = []
             }
             // Several projects: each one's lines under its name.
-            impact += slugs.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
+            impact += all.count == 1 ? lines : ["\(slug):"] + lines.map { "  " + $0 }
         }
         if impact.isEmpty { impact = ["no install changes what it sees now"] }
         let lockouts = Invocation.newLockouts(before: before.flatMap { Invocation.lockouts($0, at: now) },
