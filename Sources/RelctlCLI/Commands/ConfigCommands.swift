@@ -122,6 +122,7 @@ enum ConfigCommands {
                                approvals: folder, signers: signers)
         }
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
+        asking.remade = { glass != nil }
         asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, rows, words, inv) }) }
         let outcome = try inv.write(store, projects: projects.map(\.slug), asking: asking) {
             try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)

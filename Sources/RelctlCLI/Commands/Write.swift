@@ -5,10 +5,12 @@ import RelctlStore
 ///
 /// A change that alters what users see (floors, pins, rules, maintenance
 /// windows, a release moved, apply, undo and revert) follows terraform's
-/// rule: it is first tried in a session that is dropped (every check the
-/// data makes) to learn its rows and effect, which are shown (what it moves,
-/// and its impact now and at each coming transition); on a terminal it is
-/// asked about, and elsewhere it needs --yes; then it is made again and
+/// rule: it is first made in a session (every check the data makes) to
+/// learn its rows and effect, which are shown (what it moves, and its
+/// impact now and at each coming transition). With --yes, that session is
+/// committed: it held the write lock from the change to the commit. On a
+/// terminal it is asked about, and elsewhere it needs --yes; a question
+/// drops the session, and after a yes the change is made again and
 /// committed only if its rows are the ones shown, since another writer may
 /// have changed the data while the question waited. A --dry-run makes it
 /// once and keeps its session open for the command's output, then drops it.
@@ -32,6 +34,9 @@ extension Invocation {
         var question: (T) -> String = { _ in "Apply this change?" }
         /// Sees the trial's rows before anything is shown or asked (apply --expect).
         var vet: (([RowChange]) throws -> Void)? = nil
+        /// Whether the vet learned something the write itself records (apply's break-glass, in its log
+        /// line): the change is then made again after it, as shown, rather than the trial committed.
+        var remade: () -> Bool = { false }
         /// Tried even when confirmed and silenced: its impact is part of its output (revert).
         var alwaysTried = false
         /// Rows said apart, after the others, from what it made (apply: the rows that take back a change
@@ -60,11 +65,17 @@ extension Invocation {
             for l in created { warn(l) }
             return result
         }
-        // Nothing to change: nothing to ask about (the write says "unchanged"), as long as it still changes nothing.
-        guard let trial = try self.trial(store, projects: projects, body) else {
+        // The trial's session is kept until the question: with none to wait for, what it
+        // shows is what it holds, under the write lock all along, and it is committed itself.
+        let session = try store.session()
+        defer { session.drop() }
+        let before = projects.count > 1 ? nil : try snapshots(store, projects)
+        let made = try body(session)
+        // Nothing to change: nothing to ask about (the write says "unchanged").
+        guard let trial = try self.trial(made, session, projects, before: before) else {
             // A plan of no change is vetted too: a token that names another plan is refused.
             try asking.vet?([])
-            return try asShown([], store, body)
+            return try committed(session, made)
         }
         try asking.vet?(trial.rows)
         previewedImpact = trial.shown(asking.moves)
@@ -75,14 +86,25 @@ extension Invocation {
         }
         let shown = !quiet || questioning
         if shown { show(trial, asking) }
-        if questioning {
-            context.stderr.write(asking.question(trial.result) + " [y/N] ")
-            context.stderr.flush()
-            let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
-            guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+        guard questioning else {
+            if !shown { for l in trial.lockouts { warn(l) } }
+            guard asking.remade() else { return try committed(session, made) }
+            session.drop()
+            return try asShown(trial.rows, store, body)
         }
-        let result = try asShown(trial.rows, store, body)
-        if !shown { for l in trial.lockouts { warn(l) } }
+        // While the question waits, the write lock is let go: the change is made again after, as shown or not at all.
+        session.drop()
+        context.stderr.write(asking.question(trial.result) + " [y/N] ")
+        context.stderr.flush()
+        let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
+        guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
+        return try asShown(trial.rows, store, body)
+    }
+
+    /// Commits the session that made `result`, seen as it is.
+    private func committed<T>(_ session: Session, _ result: T) throws -> T {
+        try session.commit()
+        self.session = session
         return result
     }
 
@@ -170,15 +192,6 @@ extension Invocation {
 
         /// What is shown under "impact:": the moves, the impact, the lockouts.
         func shown(_ moves: [String]) -> [String] { moves + impact + lockouts.map { "lockout: " + $0 } }
-    }
-
-    /// Tries the change in a session that is dropped.
-    func trial<T>(_ store: Store, projects slugs: [String], _ body: (Session) throws -> T) throws -> Trial<T>? {
-        let session = try store.session()
-        defer { session.drop() }
-        // Of several projects, only those the change touches are read, once it is made (`trial` reads them as they were).
-        let before = slugs.count > 1 ? nil : try snapshots(store, slugs)
-        return try trial(try body(session), session, slugs, before: before)
     }
 
     /// What the change the session holds does: its rows, and its impact
