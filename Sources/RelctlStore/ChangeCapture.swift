@@ -180,19 +180,22 @@ enum ChangeCapture {
     }
 
     /// The first note of each row (SQLite takes a bare column from the row
-    /// `min` chose), and the row as it is now, looked up by its key.
+    /// `min` chose) and the row as it is now, looked up by its key. A row
+    /// keeps its first note's number as its `seq`: the order it was first
+    /// noted in, with gaps where rows ended as they began (numbering them
+    /// 1, 2, 3 again was a quarter of the statement).
     private static let recording: String = {
         let now = tables.map { t in
-            let found = t.key.enumerated().map { "\($1) IS json_extract(first.row_key, '$[\($0)]')" }.joined(separator: " AND ")
+            let found = t.key.enumerated().map { "\($1) IS json_extract(row_key, '$[\($0)]')" }.joined(separator: " AND ")
             return "WHEN '\(t.name)' THEN (SELECT \(image(t, t.name)) FROM \(t.name) WHERE \(found))"
-        }.joined(separator: "\n            ")
+        }.joined(separator: "\n                ")
         return """
-        WITH first AS (SELECT min(seq) AS seq, tbl, row_key, before FROM row_change GROUP BY tbl, row_key),
-        net AS (SELECT seq, tbl, row_key, before, CASE tbl
-                    \(now)
-                END AS after FROM first WHERE tbl IN (\(tables.map { "'\($0.name)'" }.joined(separator: ", "))))
         INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after)
-            SELECT ?1, row_number() OVER (ORDER BY seq), tbl, row_key, before, after FROM net WHERE before IS NOT after
+            SELECT ?1, seq, tbl, row_key, before, after FROM (
+                SELECT min(seq) AS seq, tbl, row_key, before, CASE tbl
+                    \(now)
+                END AS after FROM row_change WHERE tbl IN (\(tables.map { "'\($0.name)'" }.joined(separator: ", "))) GROUP BY tbl, row_key)
+            WHERE before IS NOT after
         """
     }()
 
