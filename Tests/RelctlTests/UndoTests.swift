@@ -270,6 +270,38 @@ final class ChangeCaptureTests: XCTestCase {
         }
     }
 
+    /// What a change records is each row's net effect: its image before the
+    /// first note and as it ends, in the order first noted; a row that ends
+    /// as it began (edited and put back, added and removed) is left out.
+    func testAChangeRecordsEachRowsNetEffectInTheOrderFirstNoted() throws {
+        let h = Harness()
+        h.sample()
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        let audit: Int64 = try c.write {
+            try c.run("INSERT INTO audit(at, user, project, action, kind, platforms) VALUES (0, 't', 'shop', 'test', 'apply', '[]')")
+            let audit = c.lastInsertRowID
+            try ChangeCapture.begin(c)
+            try c.execute("""
+                UPDATE version SET build = 901 WHERE version = '1.1';
+                UPDATE version SET min_os = '15.0' WHERE version = '1.0';
+                UPDATE version SET build = 902 WHERE version = '1.1';
+                UPDATE version SET min_os = NULL WHERE version = '1.0';
+                INSERT INTO note(version_id, locale, body) SELECT id, 'fr', 'x' FROM version WHERE version = '1.1';
+                DELETE FROM note WHERE locale = 'fr';
+                INSERT INTO note(version_id, locale, body) SELECT id, 'de', 'neu' FROM version WHERE version = '1.0';
+                """)
+            XCTAssertEqual(try ChangeCapture.record(c, audit: audit), 2)
+            return audit
+        }
+        let rows = try c.query("SELECT tbl, before, after FROM audit_change WHERE audit_id = ? ORDER BY seq", [.int(audit)])
+        XCTAssertEqual(rows.map { $0.text(0) }, ["version", "note"], "1.1 first, then the German note; 1.0 and the French note end as they began")
+        XCTAssertTrue(rows[0].text(1).contains("\"build\":110"), "before its first note: \(rows[0].text(1))")
+        XCTAssertTrue(rows[0].text(2).contains("\"build\":902"), "as it ends: \(rows[0].text(2))")
+        XCTAssertNil(rows[1].string(1), "the note was not there before")
+        XCTAssertEqual(rows[1].string(2), #"{"version_id":1,"locale":"de","body":"neu"}"#)
+        XCTAssertEqual(try c.scalar("SELECT count(*) FROM row_change"), .int(0), "noting stops")
+    }
+
     /// A change by hand (sqlite3) is noted nowhere, and relctl leaves no note behind.
     func testAHandEditIsNotCapturedAndNothingIsLeftNoted() throws {
         let h = Harness()
