@@ -28,6 +28,10 @@ struct PlatformState {
     /// when none is, the manifests that can say so offer nothing (an
     /// "outdated: none" project with no floor prompts nobody).
     let offersOptional: Bool
+    /// Each band its versions draw, newest first (nil: this state's own),
+    /// with its state: made once, as every format, the status page and the
+    /// proof ask for them. Empty on an older OS's state.
+    let bandStates: [(band: OSBand, state: PlatformState?)]
 
     init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64, os: String? = nil) {
         self.snapshot = evaluator.snapshot
@@ -54,6 +58,11 @@ struct PlatformState {
         belowOldest = underAll?.kind
         offersOptional = sent.contains { $0.kind == .optional } || belowOldest == .optional
             || PlatformState.rulesOffer(evaluator.snapshot.project, announced: facts.announced)
+        bandStates = os != nil ? [] : OSBands.of(platform, versions).compactMap { band in
+            guard let os = band.os else { return (band, nil) }
+            guard OSBands.populated(band, platform, versions) else { return nil }
+            return (band, PlatformState(evaluator, platform, at: at, os: os))
+        }
     }
 
     /// Whether the outdated rules offer some install an optional update: one
@@ -80,11 +89,7 @@ struct PlatformState {
     /// installed in, newest band first (this state's own first).
     func bands() -> [(band: OSBand, state: PlatformState)] {
         precondition(os == nil, "bands are made from the newest band's state")
-        return OSBands.of(platform, versions).compactMap { band in
-            guard let os = band.os else { return (band, self) }
-            guard OSBands.populated(band, platform, versions) else { return nil }
-            return (band, PlatformState(evaluator, platform, at: at, os: os))
-        }
+        return bandStates.map { ($0.band, $0.state ?? self) }
     }
 
     /// Retired's messaging, which names the version users are sent to. With

@@ -45,7 +45,8 @@ public enum Fidelity {
         for s in states {
             asked.append(s)
             for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
-                asked.append(PlatformState(s.evaluator, s.platform, at: s.at, os: os))
+                // A band's own OS: its state is made already.
+                asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.platform, at: s.at, os: os))
             }
         }
         let checks = Parallel.map(asked.count, forEach) { i in
