@@ -11,8 +11,10 @@ import SQLite
 /// as it was (closing the connection rolls it back too).
 ///
 /// The same session type serves every protocol a command follows: a trial
-/// (made, read, dropped), a dry run (made, reported, dropped) and the change
-/// itself, committed only when its rows are the ones the trial showed.
+/// (made and read, then committed itself when nothing was asked, or
+/// dropped), a dry run (made, reported, dropped) and a change made again
+/// after a question, committed only when its rows are the ones the trial
+/// showed.
 public final class Session {
     public let store: Store
     let db: Connection

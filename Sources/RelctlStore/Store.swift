@@ -57,11 +57,21 @@ public final class Store {
         }
     }
 
-    /// The database as last committed, through a connection of its own:
-    /// while this store's session holds the write lock, the state before it.
-    /// Nil for a database in memory, which no other connection sees.
-    public func committed() throws -> Store? {
-        path == ":memory:" ? nil : try Store(path: path, mode: .read, user: user)
+    /// The database file as last committed, through a connection of its
+    /// own: while this store's session holds the write lock, the state
+    /// before it. Read it only when `readsCommittedBesideWrites()`.
+    public func committed() throws -> Store {
+        try Store(path: path, mode: .read, user: user)
+    }
+
+    /// Whether `committed()` can be read while this store's session writes.
+    /// Only in WAL mode: in a rollback journal (a database switched to it by
+    /// hand) a change too large for the cache takes the lock every reader
+    /// needs, and the read would fail "database is locked". Never for a
+    /// database in memory, which no other connection sees.
+    public func readsCommittedBesideWrites() throws -> Bool {
+        if path == ":memory:" { return false }
+        return try db.scalar("PRAGMA journal_mode") == .text("wal")
     }
 
     /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.

@@ -16,6 +16,40 @@ final class ConfigApplyTests: XCTestCase {
         ((h.run(["log", "--json"], database: database).json as? [String: Any])?["entries"] as? [Any])?.count ?? -1
     }
 
+    /// A version's notes are written in slices of 200 (NoteRows): 450 of them, across
+    /// three slices, all land, and a second apply finds each one as the file says.
+    func testAVersionWithMoreNotesThanASliceAppliesEveryOne() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z")
+        h.ok("export -o \(h.dir)/shop.json")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
+        let letters = "abcdefghij".map(String.init)
+        let tags = letters.flatMap { a in letters.flatMap { b in letters.map { c in a + b + c } } }.prefix(450)
+        var notes: [String: String] = [:]
+        for t in tags { notes[t] = "notes in \(t)" }
+        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
+        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
+        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
+        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
+        var versions = try XCTUnwrap(ios["versions"] as? [String: Any])
+        var one = try XCTUnwrap(versions["1.0"] as? [String: Any])
+        one["notes"] = notes
+        versions["1.0"] = one; ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
+        file["projects"] = projects
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/notes.json"))
+
+        h.ok("apply \(h.dir)/notes.json --yes -q")
+        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale eej").out, "notes in eej\n", "the last of the third slice")
+        XCTAssertTrue(h.ok("plan \(h.dir)/notes.json").out.hasPrefix("no changes"), "every note was written as the file says")
+        h.ok("export -o \(h.dir)/again.json")
+        let again = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/again.json"))) as? [String: Any])
+        let stored = ((((again["projects"] as? [String: Any])?["shop"] as? [String: Any])?["platforms"] as? [String: Any])?["ios"] as? [String: Any]).flatMap { (($0["versions"] as? [String: Any])?["1.0"] as? [String: Any])?["notes"] as? [String: String] }
+        XCTAssertEqual(stored, notes)
+    }
+
     /// export → apply on an empty database → export gives the same bytes; applying again changes and logs nothing.
     func testRoundTripThroughAnEmptyDatabase() throws {
         let h = Harness()

@@ -1,4 +1,5 @@
 import XCTest
+import SQLite
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
@@ -96,6 +97,38 @@ final class FleetTests: XCTestCase {
         h.ok("apply \(h.dir)/edited.json --expect \(token) --yes -q")
         XCTAssertTrue(h.ok("-p app-4 check --platform ios 1.0 --build 100").out.contains("required"), "applied as planned")
         XCTAssertTrue(h.ok("plan \(h.dir)/edited.json").out.hasPrefix("no changes"))
+    }
+
+    /// A database switched to a rollback journal by hand: there, a change too
+    /// large for the cache takes the lock every reader needs, so a fleet's
+    /// plan reads the projects before the change, not after, from the
+    /// database as committed (which waited 15 s, then failed "locked").
+    func testAFleetsFileIsPlannedAndAppliedInARollbackJournal() throws {
+        let h = fleet(2)
+        try Connection(path: h.db, readOnly: false, create: false).execute("PRAGMA journal_mode = DELETE")
+        h.ok("export --all-projects -o \(h.dir)/fleet.json")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/fleet.json"))) as? [String: Any])
+        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
+        var big = try XCTUnwrap(projects["app-1"] as? [String: Any])
+        big["lineage"] = nil
+        big["name"] = "Big"
+        // 400 versions with a 10 kB note each: 4 MB of pages, twice SQLite's default cache.
+        let note = String(repeating: "x", count: 10_000)
+        var versions: [String: Any] = [:]
+        for i in 1...400 { versions["1.\(i)"] = ["build": i, "minOs": NSNull(), "pin": NSNull(), "notes": ["en": note], "released": "2026-01-01T00:00:00Z"] }
+        big["platforms"] = ["ios": ["appStoreId": "2000", "bundleId": "com.example.big", "force": NSNull(), "minOs": NSNull(), "recommend": NSNull(), "storeUrl": NSNull(), "versions": versions]]
+        projects["big"] = big
+        file["projects"] = projects
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/big.json"))
+
+        let plan = h.ok("plan \(h.dir)/big.json")
+        XCTAssertTrue(plan.out.contains("unchanged: app-0, app-1\n"), plan.out)
+        let impact = try XCTUnwrap(plan.out.components(separatedBy: "impact:\n").last)
+        XCTAssertTrue(impact.hasPrefix("  big:\n    a new project: 1 platform, 400 versions;"), impact)
+        XCTAssertFalse(impact.contains("app-0") || impact.contains("app-1"), "the unchanged are left out here too: \(impact)")
+        h.ok("apply \(h.dir)/big.json --yes -q")
+        XCTAssertTrue(h.ok("plan \(h.dir)/big.json").out.hasPrefix("no changes"))
+        XCTAssertEqual(try Connection(path: h.db, readOnly: true, create: false).scalar("PRAGMA journal_mode"), .text("delete"), "the journal is left as the engineer chose it")
     }
 
     /// An apply that writes many Android builds out of order spells out the first ten and counts the rest.

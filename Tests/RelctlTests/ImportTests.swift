@@ -61,6 +61,18 @@ final class ImportTests: XCTestCase {
                        String(decoding: bytes(out + "/shop/android/andversion.json"), as: UTF8.self))
     }
 
+    /// Two spellings of one language in WhatsNew: the later key's notes are imported, and it is said.
+    func testAndVersionKeysOfOneLanguageImportTheLaterAndSaySo() throws {
+        let h = fresh()
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z")
+        let path = h.dir + "/andversion.json"
+        try #"{"AndVersion":{"CurrentVersion":"1.0","MinVersion":"0","AppStoreId":"1088280260","WhatsNew":{"en-US":["first"],"en_US":["second"]}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = h.ok("import andversion \(path) --platform ios --yes")
+        XCTAssertTrue(r.err.contains("WhatsNew has more than one key for en-US: the notes of 'en_US' are imported"), r.err)
+        XCTAssertTrue(r.err.contains("1 change"), r.err)
+        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale en-US").out, "second\n")
+    }
+
     func testAndroidCodesMustBeRecorded() {
         let (_, out) = published()
         let h = fresh()

@@ -163,8 +163,9 @@ enum ConfigCommands {
         let slugs = projects.map(\.slug)
         let session = try store.session()
         defer { session.drop() }
+        let before = try inv.before(store, slugs)
         let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
-        return (applied, try inv.trial(applied, session, slugs, before: nil))
+        return (applied, try inv.trial(applied, session, slugs, before: before))
     }
 
     /// What the write did to one project: its status, its rows among the trial's, what the state breaks.

@@ -42,8 +42,9 @@ enum UndoCommands {
     }
 
     /// Reverts `entry` as every change that users see is made (Invocation.write):
-    /// tried, shown with the entries it takes back, asked, then made and
-    /// committed only if its rows are the ones shown.
+    /// tried, shown with the entries it takes back, then with --yes that
+    /// session committed, or asked and made again, committed only if its
+    /// rows are the ones shown.
     static func revert(_ inv: Invocation, _ store: Store, _ entry: AuditEntry) throws {
         let later = inv.flag("with-later")
         func names(_ r: Store.Reverted) -> [String] { r.entries.map { "#\($0.id) (\($0.project.map { $0 + ": " } ?? "")\($0.action))" } }

@@ -8,7 +8,9 @@ import RelctlStore
 /// rule: it is first made in a session (every check the data makes) to
 /// learn its rows and effect, which are shown (what it moves, and its
 /// impact now and at each coming transition). With --yes, that session is
-/// committed: it held the write lock from the change to the commit. On a
+/// committed: it held the write lock from the change to the commit (but
+/// for apply's break-glass, whose log line learns from the trial, and which
+/// is made again as shown). On a
 /// terminal it is asked about, and elsewhere it needs --yes; a question
 /// drops the session, and after a yes the change is made again and
 /// committed only if its rows are the ones shown, since another writer may
@@ -49,9 +51,9 @@ extension Invocation {
         try write(store, projects: [project.slug], asking: Asking<T>(what: what, moves: moves), body)
     }
 
-    /// Makes a change through a session. `projects`: those whose impact is
-    /// shown and whose lockouts are watched; `asking`: nil for a change that
-    /// needs no question.
+    /// Makes a change through a session. `projects`: those whose lockouts
+    /// are watched and whose impact is shown (of several, only those the
+    /// change names); `asking`: nil for a change that needs no question.
     func write<T>(_ store: Store, projects: [String] = [], asking: Asking<T>? = nil, _ body: (Session) throws -> T) throws -> T {
         if dryRun { return try dryRunWrite(store, projects, asking, body) }
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
@@ -69,7 +71,7 @@ extension Invocation {
         // shows is what it holds, under the write lock all along, and it is committed itself.
         let session = try store.session()
         defer { session.drop() }
-        let before = projects.count > 1 ? nil : try snapshots(store, projects)
+        let before = try self.before(store, projects)
         let made = try body(session)
         // Nothing to change: nothing to ask about (the write says "unchanged").
         guard let trial = try self.trial(made, session, projects, before: before) else {
@@ -87,10 +89,16 @@ extension Invocation {
         let shown = !quiet || questioning
         if shown { show(trial, asking) }
         guard questioning else {
+            let result: T
+            if asking.remade() {
+                session.drop()
+                result = try asShown(trial.rows, store, body)
+            } else {
+                result = try committed(session, made)
+            }
+            // The lockouts it made, once they are made.
             if !shown { for l in trial.lockouts { warn(l) } }
-            guard asking.remade() else { return try committed(session, made) }
-            session.drop()
-            return try asShown(trial.rows, store, body)
+            return result
         }
         // While the question waits, the write lock is let go: the change is made again after, as shown or not at all.
         session.drop()
@@ -172,6 +180,15 @@ extension Invocation {
         after.filter { !before.contains($0) }.map(\.sentence)
     }
 
+    /// The projects as they are before a change, for its trial; nil when
+    /// the trial can read them after, from the database as committed, and
+    /// then only those the change names: a fleet's plan read every project
+    /// twice and said "no install changes" for each.
+    func before(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?]? {
+        if slugs.count > 1, try store.readsCommittedBesideWrites() { return nil }
+        return try snapshots(store, slugs)
+    }
+
     func snapshots(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?] {
         try store.read { try slugs.map { slug in try store.project(slug: slug).map { try store.snapshot($0) } } }
     }
@@ -194,21 +211,23 @@ extension Invocation {
         func shown(_ moves: [String]) -> [String] { moves + impact + lockouts.map { "lockout: " + $0 } }
     }
 
-    /// What the change the session holds does: its rows, and its impact
-    /// against `before`. Without `before`, the session must be the first
-    /// write since the last commit (a trial's, a plan's): the projects it
-    /// changed are read as they were from the database as committed, and
-    /// the others are left out, as nothing of theirs changes. A fleet's plan
-    /// read every project twice and said "no install changes" for each.
+    /// What the change the session holds does: its rows, and its impact on
+    /// the projects it changed among `all` (the others are left out, as
+    /// nothing of theirs changes) against `before` (from `before(_:_:)`, one
+    /// for each of `all`). Without it, the session must be the first write
+    /// since the last commit (a trial's, a plan's): the projects it changed
+    /// are read as they were from the database as committed.
     func trial<T>(_ result: T, _ session: Session, _ all: [String], before given: [ProjectSnapshot?]?) throws -> Trial<T>? {
         let rows = session.rows
         if rows.isEmpty { return nil }
-        var slugs = all, before: [ProjectSnapshot?]
+        var slugs = all
+        if let changed = session.projectsChanged, changed.isSubset(of: all) { slugs = all.filter(changed.contains) }
+        let before: [ProjectSnapshot?]
         if let given {
-            before = given
+            let was = Dictionary(zip(all, given), uniquingKeysWith: { first, _ in first })
+            before = slugs.map { was[$0] ?? nil }
         } else {
-            if let changed = session.projectsChanged, changed.isSubset(of: all) { slugs = all.filter(changed.contains) }
-            before = try session.store.committed().map { try snapshots($0, slugs) } ?? slugs.map { _ in nil }
+            before = try snapshots(try session.store.committed(), slugs)
         }
         let after = try snapshots(session.store, slugs)
         let words = try ChangeWords(rows, store: session.store, time: people)

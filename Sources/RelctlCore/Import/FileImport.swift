@@ -130,6 +130,11 @@ public enum FileImport {
             let notes = lines.joined(separator: "\n")
             if let problem = UserText.notesProblem(notes) { throw ImportProblem("WhatsNew.\(key): \(problem)") }
             if let warning = UserText.notesSizeWarning(notes, platform: platform.name, version: current, locale: locale) { plan.warnings.append(warning) }
+            // Two spellings of one language ("en-US", "en_US"): the later key's notes, said.
+            if let earlier = plan.notes.firstIndex(where: { $0.locale == locale }) {
+                plan.warnings.append("WhatsNew has more than one key for \(locale): the notes of '\(key)' are imported")
+                plan.notes.remove(at: earlier)
+            }
             plan.notes.append((current, locale, notes))
         }
         return plan
