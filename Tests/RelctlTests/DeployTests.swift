@@ -211,6 +211,13 @@ final class DeployTests: XCTestCase {
         h.env["RCLONE_RETRIES"] = "1"
         h.env["RCLONE_LOW_LEVEL_RETRIES"] = "1"
         XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["mkdir", "t:bucket"], env: h.env).status, 0)
+        // rclone as relctl runs it, each copy's arguments one line in a log.
+        let bin = h.dir + "/bin", copies = h.dir + "/copies.log"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\n[ \"$1\" = copy ] && echo \"$*\" >> \(copies)\nexec /usr/bin/rclone \"$@\"\n".write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/rclone", 0o755), 0)
+        h.env["PATH"] = bin + ":/usr/bin:/bin"
+        func copyLines() -> [String] { ((try? String(contentsOfFile: copies, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
         let out = h.dir + "/out"
         _ = published(h, out)
         h.fails("deploy \(out) t:nobucket/prod", "cannot reach the remote t:nobucket/prod")
@@ -228,11 +235,17 @@ final class DeployTests: XCTestCase {
         let failed = puts(from: 0).map(key)
         XCTAssertFalse(failed.contains("index.json"))
         XCTAssertFalse(failed.isEmpty, "the files before the failure arrived")
+        // Into the empty remote, each file was sent without asking about it first.
+        let first = copyLines()
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertTrue(first.allSatisfy { $0.contains("--no-check-dest") && !$0.contains("--checksum") }, "\(first)")
         try FileManager.default.removeItem(atPath: server.failFile)
         let mark = server.requests().count
         h.ok("deploy \(out) t:bucket/prod")
         let retried = puts(from: mark).map(key)
         XCTAssertEqual(Set(retried).intersection(failed), [], "nothing that arrived is sent twice")
+        let again = copyLines().dropFirst(first.count)
+        XCTAssertTrue(!again.isEmpty && again.allSatisfy { $0.contains("--checksum") && !$0.contains("--no-check-dest") }, "a remote holding files is asked: \(again)")
         XCTAssertEqual(Set(failed + retried), Set(fileTree(out).keys).union([releasesRecord]))
 
         // Headers and order, as the server got them.
