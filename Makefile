@@ -55,12 +55,13 @@ demo:
 # zone (SLOW), the proofs that run whole suites and corpora through the
 # debug build (PROOFS: the conformance suite against every wrong reading,
 # every hint pasted, every bad value, generated scenarios, a full time sweep,
-# each a few seconds to half a minute), and the tests that need a tool beyond
+# the signed steps against every client that skips a check, each a few
+# seconds to half a minute), and the tests that need a tool beyond
 # the build's (TOOLS: the sqlite3 shell for edits by hand, nginx, ssh-keygen,
 # openssl). `make check` runs them all, as CI does.
 SLOW = CrashPointTests|HardeningRoundThreeTests|FuzzTests|EndToEndTests|DeployTests|StatusPageBrowserTests|PublishWatchTests|CompletionTests|HardeningTests|HardeningRoundTwoTests|PlatformsAtOnceTests|DryRunJSONTests|ZoneRulesTests
-PROOFS = NotesShownTests/testFilesAreTheSameWithOnlyTheNotesTheyShow|ConformanceWrongReadingsTests|ConformanceSuiteTests|PastedHintTests|BadInputCorpusTests|FidelityScenarioTests/testGeneratedScenariosHaveNoDisagreement|TimeSweepTests/testTheScopedSweepFindsWhatAFullSweepFinds|HelpExampleTests/testReadingExamplesRunOnASampleProject
-TOOLS = Ed25519Tests|SignedFilesTests|HandEditTests|IncrementalPublishTests/testIncrementalPublishesGiveTheTreeOfAFullPublish|ReleaseClientTests/testBadDocumentsNeverReplaceTheLastGoodOne|ReleaseClientTests/testDownloadsFromAWebServer|UndoTests/testAHandEditIsNeverOverwritten|ChangeCaptureTests/testAHandEditIsNotCapturedAndNothingIsLeftNoted|ApprovalTests
+PROOFS = NotesShownTests/testFilesAreTheSameWithOnlyTheNotesTheyShow|ConformanceWrongReadingsTests|ConformanceSuiteTests|PastedHintTests|BadInputCorpusTests|FidelityScenarioTests/testGeneratedScenariosHaveNoDisagreement|TimeSweepTests/testTheScopedSweepFindsWhatAFullSweepFinds|HelpExampleTests/testReadingExamplesRunOnASampleProject|SignedFilesTests/testRelctlClientPassesTheSignedSteps|SignedFilesTests/testTheSignedStepsFailEveryClientThatSkipsACheck
+TOOLS = Ed25519Tests/testAgreesWithOpenSSLOnRandomKeysAndMessages|SignedFilesTests/testKeysAreMadeOnceReadableByTheirOwnerAndReadByOpenSSL|SignedFilesTests/testPublishSignsWhatOpenSSLVerifiesAndNeverShipsUnsigned|HandEditTests|IncrementalPublishTests/testIncrementalPublishesGiveTheTreeOfAFullPublish|ReleaseClientTests/testBadDocumentsNeverReplaceTheLastGoodOne|ReleaseClientTests/testDownloadsFromAWebServer|UndoTests/testAHandEditIsNeverOverwritten|ChangeCaptureTests/testAHandEditIsNotCapturedAndNothingIsLeftNoted|ApprovalTests
 test:
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing --parallel --skip '$(SLOW)|$(PROOFS)|$(TOOLS)'

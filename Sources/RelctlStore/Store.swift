@@ -59,7 +59,8 @@ public final class Store {
 
     /// The database file as last committed, through a connection of its
     /// own: while this store's session holds the write lock, the state
-    /// before it. Read it only when `readsCommittedBesideWrites()`.
+    /// before it. Read it only when `readsCommittedBesideWrites()` (never
+    /// for a database in memory: this would open another, empty one).
     public func committed() throws -> Store {
         try Store(path: path, mode: .read, user: user)
     }

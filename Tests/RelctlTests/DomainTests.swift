@@ -234,6 +234,17 @@ final class JSONTests: XCTestCase {
     /// error or a value, never a crash: lone and mismatched surrogates (no
     /// character: an import names where), escapes JSON does not have and
     /// deep nesting are refused.
+    /// The parse notices a key held twice at any depth, so the walk that names it runs only then.
+    func testParseNoticesARepeatedKeyAtAnyDepth() throws {
+        for (text, twice) in [(#"{"a":1,"b":2}"#, false), (#"{"a":1,"a":2}"#, true), (#"{"p":{"x":[{"k":1},{"k":2,"k":3}]}}"#, true),
+                              (#"[{"k":1},{"k":2}]"#, false), (#"{"é":1,"é":2}"#, true)] {
+            var repeated = false
+            _ = try JSONReader.parse(Array(text.utf8), repeated: &repeated)
+            XCTAssertEqual(repeated, twice, text)
+            XCTAssertEqual(JSONReader.repeatedKey(Array(text.utf8)) != nil, twice, "the walk agrees: \(text)")
+        }
+    }
+
     func testHostileJSONIsAnErrorNotACrash() throws {
         func string(_ json: String) throws -> String? {
             guard case .string(let s) = try JSONReader.parse(Array(json.utf8)) else { return nil }

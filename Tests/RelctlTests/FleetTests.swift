@@ -126,7 +126,10 @@ final class FleetTests: XCTestCase {
         let impact = try XCTUnwrap(plan.out.components(separatedBy: "impact:\n").last)
         XCTAssertTrue(impact.hasPrefix("  big:\n    a new project: 1 platform, 400 versions;"), impact)
         XCTAssertFalse(impact.contains("app-0") || impact.contains("app-1"), "the unchanged are left out here too: \(impact)")
-        h.ok("apply \(h.dir)/big.json --yes -q")
+        // Shown first (not -q): the trial's impact is made, as the plan's was.
+        let applied = h.ok("apply \(h.dir)/big.json --yes")
+        XCTAssertTrue(applied.err.contains("  big:\n    a new project: 1 platform, 400 versions;"), applied.err)
+        XCTAssertFalse(applied.err.contains("app-0:") || applied.err.contains("app-1:"), applied.err)
         XCTAssertTrue(h.ok("plan \(h.dir)/big.json").out.hasPrefix("no changes"))
         XCTAssertEqual(try Connection(path: h.db, readOnly: true, create: false).scalar("PRAGMA journal_mode"), .text("delete"), "the journal is left as the engineer chose it")
     }

@@ -61,16 +61,22 @@ final class ImportTests: XCTestCase {
                        String(decoding: bytes(out + "/shop/android/andversion.json"), as: UTF8.self))
     }
 
-    /// Two spellings of one language in WhatsNew: the later key's notes are imported, and it is said.
-    func testAndVersionKeysOfOneLanguageImportTheLaterAndSaySo() throws {
+    /// Two keys of one language in WhatsNew: the notes of the one spelled as relctl spells the
+    /// language are imported, whichever name sorts later, and it is said.
+    func testAndVersionKeysOfOneLanguageImportTheOneInRelctlsSpellingAndSaySo() throws {
         let h = fresh()
         h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z")
         let path = h.dir + "/andversion.json"
         try #"{"AndVersion":{"CurrentVersion":"1.0","MinVersion":"0","AppStoreId":"1088280260","WhatsNew":{"en-US":["first"],"en_US":["second"]}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
         let r = h.ok("import andversion \(path) --platform ios --yes")
-        XCTAssertTrue(r.err.contains("WhatsNew has more than one key for en-US: the notes of 'en_US' are imported"), r.err)
+        XCTAssertTrue(r.err.contains("WhatsNew has more than one key for en-US: the notes of 'en-US' are imported"), r.err)
         XCTAssertTrue(r.err.contains("1 change"), r.err)
-        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale en-US").out, "second\n")
+        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale en-US").out, "first\n", "en-US, though en_US sorts after it")
+        // Java's legacy key beside the modern one: the modern one's notes, whatever the order of their names.
+        try #"{"AndVersion":{"CurrentVersion":"1.0","MinVersion":"0","AppStoreId":"1088280260","WhatsNew":{"he":["new"],"iw":["old"]}}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let twins = h.ok("import andversion \(path) --platform ios --yes")
+        XCTAssertTrue(twins.err.contains("WhatsNew has more than one key for he: the notes of 'he' are imported"), twins.err)
+        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale he").out, "new\n")
     }
 
     func testAndroidCodesMustBeRecorded() {

@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded with checksums, data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -231,10 +231,18 @@ struct Rclone {
         guard let list = Spawn.capture(path, ["lsf", "--max-depth", "1", remote], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
         }
-        if list.status == 0 { return (nil, nil, list.stdout.isEmpty) }
+        if list.status == 0 {
+            // index.json is there, but could not be read: what the remote holds is unknown.
+            if cat.status != 0, String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").contains("index.json") {
+                throw RelctlError.failure("cannot read \(target("index.json")): \(cat.lastErrorLine); nothing was uploaded",
+                                          hint: "check the remote and its permissions ('rclone cat \(target("index.json"))'), then deploy again")
+            }
+            return (nil, nil, list.stdout.isEmpty)
+        }
         // A prefix with nothing under it yet is fine when its bucket or folder exists.
         if let parent = parentOfRemote(), let up = Spawn.capture(path, ["lsf", "--max-depth", "1", "--dirs-only", parent], env: env), up.status == 0 {
-            return (nil, nil, true)
+            // Empty only as rclone's "directory not found" (exit 3), not after a listing that failed otherwise.
+            return (nil, nil, list.status == 3)
         }
         throw RelctlError.failure("cannot reach the remote \(remote): \(list.lastErrorLine)",
                                   hint: "check its name ('rclone listremotes') and that the bucket or folder exists ('rclone lsf \(remote)')")
@@ -347,7 +355,8 @@ struct Rclone {
             // a file that arrived before a deploy failed is not sent again. Into an empty remote
             // nothing is asked first: asking about each of 10,803 files (a HEAD each, or a listing
             // of its folder per step) made a first deploy 1.4 times a plain `rclone copy`.
-            args = ["copy", root, remote, "--files-from-raw", listPath] + (intoEmpty ? ["--no-check-dest"] : ["--checksum", "--no-traverse"]) + [
+            // Retried whole, such a copy would send every file again: a failure ends it, and the next deploy asks.
+            args = ["copy", root, remote, "--files-from-raw", listPath] + (intoEmpty ? ["--no-check-dest", "--retries", "1"] : ["--checksum", "--no-traverse"]) + [
                     "--header-upload", "Content-Type: \(contentType)", "--header-upload", "Cache-Control: public, max-age=\(maxAge)"]
         case .delete:
             args = ["delete", remote, "--files-from-raw", listPath]

@@ -29,10 +29,11 @@ extension ConfigFormat {
     /// The same, with the histories of the projects the file lists as removed (`removed`), by slug.
     public static func readFile(_ bytes: [UInt8]) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
         try ImportProblem.checkText(bytes)
-        guard let top = try? JSONReader.parse(bytes) else {
+        var twice = false
+        guard let top = try? JSONReader.parse(bytes, repeated: &twice) else {
             throw ImportProblem("not valid JSON (a missing comma or quote, or a merge conflict left in it?)")
         }
-        if let repeated = JSONReader.repeatedKey(bytes) {
+        if twice, let repeated = JSONReader.repeatedKey(bytes) {
             throw ImportProblem("line \(repeated.line): \(repeated.path) holds \"\(repeated.key)\" twice (a merge that kept both sides?); keep one")
         }
         let doc = Node(top, "")

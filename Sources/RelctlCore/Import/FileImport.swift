@@ -120,6 +120,7 @@ public enum FileImport {
             plan.appStoreID = client.appStoreID
             whatsNew = client.whatsNew
         }
+        var chosen: [String: (key: String, notes: String)] = [:]
         for (key, lines) in whatsNew.sorted(by: { $0.key < $1.key }) {
             // Java's legacy twins repeat the modern key; the catalog's
             // generic line is what relctl writes when there are no notes.
@@ -129,13 +130,16 @@ public enum FileImport {
             do { locale = try LocaleTag.normalize(key) } catch { throw ImportProblem("WhatsNew key '\(key)' is not a language tag") }
             let notes = lines.joined(separator: "\n")
             if let problem = UserText.notesProblem(notes) { throw ImportProblem("WhatsNew.\(key): \(problem)") }
-            if let warning = UserText.notesSizeWarning(notes, platform: platform.name, version: current, locale: locale) { plan.warnings.append(warning) }
-            // Two spellings of one language ("en-US", "en_US"): the later key's notes, said.
-            if let earlier = plan.notes.firstIndex(where: { $0.locale == locale }) {
-                plan.warnings.append("WhatsNew has more than one key for \(locale): the notes of '\(key)' are imported")
-                plan.notes.remove(at: earlier)
-            }
-            plan.notes.append((current, locale, notes))
+            guard let earlier = chosen[locale] else { chosen[locale] = (key, notes); continue }
+            // Two keys of one language ("he" and Java's "iw", "en-US" and "en_US"): the one spelled
+            // as relctl spells it, else the later; said, as the other's notes are not imported.
+            let kept: (key: String, notes: String) = earlier.key == locale && key != locale ? earlier : (key, notes)
+            chosen[locale] = kept
+            plan.warnings.append("WhatsNew has more than one key for \(locale): the notes of '\(kept.key)' are imported")
+        }
+        for (locale, c) in chosen.sorted(by: { $0.key < $1.key }) {
+            if let warning = UserText.notesSizeWarning(c.notes, platform: platform.name, version: current, locale: locale) { plan.warnings.append(warning) }
+            plan.notes.append((current, locale, c.notes))
         }
         return plan
     }

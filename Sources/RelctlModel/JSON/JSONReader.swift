@@ -349,8 +349,16 @@ public enum JSONReader {
     }
 
     public static func parse(_ bytes: [UInt8]) throws -> JSON {
+        var repeated = false
+        return try parse(bytes, repeated: &repeated)
+    }
+
+    /// Parses `bytes`, and sets `repeated` when an object holds a key twice
+    /// (its last value kept): `repeatedKey` then names it. Walking a fleet's
+    /// file again for it cost two more passes over 60 MB on every plan.
+    public static func parse(_ bytes: [UInt8], repeated: inout Bool) throws -> JSON {
         var i = 0
-        let value = try parseValue(bytes, &i)
+        let value = try parseValue(bytes, &i, repeated: &repeated)
         skipSpace(bytes, &i)
         guard i == bytes.count else { throw Failure() }
         return value
@@ -375,6 +383,11 @@ public enum JSONReader {
     }
 
     package static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0) throws -> JSON {
+        var repeated = false
+        return try parseValue(b, &i, depth: depth, repeated: &repeated)
+    }
+
+    static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0, repeated: inout Bool) throws -> JSON {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
@@ -395,13 +408,15 @@ public enum JSONReader {
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
-                members.append((key, try parseValue(b, &i, depth: depth + 1)))
+                members.append((key, try parseValue(b, &i, depth: depth + 1, repeated: &repeated)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
                 guard b[i] == UInt8(ascii: "}") else { throw Failure() }
                 i += 1
-                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+                let object = Dictionary(members, uniquingKeysWith: { _, last in last })
+                if object.count < members.count { repeated = true }
+                return .object(object)
             }
         case UInt8(ascii: "["):
             guard depth < maxDepth else { throw Failure() }
@@ -410,7 +425,7 @@ public enum JSONReader {
             skipSpace(b, &i)
             if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
-                items.append(try parseValue(b, &i, depth: depth + 1))
+                items.append(try parseValue(b, &i, depth: depth + 1, repeated: &repeated))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
