@@ -252,7 +252,7 @@ enum ConfigCommands {
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
         var projects: [ConfigProject], removed: [String: [String: [Int64]]]
-        do { (projects, removed) = try ConfigFormat.readFile(bytes) } catch {
+        do { (projects, removed) = try ConfigFormat.readFile(bytes, forEach: ParallelRender.everyCore) } catch {
             throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
         }
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
