@@ -1,5 +1,5 @@
 /// Migrations in order; index + 1 is the schema version they produce.
-/// Never edit a shipped migration: append a new one.
+/// Never edit a shipped migration: append a new one, and set Store.schemaVersion to its number.
 enum Schema {
     /// 'relc' — tells our databases apart from any other SQLite file.
     static let applicationID: Int64 = 0x7265_6C63

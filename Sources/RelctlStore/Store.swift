@@ -17,7 +17,10 @@ public final class Store {
     let user: String
     /// Locale tags read and found in their normal spelling (Reads.locale).
     var validLocales: Set<String> = []
-    public static let schemaVersion = Int64(Schema.migrations.count)
+    /// Schema.migrations.count, spelled out (a test holds them equal): every
+    /// command checks it on opening, and counting built every migration's
+    /// SQL, a quarter of relctl's own time in a completion callback.
+    public static let schemaVersion: Int64 = 13
 
     public init(path: String, mode: Mode, user: String) throws {
         self.path = path

@@ -133,6 +133,11 @@ final class SchemaGoldenTests: XCTestCase {
         return "-- user_version \(version)\n" + rows.map { "-- \($0.text(0)) \($0.text(1))\n\($0.text(2));\n" }.joined()
     }
 
+    /// The schema version is spelled out so that opening a database need not build every migration.
+    func testTheSchemaVersionIsTheNumberOfMigrations() {
+        XCTAssertEqual(Store.schemaVersion, Int64(Schema.migrations.count), "a migration was added: set Store.schemaVersion to its number")
+    }
+
     func testInitMakesThePinnedSchema() throws {
         let h = Harness()
         h.ok("init")
