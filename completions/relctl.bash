@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys store conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
@@ -19,10 +19,10 @@ _relctl_spec() {
         "project rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "project use") subs=""; flags="--dry-run"; valued=""; repeat=""; args=("dyn:projects"); argrep=0 ;;
         "platform") subs="add list show edit rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "platform add") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("enum:ios ipados macos tvos watchos visionos android"); argrep=0 ;;
+        "platform add") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url --storefronts"; repeat=""; args=("enum:ios ipados macos tvos watchos visionos android"); argrep=0 ;;
         "platform list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "platform show") subs=""; flags=""; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
-        "platform edit") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url"; repeat=""; args=("dyn:platforms"); argrep=0 ;;
+        "platform edit") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url --storefronts"; repeat=""; args=("dyn:platforms"); argrep=0 ;;
         "platform rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
         "version") subs="add list show edit release rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "version add") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--platform --notes"; args=("none"); argrep=0 ;;
@@ -35,10 +35,10 @@ _relctl_spec() {
         "notes set") subs=""; flags="--dry-run"; valued="--platform --locale --file"; repeat="--platform"; args=("dyn:versions" "none"); argrep=1 ;;
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes rm") subs=""; flags="--dry-run --yes"; valued="--platform --locale"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "force") subs=""; flags="--allow-unreleased --allow-lockout --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "recommend") subs=""; flags="--allow-lockout --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "force") subs=""; flags="--allow-unreleased --allow-lockout --allow-store-risk --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "recommend") subs=""; flags="--allow-lockout --allow-store-risk --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "policy set") subs=""; flags="--allow-lockout --dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
+        "policy set") subs=""; flags="--allow-lockout --allow-store-risk --dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
         "policy clear") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "policy list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "rules") subs="show set"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
@@ -57,7 +57,7 @@ _relctl_spec() {
         "message set") subs=""; flags="--dry-run"; valued="--locale --title --message --update-button --later-button --skip-button --retry-button --deadline-message"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
         "message rm") subs=""; flags="--dry-run --yes"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
-        "check") subs=""; flags=""; valued="--platform --build --locale --os --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "check") subs=""; flags=""; valued="--platform --build --locale --os --country --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout --signing-key"; repeat="--signing-key"; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
@@ -67,17 +67,22 @@ _relctl_spec() {
         "import andversion") subs=""; flags="--dry-run --replace --yes"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
         "import control") subs=""; flags="--dry-run --replace --yes"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
-        "undo") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
-        "revert") subs=""; flags="--with-later --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
+        "undo") subs=""; flags="--with-later --allow-store-risk --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "revert") subs=""; flags="--with-later --allow-store-risk --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "export") subs=""; flags="--all-projects"; valued="--output --as --schema"; repeat=""; args=(); argrep=0 ;;
         "plan") subs=""; flags="--exit-code --end-active-windows"; valued=""; repeat=""; args=("file"); argrep=0 ;;
-        "apply") subs=""; flags="--end-active-windows --break-glass --dry-run --yes"; valued="--expect --require-approvals --allowed-signers --approvals --reason"; repeat=""; args=("file"); argrep=0 ;;
+        "apply") subs=""; flags="--end-active-windows --break-glass --allow-store-risk --dry-run --yes"; valued="--expect --require-approvals --allowed-signers --approvals --reason"; repeat=""; args=("file"); argrep=0 ;;
         "approve") subs=""; flags="--end-active-windows"; valued="--key --approvals --token"; repeat=""; args=("file"); argrep=0 ;;
         "keys") subs="generate trust list retire"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "keys generate") subs=""; flags=""; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "keys trust") subs=""; flags="--dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
         "keys list") subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "keys retire") subs=""; flags="--unsigned --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;
+        "store") subs="fetch import show"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "store fetch") subs=""; flags="--dry-run"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
+        "store import") subs="play"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "store import play") subs=""; flags="--dry-run"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
+        "store show") subs=""; flags=""; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
         "conformance") subs="export"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "conformance export") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "completion") subs=""; flags=""; valued=""; repeat=""; args=("enum:bash zsh fish"); argrep=0 ;;
@@ -105,10 +110,12 @@ _relctl_value() {
         "platform add|--app-store-id") echo "none" ;;
         "platform add|--min-os") echo "none" ;;
         "platform add|--store-url") echo "none" ;;
+        "platform add|--storefronts") echo "none" ;;
         "platform edit|--bundle-id") echo "none" ;;
         "platform edit|--app-store-id") echo "none" ;;
         "platform edit|--min-os") echo "none" ;;
         "platform edit|--store-url") echo "none" ;;
+        "platform edit|--storefronts") echo "none" ;;
         "version add|--platform") echo "dyn:platforms-or-all" ;;
         "version add|--build") echo "none" ;;
         "version add|--released") echo "none" ;;
@@ -184,6 +191,7 @@ _relctl_value() {
         "check|--build") echo "none" ;;
         "check|--locale") echo "dyn:locales" ;;
         "check|--os") echo "none" ;;
+        "check|--country") echo "none" ;;
         "check|--at") echo "none" ;;
         "status|--at") echo "none" ;;
         "status|--html") echo "file" ;;
@@ -211,6 +219,9 @@ _relctl_value() {
         "approve|--key") echo "file" ;;
         "approve|--approvals") echo "file" ;;
         "approve|--token") echo "none" ;;
+        "store fetch|--platform") echo "dyn:platforms-or-all" ;;
+        "store import play|--platform") echo "dyn:platforms" ;;
+        "store show|--platform") echo "dyn:platforms-or-all" ;;
         *) echo none ;;
     esac
 }

@@ -18,6 +18,7 @@ public enum ChangeKind: String, CaseIterable, Sendable {
     case maintenanceMessage = "maintenance message", maintenanceEdit = "maintenance edit", maintenanceCancel = "maintenance cancel"
     case importRetired = "import retired", importAndVersion = "import andversion", importControl = "import control"
     case keysTrust = "keys trust", keysRetire = "keys retire"
+    case storeFetch = "store fetch", storeImport = "store import"
     case apply, revert, publish, deploy
 }
 

@@ -58,6 +58,7 @@ enum ChangeCapture {
             .init("recommend_version", json: "recommendVersion", words: "recommend floor"),
             .init("recommend_build", json: "recommendBuild", words: "recommend build"),
             .init("force_deadline", json: "forceDeadline", words: "force deadline", time: true),
+            .init("storefronts", json: "storefronts", words: "storefronts"),
         ]),
         Table("version", key: ["id"], parent: "platform_id", replaceable: true,
               project: { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }, [

@@ -86,9 +86,10 @@ extension Session {
                 }
                 let c = current!
                 ids[w.name] = c.id
-                if c.bundleID != w.bundleID || c.appStoreID != w.appStoreID || c.storeURL != w.storeURL || c.minOS != w.minOS {
-                    try run("UPDATE platform SET bundle_id = ?, app_store_id = ?, store_url = ?, min_os = ? WHERE id = ?",
-                            [SQLValue(w.bundleID), SQLValue(w.appStoreID), SQLValue(w.storeURL), SQLValue(w.minOS), .int(c.id)])
+                if c.bundleID != w.bundleID || c.appStoreID != w.appStoreID || c.storeURL != w.storeURL || c.minOS != w.minOS || c.storefronts != w.storefronts {
+                    try run("UPDATE platform SET bundle_id = ?, app_store_id = ?, store_url = ?, min_os = ?, storefronts = ? WHERE id = ?",
+                            [SQLValue(w.bundleID), SQLValue(w.appStoreID), SQLValue(w.storeURL), SQLValue(w.minOS),
+                             .text(w.storefronts.joined(separator: ",")), .int(c.id)])
                 }
                 let (all, touched, notesTooLong) = try applyVersions(want.versions(of: w), to: c, run: run)
                 warnings += notesTooLong

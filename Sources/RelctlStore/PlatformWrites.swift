@@ -4,28 +4,31 @@ import SQLite
 /// Writes to platforms and their floors, each one change of a session with its audit row.
 extension Session {
     public func addPlatform(to project: ProjectRecord, name: String, bundleID: String, appStoreID: String?, minOS: String?,
-                            storeURL: String?, now: Int64) throws {
+                            storeURL: String?, storefronts: [String] = [], now: Int64) throws {
         try change(Change(.platformAdd, project: project.slug, platforms: [name], "platform add \(name) bundle=\(bundleID)"), now: now) {
             if try store.platforms(project: project.id).contains(where: { $0.name == name }) {
                 var typed = ["--bundle-id", bundleID]
                 if let appStoreID { typed += ["--app-store-id", appStoreID] }
                 if let minOS { typed += ["--min-os", minOS] }
                 if let storeURL { typed += ["--store-url", storeURL] }
+                if !storefronts.isEmpty { typed += ["--storefronts", storefronts.joined(separator: ",")] }
                 throw StoreError("project '\(project.slug)' already has platform \(name)", fix: .run(["platform", "edit", name] + typed, "change it with"))
             }
-            try db.run("INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os, store_url) VALUES (?, ?, ?, ?, ?, ?)",
-                       [.int(project.id), .text(name), .text(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL)])
+            try db.run("INSERT INTO platform(project_id, name, bundle_id, app_store_id, min_os, store_url, storefronts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [.int(project.id), .text(name), .text(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL),
+                        .text(storefronts.joined(separator: ","))])
         }
     }
 
     /// Changes what is given; nil keeps the current value.
     public func editPlatform(_ platform: PlatformRecord, of project: ProjectRecord, bundleID: String?, appStoreID: String?,
-                             minOS: String?, storeURL: String?, now: Int64) throws {
+                             minOS: String?, storeURL: String?, storefronts: [String]? = nil, now: Int64) throws {
         try change(Change(.platformEdit, project: project.slug, platforms: [platform.name], "platform edit \(platform.name)"), now: now) {
             try db.run("""
                 UPDATE platform SET bundle_id = coalesce(?, bundle_id), app_store_id = coalesce(?, app_store_id),
-                    min_os = coalesce(?, min_os), store_url = coalesce(?, store_url) WHERE id = ?
-                """, [SQLValue(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL), .int(platform.id)])
+                    min_os = coalesce(?, min_os), store_url = coalesce(?, store_url), storefronts = coalesce(?, storefronts) WHERE id = ?
+                """, [SQLValue(bundleID), SQLValue(appStoreID), SQLValue(minOS), SQLValue(storeURL),
+                      SQLValue(storefronts?.joined(separator: ",")), .int(platform.id)])
         }
     }
 

@@ -100,7 +100,7 @@ extension Store {
         try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
     }
 
-    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline"
+    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline, storefronts"
 
     func platform(_ r: Row) throws -> PlatformRecord {
         let name = r.text(2)
@@ -133,10 +133,14 @@ extension Store {
             throw badRow("platform \(name) of project #\(r.int(1)!)", "it has a force deadline but no force floor")
         }
         force?.deadline = deadline
+        let storefronts: [String]
+        do { storefronts = try Names.storefronts(r.text(12)) } catch let e as InputError {
+            throw badRow("platform \(name) of project #\(r.int(1)!)", "its storefronts: \(e.message)")
+        }
         return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: try checked(3, "bundle id", Names.bundleID),
                               appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
                               minOS: try checked(6, "minimum OS", Names.osVersion),
-                              force: force, recommend: try floor(9, 10, "recommend"))
+                              force: force, recommend: try floor(9, 10, "recommend"), storefronts: storefronts)
     }
 
     public func platforms(project: Int64) throws -> [PlatformRecord] {
@@ -310,6 +314,7 @@ extension Store {
                                        windows: try maintenanceWindows(project: project.id),
                                        messages: MessageResolver(overrides: try messageOverrides(project: project.id),
                                                                  defaultLocale: project.defaultLocale))
+        snapshot.store = try storeEvidence(project: project.id)
         guard let t else { return snapshot }
         let shown = snapshot.versionsWithNotesRead(at: t)
         for p in platforms {

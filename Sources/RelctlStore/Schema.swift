@@ -199,6 +199,15 @@ enum Schema {
         "ALTER TABLE project ADD COLUMN trusted_keys TEXT NOT NULL DEFAULT '';\n"
             + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_project_\($0);\n" }.joined()
             + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "project" }),
+        // 14: where each platform sells (storefronts, captured like every
+        // configuration column), and what the stores were seen to serve there:
+        // evidence, not configuration (never captured, exported or undone), but
+        // the status page shows it, so writing it stamps the project.
+        "ALTER TABLE platform ADD COLUMN storefronts TEXT NOT NULL DEFAULT '';\n"
+            + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_platform_\($0);\n" }.joined()
+            + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "platform" })
+            + StoreEvidenceRows.schema
+            + Schema.stampTriggers(StoreEvidenceRows.stamped, counting: false),
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

@@ -25,6 +25,10 @@ public final class Session {
     /// The projects its changes name; nil once a change names none.
     public private(set) var projectsChanged: Set<String>? = []
     public private(set) var isOpen = true
+    /// Whether a floor or pin the stores do not serve is made anyway (--allow-store-risk; StoreCheck).
+    public var allowStoreRisk = false
+    /// What the store guard said of the changes made (StoreCheck).
+    public internal(set) var storeNotes: [StoreNote] = []
 
     init(_ store: Store) throws {
         self.store = store
@@ -76,6 +80,7 @@ public final class Session {
         var result: T? = nil
         let id: Int64
         var named: String?
+        var made: [RowChange] = []
         do {
             id = try db.write {
                 try ChangeCapture.begin(db)
@@ -84,6 +89,8 @@ public final class Session {
                 named = change.project
                 let id = try log(change, now: now)
                 guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
+                made = try store.rowChanges(of: id)
+                try guardStores(made, audit: id, now: now)
                 try Lineage.stamp(store, db, audit: id, adopting: adopting)
                 for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
                 return id
@@ -94,7 +101,7 @@ public final class Session {
         // Counted once its savepoint is released: a change rolled back is none of the session's.
         entries.append(id)
         if let named { projectsChanged?.insert(named) } else { projectsChanged = nil }
-        rows += try store.rowChanges(of: id)
+        rows += made
         return result!
     }
 
@@ -103,6 +110,15 @@ public final class Session {
     func record(_ change: Change, now: Int64) throws {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         let id = try db.write { try log(change, now: now) }
+        entries.append(id)
+    }
+
+    /// Writes what the stores were seen to serve (StoreEvidenceRows): rows
+    /// that are not configuration, so none is captured and nothing undoes
+    /// them, under an audit row of their own.
+    func evidence(_ change: Change, now: Int64, _ body: () throws -> Void) throws {
+        guard isOpen else { throw StoreError("this session is already committed or dropped") }
+        let id = try db.write { try body(); return try log(change, now: now) }
         entries.append(id)
     }
 

@@ -60,7 +60,9 @@ struct SchemaValidator {
 
     func matches(_ value: JSON, _ type: String) -> Bool {
         switch (type, value) {
-        case ("object", .object), ("array", .array), ("string", .string), ("null", .null), ("boolean", .bool), ("integer", .int): return true
+        case ("object", .object), ("array", .array), ("string", .string), ("null", .null), ("boolean", .bool), ("integer", .int), ("number", .int): return true
+        // A number with a fraction or exponent, as JSONReader.parseForeign keeps it.
+        case ("number", .raw(let text)): return Double(String(decoding: text, as: UTF8.self)) != nil
         default: return false
         }
     }

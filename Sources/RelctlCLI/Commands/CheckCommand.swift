@@ -9,10 +9,12 @@ enum CheckCommand {
         options: [Shared.platform, Shared.build("The user's build number."),
                   Shared.locale("The user's locale (default the project's default locale)."),
                   Option("os", value: "VERSION", help: "The device's OS version, like 15.4 (an API level, like 26, on Android)."),
+                  Option("country", value: "CODE", help: "The user's storefront (an ISO 3166 code, like de): whether that store serves the update the user is sent to, by the store evidence ('relctl store show')."),
                   Shared.at],
         examples: [Example("relctl check 1.9.4 --platform ios --locale tr", "What a Turkish iOS user on 1.9.4 sees now."),
                    Example("relctl check 2.0 --platform ios --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window."),
-                   Example("relctl check 1.0 --platform ios --os 15.4", "What 1.0 sees on an iPhone that cannot go past iOS 15.")]
+                   Example("relctl check 1.0 --platform ios --os 15.4", "What 1.0 sees on an iPhone that cannot go past iOS 15."),
+                   Example("relctl check 2.0 --platform ios --country de", "What 2.0 sees in Germany, and whether the German App Store offers its update.")]
     ) { inv in
         let client = Release(try Version(inv.arg("VERSION")!), build: try inv.value("build").map(parseBuild))
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -24,14 +26,19 @@ enum CheckCommand {
         }
         let locale = try inv.locale(inv.value("locale")) ?? snapshot.project.defaultLocale
         let os = try inv.value("os").map(deviceOS)
+        let country = try inv.value("country").map { text in
+            do { return try Names.storefront(text) } catch let e as InputError { throw RelctlError.usage(e.message, hint: e.hint ?? "") }
+        }
         let evaluator = Evaluator(snapshot)
         let verdict = evaluator.evaluate(platform, client, at: at, os: os)
         let others = os == nil ? otherBands(evaluator, platform, client, at: at, than: verdict) : []
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
         let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
+        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, at: at) }
         var full = doc
         if case .object(var o) = doc {
+            if let storeCheck { o["store"] = storeCheck.json }
             o["platform"] = .string(platform.name); o["version"] = .string(client.version.text); o["build"] = .optional(client.build)
             o["locale"] = .string(locale); o["at"] = .time(at); o["os"] = .optional(os)
             o["otherOs"] = .array(others.map { band, v in
@@ -60,12 +67,36 @@ enum CheckCommand {
             if let (l, text) = notes {
                 s += "notes (\(l)):\n" + text.lines.map { "  \($0)\n" }.joined()
             }
+            if let storeCheck { s += CheckCommand.line("store", inv.people(in: storeCheck.text)) }
             for (i, (band, v)) in others.enumerated() {
                 let answer = v.kind.rawValue + (v.target.map { " update to \($0.label)" } ?? "")
                 s += CheckCommand.line(i == 0 ? "on older OS" : "", "\(band.label(platform.name)): \(answer) [\(v.decidedBy.rawValue)] (--os \(band.os!))")
             }
             return s
         }
+    }
+
+    /// What the store of `country` serves, by the evidence, and whether it offers the update the verdict sends the user to.
+    static func storeLine(_ country: String, _ verdict: Verdict, _ platform: PlatformRecord, _ snapshot: ProjectSnapshot, at: Int64) -> (text: String, json: JSON) {
+        var here = platform
+        here.storefronts = [country]
+        let versions = snapshot.versions(of: platform)
+        let evidence = snapshot.store[platform.id]
+        let named = platform.storefronts.contains(country) ? "" : " (not one of \(platform.name)'s storefronts, so its floors are not checked there)"
+        let seen = platform.isAndroid ? "" : evidence?.lookups.first { $0.storefront == country }.map { l in
+            "the lookup shows \(l.version?.text ?? "no result"), fetched \(Time.format(l.fetchedAt))" } ?? "never fetched"
+        guard let target = verdict.target, verdict.kind == .optional || verdict.kind == .required else {
+            let text = "\(country): \(platform.isAndroid ? (evidence?.play == nil ? "no Play tracks imported" : "Play tracks imported") : seen)\(named)"
+            return (text, .object(["country": .string(country), "sentTo": .null, "served": .null, "problems": .array([])]))
+        }
+        let findings = StoreGuard.unserved(StoreGuard.Target(version: target.version, build: target.build, what: "the update to \(target.version.text)"),
+                                           on: here, versions: versions, evidence: evidence, delay: snapshot.delaySeconds, now: at)
+        let text = findings.isEmpty
+            ? "\(country): the store offers the update to \(target.version.text)\(seen.isEmpty ? "" : " (\(seen))")\(named)"
+            : "\(country): the store may not offer the update to \(target.version.text): " + findings.map(\.reason).joined(separator: "; ")
+                + " — this user is sent to a store page that offers nothing newer\(named)"
+        return (text, .object(["country": .string(country), "sentTo": .string(target.version.text), "served": .bool(findings.isEmpty),
+                               "problems": .array(findings.map { .string($0.reason) })]))
     }
 
     /// A device's OS from the command line.

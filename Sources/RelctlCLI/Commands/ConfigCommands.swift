@@ -73,7 +73,7 @@ enum ConfigCommands {
                   ApproveCommand.approvals,
                   Option("break-glass", help: "Apply with fewer approvals than --require-approvals asks, logged with --reason; status and verify name it until the approvals are added."),
                   Option("reason", value: "TEXT", help: "Why --break-glass was needed: logged with the apply."),
-                  Shared.dryRun, Shared.yes],
+                  Shared.allowStoreRisk, Shared.dryRun, Shared.yes],
         examples: [Example("relctl apply shop.relctl.json", "Show what the file changes, ask, then make it so."),
                    Example("relctl apply fleet.relctl.json --expect 3f9a0c1b2d4e5f60 --yes", "In CI: apply the plan reviewed, or nothing if anything moved since."),
                    Example("relctl apply shop.relctl.json --require-approvals 2 --allowed-signers allowed_signers --yes", "In CI: apply only what two people approved, exactly as it is.")]
@@ -162,10 +162,16 @@ enum ConfigCommands {
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
         let slugs = projects.map(\.slug)
         let session = try store.session()
+        // A plan shows what the stores do not serve; apply refuses it (unless allowed).
+        session.allowStoreRisk = true
         defer { session.drop() }
         let before = try inv.before(store, slugs)
         let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
-        return (applied, try inv.trial(applied, session, slugs, before: before))
+        var trial = try inv.trial(applied, session, slugs, before: before)
+        let (risks, unchecked) = Invocation.storeLines(session.storeNotes, risk: "apply refuses this without --allow-store-risk: ")
+        if let impact = trial?.impact { trial?.impact = risks + impact }
+        for line in unchecked { inv.info(line) }
+        return (applied, trial)
     }
 
     /// What the write did to one project: its status, its rows among the trial's, what the state breaks.

@@ -14,7 +14,7 @@ enum FloorCommands {
         "force", abstract: "Make every version below VERSION update (required update).",
         discussion: "Refused when no released version at or above VERSION exists on the platform, since users would be sent to an update they cannot install; --allow-unreleased overrides that with a warning. Refused too when devices on some OS cannot install any release at or above VERSION (its minimum OS is above theirs): apps that cannot tell the OS would block them with nothing to install; the refusal names the OS bands and the highest floor every OS reaches, and --allow-lockout overrides it (check --os, Prince of Versions, the appcast and control.json then offer those devices the newest version they can install). With --after or --deadline the update is optional until the deadline, with a message naming it ({deadline}), and required from it on; check, status and every published file change at that instant, and publish names it as a next change. Without VERSION, --after/--deadline move the deadline of the current floor and --no-deadline ends the grace period at once; --clear cancels the floor.",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."), allowLockout,
+        options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."), allowLockout, Shared.allowStoreRisk,
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
                   Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
                   Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
@@ -29,7 +29,7 @@ enum FloorCommands {
         "recommend", abstract: "Ask every version below VERSION to update (optional update).",
         discussion: "Refused when VERSION is above the newest released version on the platform, and when devices on some OS cannot install any release at or above it (--allow-lockout overrides that).",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, allowLockout, clear, Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, build, allowLockout, Shared.allowStoreRisk, clear, Shared.dryRun, Shared.yes],
         examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
 

@@ -9,6 +9,8 @@ enum PlatformCommands {
     static let appStoreID: Option = Option("app-store-id", value: "ID", help: "The numeric App Store id, like 1088280260 (Apple platforms).")
     static let minOS: Option = Option("min-os", value: "VERSION", help: "The minimum OS version the app supports, like 15.0.")
     static let storeURL: Option = Option("store-url", value: "URL", help: "Where users update; defaults to the App Store or Google Play page.")
+    static let storefronts: Option = Option("storefronts", value: "CODES",
+                                            help: "Where the app sells: ISO 3166 country codes, like us,de,tr ('' for none). Floors and pins are then checked against what each storefront's store serves ('relctl store').")
 
     static let command: RunnableCommand = RunnableCommand(
         "platform", abstract: "Manage the platforms of a project.",
@@ -28,22 +30,23 @@ enum PlatformCommands {
         var o: [String: JSON] = [
             "name": .string(p.name), "bundleId": .optional(p.bundleID), "appStoreId": .optional(p.appStoreID),
             "storeUrl": .optional(p.storeURL), "minOs": .optional(p.minOS), "updateUrl": .optional(p.updateURL),
+            "storefronts": .array(p.storefronts.map { .string($0) }),
         ]
         if let versions { o["versions"] = .int(versions) }
         if let project { o["project"] = .string(project) }
         return .object(o)
     }
 
-    static func fields(_ inv: Invocation) throws -> (bundle: String?, store: String?, minOS: String?, url: String?) {
+    static func fields(_ inv: Invocation) throws -> (bundle: String?, store: String?, minOS: String?, url: String?, storefronts: [String]?) {
         (try inv.value("bundle-id").map(Names.bundleID), try inv.value("app-store-id").map(Names.appStoreID),
-         try inv.value("min-os").map(Names.osVersion), try inv.value("store-url").map(Names.url))
+         try inv.value("min-os").map(Names.osVersion), try inv.value("store-url").map(Names.url), try inv.value("storefronts").map(Names.storefronts))
     }
 
     static let add: RunnableCommand = RunnableCommand(
         "add", abstract: "Add a platform to the project.",
         arguments: [nameArgument],
-        options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
-        examples: [Example("relctl platform add ios --bundle-id com.example.shop --app-store-id 1088280260", "Add the iOS app."),
+        options: [bundleID, appStoreID, minOS, storeURL, storefronts, Shared.dryRun],
+        examples: [Example("relctl platform add ios --bundle-id com.example.shop --app-store-id 1088280260 --storefronts us,de", "Add the iOS app, sold in the US and Germany."),
                    Example("relctl platform add android --bundle-id com.example.shop", "Add the Android app.")]
     ) { inv in
         let name = try Names.platform(inv.arg("PLATFORM")!)
@@ -56,7 +59,10 @@ enum PlatformCommands {
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
-        try inv.write(store) { try $0.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now) }
+        try inv.write(store) {
+            try $0.addPlatform(to: project, name: name, bundleID: bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url,
+                               storefronts: f.storefronts ?? [], now: inv.now)
+        }
         if Names.applePlatforms.contains(name) && f.store == nil {
             inv.warn("no --app-store-id: publishing the AndVersion manifest needs one; add it with 'relctl platform edit \(name) --app-store-id ID -p \(project.slug)'")
         }
@@ -71,8 +77,8 @@ enum PlatformCommands {
             return (p, try store.platforms(project: p.id), try store.versionCounts())
         }
         inv.render(.object(["project": .string(project.slug), "platforms": .array(platforms.map { json($0, versions: counts[$0.id] ?? 0) })])) {
-            Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "VERSIONS"], platforms.map {
-                [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", String(counts[$0.id] ?? 0)]
+            Table.render(["PLATFORM", "BUNDLE ID", "APP STORE ID", "MIN OS", "STOREFRONTS", "VERSIONS"], platforms.map {
+                [$0.name, $0.bundleID ?? "-", $0.appStoreID ?? "-", $0.minOS ?? "-", $0.storefronts.isEmpty ? "-" : $0.storefronts.joined(separator: ","), String(counts[$0.id] ?? 0)]
             })
         }
     }
@@ -101,6 +107,7 @@ enum PlatformCommands {
             app store id: \(p.appStoreID ?? "-")
             min OS:       \(p.minOS ?? "-")
             update URL:   \(p.updateURL ?? "-")
+            storefronts:  \(p.storefronts.isEmpty ? "- (floors are not checked against the stores)" : p.storefronts.joined(separator: ","))
             versions:     \(count)
 
             """
@@ -108,13 +115,14 @@ enum PlatformCommands {
     }
 
     static let edit: RunnableCommand = RunnableCommand(
-        "edit", abstract: "Change a platform's ids, minimum OS or store URL.",
-        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, Shared.dryRun],
-        examples: [Example("relctl platform edit ios --min-os 16.0", "iOS 16 or later from now on.")]
+        "edit", abstract: "Change a platform's ids, minimum OS, store URL or storefronts.",
+        arguments: [optionalName], options: [bundleID, appStoreID, minOS, storeURL, storefronts, Shared.dryRun],
+        examples: [Example("relctl platform edit ios --min-os 16.0", "iOS 16 or later from now on."),
+                   Example("relctl platform edit ios --storefronts us,de,tr", "The iOS app sells in the US, Germany and Turkey: floors are checked against those stores.")]
     ) { inv in
         let f = try fields(inv)
-        guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil else {
-            throw RelctlError.usage("nothing to change", hint: "give --bundle-id, --app-store-id, --min-os or --store-url")
+        guard f.bundle != nil || f.store != nil || f.minOS != nil || f.url != nil || f.storefronts != nil else {
+            throw RelctlError.usage("nothing to change", hint: "give --bundle-id, --app-store-id, --min-os, --store-url or --storefronts")
         }
         let store = try inv.store()
         let project = try inv.project(in: store)
@@ -123,9 +131,16 @@ enum PlatformCommands {
             throw RelctlError.usage("--app-store-id is for Apple platforms, not \(p.name)", hint: "leave it out for \(p.name)")
         }
         try inv.write(store, projects: [project.slug]) { s in
-            try s.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, now: inv.now)
+            try s.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, storefronts: f.storefronts, now: inv.now)
         }
         inv.info("updated platform \(p.name)")
+        // Storefronts named: the floors already live are checked now, and said when the stores do not serve them.
+        if let fronts = f.storefronts, !fronts.isEmpty, !inv.dryRun {
+            let snapshot = try store.read { try store.snapshot(project, notesShownAt: inv.now) }
+            if let now = snapshot.platforms.first(where: { $0.id == p.id }) {
+                for line in StoreCommands.targetLines(now, snapshot, inv.now) where line.hasPrefix("not shown served") { inv.warn(line) }
+            }
+        }
         try inv.printWritten { try written(store, project, p.name) }
     }
 

@@ -15,7 +15,7 @@ enum PolicyCommands {
         "set", abstract: "Pin one version to force, recommend or none.",
         discussion: "Refused when no released version is newer, and when the version runs on an OS that can install nothing newer: apps that cannot tell the OS would block its users there with nothing to install (--allow-lockout overrides that).",
         arguments: [Shared.version, Argument("POLICY", help: "What that version gets.", allowed: policies)],
-        options: [Shared.platforms, Option("allow-lockout", help: "Pin it even though the version runs on an OS that can install nothing newer."), Shared.dryRun, Shared.yes],
+        options: [Shared.platforms, Option("allow-lockout", help: "Pin it even though the version runs on an OS that can install nothing newer."), Shared.allowStoreRisk, Shared.dryRun, Shared.yes],
         examples: [Example("relctl policy set 1.4.2 force --platform ios", "1.4.2 has a security bug: it must update.")]
     ) { inv in
         // The parser allows only the policies' words.

@@ -13,6 +13,8 @@ enum Shared {
     /// For a removal, which is never made unasked.
     /// The one rule (Preview): a change that alters what users see, or removes something, asks on a terminal and needs --yes elsewhere.
     static let yes: Option = Option("yes", short: "y", help: "Make the change without asking; required when there is no terminal to ask (a script, CI). --dry-run never needs it.")
+    /// The store guard's override (StoreGuard): every command that can raise a floor or set a pin takes it.
+    static let allowStoreRisk: Option = Option("allow-store-risk", help: "Make the change even though the store evidence does not show what it sends users to served in every storefront ('relctl store show'); the log records it.")
     static let locale: Option = locale("A BCP 47 locale such as en, tr, pt-BR or zh-Hans.")
     static let at: Option = Option("at", value: "TIME", help: "Evaluate at this instant instead of now: " + TimeInput.forms + ".")
     static let version: Argument = Argument("VERSION", help: "A version exactly as the app reports it, like 2.1.0.", completion: .dynamic(.versions))

@@ -75,6 +75,7 @@ enum StatusCommand {
                 "osBands": .array(bands.count > 1 ? bandDocs : []),
                 "lockouts": .array(lockouts.map { .string($0.sentence) }),
                 "versions": .array(versionDocs),
+                "store": StoreCommands.json(p, snapshot, at),
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
@@ -84,6 +85,7 @@ enum StatusCommand {
                 text += "  OS bands: " + bands.map { "\($0.label(p.name)) gets up to \(newestIn($0)?.label ?? "nothing released")" }.joined(separator: "; ") + "\n"
             }
             for l in lockouts { text += "  LOCKOUT: \(l.sentence)\n" }
+            text += StoreCommands.statusLines(p, snapshot, inv, at: at).map { "  \($0)\n" }.joined()
             if !verdicts.isEmpty {
                 let head = ["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"] + (bands.count > 1 ? ["ON OLDER OS"] : [])
                 text += Table.render(head, zip(verdicts, older).map { pair, other in

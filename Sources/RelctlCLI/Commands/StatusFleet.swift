@@ -70,7 +70,10 @@ enum StatusFleet {
                 } else { out.scheduled += 1 }
             }
         }
-        for p in try store.platforms(project: project.id) {
+        let platforms = try store.platforms(project: project.id)
+        // Read only where a platform names storefronts: most of a fleet has none to check.
+        let evidence = platforms.contains { !$0.storefronts.isEmpty } ? try store.storeEvidence(project: project.id) : [:]
+        for p in platforms {
             let versions = try store.versions(platform: p.id, withNotes: false)
             if let force = p.force {
                 out.force += 1
@@ -82,6 +85,14 @@ enum StatusFleet {
             for (floor, kind) in [(p.force, WriteRules.FloorKind.force), (p.recommend, .recommend)] {
                 guard let floor, WriteRules.floorReached(floor, kind: kind, on: p, versions: versions, now: at) != nil else { continue }
                 out.attention.append(Attention(kind: "floorUnreached", platform: p.name, at: nil) { _ in "no release reaches the \(kind.rawValue) floor \(floor.text)" })
+            }
+            if !p.storefronts.isEmpty {
+                for target in StoreGuard.targets(p, versions, at: at) {
+                    let findings = StoreGuard.unserved(target, on: p, versions: versions, evidence: evidence[p.id], delay: project.releaseDelayDays * 86400, now: at)
+                    guard !findings.isEmpty else { continue }
+                    let places = Suggest.few(findings.map { $0.storefront ?? "Play" })
+                    out.attention.append(Attention(kind: "storeUnserved", platform: p.name, at: nil) { _ in "\(target.what) is not served by the store in \(places) ('relctl store show')" })
+                }
             }
             let lockouts = Lockouts.of(p, versions, at: at)
             if !lockouts.isEmpty {

@@ -9,7 +9,7 @@ enum UndoCommands {
     static let undo: RunnableCommand = RunnableCommand(
         "undo", abstract: "Take back the last change of a project.",
         discussion: "Puts back every row the project's newest change touched as it was before, after showing what it changes and who it affects now (asked on a terminal; --yes is required elsewhere). Each undo goes one change further back; a revert is itself logged, and 'relctl revert ID' of its id puts the change back. Refused when a row was changed by hand since.",
-        options: [withLater, Shared.dryRun, Shared.yes],
+        options: [withLater, Shared.allowStoreRisk, Shared.dryRun, Shared.yes],
         examples: [Example("relctl undo -p shop", "Take back shop's last change."),
                    Example("relctl undo --dry-run", "Show what undo would change.")]
     ) { inv in
@@ -28,7 +28,7 @@ enum UndoCommands {
         "revert", abstract: "Take back any logged change by its id.",
         discussion: "ID is the number 'relctl log' shows. The change's rows are put back as they were before it, after showing what that changes and who it affects now (asked on a terminal; --yes is required elsewhere). Refused, naming them, when later changes touched the same rows: revert those first, or add --with-later. Reverting a revert puts its change back.",
         arguments: [Argument("ID", help: "The change's number in 'relctl log'.")],
-        options: [withLater, Shared.dryRun, Shared.yes],
+        options: [withLater, Shared.allowStoreRisk, Shared.dryRun, Shared.yes],
         examples: [Example("relctl revert 42", "Take back change #42."),
                    Example("relctl revert 42 --with-later --dry-run", "Show what taking back #42 and every later change to its rows would do.")]
     ) { inv in

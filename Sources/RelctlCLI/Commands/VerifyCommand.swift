@@ -65,6 +65,8 @@ enum VerifyCommand {
         var limits: [(project: String, limit: Limit)] = []
         var decisions = 0
         var signatures: [SignatureReport] = []
+        // The floors, pins and outdated offers of the live files that the stores do not serve, by the evidence now.
+        var unserved: [(project: String, platform: PlatformRecord, target: StoreGuard.Target, findings: [StoreGuard.Finding])] = []
         let database: TreeCurrency.Database = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
@@ -86,6 +88,11 @@ enum VerifyCommand {
                 let batch = Array(mine[start..<min(start + 8, mine.count)])
                 // Read with the notes the files show now and at every coming instant the sweep looks at.
                 let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
+                for s in snapshots {
+                    for p in s.platforms where !p.storefronts.isEmpty {
+                        unserved += StoreCommands.targets(p, s, inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
+                    }
+                }
                 take()
                 checking = (batch, Pending { [files] in ParallelRender.verify(snapshots, at: at, files: files) })
             }
@@ -127,6 +134,10 @@ enum VerifyCommand {
             "disagreements": .array(disagreements.map(FindingsReport.json)),
             "limits": .array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }),
             "signatures": .array(signatures.map { $0.json() }),
+            "store": .array(unserved.map { u in
+                .object(["project": .string(u.project), "platform": .string(u.platform.name), "what": .string(u.target.what),
+                         "problems": .array(u.findings.map { .object(["storefront": .optional($0.storefront), "reason": .string($0.reason)]) })])
+            }),
         ])) {
             var s = record == nil ? "note: \(dir) holds no record of the database state it was published from (\(TreeState.name), kept by a whole publish): only projects added or removed since are checked for\n" : ""
             for reason in staleness {
@@ -139,6 +150,11 @@ enum VerifyCommand {
             }
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !signatures.isEmpty { s += "signatures:\n" + signatures.map { "  " + $0.line(inv) + "\n" }.joined() }
+            if !unserved.isEmpty {
+                s += "not shown served by the stores ('relctl store show'):\n"
+                s += unserved.prefix(10).map { "  \($0.project): " + inv.people(in: StoreGuard.sentence($0.target, on: $0.platform, $0.findings)) + "\n" }.joined()
+                if unserved.count > 10 { s += "  … and \(unserved.count - 10) more (relctl verify \(dir.shellWord) --json lists every one)\n" }
+            }
             if !disagreements.isEmpty { s += "disagreements with 'relctl check':\n" + disagreements.map { "  " + FindingsReport.disagreementLine($0) + "\n" }.joined() }
             if !limits.isEmpty { s += "known limits (intents a format cannot carry):\n" + FindingsReport.limitLines(limits, seeAll: "every one: relctl verify \(dir.shellWord) --json").map { "  \(inv.people(in: $0))\n" }.joined() }
             return s

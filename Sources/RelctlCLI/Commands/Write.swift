@@ -57,22 +57,25 @@ extension Invocation {
     func write<T>(_ store: Store, projects: [String] = [], asking: Asking<T>? = nil, _ body: (Session) throws -> T) throws -> T {
         if dryRun { return try dryRunWrite(store, projects, asking, body) }
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
-        guard let asking, !(flag("yes") && quiet && asking.vet == nil && !asking.alwaysTried) else {
-            let session = try store.session()
+        guard var asking, !(flag("yes") && quiet && asking.vet == nil && !asking.alwaysTried) else {
+            let session = try newSession(store)
             let before = try lockouts(store, projects)
             let result = try body(session)
             let created = Invocation.newLockouts(before: before, after: try lockouts(store, projects))
             try session.commit()
             self.session = session
             for l in created { warn(l) }
+            sayStoreNotes(session)
             return result
         }
         // The trial's session is kept until the question: with none to wait for, what it
         // shows is what it holds, under the write lock all along, and it is committed itself.
-        let session = try store.session()
+        let session = try newSession(store)
         defer { session.drop() }
         let before = try self.before(store, projects)
         let made = try body(session)
+        // The store risks it takes are part of its impact.
+        asking.moves += Invocation.storeLines(session.storeNotes).risks
         // Nothing to change: nothing to ask about (the write says "unchanged").
         guard let trial = try self.trial(made, session, projects, before: before) else {
             // A plan of no change is vetted too: a token that names another plan is refused.
@@ -98,6 +101,7 @@ extension Invocation {
             }
             // The lockouts it made, once they are made.
             if !shown { for l in trial.lockouts { warn(l) } }
+            sayStoreNotes(session, risks: !shown)
             return result
         }
         // While the question waits, the write lock is let go: the change is made again after, as shown or not at all.
@@ -106,7 +110,37 @@ extension Invocation {
         context.stderr.flush()
         let answer = (context.readLine() ?? "").trimmingSpaces().lowercased()
         guard answer == "y" || answer == "yes" else { throw RelctlError.failure("cancelled; nothing was changed") }
-        return try asShown(trial.rows, store, body)
+        let result = try asShown(trial.rows, store, body)
+        if let made = self.session { sayStoreNotes(made, risks: false) }
+        return result
+    }
+
+    /// A session for the command's writes, allowing what the command allows.
+    func newSession(_ store: Store) throws -> Session {
+        let session = try store.session()
+        session.allowStoreRisk = flag("allow-store-risk")
+        return session
+    }
+
+    /// What the store guard said: the risks taken, when no impact showed
+    /// them (warned of even under -q), and the floors left unchecked, once.
+    func sayStoreNotes(_ session: Session, risks: Bool = true) {
+        let (taken, unchecked) = Invocation.storeLines(session.storeNotes)
+        if risks { for line in taken { warn(line) } }
+        for line in unchecked { info(line) }
+    }
+
+    /// The store guard's notes for people: each risk taken (a few, then a
+    /// count), and the floors left unchecked, in one line when several
+    /// platforms have them (a fleet's apply).
+    static func storeLines(_ notes: [Session.StoreNote], risk prefix: String = "store risk allowed: ") -> (risks: [String], unchecked: [String]) {
+        let risks = notes.filter(\.risk).map { prefix + $0.text }
+        var shown = Array(risks.prefix(5))
+        if risks.count > 5 { shown.append("… and \(risks.count - 5) more floors and pins the stores do not serve ('relctl log' lists them)") }
+        let unchecked = notes.filter { !$0.risk }
+        guard unchecked.count > 3 else { return (shown, unchecked.map(\.text)) }
+        let platforms = unchecked.map(\.platform)
+        return (shown, ["\(unchecked.count) floors and pins are unchecked against the stores, on platforms that name no storefronts (\(Suggest.few(Array(Set(platforms)).sorted())))"])
     }
 
     /// Commits the session that made `result`, seen as it is.
@@ -119,14 +153,17 @@ extension Invocation {
     /// A --dry-run: made once, shown as a trial is, and held for the output.
     private func dryRunWrite<T>(_ store: Store, _ projects: [String], _ asking: Asking<T>?, _ body: (Session) throws -> T) throws -> T {
         // A command's second write in a dry run sees its first: one session holds both.
-        let session = try self.session.flatMap { $0.isOpen && $0.store === store ? $0 : nil } ?? store.session()
+        let session = try self.session.flatMap { $0.isOpen && $0.store === store ? $0 : nil } ?? newSession(store)
         let before = try snapshots(store, projects)
         let result = try body(session)
         self.session = session
-        guard let asking else {
+        guard var asking else {
             for l in Invocation.newLockouts(before: before.flatMap { Invocation.lockouts($0, at: now) }, after: try lockouts(store, projects)) { warn(l) }
+            sayStoreNotes(session)
             return result
         }
+        asking.moves += Invocation.storeLines(session.storeNotes).risks
+        for line in Invocation.storeLines(session.storeNotes).unchecked { info(line) }
         guard let trial = try self.trial(result, session, projects, before: before) else {
             try asking.vet?([])
             return result
@@ -140,7 +177,7 @@ extension Invocation {
     /// Makes the change in a session of its own, and commits it only if its
     /// rows are the ones shown (`rows`).
     private func asShown<T>(_ rows: [RowChange], _ store: Store, _ body: (Session) throws -> T) throws -> T {
-        let session = try store.session()
+        let session = try newSession(store)
         let result = try body(session)
         try session.commit(expecting: rows)
         self.session = session

@@ -142,16 +142,25 @@ extension Spawn {
     /// Runs `path` with `arguments`, stdin from `stdin` (a file; /dev/null
     /// by default), stdout and stderr captured through unlinked temporary
     /// files (no pipe to fill up and block on); nil when it could not start.
-    static func capture(_ path: String, _ arguments: [String], env: [String: String], stdin: String = "/dev/null") -> Captured? {
+    /// With `limit`, stdout is read through a pipe instead, and past `limit`
+    /// bytes the program is killed: what another party sends (a download) is
+    /// bounded, and stdout then holds `limit + 1` bytes for the caller to refuse.
+    static func capture(_ path: String, _ arguments: [String], env: [String: String], stdin: String = "/dev/null", limit: Int? = nil) -> Captured? {
         func temporary() -> Int32 {
             var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-spawn.XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
             return fd
         }
-        let out = temporary(), err = temporary()
-        defer { if out >= 0 { close(out) }; if err >= 0 { close(err) } }
-        guard out >= 0, err >= 0 else { return nil }
+        var pipeEnds: [Int32] = [-1, -1]
+        if limit != nil {
+            guard pipe(&pipeEnds) == 0 else { return nil }
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        }
+        let out = limit == nil ? temporary() : pipeEnds[1], err = temporary()
+        // The pipe's write end is closed once the child holds it (below), the rest here.
+        defer { if limit == nil && out >= 0 { close(out) }; if err >= 0 { close(err) }; if pipeEnds[0] >= 0 { close(pipeEnds[0]) } }
+        guard out >= 0, err >= 0 else { if limit != nil { close(pipeEnds[1]) }; return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -164,7 +173,22 @@ extension Spawn {
         var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0 else { return nil }
+        let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
+        if limit != nil && !spawned { close(pipeEnds[1]) }
+        guard spawned else { return nil }
+        var piped: [UInt8] = []
+        if let limit {
+            // The write end is the child's alone now: the read sees its end of file.
+            close(pipeEnds[1])
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                piped += buffer[0..<n]
+                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(pid, SIGKILL); break }
+            }
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return nil }
@@ -182,6 +206,6 @@ extension Spawn {
             return bytes
         }
         let low = status & 0x7f
-        return Captured(status: low == 0 ? (status >> 8) & 0xff : -low, stdout: readAll(out), stderr: readAll(err))
+        return Captured(status: low == 0 ? (status >> 8) & 0xff : -low, stdout: limit == nil ? readAll(out) : piped, stderr: readAll(err))
     }
 }

@@ -128,8 +128,12 @@ public enum ConfigFormat {
     }
 
     static func platformMembers(_ platform: PlatformRecord) -> [String: JSON] {
-        ["appStoreId": .optional(platform.appStoreID), "bundleId": .optional(platform.bundleID), "force": platform.force?.json ?? .null,
-         "minOs": .optional(platform.minOS), "recommend": platform.recommend?.json ?? .null, "storeUrl": .optional(platform.storeURL)]
+        var members: [String: JSON] = [
+            "appStoreId": .optional(platform.appStoreID), "bundleId": .optional(platform.bundleID), "force": platform.force?.json ?? .null,
+            "minOs": .optional(platform.minOS), "recommend": platform.recommend?.json ?? .null, "storeUrl": .optional(platform.storeURL)]
+        // Only when it has some: a file from before storefronts reads (and digests) as it always did.
+        if !platform.storefronts.isEmpty { members["storefronts"] = .array(platform.storefronts.map { .string($0) }) }
+        return members
     }
 
     static func version(_ v: VersionRecord) -> JSON {

@@ -17,7 +17,7 @@ public struct ConfigProject: Sendable {
 extension ConfigFormat {
     static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"]
-    static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "versions"]
+    static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "storefronts", "versions"]
     static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
     static let windowKeys = ["copy", "from", "id", "platform", "until"]
 
@@ -108,10 +108,24 @@ extension ConfigFormat {
             guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object") }
             try node.only(platformKeys)
             let id = Int64(-(i + 1))
-            let platform = PlatformRecord(id: id, projectID: -1, name: name, bundleID: try node.optional("bundleId", Names.bundleID),
+            var platform = PlatformRecord(id: id, projectID: -1, name: name, bundleID: try node.optional("bundleId", Names.bundleID),
                                           appStoreID: try node.optional("appStoreId", Names.appStoreID), storeURL: try node.optional("storeUrl", Names.url),
                                           minOS: try node.optional("minOs", Names.osVersion),
                                           force: try floor(node, "force"), recommend: try floor(node, "recommend"))
+            if let list = node.member("storefronts") {
+                guard case .array(let items) = list.json, items.count <= Names.countryCount else {
+                    throw ImportProblem("\(list.path) must be a list of ISO 3166 country codes, like [\"us\", \"de\"]")
+                }
+                var codes: [String] = []
+                for (i, item) in items.enumerated() {
+                    guard case .string(let code) = item, let checked = try? Names.storefront(code), checked == code else {
+                        throw ImportProblem("\(list.path)[\(i)] is not a lower-case ISO 3166 country code, like \"us\"")
+                    }
+                    guard !codes.contains(code) else { throw ImportProblem("\(list.path)[\(i)] lists \(code) twice") }
+                    codes.append(code)
+                }
+                platform.storefronts = codes.sorted()
+            }
             if let r = platform.recommend, r.deadline != nil {
                 throw ImportProblem("\(node.path).recommend.deadline: a recommend floor has no deadline (only force does); write null")
             }

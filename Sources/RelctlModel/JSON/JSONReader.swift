@@ -357,8 +357,20 @@ public enum JSONReader {
     /// (its last value kept): `repeatedKey` then names it. Walking a fleet's
     /// file again for it cost two more passes over 60 MB on every plan.
     public static func parse(_ bytes: [UInt8], repeated: inout Bool) throws -> JSON {
+        try parse(bytes, repeated: &repeated, fractions: false)
+    }
+
+    /// Parses what another party wrote (a store's answer), whose numbers may
+    /// have a fraction or an exponent: those are read as `.raw` of their
+    /// text, for the reader to check. relctl's own files stay integer-only.
+    public static func parseForeign(_ bytes: [UInt8]) throws -> JSON {
+        var repeated = false
+        return try parse(bytes, repeated: &repeated, fractions: true)
+    }
+
+    static func parse(_ bytes: [UInt8], repeated: inout Bool, fractions: Bool) throws -> JSON {
         var i = 0
-        let value = try parseValue(bytes, &i, repeated: &repeated)
+        let value = try parseValue(bytes, &i, repeated: &repeated, fractions: fractions)
         skipSpace(bytes, &i)
         guard i == bytes.count else { throw Failure() }
         return value
@@ -387,7 +399,7 @@ public enum JSONReader {
         return try parseValue(b, &i, depth: depth, repeated: &repeated)
     }
 
-    static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0, repeated: inout Bool) throws -> JSON {
+    static func parseValue(_ b: [UInt8], _ i: inout Int, depth: Int = 0, repeated: inout Bool, fractions: Bool = false) throws -> JSON {
         skipSpace(b, &i)
         guard i < b.count else { throw Failure() }
         switch b[i] {
@@ -408,7 +420,7 @@ public enum JSONReader {
                 skipSpace(b, &i)
                 guard i < b.count, b[i] == UInt8(ascii: ":") else { throw Failure() }
                 i += 1
-                members.append((key, try parseValue(b, &i, depth: depth + 1, repeated: &repeated)))
+                members.append((key, try parseValue(b, &i, depth: depth + 1, repeated: &repeated, fractions: fractions)))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -425,7 +437,7 @@ public enum JSONReader {
             skipSpace(b, &i)
             if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
-                items.append(try parseValue(b, &i, depth: depth + 1, repeated: &repeated))
+                items.append(try parseValue(b, &i, depth: depth + 1, repeated: &repeated, fractions: fractions))
                 skipSpace(b, &i)
                 guard i < b.count else { throw Failure() }
                 if b[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -441,9 +453,33 @@ public enum JSONReader {
         default:
             let start = i
             while i < b.count, (b[i] >= 48 && b[i] <= 57) || b[i] == UInt8(ascii: "-") { i += 1 }
-            guard let n = integer(b[start..<i]) else { throw Failure() }
-            return .int(n)
+            if let n = integer(b[start..<i]), !(fractions && i < b.count && (b[i] == UInt8(ascii: ".") || b[i] | 0x20 == UInt8(ascii: "e"))) {
+                return .int(n)
+            }
+            guard fractions else { throw Failure() }
+            i = start
+            return .raw(try number(b, &i))
         }
+    }
+
+    /// A number in JSON's grammar at `i`, as its text: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?
+    static func number(_ b: [UInt8], _ i: inout Int) throws -> [UInt8] {
+        let start = i
+        func digits() throws {
+            let from = i
+            while i < b.count, b[i] >= 48 && b[i] <= 57 { i += 1 }
+            guard i > from else { throw Failure() }
+        }
+        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
+        if i < b.count, b[i] == 48 { i += 1 } else { try digits() }
+        if i < b.count, b[i] == UInt8(ascii: ".") { i += 1; try digits() }
+        if i < b.count, b[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
+            try digits()
+        }
+        guard i - start <= 64 else { throw Failure() }
+        return Array(b[start..<i])
     }
 
     /// A string at `i` (which must start with its quote), its escapes read.

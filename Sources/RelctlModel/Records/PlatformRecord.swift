@@ -9,11 +9,14 @@ public struct PlatformRecord: Sendable {
     public var minOS: String?
     public var force: Floor?
     public var recommend: Floor?
+    /// Where the app sells: ISO 3166 country codes, lower case, sorted. None:
+    /// floors are not checked against the stores (StoreGuard).
+    public var storefronts: [String]
 
     public init(id: Int64, projectID: Int64, name: String, bundleID: String?, appStoreID: String?, storeURL: String?,
-                minOS: String?, force: Floor?, recommend: Floor?) {
+                minOS: String?, force: Floor?, recommend: Floor?, storefronts: [String] = []) {
         self.id = id; self.projectID = projectID; self.name = name; self.bundleID = bundleID; self.appStoreID = appStoreID
-        self.storeURL = storeURL; self.minOS = minOS; self.force = force; self.recommend = recommend
+        self.storeURL = storeURL; self.minOS = minOS; self.force = force; self.recommend = recommend; self.storefronts = storefronts
     }
 
     /// The force floor in effect at `t`: nil while its deadline lies ahead.

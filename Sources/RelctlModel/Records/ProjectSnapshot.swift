@@ -13,6 +13,8 @@ public struct ProjectSnapshot: Sendable {
     /// The locales of every version's notes, when the store read only some
     /// versions' notes (nil: taken from the versions).
     public var noteLocales: Set<String>?
+    /// What the stores were seen to serve, per platform id (none for a platform without evidence).
+    public var store: [Int64: StoreEvidence] = [:]
 
     /// An instant as a user in `locale` reads it in a message.
     public func localDate(_ t: Int64, locale: String) -> String {

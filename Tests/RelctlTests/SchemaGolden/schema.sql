@@ -1,4 +1,4 @@
--- user_version 13
+-- user_version 14
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -91,7 +91,7 @@ CREATE TABLE platform(
     force_version TEXT,
     force_build INTEGER,
     recommend_version TEXT,
-    recommend_build INTEGER, force_deadline INTEGER,
+    recommend_build INTEGER, force_deadline INTEGER, storefronts TEXT NOT NULL DEFAULT '',
     UNIQUE(project_id, name)
 ) STRICT;
 -- table project
@@ -110,6 +110,34 @@ CREATE TABLE project(
 CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
 -- table row_change
 CREATE TABLE row_change(seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, before TEXT) STRICT;
+-- table store_lookup
+CREATE TABLE store_lookup(
+    platform_id INTEGER NOT NULL REFERENCES platform(id) ON DELETE CASCADE,
+    storefront TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    version TEXT,
+    released_at INTEGER,
+    min_os TEXT,
+    PRIMARY KEY(platform_id, storefront)
+) STRICT, WITHOUT ROWID;
+-- table store_play_import
+CREATE TABLE store_play_import(
+    platform_id INTEGER PRIMARY KEY REFERENCES platform(id) ON DELETE CASCADE,
+    imported_at INTEGER NOT NULL
+) STRICT;
+-- table store_play_release
+CREATE TABLE store_play_release(
+    platform_id INTEGER NOT NULL REFERENCES store_play_import(platform_id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    track TEXT NOT NULL,
+    name TEXT,
+    status TEXT NOT NULL,
+    user_fraction_ppm INTEGER,
+    version_codes TEXT NOT NULL,
+    countries TEXT,
+    rest_of_world INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY(platform_id, seq)
+) STRICT, WITHOUT ROWID;
 -- table version
 CREATE TABLE version(
     id INTEGER PRIMARY KEY,
@@ -172,13 +200,13 @@ CREATE TRIGGER capture_note_updated AFTER UPDATE ON note WHEN EXISTS (SELECT 1 F
     INSERT INTO row_change(tbl, row_key, before) SELECT 'note', json_array(NEW.version_id, NEW.locale), NULL WHERE NOT (OLD.version_id IS NEW.version_id AND OLD.locale IS NEW.locale); END;
 -- trigger capture_platform_deleted
 CREATE TRIGGER capture_platform_deleted AFTER DELETE ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline)); END;
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts)); END;
 -- trigger capture_platform_inserted
 CREATE TRIGGER capture_platform_inserted AFTER INSERT ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
     INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(NEW.id), NULL); END;
 -- trigger capture_platform_updated
 CREATE TRIGGER capture_platform_updated AFTER UPDATE ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline));
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts));
     INSERT INTO row_change(tbl, row_key, before) SELECT 'platform', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id); END;
 -- trigger capture_project_deleted
 CREATE TRIGGER capture_project_deleted AFTER DELETE ON project WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
@@ -321,6 +349,57 @@ INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count
 -- trigger project_updated
 CREATE TRIGGER project_updated AFTER UPDATE ON project BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.id AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_lookup_deleted
+CREATE TRIGGER store_lookup_deleted AFTER DELETE ON store_lookup BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_lookup_inserted
+CREATE TRIGGER store_lookup_inserted AFTER INSERT ON store_lookup BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_lookup_moved
+CREATE TRIGGER store_lookup_moved AFTER UPDATE OF platform_id ON store_lookup WHEN OLD.platform_id IS NOT NEW.platform_id
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_lookup_updated
+CREATE TRIGGER store_lookup_updated AFTER UPDATE ON store_lookup BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_import_deleted
+CREATE TRIGGER store_play_import_deleted AFTER DELETE ON store_play_import BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_import_inserted
+CREATE TRIGGER store_play_import_inserted AFTER INSERT ON store_play_import BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_import_moved
+CREATE TRIGGER store_play_import_moved AFTER UPDATE OF platform_id ON store_play_import WHEN OLD.platform_id IS NOT NEW.platform_id
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_import_updated
+CREATE TRIGGER store_play_import_updated AFTER UPDATE ON store_play_import BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_release_deleted
+CREATE TRIGGER store_play_release_deleted AFTER DELETE ON store_play_release BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_release_inserted
+CREATE TRIGGER store_play_release_inserted AFTER INSERT ON store_play_release BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_release_moved
+CREATE TRIGGER store_play_release_moved AFTER UPDATE OF platform_id ON store_play_release WHEN OLD.platform_id IS NOT NEW.platform_id
+    BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = OLD.platform_id) AS id)
+    WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
+-- trigger store_play_release_updated
+CREATE TRIGGER store_play_release_updated AFTER UPDATE ON store_play_release BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM platform WHERE id = NEW.platform_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger version_deleted
 CREATE TRIGGER version_deleted AFTER DELETE ON version BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;

@@ -7,6 +7,29 @@
 /// the database or at a NextChange instant, so a republish between two
 /// changes gives the same bytes.
 public enum StatusPage {
+    /// What each storefront's store was seen to serve, with when it was seen:
+    /// facts with their instants (the page is the same bytes until the
+    /// database changes), for the floors' checks `relctl store show` makes.
+    static func storeEvidence(_ h: inout HTML, _ p: PlatformRecord, _ evidence: StoreEvidence?) {
+        guard !p.storefronts.isEmpty || !(evidence?.isEmpty ?? true) else { return }
+        h.raw("<dt>Storefronts</dt><dd>"); h.text(p.storefronts.isEmpty ? "none named: floors are not checked against the stores" : p.storefronts.joined(separator: ", ")); h.raw("</dd>\n")
+        for l in evidence?.lookups ?? [] {
+            h.raw("<dt>Store "); h.text(l.storefront); h.raw("</dt><dd>")
+            h.text(l.version.map { "serves \($0.text)" } ?? "no result")
+            if let r = l.releasedAt { h.raw(", released "); h.time(r) }
+            h.raw(" (lookup fetched "); h.time(l.fetchedAt); h.raw(")</dd>\n")
+        }
+        if let play = evidence?.play {
+            h.raw("<dt>Google Play</dt><dd>")
+            let production = play.releases.filter { $0.track == "production" }
+            h.text(production.isEmpty ? "no production release" : production.map { r in
+                "versionCode \(r.versionCodes.map(String.init).joined(separator: "+")) \(r.status.rawValue)"
+                    + (r.status == .inProgress || r.status == .halted ? " at \(r.percent)" : "") + (r.countries.map { " in " + $0.joined(separator: ", ") } ?? "")
+            }.joined(separator: "; "))
+            h.raw(" (tracks imported "); h.time(play.importedAt); h.raw(")</dd>\n")
+        }
+    }
+
     /// `limits` are the declared limits of the project's files at `at`
     /// (Fidelity's findings, once per platform, client and intent);
     /// `published` links the page to DIR/index.html.
@@ -159,6 +182,7 @@ public enum StatusPage {
         for l in Lockouts.of(p, state.versions, at: at) {
             h.raw("<dt>Lockout</dt><dd class=\"lockout\">"); h.text(l.sentence); h.raw("</dd>\n")
         }
+        storeEvidence(&h, p, snapshot.store[p.id])
         var only = snapshot
         only.platforms = [p]
         only.windows = snapshot.windows.filter { $0.applies(to: p.id) }
