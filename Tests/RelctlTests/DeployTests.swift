@@ -174,38 +174,20 @@ final class DeployTests: XCTestCase {
 
     /// moto's S3 server with a request log; stopped when the test ends.
     final class S3Server {
-        let process = Process()
+        let server: LocalServer
         let log: String
         let failFile: String
-        var port = 0
+        var port: Int { server.port }
 
         init(dir: String) throws {
             log = dir + "/s3.log"
             failFile = dir + "/s3.fail"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Package.root + "/scripts/s3-test-server.py", log, failFile]
             var env = ProcessInfo.processInfo.environment
             env.removeValue(forKey: "AWS_CA_BUNDLE")
-            process.environment = env
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = stdout.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                process.terminate()
-                throw XCTSkip("the S3 test server did not start (python3 with moto[server]: scripts/deps.sh test installs it)")
-            }
-            port = p
+            server = try LocalServer(script: "s3-test-server.py", [log, failFile], environment: env,
+                                     what: "the S3 test server (python3 with moto[server]: scripts/deps.sh test installs it)")
         }
-
-        deinit { process.terminate(); process.waitUntilExit() }
 
         /// The requests that changed the bucket so far, in order.
         func requests() -> [[String: Any]] {

@@ -10,37 +10,18 @@ import XCTest
 final class StoreEvidenceTests: XCTestCase {
     /// The local lookup: answers per storefront in `answers`, each request logged.
     final class LookupServer {
-        let process = Process()
+        let server: LocalServer
         let answers: String
         let log: String
-        var port = 0
 
         init(dir: String) throws {
             answers = dir + "/answers"
             log = dir + "/lookup.log"
             try FileManager.default.createDirectory(atPath: answers, withIntermediateDirectories: true)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Package.root + "/scripts/itunes-test-server.py", answers, log]
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = stdout.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                process.terminate()
-                throw XCTSkip("the lookup test server did not start (python3)")
-            }
-            port = p
+            server = try LocalServer(script: "itunes-test-server.py", [answers, log], what: "the lookup test server (python3)")
         }
 
-        deinit { process.terminate(); process.waitUntilExit() }
-
-        var url: String { "http://127.0.0.1:\(port)/lookup" }
+        var url: String { "http://127.0.0.1:\(server.port)/lookup" }
 
         /// The lookup's answer in `country`: one app at `version`, released at `released`.
         func serve(_ country: String, version: String, released: String, minOS: String = "15.0", trackID: Int = 1088280260) {

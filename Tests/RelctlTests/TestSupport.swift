@@ -89,3 +89,33 @@ func withoutLineage(_ export: String) -> String {
     let data = (try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys, .prettyPrinted])) ?? Data()
     return String(decoding: data, as: UTF8.self)
 }
+
+/// A local test server from scripts/: started with its arguments, its port
+/// read from the first line it prints; stopped when released.
+final class LocalServer {
+    let process = Process()
+    let port: Int
+
+    init(script: String, _ arguments: [String], environment: [String: String]? = nil, what: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Package.root + "/scripts/" + script] + arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        guard let p = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw XCTSkip("\(what) did not start")
+        }
+        port = p
+    }
+
+    deinit { process.terminate(); process.waitUntilExit() }
+}
