@@ -63,9 +63,9 @@ _relctl_spec() {
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
         "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "import retired") subs=""; flags="--dry-run --replace --yes"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
-        "import andversion") subs=""; flags="--dry-run --replace --yes"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
-        "import control") subs=""; flags="--dry-run --replace --yes"; valued=""; repeat=""; args=("file"); argrep=0 ;;
+        "import retired") subs=""; flags="--dry-run --replace --allow-store-risk --yes"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
+        "import andversion") subs=""; flags="--dry-run --replace --allow-store-risk --yes"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
+        "import control") subs=""; flags="--dry-run --replace --allow-store-risk --yes"; valued=""; repeat=""; args=("file"); argrep=0 ;;
         "log") subs=""; flags=""; valued="--limit --platform --action --since"; repeat=""; args=(); argrep=0 ;;
         "undo") subs=""; flags="--with-later --allow-store-risk --dry-run --yes"; valued=""; repeat=""; args=(); argrep=0 ;;
         "revert") subs=""; flags="--with-later --allow-store-risk --dry-run --yes"; valued=""; repeat=""; args=("none"); argrep=0 ;;

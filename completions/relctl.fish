@@ -414,15 +414,18 @@ complete -c relctl -n '__relctl_opt \'import retired\' --platform 0' -l platform
 complete -c relctl -n '__relctl_opt \'import retired\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'A BCP 47 locale such as en, tr, pt-BR or zh-Hans'
 complete -c relctl -n '__relctl_opt \'import retired\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import retired\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import retired\' --allow-store-risk 0' -l allow-store-risk -d 'Make the change even though the store evidence does not show what it sends users to served in every storefront (\'relctl store show\'); the log records it'
 complete -c relctl -n '__relctl_opt \'import retired\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import retired\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'import andversion\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
 complete -c relctl -n '__relctl_opt \'import andversion\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import andversion\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import andversion\' --allow-store-risk 0' -l allow-store-risk -d 'Make the change even though the store evidence does not show what it sends users to served in every storefront (\'relctl store show\'); the log records it'
 complete -c relctl -n '__relctl_opt \'import andversion\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import andversion\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'import control\' --dry-run 0' -s n -l dry-run -d 'List what would be created or changed, and any conflicts; change nothing'
 complete -c relctl -n '__relctl_opt \'import control\' --replace 0' -l replace -d 'Take the file\'s values where the database holds different ones'
+complete -c relctl -n '__relctl_opt \'import control\' --allow-store-risk 0' -l allow-store-risk -d 'Make the change even though the store evidence does not show what it sends users to served in every storefront (\'relctl store show\'); the log records it'
 complete -c relctl -n '__relctl_opt \'import control\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'import control\' 0 0' -F
 complete -c relctl -n '__relctl_opt \'log\' --limit 0' -l limit -x -d 'Show at most N entries, newest first'

@@ -239,6 +239,19 @@ final class StoreEvidenceTests: XCTestCase {
         XCTAssertTrue(page.contains("<dt>Store de</dt><dd>serves 2.0"), page)
     }
 
+    /// Every write that can raise a floor is guarded, imports too: the guard sits in the session, not in the commands.
+    func testImportsAreGuardedToo() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("platform edit ios --storefronts us")
+        h.ok("force 2.0 --platform ios --yes --allow-store-risk")
+        h.ok("publish \(h.dir)/out")
+        h.ok("force --clear --platform ios --yes")
+        h.fails("import control \(h.dir)/out/shop/control.json --replace --yes", "the force floor 2.0 on ios is not served everywhere the app sells: us: no lookup of the store")
+        let allowed = h.ok("import control \(h.dir)/out/shop/control.json --replace --yes --allow-store-risk")
+        XCTAssertTrue(allowed.err.contains("store risk allowed"), allowed.err)
+    }
+
     func testGuardRulesWithoutADatabase() throws {
         let ios = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "b", appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil, storefronts: ["de", "us"])
         let v = { (text: String, released: Int64) in VersionRecord(id: released, platformID: 1, version: try! Version(text), build: nil, releasedAt: released, minOS: nil, policy: nil, notes: [:]) }

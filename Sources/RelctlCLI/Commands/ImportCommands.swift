@@ -17,7 +17,7 @@ enum ImportCommands {
 
     static let retired: RunnableCommand = RunnableCommand(
         "retired", abstract: "Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.",
-        arguments: [file], options: [Shared.platform, Shared.locale, dryRun, replace, Shared.yes],
+        arguments: [file], options: [Shared.platform, Shared.locale, dryRun, replace, Shared.allowStoreRisk, Shared.yes],
         examples: [Example("relctl import retired versions-en.json --platform ios --locale en", "Move a hand-edited Retired file in.")]
     ) { inv in
         try run(inv, format: "retired") { bytes, snapshot, platform in
@@ -29,7 +29,7 @@ enum ImportCommands {
     static let andVersion: RunnableCommand = RunnableCommand(
         "andversion", abstract: "Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.",
         discussion: "On Android CurrentVersion and MinVersion are versionCodes: they must be builds of recorded versions.",
-        arguments: [file], options: [Shared.platform, dryRun, replace, Shared.yes],
+        arguments: [file], options: [Shared.platform, dryRun, replace, Shared.allowStoreRisk, Shared.yes],
         examples: [Example("relctl import andversion andversion.json --platform ios", "Move a hand-edited AndVersion manifest in.")]
     ) { inv in
         try run(inv, format: "andversion") { bytes, snapshot, platform in
@@ -40,7 +40,7 @@ enum ImportCommands {
     static let control: RunnableCommand = RunnableCommand(
         "control", abstract: "Import a control.json that relctl published: a whole project, to move it between databases.",
         discussion: "Creates the project named in the file (or the one given with -p) when it is missing, with its settings (the what's-new limit among them), platforms, versions (builds, release times, minimum OS), floors, pins, the update messages where they differ from the built-in text, and the active and upcoming maintenance windows (keeping their ids when free). control.json does not carry release notes, past or cancelled windows, or text for locales the project does not publish: copy those separately. Publishing the imported project gives the same control.json.",
-        arguments: [file], options: [dryRun, replace, Shared.yes],
+        arguments: [file], options: [dryRun, replace, Shared.allowStoreRisk, Shared.yes],
         examples: [Example("relctl --db new.db import control out/shop/control.json", "Move the project shop into new.db."),
                    Example("relctl import control shop-control.json -p shop-staging --dry-run", "See what a copy of shop named shop-staging would hold.")]
     ) { inv in
