@@ -20,6 +20,17 @@ public enum FileSystem {
         }
     }
 
+    /// When the file was last written, in seconds; nil when it cannot be told.
+    public static func modified(_ path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Int64(st.st_mtimespec.tv_sec)
+        #else
+        return Int64(st.st_mtim.tv_sec)
+        #endif
+    }
+
     /// Replaces `path` whole (a temporary beside it, renamed over it), so a
     /// browser reloading it never reads half a page; a folder or a link at
     /// `path` is refused rather than followed or replaced.

@@ -15,6 +15,8 @@ extension Session {
         public var text: String
         /// A risk taken (--allow-store-risk), not a floor left unchecked.
         public var risk: Bool
+        /// When time alone makes the risk's target served (StoreGuard.safeAt).
+        public var safeAt: Int64? = nil
     }
 
     /// Checks the targets `rows` raise; refuses, or notes and logs the risk under `audit`.
@@ -22,22 +24,31 @@ extension Session {
         let raised = Self.raised(rows)
         guard !raised.isEmpty else { return }
         var risks: [String] = [], notes: [StoreNote] = []
-        for (platformID, sources) in raised.sorted(by: { $0.key < $1.key }) {
+        for (platformID, found) in raised.sorted(by: { $0.key < $1.key }) {
             guard let r = try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(platformID)]).first else { continue }
-            let platform = try store.platform(r)
+            var platform = try store.platform(r)
+            // Storefronts the same change takes away still count: dropping them cannot wave a floor through.
+            platform.storefronts = Array(Set(platform.storefronts).union(found.storefrontsBefore)).sorted()
             guard let project = try db.query("SELECT \(Store.projectColumns) FROM project WHERE id = ?", [.int(platform.projectID)]).first.map(store.project) else { continue }
             // A platform that names no storefronts is not checked: only its pins need its versions, for their words.
-            let pins = sources.contains { if case .pin = $0 { return true } else { return false } }
+            let pins = found.sources.contains { if case .pin = $0 { return true } else { return false } }
             let versions = platform.storefronts.isEmpty && !pins ? [] : try store.versions(platform: platform.id, withNotes: false)
-            let targets = sources.compactMap { source -> StoreGuard.Target? in
+            let targets = found.sources.compactMap { source -> StoreGuard.Target? in
                 switch source {
                 case .floor(let kind): return (kind == .force ? platform.force : platform.recommend).map { StoreGuard.Target.floor($0, kind) }
                 case .pin(let version): return versions.first { $0.id == version }.flatMap { StoreGuard.Target.pin($0, among: versions, at: now) }
                 }
             }
             guard !targets.isEmpty else { continue }
+            let what = targets.map(\.what).joined(separator: ", ")
             if platform.storefronts.isEmpty {
-                notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(targets.map(\.what).joined(separator: ", ")) is unchecked against the stores: the platform names no storefronts", risk: false))
+                notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(what) is unchecked against the stores: the platform names no storefronts", risk: false))
+                continue
+            }
+            // Made by this change (apply of a new project, an undone removal): its evidence went with it,
+            // or never was, so nothing can be checked yet; said, never silent.
+            if found.created {
+                notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(what) is unchecked against the stores: the platform is new to this database, which holds no store evidence for it yet", risk: false))
                 continue
             }
             let evidence = try store.storeEvidence(project: project.id)[platform.id]
@@ -45,7 +56,8 @@ extension Session {
                 let findings = StoreGuard.unserved(target, on: platform, versions: versions, evidence: evidence, delay: project.releaseDelayDays * 86400, now: now)
                 guard !findings.isEmpty else { continue }
                 guard allowStoreRisk else { throw StoreGuard.refusal(target, on: platform, findings) }
-                notes.append(StoreNote(platform: platform.name, text: StoreGuard.sentence(target, on: platform, findings), risk: true))
+                notes.append(StoreNote(platform: platform.name, text: StoreGuard.sentence(target, on: platform, findings), risk: true,
+                                       safeAt: StoreGuard.safeAt(findings)))
                 risks.append("\(platform.name) " + findings.prefix(4).map { $0.storefront ?? "play" }.joined(separator: ","))
             }
         }
@@ -57,26 +69,42 @@ extension Session {
 
     enum TargetSource: Equatable { case floor(WriteRules.FloorKind), pin(Int64) }
 
-    /// The floors raised and pins set by `rows`, per platform id. A floor
-    /// lowered or cleared, a deadline moved, a pin taken off raises nothing;
-    /// a platform made by the change itself (apply, an undone removal) has
-    /// nothing raised against this database, and its floors are not checked.
-    static func raised(_ rows: [RowChange]) -> [Int64: [TargetSource]] {
-        var made: Set<Int64> = [], found: [Int64: [TargetSource]] = [:]
+    /// What a change raised on one platform.
+    struct Raised {
+        var sources: [TargetSource] = []
+        /// The platform is one the change made.
+        var created = false
+        /// Its storefronts before the change.
+        var storefrontsBefore: [String] = []
+    }
+
+    /// The floors raised and pins set or strengthened by `rows`, per platform
+    /// id. A floor lowered or cleared, a deadline moved, a pin taken off or
+    /// weakened raises nothing; a platform the change made raises every
+    /// floor and pin it has.
+    static func raised(_ rows: [RowChange]) -> [Int64: Raised] {
+        var found: [Int64: Raised] = [:]
         for row in rows where row.table == "platform" {
             guard let after = row.after, case .int(let id)? = after["id"] else { continue }
-            guard let before = row.before else { made.insert(id); continue }
+            let before = row.before ?? [:]
+            if row.before == nil { found[id, default: Raised()].created = true }
+            if case .string(let list)? = before["storefronts"] {
+                found[id, default: Raised()].storefrontsBefore = list.split(separator: ",").map(String.init)
+            }
             for kind in [WriteRules.FloorKind.force, .recommend] where rises(kind.rawValue, before, after) {
-                found[id, default: []].append(.floor(kind))
+                found[id, default: Raised()].sources.append(.floor(kind))
             }
         }
         for row in rows where row.table == "version" {
-            guard let after = row.after, case .int(let id)? = after["id"], case .int(let platform)? = after["platform_id"], !made.contains(platform),
-                  case .string(let pin)? = after["policy"], pin != "none" else { continue }
-            if case .string(let was)? = row.before?["policy"], was != "none" { continue }
-            found[platform, default: []].append(.pin(id))
+            guard let after = row.after, case .int(let id)? = after["id"], case .int(let platform)? = after["platform_id"],
+                  case .string(let pin)? = after["policy"], pin == "force" || pin == "recommend" else { continue }
+            var was = "none"
+            if case .string(let p)? = row.before?["policy"] { was = p }
+            // Set, or strengthened from recommend to force.
+            guard was == "none" || (was == "recommend" && pin == "force") else { continue }
+            found[platform, default: Raised()].sources.append(.pin(id))
         }
-        return found
+        return found.filter { !$0.value.sources.isEmpty }
     }
 
     /// Whether the floor `word` (force, recommend) is set higher in `after` than in `before`.

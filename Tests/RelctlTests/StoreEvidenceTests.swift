@@ -103,8 +103,14 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("store fetch")
         let r = h.fails("force 2.1 --platform ios --yes", "less than the release delay of 1 day ago")
         XCTAssertTrue(r.err.contains("it becomes safe at 2026-11-30 11:00"), r.err)
-        // A floor that an older recorded release reaches was served before: 2.0 came first.
+        // A floor that an older recorded release reaches was served before: 2.0 came first, long enough ago.
         h.ok("force 2.0 --platform ios --yes")
+        // One recorded a minute ago proves nothing of the store.
+        h.ok("version add 2.0.5 --platform ios --released 2026-11-29T11:59:00Z")
+        h.fails("recommend 2.0.5 --platform ios --yes", "less than the release delay of 1 day ago")
+        let risk = h.ok("recommend 2.0.5 --platform ios --yes --allow-store-risk")
+        XCTAssertTrue(risk.err.contains("from 2026-11-30 11:00"), "the instant the risk ends, in the preview: \(risk.err)")
+        h.ok("recommend --clear --platform ios --yes")
         // Past the delay, with evidence fetched then.
         h.now += 86_400
         h.ok("store fetch")
@@ -134,10 +140,16 @@ final class StoreEvidenceTests: XCTestCase {
         // Halted.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"halted\",\"userFraction\":0.2},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
         h.fails("force 2.1.0 --platform android --yes", "release of 2.1.0 (versionCode 210) is halted")
-        // Country-targeted, to everyone in de and us only.
-        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"countryTargeting\":{\"countries\":[\"DE\",\"US\"],\"includeRestOfWorld\":false}},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
-        let targeted = h.fails("force 2.1.0 --platform android --yes", "tr: Play's staged rollout of 2.1.0 (versionCode 210) is not offered in tr")
-        XCTAssertFalse(targeted.err.contains("de:") || targeted.err.contains("us:"), targeted.err)
+        // Country-targeted: half of de and us, none of tr.
+        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"userFraction\":0.5,\"countryTargeting\":{\"countries\":[\"DE\",\"US\"],\"includeRestOfWorld\":false}},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
+        let targeted = h.fails("force 2.1.0 --platform android --yes", "tr: Play's staged rollout of 2.1.0 (versionCode 210) is not offered there")
+        XCTAssertTrue(targeted.err.contains("de, us: 2.1.0 (versionCode 210) is in a staged rollout at 50 % on Play"), targeted.err)
+        // An inProgress release without its fraction is not known to reach everyone.
+        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\"},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
+        h.fails("force 2.1.0 --platform android --yes", "staged rollout at an unknown fraction")
+        // A completed release kept from a country.
+        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\",\"countryTargeting\":{\"countries\":[\"us\"]}}"))")
+        h.fails("force 2.1.0 --platform android --yes", "de, tr: Play's release of 2.1.0 (versionCode 210) is not offered there")
         // The beta track is not the public's.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
         h.fails("force 2.1.0 --platform android --yes", "Play's production track serves 2.0.0 (versionCode 200)")
@@ -145,6 +157,11 @@ final class StoreEvidenceTests: XCTestCase {
         let dry = h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\"}")) --dry-run")
         XCTAssertTrue(dry.err.contains("nothing changed"), dry.err)
         h.fails("force 2.1.0 --platform android --yes", "Play's production track serves 2.0.0 (versionCode 200)")
+        // A file as old as its last write: a download two days old is no evidence today.
+        let old = tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\"}")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(h.now - 2 * 86_400))], ofItemAtPath: old)
+        h.ok("store import play \(old)")
+        h.fails("force 2.1.0 --platform android --yes", "evidence older than a day counts as none")
         // Completed: served everywhere.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\"}"))")
         h.ok("force 2.1.0 --platform android --yes")
@@ -160,7 +177,11 @@ final class StoreEvidenceTests: XCTestCase {
         try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"210\"],\"status\":\"rolledOut\"}]}]}".write(toFile: h.dir + "/bad.json", atomically: true, encoding: .utf8)
         h.fails("store import play \(h.dir)/bad.json", "status must be one of completed, inProgress, halted, draft")
         try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"userFraction\":1.5}]}]}".write(toFile: h.dir + "/bad.json", atomically: true, encoding: .utf8)
-        h.fails("store import play \(h.dir)/bad.json", "userFraction must be a number above 0 and at most 1")
+        h.fails("store import play \(h.dir)/bad.json", "userFraction must be a number from 0.000001 to 1")
+        // Below a part per million it would read back as none: refused, and the database stays readable.
+        try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"userFraction\":1e-9}]}]}".write(toFile: h.dir + "/bad.json", atomically: true, encoding: .utf8)
+        h.fails("store import play \(h.dir)/bad.json", "userFraction must be a number from 0.000001 to 1")
+        h.ok("store show")
         try String(repeating: "[", count: 10_000).write(toFile: h.dir + "/bad.json", atomically: true, encoding: .utf8)
         h.fails("store import play \(h.dir)/bad.json", "it is not a JSON object")
         h.fails("store import play \(h.dir)/tracks.json --platform ios", status: 2, "Google Play's tracks are for android")
@@ -252,6 +273,33 @@ final class StoreEvidenceTests: XCTestCase {
         XCTAssertTrue(allowed.err.contains("store risk allowed"), allowed.err)
     }
 
+    /// The ways around the guard the review found: a pin strengthened, storefronts dropped in the same
+    /// change, a platform the change itself makes (said, never silent).
+    func testNoWayAroundTheGuard() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("platform edit ios --storefronts us")
+        h.ok("policy set 1.0 recommend --platform ios --yes --allow-store-risk")
+        h.fails("policy set 1.0 force --platform ios --yes", "the force pin of 1.0 (it needs a release above it served) on ios")
+        // Weakened: never refused.
+        h.ok("policy set 1.0 force --platform ios --yes --allow-store-risk")
+        h.ok("policy set 1.0 recommend --platform ios --yes")
+        // A file that drops the storefronts and raises the floor in one apply.
+        let file = h.dir + "/shop.relctl.json"
+        h.ok("export --output \(file)")
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"storefronts\": [\"us\"],\n", with: "")
+        let ios = text.range(of: "\"ios\": {")!
+        text = text.replacingOccurrences(of: "\"force\": null", with: "\"force\": {\"build\":null,\"deadline\":null,\"version\":\"2.0\"}", range: ios.upperBound..<text.endIndex)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        h.fails("apply \(file) --yes", "us: no lookup of the store")
+        // Undoing a removal brings floors back on a platform with no evidence: said.
+        h.ok("force 2.0 --platform ios --yes --allow-store-risk")
+        h.ok("platform rm ios --yes")
+        let undone = h.ok("undo --yes")
+        XCTAssertTrue(undone.err.contains("is unchecked against the stores: the platform is new to this database"), undone.err)
+    }
+
     func testGuardRulesWithoutADatabase() throws {
         let ios = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "b", appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil, storefronts: ["de", "us"])
         let v = { (text: String, released: Int64) in VersionRecord(id: released, platformID: 1, version: try! Version(text), build: nil, releasedAt: released, minOS: nil, policy: nil, notes: [:]) }
@@ -268,7 +316,13 @@ final class StoreEvidenceTests: XCTestCase {
         XCTAssertEqual(findings([lookup("de", "2.0.9"), lookup("us", "2.2")]), ["de: the lookup shows 2.0.9, fetched 1970-01-03T07:16:40Z"])
         XCTAssertEqual(findings([lookup("us", "2.2")]), ["de: no lookup of the store"])
         // A clock set wrong proves nothing, nor does an answer a day old.
-        XCTAssertEqual(findings([lookup("de", "2.1", fetched: now + 1), lookup("us", "2.1", fetched: now - 86_401)]).count, 2)
+        XCTAssertEqual(findings([lookup("de", "2.1", fetched: now + 1), lookup("us", "2.1", fetched: now - 86_401)]),
+                       ["de: the lookup is dated 1970-01-03T07:33:21Z, after now: evidence from a clock set wrong proves nothing",
+                        "us: the lookup was fetched 1970-01-02T07:33:19Z, and evidence older than a day counts as none"])
+        // A lookup without a release date: the delay cannot be told, unless an older recorded release reaches the target.
+        XCTAssertEqual(StoreGuard.unserved(StoreGuard.Target(version: try Version("2.0"), build: nil, what: "x"), on: ios, versions: [v("2.0", now - 60), v("2.1", now - 30)],
+                                           evidence: StoreEvidence(lookups: [lookup("de", "2.1", released: nil), lookup("us", "2.1", released: nil)]), delay: 86_400, now: now).map(\.text),
+                       ["de: the lookup shows 2.1 without a release date, so the release delay cannot be told", "us: the lookup shows 2.1 without a release date, so the release delay cannot be told"])
         // The delay: 2.2 released just now, but 2.1 (recorded, released before it) reaches the target.
         XCTAssertEqual(findings([lookup("de", "2.2", released: now - 60), lookup("us", "2.2", released: now - 60)]), [])
         let only = StoreGuard.Target(version: try Version("2.2"), build: nil, what: "the force floor 2.2")

@@ -72,7 +72,8 @@ enum StoreCommands {
     /// The body at `url`, at most StoreAnswers.limit bytes, or an error naming the URL.
     static func download(_ curl: String, _ url: String, _ inv: Invocation) throws -> [UInt8] {
         let limit = StoreAnswers.limit
-        guard let got = Spawn.capture(curl, ["--silent", "--show-error", "--fail", "--max-time", "20", "--max-filesize", String(limit),
+        // -q first: no ~/.curlrc changes what is asked or where.
+        guard let got = Spawn.capture(curl, ["-q", "--silent", "--show-error", "--fail", "--max-time", "20", "--max-filesize", String(limit),
                                              "--proto", "=http,https", "--max-redirs", "3", "--location", "--", url],
                                       env: inv.context.env, limit: limit) else {
             throw RelctlError.failure("cannot start \(curl)", hint: "check that curl runs: curl --version")
@@ -94,7 +95,7 @@ enum StoreCommands {
 
     static let play: RunnableCommand = RunnableCommand(
         "play", abstract: "Record Google Play's tracks, as the Play Developer API's edits.tracks.list returns them.",
-        discussion: "Each release's track, status (completed, inProgress, halted, draft), userFraction, versionCodes and countryTargeting are recorded with the instant of the import, replacing the platform's last import. Only the production track reaches the public: a floor is served in a storefront when a completed production release (or one rolled out to everyone there) has a versionCode at or above the floor's.",
+        discussion: "Each release's track, status (completed, inProgress, halted, draft), userFraction, versionCodes and countryTargeting are recorded as of the file's last modification (now for stdin), replacing the platform's last import. Only the production track reaches the public: a floor is served in a storefront when a completed production release (or one rolled out to everyone there) has a versionCode at or above the floor's.",
         arguments: [Argument("FILE", help: "The JSON the API returned (- for stdin).", completion: .file)],
         options: [Shared.platform(only: "The Android platform; not needed when the project has one named android."), Shared.dryRun],
         examples: [Example("relctl store import play tracks.json", "Record the tracks for android.")]
@@ -112,8 +113,10 @@ enum StoreCommands {
         guard bytes.count <= StoreAnswers.limit else {
             throw RelctlError.failure("cannot import \(path): it holds more than \(StoreAnswers.limit >> 20) MiB, far more than Play's tracks", hint: "give the answer of edits.tracks.list")
         }
+        // The answer is as old as the file holding it: a week-old download is no evidence today.
+        let taken = path == "-" ? inv.now : min(inv.now, FileSystem.modified(path) ?? inv.now)
         let tracks: PlayTracks
-        do { tracks = try StoreAnswers.playTracks(bytes, importedAt: inv.now) } catch let problem as ImportProblem {
+        do { tracks = try StoreAnswers.playTracks(bytes, importedAt: taken) } catch let problem as ImportProblem {
             throw RelctlError.failure("cannot import \(path): \(problem.message)", hint: "give the JSON of the Play Developer API's edits.tracks.list, as it returned it")
         }
         try inv.write(store) { try $0.recordPlayTracks(tracks, of: platform, in: project, now: inv.now) }

@@ -134,7 +134,10 @@ extension Invocation {
     /// count), and the floors left unchecked, in one line when several
     /// platforms have them (a fleet's apply).
     static func storeLines(_ notes: [Session.StoreNote], risk prefix: String = "store risk allowed: ") -> (risks: [String], unchecked: [String]) {
-        let risks = notes.filter(\.risk).map { prefix + $0.text }
+        // A risk that time ends has its instant in the timeline too, as a window's end has.
+        let risks = notes.filter(\.risk).flatMap { n in
+            [prefix + n.text] + (n.safeAt.map { ["from \(Time.format($0)): the stores serve it in every storefront, once a lookup fetched then says so"] } ?? [])
+        }
         var shown = Array(risks.prefix(5))
         if risks.count > 5 { shown.append("… and \(risks.count - 5) more floors and pins the stores do not serve ('relctl log' lists them)") }
         let unchecked = notes.filter { !$0.risk }

@@ -155,7 +155,9 @@ extension Spawn {
         var pipeEnds: [Int32] = [-1, -1]
         if limit != nil {
             guard pipe(&pipeEnds) == 0 else { return nil }
+            // Neither end leaks into another program started meanwhile; dup2 gives the child its own fd 1.
             _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
         }
         let out = limit == nil ? temporary() : pipeEnds[1], err = temporary()
         // The pipe's write end is closed once the child holds it (below), the rest here.
@@ -184,7 +186,9 @@ extension Spawn {
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
+                // A read that fails must not leave the program blocked on a full pipe while it is waited for.
+                if n < 0 { kill(pid, SIGKILL); break }
+                if n == 0 { break }
                 piped += buffer[0..<n]
                 if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(pid, SIGKILL); break }
             }

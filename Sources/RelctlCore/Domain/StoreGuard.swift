@@ -23,7 +23,8 @@ public enum StoreGuard {
             guard let policy = v.policy, policy != .none,
                   let next = versions.filter({ $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) })
                       .min(by: { Release.isBelow($0.release, $1.release) }) else { return nil }
-            return Target(version: next.version, build: next.build, what: "the \(policy.rawValue) pin of \(v.version.text) (its users are sent to \(next.version.text))")
+            // Its users can update once their store serves anything above it: the lowest release above is the target.
+            return Target(version: next.version, build: next.build, what: "the \(policy.rawValue) pin of \(v.version.text) (it needs a release above it served)")
         }
     }
 
@@ -61,6 +62,9 @@ public enum StoreGuard {
                 return Finding(storefront: s, reason: "no lookup of the store", safeAt: nil)
             }
             let fetched = Time.format(l.fetchedAt)
+            if l.fetchedAt > now {
+                return Finding(storefront: s, reason: "the lookup is dated \(fetched), after now: evidence from a clock set wrong proves nothing", safeAt: nil)
+            }
             guard StoreEvidence.counts(l.fetchedAt, at: now) else {
                 return Finding(storefront: s, reason: "the lookup was fetched \(fetched), and evidence older than a day counts as none", safeAt: nil)
             }
@@ -71,10 +75,15 @@ public enum StoreGuard {
                 return Finding(storefront: s, reason: "the lookup shows \(served.text), fetched \(fetched)", safeAt: nil)
             }
             // The lookup runs ahead of the store and its caches for up to a day: a version it shows
-            // only just released may not be what a user's store page offers. When a recorded release
-            // between the target and it came first, the store served that one before.
-            if let released = l.releasedAt, released + delay > now,
-               !versions.contains(where: { $0.isReleased(at: now) && !($0.version < target.version) && $0.version < served }) {
+            // only just released may not be what a user's store page offers. A recorded release
+            // between the target and it, out for the release delay, was served before it.
+            if versions.contains(where: { v in
+                v.releasedAt.map { $0 + delay <= now } == true && !(v.version < target.version) && v.version < served
+            }) { return nil }
+            guard let released = l.releasedAt else {
+                return Finding(storefront: s, reason: "the lookup shows \(served.text) without a release date, so the release delay cannot be told", safeAt: nil)
+            }
+            if released + delay > now {
                 return Finding(storefront: s, reason: "the lookup shows \(served.text), released \(Time.format(released)), less than the release delay of \(delay / 86400) day\(delay == 86400 ? "" : "s") ago",
                                safeAt: released + delay)
             }
@@ -84,6 +93,9 @@ public enum StoreGuard {
 
     private static func play(_ target: Target, _ platform: PlatformRecord, _ versions: [VersionRecord], _ play: PlayTracks?, _ now: Int64) -> [Finding] {
         guard let play else { return [Finding(storefront: nil, reason: "no Play tracks imported", safeAt: nil)] }
+        if play.importedAt > now {
+            return [Finding(storefront: nil, reason: "Play's tracks are dated \(Time.format(play.importedAt)), after now: evidence from a clock set wrong proves nothing", safeAt: nil)]
+        }
         guard StoreEvidence.counts(play.importedAt, at: now) else {
             return [Finding(storefront: nil, reason: "Play's tracks were imported \(Time.format(play.importedAt)), and evidence older than a day counts as none", safeAt: nil)]
         }
@@ -96,14 +108,15 @@ public enum StoreGuard {
         let production = play.releases.filter { $0.track == "production" }
         let reaching = production.filter { ($0.versionCodes.max() ?? .min) >= code }
         return platform.storefronts.compactMap { s -> Finding? in
+            // An inProgress release without its fraction is not known to reach everyone.
             let full = reaching.first { r in
-                r.offered(in: s) && (r.status == .completed || (r.status == .inProgress && (r.userFraction ?? 1) >= 1))
+                r.offered(in: s) && (r.status == .completed || (r.status == .inProgress && (r.userFraction ?? 0) >= 1))
             }
             if full != nil { return nil }
             let best = reaching.map { r in (r, r.versionCodes.max()!) }
             if let (r, c) = best.first(where: { $0.0.status == .inProgress }) {
                 if !r.offered(in: s) {
-                    return Finding(storefront: s, reason: "Play's staged rollout of \(name(c)) is not offered in \(s)", safeAt: nil)
+                    return Finding(storefront: s, reason: "Play's staged rollout of \(name(c)) is not offered there", safeAt: nil)
                 }
                 return Finding(storefront: s, reason: "\(name(c)) is in a staged rollout at \(r.percent) on Play: users outside it cannot install it, and a prompt sends them to a store page that offers nothing", safeAt: nil)
             }
@@ -112,6 +125,9 @@ public enum StoreGuard {
             }
             if let (_, c) = best.first(where: { $0.0.status == .draft }) {
                 return Finding(storefront: s, reason: "\(name(c)) is only a draft on Play", safeAt: nil)
+            }
+            if let (_, c) = best.first(where: { $0.0.status == .completed }) {
+                return Finding(storefront: s, reason: "Play's release of \(name(c)) is not offered there", safeAt: nil)
             }
             let top = production.filter { $0.status == .completed && $0.offered(in: s) }.compactMap { $0.versionCodes.max() }.max()
             return Finding(storefront: s, reason: top.map { "Play's production track serves \(name($0))" } ?? "Play's production track has no completed release", safeAt: nil)
@@ -139,7 +155,9 @@ public enum StoreGuard {
         let shown = reasons.prefix(4).map { $0.storefronts.isEmpty ? $0.reason : "\(named($0.storefronts)): \($0.reason)" }.joined(separator: "; ")
         let more = reasons.count > 4 ? "; and \(reasons.count - 4) more reasons ('relctl store show' lists them)" : ""
         var text = "\(target.what) on \(platform.name) is not served everywhere the app sells: \(shown)\(more)"
-        if let safe = safeAt(findings) { text += "; it becomes safe at \(Time.format(safe)), when the release delay passes in every storefront" }
+        if let safe = safeAt(findings) {
+            text += "; it becomes safe at \(Time.format(safe)), when the release delay passes in every storefront (by a lookup fetched then)"
+        }
         return text
     }
 

@@ -18,8 +18,9 @@ public enum StoreAnswers {
         if let bundleID, case .string(let b)? = r["bundleId"], b != bundleID {
             throw ImportProblem("the answer is for \(b), not \(bundleID)")
         }
-        if let appStoreID, case .int(let id)? = r["trackId"], String(id) != appStoreID {
-            throw ImportProblem("the answer is for App Store id \(id), not \(appStoreID)")
+        if let appStoreID {
+            guard case .int(let id)? = r["trackId"] else { throw ImportProblem("the result has no \"trackId\" to tell which app it is") }
+            guard String(id) == appStoreID else { throw ImportProblem("the answer is for App Store id \(id), not \(appStoreID)") }
         }
         guard case .string(let text)? = r["version"], let version = try? Version(text) else {
             throw ImportProblem("the result's \"version\" is missing or not a version")
@@ -89,7 +90,8 @@ public enum StoreAnswers {
             case .raw(let bytes): value = Double(String(decoding: bytes, as: UTF8.self)) ?? -1
             default: value = -1
             }
-            guard value > 0 && value <= 1 else { throw ImportProblem("\(at).userFraction must be a number above 0 and at most 1") }
+            // Kept in parts per million: a smaller fraction would read back as none.
+            guard value >= 0.000_001 && value <= 1 else { throw ImportProblem("\(at).userFraction must be a number from 0.000001 to 1") }
             fraction = value
         }
         var countries: [String]?, restOfWorld = false
