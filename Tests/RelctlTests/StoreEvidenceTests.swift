@@ -103,6 +103,11 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("store fetch")
         let r = h.fails("force 2.1 --platform ios --yes", "less than the release delay of 1 day ago")
         XCTAssertTrue(r.err.contains("it becomes safe at 2026-11-30 11:00"), r.err)
+        // Over the delay, by this evidence: check --at asks about later instants.
+        h.ok("force 2.1 --platform ios --yes --allow-store-risk")
+        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us").out.contains("less than the release delay"))
+        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us --at 2026-11-30T11:00:00Z").out.contains("us: the store offers the update to 2.1"))
+        h.ok("force --clear --platform ios --yes")
         // A floor that an older recorded release reaches was served before: 2.0 came first, long enough ago.
         h.ok("force 2.0 --platform ios --yes")
         // One recorded a minute ago proves nothing of the store.

@@ -35,7 +35,7 @@ enum CheckCommand {
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
         let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
-        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, at: at) }
+        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, now: inv.now, at: at) }
         var full = doc
         if case .object(var o) = doc {
             if let storeCheck { o["store"] = storeCheck.json }
@@ -77,7 +77,8 @@ enum CheckCommand {
     }
 
     /// What the store of `country` serves, by the evidence, and whether it offers the update the verdict sends the user to.
-    static func storeLine(_ country: String, _ verdict: Verdict, _ platform: PlatformRecord, _ snapshot: ProjectSnapshot, at: Int64) -> (text: String, json: JSON) {
+    /// The evidence is as old as it is `now`; at a later `at`, the release delay is judged then.
+    static func storeLine(_ country: String, _ verdict: Verdict, _ platform: PlatformRecord, _ snapshot: ProjectSnapshot, now: Int64, at: Int64) -> (text: String, json: JSON) {
         var here = platform
         here.storefronts = [country]
         let versions = snapshot.versions(of: platform)
@@ -90,7 +91,7 @@ enum CheckCommand {
             return (text, .object(["country": .string(country), "sentTo": .null, "served": .null, "problems": .array([])]))
         }
         let findings = StoreGuard.unserved(StoreGuard.Target(version: target.version, build: target.build, what: "the update to \(target.version.text)"),
-                                           on: here, versions: versions, evidence: evidence, delay: snapshot.delaySeconds, now: at)
+                                           on: here, versions: versions, evidence: evidence, delay: snapshot.delaySeconds, now: now, at: at)
         let text = findings.isEmpty
             ? "\(country): the store offers the update to \(target.version.text)\(seen.isEmpty ? "" : " (\(seen))")\(named)"
             : "\(country): the store may not offer the update to \(target.version.text): " + findings.map(\.reason).joined(separator: "; ")

@@ -48,15 +48,16 @@ public enum StoreGuard {
     }
 
     /// What keeps the target from being served in the platform's storefronts, at `now`; empty when it is served in every one.
+    /// `at`: a later instant asked about (check --at): the evidence is as old as it is now, the release delay is judged then.
     public static func unserved(_ target: Target, on platform: PlatformRecord, versions: [VersionRecord], evidence: StoreEvidence?,
-                                delay: Int64, now: Int64) -> [Finding] {
+                                delay: Int64, now: Int64, at: Int64? = nil) -> [Finding] {
         platform.isAndroid
             ? play(target, platform, versions, evidence?.play, now)
-            : lookups(target, platform, versions, evidence?.lookups ?? [], delay, now)
+            : lookups(target, platform, versions, evidence?.lookups ?? [], delay, now, max(at ?? now, now))
     }
 
     private static func lookups(_ target: Target, _ platform: PlatformRecord, _ versions: [VersionRecord], _ lookups: [StoreLookup],
-                                _ delay: Int64, _ now: Int64) -> [Finding] {
+                                _ delay: Int64, _ now: Int64, _ at: Int64) -> [Finding] {
         platform.storefronts.compactMap { s -> Finding? in
             guard let l = lookups.first(where: { $0.storefront == s }) else {
                 return Finding(storefront: s, reason: "no lookup of the store", safeAt: nil)
@@ -78,12 +79,12 @@ public enum StoreGuard {
             // only just released may not be what a user's store page offers. A recorded release
             // between the target and it, out for the release delay, was served before it.
             if versions.contains(where: { v in
-                v.releasedAt.map { $0 + delay <= now } == true && !(v.version < target.version) && v.version < served
+                v.releasedAt.map { $0 + delay <= at } == true && !(v.version < target.version) && v.version < served
             }) { return nil }
             guard let released = l.releasedAt else {
                 return Finding(storefront: s, reason: "the lookup shows \(served.text) without a release date, so the release delay cannot be told", safeAt: nil)
             }
-            if released + delay > now {
+            if released + delay > at {
                 return Finding(storefront: s, reason: "the lookup shows \(served.text), released \(Time.format(released)), less than the release delay of \(delay / 86400) day\(delay == 86400 ? "" : "s") ago",
                                safeAt: released + delay)
             }
