@@ -149,6 +149,10 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"userFraction\":0.5,\"countryTargeting\":{\"countries\":[\"DE\",\"US\"],\"includeRestOfWorld\":false}},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
         let targeted = h.fails("force 2.1.0 --platform android --yes", "tr: Play's staged rollout of 2.1.0 (versionCode 210) is not offered there")
         XCTAssertTrue(targeted.err.contains("de, us: 2.1.0 (versionCode 210) is in a staged rollout at 50 % on Play"), targeted.err)
+        // Targeted to everyone in de and us (no fraction): served there, still not in tr.
+        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\",\"countryTargeting\":{\"countries\":[\"DE\",\"US\"]}},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
+        let everyone = h.fails("force 2.1.0 --platform android --yes", "tr: Play's staged rollout of 2.1.0 (versionCode 210) is not offered there")
+        XCTAssertFalse(everyone.err.contains("de:") || everyone.err.contains("de,") || everyone.err.contains("us:"), everyone.err)
         // An inProgress release without its fraction is not known to reach everyone.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"inProgress\"},{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
         h.fails("force 2.1.0 --platform android --yes", "staged rollout at an unknown fraction")

@@ -109,9 +109,10 @@ public enum StoreGuard {
         let production = play.releases.filter { $0.track == "production" }
         let reaching = production.filter { ($0.versionCodes.max() ?? .min) >= code }
         return platform.storefronts.compactMap { s -> Finding? in
-            // An inProgress release without its fraction is not known to reach everyone.
+            // A country-targeted rollout without a fraction reaches everyone in its countries; any other
+            // inProgress release without one is not known to reach everyone.
             let full = reaching.first { r in
-                r.offered(in: s) && (r.status == .completed || (r.status == .inProgress && (r.userFraction ?? 0) >= 1))
+                r.offered(in: s) && (r.status == .completed || (r.status == .inProgress && (r.userFraction ?? (r.countries != nil ? 1 : 0)) >= 1))
             }
             if full != nil { return nil }
             let best = reaching.map { r in (r, r.versionCodes.max()!) }

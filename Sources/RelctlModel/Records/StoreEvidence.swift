@@ -71,7 +71,7 @@ public struct PlayRelease: Sendable, Equatable {
 
     /// "2.1 (versionCode 210), 20 % rollout": how it reads in a reason.
     public var percent: String {
-        guard let f = userFraction else { return "an unknown fraction" }
+        guard let f = userFraction else { return countries == nil ? "an unknown fraction" : "100 % in its countries" }
         let tenths = Int64((f * 1000).rounded())
         return tenths % 10 == 0 ? "\(tenths / 10) %" : "\(tenths / 10).\(tenths % 10) %"
     }
