@@ -253,9 +253,10 @@ public enum Publisher {
     /// publish said (LastPublish). Nil: publish as usual.
     package static func nothingToDo(_ lock: TreeLock, store: Store, at: Int64, pages: Bool, generator: String) throws -> Outcome? {
         guard let state = lock.state, let recorded = state.last, (state.rootFiles["index.html"] != nil) == pages,
-              let last = LastPublish(bytes: recorded), last.generator == generator, let tree = TreeCurrency.Record(state: state),
+              let last = LastPublish(bytes: recorded), last.generator == generator,
               // A project kept without being looked at (-p), or whose files differed from check, is rendered.
               last.projects.values.allSatisfy(\.vouched) else { return nil }
+        let tree = TreeCurrency.Record(state: state, last: last)
         // A database at another revision is not the one the tree was made from: read no further.
         guard let db = try store.read({ try store.revision() == state.revision ? try TreeCurrency.Database.current(store) : nil }) else { return nil }
         guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, lock.asRecorded else { return nil }

@@ -38,6 +38,11 @@ package enum TreeCurrency {
         /// (a tree published despite disagreements, or by a relctl before the record).
         package init?(state: TreeState) {
             guard let recorded = state.last, let last = LastPublish(bytes: recorded) else { return nil }
+            self.init(state: state, last: last)
+        }
+
+        /// The same from the record already read (a publish with nothing to do reads it once).
+        package init(state: TreeState, last: LastPublish) {
             self.init(revision: state.revision, edits: last.edits, validFrom: last.validFrom, nextChange: last.nextChange,
                       projects: last.projects.mapValues { ($0.revision, $0.edits) })
         }

@@ -66,6 +66,13 @@ package struct TreeState: Equatable {
             self.init(st, folder: folder)
         }
 
+        /// The same of `path` under the folder open as `dir` (no lstat of a whole path, root to leaf, each time).
+        package init?(at dir: Int32, _ path: String, folder: Bool = false) {
+            var st = stat()
+            guard fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            self.init(st, folder: folder)
+        }
+
         /// The same of a file already open.
         package init?(fd: Int32) {
             var st = stat()
@@ -270,10 +277,14 @@ package struct TreeState: Equatable {
         let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
         var check = FolderCheck()
         check.trusted.reserveCapacity(folders.count)
+        // Each folder looked at from DIR, open once: the path to DIR is walked once, not a thousand times.
+        let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if dir >= 0 { close(dir) } }
         for (path, stamp) in folders {
             let top = path.utf8.firstIndex(of: slashByte).map { String(path[..<$0]) } ?? path
             if check.changed.contains(top) { continue }
-            if Stamp(root + "/" + path, folder: true) != stamp { check.changed.insert(top); continue }
+            let found = dir >= 0 ? Stamp(at: dir, path, folder: true) : Stamp(root + "/" + path, folder: true)
+            if found != stamp { check.changed.insert(top); continue }
             if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) } else { check.trusted[path] = stamp }
         }
         check.unsure.subtract(check.changed)
