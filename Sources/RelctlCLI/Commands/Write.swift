@@ -143,7 +143,7 @@ extension Invocation {
         let unchecked = notes.filter { !$0.risk }
         guard unchecked.count > 3 else { return (shown, unchecked.map(\.text)) }
         let platforms = unchecked.map(\.platform)
-        return (shown, ["\(unchecked.count) floors and pins are unchecked against the stores, on platforms that name no storefronts (\(Suggest.few(Array(Set(platforms)).sorted())))"])
+        return (shown, ["\(unchecked.count) floors and pins are unchecked against the stores, on platforms that name no storefronts or are new to this database (\(Suggest.few(Array(Set(platforms)).sorted())))"])
     }
 
     /// Commits the session that made `result`, seen as it is.
