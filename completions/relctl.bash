@@ -25,12 +25,12 @@ _relctl_spec() {
         "platform edit") subs=""; flags="--dry-run"; valued="--bundle-id --app-store-id --min-os --store-url --storefronts"; repeat=""; args=("dyn:platforms"); argrep=0 ;;
         "platform rm") subs=""; flags="--yes --dry-run"; valued=""; repeat=""; args=("dyn:platforms"); argrep=0 ;;
         "version") subs="add list show edit release rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "version add") subs=""; flags="--unreleased --dry-run"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--platform --notes"; args=("none"); argrep=0 ;;
+        "version add") subs=""; flags="--unreleased --allow-store-risk --dry-run"; valued="--platform --build --released --min-os --notes --notes-file --locale"; repeat="--platform --notes"; args=("none"); argrep=0 ;;
         "version list") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
         "version show") subs=""; flags=""; valued="--platform"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version edit") subs=""; flags="--unreleased --dry-run --yes"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
-        "version release") subs=""; flags="--dry-run --yes"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "version rm") subs=""; flags="--yes --dry-run"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "version edit") subs=""; flags="--unreleased --allow-store-risk --dry-run --yes"; valued="--platform --build --released --min-os"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "version release") subs=""; flags="--allow-store-risk --dry-run --yes"; valued="--platform --at"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "version rm") subs=""; flags="--allow-store-risk --yes --dry-run"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "notes") subs="set show rm"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "notes set") subs=""; flags="--dry-run"; valued="--platform --locale --file"; repeat="--platform"; args=("dyn:versions" "none"); argrep=1 ;;
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;

@@ -1,7 +1,23 @@
+#ifdef __linux__
+#define _GNU_SOURCE
+#endif
 #include "relctl_system.h"
+#include <fcntl.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+
+int relctl_pipe_cloexec(int fds[2]) {
+#ifdef __linux__
+    return pipe2(fds, O_CLOEXEC);
+#else
+    if (pipe(fds) != 0) return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
 
 int relctl_become_subreaper(void) {
 #ifdef __linux__

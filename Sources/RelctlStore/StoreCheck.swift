@@ -21,44 +21,63 @@ extension Session {
 
     /// Checks the targets `rows` raise; refuses, or notes and logs the risk under `audit`.
     func guardStores(_ rows: [RowChange], audit id: Int64, now: Int64) throws {
-        let raised = Self.raised(rows)
-        guard !raised.isEmpty else { return }
+        let touched = Self.touched(rows)
+        guard !touched.isEmpty else { return }
         var risks: [String] = [], notes: [StoreNote] = []
-        for (platformID, found) in raised.sorted(by: { $0.key < $1.key }) {
+        for (platformID, change) in touched.sorted(by: { $0.key < $1.key }) {
             guard let r = try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(platformID)]).first else { continue }
             var platform = try store.platform(r)
             // Storefronts the same change takes away still count: dropping them cannot wave a floor through.
-            platform.storefronts = Array(Set(platform.storefronts).union(found.storefrontsBefore)).sorted()
-            guard let project = try db.query("SELECT \(Store.projectColumns) FROM project WHERE id = ?", [.int(platform.projectID)]).first.map(store.project) else { continue }
-            // A platform that names no storefronts is not checked: only its pins need its versions, for their words.
-            let pins = found.sources.contains { if case .pin = $0 { return true } else { return false } }
-            let versions = platform.storefronts.isEmpty && !pins ? [] : try store.versions(platform: platform.id, withNotes: false)
-            let targets = found.sources.compactMap { source -> StoreGuard.Target? in
-                switch source {
-                case .floor(let kind): return (kind == .force ? platform.force : platform.recommend).map { StoreGuard.Target.floor($0, kind) }
-                case .pin(let version): return versions.first { $0.id == version }.flatMap { StoreGuard.Target.pin($0, among: versions, at: now) }
-                }
-            }
-            guard !targets.isEmpty else { continue }
-            let what = targets.map(\.what).joined(separator: ", ")
+            platform.storefronts = Array(Set(platform.storefronts).union(change.storefrontsBefore)).sorted()
             if platform.storefronts.isEmpty {
-                notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(what) is unchecked against the stores: the platform names no storefronts", risk: false))
+                // Not checked, and said when a floor or pin of its own was raised or set (read from the rows:
+                // a version added to a platform that sells nowhere named costs no read of its versions).
+                let raised = Self.raised(change)
+                if !raised.isEmpty {
+                    notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(raised.joined(separator: ", ")) is unchecked against the stores: the platform names no storefronts", risk: false))
+                }
                 continue
             }
+            guard let project = try db.query("SELECT \(Store.projectColumns) FROM project WHERE id = ?", [.int(platform.projectID)]).first.map(store.project) else { continue }
+            let versions = try store.versions(platform: platform.id, withNotes: false)
+            let after = StoreGuard.targets(platform, versions, at: now)
             // Made by this change (apply of a new project, an undone removal): its evidence went with it,
             // or never was, so nothing can be checked yet; said, never silent.
-            if found.created {
-                notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(what) is unchecked against the stores: the platform is new to this database, which holds no store evidence for it yet", risk: false))
+            if change.created {
+                if !after.isEmpty {
+                    notes.append(StoreNote(platform: platform.name, text: "\(platform.name): \(after.map(\.what).joined(separator: ", ")) is unchecked against the stores: the platform is new to this database, which holds no store evidence for it yet", risk: false))
+                }
                 continue
             }
+            // The targets as they were: a floor or pin set, or one whose target moved because a version
+            // was removed, released later or given another build, needs more of the store than before.
+            var platformBefore = platform
+            if let image = change.platformBefore { platformBefore = Self.floors(image, on: platformBefore) }
+            let versionsBefore = Self.versions(versions, undoing: change.versions)
+            let before = Dictionary(StoreGuard.targets(platformBefore, versionsBefore, at: now).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            let raised = after.filter { t in
+                // A pin made weaker (force to recommend) asks nothing new of the stores.
+                let previous = before[t.key] ?? (t.key.hasPrefix("recommend pin ") ? before["force" + t.key.dropFirst("recommend".count)] : nil)
+                return previous.map { t.rises(from: $0, android: platform.isAndroid, versionsBefore: versionsBefore, versionsNow: versions) } ?? true
+            }
+            // A pin set (or left) with nothing released above it sends users to an update no store serves.
+            let stranded = StoreGuard.pinsWithNothingAbove(versions, at: now).filter { v in
+                !StoreGuard.pinsWithNothingAbove(versionsBefore, at: now).contains { $0.id == v.id && $0.policy == v.policy }
+            }
+            guard !raised.isEmpty || !stranded.isEmpty else { continue }
             let evidence = try store.storeEvidence(project: project.id)[platform.id]
-            for target in targets {
-                let findings = StoreGuard.unserved(target, on: platform, versions: versions, evidence: evidence, delay: project.releaseDelayDays * 86400, now: now)
-                guard !findings.isEmpty else { continue }
+            var problems: [(StoreGuard.Target, [StoreGuard.Finding])] = raised.map { target in
+                (target, StoreGuard.unserved(target, on: platform, versions: versions, evidence: evidence, delay: project.releaseDelayDays * 86400, now: now))
+            }
+            problems += stranded.map { v in
+                (StoreGuard.Target(version: v.version, build: v.build, what: "the \(v.policy!.rawValue) pin of \(v.version.text)", key: "\(v.policy!.rawValue) pin \(v.id)"),
+                 [StoreGuard.Finding(storefront: nil, reason: "no version above \(v.version.text) is released, so no store serves what it asks users to install", safeAt: nil)])
+            }
+            for (target, findings) in problems where !findings.isEmpty {
                 guard allowStoreRisk else { throw StoreGuard.refusal(target, on: platform, findings) }
                 notes.append(StoreNote(platform: platform.name, text: StoreGuard.sentence(target, on: platform, findings), risk: true,
                                        safeAt: StoreGuard.safeAt(findings)))
-                risks.append("\(platform.name) " + findings.prefix(4).map { $0.storefront ?? "play" }.joined(separator: ","))
+                risks.append("\(platform.name) " + findings.prefix(4).map { $0.storefront ?? "all" }.joined(separator: ","))
             }
         }
         storeNotes += notes
@@ -67,44 +86,86 @@ extension Session {
         }
     }
 
-    enum TargetSource: Equatable { case floor(WriteRules.FloorKind), pin(Int64) }
-
-    /// What a change raised on one platform.
-    struct Raised {
-        var sources: [TargetSource] = []
-        /// The platform is one the change made.
+    /// What a change did to one platform: its row before (nil when unchanged or made), and its versions' rows.
+    struct Touched {
         var created = false
-        /// Its storefronts before the change.
+        var platformBefore: [String: JSON]?
+        var platformAfter: [String: JSON]?
         var storefrontsBefore: [String] = []
+        var versions: [(before: [String: JSON]?, after: [String: JSON]?)] = []
     }
 
-    /// The floors raised and pins set or strengthened by `rows`, per platform
-    /// id. A floor lowered or cleared, a deadline moved, a pin taken off or
-    /// weakened raises nothing; a platform the change made raises every
-    /// floor and pin it has.
-    static func raised(_ rows: [RowChange]) -> [Int64: Raised] {
-        var found: [Int64: Raised] = [:]
+    /// The platforms whose rows, or whose versions' rows, the change touched (not those it removed).
+    static func touched(_ rows: [RowChange]) -> [Int64: Touched] {
+        var found: [Int64: Touched] = [:]
         for row in rows where row.table == "platform" {
             guard let after = row.after, case .int(let id)? = after["id"] else { continue }
-            let before = row.before ?? [:]
-            if row.before == nil { found[id, default: Raised()].created = true }
-            if case .string(let list)? = before["storefronts"] {
-                found[id, default: Raised()].storefrontsBefore = list.split(separator: ",").map(String.init)
-            }
-            for kind in [WriteRules.FloorKind.force, .recommend] where rises(kind.rawValue, before, after) {
-                found[id, default: Raised()].sources.append(.floor(kind))
-            }
+            var t = found[id] ?? Touched()
+            t.created = row.before == nil
+            t.platformBefore = row.before
+            t.platformAfter = after
+            if case .string(let list)? = row.before?["storefronts"] { t.storefrontsBefore = list.split(separator: ",").map(String.init) }
+            found[id] = t
         }
         for row in rows where row.table == "version" {
-            guard let after = row.after, case .int(let id)? = after["id"], case .int(let platform)? = after["platform_id"],
-                  case .string(let pin)? = after["policy"], pin == "force" || pin == "recommend" else { continue }
-            var was = "none"
-            if case .string(let p)? = row.before?["policy"] { was = p }
-            // Set, or strengthened from recommend to force.
-            guard was == "none" || (was == "recommend" && pin == "force") else { continue }
-            found[platform, default: Raised()].sources.append(.pin(id))
+            guard case .int(let platform)? = (row.after ?? row.before)?["platform_id"] else { continue }
+            found[platform, default: Touched()].versions.append((row.before, row.after))
         }
-        return found.filter { !$0.value.sources.isEmpty }
+        return found
+    }
+
+    /// The floors and pins a change on a platform that names no storefronts raised or set, in words, from its rows alone.
+    static func raised(_ change: Touched) -> [String] {
+        var words: [String] = []
+        if let after = change.platformAfter {
+            for kind in ["force", "recommend"] where rises(kind, change.platformBefore ?? [:], after) {
+                if case .string(let v)? = after["\(kind)_version"] { words.append("the \(kind) floor \(v)") }
+            }
+        }
+        for (before, after) in change.versions {
+            guard let after, case .string(let pin)? = after["policy"], pin == "force" || pin == "recommend", case .string(let v)? = after["version"] else { continue }
+            var was = "none"
+            if case .string(let p)? = before?["policy"] { was = p }
+            if was == "none" || (was == "recommend" && pin == "force") { words.append("the \(pin) pin of \(v)") }
+        }
+        return words
+    }
+
+    /// `platform` with the floors and storefronts its row held in `image`.
+    static func floors(_ image: [String: JSON], on platform: PlatformRecord) -> PlatformRecord {
+        var p = platform
+        func floor(_ word: String) -> Floor? {
+            guard case .string(let text)? = image["\(word)_version"], let v = try? Version(text) else { return nil }
+            var build: Int64?
+            if case .int(let b)? = image["\(word)_build"] { build = b }
+            return Floor(version: v, build: build)
+        }
+        p.force = floor("force")
+        p.recommend = floor("recommend")
+        return p
+    }
+
+    /// The platform's versions before the change: those it made taken out, those it changed or removed put back as they were.
+    static func versions(_ now: [VersionRecord], undoing changes: [(before: [String: JSON]?, after: [String: JSON]?)]) -> [VersionRecord] {
+        guard !changes.isEmpty else { return now }
+        var byID = Dictionary(now.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (before, after) in changes {
+            if case .int(let id)? = after?["id"] { byID[id] = nil }
+            if let before, let v = version(before) { byID[v.id] = v }
+        }
+        return byID.values.sorted { Release.isBelow($0.release, $1.release) }
+    }
+
+    /// A version row's image as a record (without notes); nil for an image that is not one.
+    static func version(_ image: [String: JSON]) -> VersionRecord? {
+        guard case .int(let id)? = image["id"], case .int(let platform)? = image["platform_id"],
+              case .string(let text)? = image["version"], let v = try? Version(text) else { return nil }
+        func int(_ key: String) -> Int64? { if case .int(let n)? = image[key] { return n } else { return nil } }
+        var pin: VersionRecord.Pin?
+        if case .string(let p)? = image["policy"] { pin = VersionRecord.Pin(rawValue: p) }
+        var minOS: String?
+        if case .string(let os)? = image["min_os"] { minOS = os }
+        return VersionRecord(id: id, platformID: platform, version: v, build: int("build"), releasedAt: int("released_at"), minOS: minOS, policy: pin, notes: [:])
     }
 
     /// Whether the floor `word` (force, recommend) is set higher in `after` than in `before`.

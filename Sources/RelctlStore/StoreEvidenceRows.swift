@@ -85,8 +85,9 @@ extension Store {
                 }
                 let countries: [String]?
                 do { countries = try x.string(6).map(Names.storefronts) } catch let e as InputError { throw badRow(row, "its countries: \(e.message)") }
+                guard let rest = x.int(7), rest == 0 || rest == 1 else { throw badRow(row, "its rest_of_world is not 0 or 1") }
                 releases.append(PlayRelease(track: x.text(1), name: x.string(2), status: status, userFraction: fraction, versionCodes: codes,
-                                            countries: countries, restOfWorld: x.int(7) == 1))
+                                            countries: countries, restOfWorld: rest == 1))
             }
             evidence[id, default: StoreEvidence()].play = PlayTracks(importedAt: at, releases: releases)
         }

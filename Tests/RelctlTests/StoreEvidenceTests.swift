@@ -289,7 +289,7 @@ final class StoreEvidenceTests: XCTestCase {
         h.sample()
         h.ok("platform edit ios --storefronts us")
         h.ok("policy set 1.0 recommend --platform ios --yes --allow-store-risk")
-        h.fails("policy set 1.0 force --platform ios --yes", "the force pin of 1.0 (it needs a release above it served) on ios")
+        h.fails("policy set 1.0 force --platform ios --yes", "the force pin of 1.0 (its users are sent to 2.0; a store serving 1.1 or later lets them update) on ios")
         // Weakened: never refused.
         h.ok("policy set 1.0 force --platform ios --yes --allow-store-risk")
         h.ok("policy set 1.0 recommend --platform ios --yes")
@@ -307,6 +307,74 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("platform rm ios --yes")
         let undone = h.ok("undo --yes")
         XCTAssertTrue(undone.err.contains("is unchecked against the stores: the platform is new to this database"), undone.err)
+    }
+
+    /// A floor or pin whose target moves (a version removed, given another build, released later) needs
+    /// the stores again; a pin left with nothing released above it asks users for what no store serves.
+    func testTargetsThatMoveAreCheckedAgain() throws {
+        let server = try server()
+        let h = storeHarness(server)
+        h.ok("platform edit ios --storefronts de")
+        server.serve("de", version: "2.0", released: "2026-11-01T00:00:00Z")
+        h.ok("store fetch")
+        // 1.1 pinned to force: users update to 2.0 or later, which de serves.
+        h.ok("policy set 1.1 force --platform ios --yes")
+        // Without 2.0, they would need 2.1, which de does not serve.
+        h.fails("version rm 2.0 --platform ios --yes", "the force pin of 1.1 (its users are sent to 2.1; a store serving 2.1 or later lets them update) on ios is not served everywhere the app sells: de: the lookup shows 2.0")
+        h.fails("version edit 2.0 --platform ios --unreleased --yes", "de: the lookup shows 2.0")
+        h.ok("version rm 2.0 --platform ios --yes --allow-store-risk")
+        // Android: a floor without a build needs the lowest recorded build at or above it, which an edit moves.
+        h.ok("platform edit android --storefronts us")
+        let tracks = h.dir + "/tracks.json"
+        try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"200\"],\"status\":\"completed\"}]}]}".write(toFile: tracks, atomically: true, encoding: .utf8)
+        h.ok("store import play \(tracks)")
+        h.ok("force 2.0.0 --platform android --yes")
+        h.fails("version edit 2.0.0 --platform android --build 205 --yes", "versionCode 205")
+        // Play completed it just now: the release delay applies as to a lookup.
+        h.ok("version add 2.1.0 --platform android --build 210 --released 2026-11-29T11:00:00Z")
+        try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"210\"],\"status\":\"completed\"}]}]}".write(toFile: tracks, atomically: true, encoding: .utf8)
+        h.ok("store import play \(tracks)")
+        let delayed = h.fails("force 2.1.0 --platform android --yes", "less than the release delay of 1 day ago")
+        XCTAssertTrue(delayed.err.contains("it becomes safe at 2026-11-30 11:00"), delayed.err)
+        // A pin with nothing released above it, brought in by a file.
+        let file = h.dir + "/shop.relctl.json"
+        h.ok("export --output \(file)")
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        let ios = text.range(of: "\"2.1\": {")!
+        let pin = try XCTUnwrap(text.range(of: "\"pin\":null", range: ios.upperBound..<text.endIndex))
+        text.replaceSubrange(pin, with: "\"pin\":\"force\"")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        h.fails("apply \(file) --yes", "no version above 2.1 is released")
+    }
+
+    /// The bundle id path of the lookup, and the evidence's age when another instant is asked about.
+    func testBundleIDLookupsAndStatusAt() throws {
+        let server = try server()
+        let h = storeHarness(server)
+        h.ok("platform add tvos --bundle-id com.example.shop --storefronts us")
+        h.ok("version add 2.1 --platform tvos --released 2026-11-01T00:00:00Z")
+        try "{\"resultCount\":1,\"results\":[{\"version\":\"9.9\",\"currentVersionReleaseDate\":\"2026-11-01T00:00:00Z\"}]}".write(toFile: server.answers + "/us.json", atomically: true, encoding: .utf8)
+        h.fails("store fetch --platform tvos", "the result has no \"bundleId\" to tell which app it is")
+        XCTAssertEqual(server.queries().last?["bundleId"], "com.example.shop")
+        try "{\"resultCount\":1,\"results\":[{\"bundleId\":\"com.other.app\",\"version\":\"9.9\"}]}".write(toFile: server.answers + "/us.json", atomically: true, encoding: .utf8)
+        h.fails("store fetch --platform tvos", "the answer is for com.other.app, not com.example.shop")
+        try "{\"resultCount\":1,\"results\":[{\"bundleId\":\"com.example.shop\",\"version\":\"2.1\",\"currentVersionReleaseDate\":\"2026-11-01T00:00:00Z\"}]}".write(toFile: server.answers + "/us.json", atomically: true, encoding: .utf8)
+        h.ok("store fetch --platform tvos")
+        h.ok("force 2.1 --platform tvos --yes")
+        // Asked about two days on, the evidence is as old as it is now: still fresh, still serving 2.1.
+        let later = h.ok("status --at 2026-12-01T12:00:00Z").out
+        XCTAssertTrue(later.contains("store: us 2.1 (fetched now)"), later)
+        XCTAssertFalse(later.contains("not shown served: the force floor 2.1 on tvos"), later)
+    }
+
+    /// What another party sends is read through a pipe, at most `limit` bytes: past it the program is killed.
+    func testCaptureStopsAtItsLimit() throws {
+        let endless = try XCTUnwrap(Spawn.capture("/bin/sh", ["-c", "yes"], env: ["PATH": "/usr/bin:/bin"], limit: 1000))
+        XCTAssertEqual(endless.stdout.count, 1001, "one byte past the limit, for the caller to refuse")
+        XCTAssertLessThan(endless.status, 0, "killed")
+        let exact = try XCTUnwrap(Spawn.capture("/bin/sh", ["-c", "head -c 1000 /dev/zero"], env: ["PATH": "/usr/bin:/bin"], limit: 1000))
+        XCTAssertEqual(exact.stdout.count, 1000)
+        XCTAssertEqual(exact.status, 0)
     }
 
     func testGuardRulesWithoutADatabase() throws {

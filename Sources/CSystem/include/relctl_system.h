@@ -1,9 +1,13 @@
-// The few C calls Swift cannot make itself (variadic ones).
+// The few C calls Swift cannot make itself (variadic ones, GNU extensions).
 #ifndef RELCTL_SYSTEM_H
 #define RELCTL_SYSTEM_H
 
 // Makes this process the subreaper of its descendants (Linux; 0 on success,
 // -1 where there is no such thing).
 int relctl_become_subreaper(void);
+
+// A pipe whose ends are close-on-exec from the start (pipe2 where there is
+// one, which Swift cannot see without _GNU_SOURCE); 0 on success.
+int relctl_pipe_cloexec(int fds[2]);
 
 #endif

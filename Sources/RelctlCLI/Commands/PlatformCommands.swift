@@ -138,7 +138,7 @@ enum PlatformCommands {
         if let fronts = f.storefronts, !fronts.isEmpty, !inv.dryRun {
             let snapshot = try store.read { try store.snapshot(project, notesShownAt: inv.now) }
             if let now = snapshot.platforms.first(where: { $0.id == p.id }) {
-                for line in StoreCommands.targetLines(now, snapshot, inv.now) where line.hasPrefix("not shown served") { inv.warn(line) }
+                for line in StoreCommands.targetLines(now, snapshot, now: inv.now, at: inv.now) where line.hasPrefix("not shown served") { inv.warn(line) }
             }
         }
         try inv.printWritten { try written(store, project, p.name) }

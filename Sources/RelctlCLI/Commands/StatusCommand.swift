@@ -75,7 +75,7 @@ enum StatusCommand {
                 "osBands": .array(bands.count > 1 ? bandDocs : []),
                 "lockouts": .array(lockouts.map { .string($0.sentence) }),
                 "versions": .array(versionDocs),
-                "store": StoreCommands.json(p, snapshot, at),
+                "store": StoreCommands.json(p, snapshot, now: inv.now, at: at),
             ]))
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }

@@ -32,7 +32,7 @@ enum StatusFleet {
         if inv.flag("html") {
             throw RelctlError.usage("--html writes the page of one project", hint: "choose it with -p SLUG; 'relctl publish DIR' writes DIR/index.html for the whole fleet")
         }
-        let projects = try store.read { try store.projects().map { try look(store, $0, at: at) } }
+        let projects = try store.read { try store.projects().map { try look(store, $0, at: at, now: inv.now) } }
         let needing = projects.filter { !$0.attention.isEmpty }
         let rest = projects.count - needing.count
         let counts: [(String, Int, String)] = [
@@ -58,7 +58,8 @@ enum StatusFleet {
     }
 
     /// What one project needs, read without its notes (the lines say nothing of them).
-    static func look(_ store: Store, _ project: ProjectRecord, at: Int64) throws -> Project {
+    /// `now`: the evidence is as old as it is now, whatever instant is asked about.
+    static func look(_ store: Store, _ project: ProjectRecord, at: Int64, now: Int64) throws -> Project {
         var out = Project(slug: project.slug, attention: [])
         for w in try store.maintenanceWindows(project: project.id) {
             let scope = w.platformName ?? "all platforms"
@@ -88,7 +89,7 @@ enum StatusFleet {
             }
             if !p.storefronts.isEmpty {
                 for target in StoreGuard.targets(p, versions, at: at) {
-                    let findings = StoreGuard.unserved(target, on: p, versions: versions, evidence: evidence[p.id], delay: project.releaseDelayDays * 86400, now: at)
+                    let findings = StoreGuard.unserved(target, on: p, versions: versions, evidence: evidence[p.id], delay: project.releaseDelayDays * 86400, now: now, at: at)
                     guard !findings.isEmpty else { continue }
                     let places = Suggest.few(findings.map { $0.storefront ?? "Play" })
                     out.attention.append(Attention(kind: "storeUnserved", platform: p.name, at: nil) { _ in "\(target.what) is not served by the store in \(places) ('relctl store show')" })

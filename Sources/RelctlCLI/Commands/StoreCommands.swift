@@ -7,7 +7,7 @@ import RelctlStore
 enum StoreCommands {
     static let command: RunnableCommand = RunnableCommand(
         "store", abstract: "Record and show what the App Store and Google Play serve where the app sells.",
-        discussion: "A platform with storefronts ('relctl platform edit ios --storefronts us,de,tr') has its floors and pins checked against this evidence: force, recommend, policy set, apply, undo and revert refuse one whose target a storefront's store does not serve (not in its lookup, released less than the release delay ago, inside a Play staged rollout, halted, or not offered in a country the app sells in), unless --allow-store-risk. Evidence older than a day counts as none.",
+        discussion: "A platform with storefronts ('relctl platform edit ios --storefronts us,de,tr') has its floors and pins checked against this evidence: force, recommend, policy set, apply, undo and revert (and version rm, edit and release and the imports, when they move a target) refuse one whose target a storefront's store does not serve (not in its lookup, released less than the release delay ago, inside a Play staged rollout, halted, or not offered in a country the app sells in), unless --allow-store-risk. Evidence older than a day counts as none.",
         subcommands: [fetch, importCommand, show],
         examples: [Example("relctl store fetch", "Ask the iTunes lookup what each storefront serves, for every Apple platform."),
                    Example("relctl store import play tracks.json", "Record Google Play's tracks (edits.tracks.list) for android."),
@@ -73,7 +73,8 @@ enum StoreCommands {
     static func download(_ curl: String, _ url: String, _ inv: Invocation) throws -> [UInt8] {
         let limit = StoreAnswers.limit
         // -q first: no ~/.curlrc changes what is asked or where.
-        guard let got = Spawn.capture(curl, ["-q", "--silent", "--show-error", "--fail", "--max-time", "20", "--max-filesize", String(limit),
+        // The bound is the pipe's (Spawn.capture's limit), the same whatever curl's version makes of --max-filesize.
+        guard let got = Spawn.capture(curl, ["-q", "--silent", "--show-error", "--fail", "--max-time", "20",
                                              "--proto", "=http,https", "--max-redirs", "3", "--location", "--", url],
                                       env: inv.context.env, limit: limit) else {
             throw RelctlError.failure("cannot start \(curl)", hint: "check that curl runs: curl --version")
@@ -142,46 +143,48 @@ enum StoreCommands {
     static func showEvidence(_ inv: Invocation, _ store: Store, _ project: ProjectRecord, _ names: [String]?) throws {
         let snapshot = try store.read { try store.snapshot(project, notesShownAt: inv.now) }
         let platforms = snapshot.platforms.filter { names?.contains($0.name) ?? true }
-        inv.render(.object(["project": .string(project.slug), "platforms": .array(platforms.map { json($0, snapshot, inv.now) })])) {
+        inv.render(.object(["project": .string(project.slug), "platforms": .array(platforms.map { json($0, snapshot, now: inv.now, at: inv.now) })])) {
             platforms.map { text($0, snapshot, inv) }.joined(separator: "\n")
         }
     }
 
     /// Each floor and pin of the platform that the stores are asked to serve, with what keeps it from being served (none: served).
-    static func targets(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ now: Int64) -> [(target: StoreGuard.Target, findings: [StoreGuard.Finding])] {
+    /// `at`: the instant asked about (status --at); the evidence is as old as it is `now`.
+    static func targets(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, now: Int64, at: Int64) -> [(target: StoreGuard.Target, findings: [StoreGuard.Finding])] {
         let versions = snapshot.versions(of: p)
-        var targets = StoreGuard.targets(p, versions, at: now)
+        var targets = StoreGuard.targets(p, versions, at: at)
         // The update the outdated rule offers every older version: during a Play staged rollout, a limit stated plainly.
-        if snapshot.project.outdated == .recommend, let newest = snapshot.newestAnnounced(p, at: now), versions.first?.id != newest.id {
+        if snapshot.project.outdated == .recommend, let newest = snapshot.newestAnnounced(p, at: at), versions.first?.id != newest.id {
             targets.append(StoreGuard.Target(version: newest.version, build: newest.build, what: "the update to \(newest.version.text) that older versions are offered"))
         }
-        return targets.map { ($0, StoreGuard.unserved($0, on: p, versions: versions, evidence: snapshot.store[p.id], delay: snapshot.delaySeconds, now: now)) }
+        return targets.map { ($0, StoreGuard.unserved($0, on: p, versions: versions, evidence: snapshot.store[p.id], delay: snapshot.delaySeconds, now: now, at: at)) }
     }
 
     /// Lines for people: "force floor 2.1: served in every storefront", or why not.
-    static func targetLines(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ now: Int64) -> [String] {
+    static func targetLines(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, now: Int64, at: Int64) -> [String] {
         guard !p.storefronts.isEmpty else {
             return p.force == nil && p.recommend == nil ? [] : ["floors unchecked against the stores: the platform names no storefronts"]
         }
-        return targets(p, snapshot, now).map { t, findings in
+        return targets(p, snapshot, now: now, at: at).map { t, findings in
             findings.isEmpty ? "\(t.what): served in every storefront" : "not shown served: " + StoreGuard.sentence(t, on: p, findings)
         }
     }
 
     /// `status`: a platform's storefronts in one line, then its floors' checks; nothing for a platform that names none.
     static func statusLines(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ inv: Invocation, at: Int64) -> [String] {
+        let now = inv.now
         guard !p.storefronts.isEmpty else { return [] }
         let evidence = snapshot.store[p.id] ?? StoreEvidence()
         var lines: [String] = []
         if p.isAndroid {
-            lines.append("store: " + (evidence.play.map { "Play tracks imported \(PeopleTime.format($0.importedAt, now: at, timeZone: inv.timeZone))" } ?? "no Play tracks imported"))
+            lines.append("store: " + (evidence.play.map { "Play tracks imported \(PeopleTime.format($0.importedAt, now: now, timeZone: inv.timeZone))" } ?? "no Play tracks imported"))
         } else {
             lines.append("store: " + p.storefronts.map { s in
                 guard let l = evidence.lookups.first(where: { $0.storefront == s }) else { return "\(s) never fetched" }
-                return "\(s) \(l.version?.text ?? "no result") (fetched \(PeopleTime.distance(l.fetchedAt - at)))"
+                return "\(s) \(l.version?.text ?? "no result") (fetched \(PeopleTime.distance(l.fetchedAt - now)))"
             }.joined(separator: ", "))
         }
-        return lines + targetLines(p, snapshot, at).filter { $0.hasPrefix("not shown served") }.map { inv.people(in: $0) }
+        return lines + targetLines(p, snapshot, now: now, at: at).filter { $0.hasPrefix("not shown served") }.map { inv.people(in: $0) }
     }
 
     static func text(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ inv: Invocation) -> String {
@@ -206,11 +209,11 @@ enum StoreCommands {
         } else {
             lines.append("  no Play tracks imported: relctl store import play FILE --platform \(p.name)")
         }
-        lines += targetLines(p, snapshot, inv.now).map { "  " + inv.people(in: $0) }
+        lines += targetLines(p, snapshot, now: inv.now, at: inv.now).map { "  " + inv.people(in: $0) }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ now: Int64) -> JSON {
+    static func json(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, now: Int64, at: Int64) -> JSON {
         let evidence = snapshot.store[p.id] ?? StoreEvidence()
         return .object([
             "platform": .string(p.name),
@@ -229,7 +232,7 @@ enum StoreCommands {
                          })])
             } ?? .null,
             "checked": .bool(!p.storefronts.isEmpty),
-            "targets": .array(p.storefronts.isEmpty ? [] : targets(p, snapshot, now).map { t, findings in
+            "targets": .array(p.storefronts.isEmpty ? [] : targets(p, snapshot, now: now, at: at).map { t, findings in
                 .object(["what": .string(t.what), "version": .string(t.version.text), "served": .bool(findings.isEmpty),
                          "safeAt": .time(StoreGuard.safeAt(findings)),
                          "problems": .array(findings.map { f in .object(["storefront": .optional(f.storefront), "reason": .string(f.reason)]) })])

@@ -90,7 +90,7 @@ enum VerifyCommand {
                 let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
                 for s in snapshots {
                     for p in s.platforms where !p.storefronts.isEmpty {
-                        unserved += StoreCommands.targets(p, s, inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
+                        unserved += StoreCommands.targets(p, s, now: inv.now, at: inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
                     }
                 }
                 take()

@@ -20,7 +20,7 @@ enum VersionCommands {
         "add", abstract: "Record a version of the app.",
         discussion: "The version is stored exactly as typed: it must be what the app reports (CFBundleShortVersionString or versionName), since some clients match it literally. With several platforms it is recorded on each, with the same build, release time, minimum OS and notes, in one change (every platform takes it, or none does); --json then prints {\"versions\": [...]}.",
         arguments: [Argument("VERSION", help: "The marketing version, 1 to 4 numbers separated by dots, like 2.1.0.")],
-        options: [Shared.platforms, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.dryRun],
+        options: [Shared.platforms, build, released, unreleased, PlatformCommands.minOS, notes, notesFile, notesLocale, Shared.allowStoreRisk, Shared.dryRun],
         examples: [Example("relctl version add 2.1.0 --platform ios --build 210 --notes \"Faster checkout\"", "Record iOS 2.1.0, released now."),
                    Example("relctl version add 2.2.0 --platform android --build 220 --unreleased", "Record a version before it ships.")]
     ) { inv in
@@ -149,7 +149,7 @@ enum VersionCommands {
     static let edit: RunnableCommand = RunnableCommand(
         "edit", abstract: "Change a version's build, minimum OS or release time.",
         discussion: "Moving the release time of a version already released (--released, --unreleased) restarts or withdraws its release delay: like 'relctl version release', it shows its impact, asks on a terminal and needs --yes elsewhere.",
-        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.dryRun, Shared.yes],
+        arguments: [Shared.version], options: [Shared.platform, build, released, unreleased, PlatformCommands.minOS, Shared.allowStoreRisk, Shared.dryRun, Shared.yes],
         examples: [Example("relctl version edit 2.0 --platform ios --min-os 16.0", "iOS 2.0 needs iOS 16.")]
     ) { inv in
         let newBuild = try inv.value("build").map(parseBuild)
@@ -179,7 +179,7 @@ enum VersionCommands {
     static let release: RunnableCommand = RunnableCommand(
         "release", abstract: "Mark a version released, now or at a time.",
         arguments: [Shared.version],
-        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.dryRun,
+        options: [Shared.platforms, Option("at", value: "TIME", help: "The release time (default now): " + TimeInput.forms + "."), Shared.allowStoreRisk, Shared.dryRun,
                   Shared.yes],
         examples: [Example("relctl version release 2.2.0 --platform ios,android", "2.2.0 shipped on both stores now.")]
     ) { inv in
@@ -205,7 +205,7 @@ enum VersionCommands {
     static let rm: RunnableCommand = RunnableCommand(
         "rm", abstract: "Remove a version and its notes.",
         discussion: "With several platforms the version is removed from each in one change: every platform must have it, or nothing changes.",
-        arguments: [Shared.version], options: [Shared.platforms, Shared.yes, Shared.dryRun],
+        arguments: [Shared.version], options: [Shared.platforms, Shared.allowStoreRisk, Shared.yes, Shared.dryRun],
         examples: [Example("relctl version rm 1.0 --platform ios --yes", "Forget iOS 1.0.")]
     ) { inv in
         let (store, project, platforms) = try inv.targets()

@@ -154,10 +154,9 @@ extension Spawn {
         }
         var pipeEnds: [Int32] = [-1, -1]
         if limit != nil {
-            guard pipe(&pipeEnds) == 0 else { return nil }
-            // Neither end leaks into another program started meanwhile; dup2 gives the child its own fd 1.
-            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+            // Neither end leaks into another program started meanwhile (close-on-exec from the start on
+            // Linux); dup2 gives the child its own fd 1.
+            guard relctl_pipe_cloexec(&pipeEnds) == 0 else { return nil }
         }
         let out = limit == nil ? temporary() : pipeEnds[1], err = temporary()
         // The pipe's write end is closed once the child holds it (below), the rest here.

@@ -9,23 +9,47 @@ public enum StoreGuard {
     public struct Target: Sendable, Equatable {
         public var version: Version
         public var build: Int64?
-        /// "the force floor 2.1", "the pin of 1.9 (force)".
+        /// "the force floor 2.1", "the force pin of 1.9 (…)".
         public var what: String
+        /// Which floor or pin it is ("force", "recommend", "force pin 12"): a change's targets are compared with those before it by
+        /// key, so a pin made stronger (recommend to force) is a new one.
+        public var key: String = ""
 
-        public init(version: Version, build: Int64?, what: String) { self.version = version; self.build = build; self.what = what }
+        public init(version: Version, build: Int64?, what: String, key: String = "") {
+            self.version = version; self.build = build; self.what = what; self.key = key
+        }
 
         public static func floor(_ floor: Floor, _ kind: WriteRules.FloorKind) -> Target {
-            Target(version: floor.version, build: floor.build, what: "the \(kind.rawValue) floor \(floor.text)")
+            Target(version: floor.version, build: floor.build, what: "the \(kind.rawValue) floor \(floor.text)", key: kind.rawValue)
         }
 
-        /// A pin sends its version's users to the lowest released version above it; nil when there is none (WriteRules refuses that).
+        /// A pin's users can update once their store serves anything above it: the lowest release
+        /// above is the target (the evaluator sends them to the newest). Nil when none is released.
         public static func pin(_ v: VersionRecord, among versions: [VersionRecord], at now: Int64) -> Target? {
-            guard let policy = v.policy, policy != .none,
-                  let next = versions.filter({ $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) })
-                      .min(by: { Release.isBelow($0.release, $1.release) }) else { return nil }
-            // Its users can update once their store serves anything above it: the lowest release above is the target.
-            return Target(version: next.version, build: next.build, what: "the \(policy.rawValue) pin of \(v.version.text) (it needs a release above it served)")
+            guard let policy = v.policy, policy != .none else { return nil }
+            let above = versions.filter { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
+            guard let next = above.min(by: { Release.isBelow($0.release, $1.release) }),
+                  let newest = above.max(by: { Release.isBelow($0.release, $1.release) }) else { return nil }
+            return Target(version: next.version, build: next.build,
+                          what: "the \(policy.rawValue) pin of \(v.version.text) (its users are sent to \(newest.version.text); a store serving \(next.version.text) or later lets them update)",
+                          key: "\(policy.rawValue) pin \(v.id)")
         }
+
+        /// Whether users sent here need more of the store than users sent to `before`: a higher
+        /// version, or on Android a higher versionCode (a floor without a build needs the lowest
+        /// recorded build at or above it, which moves with the versions).
+        public func rises(from before: Target, android: Bool, versionsBefore: [VersionRecord], versionsNow: [VersionRecord]) -> Bool {
+            if before.version < version { return true }
+            if version < before.version { return false }
+            guard android else { return false }
+            let was = StoreGuard.code(before, versionsBefore) ?? .min, now = StoreGuard.code(self, versionsNow) ?? .min
+            return now > was
+        }
+    }
+
+    /// The versionCode Play must serve for `target`: its build, else the lowest recorded at or above its version.
+    public static func code(_ target: Target, _ versions: [VersionRecord]) -> Int64? {
+        target.build ?? versions.filter { !($0.version < target.version) }.compactMap(\.build).min()
     }
 
     /// What a platform's floors and pins send users to, at `now`.
@@ -36,6 +60,14 @@ public enum StoreGuard {
         return targets + versions.compactMap { Target.pin($0, among: versions, at: now) }
     }
 
+    /// Pins that send their users to an update no released version provides (yet): nothing any store serves.
+    public static func pinsWithNothingAbove(_ versions: [VersionRecord], at now: Int64) -> [VersionRecord] {
+        versions.filter { v in
+            guard let p = v.policy, p != .none else { return false }
+            return !versions.contains { $0.isReleased(at: now) && Release.isBelow(v.release, $0.release) }
+        }
+    }
+
     /// Why one storefront does not serve the target. `storefront` nil: the
     /// whole platform (no Play evidence at all). `safeAt`: when time alone
     /// makes it served (the release delay passing), if it does.
@@ -43,6 +75,8 @@ public enum StoreGuard {
         public var storefront: String?
         public var reason: String
         public var safeAt: Int64?
+
+        public init(storefront: String?, reason: String, safeAt: Int64?) { self.storefront = storefront; self.reason = reason; self.safeAt = safeAt }
 
         public var text: String { storefront.map { "\($0): \(reason)" } ?? reason }
     }
@@ -52,7 +86,7 @@ public enum StoreGuard {
     public static func unserved(_ target: Target, on platform: PlatformRecord, versions: [VersionRecord], evidence: StoreEvidence?,
                                 delay: Int64, now: Int64, at: Int64? = nil) -> [Finding] {
         platform.isAndroid
-            ? play(target, platform, versions, evidence?.play, now)
+            ? play(target, platform, versions, evidence?.play, delay, now, max(at ?? now, now))
             : lookups(target, platform, versions, evidence?.lookups ?? [], delay, now, max(at ?? now, now))
     }
 
@@ -92,7 +126,8 @@ public enum StoreGuard {
         }
     }
 
-    private static func play(_ target: Target, _ platform: PlatformRecord, _ versions: [VersionRecord], _ play: PlayTracks?, _ now: Int64) -> [Finding] {
+    private static func play(_ target: Target, _ platform: PlatformRecord, _ versions: [VersionRecord], _ play: PlayTracks?,
+                             _ delay: Int64, _ now: Int64, _ at: Int64) -> [Finding] {
         guard let play else { return [Finding(storefront: nil, reason: "no Play tracks imported", safeAt: nil)] }
         if play.importedAt > now {
             return [Finding(storefront: nil, reason: "Play's tracks are dated \(Time.format(play.importedAt)), after now: evidence from a clock set wrong proves nothing", safeAt: nil)]
@@ -101,8 +136,7 @@ public enum StoreGuard {
             return [Finding(storefront: nil, reason: "Play's tracks were imported \(Time.format(play.importedAt)), and evidence older than a day counts as none", safeAt: nil)]
         }
         // Play knows versionCodes: the lowest that reaches the target.
-        let code = target.build ?? versions.filter { !($0.version < target.version) }.compactMap(\.build).min()
-        guard let code else {
+        guard let code = code(target, versions) else {
             return [Finding(storefront: nil, reason: "no version at or above \(target.version.text) has a build (versionCode) to find in Play's tracks", safeAt: nil)]
         }
         func name(_ c: Int64) -> String { versions.first { $0.build == c }.map { "\($0.version.text) (versionCode \(c))" } ?? "versionCode \(c)" }
@@ -114,7 +148,17 @@ public enum StoreGuard {
             let full = reaching.first { r in
                 r.offered(in: s) && (r.status == .completed || (r.status == .inProgress && (r.userFraction ?? (r.countries != nil ? 1 : 0)) >= 1))
             }
-            if full != nil { return nil }
+            if let full {
+                // Served: since when, by the recorded releases it holds that reach the target. A release Play
+                // completed just now has the same caches to get through as a lookup's.
+                let top = full.versionCodes.max()!
+                let first = versions.filter { v in v.build.map { $0 >= code && $0 <= top } ?? false }.compactMap(\.releasedAt).min()
+                if let first, first + delay > at {
+                    return Finding(storefront: s, reason: "\(name(top)) reaches the target, released \(Time.format(first)), less than the release delay of \(delay / 86400) day\(delay == 86400 ? "" : "s") ago",
+                                   safeAt: first + delay)
+                }
+                return nil
+            }
             let best = reaching.map { r in (r, r.versionCodes.max()!) }
             if let (r, c) = best.first(where: { $0.0.status == .inProgress }) {
                 if !r.offered(in: s) {
@@ -132,7 +176,8 @@ public enum StoreGuard {
                 return Finding(storefront: s, reason: "Play's release of \(name(c)) is not offered there", safeAt: nil)
             }
             let top = production.filter { $0.status == .completed && $0.offered(in: s) }.compactMap { $0.versionCodes.max() }.max()
-            return Finding(storefront: s, reason: top.map { "Play's production track serves \(name($0))" } ?? "Play's production track has no completed release", safeAt: nil)
+            return Finding(storefront: s, reason: top.map { "Play's production track serves \(name($0)), below the versionCode \(code) it needs" }
+                               ?? "Play's production track has no completed release", safeAt: nil)
         }
     }
 

@@ -15,8 +15,9 @@ public enum StoreAnswers {
             return StoreLookup(storefront: storefront, fetchedAt: fetchedAt, version: nil, releasedAt: nil, minOS: nil)
         }
         guard results.count == 1, case .object(let r) = first else { throw ImportProblem("the answer holds \(results.count) results, not one app") }
-        if let bundleID, case .string(let b)? = r["bundleId"], b != bundleID {
-            throw ImportProblem("the answer is for \(b), not \(bundleID)")
+        if let bundleID {
+            guard case .string(let b)? = r["bundleId"] else { throw ImportProblem("the result has no \"bundleId\" to tell which app it is") }
+            guard b == bundleID else { throw ImportProblem("the answer is for \(b), not \(bundleID)") }
         }
         if let appStoreID {
             guard case .int(let id)? = r["trackId"] else { throw ImportProblem("the result has no \"trackId\" to tell which app it is") }

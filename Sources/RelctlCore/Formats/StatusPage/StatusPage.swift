@@ -24,7 +24,7 @@ public enum StatusPage {
             let production = play.releases.filter { $0.track == "production" }
             h.text(production.isEmpty ? "no production release" : production.map { r in
                 "versionCode \(r.versionCodes.map(String.init).joined(separator: "+")) \(r.status.rawValue)"
-                    + (r.status == .inProgress || r.status == .halted ? " at \(r.percent)" : "") + (r.countries.map { " in " + $0.joined(separator: ", ") } ?? "")
+                    + (r.status == .inProgress || r.status == .halted ? " at \(r.percent)" : "") + (r.countries.map { " in " + $0.joined(separator: ", ") + (r.restOfWorld ? " and the rest of the world" : "") } ?? "")
             }.joined(separator: "; "))
             h.raw(" (tracks imported "); h.time(play.importedAt); h.raw(")</dd>\n")
         }
