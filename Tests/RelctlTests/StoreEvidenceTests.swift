@@ -101,18 +101,18 @@ final class StoreEvidenceTests: XCTestCase {
         // The lookup shows 2.1, released an hour ago: the store and its caches may not serve it yet.
         server.serve("us", version: "2.1", released: "2026-11-29T11:00:00Z")
         h.ok("store fetch")
-        let r = h.fails("force 2.1 --platform ios --yes", "less than the release delay of 1 day ago")
+        let r = h.fails("force 2.1 --platform ios --yes", "within the 1-day release delay")
         XCTAssertTrue(r.err.contains("it becomes safe at 2026-11-30 11:00"), r.err)
         // Over the delay, by this evidence: check --at asks about later instants.
         h.ok("force 2.1 --platform ios --yes --allow-store-risk")
-        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us").out.contains("less than the release delay"))
-        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us --at 2026-11-30T11:00:00Z").out.contains("us: the store offers the update to 2.1"))
+        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us").out.contains("within the 1-day release delay"))
+        XCTAssertTrue(h.ok("check 2.0 --platform ios --country us --at 2026-11-30T11:00:00Z").out.contains("us: the store offers an update to 2.1 or later"))
         h.ok("force --clear --platform ios --yes")
         // A floor that an older recorded release reaches was served before: 2.0 came first, long enough ago.
         h.ok("force 2.0 --platform ios --yes")
         // One recorded a minute ago proves nothing of the store.
         h.ok("version add 2.0.5 --platform ios --released 2026-11-29T11:59:00Z")
-        h.fails("recommend 2.0.5 --platform ios --yes", "less than the release delay of 1 day ago")
+        h.fails("recommend 2.0.5 --platform ios --yes", "within the 1-day release delay")
         let risk = h.ok("recommend 2.0.5 --platform ios --yes --allow-store-risk")
         XCTAssertTrue(risk.err.contains("from 2026-11-30 11:00"), "the instant the risk ends, in the preview: \(risk.err)")
         h.ok("recommend --clear --platform ios --yes")
@@ -159,6 +159,9 @@ final class StoreEvidenceTests: XCTestCase {
         // A completed release kept from a country.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\",\"countryTargeting\":{\"countries\":[\"us\"]}}"))")
         h.fails("force 2.1.0 --platform android --yes", "de, tr: Play's release of 2.1.0 (versionCode 210) is not offered there")
+        // The release nearest to serving it says why: done but kept from tr, not the halted one above it.
+        h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\",\"countryTargeting\":{\"countries\":[\"US\",\"DE\"]}},{\"versionCodes\":[\"220\"],\"status\":\"halted\",\"userFraction\":0.1}"))")
+        h.fails("force 2.1.0 --platform android --yes", "tr: Play's release of 2.1.0 (versionCode 210) is not offered there")
         // The beta track is not the public's.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"200\"],\"status\":\"completed\"}"))")
         h.fails("force 2.1.0 --platform android --yes", "Play's production track serves 2.0.0 (versionCode 200)")
@@ -169,8 +172,11 @@ final class StoreEvidenceTests: XCTestCase {
         // A file as old as its last write: a download two days old is no evidence today.
         let old = tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\"}")
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(h.now - 2 * 86_400))], ofItemAtPath: old)
-        h.ok("store import play \(old)")
+        h.fails("store import play \(old)", "before the tracks already recorded")
+        // Tracks a day old count as none.
+        h.now += 86_401
         h.fails("force 2.1.0 --platform android --yes", "evidence older than a day counts as none")
+        h.now -= 86_401
         // Completed: served everywhere.
         h.ok("store import play \(tracks("{\"versionCodes\":[\"210\"],\"status\":\"completed\"}"))")
         h.ok("force 2.1.0 --platform android --yes")
@@ -216,10 +222,14 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("store fetch")
         let out = h.ok("store show --platform ios").out
         XCTAssertTrue(out.contains("tr          no result"), out)
+        server.serve("tr", version: "7.0", released: "2026-11-20T10:00:00Z")
+        let unknown = h.ok("store fetch")
+        XCTAssertTrue(unknown.err.contains("the App Store serves 7.0, which this database does not record"), unknown.err)
         // Not a country, not an Apple platform, no storefronts: usage errors.
         h.fails("platform edit ios --storefronts us,uk", status: 2, "the United Kingdom's code is gb")
         h.fails("store fetch --platform android", status: 2, "the iTunes lookup knows Apple platforms")
-        h.ok("platform edit ios --storefronts \"\"")
+        let off = h.ok("platform edit ios --storefronts \"\"")
+        XCTAssertTrue(off.err.contains("no longer checked against the stores"), off.err)
         h.fails("store fetch", "names its storefronts")
         // A platform without storefronts keeps today's behaviour, with one line saying so.
         let unchecked = h.ok("force 2.1 --platform ios --yes")
@@ -254,12 +264,16 @@ final class StoreEvidenceTests: XCTestCase {
         XCTAssertEqual(store["served"] as? Bool, false)
         XCTAssertEqual(store["sentTo"] as? String, "2.1")
         let us = h.ok("check 1.1 --platform ios --country us").out
-        XCTAssertTrue(us.contains("us: the store offers the update to 2.1"), us)
+        XCTAssertTrue(us.contains("us: the store offers an update to 2.1 or later"), us)
+        // Sent to a newer release than the store has, a user below the floor still updates out of it there.
+        h.ok("version add 2.2 --platform ios --released 2026-11-25T00:00:00Z")
+        let newer = h.ok("check 1.1 --platform ios --country us").out
+        XCTAssertTrue(newer.contains("target:        2.2") && newer.contains("us: the store offers an update to 2.1 or later"), newer)
         h.fails("check 1.1 --platform ios --country xx", status: 2, "'xx' is not a country code")
         // status and the status page show each storefront and its evidence.
         let status = h.ok("status").out
         XCTAssertTrue(status.contains("store: de 2.0 (fetched now), tr no result (fetched now), us 2.1 (fetched now)"), status)
-        XCTAssertTrue(status.contains("not shown served: the force floor 2.1 on ios"), status)
+        XCTAssertTrue(status.contains("not served: the force floor 2.1 on ios"), status)
         // verify says which live floors the stores do not serve.
         h.ok("publish \(h.dir)/out")
         let verified = h.ok("verify \(h.dir)/out --json").json as! [String: Any]
@@ -334,7 +348,7 @@ final class StoreEvidenceTests: XCTestCase {
         h.ok("version add 2.1.0 --platform android --build 210 --released 2026-11-29T11:00:00Z")
         try "{\"tracks\":[{\"track\":\"production\",\"releases\":[{\"versionCodes\":[\"210\"],\"status\":\"completed\"}]}]}".write(toFile: tracks, atomically: true, encoding: .utf8)
         h.ok("store import play \(tracks)")
-        let delayed = h.fails("force 2.1.0 --platform android --yes", "less than the release delay of 1 day ago")
+        let delayed = h.fails("force 2.1.0 --platform android --yes", "within the 1-day release delay")
         XCTAssertTrue(delayed.err.contains("it becomes safe at 2026-11-30 11:00"), delayed.err)
         // A pin with nothing released above it, brought in by a file.
         let file = h.dir + "/shop.relctl.json"
@@ -364,7 +378,7 @@ final class StoreEvidenceTests: XCTestCase {
         // Asked about two days on, the evidence is as old as it is now: still fresh, still serving 2.1.
         let later = h.ok("status --at 2026-12-01T12:00:00Z").out
         XCTAssertTrue(later.contains("store: us 2.1 (fetched now)"), later)
-        XCTAssertFalse(later.contains("not shown served: the force floor 2.1 on tvos"), later)
+        XCTAssertFalse(later.contains("not served: the force floor 2.1 on tvos"), later)
     }
 
     /// What another party sends is read through a pipe, at most `limit` bytes: past it the program is killed.

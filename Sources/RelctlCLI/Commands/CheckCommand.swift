@@ -35,7 +35,7 @@ enum CheckCommand {
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
         let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
-        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, now: inv.now, at: at) }
+        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, client: client, now: inv.now, at: at) }
         var full = doc
         if case .object(var o) = doc {
             if let storeCheck { o["store"] = storeCheck.json }
@@ -78,7 +78,8 @@ enum CheckCommand {
 
     /// What the store of `country` serves, by the evidence, and whether it offers the update the verdict sends the user to.
     /// The evidence is as old as it is `now`; at a later `at`, the release delay is judged then.
-    static func storeLine(_ country: String, _ verdict: Verdict, _ platform: PlatformRecord, _ snapshot: ProjectSnapshot, now: Int64, at: Int64) -> (text: String, json: JSON) {
+    static func storeLine(_ country: String, _ verdict: Verdict, _ platform: PlatformRecord, _ snapshot: ProjectSnapshot, client release: Release,
+                          now: Int64, at: Int64) -> (text: String, json: JSON) {
         var here = platform
         here.storefronts = [country]
         let versions = snapshot.versions(of: platform)
@@ -86,17 +87,28 @@ enum CheckCommand {
         let named = platform.storefronts.contains(country) ? "" : " (not one of \(platform.name)'s storefronts, so its floors are not checked there)"
         let seen = platform.isAndroid ? "" : evidence?.lookups.first { $0.storefront == country }.map { l in
             "the lookup shows \(l.version?.text ?? "no result"), fetched \(Time.format(l.fetchedAt))" } ?? "never fetched"
-        guard let target = verdict.target, verdict.kind == .optional || verdict.kind == .required else {
+        guard let sentTo = verdict.target, verdict.kind == .optional || verdict.kind == .required else {
             let text = "\(country): \(platform.isAndroid ? (evidence?.play == nil ? "no Play tracks imported" : "Play tracks imported") : seen)\(named)"
             return (text, .object(["country": .string(country), "sentTo": .null, "served": .null, "problems": .array([])]))
         }
-        let findings = StoreGuard.unserved(StoreGuard.Target(version: target.version, build: target.build, what: "the update to \(target.version.text)"),
-                                           on: here, versions: versions, evidence: evidence, delay: snapshot.delaySeconds, now: now, at: at)
+        // What the store must serve for the prompt to be answered: the floor that decided it (updating to it
+        // ends a required update), the lowest release above a pinned version, else the version announced.
+        let client = versions.first { $0.version == release.version && ($0.build == nil || release.build == nil || $0.build == release.build) }
+        let floor: Floor? = verdict.decidedBy == .forceFloor || verdict.decidedBy == .forceDeadline ? platform.force
+            : verdict.decidedBy == .recommendFloor ? platform.recommend : nil
+        let needed: StoreGuard.Target
+        if let floor {
+            needed = StoreGuard.Target(version: floor.version, build: floor.build, what: "an update to \(floor.text) or later")
+        } else if verdict.decidedBy == .pin, let client, let above = StoreGuard.Target.pin(client, among: versions, at: at) {
+            needed = StoreGuard.Target(version: above.version, build: above.build, what: "an update above \(client.version.text)")
+        } else {
+            needed = StoreGuard.Target(version: sentTo.version, build: sentTo.build, what: "the update to \(sentTo.version.text)")
+        }
+        let findings = StoreGuard.unserved(needed, on: here, versions: versions, evidence: evidence, delay: snapshot.delaySeconds, now: now, at: at)
         let text = findings.isEmpty
-            ? "\(country): the store offers the update to \(target.version.text)\(seen.isEmpty ? "" : " (\(seen))")\(named)"
-            : "\(country): the store may not offer the update to \(target.version.text): " + findings.map(\.reason).joined(separator: "; ")
-                + " — this user is sent to a store page that offers nothing newer\(named)"
-        return (text, .object(["country": .string(country), "sentTo": .string(target.version.text), "served": .bool(findings.isEmpty),
+            ? "\(country): the store offers \(needed.what)\(seen.isEmpty ? "" : " (\(seen))")\(named)"
+            : "\(country): the store may not offer \(needed.what): " + findings.map(\.reason).joined(separator: "; ") + named
+        return (text, .object(["country": .string(country), "sentTo": .string(sentTo.version.text), "served": .bool(findings.isEmpty),
                                "problems": .array(findings.map { .string($0.reason) })]))
     }
 

@@ -134,11 +134,14 @@ enum PlatformCommands {
             try s.editPlatform(p, of: project, bundleID: f.bundle, appStoreID: f.store, minOS: f.minOS, storeURL: f.url, storefronts: f.storefronts, now: inv.now)
         }
         inv.info("updated platform \(p.name)")
+        if let fronts = f.storefronts, fronts.isEmpty, !p.storefronts.isEmpty {
+            inv.warn("\(p.name) names no storefronts now: its floors and pins are no longer checked against the stores")
+        }
         // Storefronts named: the floors already live are checked now, and said when the stores do not serve them.
         if let fronts = f.storefronts, !fronts.isEmpty, !inv.dryRun {
             let snapshot = try store.read { try store.snapshot(project, notesShownAt: inv.now) }
             if let now = snapshot.platforms.first(where: { $0.id == p.id }) {
-                for line in StoreCommands.targetLines(now, snapshot, now: inv.now, at: inv.now) where line.hasPrefix("not shown served") { inv.warn(line) }
+                for line in StoreCommands.targetLines(now, snapshot, now: inv.now, at: inv.now) where line.hasPrefix("not served") { inv.warn(line) }
             }
         }
         try inv.printWritten { try written(store, project, p.name) }

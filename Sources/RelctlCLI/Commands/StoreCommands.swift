@@ -65,6 +65,11 @@ enum StoreCommands {
         }
         for (p, lookups) in fetched {
             inv.info("\(p.name): " + lookups.map { "\($0.storefront) \($0.version?.text ?? "no result")" }.joined(separator: ", "))
+            // A version the stores serve that this database does not know: the floors are checked against it all the same.
+            let known = try store.read { try store.versions(platform: p.id, withNotes: false) }
+            for v in Set(lookups.compactMap { $0.version?.text }).sorted() where !known.contains(where: { $0.version.text == v }) {
+                inv.info("\(p.name): the App Store serves \(v), which this database does not record: relctl version add \(v) --platform \(p.name) --released TIME")
+            }
         }
         try showEvidence(inv, store, project, platforms.map(\.name))
     }
@@ -114,8 +119,14 @@ enum StoreCommands {
         guard bytes.count <= StoreAnswers.limit else {
             throw RelctlError.failure("cannot import \(path): it holds more than \(StoreAnswers.limit >> 20) MiB, far more than Play's tracks", hint: "give the answer of edits.tracks.list")
         }
-        // The answer is as old as the file holding it: a week-old download is no evidence today.
+        // The answer is as old as the file holding it: a week-old download is no evidence today,
+        // and never replaces tracks recorded as of a later instant.
         let taken = path == "-" ? inv.now : min(inv.now, FileSystem.modified(path) ?? inv.now)
+        let recorded = try store.read { try store.storeEvidence(project: project.id)[platform.id]?.play?.importedAt }
+        if let recorded, taken < recorded {
+            throw RelctlError.failure("\(path) was last changed \(Time.format(taken)), before the tracks already recorded for \(platform.name) (as of \(Time.format(recorded))); nothing was recorded",
+                                      hint: "import the answer the Play Developer API gives now")
+        }
         let tracks: PlayTracks
         do { tracks = try StoreAnswers.playTracks(bytes, importedAt: taken) } catch let problem as ImportProblem {
             throw RelctlError.failure("cannot import \(path): \(problem.message)", hint: "give the JSON of the Play Developer API's edits.tracks.list, as it returned it")
@@ -166,7 +177,7 @@ enum StoreCommands {
             return p.force == nil && p.recommend == nil ? [] : ["floors unchecked against the stores: the platform names no storefronts"]
         }
         return targets(p, snapshot, now: now, at: at).map { t, findings in
-            findings.isEmpty ? "\(t.what): served in every storefront" : "not shown served: " + StoreGuard.sentence(t, on: p, findings)
+            findings.isEmpty ? "\(t.what): served in every storefront" : "not served: " + StoreGuard.sentence(t, on: p, findings)
         }
     }
 
@@ -177,14 +188,14 @@ enum StoreCommands {
         let evidence = snapshot.store[p.id] ?? StoreEvidence()
         var lines: [String] = []
         if p.isAndroid {
-            lines.append("store: " + (evidence.play.map { "Play tracks imported \(PeopleTime.format($0.importedAt, now: now, timeZone: inv.timeZone))" } ?? "no Play tracks imported"))
+            lines.append("store: " + (evidence.play.map { "Play tracks as of \(PeopleTime.format($0.importedAt, now: now, timeZone: inv.timeZone))" } ?? "no Play tracks imported"))
         } else {
             lines.append("store: " + p.storefronts.map { s in
                 guard let l = evidence.lookups.first(where: { $0.storefront == s }) else { return "\(s) never fetched" }
                 return "\(s) \(l.version?.text ?? "no result") (fetched \(PeopleTime.distance(l.fetchedAt - now)))"
             }.joined(separator: ", "))
         }
-        return lines + targetLines(p, snapshot, now: now, at: at).filter { $0.hasPrefix("not shown served") }.map { inv.people(in: $0) }
+        return lines + targetLines(p, snapshot, now: now, at: at).filter { $0.hasPrefix("not served") }.map { inv.people(in: $0) }
     }
 
     static func text(_ p: PlatformRecord, _ snapshot: ProjectSnapshot, _ inv: Invocation) -> String {
@@ -201,7 +212,7 @@ enum StoreCommands {
                 lines += Table.render(["STOREFRONT", "VERSION", "RELEASED", "MIN OS", "FETCHED"], rows).split(separator: "\n").map { "  " + $0 }
             }
         } else if let play = evidence.play {
-            lines.append("  Play tracks imported \(age(play.importedAt))")
+            lines.append("  Play tracks as of \(age(play.importedAt)) (the imported file's time)")
             for r in play.releases {
                 let countries = r.countries.map { " in " + $0.joined(separator: ",") + (r.restOfWorld ? " and the rest of the world" : "") } ?? ""
                 lines.append("  \(r.track): versionCode \(r.versionCodes.map(String.init).joined(separator: "+")) \(r.status.rawValue)\(r.status == .inProgress || r.status == .halted ? " at " + r.percent : "")\(countries)")

@@ -151,7 +151,7 @@ enum VerifyCommand {
             if !changed.isEmpty { s += "files changed after publishing:\n" + changed.map { "  \($0.0): \($0.1)\n" }.joined() }
             if !signatures.isEmpty { s += "signatures:\n" + signatures.map { "  " + $0.line(inv) + "\n" }.joined() }
             if !unserved.isEmpty {
-                s += "not shown served by the stores ('relctl store show'):\n"
+                s += "not served by the stores, by the evidence ('relctl store show'):\n"
                 s += unserved.prefix(10).map { "  \($0.project): " + inv.people(in: StoreGuard.sentence($0.target, on: $0.platform, $0.findings)) + "\n" }.joined()
                 if unserved.count > 10 { s += "  … and \(unserved.count - 10) more (relctl verify \(dir.shellWord) --json lists every one)\n" }
             }

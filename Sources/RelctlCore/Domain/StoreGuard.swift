@@ -119,7 +119,7 @@ public enum StoreGuard {
                 return Finding(storefront: s, reason: "the lookup shows \(served.text) without a release date, so the release delay cannot be told", safeAt: nil)
             }
             if released + delay > at {
-                return Finding(storefront: s, reason: "the lookup shows \(served.text), released \(Time.format(released)), less than the release delay of \(delay / 86400) day\(delay == 86400 ? "" : "s") ago",
+                return Finding(storefront: s, reason: "the lookup shows \(served.text), released \(Time.format(released)), within the \(delay / 86400)-day release delay",
                                safeAt: released + delay)
             }
             return nil
@@ -154,26 +154,28 @@ public enum StoreGuard {
                 let top = full.versionCodes.max()!
                 let first = versions.filter { v in v.build.map { $0 >= code && $0 <= top } ?? false }.compactMap(\.releasedAt).min()
                 if let first, first + delay > at {
-                    return Finding(storefront: s, reason: "\(name(top)) reaches the target, released \(Time.format(first)), less than the release delay of \(delay / 86400) day\(delay == 86400 ? "" : "s") ago",
+                    return Finding(storefront: s, reason: "\(name(top)) reaches the target, released \(Time.format(first)), within the \(delay / 86400)-day release delay",
                                    safeAt: first + delay)
                 }
                 return nil
             }
             let best = reaching.map { r in (r, r.versionCodes.max()!) }
-            if let (r, c) = best.first(where: { $0.0.status == .inProgress }) {
-                if !r.offered(in: s) {
-                    return Finding(storefront: s, reason: "Play's staged rollout of \(name(c)) is not offered there", safeAt: nil)
-                }
+            // The release that comes nearest to serving it there says why it does not: one rolling out
+            // there, then one done but kept from the country, then one rolling out elsewhere, halted, a draft.
+            if let (r, c) = best.first(where: { $0.0.status == .inProgress && $0.0.offered(in: s) }) {
                 return Finding(storefront: s, reason: "\(name(c)) is in a staged rollout at \(r.percent) on Play: users outside it cannot install it, and a prompt sends them to a store page that offers nothing", safeAt: nil)
+            }
+            if let (_, c) = best.first(where: { $0.0.status == .completed }) {
+                return Finding(storefront: s, reason: "Play's release of \(name(c)) is not offered there", safeAt: nil)
+            }
+            if let (_, c) = best.first(where: { $0.0.status == .inProgress }) {
+                return Finding(storefront: s, reason: "Play's staged rollout of \(name(c)) is not offered there", safeAt: nil)
             }
             if let (_, c) = best.first(where: { $0.0.status == .halted }) {
                 return Finding(storefront: s, reason: "Play's release of \(name(c)) is halted", safeAt: nil)
             }
             if let (_, c) = best.first(where: { $0.0.status == .draft }) {
                 return Finding(storefront: s, reason: "\(name(c)) is only a draft on Play", safeAt: nil)
-            }
-            if let (_, c) = best.first(where: { $0.0.status == .completed }) {
-                return Finding(storefront: s, reason: "Play's release of \(name(c)) is not offered there", safeAt: nil)
             }
             let top = production.filter { $0.status == .completed && $0.offered(in: s) }.compactMap { $0.versionCodes.max() }.max()
             return Finding(storefront: s, reason: top.map { "Play's production track serves \(name($0)), below the versionCode \(code) it needs" }
