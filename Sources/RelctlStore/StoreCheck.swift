@@ -100,12 +100,15 @@ extension Session {
         var found: [Int64: Touched] = [:]
         for row in rows where row.table == "platform" {
             guard let after = row.after, case .int(let id)? = after["id"] else { continue }
-            var t = found[id] ?? Touched()
-            t.created = row.before == nil
-            t.platformBefore = row.before
-            t.platformAfter = after
-            if case .string(let list)? = row.before?["storefronts"] { t.storefrontsBefore = list.split(separator: ",").map(String.init) }
-            found[id] = t
+            // Several changes of one session: the first row's image is the platform as it was.
+            if found[id] == nil {
+                var t = Touched()
+                t.created = row.before == nil
+                t.platformBefore = row.before
+                if case .string(let list)? = row.before?["storefronts"] { t.storefrontsBefore = list.split(separator: ",").map(String.init) }
+                found[id] = t
+            }
+            found[id]?.platformAfter = after
         }
         for row in rows where row.table == "version" {
             guard case .int(let platform)? = (row.after ?? row.before)?["platform_id"] else { continue }
@@ -131,7 +134,7 @@ extension Session {
         return words
     }
 
-    /// `platform` with the floors and storefronts its row held in `image`.
+    /// `platform` with the floors and minimum OS its row held in `image`.
     static func floors(_ image: [String: JSON], on platform: PlatformRecord) -> PlatformRecord {
         var p = platform
         func floor(_ word: String) -> Floor? {
@@ -141,7 +144,10 @@ extension Session {
             return Floor(version: v, build: build)
         }
         p.force = floor("force")
+        if case .int(let deadline)? = image["force_deadline"] { p.force?.deadline = deadline }
         p.recommend = floor("recommend")
+        p.minOS = nil
+        if case .string(let os)? = image["min_os"] { p.minOS = os }
         return p
     }
 
@@ -149,7 +155,8 @@ extension Session {
     static func versions(_ now: [VersionRecord], undoing changes: [(before: [String: JSON]?, after: [String: JSON]?)]) -> [VersionRecord] {
         guard !changes.isEmpty else { return now }
         var byID = Dictionary(now.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for (before, after) in changes {
+        // Latest first: a row added then changed in one session is taken back to nothing.
+        for (before, after) in changes.reversed() {
             if case .int(let id)? = after?["id"] { byID[id] = nil }
             if let before, let v = version(before) { byID[v.id] = v }
         }
@@ -178,5 +185,23 @@ extension Session {
         guard let new = release(after) else { return false }
         guard let old = release(before) else { return true }
         return Release.isBelow(old, new) || (old.version == new.version && old.build == nil && new.build != nil)
+    }
+
+    /// The lockouts (Lockouts) of the platforms the session's changes touched,
+    /// before them (the rows' images taken back) and as the session holds them:
+    /// what a change created, without reading a platform it did not touch.
+    public func lockoutsTouched(at now: Int64) throws -> (before: [Lockout], after: [Lockout]) {
+        var before: [Lockout] = [], after: [Lockout] = []
+        for (id, change) in Self.touched(rows).sorted(by: { $0.key < $1.key }) {
+            // A platform removed has no lockout left.
+            guard let r = try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(id)]).first else { continue }
+            let platform = try store.platform(r)
+            let versions = try store.versions(platform: id, withNotes: false)
+            after += Lockouts.of(platform, versions, at: now)
+            if change.created { continue }
+            let was = change.platformBefore.map { Self.floors($0, on: platform) } ?? platform
+            before += Lockouts.of(was, Self.versions(versions, undoing: change.versions), at: now)
+        }
+        return (before, after)
     }
 }

@@ -59,9 +59,11 @@ extension Invocation {
         // Confirmed and silenced (a script): nothing to show, nothing to ask, no trial to make.
         guard var asking, !(flag("yes") && quiet && asking.vet == nil && !asking.alwaysTried) else {
             let session = try newSession(store)
-            let before = try lockouts(store, projects)
             let result = try body(session)
-            let created = Invocation.newLockouts(before: before, after: try lockouts(store, projects))
+            // Of the platforms it touched alone, the lockouts before read from its own rows: a version
+            // added read every platform's versions twice, a third of the command.
+            let (was, made) = try session.lockoutsTouched(at: now)
+            let created = Invocation.newLockouts(before: was, after: made)
             try session.commit()
             self.session = session
             for l in created { warn(l) }
