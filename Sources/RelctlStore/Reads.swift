@@ -92,6 +92,10 @@ extension Store {
         try db.query("SELECT \(Store.projectColumns) FROM project ORDER BY slug").map(project)
     }
 
+    func project(id: Int64) throws -> ProjectRecord? {
+        try db.query("SELECT \(Store.projectColumns) FROM project WHERE id = ?", [.int(id)]).first.map(project)
+    }
+
     public func project(slug: String) throws -> ProjectRecord? {
         try db.query("SELECT \(Store.projectColumns) FROM project WHERE slug = ?", [.text(slug)]).first.map(project)
     }
@@ -141,6 +145,11 @@ extension Store {
                               appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
                               minOS: try checked(6, "minimum OS", Names.osVersion),
                               force: force, recommend: try floor(9, 10, "recommend"), storefronts: storefronts)
+    }
+
+    /// One platform by id; nil when there is none (removed).
+    func platform(id: Int64) throws -> PlatformRecord? {
+        try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(id)]).first.map(platform)
     }
 
     public func platforms(project: Int64) throws -> [PlatformRecord] {

@@ -25,8 +25,7 @@ extension Session {
         guard !touched.isEmpty else { return }
         var risks: [String] = [], notes: [StoreNote] = []
         for (platformID, change) in touched.sorted(by: { $0.key < $1.key }) {
-            guard let r = try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(platformID)]).first else { continue }
-            var platform = try store.platform(r)
+            guard var platform = try store.platform(id: platformID) else { continue }
             // Storefronts the same change takes away still count: dropping them cannot wave a floor through.
             platform.storefronts = Array(Set(platform.storefronts).union(change.storefrontsBefore)).sorted()
             if platform.storefronts.isEmpty {
@@ -38,7 +37,7 @@ extension Session {
                 }
                 continue
             }
-            guard let project = try db.query("SELECT \(Store.projectColumns) FROM project WHERE id = ?", [.int(platform.projectID)]).first.map(store.project) else { continue }
+            guard let project = try store.project(id: platform.projectID) else { continue }
             let versions = try store.versions(platform: platform.id, withNotes: false)
             let after = StoreGuard.targets(platform, versions, at: now)
             // Made by this change (apply of a new project, an undone removal): its evidence went with it,
@@ -61,8 +60,9 @@ extension Session {
                 return previous.map { t.rises(from: $0, android: platform.isAndroid, versionsBefore: versionsBefore, versionsNow: versions) } ?? true
             }
             // A pin set (or left) with nothing released above it sends users to an update no store serves.
+            let strandedBefore = StoreGuard.pinsWithNothingAbove(versionsBefore, at: now)
             let stranded = StoreGuard.pinsWithNothingAbove(versions, at: now).filter { v in
-                !StoreGuard.pinsWithNothingAbove(versionsBefore, at: now).contains { $0.id == v.id && $0.policy == v.policy }
+                !strandedBefore.contains { $0.id == v.id && $0.policy == v.policy }
             }
             guard !raised.isEmpty || !stranded.isEmpty else { continue }
             let evidence = try store.storeEvidence(project: project.id)[platform.id]
@@ -194,8 +194,7 @@ extension Session {
         var before: [Lockout] = [], after: [Lockout] = []
         for (id, change) in Self.touched(rows).sorted(by: { $0.key < $1.key }) {
             // A platform removed has no lockout left.
-            guard let r = try db.query("SELECT \(Store.platformColumns) FROM platform WHERE id = ?", [.int(id)]).first else { continue }
-            let platform = try store.platform(r)
+            guard let platform = try store.platform(id: id) else { continue }
             let versions = try store.versions(platform: id, withNotes: false)
             after += Lockouts.of(platform, versions, at: now)
             if change.created { continue }

@@ -156,6 +156,18 @@ final class BadInputCorpusTests: XCTestCase {
                      ["publish", "out", "--signing-key", "relctl.db"], ["publish", "out", "--signing-key", ""], ["keys", "generate", ""]] {
             add(2, args)
         }
+        // Store-aware floors: storefronts and countries, and the store's files (the sample names no storefronts).
+        for code in ["uk", "u", "usa", "us,,de", ",", "US DE", "xx", "1a", "../us", "ü", String(repeating: "us,", count: 300)] {
+            add(2, ["platform", "edit", "ios", "--storefronts", code]); add(2, ["check", "1.0", "--platform", "ios", "--country", code])
+        }
+        add(2, ["platform", "add", "macos", "--bundle-id", "a.b", "--storefronts", "zz"])
+        add(2, ["store", "fetch", "--platform", "android"]); add(2, ["store", "import", "play", "x.json", "--platform", "ios"])
+        add(2, ["store", "show", "extra"]); add(2, ["store", "import", "play"])
+        for args in [["store", "fetch"], ["store", "import", "play", "missing.json"], ["store", "import", "play", "/"],
+                     ["store", "import", "play", "relctl.db"], ["store", "import", "play", "not-utf8.json"], ["store", "import", "play", "deep.json"],
+                     ["store", "show", "-p", "nosuch"]] {
+            add(1, args)
+        }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
         for n in ["366", "-1", "x", "1e3", "", "99999999999999999999"] { add(2, ["rules", "set", "--release-delay", n]) }
         for n in ["8761", "-1", "x", ""] { add(2, ["rules", "set", "--remind-after", n]) }
@@ -201,6 +213,8 @@ final class BadInputCorpusTests: XCTestCase {
         // A Retired file whose title holds bytes that are not UTF-8 (for each importer: the first thing refused).
         let notUTF8 = Array(#"{"messaging":{"forced":{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","message":"M","continueButtonText":"U"}},"versions":[]}"#.utf8)
         XCTAssertTrue(FileManager.default.createFile(atPath: h.dir + "/not-utf8.json", contents: Data(notUTF8)))
+        // A million '{': a nesting no reader may follow on its stack.
+        XCTAssertTrue(FileManager.default.createFile(atPath: h.dir + "/deep.json", contents: Data(repeating: UInt8(ascii: "{"), count: 1_000_000)))
         let cases = BadInputCorpusTests.cases
         for c in cases { assertRefused(h, c.args, c.status) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out"), "a refused publish made its folder")

@@ -51,6 +51,7 @@ final class UndoTests: XCTestCase {
             "project rm shop --yes",
             "platform add macos --bundle-id com.example.mac",
             "platform edit ios --min-os 16.0 --app-store-id 42",
+            "platform edit ios --storefronts us,de",
             "platform rm android --yes",
             "version add 2.1 --platform ios --build 210 --notes \"Faster\"",
             "version edit 1.1 --platform ios --build 111 --min-os 15.0",

@@ -167,8 +167,9 @@ extension Invocation {
             sayStoreNotes(session)
             return result
         }
-        asking.moves += Invocation.storeLines(session.storeNotes).risks
-        for line in Invocation.storeLines(session.storeNotes).unchecked { info(line) }
+        let (risks, unchecked) = Invocation.storeLines(session.storeNotes)
+        asking.moves += risks
+        for line in unchecked { info(line) }
         guard let trial = try self.trial(result, session, projects, before: before) else {
             try asking.vet?([])
             return result
