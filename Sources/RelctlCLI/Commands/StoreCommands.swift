@@ -113,7 +113,10 @@ enum StoreCommands {
             ? try store.platforms(project: project.id).first(where: \.isAndroid) ?? inv.platform(in: store, project: project)
             : try inv.platform(in: store, project: project)
         guard platform.isAndroid else {
-            throw RelctlError.usage("Google Play's tracks are for android, not \(platform.name)", hint: "ask the iTunes lookup for \(platform.name) with 'relctl store fetch --platform \(platform.name)'")
+            // The way on for that platform, as it stands: a lookup needs its storefronts first.
+            let next = platform.storefronts.isEmpty ? "say where \(platform.name) sells, then ask the iTunes lookup: relctl platform edit \(platform.name) --storefronts us,de"
+                : "ask the iTunes lookup for \(platform.name) with 'relctl store fetch --platform \(platform.name)'"
+            throw RelctlError.usage("Google Play's tracks are for android, not \(platform.name)", hint: next)
         }
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: StoreAnswers.limit)
         guard bytes.count <= StoreAnswers.limit else {
