@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys store conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend rollout policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys store conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
@@ -36,7 +36,12 @@ _relctl_spec() {
         "notes show") subs=""; flags=""; valued="--platform --locale"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "notes rm") subs=""; flags="--dry-run --yes"; valued="--platform --locale"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "force") subs=""; flags="--allow-unreleased --allow-lockout --allow-store-risk --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "recommend") subs=""; flags="--allow-lockout --allow-store-risk --clear --dry-run --yes"; valued="--platform --build"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "recommend") subs=""; flags="--allow-lockout --allow-store-risk --clear --dry-run --yes"; valued="--platform --build --rollout --every --unstaged"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
+        "rollout") subs="show halt resume finish"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "rollout show") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
+        "rollout halt") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
+        "rollout resume") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
+        "rollout finish") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "policy set") subs=""; flags="--allow-lockout --allow-store-risk --dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
         "policy clear") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
@@ -57,7 +62,7 @@ _relctl_spec() {
         "message set") subs=""; flags="--dry-run"; valued="--locale --title --message --update-button --later-button --skip-button --retry-button --deadline-message"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
         "message show") subs=""; flags=""; valued="--locale"; repeat=""; args=(); argrep=0 ;;
         "message rm") subs=""; flags="--dry-run --yes"; valued="--locale"; repeat=""; args=("enum:required optional maintenance"); argrep=0 ;;
-        "check") subs=""; flags=""; valued="--platform --build --locale --os --country --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
+        "check") subs=""; flags=""; valued="--platform --build --locale --os --country --install-id --at"; repeat=""; args=("dyn:versions"); argrep=0 ;;
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout --signing-key"; repeat="--signing-key"; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
@@ -145,6 +150,13 @@ _relctl_value() {
         "force|--deadline") echo "none" ;;
         "recommend|--platform") echo "dyn:platforms-or-all" ;;
         "recommend|--build") echo "none" ;;
+        "recommend|--rollout") echo "enum:phased 1,5,20,100 10" ;;
+        "recommend|--every") echo "none" ;;
+        "recommend|--unstaged") echo "enum:withhold everyone" ;;
+        "rollout show|--platform") echo "dyn:platforms" ;;
+        "rollout halt|--platform") echo "dyn:platforms-or-all" ;;
+        "rollout resume|--platform") echo "dyn:platforms-or-all" ;;
+        "rollout finish|--platform") echo "dyn:platforms-or-all" ;;
         "policy set|--platform") echo "dyn:platforms-or-all" ;;
         "policy clear|--platform") echo "dyn:platforms-or-all" ;;
         "policy list|--platform") echo "dyn:platforms" ;;
@@ -192,6 +204,7 @@ _relctl_value() {
         "check|--locale") echo "dyn:locales" ;;
         "check|--os") echo "none" ;;
         "check|--country") echo "none" ;;
+        "check|--install-id") echo "none" ;;
         "check|--at") echo "none" ;;
         "status|--at") echo "none" ;;
         "status|--html") echo "file" ;;

@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --country --db --deadline --deadline-message --default-locale --exec --exec-timeout --expect --file --for --formats --from --html --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --schema --signing-key --since --skip-button --store-url --storefronts --time-zone --title --token --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --country --db --deadline --deadline-message --default-locale --every --exec --exec-timeout --expect --file --for --formats --from --html --install-id --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --rollout --schema --signing-key --since --skip-button --store-url --storefronts --time-zone --title --token --unstaged --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'keys' 'store' 'conformance' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'rollout' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'keys' 'store' 'conformance' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -16,6 +16,8 @@ function __relctl_subs
             printf '%s\n' 'add' 'list' 'show' 'edit' 'release' 'rm'
         case 'notes'
             printf '%s\n' 'set' 'show' 'rm'
+        case 'rollout'
+            printf '%s\n' 'show' 'halt' 'resume' 'finish'
         case 'policy'
             printf '%s\n' 'set' 'clear' 'list'
         case 'rules'
@@ -152,6 +154,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'version' -d 'Manage the versions sh
 complete -c relctl -n '__relctl_at \'\'' -a 'notes' -d 'Manage localized release notes (what\'s new).'
 complete -c relctl -n '__relctl_at \'\'' -a 'force' -d 'Make every version below VERSION update (required update).'
 complete -c relctl -n '__relctl_at \'\'' -a 'recommend' -d 'Ask every version below VERSION to update (optional update).'
+complete -c relctl -n '__relctl_at \'\'' -a 'rollout' -d 'Show, halt, resume or finish a staged recommend.'
 complete -c relctl -n '__relctl_at \'\'' -a 'policy' -d 'Pin the policy of single versions, overriding the floors.'
 complete -c relctl -n '__relctl_at \'\'' -a 'rules' -d 'Show or change how updates are announced.'
 complete -c relctl -n '__relctl_at \'\'' -a 'maintenance' -d 'Start, schedule and stop maintenance windows.'
@@ -294,10 +297,27 @@ complete -c relctl -n '__relctl_opt \'recommend\' --platform 1' -l platform -x -
 complete -c relctl -n '__relctl_opt \'recommend\' --build 0' -l build -x -d 'With a version equal to the floor, builds below N are below the floor too'
 complete -c relctl -n '__relctl_opt \'recommend\' --allow-lockout 0' -l allow-lockout -d 'Set the floor even though devices on some OS cannot install any version at or above it'
 complete -c relctl -n '__relctl_opt \'recommend\' --allow-store-risk 0' -l allow-store-risk -d 'Make the change even though the store evidence does not show what it sends users to served in every storefront (\'relctl store show\'); the log records it'
+complete -c relctl -n '__relctl_opt \'recommend\' --rollout 0' -l rollout -x -a 'phased 1,5,20,100 10' -d 'Stage it: ask this share of installs first, widening step by step, like 1,5,20,100 (percent of installs), or phased (Apple\'s seven days: 1,2,5,10,20,50,100)'
+complete -c relctl -n '__relctl_opt \'recommend\' --every 0' -l every -x -d 'How long each step of --rollout lasts (default 1d), like 12h or 2d'
+complete -c relctl -n '__relctl_opt \'recommend\' --unstaged 0' -l unstaged -x -a 'withhold everyone' -d 'What files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) say until the rollout reaches every install: withhold (the default) or everyone'
 complete -c relctl -n '__relctl_opt \'recommend\' --clear 0' -l clear -d 'Remove the floor'
 complete -c relctl -n '__relctl_opt \'recommend\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_opt \'recommend\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_arg \'recommend\' 0 0' -a '(__relctl_dyn versions)'
+complete -c relctl -n '__relctl_at \'rollout\'' -a 'show' -d 'Show each platform\'s staged recommend, its schedule and the share of installs in now.'
+complete -c relctl -n '__relctl_at \'rollout\'' -a 'halt' -d 'Halt a rollout: who is in stays in, nobody new comes in.'
+complete -c relctl -n '__relctl_at \'rollout\'' -a 'resume' -d 'Resume a halted rollout from the step it was halted at.'
+complete -c relctl -n '__relctl_at \'rollout\'' -a 'finish' -d 'Finish a rollout: every install below the staged version is asked to update.'
+complete -c relctl -n '__relctl_opt \'rollout show\' --platform 0' -l platform -x -a '(__relctl_dyn platforms)' -d 'The platform; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'rollout halt\' --platform 1' -l platform -x -a '(__relctl_dyn platforms-or-all)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'rollout halt\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'rollout halt\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
+complete -c relctl -n '__relctl_opt \'rollout resume\' --platform 1' -l platform -x -a '(__relctl_dyn platforms-or-all)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'rollout resume\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'rollout resume\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
+complete -c relctl -n '__relctl_opt \'rollout finish\' --platform 1' -l platform -x -a '(__relctl_dyn platforms-or-all)' -d 'The platform, several (--platform ios --platform android, or ios,android) or \'all\'; not needed when the project has one'
+complete -c relctl -n '__relctl_opt \'rollout finish\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
+complete -c relctl -n '__relctl_opt \'rollout finish\' --yes 0' -s y -l yes -d 'Make the change without asking; required when there is no terminal to ask (a script, CI)'
 complete -c relctl -n '__relctl_at \'policy\'' -a 'set' -d 'Pin one version to force, recommend or none.'
 complete -c relctl -n '__relctl_at \'policy\'' -a 'clear' -d 'Remove a version\'s pin.'
 complete -c relctl -n '__relctl_at \'policy\'' -a 'list' -d 'List floors and pins.'
@@ -391,6 +411,7 @@ complete -c relctl -n '__relctl_opt \'check\' --build 0' -l build -x -d 'The use
 complete -c relctl -n '__relctl_opt \'check\' --locale 0' -l locale -x -a '(__relctl_dyn locales)' -d 'The user\'s locale (default the project\'s default locale)'
 complete -c relctl -n '__relctl_opt \'check\' --os 0' -l os -x -d 'The device\'s OS version, like 15.4 (an API level, like 26, on Android)'
 complete -c relctl -n '__relctl_opt \'check\' --country 0' -l country -x -d 'The user\'s storefront (an ISO 3166 code, like de): whether that store serves the update the user is sent to, by the store evidence (\'relctl store show\')'
+complete -c relctl -n '__relctl_opt \'check\' --install-id 0' -l install-id -x -d 'The install\'s id (RelctlClient\'s installId): whether it is in the platform\'s rollout at the instant, its bucket, and the answer it gets'
 complete -c relctl -n '__relctl_opt \'check\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\' from now or \'-2d\' ago (a duration without a sign goes the way the option looks: ahead, back for log --since; --released needs the sign); \'now\''
 complete -c relctl -n '__relctl_arg \'check\' 0 0' -a '(__relctl_dyn versions)'
 complete -c relctl -n '__relctl_opt \'status\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\' from now or \'-2d\' ago (a duration without a sign goes the way the option looks: ahead, back for log --since; --released needs the sign); \'now\''

@@ -44,10 +44,34 @@ public final class ReleaseControl: @unchecked Sendable {
         case refused(String)
         /// A trusted key given to `init` is not base64 of a 32-byte Ed25519 public key.
         case badKey(String)
+        /// The install id given to `init` is empty, longer than 128 bytes, or holds spaces or control characters.
+        case badInstallID(String)
+    }
+
+    /// The install id kept in `storage` (install-id), made and kept there
+    /// when there is none or it does not read: a random UUID.
+    static func keptInstallID(in storage: URL?) -> String {
+        let file = storage?.appendingPathComponent("install-id")
+        if let file, let data = try? Data(contentsOf: file), data.count <= 128,
+           let text = String(data: data, encoding: .utf8), let id = try? Rollout.checkInstallID(text) {
+            return id
+        }
+        let id = UUID().uuidString
+        if let file {
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? Data(id.utf8).write(to: file, options: .atomic)
+        }
+        return id
     }
 
     /// Documents larger than this are refused unread: the size publish refuses to write.
     public static let maximumBytes = ControlDocument.maximumBytes
+
+    /// This install's id, which staged recommends (rollouts) decide by: the
+    /// one the app gave, else made once (a random UUID) and kept in
+    /// `storage`, so an install stays on its side of every rollout across
+    /// launches. Without storage it lasts as long as this object.
+    public let installID: String
 
     private let device: Device
     private let release: Release
@@ -108,9 +132,14 @@ public final class ReleaseControl: @unchecked Sendable {
     /// older than one accepted, and, once expired, not at all: from an
     /// expired document the app shows neither a window nor a required
     /// update (`ReleaseState.expiredAt` says so).
+    /// `installID`: the app's own id for this install (1 to 128 characters,
+    /// no spaces), if it has one it keeps; nil: relctl's client makes one.
     public init(device: Device, source: URL? = nil, storage: URL? = nil, trustedKeys: [String] = [], project: String? = nil,
+                installID: String? = nil,
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(Failure) {
         guard let version = try? Version(device.version) else { throw .badVersion(device.version) }
+        if let installID, (try? Rollout.checkInstallID(installID)) == nil { throw .badInstallID(installID) }
+        self.installID = installID ?? ReleaseControl.keptInstallID(in: storage)
         // As relctl takes a build: a negative one would sort below every release and be told to update.
         if let build = device.build, (try? parseBuild(String(build))) == nil { throw .badBuild(build) }
         var keys: [[UInt8]] = []
@@ -292,7 +321,7 @@ public final class ReleaseControl: @unchecked Sendable {
     private func state(_ inner: Inner, at t: Int64) -> ReleaseState? {
         guard let document = inner.document,
               let answer = ClientAnswer.answer(document, platform: device.platform, release: release, os: device.os,
-                                               languages: device.languages, at: t) else { return nil }
+                                               languages: device.languages, at: t, installID: installID) else { return nil }
         // The kill switch fails open: an expired document blocks nobody and asks nothing.
         if let seal = inner.seal, t >= seal.expiresAt { return ReleaseState(expiredAt: seal.expiresAt) }
         var state = ReleaseState(answer)
@@ -441,6 +470,7 @@ extension ReleaseControl.Failure: CustomStringConvertible {
         case .download(let why): return "download failed: \(why)"
         case .refused(let why): return "refused: \(why)"
         case .badKey(let k): return "'\(k)' is not an Ed25519 public key (base64 of 32 bytes)"
+        case .badInstallID(let id): return "'\(id.prefix(40))' is not an install id: 1 to 128 characters, no spaces or control characters"
         }
     }
 }

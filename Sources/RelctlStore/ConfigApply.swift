@@ -103,6 +103,10 @@ extension Session {
                             [SQLValue(w.recommend?.version.text), SQLValue(w.recommend?.build), .int(c.id)])
                     if let floor = w.recommend, let refused = WriteRules.floorReached(floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }
                 }
+                if c.rollout != w.rollout {
+                    try run(Session.rolloutUpdate, Session.rolloutValues(w.rollout, c.id))
+                    if let r = w.rollout, let refused = WriteRules.floorReached(r.floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }
+                }
                 let (outOfOrder, count) = WriteRules.androidBuildOrder(of: touched, on: w, among: all)
                 warnings += outOfOrder.map(\.message)
                 if count > outOfOrder.count {

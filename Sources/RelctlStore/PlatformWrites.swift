@@ -69,12 +69,17 @@ extension Session {
     /// row naming them all): either every platform gets it or none does.
     /// The answer says, per platform, whether a released version reaches it.
     /// A floor some OS band cannot reach is refused unless `allowLockout` (WriteRules.floorLocksOut).
+    /// `staged`: a recommend floor asked of a growing share of installs
+    /// (Rollout), each platform with a salt of its own, above the recommend
+    /// floor the others keep. A plain recommend, or its clearing, ends a rollout.
     @discardableResult
     public func setFloor(_ kind: FloorKind, of platforms: [PlatformRecord], in project: ProjectRecord, to floor: Floor?,
-                         allowUnreleased: Bool, allowLockout: Bool = false, now: Int64) throws -> [Bool] {
+                         allowUnreleased: Bool, allowLockout: Bool = false, staged: RolloutRequest? = nil, now: Int64) throws -> [Bool] {
         let word = kind.rawValue
         let names = platforms.map(\.name).joined(separator: ",")
-        let action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(names)"
+        var action = floor.map { "\(word) \(names) \($0.version.text)\($0.build.map { " build \($0)" } ?? "")\($0.deadline.map { " deadline \(Time.format($0))" } ?? "")" } ?? "\(word) clear \(names)"
+        if let staged { action += " rollout \(staged.words)" }
+        precondition(staged == nil || (kind == .recommend && floor != nil), "only a recommend floor is staged")
         return try change(Change(kind == .force ? .force : .recommend, project: project.slug, platforms: platforms.map(\.name), action), now: now) {
             let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
             return try platforms.map { platform in
@@ -92,12 +97,108 @@ extension Session {
                         throw refused
                     }
                 }
+                if let staged, let floor {
+                    let base = (current.first { $0.id == platform.id } ?? platform).recommend
+                    if let base, !Release.isBelow(base.release, floor.release) {
+                        throw StoreError("every install of \(platform.name) below \(base.text) is asked to update already (the recommend floor): a staged \(floor.text) must be above it",
+                                         fix: .run(["recommend", "VERSION", "--platform", platform.name, "--rollout", staged.stepsText], "stage a higher version, like"))
+                    }
+                    let rollout = try Rollout(floor: floor, salt: staged.salts[platform.id] ?? Rollout.newSalt(), steps: staged.steps, every: staged.every, start: now, unstaged: staged.unstaged)
+                    try writeRollout(rollout, platform.id)
+                    return reached
+                }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
                            [SQLValue(floor?.version.text), SQLValue(floor?.build), .int(platform.id)])
+                if kind == .recommend { try writeRollout(nil, platform.id) }
                 if kind == .force {
                     try db.run("UPDATE platform SET force_deadline = ? WHERE id = ?", [SQLValue(floor?.deadline), .int(platform.id)])
                 }
                 return reached
+            }
+        }
+    }
+}
+
+
+/// What `recommend --rollout` asks for: the steps and their length, and
+/// what files that cannot stage say meanwhile.
+public struct RolloutRequest: Sendable, Equatable {
+    public var steps: [Int]
+    public var every: Int64
+    public var unstaged: Rollout.Unstaged
+    /// A new salt per platform (by id), chosen once: a change shown and then
+    /// made must be the same change.
+    public var salts: [Int64: String]
+
+    public init(steps: [Int], every: Int64, unstaged: Rollout.Unstaged, salts: [Int64: String]) {
+        self.steps = steps; self.every = every; self.unstaged = unstaged; self.salts = salts
+    }
+
+    /// "1,2,5" in percent, as typed.
+    public var stepsText: String { steps.map(Rollout.number).joined(separator: ",") }
+    var words: String { "\(stepsText) every \(Time.formatDuration(every))\(unstaged == .everyone ? " unstaged everyone" : "")" }
+}
+
+/// What `relctl rollout halt|resume|finish` does.
+public enum RolloutStep: String, Sendable {
+    case halt, resume, finish
+}
+
+extension Session {
+    /// Writes a platform's rollout columns (nil: none).
+    func writeRollout(_ r: Rollout?, _ platform: Int64) throws {
+        try db.run(Session.rolloutUpdate, Session.rolloutValues(r, platform))
+    }
+
+    static let rolloutUpdate = """
+        UPDATE platform SET rollout_version = ?, rollout_build = ?, rollout_salt = ?, rollout_steps = ?, rollout_every = ?,
+            rollout_start = ?, rollout_halted_at = ?, rollout_unstaged = ? WHERE id = ?
+        """
+
+    static func rolloutValues(_ r: Rollout?, _ platform: Int64) -> [SQLValue] {
+        [SQLValue(r?.floor.version.text), SQLValue(r?.floor.build), SQLValue(r?.salt), SQLValue(r.map { $0.steps.map(String.init).joined(separator: ",") }),
+         SQLValue(r?.every), SQLValue(r?.start), SQLValue(r?.haltedAt), SQLValue(r?.unstaged.rawValue), .int(platform)]
+    }
+
+    /// Halts, resumes or finishes the rollout of each platform, in one change.
+    /// Halting keeps who is in; resuming goes on from the same step, its
+    /// remaining time kept; finishing makes the staged floor every install's recommend floor.
+    public func rollout(_ step: RolloutStep, of platforms: [PlatformRecord], in project: ProjectRecord, now: Int64) throws {
+        let names = platforms.map(\.name).joined(separator: ",")
+        let kind: ChangeKind = step == .halt ? .rolloutHalt : step == .resume ? .rolloutResume : .rolloutFinish
+        try change(Change(kind, project: project.slug, platforms: platforms.map(\.name), "rollout \(step.rawValue) \(names)"), now: now) {
+            let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
+            for p in current {
+                guard var r = p.rollout else {
+                    let newest = try store.versions(platform: p.id, withNotes: false).last { $0.isReleased(at: now) }?.version.text ?? "VERSION"
+                    throw StoreError("\(p.name) has no staged recommend to \(step.rawValue)",
+                                     fix: .run(["recommend", newest, "--platform", p.name, "--rollout", "1,5,20,100"], "stage one with"))
+                }
+                switch step {
+                case .halt:
+                    if let h = r.haltedAt {
+                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) is halted already (since \(Time.format(h)))",
+                                         fix: .run(["rollout", "resume", "--platform", p.name], "go on with"))
+                    }
+                    if r.isComplete(at: now) {
+                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) reaches every install already: there is nobody left to hold back",
+                                         fix: .run(["recommend", "--clear", "--platform", p.name], "to take the recommend back, run"))
+                    }
+                    r.haltedAt = now
+                case .resume:
+                    guard r.haltedAt != nil else {
+                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) is not halted", fix: .run(["rollout", "show", "--platform", p.name], "see it with"))
+                    }
+                    r = try r.resumed(at: now)
+                case .finish:
+                    if p.recommend.map({ Release.isBelow($0.release, r.floor.release) }) ?? true {
+                        try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
+                                   [.text(r.floor.version.text), SQLValue(r.floor.build), .int(p.id)])
+                    }
+                    try writeRollout(nil, p.id)
+                    continue
+                }
+                try writeRollout(r, p.id)
             }
         }
     }

@@ -104,7 +104,7 @@ extension Store {
         try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
     }
 
-    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline, storefronts"
+    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline, storefronts, rollout_version, rollout_build, rollout_salt, rollout_steps, rollout_every, rollout_start, rollout_halted_at, rollout_unstaged"
 
     func platform(_ r: Row) throws -> PlatformRecord {
         let name = r.text(2)
@@ -144,8 +144,40 @@ extension Store {
         return PlatformRecord(id: r.int(0)!, projectID: r.int(1)!, name: name, bundleID: try checked(3, "bundle id", Names.bundleID),
                               appStoreID: try checked(4, "App Store id", Names.appStoreID), storeURL: try checked(5, "store URL", Names.url),
                               minOS: try checked(6, "minimum OS", Names.osVersion),
-                              force: force, recommend: try floor(9, 10, "recommend"), storefronts: storefronts)
+                              force: force, recommend: try floor(9, 10, "recommend"), storefronts: storefronts,
+                              rollout: try rollout(r, name: "platform \(name) of project #\(r.int(1)!)"))
     }
+
+    /// The staged recommend of a platform row (columns 13 to 20): all of
+    /// them or none, each in range before the schedule's arithmetic.
+    func rollout(_ r: Row, name: String) throws -> Rollout? {
+        let columns = 13...20
+        let isNull = { (c: Int) -> Bool in if case .null = r[c] { return true } else { return false } }
+        guard let text = r.string(13) else {
+            if let set = columns.first(where: { !isNull($0) }) {
+                throw badRow(name, "it has \(Store.rolloutColumns[set - 13]) but no rollout_version: clear the rollout's columns or set them all")
+            }
+            return nil
+        }
+        for c in columns.dropFirst(2) where c != 19 && isNull(c) {
+            throw badRow(name, "its staged recommend \(text) has no \(Store.rolloutColumns[c - 13])")
+        }
+        do {
+            let floor = Floor(version: try Version(text), build: try r.int(14).map { try parseBuild(String($0)) })
+            let steps = try r.text(16).split(separator: ",", omittingEmptySubsequences: false).map { (part: Substring) throws(InputError) -> Int in
+                guard let n = Int(part) else { throw InputError("its rollout_steps '\(r.text(16))' is not basis points separated by commas") }
+                return n
+            }
+            guard let unstaged = Rollout.Unstaged(rawValue: r.text(20)) else {
+                throw InputError("its rollout_unstaged '\(r.text(20))' is not withhold or everyone")
+            }
+            return try Rollout(floor: floor, salt: r.text(15), steps: steps, every: r.int(17)!, start: r.int(18)!, haltedAt: r.int(19), unstaged: unstaged)
+        } catch let e as InputError {
+            throw badRow(name, "its staged recommend: \(e.message)")
+        }
+    }
+
+    static let rolloutColumns = ["rollout_version", "rollout_build", "rollout_salt", "rollout_steps", "rollout_every", "rollout_start", "rollout_halted_at", "rollout_unstaged"]
 
     /// One platform by id; nil when there is none (removed).
     func platform(id: Int64) throws -> PlatformRecord? {

@@ -208,6 +208,22 @@ enum Schema {
             + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "platform" })
             + StoreEvidenceRows.schema
             + Schema.stampTriggers(StoreEvidenceRows.stamped, counting: false),
+        // 15: a staged recommend (Rollout), captured like the floors so undo
+        // and revert take a step back; the platform's capture triggers made
+        // again to hold the columns.
+        """
+        ALTER TABLE platform ADD COLUMN rollout_version TEXT;
+        ALTER TABLE platform ADD COLUMN rollout_build INTEGER;
+        ALTER TABLE platform ADD COLUMN rollout_salt TEXT;
+        ALTER TABLE platform ADD COLUMN rollout_steps TEXT;
+        ALTER TABLE platform ADD COLUMN rollout_every INTEGER;
+        ALTER TABLE platform ADD COLUMN rollout_start INTEGER;
+        ALTER TABLE platform ADD COLUMN rollout_halted_at INTEGER;
+        ALTER TABLE platform ADD COLUMN rollout_unstaged TEXT;
+
+        """
+            + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_platform_\($0);\n" }.joined()
+            + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "platform" }),
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

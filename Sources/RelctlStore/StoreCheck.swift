@@ -121,8 +121,8 @@ extension Session {
     static func raised(_ change: Touched) -> [String] {
         var words: [String] = []
         if let after = change.platformAfter {
-            for kind in ["force", "recommend"] where rises(kind, change.platformBefore ?? [:], after) {
-                if case .string(let v)? = after["\(kind)_version"] { words.append("the \(kind) floor \(v)") }
+            for kind in ["force", "recommend", "rollout"] where rises(kind, change.platformBefore ?? [:], after) {
+                if case .string(let v)? = after["\(kind)_version"] { words.append(kind == "rollout" ? "the staged recommend \(v)" : "the \(kind) floor \(v)") }
             }
         }
         for (before, after) in change.versions {
@@ -146,6 +146,13 @@ extension Session {
         p.force = floor("force")
         if case .int(let deadline)? = image["force_deadline"] { p.force?.deadline = deadline }
         p.recommend = floor("recommend")
+        p.rollout = floor("rollout").flatMap { staged in
+            func int(_ key: String) -> Int64? { if case .int(let n)? = image[key] { return n } else { return nil } }
+            guard case .string(let salt)? = image["rollout_salt"], case .string(let steps)? = image["rollout_steps"],
+                  case .string(let unstaged)? = image["rollout_unstaged"], let every = int("rollout_every"), let start = int("rollout_start") else { return nil }
+            return try? Rollout(floor: staged, salt: salt, steps: steps.split(separator: ",").compactMap { Int($0) }, every: every, start: start,
+                                haltedAt: int("rollout_halted_at"), unstaged: Rollout.Unstaged(rawValue: unstaged) ?? .withhold)
+        }
         p.minOS = nil
         if case .string(let os)? = image["min_os"] { p.minOS = os }
         return p
@@ -175,7 +182,7 @@ extension Session {
         return VersionRecord(id: id, platformID: platform, version: v, build: int("build"), releasedAt: int("released_at"), minOS: minOS, policy: pin, notes: [:])
     }
 
-    /// Whether the floor `word` (force, recommend) is set higher in `after` than in `before`.
+    /// Whether the floor `word` (force, recommend, rollout: the staged recommend) is set higher in `after` than in `before`.
     private static func rises(_ word: String, _ before: [String: JSON], _ after: [String: JSON]) -> Bool {
         func release(_ image: [String: JSON]) -> Release? {
             guard case .string(let text)? = image["\(word)_version"], let v = try? Version(text) else { return nil }

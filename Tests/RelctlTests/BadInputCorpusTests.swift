@@ -168,6 +168,15 @@ final class BadInputCorpusTests: XCTestCase {
                      ["store", "show", "-p", "nosuch"]] {
             add(1, args)
         }
+        // Staged recommends: the schedule, its step length, what unstaged files say, the install id.
+        for v in ["0", "101", "5,2", "1.234", "", "abc", "1,,5", "-1", "1e2", "100,100", (1...51).map(String.init).joined(separator: ","), String(repeating: "9", count: 40)] {
+            add(2, ["recommend", "2.0", "--platform", "ios", "--rollout", v])
+        }
+        for e in ["10s", "400d", "0m", "x", ""] { add(2, ["recommend", "2.0", "--platform", "ios", "--rollout", "5", "--every", e]) }
+        add(2, ["recommend", "2.0", "--platform", "ios", "--every", "1d"]); add(2, ["recommend", "2.0", "--platform", "ios", "--rollout", "5", "--unstaged", "maybe"])
+        add(2, ["force", "2.0", "--platform", "ios", "--rollout", "5"]); add(2, ["rollout", "show", "extra"])
+        for step in ["halt", "resume", "finish"] { add(1, ["rollout", step, "--platform", "ios", "--yes"]) }
+        for id in ["a b", "", String(repeating: "x", count: 129), "tab\there"] { add(2, ["check", "1.0", "--platform", "ios", "--install-id", id]) }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
         for n in ["366", "-1", "x", "1e3", "", "99999999999999999999"] { add(2, ["rules", "set", "--release-delay", n]) }
         for n in ["8761", "-1", "x", ""] { add(2, ["rules", "set", "--remind-after", n]) }

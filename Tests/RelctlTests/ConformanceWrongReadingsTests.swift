@@ -13,6 +13,7 @@ import XCTest
 final class ConformanceWrongReadingsTests: XCTestCase {
     struct Install: Sendable {
         var platform: String, version: String, build: Int64?, os: String?, languages: [String], at: Int64
+        var installID: String? = nil
     }
 
     struct Suite {
@@ -32,7 +33,24 @@ final class ConformanceWrongReadingsTests: XCTestCase {
     /// What relctl's evaluator says, as RelctlClient reads it.
     static func right(_ s: ProjectSnapshot, _ i: Install) -> ClientAnswer? {
         guard let v = try? Version(i.version) else { return nil }
-        return ClientAnswer.answer(s, platform: i.platform, release: Release(v, build: i.build), os: i.os, languages: i.languages, at: i.at)
+        return ClientAnswer.answer(s, platform: i.platform, release: Release(v, build: i.build), os: i.os, languages: i.languages, at: i.at, installID: i.installID)
+    }
+
+    /// A client that decides who is in a rollout by `inside` (the rollout, the install id, the instant).
+    static func rollout(_ name: String, _ inside: @escaping @Sendable (Rollout, String, Int64) -> Bool) -> Reading {
+        Reading(name: name) { s, i in
+            guard let v = try? Version(i.version), let p = s.platforms.first(where: { $0.name == i.platform }) else { return nil }
+            var s = s
+            if let r = p.rollout, let k = s.platforms.firstIndex(where: { $0.name == i.platform }) {
+                s.platforms[k] = p.seen(inRollout: i.installID.map { inside(r, $0, i.at) } ?? false, at: i.at)
+            }
+            return ClientAnswer.answer(s, platform: i.platform, release: Release(v, build: i.build), os: i.os, languages: i.languages, at: i.at)
+        }
+    }
+
+    /// The bucket as a wrong reading computes it from the digest.
+    static func bucket(_ r: Rollout, _ id: String, input: String? = nil, _ read: ([UInt8]) -> UInt32) -> Int {
+        Int(read(SHA256Digest.hash(Array((input ?? (r.salt + "." + id)).utf8))) % UInt32(Rollout.unit))
     }
 
     /// The right reading of a changed state, or a changed install.
@@ -131,6 +149,20 @@ final class ConformanceWrongReadingsTests: XCTestCase {
             }
         },
         install("the answers at publishedAt trusted at every instant") { _, i in i.at = ConformanceWrongReadingsTests.publishedAt },
+        rollout("a rollout's bucket read little-endian") { r, id, t in
+            bucket(r, id) { d in UInt32(d[3]) << 24 | UInt32(d[2]) << 16 | UInt32(d[1]) << 8 | UInt32(d[0]) } < r.basisPoints(at: t)
+        },
+        rollout("a rollout's bucket from the digest's last four bytes") { r, id, t in
+            bucket(r, id) { d in UInt32(d[28]) << 24 | UInt32(d[29]) << 16 | UInt32(d[30]) << 8 | UInt32(d[31]) } < r.basisPoints(at: t)
+        },
+        rollout("salt and install id hashed without the dot") { r, id, t in
+            bucket(r, id, input: r.salt + id) { d in UInt32(d[0]) << 24 | UInt32(d[1]) << 16 | UInt32(d[2]) << 8 | UInt32(d[3]) } < r.basisPoints(at: t)
+        },
+        rollout("an install in when its bucket equals the share") { r, id, t in r.bucket(id) <= r.basisPoints(at: t) },
+        rollout("a halt ignored") { r, id, t in var r = r; r.haltedAt = nil; return r.includes(id, at: t) },
+        rollout("a rollout's first step held forever") { r, id, _ in r.bucket(id) < r.steps[0] },
+        rollout("every install in a rollout") { _, _, _ in true },
+        rollout("no install in a rollout") { _, _, _ in false },
     ]
 
     /// Every suite of a fresh export, read as RelctlClient reads it.
@@ -149,7 +181,7 @@ final class ConformanceWrongReadingsTests: XCTestCase {
                 if case .int(let b)? = c["build"] { build = b }
                 let languages: [String] = { if case .array(let l)? = c["languages"] { return l.compactMap(\.string) } else { return [] } }()
                 return (Install(platform: c["platform"]!.string!, version: c["version"]!.string!, build: build, os: c["os"]?.string,
-                                languages: languages, at: Time.parseUTC(c["at"]!.string!)!), c["expected"]!)
+                                languages: languages, at: Time.parseUTC(c["at"]!.string!)!, installID: c["installId"]?.string), c["expected"]!)
             })
         }
     }

@@ -59,10 +59,12 @@ final class ConformanceSuiteTests: XCTestCase {
             for c in cases {
                 let device = ReleaseControl.Device(platform: c["platform"] as! String, version: c["version"] as! String,
                                                    build: (c["build"] as? NSNumber)?.int64Value, os: c["os"] as? String, languages: c["languages"] as! [String])
-                let key = "\(device.platform) \(device.version) \(device.build ?? -1) \(device.os ?? "-") \(device.languages)"
+                let installID = c["installId"] as? String
+                let key = "\(device.platform) \(device.version) \(device.build ?? -1) \(device.os ?? "-") \(device.languages) \(installID ?? "-")"
                 let control: ReleaseControl
                 if let known = controls[key] { control = known } else {
-                    control = try ReleaseControl(device: device)
+                    // An install with no id is one outside every rollout: an id no rollout lets in at any step.
+                    control = try ReleaseControl(device: device, installID: installID ?? ConformanceSuiteTests.outsideTheRollout(state, platform: device.platform))
                     try control.load(state)
                     controls[key] = control
                 }
@@ -78,6 +80,14 @@ final class ConformanceSuiteTests: XCTestCase {
         XCTAssertEqual(failed, 0)
         XCTAssertGreaterThan(passed, 2_000)
         print("RelctlClient: \(passed) cases passed")
+    }
+
+    /// An install id in bucket 9,999 of the platform's rollout: in it only once it reaches every install.
+    static func outsideTheRollout(_ state: [UInt8], platform: String) -> String {
+        guard let salt = (try? ControlImport.read(state, texts: false))?.bare.platforms.first(where: { $0.name == platform })?.rollout?.salt else { return "no-rollout" }
+        var n = 0
+        while Rollout.bucket(salt: salt, installID: "outside-\(n)") != Rollout.unit - 1 { n += 1 }
+        return "outside-\(n)"
     }
 
     /// What differs between the client's state and the expected answer (nil: nothing).

@@ -206,7 +206,7 @@ final class PreviewTests: XCTestCase {
                                         "project", "project list", "project show", "platform", "platform list", "platform show",
                                         "version", "version list", "version show", "notes", "notes show", "policy", "policy list",
                                         "maintenance", "maintenance status", "maintenance list", "message", "message show",
-                                        "rules", "rules show", "store show"]
+                                        "rules", "rules show", "store show", "rollout", "rollout show"]
 
     func testEveryCommandThatChangesStateTakesDryRun() {
         let entries = ModelWalk.entries(Relctl.tree.model)
@@ -512,6 +512,8 @@ final class JSONSchemaTests: XCTestCase {
         ("export -o shop.relctl.json", nil), ("plan shop.relctl.json", "plan"), ("force 2.0 --platform ios --yes", "policy"),
         ("plan shop.relctl.json", "plan"), ("apply shop.relctl.json --yes", "apply"),
         ("keys generate signing.pem", "keys-generate"), ("keys trust ebVWLo/mVPlAeLES6KmLp5AfhTrmlb7X4OORC60ElmQ= --yes", "keys"), ("keys list", "keys"),
+        ("recommend 2.2 --platform ios --rollout 1,5,100 --yes", "policy"), ("rollout show", "rollout"), ("check 1.0 --platform ios --install-id abc", "check"),
+        ("status", "status"), ("rollout halt --platform ios --yes", "rollout"), ("rollout resume --platform ios --yes", "rollout"), ("rollout finish --platform ios --yes", "rollout"),
         ("platform edit ios --storefronts us,de", "platform"), ("store show", "store"), ("status", "status"), ("check 1.0 --platform ios --country de", "check"),
     ]
 

@@ -62,6 +62,7 @@ final class UndoTests: XCTestCase {
             "notes rm 2.0 --platform ios --locale tr --yes",
             "force 2.0 --platform all --after 7d --yes",
             "recommend 2.0 --platform ios --yes",
+            "recommend 2.0 --platform ios --rollout 1,5,100 --every 12h --yes",
             "policy set 1.1 recommend --platform ios --yes",
             "policy clear 1.0 --platform ios --yes",
             "rules set --major critical --release-delay 3 --yes",

@@ -10,11 +10,13 @@ enum CheckCommand {
                   Shared.locale("The user's locale (default the project's default locale)."),
                   Option("os", value: "VERSION", help: "The device's OS version, like 15.4 (an API level, like 26, on Android)."),
                   Option("country", value: "CODE", help: "The user's storefront (an ISO 3166 code, like de): whether that store serves the update the user is sent to, by the store evidence ('relctl store show')."),
+                  Option("install-id", value: "ID", help: "The install's id (RelctlClient's installId): whether it is in the platform's rollout at the instant, its bucket, and the answer it gets."),
                   Shared.at],
         examples: [Example("relctl check 1.9.4 --platform ios --locale tr", "What a Turkish iOS user on 1.9.4 sees now."),
                    Example("relctl check 2.0 --platform ios --at 2026-12-01T05:00:00Z", "What 2.0 sees during a scheduled window."),
                    Example("relctl check 1.0 --platform ios --os 15.4", "What 1.0 sees on an iPhone that cannot go past iOS 15."),
-                   Example("relctl check 2.0 --platform ios --country de", "What 2.0 sees in Germany, and whether the German App Store offers its update.")]
+                   Example("relctl check 2.0 --platform ios --country de", "What 2.0 sees in Germany, and whether the German App Store offers its update."),
+                   Example("relctl check 2.0 --platform ios --install-id 7F1C2A90-3B4D-4E5F-8A6B-1C2D3E4F5A6B --at 2026-12-08T09:00:00Z", "Whether that install is in the iOS rollout then, and what it sees.")]
     ) { inv in
         let client = Release(try Version(inv.arg("VERSION")!), build: try inv.value("build").map(parseBuild))
         let at = try inv.value("at").map(inv.time) ?? inv.now
@@ -29,16 +31,21 @@ enum CheckCommand {
         let country = try inv.value("country").map { text in
             do { return try Names.storefront(text) } catch let e as InputError { throw RelctlError.usage(e.message, hint: e.hint ?? "") }
         }
+        let install = try inv.value("install-id").map(installID)
         let evaluator = Evaluator(snapshot)
-        let verdict = evaluator.evaluate(platform, client, at: at, os: os)
-        let others = os == nil ? otherBands(evaluator, platform, client, at: at, than: verdict) : []
+        let verdict = evaluator.evaluate(platform, client, at: at, os: os, install: install)
+        // The platform as this install sees it: a staged floor is its recommend floor when it is in.
+        let seenPlatform = platform.seen(install: install, at: at)
+        let others = os == nil ? otherBands(evaluator, seenPlatform, client, at: at, than: verdict) : []
+        let rollout = platform.rollout.map { rolloutLine($0, evaluator, platform, client, at: at, os: os, install: install, than: verdict) }
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
-        let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: platform, at: at)
-        let storeCheck = country.map { storeLine($0, verdict, platform, snapshot, client: client, now: inv.now, at: at) }
+        let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: seenPlatform, at: at)
+        let storeCheck = country.map { storeLine($0, verdict, seenPlatform, snapshot, client: client, now: inv.now, at: at) }
         var full = doc
         if case .object(var o) = doc {
             if let storeCheck { o["store"] = storeCheck.json }
+            o["rollout"] = rollout?.json ?? .null
             o["platform"] = .string(platform.name); o["version"] = .string(client.version.text); o["build"] = .optional(client.build)
             o["locale"] = .string(locale); o["at"] = .time(at); o["os"] = .optional(os)
             o["otherOs"] = .array(others.map { band, v in
@@ -68,6 +75,7 @@ enum CheckCommand {
                 s += "notes (\(l)):\n" + text.lines.map { "  \($0)\n" }.joined()
             }
             if let storeCheck { s += CheckCommand.line("store", inv.people(in: storeCheck.text)) }
+            if let rollout { s += CheckCommand.line("rollout", inv.people(in: rollout.text)) }
             for (i, (band, v)) in others.enumerated() {
                 let answer = v.kind.rawValue + (v.target.map { " update to \($0.label)" } ?? "")
                 s += CheckCommand.line(i == 0 ? "on older OS" : "", "\(band.label(platform.name)): \(answer) [\(v.decidedBy.rawValue)] (--os \(band.os!))")
@@ -110,6 +118,37 @@ enum CheckCommand {
             : "\(country): the store may not offer \(needed.what): " + findings.map(\.reason).joined(separator: "; ") + named
         return (text, .object(["country": .string(country), "sentTo": .string(sentTo.version.text), "served": .bool(findings.isEmpty),
                                "problems": .array(findings.map { .string($0.reason) })]))
+    }
+
+    /// The rollout as one install, or every install, meets it at `at`: the
+    /// share in, the install's bucket, and what installs on the other side see.
+    static func rolloutLine(_ r: Rollout, _ evaluator: Evaluator, _ platform: PlatformRecord, _ client: Release, at: Int64, os: String?,
+                            install: String?, than verdict: Verdict) -> (text: String, json: JSON) {
+        let bp = r.basisPoints(at: at)
+        var text = "\(r.floor.text) staged to \(Rollout.percent(bp)) of installs\(r.haltedAt.map { " (halted since \(Time.format($0)))" } ?? "")"
+        var o: [String: JSON] = ["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "basisPoints": .int(bp),
+                                 "salt": .string(r.salt), "haltedAt": .time(r.haltedAt), "bucket": .null, "in": .null, "others": .null]
+        let inside = r.isComplete(at: at) ? nil : install.map { r.includes($0, at: at) }
+        if let install {
+            let bucket = r.bucket(install)
+            o["bucket"] = .int(bucket); o["in"] = .bool(bucket < bp)
+            text += bucket < bp ? "; this install is in (bucket \(bucket), below \(bp))" : "; this install is not in (bucket \(bucket), not below \(bp))"
+        }
+        // What the installs on the other side of the line see, when it differs.
+        if !r.isComplete(at: at) {
+            let other = evaluator.evaluate(platform.seen(inRollout: !(inside ?? false), at: at), client, at: at, os: os)
+            if other.kind != verdict.kind || other.target?.id != verdict.target?.id {
+                let side = inside ?? false ? "installs not in it" : "installs in it"
+                text += "; \(side) see \(other.kind.rawValue)\(other.target.map { " (update to \($0.label))" } ?? "")"
+                if install == nil { text += "; this answer is for installs not in it (--install-id ID for one install)" }
+                o["others"] = .object(["verdict": .string(other.kind.rawValue), "target": .optional(other.target?.version.text), "inRollout": .bool(!(inside ?? false))])
+            }
+        }
+        return (text, .object(o))
+    }
+
+    static func installID(_ text: String) throws -> String {
+        do { return try Rollout.checkInstallID(text) } catch { throw RelctlError.usage(error.message, hint: error.hint ?? "") }
     }
 
     /// A device's OS from the command line.

@@ -19,7 +19,7 @@ import RelctlPublish
 enum ConformanceCommand {
     /// Moves when a case's meaning or the answer's shape changes (schema/conformance.schema.json);
     /// new suites or cases alone do not move it.
-    static let suiteVersion: Int64 = 2
+    static let suiteVersion: Int64 = 3
     /// Every scenario starts here: the suite is the same bytes each time it is exported.
     static let start = "2026-06-01T12:00:00Z"
 
@@ -58,9 +58,10 @@ enum ConformanceCommand {
                 }
             }
         }
-        func rendered(_ name: String, _ db: String) throws -> (ProjectSnapshot, [UInt8]) {
+        func rendered(_ name: String, _ db: String, fixingSalts: Bool = false) throws -> (ProjectSnapshot, [UInt8]) {
             let store = try Store(path: db, mode: .read, user: inv.context.user)
-            let snapshot = try store.read { try store.zonedSnapshot(try store.requireProject("app")) }
+            var snapshot = try store.read { try store.zonedSnapshot(try store.requireProject("app")) }
+            if fixingSalts { snapshot = ConformanceScenarios.fixedSalts(snapshot, scenario: name) }
             var warnings: [String] = []
             guard let control = ProjectFiles.render(snapshot, at: t0, warnings: &warnings).first(where: { $0.path == "app/control.json" }) else {
                 throw RelctlError.failure("scenario \(name): no control.json was rendered", hint: "a relctl defect: report it")
@@ -70,7 +71,7 @@ enum ConformanceCommand {
         for scenario in ConformanceScenarios.all {
             let db = "\(work)/\(scenario.name).db"
             try run(scenario.name, db, [["init"], ["project", "add", "app", "--name", "Acme"]] + scenario.commands)
-            let (snapshot, bytes) = try rendered(scenario.name, db)
+            let (snapshot, bytes) = try rendered(scenario.name, db, fixingSalts: true)
             let control = PublishedFile(path: "app/control.json", bytes: bytes)
             let cases = ConformanceScenarios.cases(snapshot, at: t0)
             total += cases.count
@@ -91,11 +92,14 @@ enum ConformanceCommand {
         files += signed
         let steps = (try? JSONReader.parse(signed.last!.1)).flatMap { if case .array(let a) = $0 { return a.count } else { return nil } } ?? 0
         total += steps
+        let buckets = ConformanceScenarios.buckets()
+        files.append(("buckets.json", Array(JSON.array(buckets).rendered().utf8)))
         let refusals = ConformanceScenarios.refusals(files)
         files += refusals.files
         files.append(("refusals.json", Array(JSON.array(refusals.cases).rendered().utf8)))
         files.append(("locales.json", Array(ConformanceScenarios.locales(tags).rendered().utf8)))
-        let index = JSON.ordered(["controlSchemaVersion": .int(ControlDocument.schemaVersion), "locales": .string("locales.json"), "publishedAt": .string(start),
+        let index = JSON.ordered(["buckets": .ordered(["cases": .string("buckets.json"), "count": .int(Int64(buckets.count))]),
+                                  "controlSchemaVersion": .int(ControlDocument.schemaVersion), "locales": .string("locales.json"), "publishedAt": .string(start),
                                   "refusals": .ordered(["cases": .string("refusals.json"), "count": .int(Int64(refusals.cases.count))]),
                                   "signed": .ordered(["cases": .string("signed/cases.json"), "count": .int(Int64(steps)), "keys": .string("signed/keys.json")]),
                                   "suiteVersion": .int(suiteVersion), "suites": .array(suites)])

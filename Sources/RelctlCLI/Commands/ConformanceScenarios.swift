@@ -149,7 +149,61 @@ enum ConformanceScenarios {
             "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
             "version add 1.1 --platform android --build 2 --released 2026-06-02T00:00:00Z",
         ]).map(line)),
+        Scenario(name: "rollout", description: "Staged recommends: one widening day by day to every install, one halted at its first step; installs at each step's edge.", commands: (platforms + [
+            "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
+            "version add 2.1 --platform ios --build 210 --released 2026-05-20T00:00:00Z",
+            "recommend 2.1 --platform ios --rollout 1,10,50,100 --every 1d --yes",
+            "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
+            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z",
+            "recommend 2.0 --platform android --rollout 5,20,100 --every 2d --yes",
+            "rollout halt --platform android --yes",
+        ]).map(line)),
     ]
+
+    /// A rollout's salt is random; the suite's is made from the scenario and
+    /// platform, so two exports write the same bytes.
+    static func fixedSalts(_ s: ProjectSnapshot, scenario: String) -> ProjectSnapshot {
+        var s = s
+        for i in s.platforms.indices where s.platforms[i].rollout != nil {
+            s.platforms[i].rollout!.salt = "conformance-\(scenario)-\(s.platforms[i].name)"
+        }
+        return s
+    }
+
+    /// Install ids at each edge of a rollout's steps: for each step's basis
+    /// points B, one id in bucket B − 1 (in) and one in bucket B (out), and
+    /// one install that has none (nil: outside every rollout). The first
+    /// "install-N" of each bucket, so the same salt gives the same ids.
+    static func installIDs(_ r: Rollout?) -> [String?] {
+        guard let r else { return [nil] }
+        var wanted = Set(r.steps.flatMap { [$0 - 1, $0] }.filter { $0 < Rollout.unit })
+        var found: [Int: String] = [:]
+        var n = 0
+        while !wanted.isEmpty && n < 1_000_000 {
+            let id = "install-\(n)"
+            let b = r.bucket(id)
+            if wanted.remove(b) != nil { found[b] = id }
+            n += 1
+        }
+        return [nil] + found.keys.sorted().map { found[$0] }
+    }
+
+    /// (salt, install id) → bucket vectors: salts of several shapes, ids as apps
+    /// make them (UUIDs in either case), short, long, and beyond ASCII (UTF-8 bytes).
+    static func buckets() -> [JSON] {
+        let salts = ["0123456789abcdef0123456789abcdef", "conformance-rollout-ios", "Salt_With-Caps_0001"]
+        let ids = ["7F1C2A90-3B4D-4E5F-8A6B-1C2D3E4F5A6B", "7f1c2a90-3b4d-4e5f-8a6b-1c2d3e4f5a6b", "a", "0", "install-0", "install-1",
+                   "ünïcødé-install", "インストール", "🙂", String(repeating: "x", count: 128), "00000000-0000-0000-0000-000000000000",
+                   "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "device:42", "a.b", "install-99999", "ID_with_underscores", "1234567890",
+                   "e3b0c442-98fc-1c14-9afb-f4c8996fb924", "Z", "rollout"]
+        return salts.flatMap { salt in ids.map { id in
+            let input = salt + "." + id
+            return JSON.ordered(["bucket": .int(Rollout.bucket(salt: salt, installID: id)), "input": .string(input), "installId": .string(id),
+                                 "salt": .string(salt), "sha256": .string(SHA256Digest.hash(Array(input.utf8)).map { b in
+                                     let h = Array("0123456789abcdef".utf8); return String(decoding: [h[Int(b >> 4)], h[Int(b & 15)]], as: UTF8.self) }.joined())])
+        } }
+    }
 
     /// Languages a device may list, in order: the default, each published
     /// locale as a device spells it, a regional variety, a script, one the
@@ -192,17 +246,21 @@ enum ConformanceScenarios {
                 }
             }
             let oses = OSBands.probes(p, versions)
+            let ids = installIDs(p.rollout)
             for t in instants.sorted() {
                 for (version, build) in installs {
                     for os in oses {
+                        for id in ids {
                         // Every language list where there is text to read; one where there is none.
                         for langs in languages {
                         guard let release = try? Version(version),
-                              let answer = ClientAnswer.answer(s, platform: p.name, release: Release(release, build: build), os: os, languages: langs, at: t)
+                              let answer = ClientAnswer.answer(s, platform: p.name, release: Release(release, build: build), os: os, languages: langs, at: t, installID: id)
                         else { continue }
-                        out.append(.ordered(["at": .time(t), "build": .optional(build), "expected": answer.json, "languages": .array(langs.map { .string($0) }),
+                        out.append(.ordered(["at": .time(t), "build": .optional(build), "expected": answer.json, "installId": .optional(id),
+                                             "languages": .array(langs.map { .string($0) }),
                                              "os": .optional(os), "platform": .string(p.name), "version": .string(version)]))
                         if answer.kind == .none { break }
+                        }
                         }
                     }
                 }
@@ -260,8 +318,11 @@ enum ConformanceScenarios {
       at `publishedAt`.
     - `NAME/cases.json`: an array of cases. Each names an install (`platform`, `version`
       as the app reports it, `build` or null, `os` or null for the newest, `languages`
-      in the device's order) and an instant (`at`), and the answer relctl's own
+      in the device's order, `installId`: the install's id, null for one outside every
+    rollout) and an instant (`at`), and the answer relctl's own
       evaluator gives from the database the state was published from (`expected`).
+    - `buckets.json`: rollout bucket vectors: `salt`, `installId`, the `input` hashed
+      (salt, ".", install id, as UTF-8), its `sha256` (hex) and the `bucket`.
     - `refusals.json`: documents a client must refuse for an install (`state`,
       `platform`, `reason`): another `schemaVersion`, a platform the document does not
       have, a document cut short. Refused, nothing of it is obeyed and the last
@@ -300,6 +361,19 @@ enum ConformanceScenarios {
     versions (`os`, `minOs`) compare the same way. Of two records of one version
     (2.0 build 200, 2.0.0 build 201) the higher build is the newer, and a target is
     spelled as its record is.
+
+    **A rollout** (`platforms.P.rollout`, null: none) stages a recommend floor
+    (`version`, `build`) for a share of installs, settles which recommend floor an install has before anything below is read.
+    The share at an instant is the `basisPoints` of the last `schedule` step
+    whose `from` is at or before it (0 before the first); once `haltedAt` is
+    set, instants after it count as `haltedAt`. An install is in when
+    `uint32_be(SHA-256(salt + "." + installId)[0..4]) mod 10000` (the first
+    four bytes of the digest of the UTF-8 bytes, big-endian, unsigned) is below
+    the share; an install with no id is not in. In: the platform's recommend
+    floor is the rollout's (when it is higher). Not in, while the share is below
+    10000: versions at or above the rollout's are not offered by the outdated
+    policy (4), and an install told nothing because of it is so told. At 10000
+    every install is in.
 
     The first of these that applies decides, and only it:
 

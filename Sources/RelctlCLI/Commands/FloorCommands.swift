@@ -17,7 +17,9 @@ enum FloorCommands {
         options: [Shared.platforms, build, Option("allow-unreleased", help: "Set the floor even though no released version reaches it."), allowLockout, Shared.allowStoreRisk,
                   Option("after", value: "DURATION", help: "Required only after this grace period, like 7d, 36h or 90m; optional until then."),
                   Option("deadline", value: "TIME", help: "Required from this instant on, optional until then: " + TimeInput.forms + "."),
-                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes],
+                  Option("no-deadline", help: "Make the current force floor required at once (drop its deadline)."), clear, Shared.dryRun, Shared.yes,
+                  // Said, not unknown: why a force is never staged.
+                  Option("rollout", value: "PERCENTS", help: "Refused: a force is never staged (stage a recommend).", hidden: true)],
         examples: [Example("relctl force 2.0 --platform ios", "Everything below 2.0 on iOS must update."),
                    Example("relctl force 2.0.1 --platform all", "A security fix: everything below 2.0.1 must update, on every platform."),
                    Example("relctl force 2.0 --platform all --after 7d", "Below 2.0: optional now, required in 7 days."),
@@ -29,9 +31,39 @@ enum FloorCommands {
         "recommend", abstract: "Ask every version below VERSION to update (optional update).",
         discussion: "Refused when VERSION is above the newest released version on the platform, and when devices on some OS cannot install any release at or above it (--allow-lockout overrides that).",
         arguments: [floorArgument],
-        options: [Shared.platforms, build, allowLockout, Shared.allowStoreRisk, clear, Shared.dryRun, Shared.yes],
-        examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update.")]
+        options: [Shared.platforms, build, allowLockout, Shared.allowStoreRisk,
+                  Option("rollout", value: "PERCENTS", help: "Stage it: ask this share of installs first, widening step by step, like 1,5,20,100 (percent of installs), or phased (Apple's seven days: 1,2,5,10,20,50,100). Installs outside keep the recommend floor they had.",
+                         suggested: ["phased", "1,5,20,100", "10"]),
+                  Option("every", value: "DURATION", help: "How long each step of --rollout lasts (default 1d), like 12h or 2d."),
+                  Option("unstaged", value: "WHAT", help: "What files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) say until the rollout reaches every install: withhold (the default) or everyone.",
+                         allowed: Rollout.Unstaged.allCases.map(\.rawValue)),
+                  clear, Shared.dryRun, Shared.yes],
+        examples: [Example("relctl recommend 2.1 --platform android", "Everything below 2.1 on Android should update."),
+                   Example("relctl recommend 2.1 --rollout 1,5,20,100 --every 1d --platform ios", "Ask 1 % of installs below 2.1 today, 5 % tomorrow, then 20 %, then everyone."),
+                   Example("relctl recommend 2.1 --rollout phased --platform all", "Apple's phased schedule: 1 %, 2 %, 5 %, 10 %, 20 %, 50 %, 100 %, a day each.")]
     ) { inv in try setFloor(inv, kind: .recommend) }
+
+    /// `--rollout`, `--every` and `--unstaged`, checked together (nil: no rollout).
+    static func stagedRequest(_ inv: Invocation) throws -> RolloutRequest? {
+        guard let text = inv.value("rollout") else {
+            for name in ["every", "unstaged"] where inv.flag(name) {
+                throw RelctlError.usage("--\(name) belongs to a staged recommend",
+                                        hint: "add --rollout, like 'relctl recommend \(inv.arg("VERSION") ?? "2.1") --rollout 1,5,20,100 --\(name) \(inv.value(name)!)'")
+            }
+            return nil
+        }
+        if inv.flag("clear") { throw RelctlError.usage("--clear removes the recommend floor and any rollout", hint: "run 'relctl recommend --clear' alone") }
+        let steps = text == "phased" ? Rollout.defaultSteps : try Rollout.parseSteps(text)
+        let every = try inv.value("every").map(Time.parseDuration) ?? Rollout.defaultEvery
+        guard Rollout.everyRange.contains(every) else {
+            throw RelctlError.usage("a rollout step of \(inv.value("every")!) is outside 1 minute to 366 days", hint: "give a length like 12h, 1d or 7d")
+        }
+        let unstaged = inv.value("unstaged").flatMap(Rollout.Unstaged.init) ?? .withhold
+        let any = Floor(version: try Version("1"), build: nil)
+        do { _ = try Rollout(floor: any, salt: Rollout.newSalt(), steps: steps, every: every, start: inv.now, unstaged: unstaged) }
+        catch { throw RelctlError.usage("--rollout \(text): \(error.message)", hint: "give rising percentages ending where it should stop, like 1,5,20,100") }
+        return RolloutRequest(steps: steps, every: every, unstaged: unstaged, salts: [:])
+    }
 
     static func setFloor(_ inv: Invocation, kind: Session.FloorKind) throws {
         let word = kind.rawValue
@@ -59,12 +91,29 @@ enum FloorCommands {
         if !clearing && inv.arg("VERSION") == nil {
             throw RelctlError.usage("missing VERSION", hint: "give the floor, like 'relctl \(word) 2.0', or --clear to remove it")
         }
+        if kind == .force, inv.flag("rollout") {
+            throw RelctlError.usage("a force is never staged: a required update that users cannot all receive yet locks the others out",
+                                    hint: "stage a recommend ('relctl recommend \(inv.arg("VERSION") ?? "VERSION") --rollout 1,5,20,100'), and force once it reaches everyone")
+        }
+        var staged = kind == .recommend ? try stagedRequest(inv) : nil
         let deadline = try deadline(inv)
         let floor = try inv.arg("VERSION").map { Floor(version: try Version($0), build: try inv.value("build").map(parseBuild), deadline: deadline) }
         let (store, project, platforms) = try inv.targets()
-        let moves = platforms.compactMap { Impact.floorMove(word, platform: $0.name, from: kind == .force ? $0.force : $0.recommend, to: floor) }
-        let reached = try inv.write(store, project, asking: floor.map { "the \(word) floor \($0.text)" } ?? "clearing the \(word) floor", moves: moves) { s in
-            try s.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), allowLockout: inv.flag("allow-lockout"), now: inv.now)
+        for p in platforms { staged?.salts[p.id] = Rollout.newSalt() }
+        var moves = platforms.compactMap { p in
+            staged == nil ? Impact.floorMove(word, platform: p.name, from: kind == .force ? p.force : p.recommend, to: floor) : nil
+        }
+        if let staged, let floor {
+            moves += platforms.map { p in
+                let schedule = Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people)
+                return "stages the recommend \(floor.text) on \(p.name) (\(p.recommend.map { "above its recommend floor \($0.text)" } ?? "no recommend floor")): \(schedule)"
+            }
+        }
+        if kind == .recommend {
+            for p in platforms { if let r = p.rollout { moves.append("ends the rollout of \(r.floor.text) on \(p.name) (\(Rollout.percent(r.basisPoints(at: inv.now))) of installs now)") } }
+        }
+        let reached = try inv.write(store, project, asking: floor.map { staged == nil ? "the \(word) floor \($0.text)" : "a staged recommend of \($0.text)" } ?? "clearing the \(word) floor", moves: moves) { s in
+            try s.setFloor(kind, of: platforms, in: project, to: floor, allowUnreleased: inv.flag("allow-unreleased"), allowLockout: inv.flag("allow-lockout"), staged: staged, now: inv.now)
         }
         for p in platforms where kind == .force {
             if let d = p.force?.deadline, d > inv.now, let floor, floor.deadline == nil {
@@ -77,6 +126,9 @@ enum FloorCommands {
             }
             inv.info(floor.map { f in
                 if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(inv.people(d))" }
+                if let staged {
+                    return "\(p.name): \(Rollout.percent(staged.steps[0])) of installs below \(f.text) should update now; \(Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people))"
+                }
                 return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
             } ?? "cleared the \(word) floor of \(p.name)")
         }

@@ -17,14 +17,24 @@ enum MaintenanceCommands {
         examples: [Example("relctl maintenance status", "What is active or scheduled."), Example("relctl maintenance start --for 2h --message \"Back soon\"", "Block apps for two hours.")]
     )
 
+    /// Said, not unknown: a window blocks everyone it covers, or nobody.
+    static let notStaged = Option("rollout", value: "PERCENTS", help: "Refused: a window is never staged.", hidden: true)
+
+    static func refuseStaging(_ inv: Invocation) throws {
+        guard inv.flag("rollout") else { return }
+        throw RelctlError.usage("a maintenance window is never staged: it blocks every install it covers, or it is no window",
+                                hint: "limit it to one platform with --platform, or stage a recommend ('relctl recommend VERSION --rollout 1,5,20,100')")
+    }
+
     static let start: RunnableCommand = RunnableCommand(
         "start", abstract: "Start a maintenance window now.",
         discussion: "Without --until or --for the window stays open until 'relctl maintenance stop'.",
         options: [Option("until", value: "TIME", help: "When the window ends: " + TimeInput.forms + "."),
-                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
+                  Option("for", value: "DURATION", help: "How long the window lasts, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes, notStaged],
         examples: [Example("relctl maintenance start --until \"tomorrow 06:00\" --message \"Back soon\"", "Block apps until 06:00 tomorrow, local time."),
                    Example("relctl maintenance start --for 90m --platform android", "Block the Android app for 90 minutes.")]
     ) { inv in
+        try refuseStaging(inv)
         if inv.flag("until") && inv.flag("for") {
             throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
         }
@@ -39,10 +49,11 @@ enum MaintenanceCommands {
         "schedule", abstract: "Schedule a maintenance window.",
         options: [Option("from", value: "TIME", help: "When the window starts: " + TimeInput.forms + "."),
                   Option("until", value: "TIME", help: "When the window ends (same forms)."),
-                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes],
+                  Option("for", value: "DURATION", help: "How long the window lasts from --from, like 90m, 2h or 1d.")] + copyOptions + [Shared.dryRun, Shared.yes, notStaged],
         examples: [Example("relctl maintenance schedule --from \"2026-12-01 02:00\" --until \"2026-12-01 04:00\"", "A two-hour window in local time."),
                    Example("relctl maintenance schedule --from \"tomorrow 02:00\" --for 2h", "Two hours from 02:00 tomorrow, local time.")]
     ) { inv in
+        try refuseStaging(inv)
         if inv.flag("until") && inv.flag("for") {
             throw RelctlError.usage("--until and --for both give the end", hint: "give one of them")
         }

@@ -44,6 +44,8 @@ enum PolicyCommands {
     static func json(_ rows: [(PlatformRecord, [VersionRecord])]) -> JSON {
         .object(["platforms": .array(rows.map { p, pins in
             .object(["platform": .string(p.name), "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                     "rollout": p.rollout.map { r in .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "haltedAt": .time(r.haltedAt),
+                                                               "steps": .array(r.steps.map { .int($0) }), "every": .int(r.every), "start": .time(r.start)]) } ?? .null,
                      "pins": .array(pins.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!.rawValue)]) })])
         })])
     }
@@ -72,6 +74,7 @@ enum PolicyCommands {
                 var r: [[String]] = []
                 if let f = p.force { r.append([p.name, "floor", f.text, "force below"]) }
                 if let f = p.recommend { r.append([p.name, "floor", f.text, "recommend below"]) }
+                if let s = p.rollout { r.append([p.name, "staged", s.floor.text, "recommend below, to \(Rollout.percent(s.basisPoints(at: inv.now))) of installs\(s.haltedAt == nil ? "" : " (halted)")"]) }
                 r += pins.map { [p.name, "pin", $0.label, $0.policy!.rawValue] }
                 return r
             })

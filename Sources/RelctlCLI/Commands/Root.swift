@@ -5,7 +5,7 @@ public enum Relctl {
         discussion: "relctl keeps an app's release-control configuration in one SQLite database and publishes it as static files that client libraries download on launch.",
         subcommands: [
             InitCommand.command, ProjectCommands.command, PlatformCommands.command, VersionCommands.command,
-            NotesCommands.command, FloorCommands.force, FloorCommands.recommend, PolicyCommands.command,
+            NotesCommands.command, FloorCommands.force, FloorCommands.recommend, RolloutCommands.command, PolicyCommands.command,
             RulesCommands.command, MaintenanceCommands.command, MessageCommands.command, CheckCommand.command,
             StatusCommand.command, PublishCommand.command, VerifyCommand.command, DeployCommand.command, ImportCommands.command, LogCommand.command, UndoCommands.undo, UndoCommands.revert, ExportCommand.command, ConfigCommands.plan, ConfigCommands.apply, ApproveCommand.command, KeysCommands.command, StoreCommands.command, ConformanceCommand.command, CompletionCommand.command,
             HelpCommand.command, CompletionCommand.callback, ModelCommands.manpage, ModelCommands.spec,

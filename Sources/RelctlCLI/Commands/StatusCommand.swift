@@ -71,6 +71,7 @@ enum StatusCommand {
                 "platform": .string(p.name),
                 "newestReleased": .optional(newest?.version.text), "newestAnnounced": .optional(announced?.version.text),
                 "force": p.force?.json ?? .null, "recommend": p.recommend?.json ?? .null,
+                "rollout": p.rollout.map { RolloutCommands.json($0, at: at) } ?? .null,
                 "pins": .array(pins),
                 "osBands": .array(bands.count > 1 ? bandDocs : []),
                 "lockouts": .array(lockouts.map { .string($0.sentence) }),
@@ -83,6 +84,12 @@ enum StatusCommand {
             text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
             if bands.count > 1 {
                 text += "  OS bands: " + bands.map { "\($0.label(p.name)) gets up to \(newestIn($0)?.label ?? "nothing released")" }.joined(separator: "; ") + "\n"
+            }
+            if let r = p.rollout {
+                let state = r.haltedAt != nil ? ", halted since \(PeopleTime.format(r.haltedAt!, now: at, timeZone: inv.timeZone))"
+                    : r.isComplete(at: at) ? ", every install ('relctl rollout finish')" : ""
+                let next = r.widenings(after: at).first.map { "; \($0.basisPoints == Rollout.unit ? "every install" : Rollout.percent($0.basisPoints)) from \(PeopleTime.format($0.at, now: at, timeZone: inv.timeZone))" } ?? ""
+                text += "  rollout: \(r.floor.text) to \(Rollout.percent(r.basisPoints(at: at))) of installs\(state)\(next) ('relctl rollout show')\n"
             }
             for l in lockouts { text += "  LOCKOUT: \(l.sentence)\n" }
             text += StoreCommands.statusLines(p, snapshot, inv, at: at).map { "  \($0)\n" }.joined()

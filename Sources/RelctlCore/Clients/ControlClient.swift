@@ -5,6 +5,8 @@ public struct ControlClient: Sendable {
     /// Per platform and version key, the answers on older OS (`byOs`).
     let byOS: [String: [String: [(from: String?, below: String, update: String)]]]
     let maintenance: [String?]
+    /// Per platform and version key, what an install in the rollout sees where it differs (`rollout`).
+    let inRollout: [String: [String: (update: String, byOS: [(from: String?, below: String, update: String)])]]
 
     /// The whole document is checked first, as a decoder reads it; then
     /// only the members this client uses are made into values (a version
@@ -23,6 +25,19 @@ public struct ControlClient: Sendable {
         guard let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { throw .crash("platforms is not an object") }
         var byPlatform: [String: [String: String]] = [:]
         var byOS: [String: [String: [(from: String?, below: String, update: String)]]] = [:]
+        var inRollout: [String: [String: (update: String, byOS: [(from: String?, below: String, update: String)])]] = [:]
+        func bands(_ value: JSON?, _ path: String) throws(ClientFailure) -> [(from: String?, below: String, update: String)] {
+            guard case .array(let list)? = value else { throw .crash("\(path) is not an array") }
+            return try list.map { (e: JSON) throws(ClientFailure) in
+                let band = try ClientJSON.object(e, "byOs[]")
+                let from: String?
+                switch band["from"] {
+                case .null?: from = nil
+                default: from = try ClientJSON.string(band["from"], "byOs[].from")
+                }
+                return (from, try ClientJSON.string(band["below"], "byOs[].below"), try ClientJSON.string(band["update"], "byOs[].update"))
+            }
+        }
         for (name, range) in platforms {
             guard let p = JSONReader.object(bytes, at: range) else { throw .crash("platforms.\(name) is not an object") }
             guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
@@ -33,22 +48,19 @@ public struct ControlClient: Sendable {
                 let build = value(o.last("build")).flatMap { if case .int(let n) = $0 { return String(n) } else { return nil } }
                 let key = ControlClient.key(text, build)
                 updates[key] = try ClientJSON.string(value(o.last("update")), "update")
-                guard let bands = o.last("byOs") else { continue }
-                guard case .array(let list)? = value(bands) else { throw .crash("platforms.\(name).versions[].byOs is not an array") }
-                byOS[name, default: [:]][key] = try list.map { (e: JSON) throws(ClientFailure) in
-                    let band = try ClientJSON.object(e, "byOs[]")
-                    let from: String?
-                    switch band["from"] {
-                    case .null?: from = nil
-                    default: from = try ClientJSON.string(band["from"], "byOs[].from")
-                    }
-                    return (from, try ClientJSON.string(band["below"], "byOs[].below"), try ClientJSON.string(band["update"], "byOs[].update"))
+                if let r = o.last("rollout") {
+                    let alt = try ClientJSON.object(value(r), "platforms.\(name).versions[].rollout")
+                    inRollout[name, default: [:]][key] = (try ClientJSON.string(alt["update"], "rollout.update"),
+                                                          try alt["byOs"].map { (b: JSON) throws(ClientFailure) in try bands(b, "platforms.\(name).versions[].rollout.byOs") } ?? [])
                 }
+                guard let list = o.last("byOs") else { continue }
+                byOS[name, default: [:]][key] = try bands(value(list), "platforms.\(name).versions[].byOs")
             }
             byPlatform[name] = updates
         }
         self.platforms = byPlatform
         self.byOS = byOS
+        self.inRollout = inRollout
         let m = try ClientJSON.object(value(top["maintenance"]), "maintenance")
         guard case .array(let active)? = m["active"] else { throw .crash("maintenance.active is not an array") }
         maintenance = try active.map { (w: JSON) throws(ClientFailure) -> String? in
@@ -77,13 +89,15 @@ public struct ControlClient: Sendable {
     }
 
     /// `os`: the device's OS (nil: the newest, which the top-level answer is for).
-    public func decide(platform: String, version: String, build: Int64?, os: String? = nil) -> ClientDecision {
+    /// `inRollout`: the install is in the platform's rollout (its answer is the version's `rollout` one where it has one).
+    public func decide(platform: String, version: String, build: Int64?, os: String? = nil, inRollout staged: Bool = false) -> ClientDecision {
         if maintenance.contains(where: { $0 == nil || $0 == platform }) { return .maintenance }
         let key = ControlClient.key(version, build.map(String.init))
+        let alt = staged ? inRollout[platform]?[key] : nil
         let band = os.flatMap { os in
-            byOS[platform]?[key]?.first { b in (b.from.map { !OSVersion.isBelow(os, $0) } ?? true) && OSVersion.isBelow(os, b.below) }
+            (alt?.byOS ?? byOS[platform]?[key])?.first { b in (b.from.map { !OSVersion.isBelow(os, $0) } ?? true) && OSVersion.isBelow(os, b.below) }
         }
-        switch band?.update ?? platforms[platform]?[key] {
+        switch band?.update ?? alt?.update ?? platforms[platform]?[key] {
         case "required": return .required
         case "optional": return .optional
         case "none": return .none

@@ -35,7 +35,7 @@ public struct Lockout: Sendable, Equatable {
 public enum Lockouts {
     /// Every lockout of a platform's floors and pins at `t`.
     public static func of(_ platform: PlatformRecord, _ versions: [VersionRecord], at t: Int64) -> [Lockout] {
-        let floors = [(platform.force, WriteRules.FloorKind.force), (platform.recommend, .recommend)].flatMap { floor, kind in
+        let floors = [(platform.force, WriteRules.FloorKind.force), (platform.recommend, .recommend), (platform.rollout?.floor, .recommend)].flatMap { floor, kind in
             floor.map { of($0, kind, platform, versions, at: t) } ?? []
         }
         return floors + versions.flatMap { v in v.policy.map { of(pin: v, $0, platform, versions, at: t) } ?? [] }

@@ -57,6 +57,9 @@ public enum StoreGuard {
         var targets: [Target] = []
         if let f = p.force { targets.append(.floor(f, .force)) }
         if let r = p.recommend { targets.append(.floor(r, .recommend)) }
+        if let r = p.rollout {
+            targets.append(Target(version: r.floor.version, build: r.floor.build, what: "the staged recommend \(r.floor.text)", key: "staged recommend"))
+        }
         return targets + versions.compactMap { Target.pin($0, among: versions, at: now) }
     }
 

@@ -19,6 +19,9 @@ public struct Impact: Sendable {
         /// (a deadline set, moved or dropped; another version offered; a
         /// window's end moved), in a few words.
         public var reads: String? = nil
+        /// Installs in a rollout, where they are told otherwise than those
+        /// outside it: the share in at that instant ("5 % of installs").
+        public var rollout: String? = nil
     }
 
     /// How the message of `new` reads otherwise than that of `old`, when both are of one kind.
@@ -55,7 +58,8 @@ public struct Impact: Sendable {
             let records = after.versions(of: platform)
             let sorted = records.sorted { Release.isBelow($0.release, $1.release) }
             // Lines either state draws: floors, and pinned versions (which Probes marks).
-            let lines = [was.force?.release, was.recommend?.release, platform.force?.release, platform.recommend?.release].compactMap { $0 }
+            let lines = [was.force?.release, was.recommend?.release, was.rollout?.floor.release, platform.force?.release, platform.recommend?.release,
+                         platform.rollout?.floor.release].compactMap { $0 }
             let pinned = Set(before.versions(of: was).filter { $0.policy != nil }.map(\.version.text) + sorted.filter { $0.policy != nil }.map(\.version.text))
             let marked = Set(sorted.indices.filter { $0 == 0 || $0 == sorted.count - 1 || pinned.contains(sorted[$0].version.text) })
             var bands: [(os: String, label: String)] = []
@@ -85,6 +89,19 @@ public struct Impact: Sendable {
                     changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded))
                 } else if from != .none, let reads = Impact.reads(old, new) {
                     changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded, reads: reads))
+                }
+            }
+            // A rollout on either side: its installs are asked too, where they differ from the rest.
+            if let r = a.now.rollout ?? a.was.rollout {
+                let share = "in the rollout (\(Rollout.percent(r.basisPoints(at: t))) of installs)"
+                for i in asked.indices {
+                    let old = askers.old.evaluate(a.was.seen(inRollout: true, at: t), asked[i].release, at: t)
+                    let new = askers.new.evaluate(a.now.seen(inRollout: true, at: t), asked[i].release, at: t)
+                    guard (old.kind, new.kind) != newest[i] else { continue }
+                    if old.kind != new.kind || (old.kind != .none && Impact.reads(old, new) != nil) {
+                        changes.append(Change(platform: a.now.name, version: asked[i].name, from: old.kind, to: new.kind, unrecorded: asked[i].unrecorded,
+                                              reads: old.kind == new.kind ? Impact.reads(old, new) : nil, rollout: share))
+                    }
                 }
             }
             for band in a.bands {
@@ -130,7 +147,7 @@ public struct Impact: Sendable {
             if let reads = c.reads { return "stays \(c.from.rawValue), \(reads)" }
             return c.from == c.to ? "stays \(c.from.rawValue)" : "\(c.from.rawValue) → \(c.to.rawValue)"
         }
-        func place(_ c: Change) -> String { c.band.map { "\(c.platform) on \($0)" } ?? c.platform }
+        func place(_ c: Change) -> String { (c.band.map { "\(c.platform) on \($0)" } ?? c.platform) + (c.rollout.map { " \($0)" } ?? "") }
         for c in changes where c.unrecorded {
             let move = move(c), platform = place(c)
             if let i = unrecorded.firstIndex(where: { $0.platform == platform && $0.move == move }) { unrecorded[i].count += 1 }

@@ -55,6 +55,13 @@ enum AppcastFormat {
 
     /// The lowest released version at or above the version below which
     /// everything must update (the threshold AndVersion's MinVersion names).
+    /// The seconds between Sparkle's phased groups while a rollout still
+    /// widens (not halted, not complete): the rollout's step length.
+    static func phased(_ state: PlatformState) -> Int64? {
+        guard let r = state.source.rollout, r.haltedAt == nil, state.source.isStaging(at: state.at) else { return nil }
+        return r.every
+    }
+
     static func criticalItem(_ state: PlatformState) -> VersionRecord? {
         let threshold = AndVersionFormat.minimum(state, marketing: true)
         guard let item = lowestReleased(atOrAbove: threshold, state.releasedNewestFirst) else { return nil }
@@ -117,6 +124,10 @@ enum AppcastFormat {
             out += "</sparkle:maximumSystemVersion>\n".utf8
         }
         if critical { out += "<sparkle:tags><sparkle:criticalUpdate/></sparkle:tags>\n".utf8 }
+        // Sparkle phases an offer itself, from the item's pubDate, over seven groups: the nearest it can stage.
+        if !critical, v.releasedAt != nil, let every = phased(state), let r = state.source.rollout, !Release.isBelow(v.release, r.floor.release) {
+            out += "<sparkle:phasedRolloutInterval>\(every)</sparkle:phasedRolloutInterval>\n".utf8
+        }
         out += "<enclosure url=\"".utf8
         XMLText.escape(url, into: &out)
         out += "\" sparkle:os=\"".utf8

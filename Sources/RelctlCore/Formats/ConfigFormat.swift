@@ -133,7 +133,15 @@ public enum ConfigFormat {
             "minOs": .optional(platform.minOS), "recommend": platform.recommend?.json ?? .null, "storeUrl": .optional(platform.storeURL)]
         // Only when it has some: a file from before storefronts reads (and digests) as it always did.
         if !platform.storefronts.isEmpty { members["storefronts"] = .array(platform.storefronts.map { .string($0) }) }
+        // The same for a staged recommend: its salt too, so who is in stays who is in.
+        if let r = platform.rollout { members["rollout"] = rollout(r) }
         return members
+    }
+
+    static func rollout(_ r: Rollout) -> JSON {
+        .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "salt": .string(r.salt),
+                 "steps": .array(r.steps.map { .int($0) }), "every": .int(r.every), "start": .time(r.start), "haltedAt": .time(r.haltedAt),
+                 "unstaged": .string(r.unstaged.rawValue)])
     }
 
     static func version(_ v: VersionRecord) -> JSON {

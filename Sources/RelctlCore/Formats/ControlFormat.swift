@@ -44,11 +44,17 @@ enum ControlFormat {
         ])
     }
 
-    static func platform(_ s: PlatformState) -> JSON {
+    /// A platform as installs outside a rollout see it (its versions' answers
+    /// and floors), with the rollout's block and, per version, what an install
+    /// in it sees where that differs (`rollout`): a reader that knows nothing
+    /// of rollouts withholds the staged recommend, as the files that cannot stage do.
+    static func platform(_ state: PlatformState) -> JSON {
+        let staged = state.staged()
+        let s = staged?.outside ?? state
         func version(_ v: VersionRecord?) -> JSON {
             v.map { .object(["version": .string($0.version.text), "build": .optional($0.build), "releasedAt": .time($0.releasedAt), "minOs": .optional($0.minOS ?? s.platform.minOS)]) } ?? .null
         }
-        return .object([
+        var members: [String: JSON] = [
             "bundleId": .optional(s.platform.bundleID),
             "appStoreId": .optional(s.platform.appStoreID),
             "minOs": .optional(s.platform.minOS),
@@ -64,8 +70,19 @@ enum ControlFormat {
             "remindAfterHours": .int(s.project.remindHours),
             "outdated": .string(s.project.outdated.rawValue),
             "updateUrl": .optional(s.platform.updateURL),
-            "versions": versions(s),
-        ])
+            "versions": versions(s, inside: staged?.inside),
+        ]
+        // Only while there is one: a document without a rollout reads (and digests) as it always did.
+        if let r = state.source.rollout { members["rollout"] = rollout(r) }
+        return .object(members)
+    }
+
+    /// The staged recommend as apps decide it (Rollout): in when the install's bucket is below the step in force.
+    static func rollout(_ r: Rollout) -> JSON {
+        .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "hash": .string(Rollout.hashName),
+                 "unit": .int(Int64(Rollout.unit)), "salt": .string(r.salt),
+                 "schedule": .array(r.schedule.map { .ordered(["basisPoints": .int(Int64($0.basisPoints)), "from": .time($0.from)]) }),
+                 "haltedAt": .time(r.haltedAt)])
     }
 
     /// Per version (by index), the older OS bands where a device can install
@@ -85,8 +102,9 @@ enum ControlFormat {
 
     /// One entry per recorded version, written straight to bytes (what
     /// `versionJSON` makes, keys in order): the bulk of the document.
-    static func versions(_ s: PlatformState) -> JSON {
-        let byOS = byOS(s)
+    static func versions(_ s: PlatformState, inside: PlatformState? = nil) -> JSON {
+        let byOS = ControlFormat.byOS(s)
+        let insideByOS = inside.map(ControlFormat.byOS) ?? [:]
         var out: [UInt8] = [91]
         out.reserveCapacity(s.verdicts.count * 140 + 2)
         for i in s.verdicts.indices {
@@ -102,6 +120,13 @@ enum ControlFormat {
             if let m = v.minOS { JSON.quoteBytes(m, into: &out) } else { out += "null".utf8 }
             out += #","releasedAt":"#.utf8
             if let r = v.releasedAt { JSON.quoteBytes(Time.format(r), into: &out) } else { out += "null".utf8 }
+            if let inside {
+                let here = inside.verdicts[i].1, bands = insideByOS[i] ?? []
+                if here.kind != verdict.kind || here.target?.id != verdict.target?.id || bands.map({ bandJSON($0.band, $0.verdict) }) != (byOS[i] ?? []).map({ bandJSON($0.band, $0.verdict) }) {
+                    out += #","rollout":"#.utf8
+                    rolloutAnswer(here, bands).writeCompact(to: &out)
+                }
+            }
             out += (verdict.kind == .optional && verdict.rule?.skipAllowed == true ? #","skipAllowed":true"# : #","skipAllowed":false"#).utf8
             out += #","target":"#.utf8
             if let t = verdict.target?.version.text { JSON.quoteBytes(t, into: &out) } else { out += "null".utf8 }
@@ -113,6 +138,15 @@ enum ControlFormat {
         }
         out.append(93)
         return .raw(out)
+    }
+
+    /// What an install in the rollout sees at one version: its answer, and on older OS bands theirs.
+    static func rolloutAnswer(_ verdict: Verdict, _ bands: [(band: OSBand, verdict: Verdict)]) -> JSON {
+        var o: [(String, JSON)] = []
+        if !bands.isEmpty { o.append(("byOs", .array(bands.map { bandJSON($0.band, $0.verdict) }))) }
+        o += [("skipAllowed", .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true)),
+              ("target", .optional(verdict.target?.version.text)), ("update", .string(verdict.kind.rawValue))]
+        return .fields(o)
     }
 
     static func bandJSON(_ band: OSBand, _ verdict: Verdict) -> JSON {

@@ -3,7 +3,11 @@
 struct PlatformState {
     let snapshot: ProjectSnapshot
     let evaluator: Evaluator
+    /// The platform as files that cannot stage show it (PlatformRecord.unstaged):
+    /// what every format but control.json carries.
     let platform: PlatformRecord
+    /// The platform as recorded, its rollout (if any) still to decide.
+    let source: PlatformRecord
     let at: Int64
     /// The device OS the verdicts are for (a band's, OSBands); nil: an OS
     /// that can install every version.
@@ -33,9 +37,11 @@ struct PlatformState {
     /// proof ask for them. Empty on an older OS's state.
     let bandStates: [(band: OSBand, state: PlatformState?)]
 
-    init(_ evaluator: Evaluator, _ platform: PlatformRecord, at: Int64, os: String? = nil) {
+    init(_ evaluator: Evaluator, _ source: PlatformRecord, at: Int64, os: String? = nil) {
         self.snapshot = evaluator.snapshot
         self.evaluator = evaluator
+        self.source = source
+        let platform = source.unstaged(at: at)
         self.platform = platform
         self.at = at
         self.os = os
@@ -61,8 +67,17 @@ struct PlatformState {
         bandStates = os != nil ? [] : OSBands.of(platform, versions).compactMap { band in
             guard let os = band.os else { return (band, nil) }
             guard OSBands.populated(band, platform, versions) else { return nil }
-            return (band, PlatformState(evaluator, platform, at: at, os: os))
+            return (band, PlatformState(evaluator, source, at: at, os: os))
         }
+    }
+
+    /// While a rollout divides installs at `at`: the states of those outside
+    /// it and of those in it (one of them this state, the files' own).
+    func staged() -> (outside: PlatformState, inside: PlatformState)? {
+        guard let r = source.rollout, source.isStaging(at: at) else { return nil }
+        let everyone = r.unstaged == .everyone
+        return (everyone ? PlatformState(evaluator, source.seen(inRollout: false, at: at), at: at, os: os) : self,
+                everyone ? self : PlatformState(evaluator, source.seen(inRollout: true, at: at), at: at, os: os))
     }
 
     /// Whether the outdated rules offer some install an optional update: one

@@ -17,7 +17,7 @@ public struct ConfigProject: Sendable {
 extension ConfigFormat {
     static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"]
-    static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "storeUrl", "storefronts", "versions"]
+    static let platformKeys = ["appStoreId", "bundleId", "force", "minOs", "recommend", "rollout", "storeUrl", "storefronts", "versions"]
     static let versionKeys = ["build", "minOs", "notes", "pin", "released"]
     static let windowKeys = ["copy", "from", "id", "platform", "until"]
 
@@ -126,6 +126,7 @@ extension ConfigFormat {
                 }
                 platform.storefronts = codes.sorted()
             }
+            if let n = node.member("rollout") { platform.rollout = try rollout(n) }
             if let r = platform.recommend, r.deadline != nil {
                 throw ImportProblem("\(node.path).recommend.deadline: a recommend floor has no deadline (only force does); write null")
             }
@@ -275,6 +276,25 @@ extension ConfigFormat {
             throw InputError(problem)
         }
         return s
+    }
+
+    /// A staged recommend as `export` writes it (ConfigFormat.rollout), each value in range.
+    static func rollout(_ n: Node) throws(ImportProblem) -> Rollout {
+        guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object") }
+        try n.only(["build", "every", "haltedAt", "salt", "start", "steps", "unstaged", "version"])
+        var steps: [Int] = []
+        for step in try n.array("steps") {
+            guard case .int(let bp) = step.json, bp >= 1, bp <= Int64(Rollout.unit) else {
+                throw ImportProblem("\(step.path) must be basis points, a whole number from 1 to \(Rollout.unit)")
+            }
+            steps.append(Int(bp))
+        }
+        guard case .int(let every)? = n.member("every")?.json else { throw ImportProblem("\(n.name("every")) must be a whole number of seconds") }
+        guard let start = try n.time("start") else { throw ImportProblem("\(n.name("start")) must be a time") }
+        let floor = Floor(version: try n.version("version"), build: try n.build("build"))
+        let salt = try n.string("salt"), halted = try n.time("haltedAt"), unstaged = try n.oneOf("unstaged", Rollout.Unstaged.self)
+        do { return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: start, haltedAt: halted, unstaged: unstaged) }
+        catch { throw ImportProblem("\(n.path): \(error.message)") }
     }
 
     static func floor(_ n: Node, _ key: String) throws(ImportProblem) -> Floor? {

@@ -32,6 +32,7 @@ extension ControlImport {
             one.pins = file.pins[p.name] ?? []
             one.force = .some(p.force)
             one.recommend = .some(p.recommend)
+            one.rollout = .some(p.rollout)
             one.bundleID = p.bundleID
             one.appStoreID = p.appStoreID
             one.minOS = .some(p.minOS)

@@ -24,6 +24,8 @@ public struct ImportPlan: Sendable {
     public var pins: [(String, String)] = []
     public var force: Floor?? = nil
     public var recommend: Floor?? = nil
+    /// A staged recommend (control.json's; its files carry no unstaged mode: the database's stays).
+    public var rollout: Rollout?? = nil
     public var bundleID: String?
     public var appStoreID: String?
     public var minOS: String?? = nil
@@ -50,6 +52,14 @@ public struct ImportPlan: Sendable {
         var out: [Difference] = []
         if let force, force != p.force { out.append(Difference(what: "the force floor of \(p.name)", ours: text(p.force), theirs: text(force), unset: p.force == nil)) }
         if let recommend, recommend != p.recommend { out.append(Difference(what: "the recommend floor of \(p.name)", ours: text(p.recommend), theirs: text(recommend), unset: p.recommend == nil)) }
+        if let rollout {
+            var theirs = rollout
+            theirs?.unstaged = p.rollout?.unstaged ?? .withhold
+            func words(_ r: Rollout?) -> String {
+                r.map { "\($0.floor.text) to \($0.steps.map(Rollout.percent).joined(separator: ", ")) every \(Time.formatDuration($0.every)) from \(Time.format($0.start))\($0.haltedAt.map { ", halted \(Time.format($0))" } ?? "") (salt \($0.salt))" } ?? "none"
+            }
+            if theirs != p.rollout { out.append(Difference(what: "the staged recommend of \(p.name)", ours: words(p.rollout), theirs: words(theirs), unset: p.rollout == nil)) }
+        }
         if let b = bundleID, b != p.bundleID { out.append(Difference(what: "the bundle id of \(p.name)", ours: p.bundleID ?? "none", theirs: b, unset: p.bundleID == nil)) }
         if let id = appStoreID, id != p.appStoreID { out.append(Difference(what: "the App Store id of \(p.name)", ours: p.appStoreID ?? "none", theirs: id, unset: p.appStoreID == nil)) }
         if let minOS, minOS != p.minOS { out.append(Difference(what: "the minimum OS of \(p.name)", ours: p.minOS ?? "none", theirs: minOS ?? "none", unset: p.minOS == nil)) }

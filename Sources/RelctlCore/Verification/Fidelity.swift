@@ -46,11 +46,25 @@ public enum Fidelity {
             asked.append(s)
             for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
                 // A band's own OS: its state is made already.
-                asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.platform, at: s.at, os: os))
+                asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.source, at: s.at, os: os))
             }
         }
-        let checks = Parallel.map(asked.count, forEach) { i in
-            var check = PlatformCheck(state: asked[i], file: file, control: control, decoded: decoded)
+        // While a rollout divides installs, control.json answers both sides:
+        // the files' own state is checked in full, the other side by control.json alone.
+        var others: [(state: PlatformState, inside: Bool)] = []
+        for s in states {
+            guard let (outside, inside) = s.staged() else { continue }
+            let everyone = s.source.rollout?.unstaged == .everyone
+            let other = everyone ? outside : inside
+            others.append((other, !everyone))
+            for case let os? in OSBands.probes(other.platform, other.versions) where other.versions.contains(where: { OSBands.installable($0, on: os, other.platform) }) {
+                others.append((other.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(other.evaluator, other.source, at: other.at, os: os), !everyone))
+            }
+        }
+        let all = asked + others.map(\.state)
+        let checks = Parallel.map(all.count, forEach) { i in
+            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded)
+            if i >= asked.count { check.otherSide = others[i - asked.count].inside }
             check.run()
             return (check.findings, check.decisions)
         }
@@ -143,6 +157,9 @@ struct PlatformCheck {
     let decoded: ProjectSnapshot?
     var findings: [Finding] = []
     var decisions = 0
+    /// The other side of a rollout (Fidelity.run), whose installs are in it
+    /// (true) or not: only control.json carries it. Nil: the files' own state.
+    var otherSide: Bool? = nil
     /// The installs asked about, recorded versions first, then the probes
     /// (Probes.installs: unrecorded installs around every line a file or the
     /// database draws), with what the evaluator says each should see,
@@ -259,7 +276,17 @@ struct PlatformCheck {
     /// Only the clients of the formats the project serves read its files.
     func serves(_ client: Client) -> Bool { state.snapshot.project.formats.serves(client.format) }
 
+    /// Whether the installs this check stands for are in a rollout: what control.json must answer them.
+    var inRollout: Bool {
+        otherSide ?? (state.source.isStaging(at: state.at) && state.source.rollout?.unstaged == .everyone)
+    }
+
     mutating func run() {
+        if otherSide != nil {
+            if serves(.control) { control() }
+            return
+        }
+        if state.os == nil, state.source.isStaging(at: state.at) { rollout() }
         if state.os != nil {
             osBlind()
         } else {
@@ -569,12 +596,12 @@ struct PlatformCheck {
                 decisions += 1
                 let kind = blocked?.kind ?? verdicts[i].kind
                 if let os = state.os, i < listed, !OSBands.installable(versions[i], on: os, platform) { decisions -= 1; continue }
-                var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build, os: state.os)
+                var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build, os: state.os, inRollout: inRollout)
                 if i >= listed, case .ignored = actual {
                     // Text an import refuses (an old database can hold it) keeps the document
                     // from reading as a project: its records are still checked, not its probes.
                     guard let own else { decisions -= 1; continue }
-                    actual = PlatformCheck.decision(own.0.evaluate(own.1, versions[i].release, at: state.at, os: state.os).kind)
+                    actual = PlatformCheck.decision(own.0.evaluate(own.1.seen(inRollout: inRollout, at: state.at), versions[i].release, at: state.at, os: state.os).kind)
                 }
                 if actual != PlatformCheck.decision(kind) {
                     let verdict = blocked ?? verdicts[i]
@@ -582,6 +609,28 @@ struct PlatformCheck {
                 }
             }
         } catch { unusable(.control, path, error) }
+    }
+
+    /// A rollout reaches control.json only: every other format shows the
+    /// staged recommend to nobody until it is complete, or to every install
+    /// (Rollout.Unstaged). The appcast names Sparkle's own phasing, which upgrader ignores.
+    mutating func rollout() {
+        guard let r = state.source.rollout else { return }
+        var clients: [Client] = [.retired]
+        if platform.isAndroid { clients.append(.andVersionAndroid) } else if platform.isApple { clients.append(.andVersionIOS) }
+        if platform.name == "ios" { clients.append(.siren) }
+        if PrinceOfVersionsFormat.keys[platform.name] != nil { clients.append(.princeOfVersions) }
+        clients.append(.upgrader)
+        let share = Rollout.percent(r.basisPoints(at: state.at))
+        let everyone = r.unstaged == .everyone
+        for client in clients.filter(serves) {
+            var reason = everyone ? "cannot stage a rollout: every install below \(r.floor.text) is asked at once (--unstaged everyone)"
+                : "cannot stage a rollout: withheld until it reaches every install\(r.completesAt.map { " (\(Time.format($0)))" } ?? "")"
+            if client == .upgrader && everyone && AppcastFormat.phased(state) != nil { reason += "; upgrader ignores the appcast's sparkle:phasedRolloutInterval, which Sparkle apps follow" }
+            note(client, base, nil, expected: "the staged recommend \(r.floor.text) to \(share) of installs",
+                 actual: everyone ? "every install below it asked" : "nothing of it",
+                 limit: Limit(client: client, platform: platform.name, intent: "the staged recommend \(r.floor.text)", reason: reason))
+        }
     }
 
     /// Windows in force (active or scheduled) reach control.json only.
@@ -703,6 +752,11 @@ struct PlatformCheck {
             }
         case .outdated:
             if manifest && actual == .optional { intent("outdated: none", "offers the update to every version below \(currentKey)") }
+        case .rollout:
+            if let current = state.current, current.id != state.announced?.id, actual == .optional || actual == .required {
+                intent("the rollout of \(current.version.text) while a floor or pin sends users to it",
+                       "\(client == .siren ? "the lookup file" : "the manifest") names one newest version, so installs outside the rollout are offered it too")
+            }
         case .releaseDelay:
             // Prince of Versions on iOS compares builds: the lower builds of the release in
             // its delay are the file's to keep quiet (PrinceOfVersionsFormat.availableOnApple),
@@ -795,7 +849,7 @@ struct PlatformCheck {
         case .recommendFloor: return "recommend floor \(platform.recommend?.text ?? "")"
         case .rule: return "\(verdict.updateType ?? "") updates of outdated versions (\(verdict.rule?.name ?? ""))"
         case .osTooOld: return "what devices on \(band ?? "an older OS") are sent to"
-        case .maintenance, .outdated, .releaseDelay, .upToDate: return verdict.decidedBy.rawValue
+        case .maintenance, .outdated, .releaseDelay, .upToDate, .rollout: return verdict.decidedBy.rawValue
         }
     }
 }

@@ -30,13 +30,14 @@ public struct ClientAnswer: Equatable, Sendable {
     /// How often to ask again: every minute from an hour before a window until it ends.
     public var pollIntervalSeconds: Int64
 
-    /// Nil when the snapshot has no such platform.
+    /// Nil when the snapshot has no such platform. `installID`: the install's
+    /// id, which a rollout decides by (nil: an install outside every rollout).
     public static func answer(_ snapshot: ProjectSnapshot, platform name: String, release: Release, os: String?,
-                              languages: [String], at t: Int64) -> ClientAnswer? {
+                              languages: [String], at t: Int64, installID: String? = nil) -> ClientAnswer? {
         let t = min(max(t, Time.earliest), Time.latest)
         guard let platform = snapshot.platforms.first(where: { $0.name == name }) else { return nil }
         let evaluator = Evaluator(snapshot)
-        let verdict = evaluator.evaluate(platform, release, at: t, os: os)
+        let verdict = evaluator.evaluate(platform, release, at: t, os: os, install: installID)
         let locale = ClientAnswer.locale(for: languages, among: snapshot.publishedLocales, defaultLocale: snapshot.project.defaultLocale)
         var texts: [String: String] = [:]
         for (field, text) in evaluator.message(verdict, locale: locale) ?? [:] { texts[field] = text.value }

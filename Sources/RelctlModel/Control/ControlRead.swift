@@ -60,7 +60,7 @@ public enum ControlImport {
             let platform = PlatformRecord(id: id, projectID: -1, name: name, bundleID: try node.optional("bundleId", Names.bundleID),
                                           appStoreID: try node.optional("appStoreId", Names.appStoreID), storeURL: nil,
                                           minOS: try node.optional("minOs", Names.osVersion),
-                                          force: try node.floor("force"), recommend: try node.floor("recommend"))
+                                          force: try node.floor("force"), recommend: try node.floor("recommend"), rollout: try node.rollout("rollout"))
             if let url = try node.optional("updateUrl", Names.url) { updateURLs[name] = url }
             // The project's settings, repeated on every platform: they must agree.
             let here = (rules: try node.rules("rules"), delay: try node.count("releaseDelayDays", max: ProjectRecord.maxReleaseDelayDays),

@@ -128,6 +128,37 @@ package struct Node {
         return Floor(version: try n.version("version"), build: try n.build("build"), deadline: try n.time("deadline"))
     }
 
+    /// A staged recommend as control.json publishes it (ControlFormat.rollout):
+    /// absent or null for none. Its schedule must be evenly spaced, as relctl writes it.
+    package func rollout(_ key: String) throws(ImportProblem) -> Rollout? {
+        guard let n = member(key) else { return nil }
+        if case .null = n.json { return nil }
+        guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object or null") }
+        guard try n.string("hash") == Rollout.hashName else { throw ImportProblem("\(n.name("hash")) must be \"\(Rollout.hashName)\"") }
+        guard case .int(let unit)? = n.member("unit")?.json, unit == Int64(Rollout.unit) else { throw ImportProblem("\(n.name("unit")) must be \(Rollout.unit)") }
+        let schedule = try n.array("schedule")
+        guard !schedule.isEmpty, schedule.count <= Rollout.maximumSteps else {
+            throw ImportProblem("\(n.name("schedule")) must hold 1 to \(Rollout.maximumSteps) steps")
+        }
+        var froms: [Int64] = [], steps: [Int] = []
+        for step in schedule {
+            guard let from = try step.time("from") else { throw ImportProblem("\(step.name("from")) must be a time") }
+            guard case .int(let bp)? = step.member("basisPoints")?.json, bp >= 1, bp <= Int64(Rollout.unit) else {
+                throw ImportProblem("\(step.name("basisPoints")) must be a whole number from 1 to \(Rollout.unit)")
+            }
+            froms.append(from); steps.append(Int(bp))
+        }
+        let every = froms.count > 1 ? froms[1] - froms[0] : Rollout.defaultEvery
+        guard froms.indices.allSatisfy({ $0 == 0 || froms[$0] - froms[$0 - 1] == every }) else {
+            throw ImportProblem("\(n.name("schedule")): the steps must be evenly spaced")
+        }
+        let floor = Floor(version: try n.version("version"), build: try n.build("build"))
+        let salt = try n.string("salt"), halted = try n.time("haltedAt")
+        do {
+            return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: froms[0], haltedAt: halted)
+        } catch { throw ImportProblem("\(n.path): \(error.message)") }
+    }
+
     package func rules(_ key: String) throws(ImportProblem) -> Rules {
         let n = try object(key)
         var list: [Rule] = []

@@ -7,8 +7,10 @@ public struct Evaluator: Sendable {
 
     /// Precedence: an active maintenance window, then the update decision.
     /// `os`: the device's OS (nil: one that can install every version).
-    public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64, os: String? = nil) -> Verdict {
-        maintenance(platform, at: t) ?? update(platform, client, at: t, os: os)
+    /// `install`: the install's id, which a staged recommend decides by
+    /// (nil: an install outside the rollout, as files that cannot stage see it).
+    public func evaluate(_ platform: PlatformRecord, _ client: Release, at t: Int64, os: String? = nil, install: String? = nil) -> Verdict {
+        maintenance(platform, at: t) ?? update(platform.seen(install: install, at: t), client, at: t, os: os)
     }
 
     /// The verdict of every version while a window blocks the platform, nil when none does.
@@ -22,7 +24,8 @@ public struct Evaluator: Sendable {
     }
 
     /// The update decision alone (pin, force floor, recommend floor or the
-    /// outdated default, then none). Retired's per-version policy is this.
+    /// outdated default, then none), for an install outside any rollout.
+    /// Retired's per-version policy is this.
     public func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, os: String? = nil) -> Verdict {
         update(platform, client, at: t, facts: PlatformFacts(snapshot, platform, at: t, os: os))
     }
@@ -59,6 +62,8 @@ public struct Evaluator: Sendable {
     }
 
     package func update(_ platform: PlatformRecord, _ client: Release, at t: Int64, facts: PlatformFacts) -> Verdict {
+        // A rollout still to decide: the platform as an install outside it sees it.
+        let platform = platform.rollout == nil ? platform : platform.seen(inRollout: false, at: t)
         let released = facts.released
         // Floors and pins are explicit decisions and act at once; only the
         // automatic "outdated" announcement waits for the release delay.
@@ -134,6 +139,10 @@ public struct Evaluator: Sendable {
             return verdict
         }
         guard let announced = facts.announced, Release.isBelow(client, announced.release) else {
+            if let line = platform.withheld, let r = released, Release.isBelow(client, r.release), !Release.isBelow(r.release, line) {
+                return Verdict(kind: .none, decidedBy: .rollout,
+                               why: "\(r.version.text) is offered only to the installs in the rollout of the staged recommend \(Evaluator.label(line)) on \(platform.name), which this install is not in")
+            }
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
                 let days = snapshot.project.releaseDelayDays
                 return Verdict(kind: .none, decidedBy: .releaseDelay,

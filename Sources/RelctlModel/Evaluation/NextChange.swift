@@ -108,6 +108,13 @@ public struct NextChange: Sendable, Equatable {
             if let f = p.force, let d = f.deadline {
                 consider(d, p.id, "the force floor \(f.text) on \(p.name) becomes required")
             }
+            // Each step of a rollout, up to its halt: the status page shows it, and the last brings the files that cannot stage their floor.
+            if let r = p.rollout {
+                for (i, step) in r.schedule.enumerated() where i > 0 && (r.haltedAt.map { step.from <= $0 } ?? true) {
+                    consider(step.from, p.id, step.basisPoints == Rollout.unit ? "the rollout of \(p.name) \(r.floor.text) reaches every install"
+                             : "the rollout of \(p.name) \(r.floor.text) widens to \(Rollout.percent(step.basisPoints)) of installs")
+                }
+            }
         }
         for w in snapshot.windows where !w.isCancelled {
             let scope = w.platformName.map { " (\($0))" } ?? (multi ? " (all platforms)" : "")

@@ -15,6 +15,8 @@ public struct Verdict: Sendable {
         case recommendFloor = "recommend-floor"
         case outdated, rule
         case releaseDelay = "release-delay"
+        /// A newer release that a rollout stages, which this install is not in.
+        case rollout
         case upToDate = "up-to-date"
         /// The device's OS cannot install the version a floor, pin or rule
         /// sends it to: offered the newest it can install, or nothing.

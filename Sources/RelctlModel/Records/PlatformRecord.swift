@@ -12,12 +12,53 @@ public struct PlatformRecord: Sendable {
     /// Where the app sells: ISO 3166 country codes, lower case, sorted. None:
     /// floors are not checked against the stores (StoreGuard).
     public var storefronts: [String]
+    /// A staged recommend above `recommend`: the floor asked of the installs
+    /// in its rollout (`seen`); the others keep `recommend`.
+    public var rollout: Rollout?
 
     public init(id: Int64, projectID: Int64, name: String, bundleID: String?, appStoreID: String?, storeURL: String?,
-                minOS: String?, force: Floor?, recommend: Floor?, storefronts: [String] = []) {
+                minOS: String?, force: Floor?, recommend: Floor?, storefronts: [String] = [], rollout: Rollout? = nil) {
         self.id = id; self.projectID = projectID; self.name = name; self.bundleID = bundleID; self.appStoreID = appStoreID
         self.storeURL = storeURL; self.minOS = minOS; self.force = force; self.recommend = recommend; self.storefronts = storefronts
+        self.rollout = rollout
     }
+
+    /// The platform as one install sees it at `t`, with no rollout left to
+    /// decide: in the rollout (or once it reaches every install) its
+    /// recommend floor is the staged one, else its own.
+    /// Outside it, the staged version (and any above it) is not announced
+    /// either: the outdated rule offers it only to installs in the rollout.
+    public func seen(inRollout: Bool, at t: Int64) -> PlatformRecord {
+        guard let r = rollout else { return self }
+        var p = self
+        p.rollout = nil
+        if inRollout || r.isComplete(at: t) {
+            if recommend.map({ Release.isBelow($0.release, r.floor.release) }) ?? true { p.recommend = r.floor }
+        } else {
+            p.withheld = r.floor.release
+        }
+        return p
+    }
+
+    /// Versions at or above it are not announced to this install: a rollout
+    /// staging them that it is not in (`seen`); a platform as recorded
+    /// withholds them while its rollout stages them.
+    public var withheld: Release?
+
+    public func unannounced(at t: Int64) -> Release? {
+        withheld ?? rollout.flatMap { $0.isComplete(at: t) ? nil : $0.floor.release }
+    }
+
+    /// As the install `installID` sees it (nil: an install not in the rollout).
+    public func seen(install installID: String?, at t: Int64) -> PlatformRecord {
+        seen(inRollout: installID.map { rollout?.includes($0, at: t) ?? false } ?? false, at: t)
+    }
+
+    /// As files that cannot stage show it: withheld until every install is in, or offered to all (Rollout.Unstaged).
+    public func unstaged(at t: Int64) -> PlatformRecord { seen(inRollout: rollout?.unstaged == .everyone, at: t) }
+
+    /// Whether the rollout still divides installs at `t`: its views differ.
+    public func isStaging(at t: Int64) -> Bool { rollout.map { !$0.isComplete(at: t) } ?? false }
 
     /// The force floor in effect at `t`: nil while its deadline lies ahead.
     public func requiredFloor(at t: Int64) -> Floor? { force.flatMap { $0.isPending(at: t) ? nil : $0 } }

@@ -37,9 +37,13 @@ public struct ProjectSnapshot: Sendable {
     public var delaySeconds: Int64 { project.releaseDelayDays * 86400 }
 
     /// The newest version whose release delay has passed at `t`: what clients are told about.
+    /// A version a rollout still stages is announced only to the installs in it (PlatformRecord.unannounced).
     public func newestAnnounced(_ platform: PlatformRecord, at t: Int64, where accepts: (VersionRecord) -> Bool = { _ in true }) -> VersionRecord? {
         let delay = delaySeconds
-        return versions(of: platform).last { v in (v.releasedAt.map { $0 + delay <= t } ?? false) && accepts(v) }
+        let line = platform.unannounced(at: t)
+        return versions(of: platform).last { v in
+            (v.releasedAt.map { $0 + delay <= t } ?? false) && accepts(v) && (line.map { Release.isBelow(v.release, $0) } ?? true)
+        }
     }
 
     /// Overlapping windows block as their union; the one whose copy users

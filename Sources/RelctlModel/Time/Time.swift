@@ -38,6 +38,17 @@ public enum Time {
         }
     }
 
+    /// A duration as `parseDuration` reads it back, largest units first: "1d", "1d12h", "90s" → "1m30s".
+    public static func formatDuration(_ seconds: Int64) -> String {
+        guard seconds > 0 else { return "0s" }
+        var rest = seconds, out = ""
+        for (unit, name) in [(Int64(86400), "d"), (3600, "h"), (60, "m"), (1, "s")] where rest >= unit {
+            out += "\(rest / unit)\(name)"
+            rest %= unit
+        }
+        return out
+    }
+
     /// "90m", "2h", "1d", "1h30m", "45s", "1w"; always positive.
     public static func parseDuration(_ text: String) throws -> Int64 {
         let bad = InputError("invalid duration '\(text)'", hint: "use a number with a unit: 90m, 2h, 1d, 1h30m (s, m, h, d, w)")

@@ -1,4 +1,4 @@
--- user_version 14
+-- user_version 15
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -91,7 +91,7 @@ CREATE TABLE platform(
     force_version TEXT,
     force_build INTEGER,
     recommend_version TEXT,
-    recommend_build INTEGER, force_deadline INTEGER, storefronts TEXT NOT NULL DEFAULT '',
+    recommend_build INTEGER, force_deadline INTEGER, storefronts TEXT NOT NULL DEFAULT '', rollout_version TEXT, rollout_build INTEGER, rollout_salt TEXT, rollout_steps TEXT, rollout_every INTEGER, rollout_start INTEGER, rollout_halted_at INTEGER, rollout_unstaged TEXT,
     UNIQUE(project_id, name)
 ) STRICT;
 -- table project
@@ -200,13 +200,13 @@ CREATE TRIGGER capture_note_updated AFTER UPDATE ON note WHEN EXISTS (SELECT 1 F
     INSERT INTO row_change(tbl, row_key, before) SELECT 'note', json_array(NEW.version_id, NEW.locale), NULL WHERE NOT (OLD.version_id IS NEW.version_id AND OLD.locale IS NEW.locale); END;
 -- trigger capture_platform_deleted
 CREATE TRIGGER capture_platform_deleted AFTER DELETE ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts)); END;
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts, 'rollout_version', OLD.rollout_version, 'rollout_build', OLD.rollout_build, 'rollout_salt', OLD.rollout_salt, 'rollout_steps', OLD.rollout_steps, 'rollout_every', OLD.rollout_every, 'rollout_start', OLD.rollout_start, 'rollout_halted_at', OLD.rollout_halted_at, 'rollout_unstaged', OLD.rollout_unstaged)); END;
 -- trigger capture_platform_inserted
 CREATE TRIGGER capture_platform_inserted AFTER INSERT ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
     INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(NEW.id), NULL); END;
 -- trigger capture_platform_updated
 CREATE TRIGGER capture_platform_updated AFTER UPDATE ON platform WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN
-    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts));
+    INSERT INTO row_change(tbl, row_key, before) VALUES ('platform', json_array(OLD.id), json_object('id', OLD.id, 'project_id', OLD.project_id, 'name', OLD.name, 'bundle_id', OLD.bundle_id, 'app_store_id', OLD.app_store_id, 'store_url', OLD.store_url, 'min_os', OLD.min_os, 'force_version', OLD.force_version, 'force_build', OLD.force_build, 'recommend_version', OLD.recommend_version, 'recommend_build', OLD.recommend_build, 'force_deadline', OLD.force_deadline, 'storefronts', OLD.storefronts, 'rollout_version', OLD.rollout_version, 'rollout_build', OLD.rollout_build, 'rollout_salt', OLD.rollout_salt, 'rollout_steps', OLD.rollout_steps, 'rollout_every', OLD.rollout_every, 'rollout_start', OLD.rollout_start, 'rollout_halted_at', OLD.rollout_halted_at, 'rollout_unstaged', OLD.rollout_unstaged));
     INSERT INTO row_change(tbl, row_key, before) SELECT 'platform', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id); END;
 -- trigger capture_project_deleted
 CREATE TRIGGER capture_project_deleted AFTER DELETE ON project WHEN EXISTS (SELECT 1 FROM capture_on) BEGIN

@@ -142,6 +142,18 @@ public enum StatusPage {
         [m?["title"]?.value, m?["message"]?.value].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " — ")
     }
 
+    /// A staged recommend: the share in now, the steps to come, whether it is halted, what the files that cannot stage say.
+    static func rollout(_ h: inout HTML, _ r: Rollout, at: Int64) {
+        h.raw("<dt>Rollout</dt><dd>"); h.text(r.floor.text); h.raw(" to <strong>"); h.text(Rollout.percent(r.basisPoints(at: at))); h.raw("</strong> of installs")
+        if let halted = r.haltedAt { h.raw(", <span class=\"v v-maintenance\">halted</span> since "); h.time(halted); h.raw(": nobody new is asked") }
+        for (from, bp) in r.widenings(after: at) {
+            h.raw("; "); h.text(bp == Rollout.unit ? "every install" : Rollout.percent(bp)); h.raw(" from "); h.time(from)
+        }
+        if r.isComplete(at: at) { h.raw(" (every install: finish it to make it the recommend floor)") }
+        else { h.text(r.unstaged == .everyone ? "; files that cannot stage ask every install at once" : "; files that cannot stage withhold it until every install is in") }
+        h.raw("</dd>\n")
+    }
+
     /// One platform: what is in force, the ladder, what users read, the limits.
     static func section(_ h: inout HTML, _ state: PlatformState, limits: [Limit]) {
         let p = state.platform, snapshot = state.snapshot, at = state.at
@@ -149,7 +161,12 @@ public enum StatusPage {
         h.raw("<section class=\"platform\" data-platform=\""); h.text(p.name); h.raw("\">\n<h2>"); h.text(p.name); h.raw("</h2>\n<dl>\n")
         h.raw("<dt>Newest released</dt><dd>"); h.text(state.released?.label ?? "none"); h.raw("</dd>\n")
         // Floors and pins send users to the newest release at once; the outdated rules wait for its delay.
-        if let r = state.released, state.announced?.id != r.id {
+        let staging = state.source.isStaging(at: at) ? state.source.rollout : nil
+        if let r = state.released, state.announced?.id != r.id, let staged = staging, !Release.isBelow(r.release, staged.floor.release) {
+            h.raw("<dt>Sent to</dt><dd>"); h.text(r.label); h.raw(" only by the rollout and by floors and pins; other outdated versions ")
+            if let a = state.announced { h.raw("are told about "); h.text(a.label) } else { h.raw("are told about nothing") }
+            h.raw("</dd>\n")
+        } else if let r = state.released, state.announced?.id != r.id {
             h.raw("<dt>Sent to</dt><dd>")
             if p.force != nil || p.recommend != nil || state.versions.contains(where: { $0.policy != nil }) {
                 h.text(r.label); h.raw(" by floors and pins; other outdated versions ")
@@ -169,7 +186,8 @@ public enum StatusPage {
                 else { h.raw(": required since the deadline, "); h.time(d) }
             }
         } else { h.raw("none") }
-        h.raw("</dd>\n<dt>Recommend floor</dt><dd>"); h.text(p.recommend?.text ?? "none"); h.raw("</dd>\n")
+        h.raw("</dd>\n<dt>Recommend floor</dt><dd>"); h.text(state.source.recommend?.text ?? "none"); h.raw("</dd>\n")
+        if let r = state.source.rollout { rollout(&h, r, at: at) }
         let pins = state.verdicts.filter { $0.0.policy != nil }.map { "\($0.0.label) \($0.0.policy!.rawValue)" }
         h.raw("<dt>Pins</dt><dd>"); h.text(pins.isEmpty ? "none" : pins.reversed().joined(separator: ", ")); h.raw("</dd>\n")
         // Versions that need different OS: what each band can install, and the floors some cannot reach.

@@ -1,0 +1,101 @@
+import RelctlCore
+import RelctlStore
+
+/// `relctl rollout`: a staged recommend (`relctl recommend 2.1 --rollout
+/// 1,5,20,100`) shown, halted, resumed and finished.
+enum RolloutCommands {
+    static let command: RunnableCommand = RunnableCommand(
+        "rollout", abstract: "Show, halt, resume or finish a staged recommend.",
+        discussion: "A staged recommend asks a growing share of installs to update: an install is in when the first four bytes of SHA-256(salt + \".\" + install id), read as a big-endian 32-bit number, modulo 10000, are below the step's basis points. Apps work the step out from the schedule in control.json, so widening needs no publish. Halting freezes who is in: nobody new, nobody dropped. Files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) withhold it until it reaches every install, unless it was set with --unstaged everyone.",
+        subcommands: [show, halt, resume, finish],
+        examples: [Example("relctl rollout show --platform ios", "The iOS rollout (staged with 'relctl recommend 2.1 --rollout 1,5,20,100 --platform ios')."),
+                   Example("relctl rollout halt --platform ios", "Something is wrong: nobody new is asked."),
+                   Example("relctl rollout show", "Each platform's rollout and its schedule.")]
+    )
+
+    static let show: RunnableCommand = RunnableCommand(
+        "show", abstract: "Show each platform's staged recommend, its schedule and the share of installs in now.",
+        options: [Shared.platform],
+        examples: [Example("relctl rollout show --platform ios --json", "The iOS rollout as JSON.")]
+    ) { inv in
+        let store = try inv.store(.read)
+        let platforms: [PlatformRecord] = try store.read {
+            let project = try inv.project(in: store)
+            return inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
+        }
+        inv.render(json(platforms, at: inv.now)) {
+            platforms.map { p in text(p, inv) + "\n" }.joined()
+        }
+    }
+
+    static func step(_ name: RolloutStep, _ abstract: String, _ discussion: String, _ example: Example) -> RunnableCommand {
+        RunnableCommand(name.rawValue, abstract: abstract, discussion: discussion, options: [Shared.platforms, Shared.dryRun, Shared.yes], examples: [example]) { inv in
+            let (store, project, platforms) = try inv.targets()
+            let moves = platforms.compactMap { p in p.rollout.map { r in
+                switch name {
+                case .halt: return "halts the rollout of \(r.floor.text) on \(p.name) at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs"
+                case .resume: return "resumes the rollout of \(r.floor.text) on \(p.name) from \(Rollout.percent(r.basisPoints(at: inv.now))) of installs"
+                case .finish: return "asks every install of \(p.name) below \(r.floor.text) to update (the rollout ends at \(Rollout.percent(r.basisPoints(at: inv.now))))"
+                }
+            } }
+            try inv.write(store, project, asking: "\(name.rawValue == "finish" ? "finishing" : name.rawValue == "halt" ? "halting" : "resuming") the rollout", moves: moves) { s in
+                try s.rollout(name, of: platforms, in: project, now: inv.now)
+            }
+            // Worked out from the rollouts as they were, as the change made them.
+            for p in platforms {
+                guard let r = p.rollout else { continue }
+                switch name {
+                case .halt: inv.info("\(p.name): the rollout of \(r.floor.text) is halted at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs; 'relctl rollout resume' goes on, 'relctl recommend --clear' takes it back")
+                case .resume:
+                    guard let r = try? r.resumed(at: inv.now), let step = r.step(at: inv.now) else { continue }
+                    inv.info("\(p.name): the rollout of \(r.floor.text) goes on: \(Rollout.scheduleWords(steps: Array(r.steps[step...]), every: r.every, start: r.stepStart(step), people: inv.people))")
+                case .finish: inv.info("\(p.name): every install below \(r.floor.text) should update")
+                }
+            }
+            try inv.printWritten { json(try store.read { try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } } }, at: inv.now) }
+        }
+    }
+
+    static let halt = step(.halt, "Halt a rollout: who is in stays in, nobody new comes in.",
+                           "Takes effect when the files are published again: apps read the halt from control.json. To take the staged recommend back from everyone, run 'relctl recommend --clear' or 'relctl undo'.",
+                           Example("relctl rollout halt --platform ios", "Stop widening the iOS rollout."))
+    static let resume = step(.resume, "Resume a halted rollout from the step it was halted at.",
+                             "The step in force when it was halted keeps the time it had left; the later steps move by the time spent halted.",
+                             Example("relctl rollout resume --platform ios", "Go on widening the iOS rollout."))
+    static let finish = step(.finish, "Finish a rollout: every install below the staged version is asked to update.",
+                             "The staged version becomes the platform's recommend floor, in every file.",
+                             Example("relctl rollout finish --platform all", "Ask every install below the staged version, on every platform."))
+
+    /// Each platform's rollout, as `rollout show --json` prints it.
+    static func json(_ platforms: [PlatformRecord], at t: Int64) -> JSON {
+        .object(["platforms": .array(platforms.map { p in
+            .object(["platform": .string(p.name), "recommend": p.recommend?.json ?? .null, "rollout": p.rollout.map { json($0, at: t) } ?? .null])
+        })])
+    }
+
+    static func json(_ r: Rollout, at t: Int64) -> JSON {
+        let state = r.haltedAt != nil ? "halted" : r.isComplete(at: t) ? "complete" : "rolling"
+        return .object([
+            "version": .string(r.floor.version.text), "build": .optional(r.floor.build), "salt": .string(r.salt), "hash": .string(Rollout.hashName),
+            "unit": .int(Rollout.unit), "every": .int(r.every), "start": .time(r.start), "haltedAt": .time(r.haltedAt),
+            "unstaged": .string(r.unstaged.rawValue), "state": .string(state), "basisPoints": .int(r.basisPoints(at: t)),
+            "completesAt": .time(r.completesAt),
+            "schedule": .array(r.schedule.map { .object(["from": .time($0.from), "basisPoints": .int($0.basisPoints)]) }),
+        ])
+    }
+
+    static func text(_ p: PlatformRecord, _ inv: Invocation) -> String {
+        guard let r = p.rollout else { return "\(p.name): no staged recommend\(p.recommend.map { " (recommend floor \($0.text), every install)" } ?? "")" }
+        let now = r.basisPoints(at: inv.now), current = r.step(at: inv.now)
+        var lines = ["\(p.name): \(r.floor.text) staged above \(p.recommend.map { "the recommend floor \($0.text)" } ?? "no recommend floor"): \(Rollout.percent(now)) of installs in now"
+                     + (r.haltedAt.map { ", halted since \(inv.people($0))" } ?? (r.isComplete(at: inv.now) ? ", every install ('relctl rollout finish' makes it the recommend floor)" : ""))]
+        for (i, step) in r.schedule.enumerated() {
+            let mark = i == current ? "→" : " "
+            let frozen = r.haltedAt.map { step.from > $0 } ?? false
+            lines.append("  \(mark) \(Rollout.percent(step.basisPoints).padding(8)) from \(inv.people(step.from))\(frozen ? " (held by the halt)" : "")")
+        }
+        lines.append("  files that cannot stage: \(r.unstaged == .everyone ? "every install below \(r.floor.text) asked at once" : "nothing of it until every install is in")")
+        lines.append("  salt \(r.salt); an install's bucket: relctl check VERSION --platform \(p.name) --install-id ID")
+        return lines.joined(separator: "\n")
+    }
+}
