@@ -37,11 +37,12 @@ _relctl_spec() {
         "notes rm") subs=""; flags="--dry-run --yes"; valued="--platform --locale"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "force") subs=""; flags="--allow-unreleased --allow-lockout --allow-store-risk --no-deadline --clear --dry-run --yes"; valued="--platform --build --after --deadline"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
         "recommend") subs=""; flags="--allow-lockout --allow-store-risk --clear --dry-run --yes"; valued="--platform --build --rollout --every --unstaged"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
-        "rollout") subs="show halt resume finish"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
-        "rollout show") subs=""; flags=""; valued="--platform"; repeat=""; args=(); argrep=0 ;;
+        "rollout") subs="show halt resume finish cancel"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
+        "rollout show") subs=""; flags=""; valued="--platform --at"; repeat=""; args=(); argrep=0 ;;
         "rollout halt") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
         "rollout resume") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
         "rollout finish") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
+        "rollout cancel") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=(); argrep=0 ;;
         "policy") subs="set clear list"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "policy set") subs=""; flags="--allow-lockout --allow-store-risk --dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions" "enum:force recommend none"); argrep=0 ;;
         "policy clear") subs=""; flags="--dry-run --yes"; valued="--platform"; repeat="--platform"; args=("dyn:versions"); argrep=0 ;;
@@ -154,9 +155,11 @@ _relctl_value() {
         "recommend|--every") echo "none" ;;
         "recommend|--unstaged") echo "enum:withhold everyone" ;;
         "rollout show|--platform") echo "dyn:platforms" ;;
+        "rollout show|--at") echo "none" ;;
         "rollout halt|--platform") echo "dyn:platforms-or-all" ;;
         "rollout resume|--platform") echo "dyn:platforms-or-all" ;;
         "rollout finish|--platform") echo "dyn:platforms-or-all" ;;
+        "rollout cancel|--platform") echo "dyn:platforms-or-all" ;;
         "policy set|--platform") echo "dyn:platforms-or-all" ;;
         "policy clear|--platform") echo "dyn:platforms-or-all" ;;
         "policy list|--platform") echo "dyn:platforms" ;;

@@ -49,18 +49,19 @@ public final class ReleaseControl: @unchecked Sendable {
     }
 
     /// The install id kept in `storage` (install-id), made and kept there
-    /// when there is none or it does not read: a random UUID.
-    static func keptInstallID(in storage: URL?) -> String {
-        let file = storage?.appendingPathComponent("install-id")
-        if let file, let data = try? Data(contentsOf: file), data.count <= 128,
-           let text = String(data: data, encoding: .utf8), let id = try? Rollout.checkInstallID(text) {
+    /// when there is none or it does not read: a random UUID. Nil when it
+    /// cannot be kept (no storage, or the write failed).
+    static func keptInstallID(in storage: URL?) -> String? {
+        guard let file = storage?.appendingPathComponent("install-id") else { return nil }
+        if let data = try? Data(contentsOf: file), data.count <= 256, let text = String(data: data, encoding: .utf8),
+           let id = try? Rollout.checkInstallID(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             return id
         }
         let id = UUID().uuidString
-        if let file {
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? Data(id.utf8).write(to: file, options: .atomic)
-        }
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(id.utf8).write(to: file, options: .atomic)
+        } catch { return nil }
         return id
     }
 
@@ -70,8 +71,10 @@ public final class ReleaseControl: @unchecked Sendable {
     /// This install's id, which staged recommends (rollouts) decide by: the
     /// one the app gave, else made once (a random UUID) and kept in
     /// `storage`, so an install stays on its side of every rollout across
-    /// launches. Without storage it lasts as long as this object.
-    public let installID: String
+    /// launches. Nil without storage (or when it cannot be kept there): an id
+    /// made anew at each launch would move the install in and out of a
+    /// rollout, so it is in none until it reaches every install.
+    public let installID: String?
 
     private let device: Device
     private let release: Release
@@ -139,7 +142,6 @@ public final class ReleaseControl: @unchecked Sendable {
                 clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(Failure) {
         guard let version = try? Version(device.version) else { throw .badVersion(device.version) }
         if let installID, (try? Rollout.checkInstallID(installID)) == nil { throw .badInstallID(installID) }
-        self.installID = installID ?? ReleaseControl.keptInstallID(in: storage)
         // As relctl takes a build: a negative one would sort below every release and be told to update.
         if let build = device.build, (try? parseBuild(String(build))) == nil { throw .badBuild(build) }
         var keys: [[UInt8]] = []
@@ -148,6 +150,8 @@ public final class ReleaseControl: @unchecked Sendable {
             keys.append(key)
         }
         self.trustedKeys = keys
+        // Made and kept only once everything given has been checked.
+        self.installID = installID ?? ReleaseControl.keptInstallID(in: storage)
         self.project = project
         self.device = device
         release = Release(version, build: device.build)

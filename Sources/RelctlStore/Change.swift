@@ -9,7 +9,7 @@ public enum ChangeKind: String, CaseIterable, Sendable {
     case projectAdd = "project add", projectEdit = "project edit", projectRemove = "project rm", projectUse = "project use"
     case platformAdd = "platform add", platformEdit = "platform edit", platformRemove = "platform rm"
     case force, recommend
-    case rolloutHalt = "rollout halt", rolloutResume = "rollout resume", rolloutFinish = "rollout finish"
+    case rolloutHalt = "rollout halt", rolloutResume = "rollout resume", rolloutFinish = "rollout finish", rolloutCancel = "rollout cancel"
     case versionAdd = "version add", versionEdit = "version edit", versionRelease = "version release", versionRemove = "version rm"
     case notesSet = "notes set", notesRemove = "notes rm"
     case policySet = "policy set", policyClear = "policy clear"

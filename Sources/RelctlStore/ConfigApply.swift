@@ -103,6 +103,10 @@ extension Session {
                             [SQLValue(w.recommend?.version.text), SQLValue(w.recommend?.build), .int(c.id)])
                     if let floor = w.recommend, let refused = WriteRules.floorReached(floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }
                 }
+                if let h = w.rollout?.haltedAt, h > now {
+                    throw StoreError("\(f.slug)'s \(w.name) rollout is halted at \(Time.format(h)), which is still to come: a halt is an instant that has passed",
+                                     hint: "write the instant it was halted, or null; 'relctl rollout halt' halts one now")
+                }
                 if c.rollout != w.rollout {
                     try run(Session.rolloutUpdate, Session.rolloutValues(w.rollout, c.id))
                     if let r = w.rollout, let refused = WriteRules.floorReached(r.floor, kind: .recommend, on: w, versions: all, now: now) { warnings.append(refused.message) }

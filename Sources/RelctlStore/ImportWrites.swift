@@ -107,11 +107,7 @@ extension Session {
                 try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
                            [SQLValue(recommend?.version.text), SQLValue(recommend?.build), .int(platform.id)])
             }
-            if let staged = plan.rollout {
-                var r = staged
-                r?.unstaged = platform.rollout?.unstaged ?? .withhold
-                try db.run(Session.rolloutUpdate, Session.rolloutValues(r, platform.id))
-            }
+            if let staged = plan.rollout { try db.run(Session.rolloutUpdate, Session.rolloutValues(staged, platform.id)) }
             if let id = plan.appStoreID { try db.run("UPDATE platform SET app_store_id = ? WHERE id = ?", [.text(id), .int(platform.id)]) }
             if let b = plan.bundleID { try db.run("UPDATE platform SET bundle_id = ? WHERE id = ?", [.text(b), .int(platform.id)]) }
             if let m = plan.minOS { try db.run("UPDATE platform SET min_os = ? WHERE id = ?", [SQLValue(m), .int(platform.id)]) }

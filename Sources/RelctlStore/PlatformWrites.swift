@@ -98,13 +98,7 @@ extension Session {
                     }
                 }
                 if let staged, let floor {
-                    let base = (current.first { $0.id == platform.id } ?? platform).recommend
-                    if let base, !Release.isBelow(base.release, floor.release) {
-                        throw StoreError("every install of \(platform.name) below \(base.text) is asked to update already (the recommend floor): a staged \(floor.text) must be above it",
-                                         fix: .run(["recommend", "VERSION", "--platform", platform.name, "--rollout", staged.stepsText], "stage a higher version, like"))
-                    }
-                    let rollout = try Rollout(floor: floor, salt: staged.salts[platform.id] ?? Rollout.newSalt(), steps: staged.steps, every: staged.every, start: now, unstaged: staged.unstaged)
-                    try writeRollout(rollout, platform.id)
+                    try stage(floor, staged, on: current.first { $0.id == platform.id } ?? platform, now: now)
                     return reached
                 }
                 try db.run("UPDATE platform SET \(word)_version = ?, \(word)_build = ? WHERE id = ?",
@@ -125,26 +119,66 @@ extension Session {
 public struct RolloutRequest: Sendable, Equatable {
     public var steps: [Int]
     public var every: Int64
-    public var unstaged: Rollout.Unstaged
+    /// nil: as the rollout it replaces has it, else withhold.
+    public var unstaged: Rollout.Unstaged?
     /// A new salt per platform (by id), chosen once: a change shown and then
     /// made must be the same change.
     public var salts: [Int64: String]
 
-    public init(steps: [Int], every: Int64, unstaged: Rollout.Unstaged, salts: [Int64: String]) {
+    public init(steps: [Int], every: Int64, unstaged: Rollout.Unstaged?, salts: [Int64: String]) {
         self.steps = steps; self.every = every; self.unstaged = unstaged; self.salts = salts
     }
 
     /// "1,2,5" in percent, as typed.
     public var stepsText: String { steps.map(Rollout.number).joined(separator: ",") }
-    var words: String { "\(stepsText) every \(Time.formatDuration(every))\(unstaged == .everyone ? " unstaged everyone" : "")" }
+    var words: String { "\(stepsText) every \(Time.formatDuration(every))\(unstaged.map { " unstaged \($0.rawValue)" } ?? "")" }
 }
 
 /// What `relctl rollout halt|resume|finish` does.
 public enum RolloutStep: String, Sendable {
-    case halt, resume, finish
+    case halt, resume, finish, cancel
 }
 
 extension Session {
+    /// Stages `floor` on a platform. A rollout already there is kept whole
+    /// when asked again as it is; given a new schedule for the same version
+    /// it keeps its salt (who is in stays in) and may not start below the
+    /// share in now; one that reached every install becomes the recommend
+    /// floor first; one still staging another version is never replaced.
+    func stage(_ floor: Floor, _ staged: RolloutRequest, on record: PlatformRecord, now: Int64) throws {
+        var base = record.recommend
+        var salt = staged.salts[record.id] ?? Rollout.newSalt()
+        let unstaged = staged.unstaged ?? record.rollout?.unstaged ?? .withhold
+        if let old = record.rollout {
+            let same = old.floor.version == floor.version && old.floor.build == floor.build
+            if old.isComplete(at: now) && !same {
+                // Every install has it: it is the floor of all before another is staged.
+                if base.map({ Release.isBelow($0.release, old.floor.release) }) ?? true {
+                    try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
+                               [.text(old.floor.version.text), SQLValue(old.floor.build), .int(record.id)])
+                    base = old.floor
+                }
+            } else if !same {
+                throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(old.basisPoints(at: now))) of installs in: staging \(floor.text) now would send them back",
+                                 fix: .run(["rollout", "finish", "--platform", record.name], "finish it first, or take it back with 'relctl rollout cancel --platform \(record.name)':"))
+            } else if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil {
+                return
+            } else {
+                let inNow = old.basisPoints(at: now)
+                if staged.steps[0] < inNow {
+                    throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(inNow)) of installs in: a schedule starting at \(Rollout.percent(staged.steps[0])) would drop some of them",
+                                     fix: .run(["recommend", floor.version.text, "--platform", record.name, "--rollout", ([inNow] + staged.steps.filter { $0 > inNow }).map(Rollout.number).joined(separator: ",")], "start at the share in now, like"))
+                }
+                salt = old.salt
+            }
+        }
+        if let base, !Release.isBelow(base.release, floor.release) {
+            throw StoreError("every install of \(record.name) below \(base.text) is asked to update already (the recommend floor): a staged \(floor.text) must be above it",
+                             hint: "stage a version above \(base.text), once one is released")
+        }
+        try writeRollout(try Rollout(floor: floor, salt: salt, steps: staged.steps, every: staged.every, start: now, unstaged: unstaged), record.id)
+    }
+
     /// Writes a platform's rollout columns (nil: none).
     func writeRollout(_ r: Rollout?, _ platform: Int64) throws {
         try db.run(Session.rolloutUpdate, Session.rolloutValues(r, platform))
@@ -165,7 +199,8 @@ extension Session {
     /// remaining time kept; finishing makes the staged floor every install's recommend floor.
     public func rollout(_ step: RolloutStep, of platforms: [PlatformRecord], in project: ProjectRecord, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
-        let kind: ChangeKind = step == .halt ? .rolloutHalt : step == .resume ? .rolloutResume : .rolloutFinish
+        let kinds: [RolloutStep: ChangeKind] = [.halt: .rolloutHalt, .resume: .rolloutResume, .finish: .rolloutFinish, .cancel: .rolloutCancel]
+        let kind = kinds[step]!
         try change(Change(kind, project: project.slug, platforms: platforms.map(\.name), "rollout \(step.rawValue) \(names)"), now: now) {
             let current = try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } }
             for p in current {
@@ -176,20 +211,23 @@ extension Session {
                 }
                 switch step {
                 case .halt:
-                    if let h = r.haltedAt {
-                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) is halted already (since \(Time.format(h)))",
-                                         fix: .run(["rollout", "resume", "--platform", p.name], "go on with"))
+                    // Halted already: unchanged, as any change asked twice.
+                    if r.haltedAt != nil { continue }
+                    if now < r.start {
+                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) starts \(Time.format(r.start)): there is nothing to halt yet",
+                                         fix: .run(["rollout", "cancel", "--platform", p.name], "to call it off, run"))
                     }
                     if r.isComplete(at: now) {
                         throw StoreError("the rollout of \(r.floor.text) on \(p.name) reaches every install already: there is nobody left to hold back",
-                                         fix: .run(["recommend", "--clear", "--platform", p.name], "to take the recommend back, run"))
+                                         fix: .run(["rollout", "cancel", "--platform", p.name], "to take it back from the installs in it, run"))
                     }
                     r.haltedAt = now
                 case .resume:
-                    guard r.haltedAt != nil else {
-                        throw StoreError("the rollout of \(r.floor.text) on \(p.name) is not halted", fix: .run(["rollout", "show", "--platform", p.name], "see it with"))
-                    }
+                    if r.haltedAt == nil { continue }
                     r = try r.resumed(at: now)
+                case .cancel:
+                    try writeRollout(nil, p.id)
+                    continue
                 case .finish:
                     if p.recommend.map({ Release.isBelow($0.release, r.floor.release) }) ?? true {
                         try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",

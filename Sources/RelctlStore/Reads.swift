@@ -163,17 +163,10 @@ extension Store {
             throw badRow(name, "its staged recommend \(text) has no \(Store.rolloutColumns[c - 13])")
         }
         do {
-            let floor = Floor(version: try Version(text), build: try r.int(14).map { try parseBuild(String($0)) })
-            let steps = try r.text(16).split(separator: ",", omittingEmptySubsequences: false).map { (part: Substring) throws(InputError) -> Int in
-                guard let n = Int(part) else { throw InputError("its rollout_steps '\(r.text(16))' is not basis points separated by commas") }
-                return n
-            }
-            guard let unstaged = Rollout.Unstaged(rawValue: r.text(20)) else {
-                throw InputError("its rollout_unstaged '\(r.text(20))' is not withhold or everyone")
-            }
-            return try Rollout(floor: floor, salt: r.text(15), steps: steps, every: r.int(17)!, start: r.int(18)!, haltedAt: r.int(19), unstaged: unstaged)
-        } catch let e as InputError {
-            throw badRow(name, "its staged recommend: \(e.message)")
+            return try Rollout.stored(version: text, build: r.int(14), salt: r.text(15), steps: r.text(16), every: r.int(17)!, start: r.int(18)!,
+                                      haltedAt: r.int(19), unstaged: r.text(20))
+        } catch {
+            throw badRow(name, "its staged recommend: \(error.message)")
         }
     }
 

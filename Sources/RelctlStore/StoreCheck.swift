@@ -146,12 +146,13 @@ extension Session {
         p.force = floor("force")
         if case .int(let deadline)? = image["force_deadline"] { p.force?.deadline = deadline }
         p.recommend = floor("recommend")
-        p.rollout = floor("rollout").flatMap { staged in
-            func int(_ key: String) -> Int64? { if case .int(let n)? = image[key] { return n } else { return nil } }
-            guard case .string(let salt)? = image["rollout_salt"], case .string(let steps)? = image["rollout_steps"],
-                  case .string(let unstaged)? = image["rollout_unstaged"], let every = int("rollout_every"), let start = int("rollout_start") else { return nil }
-            return try? Rollout(floor: staged, salt: salt, steps: steps.split(separator: ",").compactMap { Int($0) }, every: every, start: start,
-                                haltedAt: int("rollout_halted_at"), unstaged: Rollout.Unstaged(rawValue: unstaged) ?? .withhold)
+        // The same reading as the row's (Reads.rollout): the image is of a row that read as one.
+        func int(_ key: String) -> Int64? { if case .int(let n)? = image[key] { return n } else { return nil } }
+        func text(_ key: String) -> String? { if case .string(let s)? = image[key] { return s } else { return nil } }
+        p.rollout = nil
+        if let version = text("rollout_version"), let every = int("rollout_every"), let start = int("rollout_start") {
+            p.rollout = try? Rollout.stored(version: version, build: int("rollout_build"), salt: text("rollout_salt") ?? "", steps: text("rollout_steps") ?? "",
+                                            every: every, start: start, haltedAt: int("rollout_halted_at"), unstaged: text("rollout_unstaged") ?? "")
         }
         p.minOS = nil
         if case .string(let os)? = image["min_os"] { p.minOS = os }

@@ -80,7 +80,7 @@ final class RolloutTests: XCTestCase {
         h.ok("version add 2.1.0 --platform ios --build 210 --released 2026-11-20T00:00:00Z")
         h.ok("rules set --outdated none --yes")
         let staged = h.ok("recommend 2.1.0 --platform ios --rollout 1,10,50,100 --every 1d --yes")
-        XCTAssertTrue(staged.err.contains("1 % of installs below 2.1.0 should update now"), staged.err)
+        XCTAssertTrue(staged.err.contains("installs below 2.1.0 should update: 1 % now, 10 % from"), staged.err)
         let shown = try XCTUnwrap(h.ok("rollout show --platform ios --json").json as? [String: Any])
         let rollout = try XCTUnwrap(((shown["platforms"] as? [[String: Any]])?.first?["rollout"]) as? [String: Any])
         let salt = try XCTUnwrap(rollout["salt"] as? String)
@@ -108,7 +108,7 @@ final class RolloutTests: XCTestCase {
         h.ok("rollout halt --platform ios --yes")
         let halted = try XCTUnwrap(h.ok("check 1.0 --platform ios --install-id x --at 2026-12-20T00:00:00Z --json").json as? [String: Any])
         XCTAssertEqual((halted["rollout"] as? [String: Any])?["basisPoints"] as? Int, 100)
-        h.fails("rollout halt --platform ios --yes", "halted already")
+        XCTAssertTrue(h.ok("rollout halt --platform ios --yes").err.contains("halted already"), "a halt asked twice is unchanged")
         // undo takes the halt back: the schedule runs again.
         h.ok("undo --yes")
         let resumed = try XCTUnwrap(h.ok("check 1.0 --platform ios --install-id x --at 2026-12-20T00:00:00Z --json").json as? [String: Any])
@@ -130,6 +130,87 @@ final class RolloutTests: XCTestCase {
         XCTAssertTrue(h.ok("log").out.contains("rollout finish"))
     }
 
+    /// The preview shows the rollout over time; status and the page show its progress and its halt.
+    func testPreviewStatusAndPageShowTheRolloutOverTime() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1.0 --platform ios --build 210 --released 2026-11-20T00:00:00Z")
+        h.ok("rules set --outdated none --yes")
+        let dry = h.ok("recommend 2.1.0 --platform ios --rollout 1,10,100 --dry-run")
+        XCTAssertTrue(dry.err.contains("ios in the rollout (1 % of installs): 1.0 (100), 1.1 (110), 2.0 (200): none → optional"), dry.err)
+        XCTAssertTrue(dry.err.contains("when the rollout of ios 2.1.0 widens to 10 % of installs:\n    ios in the rollout (10 % of installs)"), dry.err)
+        XCTAssertTrue(dry.err.contains("when the rollout of ios 2.1.0 reaches every install:\n    ios: 1.0 (100), 1.1 (110), 2.0 (200): none → optional"), dry.err)
+        h.ok("recommend 2.1.0 --platform ios --rollout 1,10,100 --yes")
+        let status = h.ok("status").out
+        XCTAssertTrue(status.contains("rollout: 2.1.0 to 1 % of installs; 10 % from"), status)
+        h.ok("status --html \(h.dir)/page.html")
+        let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: h.dir + "/page.html")), as: UTF8.self)
+        XCTAssertTrue(page.contains("<dt>Rollout</dt><dd>2.1.0 to <strong>1 %</strong> of installs; 10 % from"), page)
+        h.ok("rollout halt --platform ios --yes")
+        h.ok("status --html \(h.dir)/page.html")
+        let halted = String(decoding: try Data(contentsOf: URL(fileURLWithPath: h.dir + "/page.html")), as: UTF8.self)
+        XCTAssertTrue(halted.contains("halted</span> since"), halted)
+        XCTAssertFalse(halted.contains("10 % from"), "a halted rollout widens no more")
+        XCTAssertTrue(h.ok("status").out.contains("halted since"))
+    }
+
+    /// Asked again, a rollout is unchanged; a new schedule keeps who is in; another
+    /// version is not staged over one still staging; cancel sends its installs back.
+    func testRestagingKeepsWhoIsInAndCancelSendsThemBack() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1.0 --platform ios --build 210 --released 2026-11-28T00:00:00Z")
+        h.ok("version add 2.2.0 --platform ios --build 220 --released 2026-11-29T00:00:00Z")
+        h.ok("recommend 2.0 --platform ios --yes")
+        h.ok("recommend 2.1.0 --platform ios --rollout 10,50,100 --yes")
+        func rollout() throws -> [String: Any] {
+            try XCTUnwrap(((h.ok("rollout show --platform ios --json").json as? [String: Any])?["platforms"] as? [[String: Any]])?.first?["rollout"] as? [String: Any])
+        }
+        let salt = try rollout()["salt"] as? String
+        let entries = (h.ok("log --json").json as? [String: Any])?["entries"] as? [Any]
+        let again = h.ok("recommend 2.1.0 --platform ios --rollout 10,50,100 --yes")
+        XCTAssertTrue(again.err.contains("unchanged"), again.err)
+        XCTAssertEqual(((h.ok("log --json").json as? [String: Any])?["entries"] as? [Any])?.count, entries?.count, "nothing logged")
+        h.now += 86_400 + 60
+        h.fails("recommend 2.1.0 --platform ios --rollout 10,100 --yes", "would drop some of them")
+        h.ok("recommend 2.1.0 --platform ios --rollout 50,75,100 --yes")
+        XCTAssertEqual(try rollout()["salt"] as? String, salt, "a new schedule keeps who is in")
+        h.fails("recommend 2.2.0 --platform ios --rollout 1,100 --yes", "would send them back")
+        let cancel = h.ok("rollout cancel --yes")
+        XCTAssertTrue(cancel.err.contains("every install has the recommend floor 2.0 again"), cancel.err)
+        XCTAssertEqual((((h.ok("rollout show --platform ios --json").json as? [String: Any])?["platforms"] as? [[String: Any]])?.first?["rollout"]) as? NSNull, NSNull())
+        h.fails("rollout halt --yes", "no platform of shop has a staged recommend")
+        // Once complete, a new version is staged on top: the old one becomes every install's floor.
+        h.ok("recommend 2.1.0 --platform ios --rollout 50,100 --every 1h --yes")
+        h.now += 3600
+        h.ok("recommend 2.2.0 --platform ios --rollout 1,100 --yes")
+        let platforms = (h.ok("policy list --platform ios --json").json as? [String: Any])?["platforms"] as? [[String: Any]]
+        XCTAssertEqual((platforms?.first?["recommend"] as? [String: Any])?["version"] as? String, "2.1.0", "the finished rollout is the floor of all")
+        XCTAssertEqual((platforms?.first?["rollout"] as? [String: Any])?["version"] as? String, "2.2.0")
+    }
+
+    /// Outside a rollout, only installs below the staged version lose the outdated
+    /// rules' offer of it, and only of what was not announced before it started.
+    func testOutsideInstallsKeepWhatWasOfferedBefore() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1.0 --platform ios --build 210 --released 2026-11-01T00:00:00Z")
+        // 2.1.0 is announced to every older install already: staging it warns and takes nothing back.
+        XCTAssertEqual((h.ok("check 2.0 --platform ios --json").json as? [String: Any])?["verdict"] as? String, "optional")
+        let staged = h.ok("recommend 2.1.0 --platform ios --rollout 5,100 --every 7d --yes")
+        XCTAssertTrue(staged.err.contains("already offered to every older install"), staged.err)
+        XCTAssertEqual((h.ok("check 2.0 --platform ios --install-id out --json").json as? [String: Any])?["verdict"] as? String, "optional")
+        // A fix released while 2.1.0 stages: offered to installs at 2.1.0, held back from those below it outside the rollout.
+        h.ok("version add 2.1.1 --platform ios --build 211 --released 2026-11-29T12:00:00Z")
+        h.now += 2 * 86_400
+        h.ok("rollout halt --yes")
+        let at211 = try XCTUnwrap(h.ok("check 2.1.0 --platform ios --json").json as? [String: Any])
+        XCTAssertEqual(at211["verdict"] as? String, "optional", "installs at the staged version are offered the fix")
+        let outsideBelow = try XCTUnwrap(h.ok("check 2.0 --platform ios --json").json as? [String: Any])
+        XCTAssertEqual(outsideBelow["verdict"] as? String, "optional")
+        XCTAssertEqual((outsideBelow["target"] as? [String: Any])?["version"] as? String, "2.1.0", "offered what was announced before, not the fix")
+    }
+
     func testARolloutIsRefusedWhereItCannotBe() {
         let h = Harness()
         h.sample()
@@ -147,6 +228,9 @@ final class RolloutTests: XCTestCase {
         h.fails("recommend 2.0 --platform ios --rollout 5 --yes", "must be above it")
         h.fails("rollout resume --platform ios --yes", "no staged recommend")
         h.fails("check 1.0 --platform ios --install-id \"a b\"", status: 2, "not an install id")
+        h.fails("recommend 2.0 --platform ios --rollout 100 --yes", status: 2, "starts at 100 %")
+        h.fails("recommend 2.0 --platform ios --rollout 1% --yes", status: 2, "without '%'")
+        h.fails("recommend 2.0 --platform ios --rollout 0.015 --yes", status: 2, "at most two decimals")
     }
 
     func testAHandEditedRolloutIsNamedNotTrusted() throws {
@@ -230,7 +314,11 @@ final class RolloutTests: XCTestCase {
         let device = ReleaseControl.Device(platform: "ios", version: "1.0", build: 100, languages: ["en"])
         let first = try ReleaseControl(device: device, storage: storage, clock: { [now = h.now] in now })
         let second = try ReleaseControl(device: device, storage: storage, clock: { [now = h.now] in now })
+        XCTAssertNotNil(first.installID)
         XCTAssertEqual(first.installID, second.installID, "made once, kept")
+        XCTAssertNil(try ReleaseControl(device: device, clock: { 0 }).installID, "an id that cannot be kept would move the install in and out")
+        try Data("hand-made-id\n".utf8).write(to: storage.appendingPathComponent("install-id"))
+        XCTAssertEqual(try ReleaseControl(device: device, storage: storage, clock: { 0 }).installID, "hand-made-id")
         XCTAssertEqual(try ReleaseControl(device: device, installID: "mine-1", clock: { 0 }).installID, "mine-1")
         XCTAssertThrowsError(try ReleaseControl(device: device, installID: "has space"))
         let salt = try XCTUnwrap(ControlImport.read(bytes, texts: false).bare.platforms.first { $0.name == "ios" }?.rollout?.salt)

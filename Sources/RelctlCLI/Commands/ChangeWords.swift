@@ -73,6 +73,10 @@ struct ChangeWords {
         switch v {
         case nil, .null?: return "none"
         case .int(let n)? where column.isTime: return time(n)
+        // A rollout's step length and steps as people give them, not as stored.
+        case .int(let n)? where column.name == "rollout_every" && n > 0: return Time.formatDuration(n)
+        case .string(let s)? where column.name == "rollout_steps" && s.split(separator: ",").allSatisfy({ Int($0).map { (1...Rollout.unit).contains($0) } ?? false }):
+            return s.split(separator: ",").map { Rollout.percent(Int($0)!) }.joined(separator: ", ")
         case .int(let n)?: return String(n)
         case .string(let s)?:
             let flat = s.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -38,6 +38,7 @@ enum CheckCommand {
         let seenPlatform = platform.seen(install: install, at: at)
         let others = os == nil ? otherBands(evaluator, seenPlatform, client, at: at, than: verdict) : []
         let rollout = platform.rollout.map { rolloutLine($0, evaluator, platform, client, at: at, os: os, install: install, than: verdict) }
+            ?? install.map { _ in (text: "none on \(platform.name): the install id decides nothing here", json: JSON.null) }
         let message = evaluator.message(verdict, locale: locale)
         let notes = verdict.target.flatMap { evaluator.notes($0, locale: locale) }
         let doc = json(verdict, message: message, notes: notes, snapshot: snapshot, platform: seenPlatform, at: at)
@@ -133,9 +134,11 @@ enum CheckCommand {
             let bucket = r.bucket(install)
             o["bucket"] = .int(bucket); o["in"] = .bool(bucket < bp)
             text += bucket < bp ? "; this install is in (bucket \(bucket), below \(bp))" : "; this install is not in (bucket \(bucket), not below \(bp))"
+            if !Release.isBelow(client, r.floor.release) { text += ", which matters only to installs below \(r.floor.text)" }
         }
-        // What the installs on the other side of the line see, when it differs.
-        if !r.isComplete(at: at) {
+        if r.unstaged == .everyone && !r.isComplete(at: at) { text += "; files that cannot stage ask every install below \(r.floor.text) at once (--unstaged everyone)" }
+        // What the installs on the other side of the line see, when it differs (none are in before the first step).
+        if !r.isComplete(at: at) && (bp > 0 || inside == true) {
             let other = evaluator.evaluate(platform.seen(inRollout: !(inside ?? false), at: at), client, at: at, os: os)
             if other.kind != verdict.kind || other.target?.id != verdict.target?.id {
                 let side = inside ?? false ? "installs not in it" : "installs in it"

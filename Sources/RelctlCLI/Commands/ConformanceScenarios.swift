@@ -149,13 +149,13 @@ enum ConformanceScenarios {
             "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
             "version add 1.1 --platform android --build 2 --released 2026-06-02T00:00:00Z",
         ]).map(line)),
-        Scenario(name: "rollout", description: "Staged recommends: one widening day by day to every install, one halted at its first step; installs at each step's edge.", commands: (platforms + [
+        Scenario(name: "rollout", description: "Staged recommends of releases still in their delay: one widening day by day to every install, one halted at its first step; installs at each step's edge.", commands: (platforms + [
             "version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z",
             "version add 2.0 --platform ios --build 200 --released 2026-05-01T00:00:00Z",
-            "version add 2.1 --platform ios --build 210 --released 2026-05-20T00:00:00Z",
+            "version add 2.1 --platform ios --build 210 --released 2026-06-01T06:00:00Z",
             "recommend 2.1 --platform ios --rollout 1,10,50,100 --every 1d --yes",
             "version add 1.0 --platform android --build 1 --released 2026-01-01T00:00:00Z",
-            "version add 2.0 --platform android --build 2 --released 2026-05-01T00:00:00Z",
+            "version add 2.0 --platform android --build 2 --released 2026-06-01T00:00:00Z",
             "recommend 2.0 --platform android --rollout 5,20,100 --every 2d --yes",
             "rollout halt --platform android --yes",
         ]).map(line)),
@@ -232,7 +232,7 @@ enum ConformanceScenarios {
             let versions = s.versions(of: p)
             var installs: [(String, Int64?)] = versions.map { ($0.version.text, $0.build) }
             var unlisted: [Version] = []
-            for floor in [p.force, p.recommend].compactMap({ $0 }) { if let b = Probes.below(floor.version) { unlisted.append(b) } }
+            for floor in [p.force, p.recommend, p.rollout?.floor].compactMap({ $0 }) { if let b = Probes.below(floor.version) { unlisted.append(b) } }
             if let oldest = versions.first, let b = Probes.below(oldest.version) { unlisted.append(b) }
             if let newest = versions.last, let a = Probes.above(newest.version) { unlisted.append(a) }
             for v in versions where v.version.components.count < 4 { if let longer = try? Version(v.version.text + ".0") { unlisted.append(longer) } }
@@ -362,18 +362,22 @@ enum ConformanceScenarios {
     (2.0 build 200, 2.0.0 build 201) the higher build is the newer, and a target is
     spelled as its record is.
 
-    **A rollout** (`platforms.P.rollout`, null: none) stages a recommend floor
-    (`version`, `build`) for a share of installs, settles which recommend floor an install has before anything below is read.
-    The share at an instant is the `basisPoints` of the last `schedule` step
-    whose `from` is at or before it (0 before the first); once `haltedAt` is
-    set, instants after it count as `haltedAt`. An install is in when
-    `uint32_be(SHA-256(salt + "." + installId)[0..4]) mod 10000` (the first
-    four bytes of the digest of the UTF-8 bytes, big-endian, unsigned) is below
-    the share; an install with no id is not in. In: the platform's recommend
-    floor is the rollout's (when it is higher). Not in, while the share is below
-    10000: versions at or above the rollout's are not offered by the outdated
-    policy (4), and an install told nothing because of it is so told. At 10000
-    every install is in.
+    **A rollout** (`platforms.P.rollout`, absent or null: none) stages a recommend
+    floor (`version`, `build`) for a share of installs; it settles which
+    recommend floor an install has, and what the outdated policy may offer
+    it, before anything below is read. The share at an instant is the
+    `basisPoints` of the last `schedule` step whose `from` is at or before it
+    (0 before the first); once `haltedAt` is set, instants after it count as
+    `haltedAt`. An install is in when `uint32_be(SHA-256(salt + "." +
+    installId)[0..4]) mod 10000` (the first four bytes of the digest of the
+    UTF-8 bytes, big-endian, unsigned; the id exactly as given, case and all)
+    is below the share; an install with no id is not in. In: the platform's
+    recommend floor is the rollout's (when it is higher). Not in, while the
+    share is below 10000, and below the rollout's version: the outdated policy
+    (4) does not offer it any version at or above the rollout's that was not
+    announced before the first step's `from` (released at least
+    `releaseDelayDays` before it); offered nothing because of that alone, it
+    is told nothing. At 10000 every install is in. The steps are evenly spaced.
 
     The first of these that applies decides, and only it:
 

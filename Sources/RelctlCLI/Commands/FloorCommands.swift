@@ -54,13 +54,16 @@ enum FloorCommands {
         }
         if inv.flag("clear") { throw RelctlError.usage("--clear removes the recommend floor and any rollout", hint: "run 'relctl recommend --clear' alone") }
         let steps = text == "phased" ? Rollout.defaultSteps : try Rollout.parseSteps(text)
+        if steps.first == Rollout.unit {
+            throw RelctlError.usage("a rollout that starts at 100 % asks every install at once", hint: "that is a plain recommend: 'relctl recommend \(inv.arg("VERSION") ?? "2.1")' (for one already staged, relctl rollout finish)")
+        }
         let every = try inv.value("every").map(Time.parseDuration) ?? Rollout.defaultEvery
         guard Rollout.everyRange.contains(every) else {
             throw RelctlError.usage("a rollout step of \(inv.value("every")!) is outside 1 minute to 366 days", hint: "give a length like 12h, 1d or 7d")
         }
-        let unstaged = inv.value("unstaged").flatMap(Rollout.Unstaged.init) ?? .withhold
+        let unstaged = inv.value("unstaged").flatMap(Rollout.Unstaged.init)
         let any = Floor(version: try Version("1"), build: nil)
-        do { _ = try Rollout(floor: any, salt: Rollout.newSalt(), steps: steps, every: every, start: inv.now, unstaged: unstaged) }
+        do { _ = try Rollout(floor: any, salt: Rollout.newSalt(), steps: steps, every: every, start: inv.now) }
         catch { throw RelctlError.usage("--rollout \(text): \(error.message)", hint: "give rising percentages ending where it should stop, like 1,5,20,100") }
         return RolloutRequest(steps: steps, every: every, unstaged: unstaged, salts: [:])
     }
@@ -120,6 +123,15 @@ enum FloorCommands {
                 inv.warn("\(p.name): this drops the deadline of \(p.force!.text) (\(inv.people(d))): versions below \(floor.text) must update at once; to keep a grace period, add --after or --deadline")
             }
         }
+        if let floor, staged != nil {
+            // Staged after the outdated rules already offer it: the rollout moves only the floor.
+            let snapshot = try store.read { try store.snapshot(project) }
+            for p in platforms {
+                if let a = snapshot.newestAnnounced(p, at: inv.now), !Release.isBelow(a.release, floor.release) {
+                    inv.warn("\(p.name): \(a.version.text) is already offered to every older install by the outdated rules (announced since \(inv.people(a.releasedAt! + snapshot.delaySeconds))): the rollout changes who is asked by the floor, not who is offered \(a.version.text)")
+                }
+            }
+        }
         for (p, reached) in zip(platforms, reached) {
             if let floor, !reached {
                 inv.warn("no released version of \(p.name) is at or above \(floor.text): users below it are forced to an update they cannot install yet")
@@ -127,7 +139,7 @@ enum FloorCommands {
             inv.info(floor.map { f in
                 if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(inv.people(d))" }
                 if let staged {
-                    return "\(p.name): \(Rollout.percent(staged.steps[0])) of installs below \(f.text) should update now; \(Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people))"
+                    return "\(p.name): installs below \(f.text) should update: \(Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people))"
                 }
                 return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
             } ?? "cleared the \(word) floor of \(p.name)")

@@ -6,8 +6,8 @@ import RelctlStore
 enum RolloutCommands {
     static let command: RunnableCommand = RunnableCommand(
         "rollout", abstract: "Show, halt, resume or finish a staged recommend.",
-        discussion: "A staged recommend asks a growing share of installs to update: an install is in when the first four bytes of SHA-256(salt + \".\" + install id), read as a big-endian 32-bit number, modulo 10000, are below the step's basis points. Apps work the step out from the schedule in control.json, so widening needs no publish. Halting freezes who is in: nobody new, nobody dropped. Files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) withhold it until it reaches every install, unless it was set with --unstaged everyone.",
-        subcommands: [show, halt, resume, finish],
+        discussion: "A staged recommend asks a growing share of installs to update: an install is in when the first four bytes of SHA-256(salt + \".\" + install id), read as a big-endian 32-bit number, modulo 10000, are below the step's basis points. Apps work the step out from the schedule in control.json, so widening needs no publish. Halting freezes who is in: nobody new, nobody dropped; apps see a halt once the files are published again. Outside a rollout, an install below the staged version is not offered it, or any newer version released since the rollout started, by the outdated rules. Files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) withhold it until it reaches every install, unless it was set with --unstaged everyone.",
+        subcommands: [show, halt, resume, finish, cancel],
         examples: [Example("relctl rollout show --platform ios", "The iOS rollout (staged with 'relctl recommend 2.1 --rollout 1,5,20,100 --platform ios')."),
                    Example("relctl rollout halt --platform ios", "Something is wrong: nobody new is asked."),
                    Example("relctl rollout show", "Each platform's rollout and its schedule.")]
@@ -15,50 +15,74 @@ enum RolloutCommands {
 
     static let show: RunnableCommand = RunnableCommand(
         "show", abstract: "Show each platform's staged recommend, its schedule and the share of installs in now.",
-        options: [Shared.platform],
+        options: [Shared.platform, Shared.at],
         examples: [Example("relctl rollout show --platform ios --json", "The iOS rollout as JSON.")]
     ) { inv in
+        let at = try inv.value("at").map(inv.time) ?? inv.now
         let store = try inv.store(.read)
         let platforms: [PlatformRecord] = try store.read {
             let project = try inv.project(in: store)
             return inv.flag("platform") ? [try inv.platform(in: store, project: project)] : try store.platforms(project: project.id)
         }
-        inv.render(json(platforms, at: inv.now)) {
-            platforms.map { p in text(p, inv) + "\n" }.joined()
+        inv.render(json(platforms, at: at)) {
+            platforms.map { p in text(p, inv, at: at) + "\n" }.joined()
         }
     }
 
     static func step(_ name: RolloutStep, _ abstract: String, _ discussion: String, _ example: Example) -> RunnableCommand {
         RunnableCommand(name.rawValue, abstract: abstract, discussion: discussion, options: [Shared.platforms, Shared.dryRun, Shared.yes], examples: [example]) { inv in
-            let (store, project, platforms) = try inv.targets()
+            let (store, project, platforms) = try staged(inv)
             let moves = platforms.compactMap { p in p.rollout.map { r in
+                let share = Rollout.percent(r.basisPoints(at: inv.now))
                 switch name {
-                case .halt: return "halts the rollout of \(r.floor.text) on \(p.name) at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs"
-                case .resume: return "resumes the rollout of \(r.floor.text) on \(p.name) from \(Rollout.percent(r.basisPoints(at: inv.now))) of installs"
-                case .finish: return "asks every install of \(p.name) below \(r.floor.text) to update (the rollout ends at \(Rollout.percent(r.basisPoints(at: inv.now))))"
+                case .halt: return "halts the rollout of \(r.floor.text) on \(p.name) at \(share) of installs"
+                case .resume: return "resumes the rollout of \(r.floor.text) on \(p.name) from \(share) of installs"
+                case .finish: return "asks every install of \(p.name) below \(r.floor.text) to update (the rollout ends at \(share))"
+                case .cancel: return "ends the rollout of \(r.floor.text) on \(p.name): the \(share) of installs in it go back to \(p.recommend.map { "the recommend floor \($0.text)" } ?? "no recommend floor")"
                 }
             } }
-            try inv.write(store, project, asking: "\(name.rawValue == "finish" ? "finishing" : name.rawValue == "halt" ? "halting" : "resuming") the rollout", moves: moves) { s in
+            let doing = [RolloutStep.halt: "halting", .resume: "resuming", .finish: "finishing", .cancel: "cancelling"][name]!
+            try inv.write(store, project, asking: "\(doing) the rollout", moves: moves) { s in
                 try s.rollout(name, of: platforms, in: project, now: inv.now)
             }
             // Worked out from the rollouts as they were, as the change made them.
             for p in platforms {
                 guard let r = p.rollout else { continue }
                 switch name {
-                case .halt: inv.info("\(p.name): the rollout of \(r.floor.text) is halted at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs; 'relctl rollout resume' goes on, 'relctl recommend --clear' takes it back")
+                case .halt:
+                    if let h = r.haltedAt { inv.info("\(p.name): the rollout of \(r.floor.text) is halted already, since \(inv.people(h))"); continue }
+                    inv.info("\(p.name): the rollout of \(r.floor.text) is halted at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs once apps read the files published next; 'relctl rollout resume' goes on, 'relctl rollout cancel' takes it back from the installs in it")
                 case .resume:
+                    if r.haltedAt == nil { inv.info("\(p.name): the rollout of \(r.floor.text) is not halted"); continue }
                     guard let r = try? r.resumed(at: inv.now), let step = r.step(at: inv.now) else { continue }
                     inv.info("\(p.name): the rollout of \(r.floor.text) goes on: \(Rollout.scheduleWords(steps: Array(r.steps[step...]), every: r.every, start: r.stepStart(step), people: inv.people))")
                 case .finish: inv.info("\(p.name): every install below \(r.floor.text) should update")
+                case .cancel: inv.info("\(p.name): the rollout of \(r.floor.text) is over; every install has \(p.recommend.map { "the recommend floor \($0.text)" } ?? "no recommend floor") again")
                 }
             }
             try inv.printWritten { json(try store.read { try store.platforms(project: project.id).filter { p in platforms.contains { $0.id == p.id } } }, at: inv.now) }
         }
     }
 
+    /// The platforms a step acts on: those named, or, without --platform or with 'all', every platform with a rollout.
+    static func staged(_ inv: Invocation) throws -> (Store, ProjectRecord, [PlatformRecord]) {
+        let all = inv.values("platform").contains { $0.lowercased() == Shared.allPlatforms }
+        if inv.flag("platform") && !all { return try inv.targets() }
+        let store = try inv.store()
+        let project = try inv.project(in: store)
+        let staged = try store.platforms(project: project.id).filter { $0.rollout != nil }
+        guard !staged.isEmpty else {
+            throw RelctlError.failure("no platform of \(project.slug) has a staged recommend", hint: "stage one with relctl recommend VERSION --rollout 1,5,20,100 --platform NAME")
+        }
+        return (store, project, staged)
+    }
+
     static let halt = step(.halt, "Halt a rollout: who is in stays in, nobody new comes in.",
-                           "Takes effect when the files are published again: apps read the halt from control.json. To take the staged recommend back from everyone, run 'relctl recommend --clear' or 'relctl undo'.",
+                           "Apps see the halt once the files are published (and deployed) again: until then they widen by the schedule they hold. 'relctl rollout cancel' takes the staged recommend back from the installs in it; 'relctl rollout resume' goes on.",
                            Example("relctl rollout halt --platform ios", "Stop widening the iOS rollout."))
+    static let cancel = step(.cancel, "Cancel a rollout: the installs in it go back to the recommend floor the others have.",
+                             "The staged recommend ends; the platform's recommend floor stays as it was.",
+                             Example("relctl rollout cancel --platform ios", "Something is wrong with the staged version: ask nobody to take it."))
     static let resume = step(.resume, "Resume a halted rollout from the step it was halted at.",
                              "The step in force when it was halted keeps the time it had left; the later steps move by the time spent halted.",
                              Example("relctl rollout resume --platform ios", "Go on widening the iOS rollout."))
@@ -84,17 +108,17 @@ enum RolloutCommands {
         ])
     }
 
-    static func text(_ p: PlatformRecord, _ inv: Invocation) -> String {
+    static func text(_ p: PlatformRecord, _ inv: Invocation, at: Int64) -> String {
         guard let r = p.rollout else { return "\(p.name): no staged recommend\(p.recommend.map { " (recommend floor \($0.text), every install)" } ?? "")" }
-        let now = r.basisPoints(at: inv.now), current = r.step(at: inv.now)
-        var lines = ["\(p.name): \(r.floor.text) staged above \(p.recommend.map { "the recommend floor \($0.text)" } ?? "no recommend floor"): \(Rollout.percent(now)) of installs in now"
-                     + (r.haltedAt.map { ", halted since \(inv.people($0))" } ?? (r.isComplete(at: inv.now) ? ", every install ('relctl rollout finish' makes it the recommend floor)" : ""))]
+        let now = r.basisPoints(at: at), current = r.step(at: at)
+        var lines = ["\(p.name): \(r.floor.text) staged above \(p.recommend.map { "the recommend floor \($0.text)" } ?? "no recommend floor"): \(Rollout.percent(now)) of installs in\(at == inv.now ? " now" : "")"
+                     + (r.haltedAt.map { ", halted since \(inv.people($0))" } ?? (r.isComplete(at: at) ? ", every install ('relctl rollout finish' makes it the recommend floor)" : ""))]
         for (i, step) in r.schedule.enumerated() {
             let mark = i == current ? "→" : " "
             let frozen = r.haltedAt.map { step.from > $0 } ?? false
             lines.append("  \(mark) \(Rollout.percent(step.basisPoints).padding(8)) from \(inv.people(step.from))\(frozen ? " (held by the halt)" : "")")
         }
-        lines.append("  files that cannot stage: \(r.unstaged == .everyone ? "every install below \(r.floor.text) asked at once" : "nothing of it until every install is in")")
+        lines.append("  files that cannot stage: \(r.isComplete(at: at) ? "every install below \(r.floor.text) asked, as in control.json" : r.unstaged == .everyone ? "every install below \(r.floor.text) asked at once (--unstaged everyone)" : "nothing of it until every install is in")")
         lines.append("  salt \(r.salt); an install's bucket: relctl check VERSION --platform \(p.name) --install-id ID")
         return lines.joined(separator: "\n")
     }

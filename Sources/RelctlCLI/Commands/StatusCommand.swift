@@ -81,24 +81,33 @@ enum StatusCommand {
             text += "\n\(p.name): newest released \(newest?.label ?? "none")"
             if let a = announced, a.id != newest?.id { text += ", announced \(a.label)" }
             let deadline = p.force?.deadline.map { ($0 > at ? " (optional until " : " (required since ") + PeopleTime.format($0, now: at, timeZone: inv.timeZone) + ")" } ?? ""
-            text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\n"
+            let byRollout = p.rollout.flatMap { r in r.isComplete(at: at) ? " (\(r.floor.text) for every install, by its rollout)" : nil } ?? ""
+            text += "\n  force floor: \(p.force.map { $0.text + deadline } ?? "none"); recommend floor: \(p.recommend?.text ?? "none")\(byRollout)\n"
             if bands.count > 1 {
                 text += "  OS bands: " + bands.map { "\($0.label(p.name)) gets up to \(newestIn($0)?.label ?? "nothing released")" }.joined(separator: "; ") + "\n"
             }
             if let r = p.rollout {
                 let state = r.haltedAt != nil ? ", halted since \(PeopleTime.format(r.haltedAt!, now: at, timeZone: inv.timeZone))"
-                    : r.isComplete(at: at) ? ", every install ('relctl rollout finish')" : ""
+                    : r.isComplete(at: at) ? ", every install: 'relctl rollout finish' makes it the recommend floor" : ""
                 let next = r.widenings(after: at).first.map { "; \($0.basisPoints == Rollout.unit ? "every install" : Rollout.percent($0.basisPoints)) from \(PeopleTime.format($0.at, now: at, timeZone: inv.timeZone))" } ?? ""
-                text += "  rollout: \(r.floor.text) to \(Rollout.percent(r.basisPoints(at: at))) of installs\(state)\(next) ('relctl rollout show')\n"
+                let files = r.isComplete(at: at) ? "" : r.unstaged == .everyone ? "; files that cannot stage ask every install at once" : "; files that cannot stage withhold it"
+                text += "  rollout: \(r.floor.text) to \(Rollout.percent(r.basisPoints(at: at))) of installs\(state)\(next)\(files) ('relctl rollout show')\n"
             }
             for l in lockouts { text += "  LOCKOUT: \(l.sentence)\n" }
             text += StoreCommands.statusLines(p, snapshot, inv, at: at).map { "  \($0)\n" }.joined()
             if !verdicts.isEmpty {
-                let head = ["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"] + (bands.count > 1 ? ["ON OLDER OS"] : [])
+                // While a rollout divides installs: what those in it are told, where it differs.
+                let inside = p.isStaging(at: at) ? p.seen(inRollout: true, at: at) : nil
+                let head = ["VERSION", "RELEASED", "PIN", "GETS", "BECAUSE"] + (inside != nil ? ["IN THE ROLLOUT"] : []) + (bands.count > 1 ? ["ON OLDER OS"] : [])
                 text += Table.render(head, zip(verdicts, older).map { pair, other in
                     let (v, verdict) = pair
-                    let row = [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy?.rawValue ?? "-",
+                    var row = [v.label, v.isReleased(at: at) ? "yes" : "no", v.policy?.rawValue ?? "-",
                                verdict.kind.rawValue + (verdict.target.map { " → \($0.version.text)" } ?? ""), verdict.decidedBy.rawValue]
+                    if let inside {
+                        let there = evaluator.evaluate(inside, v.release, at: at)
+                        row.append(there.kind == verdict.kind && there.target?.id == verdict.target?.id ? "the same"
+                                   : there.kind.rawValue + (there.target.map { " → \($0.version.text)" } ?? ""))
+                    }
                     guard bands.count > 1 else { return row }
                     let runs = bands.dropFirst().contains { $0.os.map { OSBands.installable(v, on: $0, p) } ?? false }
                     return row + [!runs ? "-" : other.isEmpty ? "the same" : other.map { b, o in "\(b.label(p.name)): \(o.kind.rawValue)\(o.target.map { " → \($0.version.text)" } ?? "")" }.joined(separator: "; ")]

@@ -41,6 +41,8 @@ public struct Impact: Sendable {
     }
 
     public var changes: [Change]
+    /// Who is in a rollout, where the change moves it: a share that falls, installs drawn again.
+    public var notes: [String] = []
 
     /// Who is asked, per platform: the platform before and after, the records and the probes.
     struct Asker {
@@ -75,7 +77,7 @@ public struct Impact: Sendable {
     }
 
     init(_ askers: (old: Evaluator, new: Evaluator, platforms: [Asker]), at t: Int64) {
-        var changes: [Change] = []
+        var changes: [Change] = [], notes: [String] = []
         for a in askers.platforms {
             // Installs on the newest OS, then on each older band where they are told otherwise.
             var asked: [(release: Release, name: String, unrecorded: Bool, record: VersionRecord?)] = a.records.map { ($0.release, $0.label, false, $0) }
@@ -89,6 +91,14 @@ public struct Impact: Sendable {
                     changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded))
                 } else if from != .none, let reads = Impact.reads(old, new) {
                     changes.append(Change(platform: a.now.name, version: asked[i].name, from: from, to: to, unrecorded: asked[i].unrecorded, reads: reads))
+                }
+            }
+            if let old = a.was.rollout, let new = a.now.rollout {
+                let (from, to) = (old.basisPoints(at: t), new.basisPoints(at: t))
+                if old.salt != new.salt && from > 0 {
+                    notes.append("\(a.now.name): the rollout of \(new.floor.text) draws who is in anew (a new salt): of the \(Rollout.percent(from)) of installs in the rollout of \(old.floor.text), most are out")
+                } else if to < from {
+                    notes.append("\(a.now.name): the share in the rollout of \(new.floor.text) falls from \(Rollout.percent(from)) to \(Rollout.percent(to)) of installs: the others in it now are dropped")
                 }
             }
             // A rollout on either side: its installs are asked too, where they differ from the rest.
@@ -115,6 +125,7 @@ public struct Impact: Sendable {
             }
         }
         self.changes = changes
+        self.notes = notes
     }
 
     /// The impact now and at each coming instant either state changes by
@@ -127,7 +138,7 @@ public struct Impact: Sendable {
         var out: [(at: Int64, causes: [String], impact: Impact)] = [(t, [], Impact(askers, at: t))]
         for instant in instants {
             let impact = Impact(askers, at: instant)
-            if impact.changes == out.last!.impact.changes { continue }
+            if impact.changes == out.last!.impact.changes && impact.notes == out.last!.impact.notes { continue }
             // What happens then, in either state (the change may add the instant or take it away).
             func causes(_ s: ProjectSnapshot) -> [String]? { NextChange.after(s, at: instant - 1).flatMap { $0.at == instant ? $0.causes : nil } }
             // An instant only the state before has is one the change takes away: said so.
@@ -165,7 +176,7 @@ public struct Impact: Sendable {
         for u in unrecorded {
             out.append("\(u.platform): installs nobody recorded, such as \(u.first)\(u.count > 1 ? " (\(u.count) probed)" : ""): \(u.move)")
         }
-        return out
+        return notes + out
     }
 
     /// How a floor moves, in words: "raises the force floor of ios from 1.0 to 2.0".

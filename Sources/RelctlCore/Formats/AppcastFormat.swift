@@ -53,15 +53,17 @@ enum AppcastFormat {
         return out
     }
 
-    /// The lowest released version at or above the version below which
-    /// everything must update (the threshold AndVersion's MinVersion names).
-    /// The seconds between Sparkle's phased groups while a rollout still
-    /// widens (not halted, not complete): the rollout's step length.
+    /// The seconds between Sparkle's phased groups while a rollout stages
+    /// and the appcast offers its version to all (--unstaged everyone): the
+    /// rollout's step length. Kept through a halt: Sparkle cannot halt, but
+    /// its groups go on widening no faster than they did.
     static func phased(_ state: PlatformState) -> Int64? {
-        guard let r = state.source.rollout, r.haltedAt == nil, state.source.isStaging(at: state.at) else { return nil }
+        guard let r = state.source.rollout, r.unstaged == .everyone, state.source.isStaging(at: state.at) else { return nil }
         return r.every
     }
 
+    /// The lowest released version at or above the version below which
+    /// everything must update (the threshold AndVersion's MinVersion names).
     static func criticalItem(_ state: PlatformState) -> VersionRecord? {
         let threshold = AndVersionFormat.minimum(state, marketing: true)
         guard let item = lowestReleased(atOrAbove: threshold, state.releasedNewestFirst) else { return nil }
@@ -103,9 +105,13 @@ enum AppcastFormat {
             XMLText.escape(text, into: &out)
             out += "</description>\n".utf8
         }
+        // Sparkle phases an offer itself, over seven groups from the item's pubDate: the nearest it
+        // comes to staging, so a staged version's date is the rollout's start.
+        let staged = state.source.rollout.flatMap { r in !critical && v.releasedAt != nil && !Release.isBelow(v.release, r.floor.release) ? r : nil }
+        let every = staged.flatMap { _ in phased(state) }
         if let t = v.releasedAt {
             out += "<pubDate>".utf8
-            out += rfc822(t).utf8
+            out += rfc822(every != nil ? max(t, staged!.start) : t).utf8
             out += "</pubDate>\n".utf8
         }
         out += "<sparkle:version>".utf8
@@ -124,10 +130,7 @@ enum AppcastFormat {
             out += "</sparkle:maximumSystemVersion>\n".utf8
         }
         if critical { out += "<sparkle:tags><sparkle:criticalUpdate/></sparkle:tags>\n".utf8 }
-        // Sparkle phases an offer itself, from the item's pubDate, over seven groups: the nearest it can stage.
-        if !critical, v.releasedAt != nil, let every = phased(state), let r = state.source.rollout, !Release.isBelow(v.release, r.floor.release) {
-            out += "<sparkle:phasedRolloutInterval>\(every)</sparkle:phasedRolloutInterval>\n".utf8
-        }
+        if let every { out += "<sparkle:phasedRolloutInterval>\(every)</sparkle:phasedRolloutInterval>\n".utf8 }
         out += "<enclosure url=\"".utf8
         XMLText.escape(url, into: &out)
         out += "\" sparkle:os=\"".utf8

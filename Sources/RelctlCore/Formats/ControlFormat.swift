@@ -61,7 +61,8 @@ enum ControlFormat {
             "latest": version(s.announced),
             "latestReleased": version(s.released),
             "force": s.platform.force?.json ?? .null,
-            "recommend": s.platform.recommend?.json ?? .null,
+            // The floor of the installs outside any rollout, as recorded (a staged one is the rollout's).
+            "recommend": state.source.recommend?.json ?? .null,
             "pins": .array(s.verdicts.map(\.0).filter { $0.policy != nil }.map {
                 .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!.rawValue)])
             }),
@@ -82,7 +83,7 @@ enum ControlFormat {
         .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "hash": .string(Rollout.hashName),
                  "unit": .int(Int64(Rollout.unit)), "salt": .string(r.salt),
                  "schedule": .array(r.schedule.map { .ordered(["basisPoints": .int(Int64($0.basisPoints)), "from": .time($0.from)]) }),
-                 "haltedAt": .time(r.haltedAt)])
+                 "haltedAt": .time(r.haltedAt), "unstaged": .string(r.unstaged.rawValue)])
     }
 
     /// Per version (by index), the older OS bands where a device can install

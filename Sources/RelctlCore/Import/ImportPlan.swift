@@ -52,9 +52,7 @@ public struct ImportPlan: Sendable {
         var out: [Difference] = []
         if let force, force != p.force { out.append(Difference(what: "the force floor of \(p.name)", ours: text(p.force), theirs: text(force), unset: p.force == nil)) }
         if let recommend, recommend != p.recommend { out.append(Difference(what: "the recommend floor of \(p.name)", ours: text(p.recommend), theirs: text(recommend), unset: p.recommend == nil)) }
-        if let rollout {
-            var theirs = rollout
-            theirs?.unstaged = p.rollout?.unstaged ?? .withhold
+        if let theirs = rollout {
             func words(_ r: Rollout?) -> String {
                 r.map { "\($0.floor.text) to \($0.steps.map(Rollout.percent).joined(separator: ", ")) every \(Time.formatDuration($0.every)) from \(Time.format($0.start))\($0.haltedAt.map { ", halted \(Time.format($0))" } ?? "") (salt \($0.salt))" } ?? "none"
             }

@@ -252,7 +252,7 @@ struct PlatformCheck {
         let named = Set([state.current?.id, state.announced?.id, state.released?.id].compactMap { $0 })
         for (i, v) in versions.enumerated() where v.policy != nil || named.contains(v.id) { marked.insert(i) }
         let p = state.platform
-        let lines = [p.force?.release, p.recommend?.release].compactMap { $0 }
+        let lines = [p.force?.release, p.recommend?.release, state.source.rollout?.floor.release].compactMap { $0 }
         return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid)
     }
 
@@ -626,7 +626,8 @@ struct PlatformCheck {
         for client in clients.filter(serves) {
             var reason = everyone ? "cannot stage a rollout: every install below \(r.floor.text) is asked at once (--unstaged everyone)"
                 : "cannot stage a rollout: withheld until it reaches every install\(r.completesAt.map { " (\(Time.format($0)))" } ?? "")"
-            if client == .upgrader && everyone && AppcastFormat.phased(state) != nil { reason += "; upgrader ignores the appcast's sparkle:phasedRolloutInterval, which Sparkle apps follow" }
+            if client == .upgrader && AppcastFormat.phased(state) != nil { reason += "; upgrader ignores the appcast's sparkle:phasedRolloutInterval, which Sparkle apps follow with seven groups of their own" }
+            if !everyone { reason += "; meanwhile they offer no version from \(r.floor.text) on that was not offered before it started, to any install" }
             note(client, base, nil, expected: "the staged recommend \(r.floor.text) to \(share) of installs",
                  actual: everyone ? "every install below it asked" : "nothing of it",
                  limit: Limit(client: client, platform: platform.name, intent: "the staged recommend \(r.floor.text)", reason: reason))

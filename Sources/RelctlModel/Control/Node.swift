@@ -154,8 +154,10 @@ package struct Node {
         }
         let floor = Floor(version: try n.version("version"), build: try n.build("build"))
         let salt = try n.string("salt"), halted = try n.time("haltedAt")
+        // What files that cannot stage said: for an import; an app has no use for it.
+        let unstaged = n.member("unstaged") == nil ? .withhold : try n.oneOf("unstaged", Rollout.Unstaged.self)
         do {
-            return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: froms[0], haltedAt: halted)
+            return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: froms[0], haltedAt: halted, unstaged: unstaged)
         } catch { throw ImportProblem("\(n.path): \(error.message)") }
     }
 

@@ -37,6 +37,9 @@ public struct Evaluator: Sendable {
     package struct PlatformFacts {
         package let released: VersionRecord?
         package let announced: VersionRecord?
+        /// What is announced to an install a rollout withholds from (`withholding`): the newest it does not hide.
+        package let announcedWithheld: VersionRecord?
+        package let withholding: PlatformRecord.Withholding?
         package let pinned: [VersionRecord]
         /// The device's OS (nil: one that installs every version).
         package let os: String?
@@ -47,9 +50,14 @@ public struct Evaluator: Sendable {
             let newest = snapshot.newestReleased(platform, at: t)
             pinned = snapshot.versions(of: platform).filter { $0.policy != nil }
             self.os = os
+            let withholding = platform.withholding(at: t)
+            self.withholding = withholding
+            let delay = snapshot.delaySeconds
+            let shown = { (v: VersionRecord) in !(withholding?.hides(v, delay: delay) ?? false) }
             guard let os else {
                 released = newest
                 announced = snapshot.newestAnnounced(platform, at: t)
+                announcedWithheld = withholding == nil ? announced : snapshot.newestAnnounced(platform, at: t, where: shown)
                 beyond = nil
                 return
             }
@@ -57,6 +65,7 @@ public struct Evaluator: Sendable {
             let fits = { (v: VersionRecord) in OSBands.installable(v, on: os, platform) }
             released = snapshot.newestReleased(platform, at: t, where: fits)
             announced = snapshot.newestAnnounced(platform, at: t, where: fits)
+            announcedWithheld = withholding == nil ? announced : snapshot.newestAnnounced(platform, at: t, where: { fits($0) && shown($0) })
             beyond = newest.flatMap { fits($0) ? nil : $0 }
         }
     }
@@ -138,10 +147,12 @@ public struct Evaluator: Sendable {
             if name == .forceDeadline { verdict.deadline = floor.deadline }
             return verdict
         }
-        guard let announced = facts.announced, Release.isBelow(client, announced.release) else {
-            if let line = platform.withheld, let r = released, Release.isBelow(client, r.release), !Release.isBelow(r.release, line) {
+        let withheld = facts.withholding.flatMap { $0.applies(to: client) ? $0 : nil }
+        guard let announced = withheld == nil ? facts.announced : facts.announcedWithheld, Release.isBelow(client, announced.release) else {
+            if let w = withheld, let r = released, Release.isBelow(client, r.release), w.hides(r, delay: snapshot.delaySeconds) {
+                let whom = w.fromAll ? "files that cannot stage offer it to no install" : "an install outside it is not offered it"
                 return Verdict(kind: .none, decidedBy: .rollout,
-                               why: "\(r.version.text) is offered only to the installs in the rollout of the staged recommend \(Evaluator.label(line)) on \(platform.name), which this install is not in")
+                               why: "\(r.version.text) is held back by the rollout of the staged recommend \(Evaluator.label(w.line)) on \(platform.name) until it reaches every install: \(whom)")
             }
             if let r = released, Release.isBelow(client, r.release), let at = r.releasedAt {
                 let days = snapshot.project.releaseDelayDays

@@ -110,9 +110,9 @@ public struct NextChange: Sendable, Equatable {
             }
             // Each step of a rollout, up to its halt: the status page shows it, and the last brings the files that cannot stage their floor.
             if let r = p.rollout {
-                for (i, step) in r.schedule.enumerated() where i > 0 && (r.haltedAt.map { step.from <= $0 } ?? true) {
+                for (i, step) in r.schedule.enumerated() where r.haltedAt.map({ step.from <= $0 }) ?? true {
                     consider(step.from, p.id, step.basisPoints == Rollout.unit ? "the rollout of \(p.name) \(r.floor.text) reaches every install"
-                             : "the rollout of \(p.name) \(r.floor.text) widens to \(Rollout.percent(step.basisPoints)) of installs")
+                             : "the rollout of \(p.name) \(r.floor.text) \(i == 0 ? "starts at" : "widens to") \(Rollout.percent(step.basisPoints)) of installs")
                 }
             }
         }

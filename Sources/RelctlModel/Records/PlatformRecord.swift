@@ -25,9 +25,8 @@ public struct PlatformRecord: Sendable {
 
     /// The platform as one install sees it at `t`, with no rollout left to
     /// decide: in the rollout (or once it reaches every install) its
-    /// recommend floor is the staged one, else its own.
-    /// Outside it, the staged version (and any above it) is not announced
-    /// either: the outdated rule offers it only to installs in the rollout.
+    /// recommend floor is the staged one, else its own, and the staged
+    /// version is withheld from it (`Withholding`).
     public func seen(inRollout: Bool, at t: Int64) -> PlatformRecord {
         guard let r = rollout else { return self }
         var p = self
@@ -35,18 +34,41 @@ public struct PlatformRecord: Sendable {
         if inRollout || r.isComplete(at: t) {
             if recommend.map({ Release.isBelow($0.release, r.floor.release) }) ?? true { p.recommend = r.floor }
         } else {
-            p.withheld = r.floor.release
+            p.withheld = Withholding(line: r.floor.release, since: r.start, fromAll: false)
         }
         return p
     }
 
-    /// Versions at or above it are not announced to this install: a rollout
-    /// staging them that it is not in (`seen`); a platform as recorded
-    /// withholds them while its rollout stages them.
-    public var withheld: Release?
+    /// What a rollout still staging keeps from the installs outside it: the
+    /// outdated rules do not offer them the staged version, or any newer one
+    /// not announced before the rollout started (a fix shipped meanwhile).
+    /// `fromAll`: from every install (the files that cannot stage, which
+    /// name one newest version for all), else only from installs below the line.
+    public struct Withholding: Sendable {
+        public var line: Release
+        public var since: Int64
+        public var fromAll: Bool
 
-    public func unannounced(at t: Int64) -> Release? {
-        withheld ?? rollout.flatMap { $0.isComplete(at: t) ? nil : $0.floor.release }
+        /// Whether `v` is kept from the installs it applies to (`delay`: the project's release delay in seconds).
+        public func hides(_ v: VersionRecord, delay: Int64) -> Bool {
+            guard !Release.isBelow(v.release, line) else { return false }
+            guard let released = v.releasedAt else { return true }
+            return released > since - delay
+        }
+
+        /// Whether it applies to an install of `client`.
+        public func applies(to client: Release) -> Bool { fromAll || Release.isBelow(client, line) }
+    }
+
+    /// Set on a view (`seen`, `unstaged`), never stored.
+    public var withheld: Withholding?
+
+    /// The withholding in force at `t`: the view's, else, on a platform as
+    /// recorded, its rollout's while it stages (from installs below it).
+    public func withholding(at t: Int64) -> Withholding? {
+        if let withheld { return withheld }
+        guard let r = rollout, !r.isComplete(at: t) else { return nil }
+        return Withholding(line: r.floor.release, since: r.start, fromAll: false)
     }
 
     /// As the install `installID` sees it (nil: an install not in the rollout).
@@ -54,8 +76,13 @@ public struct PlatformRecord: Sendable {
         seen(inRollout: installID.map { rollout?.includes($0, at: t) ?? false } ?? false, at: t)
     }
 
-    /// As files that cannot stage show it: withheld until every install is in, or offered to all (Rollout.Unstaged).
-    public func unstaged(at t: Int64) -> PlatformRecord { seen(inRollout: rollout?.unstaged == .everyone, at: t) }
+    /// As files that cannot stage show it: withheld from every install until
+    /// every install is in, or offered to all (Rollout.Unstaged).
+    public func unstaged(at t: Int64) -> PlatformRecord {
+        var p = seen(inRollout: rollout?.unstaged == .everyone, at: t)
+        p.withheld?.fromAll = true
+        return p
+    }
 
     /// Whether the rollout still divides installs at `t`: its views differ.
     public func isStaging(at t: Int64) -> Bool { rollout.map { !$0.isComplete(at: t) } ?? false }

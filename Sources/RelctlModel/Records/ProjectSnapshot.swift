@@ -37,12 +37,13 @@ public struct ProjectSnapshot: Sendable {
     public var delaySeconds: Int64 { project.releaseDelayDays * 86400 }
 
     /// The newest version whose release delay has passed at `t`: what clients are told about.
-    /// A version a rollout still stages is announced only to the installs in it (PlatformRecord.unannounced).
+    /// On a view that withholds from every install (the files that cannot
+    /// stage), a version a rollout withholds is not announced.
     public func newestAnnounced(_ platform: PlatformRecord, at t: Int64, where accepts: (VersionRecord) -> Bool = { _ in true }) -> VersionRecord? {
         let delay = delaySeconds
-        let line = platform.unannounced(at: t)
+        let hidden = platform.withheld.flatMap { $0.fromAll ? $0 : nil }
         return versions(of: platform).last { v in
-            (v.releasedAt.map { $0 + delay <= t } ?? false) && accepts(v) && (line.map { Release.isBelow(v.release, $0) } ?? true)
+            (v.releasedAt.map { $0 + delay <= t } ?? false) && accepts(v) && !(hidden?.hides(v, delay: delay) ?? false)
         }
     }
 

@@ -59,8 +59,24 @@ public struct Rollout: Sendable, Equatable {
         guard Time.isInRange(start), start <= Time.latest - Int64(steps.count - 1) * every else {
             throw InputError("a rollout's schedule runs past the year 9999")
         }
-        if let h = haltedAt, !Time.isInRange(h) { throw InputError("a rollout's halt instant is out of range") }
+        if let h = haltedAt, !Time.isInRange(h) || h < start { throw InputError("a rollout's halt instant is out of range or before its start") }
         guard floor.deadline == nil else { throw InputError("a staged recommend has no deadline") }
+    }
+
+    /// A rollout as a database row holds it (steps as "100,500,10000"), every value checked.
+    public static func stored(version: String, build: Int64?, salt: String, steps: String, every: Int64, start: Int64, haltedAt: Int64?,
+                              unstaged: String) throws(InputError) -> Rollout {
+        var list: [Int] = []
+        for part in steps.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let n = Int(part) else { throw InputError("its rollout_steps '\(steps)' is not basis points separated by commas") }
+            list.append(n)
+        }
+        guard let mode = Unstaged(rawValue: unstaged) else { throw InputError("its rollout_unstaged '\(unstaged)' is not withhold or everyone") }
+        let floor: Floor
+        do { floor = Floor(version: try Version(version), build: try build.map { try parseBuild(String($0)) }) } catch let e as InputError { throw e } catch {
+            throw InputError("its rollout version '\(version)' is not a version")
+        }
+        return try Rollout(floor: floor, salt: salt, steps: list, every: every, start: start, haltedAt: haltedAt, unstaged: mode)
     }
 
     public static func checkSalt(_ salt: String) throws(InputError) {
@@ -168,7 +184,11 @@ public struct Rollout: Sendable, Equatable {
         var out: [Int] = []
         for part in parts {
             guard let bp = basisPoints(part) else {
-                throw InputError("'\(part)' is not a percentage of installs", hint: "give percentages from 0.01 to 100 separated by commas, like 1,5,20,100")
+                let why = part == "phased" ? "'phased' is a whole schedule, given alone"
+                    : part.hasSuffix("%") ? "give the number without '%'"
+                    : part.split(separator: ".").last.map({ part.contains(".") && $0.count > 2 }) == true ? "at most two decimals (0.01 % is the smallest step)"
+                    : Double(part).map { $0 <= 0 ? "a share is at least 0.01" : $0 > 100 ? "a share is at most 100" : "" } ?? ""
+                throw InputError("'\(part)' is not a percentage of installs\(why.isEmpty ? "" : ": " + why)", hint: "give percentages from 0.01 to 100 separated by commas, like 1,5,20,100, or phased")
             }
             out.append(bp)
         }
