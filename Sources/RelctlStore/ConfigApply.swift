@@ -105,7 +105,7 @@ extension Session {
                 }
                 if let h = w.rollout?.haltedAt, h > now {
                     throw StoreError("\(f.slug)'s \(w.name) rollout is halted at \(Time.format(h)), which is still to come: a halt is an instant that has passed",
-                                     hint: "write the instant it was halted, or null; 'relctl rollout halt' halts one now")
+                                     hint: "write the instant it was halted, or null (rollout halt halts one now)")
                 }
                 if c.rollout != w.rollout {
                     try run(Session.rolloutUpdate, Session.rolloutValues(w.rollout, c.id))

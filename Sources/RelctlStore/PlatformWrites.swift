@@ -160,7 +160,7 @@ extension Session {
                 }
             } else if !same {
                 throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(old.basisPoints(at: now))) of installs in: staging \(floor.text) now would send them back",
-                                 fix: .run(["rollout", "finish", "--platform", record.name], "finish it first, or take it back with 'relctl rollout cancel --platform \(record.name)':"))
+                                 fix: .run(["rollout", "finish", "--platform", record.name], "finish it first (or cancel it, with rollout cancel):"))
             } else if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil {
                 return
             } else {
