@@ -67,6 +67,7 @@ enum ChangeCapture {
             .init("rollout_start", json: "rolloutStart", words: "rollout start", time: true),
             .init("rollout_halted_at", json: "rolloutHaltedAt", words: "rollout halt", time: true),
             .init("rollout_unstaged", json: "rolloutUnstaged", words: "rollout in unstaged files"),
+            .init("rollout_since", json: "rolloutSince", words: "rollout first staged", time: true),
         ]),
         Table("version", key: ["id"], parent: "platform_id", replaceable: true,
               project: { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }, [

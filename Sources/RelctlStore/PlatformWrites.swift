@@ -148,6 +148,7 @@ extension Session {
     func stage(_ floor: Floor, _ staged: RolloutRequest, on record: PlatformRecord, now: Int64) throws {
         var base = record.recommend
         var salt = staged.salts[record.id] ?? Rollout.newSalt()
+        var since = now
         let unstaged = staged.unstaged ?? record.rollout?.unstaged ?? .withhold
         if let old = record.rollout {
             let same = old.floor.version == floor.version && old.floor.build == floor.build
@@ -163,6 +164,9 @@ extension Session {
                                  fix: .run(["rollout", "finish", "--platform", record.name], "finish it first (or cancel it, with rollout cancel):"))
             } else if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil {
                 return
+            } else if old.isComplete(at: now) {
+                throw StoreError("the rollout of \(old.floor.text) on \(record.name) reaches every install already",
+                                 fix: .run(["rollout", "finish", "--platform", record.name], "make it the recommend floor of all with"))
             } else {
                 let inNow = old.basisPoints(at: now)
                 if staged.steps[0] < inNow {
@@ -170,13 +174,14 @@ extension Session {
                                      fix: .run(["recommend", floor.version.text, "--platform", record.name, "--rollout", ([inNow] + staged.steps.filter { $0 > inNow }).map(Rollout.number).joined(separator: ",")], "start at the share in now, like"))
                 }
                 salt = old.salt
+                since = old.since
             }
         }
         if let base, !Release.isBelow(base.release, floor.release) {
             throw StoreError("every install of \(record.name) below \(base.text) is asked to update already (the recommend floor): a staged \(floor.text) must be above it",
                              hint: "stage a version above \(base.text), once one is released")
         }
-        try writeRollout(try Rollout(floor: floor, salt: salt, steps: staged.steps, every: staged.every, start: now, unstaged: unstaged), record.id)
+        try writeRollout(try Rollout(floor: floor, salt: salt, steps: staged.steps, every: staged.every, start: now, unstaged: unstaged, since: since), record.id)
     }
 
     /// Writes a platform's rollout columns (nil: none).
@@ -186,18 +191,19 @@ extension Session {
 
     static let rolloutUpdate = """
         UPDATE platform SET rollout_version = ?, rollout_build = ?, rollout_salt = ?, rollout_steps = ?, rollout_every = ?,
-            rollout_start = ?, rollout_halted_at = ?, rollout_unstaged = ? WHERE id = ?
+            rollout_start = ?, rollout_halted_at = ?, rollout_unstaged = ?, rollout_since = ? WHERE id = ?
         """
 
     static func rolloutValues(_ r: Rollout?, _ platform: Int64) -> [SQLValue] {
         [SQLValue(r?.floor.version.text), SQLValue(r?.floor.build), SQLValue(r?.salt), SQLValue(r.map { $0.steps.map(String.init).joined(separator: ",") }),
-         SQLValue(r?.every), SQLValue(r?.start), SQLValue(r?.haltedAt), SQLValue(r?.unstaged.rawValue), .int(platform)]
+         SQLValue(r?.every), SQLValue(r?.start), SQLValue(r?.haltedAt), SQLValue(r?.unstaged.rawValue), SQLValue(r?.since), .int(platform)]
     }
 
     /// Halts, resumes or finishes the rollout of each platform, in one change.
     /// Halting keeps who is in; resuming goes on from the same step, its
     /// remaining time kept; finishing makes the staged floor every install's recommend floor.
-    public func rollout(_ step: RolloutStep, of platforms: [PlatformRecord], in project: ProjectRecord, now: Int64) throws {
+    /// `named`: the platforms were named; else a halt passes over those with nothing to halt (not started, complete).
+    public func rollout(_ step: RolloutStep, of platforms: [PlatformRecord], in project: ProjectRecord, named: Bool = true, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
         let kinds: [RolloutStep: ChangeKind] = [.halt: .rolloutHalt, .resume: .rolloutResume, .finish: .rolloutFinish, .cancel: .rolloutCancel]
         let kind = kinds[step]!
@@ -212,7 +218,7 @@ extension Session {
                 switch step {
                 case .halt:
                     // Halted already: unchanged, as any change asked twice.
-                    if r.haltedAt != nil { continue }
+                    if r.haltedAt != nil || (!named && (now < r.start || r.isComplete(at: now))) { continue }
                     if now < r.start {
                         throw StoreError("the rollout of \(r.floor.text) on \(p.name) starts \(Time.format(r.start)): there is nothing to halt yet",
                                          fix: .run(["rollout", "cancel", "--platform", p.name], "to call it off, run"))

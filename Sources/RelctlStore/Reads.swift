@@ -104,7 +104,7 @@ extension Store {
         try db.query("SELECT slug FROM project ORDER BY slug").map { $0.text(0) }
     }
 
-    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline, storefronts, rollout_version, rollout_build, rollout_salt, rollout_steps, rollout_every, rollout_start, rollout_halted_at, rollout_unstaged"
+    static let platformColumns = "id, project_id, name, bundle_id, app_store_id, store_url, min_os, force_version, force_build, recommend_version, recommend_build, force_deadline, storefronts, rollout_version, rollout_build, rollout_salt, rollout_steps, rollout_every, rollout_start, rollout_halted_at, rollout_unstaged, rollout_since"
 
     func platform(_ r: Row) throws -> PlatformRecord {
         let name = r.text(2)
@@ -151,7 +151,7 @@ extension Store {
     /// The staged recommend of a platform row (columns 13 to 20): all of
     /// them or none, each in range before the schedule's arithmetic.
     func rollout(_ r: Row, name: String) throws -> Rollout? {
-        let columns = 13...20
+        let columns = 13...21
         let isNull = { (c: Int) -> Bool in if case .null = r[c] { return true } else { return false } }
         guard let text = r.string(13) else {
             if let set = columns.first(where: { !isNull($0) }) {
@@ -159,18 +159,18 @@ extension Store {
             }
             return nil
         }
-        for c in columns.dropFirst(2) where c != 19 && isNull(c) {
+        for c in columns.dropFirst(2) where c != 19 && c != 21 && isNull(c) {
             throw badRow(name, "its staged recommend \(text) has no \(Store.rolloutColumns[c - 13])")
         }
         do {
             return try Rollout.stored(version: text, build: r.int(14), salt: r.text(15), steps: r.text(16), every: r.int(17)!, start: r.int(18)!,
-                                      haltedAt: r.int(19), unstaged: r.text(20))
+                                      haltedAt: r.int(19), unstaged: r.text(20), since: r.int(21))
         } catch {
             throw badRow(name, "its staged recommend: \(error.message)")
         }
     }
 
-    static let rolloutColumns = ["rollout_version", "rollout_build", "rollout_salt", "rollout_steps", "rollout_every", "rollout_start", "rollout_halted_at", "rollout_unstaged"]
+    static let rolloutColumns = ["rollout_version", "rollout_build", "rollout_salt", "rollout_steps", "rollout_every", "rollout_start", "rollout_halted_at", "rollout_unstaged", "rollout_since"]
 
     /// One platform by id; nil when there is none (removed).
     func platform(id: Int64) throws -> PlatformRecord? {

@@ -220,6 +220,7 @@ enum Schema {
         ALTER TABLE platform ADD COLUMN rollout_start INTEGER;
         ALTER TABLE platform ADD COLUMN rollout_halted_at INTEGER;
         ALTER TABLE platform ADD COLUMN rollout_unstaged TEXT;
+        ALTER TABLE platform ADD COLUMN rollout_since INTEGER;
 
         """
             + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_platform_\($0);\n" }.joined()

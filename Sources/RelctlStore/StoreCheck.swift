@@ -152,7 +152,8 @@ extension Session {
         p.rollout = nil
         if let version = text("rollout_version"), let every = int("rollout_every"), let start = int("rollout_start") {
             p.rollout = try? Rollout.stored(version: version, build: int("rollout_build"), salt: text("rollout_salt") ?? "", steps: text("rollout_steps") ?? "",
-                                            every: every, start: start, haltedAt: int("rollout_halted_at"), unstaged: text("rollout_unstaged") ?? "")
+                                            every: every, start: start, haltedAt: int("rollout_halted_at"), unstaged: text("rollout_unstaged") ?? "",
+                                            since: int("rollout_since"))
         }
         p.minOS = nil
         if case .string(let os)? = image["min_os"] { p.minOS = os }

@@ -211,6 +211,34 @@ final class RolloutTests: XCTestCase {
         XCTAssertEqual((outsideBelow["target"] as? [String: Any])?["version"] as? String, "2.1.0", "offered what was announced before, not the fix")
     }
 
+    /// A halt and a resume days later, or a new schedule, keep the staged version
+    /// withheld from installs outside: when it was first staged is kept.
+    func testResumingKeepsTheStagedVersionWithheld() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("version add 2.1.0 --platform ios --build 210 --released 2026-11-29T08:00:00Z")
+        h.ok("version add 2.1.0 --platform android --build 210 --released 2026-11-20T00:00:00Z")
+        h.ok("recommend 2.1.0 --platform ios --rollout 1,5,100 --every 7d --yes")
+        h.ok("recommend 2.1.0 --platform android --rollout 50,100 --every 1h --yes")
+        // An install far outside: a bucket of 9,000 or more under the rollout's salt.
+        func outside() throws -> String? {
+            let shown = try XCTUnwrap(((h.ok("rollout show --platform ios --json").json as? [String: Any])?["platforms"] as? [[String: Any]])?.first?["rollout"] as? [String: Any])
+            let salt = try XCTUnwrap(shown["salt"] as? String)
+            let id = (0...).lazy.map { "far-\($0)" }.first { Self.independentBucket(salt: salt, id: $0) >= 9000 }!
+            return (try XCTUnwrap(h.ok("check 2.0 --platform ios --install-id \(id) --json").json as? [String: Any]))["verdict"] as? String
+        }
+        XCTAssertEqual(try outside(), "none")
+        h.now += 7200
+        // Android's rollout is complete: a bare halt passes over it and halts iOS's.
+        let halt = h.ok("rollout halt --yes")
+        XCTAssertTrue(halt.err.contains("android: the rollout of 2.1.0 has nothing to halt (every install is in)"), halt.err)
+        h.now += 2 * 86_400
+        h.ok("rollout resume --yes")
+        XCTAssertEqual(try outside(), "none", "still withheld after the resume")
+        h.ok("recommend 2.1.0 --platform ios --rollout 5,50,100 --yes")
+        XCTAssertEqual(try outside(), "none", "still withheld after a new schedule")
+    }
+
     func testARolloutIsRefusedWhereItCannotBe() {
         let h = Harness()
         h.sample()

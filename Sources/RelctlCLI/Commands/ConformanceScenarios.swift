@@ -375,8 +375,8 @@ enum ConformanceScenarios {
     recommend floor is the rollout's (when it is higher). Not in, while the
     share is below 10000, and below the rollout's version: the outdated policy
     (4) does not offer it any version at or above the rollout's that was not
-    announced before the first step's `from` (released at least
-    `releaseDelayDays` before it); offered nothing because of that alone, it
+    announced before `since`, when the version was first staged (released at
+    least `releaseDelayDays` before it); offered nothing because of that alone, it
     is told nothing. At 10000 every install is in. The steps are evenly spaced.
 
     The first of these that applies decides, and only it:

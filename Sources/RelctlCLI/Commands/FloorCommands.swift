@@ -106,13 +106,22 @@ enum FloorCommands {
         var moves = platforms.compactMap { p in
             staged == nil ? Impact.floorMove(word, platform: p.name, from: kind == .force ? p.force : p.recommend, to: floor) : nil
         }
+        // What staging does on each platform, as Session.stage decides it: said before, not guessed after.
+        let plans = staged.map { staged in platforms.map { p in floor.map { StagePlan($0, staged, on: p, at: inv.now) } ?? .new } } ?? []
         if let staged, let floor {
-            moves += platforms.map { p in
-                let schedule = Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people)
-                return "stages the recommend \(floor.text) on \(p.name) (\(p.recommend.map { "above its recommend floor \($0.text)" } ?? "no recommend floor")): \(schedule)"
+            let schedule = Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people)
+            for (p, plan) in zip(platforms, plans) {
+                switch plan {
+                case .unchanged: continue
+                case .reschedule(let halted):
+                    moves.append("re-schedules the rollout of \(floor.text) on \(p.name), who is in staying in\(halted ? ", and ends its halt" : ""): \(schedule)")
+                case .foldThenNew(let done):
+                    moves.append("makes \(done.text), which every install of \(p.name) is asked for, its recommend floor, then stages \(floor.text): \(schedule)")
+                case .new:
+                    moves.append("stages the recommend \(floor.text) on \(p.name) (\(p.recommend.map { "above its recommend floor \($0.text)" } ?? "no recommend floor")): \(schedule)")
+                }
             }
-        }
-        if kind == .recommend {
+        } else if kind == .recommend {
             for p in platforms { if let r = p.rollout { moves.append("ends the rollout of \(r.floor.text) on \(p.name) (\(Rollout.percent(r.basisPoints(at: inv.now))) of installs now)") } }
         }
         let reached = try inv.write(store, project, asking: floor.map { staged == nil ? "the \(word) floor \($0.text)" : "a staged recommend of \($0.text)" } ?? "clearing the \(word) floor", moves: moves) { s in
@@ -126,7 +135,7 @@ enum FloorCommands {
         if let floor, staged != nil {
             // Staged after the outdated rules already offer it: the rollout moves only the floor.
             let snapshot = try store.read { try store.snapshot(project) }
-            for p in platforms {
+            for (p, plan) in zip(platforms, plans) where plan.isNew {
                 if let a = snapshot.newestAnnounced(p, at: inv.now), !Release.isBelow(a.release, floor.release) {
                     inv.warn("\(p.name): \(a.version.text) is already offered to every older install by the outdated rules (announced since \(inv.people(a.releasedAt! + snapshot.delaySeconds))): the rollout changes who is asked by the floor, not who is offered \(a.version.text)")
                 }
@@ -139,6 +148,7 @@ enum FloorCommands {
             inv.info(floor.map { f in
                 if let d = f.deadline { return "\(p.name): versions below \(f.text) should update now and must from \(inv.people(d))" }
                 if let staged {
+                    if let i = platforms.firstIndex(where: { $0.id == p.id }), case .unchanged = plans[i] { return "\(p.name): the rollout of \(f.text) is staged as asked already: unchanged" }
                     return "\(p.name): installs below \(f.text) should update: \(Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people))"
                 }
                 return "\(p.name): versions below \(f.text) \(kind == .force ? "must" : "should") update"
@@ -187,4 +197,23 @@ enum FloorCommands {
         if deadline != nil { inv.noteMessageZone(project) }
         try inv.printWritten { try PolicyCommands.document(store, platforms, project: project) }
     }
+}
+
+/// What `recommend --rollout` does on one platform, decided as Session.stage decides it.
+enum StagePlan {
+    case new, unchanged
+    case reschedule(halted: Bool)
+    /// A rollout that reached every install becomes the floor of all first.
+    case foldThenNew(Floor)
+
+    init(_ floor: Floor, _ staged: RolloutRequest, on p: PlatformRecord, at now: Int64) {
+        guard let old = p.rollout else { self = .new; return }
+        let same = old.floor.version == floor.version && old.floor.build == floor.build
+        if !same { self = old.isComplete(at: now) ? .foldThenNew(old.floor) : .new; return }
+        let unstaged = staged.unstaged ?? old.unstaged
+        if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil { self = .unchanged; return }
+        self = .reschedule(halted: old.haltedAt != nil)
+    }
+
+    var isNew: Bool { if case .new = self { return true } else { if case .foldThenNew = self { return true }; return false } }
 }

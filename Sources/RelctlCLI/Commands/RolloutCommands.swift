@@ -32,7 +32,9 @@ enum RolloutCommands {
     static func step(_ name: RolloutStep, _ abstract: String, _ discussion: String, _ example: Example) -> RunnableCommand {
         RunnableCommand(name.rawValue, abstract: abstract, discussion: discussion, options: [Shared.platforms, Shared.dryRun, Shared.yes], examples: [example]) { inv in
             let (store, project, platforms) = try staged(inv)
-            let moves = platforms.compactMap { p in p.rollout.map { r in
+            let named = named(inv)
+            let moves = platforms.compactMap { p in p.rollout.flatMap { r -> String? in
+                guard acts(name, on: r, named: named, at: inv.now) else { return nil }
                 let share = Rollout.percent(r.basisPoints(at: inv.now))
                 switch name {
                 case .halt: return "halts the rollout of \(r.floor.text) on \(p.name) at \(share) of installs"
@@ -43,7 +45,7 @@ enum RolloutCommands {
             } }
             let doing = [RolloutStep.halt: "halting", .resume: "resuming", .finish: "finishing", .cancel: "cancelling"][name]!
             try inv.write(store, project, asking: "\(doing) the rollout", moves: moves) { s in
-                try s.rollout(name, of: platforms, in: project, now: inv.now)
+                try s.rollout(name, of: platforms, in: project, named: named, now: inv.now)
             }
             // Worked out from the rollouts as they were, as the change made them.
             for p in platforms {
@@ -51,6 +53,7 @@ enum RolloutCommands {
                 switch name {
                 case .halt:
                     if let h = r.haltedAt { inv.info("\(p.name): the rollout of \(r.floor.text) is halted already, since \(inv.people(h))"); continue }
+                    if !acts(.halt, on: r, named: named, at: inv.now) { inv.info("\(p.name): the rollout of \(r.floor.text) has nothing to halt (\(r.isComplete(at: inv.now) ? "every install is in" : "it starts \(inv.people(r.start))")): unchanged"); continue }
                     inv.info("\(p.name): the rollout of \(r.floor.text) is halted at \(Rollout.percent(r.basisPoints(at: inv.now))) of installs once apps read the files published next; 'relctl rollout resume' goes on, 'relctl rollout cancel' takes it back from the installs in it")
                 case .resume:
                     if r.haltedAt == nil { inv.info("\(p.name): the rollout of \(r.floor.text) is not halted"); continue }
@@ -66,8 +69,7 @@ enum RolloutCommands {
 
     /// The platforms a step acts on: those named, or, without --platform or with 'all', every platform with a rollout.
     static func staged(_ inv: Invocation) throws -> (Store, ProjectRecord, [PlatformRecord]) {
-        let all = inv.values("platform").contains { $0.lowercased() == Shared.allPlatforms }
-        if inv.flag("platform") && !all { return try inv.targets() }
+        if named(inv) { return try inv.targets() }
         let store = try inv.store()
         let project = try inv.project(in: store)
         let staged = try store.platforms(project: project.id).filter { $0.rollout != nil }
@@ -75,6 +77,20 @@ enum RolloutCommands {
             throw RelctlError.failure("no platform of \(project.slug) has a staged recommend", hint: "stage one with relctl recommend VERSION --rollout 1,5,20,100 --platform NAME")
         }
         return (store, project, staged)
+    }
+
+    /// Whether --platform names platforms (not 'all').
+    static func named(_ inv: Invocation) -> Bool {
+        inv.flag("platform") && !inv.values("platform").contains { $0.lowercased() == Shared.allPlatforms }
+    }
+
+    /// Whether the step changes this rollout (a repeated halt or resume does not; unnamed, a halt passes over one not started or complete).
+    static func acts(_ step: RolloutStep, on r: Rollout, named: Bool, at now: Int64) -> Bool {
+        switch step {
+        case .halt: return r.haltedAt == nil && (named || (now >= r.start && !r.isComplete(at: now)))
+        case .resume: return r.haltedAt != nil
+        case .finish, .cancel: return true
+        }
     }
 
     static let halt = step(.halt, "Halt a rollout: who is in stays in, nobody new comes in.",
@@ -101,7 +117,7 @@ enum RolloutCommands {
         let state = r.haltedAt != nil ? "halted" : r.isComplete(at: t) ? "complete" : "rolling"
         return .object([
             "version": .string(r.floor.version.text), "build": .optional(r.floor.build), "salt": .string(r.salt), "hash": .string(Rollout.hashName),
-            "unit": .int(Rollout.unit), "every": .int(r.every), "start": .time(r.start), "haltedAt": .time(r.haltedAt),
+            "unit": .int(Rollout.unit), "every": .int(r.every), "start": .time(r.start), "since": .time(r.since), "haltedAt": .time(r.haltedAt),
             "unstaged": .string(r.unstaged.rawValue), "state": .string(state), "basisPoints": .int(r.basisPoints(at: t)),
             "completesAt": .time(r.completesAt),
             "schedule": .array(r.schedule.map { .object(["from": .time($0.from), "basisPoints": .int($0.basisPoints)]) }),

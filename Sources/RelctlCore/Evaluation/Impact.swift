@@ -95,10 +95,11 @@ public struct Impact: Sendable {
             }
             if let old = a.was.rollout, let new = a.now.rollout {
                 let (from, to) = (old.basisPoints(at: t), new.basisPoints(at: t))
-                if old.salt != new.salt && from > 0 {
+                // A complete rollout folded into the floor drops nobody: every install keeps its version as the floor.
+                if old.salt != new.salt && from > 0 && from < Rollout.unit {
                     notes.append("\(a.now.name): the rollout of \(new.floor.text) draws who is in anew (a new salt): of the \(Rollout.percent(from)) of installs in the rollout of \(old.floor.text), most are out")
-                } else if to < from {
-                    notes.append("\(a.now.name): the share in the rollout of \(new.floor.text) falls from \(Rollout.percent(from)) to \(Rollout.percent(to)) of installs: the others in it now are dropped")
+                } else if old.salt == new.salt && to < from {
+                    notes.append("\(a.now.name): \(Rollout.percent(to)) of installs in the rollout of \(new.floor.text) instead of \(Rollout.percent(from)): fewer are in than without this change")
                 }
             }
             // A rollout on either side: its installs are asked too, where they differ from the rest.

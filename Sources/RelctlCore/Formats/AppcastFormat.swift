@@ -106,12 +106,12 @@ enum AppcastFormat {
             out += "</description>\n".utf8
         }
         // Sparkle phases an offer itself, over seven groups from the item's pubDate: the nearest it
-        // comes to staging, so a staged version's date is the rollout's start.
+        // comes to staging, so a staged version's date is when it was first staged.
         let staged = state.source.rollout.flatMap { r in !critical && v.releasedAt != nil && !Release.isBelow(v.release, r.floor.release) ? r : nil }
         let every = staged.flatMap { _ in phased(state) }
         if let t = v.releasedAt {
             out += "<pubDate>".utf8
-            out += rfc822(every != nil ? max(t, staged!.start) : t).utf8
+            out += rfc822(every != nil ? max(t, staged!.since) : t).utf8
             out += "</pubDate>\n".utf8
         }
         out += "<sparkle:version>".utf8

@@ -141,7 +141,7 @@ public enum ConfigFormat {
     static func rollout(_ r: Rollout) -> JSON {
         .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "salt": .string(r.salt),
                  "steps": .array(r.steps.map { .int($0) }), "every": .int(r.every), "start": .time(r.start), "haltedAt": .time(r.haltedAt),
-                 "unstaged": .string(r.unstaged.rawValue)])
+                 "unstaged": .string(r.unstaged.rawValue), "since": .time(r.since)])
     }
 
     static func version(_ v: VersionRecord) -> JSON {

@@ -61,8 +61,8 @@ enum ControlFormat {
             "latest": version(s.announced),
             "latestReleased": version(s.released),
             "force": s.platform.force?.json ?? .null,
-            // The floor of the installs outside any rollout, as recorded (a staged one is the rollout's).
-            "recommend": state.source.recommend?.json ?? .null,
+            // The floor of the installs outside a rollout: the recorded one while it stages, the rollout's once every install is in.
+            "recommend": state.source.seen(inRollout: false, at: state.at).recommend?.json ?? .null,
             "pins": .array(s.verdicts.map(\.0).filter { $0.policy != nil }.map {
                 .object(["version": .string($0.version.text), "build": .optional($0.build), "policy": .string($0.policy!.rawValue)])
             }),
@@ -83,7 +83,7 @@ enum ControlFormat {
         .object(["version": .string(r.floor.version.text), "build": .optional(r.floor.build), "hash": .string(Rollout.hashName),
                  "unit": .int(Int64(Rollout.unit)), "salt": .string(r.salt),
                  "schedule": .array(r.schedule.map { .ordered(["basisPoints": .int(Int64($0.basisPoints)), "from": .time($0.from)]) }),
-                 "haltedAt": .time(r.haltedAt), "unstaged": .string(r.unstaged.rawValue)])
+                 "haltedAt": .time(r.haltedAt), "unstaged": .string(r.unstaged.rawValue), "since": .time(r.since)])
     }
 
     /// Per version (by index), the older OS bands where a device can install

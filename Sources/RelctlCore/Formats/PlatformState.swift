@@ -72,12 +72,12 @@ struct PlatformState {
     }
 
     /// While a rollout divides installs at `at`: the states of those outside
-    /// it and of those in it (one of them this state, the files' own).
+    /// it and of those in it, as control.json answers them (the files' own
+    /// state withholds from every install, or offers to every one).
     func staged() -> (outside: PlatformState, inside: PlatformState)? {
-        guard let r = source.rollout, source.isStaging(at: at) else { return nil }
-        let everyone = r.unstaged == .everyone
-        return (everyone ? PlatformState(evaluator, source.seen(inRollout: false, at: at), at: at, os: os) : self,
-                everyone ? self : PlatformState(evaluator, source.seen(inRollout: true, at: at), at: at, os: os))
+        guard source.isStaging(at: at) else { return nil }
+        return (PlatformState(evaluator, source.seen(inRollout: false, at: at), at: at, os: os),
+                PlatformState(evaluator, source.seen(inRollout: true, at: at), at: at, os: os))
     }
 
     /// Whether the outdated rules offer some install an optional update: one

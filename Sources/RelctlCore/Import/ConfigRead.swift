@@ -281,7 +281,7 @@ extension ConfigFormat {
     /// A staged recommend as `export` writes it (ConfigFormat.rollout), each value in range.
     static func rollout(_ n: Node) throws(ImportProblem) -> Rollout {
         guard case .object = n.json else { throw ImportProblem("\(n.path) must be an object") }
-        try n.only(["build", "every", "haltedAt", "salt", "start", "steps", "unstaged", "version"])
+        try n.only(["build", "every", "haltedAt", "salt", "since", "start", "steps", "unstaged", "version"])
         var steps: [Int] = []
         for step in try n.array("steps") {
             guard case .int(let bp) = step.json, bp >= 1, bp <= Int64(Rollout.unit) else {
@@ -293,7 +293,8 @@ extension ConfigFormat {
         guard let start = try n.time("start") else { throw ImportProblem("\(n.name("start")) must be a time") }
         let floor = Floor(version: try n.version("version"), build: try n.build("build"))
         let salt = try n.string("salt"), halted = try n.time("haltedAt"), unstaged = try n.oneOf("unstaged", Rollout.Unstaged.self)
-        do { return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: start, haltedAt: halted, unstaged: unstaged) }
+        let since = n.member("since") == nil ? start : try n.time("since") ?? start
+        do { return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: start, haltedAt: halted, unstaged: unstaged, since: since) }
         catch { throw ImportProblem("\(n.path): \(error.message)") }
     }
 

@@ -54,7 +54,7 @@ public struct ImportPlan: Sendable {
         if let recommend, recommend != p.recommend { out.append(Difference(what: "the recommend floor of \(p.name)", ours: text(p.recommend), theirs: text(recommend), unset: p.recommend == nil)) }
         if let theirs = rollout {
             func words(_ r: Rollout?) -> String {
-                r.map { "\($0.floor.text) to \($0.steps.map(Rollout.percent).joined(separator: ", ")) every \(Time.formatDuration($0.every)) from \(Time.format($0.start))\($0.haltedAt.map { ", halted \(Time.format($0))" } ?? "") (salt \($0.salt))" } ?? "none"
+                r.map { "\($0.floor.text) to \($0.steps.map(Rollout.percent).joined(separator: ", ")) every \(Time.formatDuration($0.every)) from \(Time.format($0.start))\($0.haltedAt.map { ", halted \(Time.format($0))" } ?? ""), first staged \(Time.format($0.since)), unstaged files: \($0.unstaged.rawValue) (salt \($0.salt))" } ?? "none"
             }
             if theirs != p.rollout { out.append(Difference(what: "the staged recommend of \(p.name)", ours: words(p.rollout), theirs: words(theirs), unset: p.rollout == nil)) }
         }

@@ -49,16 +49,16 @@ public enum Fidelity {
                 asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.source, at: s.at, os: os))
             }
         }
-        // While a rollout divides installs, control.json answers both sides:
-        // the files' own state is checked in full, the other side by control.json alone.
+        // While a rollout divides installs, control.json answers both sides,
+        // each checked by control.json alone; the files' own state by the rest.
         var others: [(state: PlatformState, inside: Bool)] = []
         for s in states {
             guard let (outside, inside) = s.staged() else { continue }
-            let everyone = s.source.rollout?.unstaged == .everyone
-            let other = everyone ? outside : inside
-            others.append((other, !everyone))
-            for case let os? in OSBands.probes(other.platform, other.versions) where other.versions.contains(where: { OSBands.installable($0, on: os, other.platform) }) {
-                others.append((other.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(other.evaluator, other.source, at: other.at, os: os), !everyone))
+            for (side, isIn) in [(outside, false), (inside, true)] {
+                others.append((side, isIn))
+                for case let os? in OSBands.probes(side.platform, side.versions) where side.versions.contains(where: { OSBands.installable($0, on: os, side.platform) }) {
+                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn))
+                }
             }
         }
         let all = asked + others.map(\.state)
@@ -277,9 +277,7 @@ struct PlatformCheck {
     func serves(_ client: Client) -> Bool { state.snapshot.project.formats.serves(client.format) }
 
     /// Whether the installs this check stands for are in a rollout: what control.json must answer them.
-    var inRollout: Bool {
-        otherSide ?? (state.source.isStaging(at: state.at) && state.source.rollout?.unstaged == .everyone)
-    }
+    var inRollout: Bool { otherSide ?? false }
 
     mutating func run() {
         if otherSide != nil {
@@ -296,7 +294,8 @@ struct PlatformCheck {
         if platform.name == "ios", serves(.siren) { siren() }
         if PrinceOfVersionsFormat.keys[platform.name] != nil, serves(.princeOfVersions) { princeOfVersions() }
         if serves(.upgrader) { upgrader() }
-        if serves(.control) { control() }
+        // While a rollout divides installs, control.json is checked side by side (Fidelity.run).
+        if serves(.control), !state.source.isStaging(at: state.at) { control() }
         // Windows and notes are the same on every OS: said once, on the newest.
         if state.os == nil { maintenance() }
     }

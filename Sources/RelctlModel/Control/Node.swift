@@ -154,10 +154,13 @@ package struct Node {
         }
         let floor = Floor(version: try n.version("version"), build: try n.build("build"))
         let salt = try n.string("salt"), halted = try n.time("haltedAt")
-        // What files that cannot stage said: for an import; an app has no use for it.
-        let unstaged = n.member("unstaged") == nil ? .withhold : try n.oneOf("unstaged", Rollout.Unstaged.self)
+        // What files that cannot stage said: for an import (which keeps the database's when absent); an app has no use for it, so any value reads.
+        var unstaged = Rollout.Unstaged.withhold
+        if case .string(let word)? = n.member("unstaged")?.json, let mode = Rollout.Unstaged(rawValue: word) { unstaged = mode }
+        // When the version was first staged (absent: the first step's instant).
+        let since = n.member("since") == nil ? froms[0] : try n.time("since") ?? froms[0]
         do {
-            return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: froms[0], haltedAt: halted, unstaged: unstaged)
+            return try Rollout(floor: floor, salt: salt, steps: steps, every: every, start: froms[0], haltedAt: halted, unstaged: unstaged, since: since)
         } catch { throw ImportProblem("\(n.path): \(error.message)") }
     }
 

@@ -34,7 +34,7 @@ public struct PlatformRecord: Sendable {
         if inRollout || r.isComplete(at: t) {
             if recommend.map({ Release.isBelow($0.release, r.floor.release) }) ?? true { p.recommend = r.floor }
         } else {
-            p.withheld = Withholding(line: r.floor.release, since: r.start, fromAll: false)
+            p.withheld = Withholding(line: r.floor.release, since: r.since, fromAll: false)
         }
         return p
     }
@@ -68,7 +68,7 @@ public struct PlatformRecord: Sendable {
     public func withholding(at t: Int64) -> Withholding? {
         if let withheld { return withheld }
         guard let r = rollout, !r.isComplete(at: t) else { return nil }
-        return Withholding(line: r.floor.release, since: r.start, fromAll: false)
+        return Withholding(line: r.floor.release, since: r.since, fromAll: false)
     }
 
     /// As the install `installID` sees it (nil: an install not in the rollout).
@@ -79,6 +79,7 @@ public struct PlatformRecord: Sendable {
     /// As files that cannot stage show it: withheld from every install until
     /// every install is in, or offered to all (Rollout.Unstaged).
     public func unstaged(at t: Int64) -> PlatformRecord {
+        guard rollout != nil else { return self }
         var p = seen(inRollout: rollout?.unstaged == .everyone, at: t)
         p.withheld?.fromAll = true
         return p

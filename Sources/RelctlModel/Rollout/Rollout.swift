@@ -36,9 +36,15 @@ public struct Rollout: Sendable, Equatable {
     /// When it was halted: who was in then stays in, nobody new comes in.
     public var haltedAt: Int64?
     public var unstaged: Unstaged
+    /// When the version was first staged: kept through a resume or a new
+    /// schedule, it says which releases were offered to all before
+    /// (PlatformRecord.Withholding). At or before `start`.
+    public var since: Int64
 
-    public init(floor: Floor, salt: String, steps: [Int], every: Int64, start: Int64, haltedAt: Int64? = nil, unstaged: Unstaged = .withhold) throws(InputError) {
+    public init(floor: Floor, salt: String, steps: [Int], every: Int64, start: Int64, haltedAt: Int64? = nil, unstaged: Unstaged = .withhold,
+                since: Int64? = nil) throws(InputError) {
         self.floor = floor; self.salt = salt; self.steps = steps; self.every = every; self.start = start; self.haltedAt = haltedAt; self.unstaged = unstaged
+        self.since = since ?? start
         try check()
     }
 
@@ -59,13 +65,14 @@ public struct Rollout: Sendable, Equatable {
         guard Time.isInRange(start), start <= Time.latest - Int64(steps.count - 1) * every else {
             throw InputError("a rollout's schedule runs past the year 9999")
         }
-        if let h = haltedAt, !Time.isInRange(h) || h < start { throw InputError("a rollout's halt instant is out of range or before its start") }
+        if let h = haltedAt, !Time.isInRange(h) { throw InputError("a rollout's halt instant is out of range") }
+        guard Time.isInRange(since), since <= start else { throw InputError("a rollout was first staged (since) after its schedule starts, or out of range") }
         guard floor.deadline == nil else { throw InputError("a staged recommend has no deadline") }
     }
 
     /// A rollout as a database row holds it (steps as "100,500,10000"), every value checked.
     public static func stored(version: String, build: Int64?, salt: String, steps: String, every: Int64, start: Int64, haltedAt: Int64?,
-                              unstaged: String) throws(InputError) -> Rollout {
+                              unstaged: String, since: Int64?) throws(InputError) -> Rollout {
         var list: [Int] = []
         for part in steps.split(separator: ",", omittingEmptySubsequences: false) {
             guard let n = Int(part) else { throw InputError("its rollout_steps '\(steps)' is not basis points separated by commas") }
@@ -76,7 +83,7 @@ public struct Rollout: Sendable, Equatable {
         do { floor = Floor(version: try Version(version), build: try build.map { try parseBuild(String($0)) }) } catch let e as InputError { throw e } catch {
             throw InputError("its rollout version '\(version)' is not a version")
         }
-        return try Rollout(floor: floor, salt: salt, steps: list, every: every, start: start, haltedAt: haltedAt, unstaged: mode)
+        return try Rollout(floor: floor, salt: salt, steps: list, every: every, start: start, haltedAt: haltedAt, unstaged: mode, since: since)
     }
 
     public static func checkSalt(_ salt: String) throws(InputError) {
