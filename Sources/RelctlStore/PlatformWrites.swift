@@ -199,9 +199,10 @@ extension Session {
          SQLValue(r?.every), SQLValue(r?.start), SQLValue(r?.haltedAt), SQLValue(r?.unstaged.rawValue), SQLValue(r?.since), .int(platform)]
     }
 
-    /// Halts, resumes or finishes the rollout of each platform, in one change.
-    /// Halting keeps who is in; resuming goes on from the same step, its
-    /// remaining time kept; finishing makes the staged floor every install's recommend floor.
+    /// Halts, resumes, finishes or cancels the rollout of each platform, in one
+    /// change. Halting keeps who is in; resuming goes on from the same step,
+    /// its remaining time kept; finishing makes the staged floor every
+    /// install's recommend floor; cancelling ends it, the floor as it was.
     /// `named`: the platforms were named; else a halt passes over those with nothing to halt (not started, complete).
     public func rollout(_ step: RolloutStep, of platforms: [PlatformRecord], in project: ProjectRecord, named: Bool = true, now: Int64) throws {
         let names = platforms.map(\.name).joined(separator: ",")
