@@ -154,7 +154,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'version' -d 'Manage the versions sh
 complete -c relctl -n '__relctl_at \'\'' -a 'notes' -d 'Manage localized release notes (what\'s new).'
 complete -c relctl -n '__relctl_at \'\'' -a 'force' -d 'Make every version below VERSION update (required update).'
 complete -c relctl -n '__relctl_at \'\'' -a 'recommend' -d 'Ask every version below VERSION to update (optional update).'
-complete -c relctl -n '__relctl_at \'\'' -a 'rollout' -d 'Show, halt, resume or finish a staged recommend.'
+complete -c relctl -n '__relctl_at \'\'' -a 'rollout' -d 'Show, halt, resume, finish or cancel a staged recommend.'
 complete -c relctl -n '__relctl_at \'\'' -a 'policy' -d 'Pin the policy of single versions, overriding the floors.'
 complete -c relctl -n '__relctl_at \'\'' -a 'rules' -d 'Show or change how updates are announced.'
 complete -c relctl -n '__relctl_at \'\'' -a 'maintenance' -d 'Start, schedule and stop maintenance windows.'

@@ -2,11 +2,11 @@ import RelctlCore
 import RelctlStore
 
 /// `relctl rollout`: a staged recommend (`relctl recommend 2.1 --rollout
-/// 1,5,20,100`) shown, halted, resumed and finished.
+/// 1,5,20,100`) shown, halted, resumed, finished and cancelled.
 enum RolloutCommands {
     static let command: RunnableCommand = RunnableCommand(
-        "rollout", abstract: "Show, halt, resume or finish a staged recommend.",
-        discussion: "A staged recommend asks a growing share of installs to update: an install is in when the first four bytes of SHA-256(salt + \".\" + install id), read as a big-endian 32-bit number, modulo 10000, are below the step's basis points. Apps work the step out from the schedule in control.json, so widening needs no publish. Halting freezes who is in: nobody new, nobody dropped; apps see a halt once the files are published again. Outside a rollout, an install below the staged version is not offered it, or any newer version released since the rollout started, by the outdated rules. Files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) withhold it until it reaches every install, unless it was set with --unstaged everyone.",
+        "rollout", abstract: "Show, halt, resume, finish or cancel a staged recommend.",
+        discussion: "A staged recommend asks a growing share of installs to update: an install is in when the first four bytes of SHA-256(salt + \".\" + install id), read as a big-endian 32-bit number, modulo 10000, are below the step's basis points. Apps work the step out from the schedule in control.json, so widening needs no publish. Halting freezes who is in: nobody new, nobody dropped; apps see a halt once the files are published again. Outside a rollout, an install below the staged version is not offered it, or any newer version released since it was first staged, by the outdated rules. Files that cannot stage (Retired, AndVersion, Siren, Prince of Versions, the appcast) withhold it until it reaches every install, unless it was set with --unstaged everyone.",
         subcommands: [show, halt, resume, finish, cancel],
         examples: [Example("relctl rollout show --platform ios", "The iOS rollout (staged with 'relctl recommend 2.1 --rollout 1,5,20,100 --platform ios')."),
                    Example("relctl rollout halt --platform ios", "Something is wrong: nobody new is asked."),
