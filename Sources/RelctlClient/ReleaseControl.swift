@@ -53,7 +53,10 @@ public final class ReleaseControl: @unchecked Sendable {
     /// cannot be kept (no storage, or the write failed).
     static func keptInstallID(in storage: URL?) -> String? {
         guard let file = storage?.appendingPathComponent("install-id") else { return nil }
-        if let data = try? Data(contentsOf: file), data.count <= 256, let text = String(data: data, encoding: .utf8),
+        // Read only when it is a small regular file: a planted large one is never read whole.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        if attributes?[.type] as? FileAttributeType == .typeRegular, ((attributes?[.size] as? NSNumber)?.intValue ?? .max) <= 256,
+           let data = try? Data(contentsOf: file), data.count <= 256, let text = String(data: data, encoding: .utf8),
            let id = try? Rollout.checkInstallID(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             return id
         }

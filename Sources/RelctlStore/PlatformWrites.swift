@@ -114,26 +114,6 @@ extension Session {
 }
 
 
-/// What `recommend --rollout` asks for: the steps and their length, and
-/// what files that cannot stage say meanwhile.
-public struct RolloutRequest: Sendable, Equatable {
-    public var steps: [Int]
-    public var every: Int64
-    /// nil: as the rollout it replaces has it, else withhold.
-    public var unstaged: Rollout.Unstaged?
-    /// A new salt per platform (by id), chosen once: a change shown and then
-    /// made must be the same change.
-    public var salts: [Int64: String]
-
-    public init(steps: [Int], every: Int64, unstaged: Rollout.Unstaged?, salts: [Int64: String]) {
-        self.steps = steps; self.every = every; self.unstaged = unstaged; self.salts = salts
-    }
-
-    /// "1,2,5" in percent, as typed.
-    public var stepsText: String { steps.map(Rollout.number).joined(separator: ",") }
-    var words: String { "\(stepsText) every \(Time.formatDuration(every))\(unstaged.map { " unstaged \($0.rawValue)" } ?? "")" }
-}
-
 /// What `relctl rollout halt|resume|finish` does.
 public enum RolloutStep: String, Sendable {
     case halt, resume, finish, cancel
@@ -150,32 +130,30 @@ extension Session {
         var salt = staged.salts[record.id] ?? Rollout.newSalt()
         var since = now
         let unstaged = staged.unstaged ?? record.rollout?.unstaged ?? .withhold
-        if let old = record.rollout {
-            let same = old.floor.version == floor.version && old.floor.build == floor.build
-            if old.isComplete(at: now) && !same {
-                // Every install has it: it is the floor of all before another is staged.
-                if base.map({ Release.isBelow($0.release, old.floor.release) }) ?? true {
-                    try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
-                               [.text(old.floor.version.text), SQLValue(old.floor.build), .int(record.id)])
-                    base = old.floor
-                }
-            } else if !same {
-                throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(old.basisPoints(at: now))) of installs in: staging \(floor.text) now would send them back",
-                                 fix: .run(["rollout", "finish", "--platform", record.name], "finish it first (or cancel it, with rollout cancel):"))
-            } else if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil {
-                return
-            } else if old.isComplete(at: now) {
-                throw StoreError("the rollout of \(old.floor.text) on \(record.name) reaches every install already",
-                                 fix: .run(["rollout", "finish", "--platform", record.name], "make it the recommend floor of all with"))
-            } else {
-                let inNow = old.basisPoints(at: now)
-                if staged.steps[0] < inNow {
-                    throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(inNow)) of installs in: a schedule starting at \(Rollout.percent(staged.steps[0])) would drop some of them",
-                                     fix: .run(["recommend", floor.version.text, "--platform", record.name, "--rollout", ([inNow] + staged.steps.filter { $0 > inNow }).map(Rollout.number).joined(separator: ",")], "start at the share in now, like"))
-                }
-                salt = old.salt
-                since = old.since
+        switch StagePlan(floor, staged, on: record, at: now) {
+        case .new: break
+        case .unchanged: return
+        case .foldThenNew(let done):
+            // Every install has it: it is the floor of all before another is staged.
+            if base.map({ Release.isBelow($0.release, done.release) }) ?? true {
+                try db.run("UPDATE platform SET recommend_version = ?, recommend_build = ? WHERE id = ?",
+                           [.text(done.version.text), SQLValue(done.build), .int(record.id)])
+                base = done
             }
+        case .blocked(let old):
+            throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(old.basisPoints(at: now))) of installs in: staging \(floor.text) now would send them back",
+                             fix: .run(["rollout", "finish", "--platform", record.name], "finish it first (or cancel it, with rollout cancel):"))
+        case .finished(let old):
+            throw StoreError("the rollout of \(old.floor.text) on \(record.name) reaches every install already",
+                             fix: .run(["rollout", "finish", "--platform", record.name], "make it the recommend floor of all with"))
+        case .reschedule(let old):
+            let inNow = old.basisPoints(at: now)
+            if staged.steps[0] < inNow {
+                throw StoreError("the rollout of \(old.floor.text) on \(record.name) has \(Rollout.percent(inNow)) of installs in: a schedule starting at \(Rollout.percent(staged.steps[0])) would drop some of them",
+                                 fix: .run(["recommend", floor.version.text, "--platform", record.name, "--rollout", ([inNow] + staged.steps.filter { $0 > inNow }).map(Rollout.number).joined(separator: ",")], "start at the share in now, like"))
+            }
+            salt = old.salt
+            since = old.since
         }
         if let base, !Release.isBelow(base.release, floor.release) {
             throw StoreError("every install of \(record.name) below \(base.text) is asked to update already (the recommend floor): a staged \(floor.text) must be above it",

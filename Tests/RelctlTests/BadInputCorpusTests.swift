@@ -175,7 +175,8 @@ final class BadInputCorpusTests: XCTestCase {
         for e in ["10s", "400d", "0m", "x", ""] { add(2, ["recommend", "2.0", "--platform", "ios", "--rollout", "5", "--every", e]) }
         add(2, ["recommend", "2.0", "--platform", "ios", "--every", "1d"]); add(2, ["recommend", "2.0", "--platform", "ios", "--rollout", "5", "--unstaged", "maybe"])
         add(2, ["force", "2.0", "--platform", "ios", "--rollout", "5"]); add(2, ["rollout", "show", "extra"])
-        for step in ["halt", "resume", "finish"] { add(1, ["rollout", step, "--platform", "ios", "--yes"]) }
+        add(2, ["rollout", "show", "--at", "soonish"]); add(2, ["maintenance", "start", "--for", "1h", "--rollout", "5"])
+        for step in ["halt", "resume", "finish", "cancel"] { add(1, ["rollout", step, "--platform", "ios", "--yes"]); add(1, ["rollout", step, "--yes"]) }
         for id in ["a b", "", String(repeating: "x", count: 129), "tab\there"] { add(2, ["check", "1.0", "--platform", "ios", "--install-id", id]) }
         for n in ["0", "-1", "x", "99999999999999999999", "1.5", ""] { add(2, ["log", "--limit", n]) }
         for n in ["366", "-1", "x", "1e3", "", "99999999999999999999"] { add(2, ["rules", "set", "--release-delay", n]) }

@@ -37,6 +37,7 @@ final class UndoTests: XCTestCase {
         h.ok("maintenance schedule --from 2026-12-01T02:00:00Z --until 2026-12-01T04:00:00Z --message \"Planned\" --yes")
         h.ok("message set optional --locale de --title \"Neu\"")
         h.ok("policy set 1.0 force --platform ios --yes")
+        h.ok("recommend 2.0.0 --platform android --rollout 5,100 --every 7d --yes")
         return h
     }
 
@@ -63,6 +64,10 @@ final class UndoTests: XCTestCase {
             "force 2.0 --platform all --after 7d --yes",
             "recommend 2.0 --platform ios --yes",
             "recommend 2.0 --platform ios --rollout 1,5,100 --every 12h --yes",
+            "recommend 2.0.0 --platform android --rollout 10,50,100 --yes",
+            "rollout halt --platform android --yes",
+            "rollout finish --platform android --yes",
+            "rollout cancel --yes",
             "policy set 1.1 recommend --platform ios --yes",
             "policy clear 1.0 --platform ios --yes",
             "rules set --major critical --release-delay 3 --yes",

@@ -112,9 +112,10 @@ enum FloorCommands {
             let schedule = Rollout.scheduleWords(steps: staged.steps, every: staged.every, start: inv.now, people: inv.people)
             for (p, plan) in zip(platforms, plans) {
                 switch plan {
-                case .unchanged: continue
-                case .reschedule(let halted):
-                    moves.append("re-schedules the rollout of \(floor.text) on \(p.name), who is in staying in\(halted ? ", and ends its halt" : ""): \(schedule)")
+                // Refused by the write itself, which says why.
+                case .unchanged, .blocked, .finished: continue
+                case .reschedule(let old):
+                    moves.append("re-schedules the rollout of \(floor.text) on \(p.name), who is in staying in\(old.haltedAt != nil ? ", and ends its halt" : ""): \(schedule)")
                 case .foldThenNew(let done):
                     moves.append("makes \(done.text), which every install of \(p.name) is asked for, its recommend floor, then stages \(floor.text): \(schedule)")
                 case .new:
@@ -199,21 +200,3 @@ enum FloorCommands {
     }
 }
 
-/// What `recommend --rollout` does on one platform, decided as Session.stage decides it.
-enum StagePlan {
-    case new, unchanged
-    case reschedule(halted: Bool)
-    /// A rollout that reached every install becomes the floor of all first.
-    case foldThenNew(Floor)
-
-    init(_ floor: Floor, _ staged: RolloutRequest, on p: PlatformRecord, at now: Int64) {
-        guard let old = p.rollout else { self = .new; return }
-        let same = old.floor.version == floor.version && old.floor.build == floor.build
-        if !same { self = old.isComplete(at: now) ? .foldThenNew(old.floor) : .new; return }
-        let unstaged = staged.unstaged ?? old.unstaged
-        if old.steps == staged.steps && old.every == staged.every && old.unstaged == unstaged && old.haltedAt == nil { self = .unchanged; return }
-        self = .reschedule(halted: old.haltedAt != nil)
-    }
-
-    var isNew: Bool { if case .new = self { return true } else { if case .foldThenNew = self { return true }; return false } }
-}

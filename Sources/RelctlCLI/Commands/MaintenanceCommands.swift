@@ -23,7 +23,7 @@ enum MaintenanceCommands {
     static func refuseStaging(_ inv: Invocation) throws {
         guard inv.flag("rollout") else { return }
         throw RelctlError.usage("a maintenance window is never staged: it blocks every install it covers, or it is no window",
-                                hint: "limit it to one platform with --platform, or stage a recommend ('relctl recommend VERSION --rollout 1,5,20,100')")
+                                hint: "limit it to one platform with --platform; only a recommend is staged (relctl recommend VERSION --rollout 1,5,20,100)")
     }
 
     static let start: RunnableCommand = RunnableCommand(
