@@ -9,7 +9,7 @@ _relctl_globals_valued="--db --project"
 _relctl_spec() {
     subs=""; flags=""; valued=""; repeat=""; args=(); argrep=0
     case "$1" in
-        "") subs="init project platform version notes force recommend rollout policy rules maintenance message check status publish verify deploy import log undo revert export plan apply approve keys store conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
+        "") subs="init project platform version notes force recommend rollout policy rules maintenance message check status publish verify deploy push import log undo revert export plan apply approve keys store conformance completion help"; flags="--version"; valued=""; repeat=""; args=(); argrep=0 ;;
         "init") subs=""; flags="--dry-run"; valued=""; repeat=""; args=(); argrep=0 ;;
         "project") subs="add list show edit rm use"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "project add") subs=""; flags="--dry-run"; valued="--name --default-locale --locales --formats"; repeat=""; args=("none"); argrep=0 ;;
@@ -67,7 +67,8 @@ _relctl_spec() {
         "status") subs=""; flags=""; valued="--at --html"; repeat=""; args=(); argrep=0 ;;
         "publish") subs=""; flags="--dry-run --watch --full --no-pages --publish-despite-disagreements"; valued="--at --exec --exec-timeout --signing-key"; repeat="--signing-key"; args=("dir"); argrep=0 ;;
         "verify") subs=""; flags=""; valued=""; repeat=""; args=("dir"); argrep=0 ;;
-        "deploy") subs=""; flags="--dry-run --allow-older"; valued="--changed-list --at"; repeat=""; args=("dir" "none"); argrep=0 ;;
+        "deploy") subs=""; flags="--dry-run --allow-older --push --apns-sandbox --urgent"; valued="--changed-list --at --apns-key --apns-key-id --apns-team-id --apns-topic --apns-tokens --fcm-credentials --fcm-topic"; repeat=""; args=("dir" "none"); argrep=0 ;;
+        "push") subs=""; flags="--apns-sandbox --urgent --dry-run"; valued="--apns-key --apns-key-id --apns-team-id --apns-topic --apns-tokens --fcm-credentials --fcm-topic"; repeat=""; args=(); argrep=0 ;;
         "import") subs="retired andversion control"; flags=""; valued=""; repeat=""; args=(); argrep=0 ;;
         "import retired") subs=""; flags="--dry-run --replace --allow-store-risk --yes"; valued="--platform --locale"; repeat=""; args=("file"); argrep=0 ;;
         "import andversion") subs=""; flags="--dry-run --replace --allow-store-risk --yes"; valued="--platform"; repeat=""; args=("file"); argrep=0 ;;
@@ -217,6 +218,20 @@ _relctl_value() {
         "publish|--signing-key") echo "file" ;;
         "deploy|--changed-list") echo "file" ;;
         "deploy|--at") echo "none" ;;
+        "deploy|--apns-key") echo "file" ;;
+        "deploy|--apns-key-id") echo "none" ;;
+        "deploy|--apns-team-id") echo "none" ;;
+        "deploy|--apns-topic") echo "none" ;;
+        "deploy|--apns-tokens") echo "file" ;;
+        "deploy|--fcm-credentials") echo "file" ;;
+        "deploy|--fcm-topic") echo "none" ;;
+        "push|--apns-key") echo "file" ;;
+        "push|--apns-key-id") echo "none" ;;
+        "push|--apns-team-id") echo "none" ;;
+        "push|--apns-topic") echo "none" ;;
+        "push|--apns-tokens") echo "file" ;;
+        "push|--fcm-credentials") echo "file" ;;
+        "push|--fcm-topic") echo "none" ;;
         "import retired|--platform") echo "dyn:platforms" ;;
         "import retired|--locale") echo "dyn:locales" ;;
         "import andversion|--platform") echo "dyn:platforms" ;;

@@ -2,12 +2,12 @@
 # command model; do not edit. Install: copy to
 # ~/.config/fish/completions/relctl.fish (or the vendor completions folder).
 
-set -g __relctl_valued --action --after --all --allowed-signers --app-store-id --approvals --as --at --build --bundle-id --changed-list --country --db --deadline --deadline-message --default-locale --every --exec --exec-timeout --expect --file --for --formats --from --html --install-id --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --rollout --schema --signing-key --since --skip-button --store-url --storefronts --time-zone --title --token --unstaged --until --update-button --whats-new
+set -g __relctl_valued --action --after --all --allowed-signers --apns-key --apns-key-id --apns-team-id --apns-tokens --apns-topic --app-store-id --approvals --as --at --build --bundle-id --changed-list --country --db --deadline --deadline-message --default-locale --every --exec --exec-timeout --expect --fcm-credentials --fcm-topic --file --for --formats --from --html --install-id --key --later-button --limit --locale --locales --major --message --min-os --minor --name --notes --notes-file --os --outdated --output --patch --platform --project --reason --release-delay --released --remind-after --require-approvals --retry-button --revision --rollout --schema --signing-key --since --skip-button --store-url --storefronts --time-zone --title --token --unstaged --until --update-button --whats-new
 
 function __relctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'rollout' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'keys' 'store' 'conformance' 'completion' 'help'
+            printf '%s\n' 'init' 'project' 'platform' 'version' 'notes' 'force' 'recommend' 'rollout' 'policy' 'rules' 'maintenance' 'message' 'check' 'status' 'publish' 'verify' 'deploy' 'push' 'import' 'log' 'undo' 'revert' 'export' 'plan' 'apply' 'approve' 'keys' 'store' 'conformance' 'completion' 'help'
         case 'project'
             printf '%s\n' 'add' 'list' 'show' 'edit' 'rm' 'use'
         case 'platform'
@@ -164,6 +164,7 @@ complete -c relctl -n '__relctl_at \'\'' -a 'status' -d 'Show per platform the n
 complete -c relctl -n '__relctl_at \'\'' -a 'publish' -d 'Write the static files for web servers: Retired, AndVersion, what\'s new, lookup, Siren, Prince of Versions, appcast and control files.'
 complete -c relctl -n '__relctl_at \'\'' -a 'verify' -d 'Check that every client does with the published files what \'relctl check\' says.'
 complete -c relctl -n '__relctl_at \'\'' -a 'deploy' -d 'Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.'
+complete -c relctl -n '__relctl_at \'\'' -a 'push' -d 'Tell a project\'s apps, by a silent push, that new files exist: they fetch control.json at once.'
 complete -c relctl -n '__relctl_at \'\'' -a 'import' -d 'Bring an existing Retired, AndVersion or relctl control file into a project.'
 complete -c relctl -n '__relctl_at \'\'' -a 'log' -d 'Show every change: when, by which OS user, what.'
 complete -c relctl -n '__relctl_at \'\'' -a 'undo' -d 'Take back the last change of a project.'
@@ -436,7 +437,27 @@ complete -c relctl -n '__relctl_opt \'deploy\' --changed-list 0' -l changed-list
 complete -c relctl -n '__relctl_opt \'deploy\' --dry-run 0' -s n -l dry-run -d 'List what would be uploaded and deleted, and send nothing'
 complete -c relctl -n '__relctl_opt \'deploy\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\' from now or \'-2d\' ago (a duration without a sign goes the way the option looks: ahead, back for log --since; --released needs the sign); \'now\''
 complete -c relctl -n '__relctl_opt \'deploy\' --allow-older 0' -l allow-older -d 'Upload even when the remote\'s release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back'
+complete -c relctl -n '__relctl_opt \'deploy\' --push 0' -l push -d 'Once the remote holds the files, send a silent push (see \'relctl push\') for each project whose users now see something else than after the last deploy to REMOTE'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-key 0' -l apns-key -r -F -d 'The APNs key (.p8) that signs the provider tokens'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-key-id 0' -l apns-key-id -x -d 'The APNs key\'s id (ten characters)'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-team-id 0' -l apns-team-id -x -d 'The Apple developer team\'s id'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-topic 0' -l apns-topic -x -d 'The app\'s bundle id; default: the bundle id of the project\'s Apple platform'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-tokens 0' -l apns-tokens -r -F -d 'The app\'s device tokens, one (hex) per line; {project} in the name is the project\'s slug'
+complete -c relctl -n '__relctl_opt \'deploy\' --apns-sandbox 0' -l apns-sandbox -d 'Send to APNs\' development environment (apps built for debugging)'
+complete -c relctl -n '__relctl_opt \'deploy\' --fcm-credentials 0' -l fcm-credentials -r -F -d 'A Firebase service account\'s JSON key file'
+complete -c relctl -n '__relctl_opt \'deploy\' --fcm-topic 0' -l fcm-topic -x -d 'The FCM topic the apps subscribe to; {project} is the project\'s slug'
+complete -c relctl -n '__relctl_opt \'deploy\' --urgent 0' -l urgent -d 'Send even when the project had two pushes in the last hour (Apple: no more than two or three an hour)'
 complete -c relctl -n '__relctl_arg \'deploy\' 0 0' -a '(__fish_complete_directories (commandline -ct))'
+complete -c relctl -n '__relctl_opt \'push\' --apns-key 0' -l apns-key -r -F -d 'The APNs key (.p8) that signs the provider tokens'
+complete -c relctl -n '__relctl_opt \'push\' --apns-key-id 0' -l apns-key-id -x -d 'The APNs key\'s id (ten characters)'
+complete -c relctl -n '__relctl_opt \'push\' --apns-team-id 0' -l apns-team-id -x -d 'The Apple developer team\'s id'
+complete -c relctl -n '__relctl_opt \'push\' --apns-topic 0' -l apns-topic -x -d 'The app\'s bundle id; default: the bundle id of the project\'s Apple platform'
+complete -c relctl -n '__relctl_opt \'push\' --apns-tokens 0' -l apns-tokens -r -F -d 'The app\'s device tokens, one (hex) per line; {project} in the name is the project\'s slug'
+complete -c relctl -n '__relctl_opt \'push\' --apns-sandbox 0' -l apns-sandbox -d 'Send to APNs\' development environment (apps built for debugging)'
+complete -c relctl -n '__relctl_opt \'push\' --fcm-credentials 0' -l fcm-credentials -r -F -d 'A Firebase service account\'s JSON key file'
+complete -c relctl -n '__relctl_opt \'push\' --fcm-topic 0' -l fcm-topic -x -d 'The FCM topic the apps subscribe to; {project} is the project\'s slug'
+complete -c relctl -n '__relctl_opt \'push\' --urgent 0' -l urgent -d 'Send even when the project had two pushes in the last hour (Apple: no more than two or three an hour)'
+complete -c relctl -n '__relctl_opt \'push\' --dry-run 0' -s n -l dry-run -d 'Show what would change (and its impact), and change nothing'
 complete -c relctl -n '__relctl_at \'import\'' -a 'retired' -d 'Import a Retired versions file: versions, their policies (leading forced versions as the force floor, the rest as pins) and messaging.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'andversion' -d 'Import an AndVersion manifest: the current version, MinVersion as the force floor, WhatsNew as notes, the App Store id.'
 complete -c relctl -n '__relctl_at \'import\'' -a 'control' -d 'Import a control.json that relctl published: a whole project, to move it between databases.'

@@ -3,7 +3,7 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
-#                           rclone, ssh-keygen, and the Python modules of python_packages (PyPI)
+#                           rclone, ssh-keygen, python3-h2, and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
@@ -20,6 +20,8 @@ if [ "${1:-build}" = test ]; then
     # relctl deploy uploads through rclone; its tests talk to moto's local S3 server
     packages+=(rclone)
     python_packages+=("moto:moto[server]")
+    # relctl push: the local APNs/FCM server speaks HTTP/2 (h2) and verifies ES256/RS256 JWTs (cryptography), Debian's python3
+    packages+=(python3-h2 python3-cryptography openssl)
 fi
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo=sudo

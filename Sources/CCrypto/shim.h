@@ -10,3 +10,6 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/err.h>
+// ES256 and RS256: the JWTs that authenticate relctl push to APNs and Google's OAuth.
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>

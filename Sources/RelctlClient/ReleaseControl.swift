@@ -104,6 +104,12 @@ public final class ReleaseControl: @unchecked Sendable {
         var onChange: (@Sendable (ReleaseState) -> Void)?
         var polling: Task<Void, Never>?
         var nextDownload: Int64 = 0
+        /// SHA-256 (hex) of the control.json bytes accepted last: a push naming them is already served.
+        var heldSHA256: String?
+        /// The highest revision a push was acted on for (kept in storage): a push at or below it is stale.
+        var pushRevision: Int64 = 0
+        var listeners: [(id: UInt64, body: @Sendable (ReleaseState) -> Void)] = []
+        var nextListener: UInt64 = 0
     }
     private var inner = Inner()
     private let lock = NSLock()
@@ -124,6 +130,25 @@ public final class ReleaseControl: @unchecked Sendable {
     public var onChange: (@Sendable (ReleaseState) -> Void)? {
         get { locked { $0.onChange } }
         set { locked { $0.onChange = newValue } }
+    }
+
+    /// A listener added with `addListener`, to remove it.
+    public struct ListenerToken: Hashable, Sendable { let id: UInt64 }
+
+    /// Adds an observer called, after onChange, with every new state: several
+    /// parts of an app can listen without replacing one another's onChange.
+    @discardableResult
+    public func addListener(_ body: @escaping @Sendable (ReleaseState) -> Void) -> ListenerToken {
+        locked { inner in
+            inner.nextListener += 1
+            inner.listeners.append((inner.nextListener, body))
+            return ListenerToken(id: inner.nextListener)
+        }
+    }
+
+    /// Removes a listener; removing one twice, or one of another control, does nothing.
+    public func removeListener(_ token: ListenerToken) {
+        locked { inner in inner.listeners.removeAll { $0.id == token.id } }
     }
 
     /// Why the last control.json or what's-new file was refused (nil after a good control.json).
@@ -169,6 +194,11 @@ public final class ReleaseControl: @unchecked Sendable {
            let read = try? decode(Array(bytes), project: project ?? inner.trust.project, at: nil) {
             inner.document = read.snapshot
             inner.seal = read.seal
+            inner.heldSHA256 = ReleaseControl.hex(SHA256Digest.hash(Array(bytes)))
+        }
+        if let data = try? Data(contentsOf: storage.appendingPathComponent("push-revision")), data.count <= 32,
+           let n = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), n >= 0 {
+            inner.pushRevision = n
         }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { inner.choices = Choices(data) }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { inner.notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
@@ -202,6 +232,7 @@ public final class ReleaseControl: @unchecked Sendable {
             inner.document = read.snapshot
             inner.seal = read.seal
             inner.lastError = nil
+            inner.heldSHA256 = ReleaseControl.hex(SHA256Digest.hash(bytes))
             keep(bytes, as: "control.json")
             return nil
         }
@@ -347,13 +378,13 @@ public final class ReleaseControl: @unchecked Sendable {
         delivery.lock()
         defer { delivery.unlock() }
         let t = clock()
-        let (now, callback) = locked { inner -> (ReleaseState?, (@Sendable (ReleaseState) -> Void)?) in
-            guard let s = self.state(inner, at: t) else { return (nil, nil) }
-            guard inner.shown != s else { return (s, nil) }
+        let (now, callbacks) = locked { inner -> (ReleaseState?, [@Sendable (ReleaseState) -> Void]) in
+            guard let s = self.state(inner, at: t) else { return (nil, []) }
+            guard inner.shown != s else { return (s, []) }
             inner.shown = s
-            return (s, inner.onChange)
+            return (s, (inner.onChange.map { [$0] } ?? []) + inner.listeners.map(\.body))
         }
-        if let now, let callback { callback(now) }
+        if let now { for callback in callbacks { callback(now) } }
         return now
     }
 
@@ -463,6 +494,86 @@ public final class ReleaseControl: @unchecked Sendable {
         if let http = response as? HTTPURLResponse, http.statusCode != 200 { throw Failure.download("HTTP \(http.statusCode) from \(url)") }
         guard data.count <= maximumBytes else { throw Failure.download("\(data.count) bytes from \(url), more than \(maximumBytes)") }
         return Array(data)
+    }
+}
+
+/// Silent pushes: relctl's hint that a new revision of the files exists
+/// (`relctl push`, `relctl deploy --push`). The hint is never obeyed as
+/// such: it only makes the app download control.json now, and the document
+/// is checked as any download is (its signature, its revision, its project).
+extension ReleaseControl {
+    /// What a push came to.
+    public enum PushOutcome: Equatable, Sendable {
+        /// Downloaded and read; the state now.
+        case downloaded(ReleaseState)
+        /// Nothing to do: what it names is held already (the same bytes, or a revision not newer).
+        case alreadyHeld
+        /// For another project than this control's.
+        case otherProject(String)
+        /// relctl's, but not readable (a field missing or malformed).
+        case malformed
+        /// The download or the document failed (lastError says the same).
+        case failed(Failure)
+    }
+
+    /// The fields of relctl's push, from a notification's user info (APNs: beside `aps`; FCM: its data).
+    struct PushFields: Equatable {
+        var project: String
+        var revision: Int64
+        var sha256: String?
+
+        /// nil: not relctl's; .some(nil): relctl's, but unreadable.
+        static func read(_ userInfo: [AnyHashable: Any]) -> PushFields?? {
+            func text(_ key: String) -> String? {
+                switch userInfo[key] {
+                case let s as String: return s
+                case let n as NSNumber: return n.stringValue
+                default: return nil
+                }
+            }
+            guard text("relctl") == "1" else { return nil }
+            guard let project = text("relctlProject"), (1...64).contains(project.utf8.count),
+                  let revisionText = text("relctlRevision"), revisionText.utf8.count <= 20, let revision = Int64(revisionText), revision >= 0 else { return .some(nil) }
+            var sha = text("relctlSha256")?.lowercased()
+            if let s = sha, s.utf8.count != 64 || !s.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) { sha = nil }
+            return .some(PushFields(project: project, revision: revision, sha256: sha))
+        }
+    }
+
+    /// Hands a notification to the control: true when it is relctl's (the
+    /// app has nothing more to do with it), false otherwise. When it names a
+    /// revision newer than the one held, control.json is downloaded at once
+    /// from `source` (the state goes to onChange and the listeners as always)
+    /// and `completion` is told how it went; a stale, repeated or foreign
+    /// one is ignored. Call it from the app delegate's
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
+    /// (and FirebaseMessaging's data messages), mapping `.downloaded` to
+    /// `.newData`, `.failed` to `.failed` and the rest to `.noData`.
+    @discardableResult
+    public func handlePush(_ userInfo: [AnyHashable: Any], completion: (@Sendable (PushOutcome) -> Void)? = nil) -> Bool {
+        guard let read = PushFields.read(userInfo) else { return false }
+        guard let fields = read else { completion?(.malformed); return true }
+        let decided = locked { inner -> PushOutcome? in
+            let ours = project ?? inner.trust.project ?? inner.document?.project.slug
+            if let ours, ours != fields.project { return .otherProject(fields.project) }
+            if let held = inner.heldSHA256, held == fields.sha256 { return .alreadyHeld }
+            let revision = max(inner.seal?.revision ?? 0, inner.pushRevision)
+            // The same revision again with other bytes is a second deploy within a second: fetched.
+            if fields.revision < revision || (fields.revision == revision && fields.sha256 == nil) { return .alreadyHeld }
+            inner.pushRevision = max(inner.pushRevision, fields.revision)
+            keep(Data(String(inner.pushRevision).utf8), as: "push-revision")
+            return nil
+        }
+        if let decided { completion?(decided); return true }
+        Task {
+            do { completion?(.downloaded(try await refresh())) } catch { completion?(.failed((error as Error as? Failure) ?? .download("\(error)"))) }
+        }
+        return true
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 }
 

@@ -56,7 +56,7 @@ public enum Signing {
 
     /// The revision of the signed control.json in DIR, when a key of the
     /// project's signed it (a file nobody trusted signed says nothing).
-    static func liveRevision(_ dir: String, project: ProjectRecord) -> Int64? {
+    public static func liveRevision(_ dir: String, project: ProjectRecord) -> Int64? {
         guard let (payload, signatures) = live(dir, project.slug) else { return nil }
         let keys = project.trustedKeys.compactMap(Ed25519.publicKey)
         guard signatures.contains(where: { s in keys.contains { Ed25519.keyID($0) == s.keyID && Ed25519.isValid(signature: s.bytes, message: payload, publicKey: $0) } })

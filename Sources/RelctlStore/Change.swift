@@ -21,6 +21,8 @@ public enum ChangeKind: String, CaseIterable, Sendable {
     case keysTrust = "keys trust", keysRetire = "keys retire"
     case storeFetch = "store fetch", storeImport = "store import"
     case apply, revert, publish, deploy
+    /// A push sent (or tried), and one no service took: logged, never a change of the data.
+    case push, pushFailed = "push failed"
 }
 
 /// One change, as a value: its kind, the project and platforms it names,

@@ -30,4 +30,33 @@ extension Store {
     public func logDeploy(dir: String, remote: String, revision: Int64, uploaded: Int, deleted: Int, now: Int64) throws {
         try write { try $0.record(Change(.deploy, project: nil, "deploy \(dir) to \(remote) revision \(revision): \(uploaded) uploaded, \(deleted) deleted"), now: now) }
     }
+
+    /// Pushes the project may still have this hour: Apple asks for no more
+    /// than two or three background pushes an hour. A push no service took
+    /// ("push failed") gives its turn back.
+    public static let pushesPerHour = 2
+
+    /// Logs a push about to be sent, in one transaction with the count it
+    /// is held to, so two deploys at once cannot both take the last turn.
+    /// Returns nil when logged, else the pushes of the last hour that hold it back.
+    public func logPush(project: String, _ action: String, urgent: Bool, now: Int64) throws -> Int? {
+        try write { s in
+            let recent = try recentPushes(project: project, now: now)
+            if !urgent && recent >= Store.pushesPerHour { return recent }
+            try s.record(Change(.push, project: project, action), now: now)
+            return nil
+        }
+    }
+
+    /// The project's pushes in the hour before `now` that a service took (or may have).
+    public func recentPushes(project: String, now: Int64) throws -> Int {
+        let n = try db.scalar("SELECT coalesce(sum(kind = 'push') - sum(kind = 'push failed'), 0) FROM audit WHERE project = ? AND kind IN ('push', 'push failed') AND at > ?",
+                              [.text(project), .int(now - 3600)]).intValue ?? 0
+        return Int(max(0, min(n, 1_000_000)))
+    }
+
+    /// Logs that no service took a push logged with `logPush`.
+    public func logPushFailed(project: String, _ action: String, now: Int64) throws {
+        try write { try $0.record(Change(.pushFailed, project: project, action), now: now) }
+    }
 }

@@ -242,11 +242,14 @@ public final class Store {
         try db.scalar("PRAGMA data_version").intValue ?? 0
     }
 
+    /// The audit kinds that log what was done with the data, not a change to it.
+    static let notChanges = "('publish', 'deploy', 'push', 'push failed')"
+
     /// The number of the last change: names the state a published tree came from.
     public func revision() throws -> Int64 {
-        // Publishes and deploys are logged too, but they do not change what is published.
-        // Newest first, so the scan stops at the first row that is neither.
-        try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE kind NOT IN ('publish', 'deploy') ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
+        // Publishes, deploys and pushes are logged too, but they do not change what is published.
+        // Newest first, so the scan stops at the first row that is none of them.
+        try db.scalar("SELECT coalesce((SELECT id FROM audit WHERE kind NOT IN \(Store.notChanges) ORDER BY id DESC LIMIT 1), 0)").intValue ?? 0
     }
 
     /// The database's edit stamp: a new random value at every row change
@@ -259,9 +262,9 @@ public final class Store {
 
     /// Each project's revision and edit stamp.
     public func projectRevisions() throws -> Revisions {
-        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND kind NOT IN ('publish', 'deploy')").intValue ?? 0
+        let global = try db.scalar("SELECT coalesce(max(id), 0) FROM audit WHERE project IS NULL AND kind NOT IN \(Store.notChanges)").intValue ?? 0
         var revisions = Revisions(everyProject: global)
-        for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL GROUP BY project", []) {
+        for row in try db.query("SELECT project, max(id) FROM audit WHERE project IS NOT NULL AND kind NOT IN \(Store.notChanges) GROUP BY project", []) {
             guard let slug = row.string(0), let id = row.int(1) else { continue }
             revisions.bySlug[slug] = max(id, global)
         }

@@ -22,22 +22,26 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. The record also keeps a digest of what each project's users see at the deploy (every install's answer, as 'relctl check' gives it): with --push, a project whose digest differs from the one the remote's last deploy recorded (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; the first deploy --push to a remote that recorded none pushes every project.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
                   Shared.at,
-                  Option("allow-older", help: "Upload even when the remote's release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back.")],
+                  Option("allow-older", help: "Upload even when the remote's release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back."),
+                  Option("push", help: "Once the remote holds the files, send a silent push (see 'relctl push') for each project whose users now see something else than after the last deploy to REMOTE.")]
+                  + PushSetup.options,
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
-                   Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror).")]
+                   Example("relctl deploy ./out /srv/mirror/updates", "Copy what changed to a folder (a mounted share, a test mirror)."),
+                   Example("relctl deploy ./out s3:bucket/prod --push --fcm-credentials sa.json", "Upload, then tell the apps of each project whose users see something new to fetch it now.")]
     ) { inv in
         let dir = inv.arg("DIR")!, remote = inv.arg("REMOTE")!
         let now = try inv.value("at").map(inv.time) ?? inv.now
         guard !remote.trimmingSpaces().isEmpty else { throw RelctlError.usage("REMOTE is empty", hint: "give an rclone remote like s3:bucket/updates, or a path") }
         // rclone would read it as one of its options.
         guard !remote.hasPrefix("-") else { throw RelctlError.usage("REMOTE '\(remote)' starts with '-'", hint: "for a folder of that name write ./\(remote)") }
+        let pushSetup = try DeployCommand.pushSetup(inv)
         let changedList = inv.value("changed-list")
         if let list = changedList { try PathInput.check(list, for: "--changed-list") }
         let given = dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
@@ -73,6 +77,8 @@ enum DeployCommand {
             throw RelctlError.failure(e.message, hint: "deploy reads the database DIR was published from, to send only a tree that says what it says: give it with --db or RELCTL_DB")
         }
         let database = try store.read { try TreeCurrency.Database.current(store) }
+        // What each project's users see now (the tree says what the database says, checked next).
+        let projects = try store.read { try store.projects().map { p in (p, try store.platforms(project: p.id), try store.snapshot(p)) } }
         // What the tree was published from is the tree's state's record (index.json names no database).
         guard let recorded = TreeCurrency.Record.recorded(root: root) else {
             throw RelctlError.failure("\(dir) holds no record of the database state it was published from (\(root)/\(TreeState.name) is missing, or describes another index.json); nothing was uploaded",
@@ -86,6 +92,9 @@ enum DeployCommand {
             throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")
         }
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
+        let seen = Dictionary(uniqueKeysWithValues: projects.map { ($0.0.slug, Impact.seen($0.2, at: now)) })
+        // Resolved before anything is sent: a project with no topic is said now, not after the upload.
+        let pushTargets = try pushSetup.map { setup in try projects.map { try setup.target($0.0, platforms: $0.1) } }
 
         let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
         let record = remoteIndex.bytes == nil ? Rclone.Record() : try tool.record()
@@ -130,6 +139,7 @@ enum DeployCommand {
             // and the deletions it owes, which only this record names once index.json is replaced.
             var written = record
             written.deleting = plan.deletions
+            written.seen = seen
             if theirs != ours {
                 written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
                 // What the remote's release is now made from: each part's newest revision here
@@ -162,9 +172,27 @@ enum DeployCommand {
                 }
             }
             // Made: the record no longer owes them (left, the next deploy would only find them gone).
+            // A deploy that sent no file records what users see all the same (a rollout step, a window that began).
             if !written.deleting.isEmpty {
                 written.deleting = []
                 try? tool.write(written)
+            } else if plan.steps.isEmpty && written.seen != record.seen {
+                do { try tool.write(written) } catch {
+                    inv.warn("cannot record what users see in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); the next deploy --push pushes again")
+                }
+            }
+        }
+        // Pushed only now: a push that arrives before the files makes apps fetch the old ones.
+        var pushed: [PushCommand.Outcome] = []
+        if let setup = pushSetup, let targets = pushTargets {
+            let sender = PushSender(setup: setup, curl: inv.dryRun ? nil : try Curl.find(inv.context.env), now: { inv.now }, dryRun: inv.dryRun)
+            // Each push is logged (and counted against the hour) in the database.
+            let log = inv.dryRun ? store : try inv.store(.write)
+            for (project, target) in zip(projects.map(\.0), targets) where record.seen[project.slug] != seen[project.slug] {
+                let path = FileKinds.control.path(project: project.slug)
+                let hint = PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? now, sha256: local.files[path]?.sha256)
+                pushed.append(try PushCommand.send(inv, log, sender, hint, target,
+                                                   why: record.seen[project.slug] == nil ? "deploy to \(remote), no earlier record of what users saw" : "deploy to \(remote), what users see changed"))
             }
         }
         if let list = changedList {
@@ -172,7 +200,8 @@ enum DeployCommand {
         }
         inv.render(.object(["dir": .string(dir), "remote": .string(remote), "dryRun": .bool(inv.dryRun),
                             "uploaded": .array(plan.uploads.map { .string($0) }), "deleted": .array(plan.deletions.map { .string($0) }),
-                            "changed": .array(changed.map { .string($0) }), "unchanged": .int(plan.unchanged)])) {
+                            "changed": .array(changed.map { .string($0) }), "unchanged": .int(plan.unchanged)]
+                            .merging(pushSetup == nil ? [:] : ["pushes": .array(pushed.map(\.json))]) { a, _ in a })) {
             changed.map { $0 + "\n" }.joined()
         }
         // Every deploy that sent something is in the log, as publishes are; the log is a
@@ -183,12 +212,39 @@ enum DeployCommand {
         let verb = inv.dryRun ? "would upload" : "uploaded"
         inv.info("\(verb) \(plan.uploads.count) file\(plan.uploads.count == 1 ? "" : "s") to \(remote), \(inv.dryRun ? "would delete" : "deleted") \(plan.deletions.count), \(plan.unchanged) unchanged"
                  + (plan.capped ? "; cache lifetimes cut to \(plan.capSeconds) s, the next change" : ""))
+        if pushSetup != nil {
+            for o in pushed {
+                if let n = o.heldBack { inv.info("\(o.hint.project): no push: \(n) in the last hour already (at most \(Store.pushesPerHour); --urgent sends anyway)") }
+                else if inv.dryRun { inv.info("\(o.hint.project): would push (\(o.target.words))") }
+                else { o.report.lines.forEach { inv.info("\(o.hint.project): push: \($0)") } }
+            }
+            if pushed.isEmpty { inv.info("no push: what users see is what the last deploy to \(remote) recorded") }
+        }
         // The lock is held to the end: a publish waits until the upload is done.
         withExtendedLifetime(lock) {}
+        if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
+            throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not sent: " + (failed.report.failures.first ?? "no service took it"),
+                                      hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run: relctl push -p \(failed.hint.project) (with the same push options)")
+        }
     }
 }
 
 extension DeployCommand {
+    /// --push's setup; push options typed without --push are a mistake said so (from the environment they wait for --push).
+    static func pushSetup(_ inv: Invocation) throws -> PushSetup? {
+        guard inv.flag("push") else {
+            if let typed = PushSetup.options.first(where: { inv.parsed.values[$0.long] != nil }) {
+                throw RelctlError.usage("--\(typed.long) is for a push, and deploy sends none without --push", hint: "add --push to send one once the files are live")
+            }
+            return nil
+        }
+        guard let setup = try PushSetup.read(inv) else {
+            throw RelctlError.usage("--push names no service to send through",
+                                    hint: "give --fcm-credentials FILE (or RELCTL_FCM_CREDENTIALS), or --apns-key, --apns-key-id, --apns-team-id and --apns-tokens")
+        }
+        return setup
+    }
+
     /// The parts whose revision in the remote's release is not in this database's history of them: changes it does not hold.
     static func missing(from ours: [String: [String: [Int64]]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: [Int64])] {
         var out: [(slug: String, part: String, theirs: Int64, ours: [Int64])] = []
@@ -263,6 +319,8 @@ struct Rclone {
         var deleting: [String] = []
         /// The revisions of every part the remote's release was made from (Lineage), by project.
         var lineage: [String: [String: Int64]] = [:]
+        /// What each project's users saw at the last deploy (Impact.seen), by slug.
+        var seen: [String: String] = [:]
 
         /// `release` first, keeping the newest others.
         static func adding(_ release: Release, to earlier: [Release]) -> [Release] {
@@ -309,6 +367,9 @@ struct Rclone {
                 for case let (part, .int(rev)) in list where rev > 0 { out.lineage[slug, default: [:]][part] = rev }
             }
         }
+        if case .object(let projects)? = top["seen"] {
+            for case let (slug, .string(digest)) in projects where digest.utf8.count == 64 { out.seen[slug] = digest }
+        }
         if case .array(let list)? = top["deleting"] {
             out.deleting = list.compactMap { if case .string(let p) = $0 { return p } else { return nil } }
         }
@@ -319,7 +380,8 @@ struct Rclone {
     func write(_ record: Record) throws {
         let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "deployedAt": .time($0.at)]) }),
                                "deleting": .array(record.deleting.map { .string($0) }),
-                               "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) })])
+                               "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) }),
+                               "seen": .object(record.seen.mapValues(JSON.string))])
         let local = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
         try FileSystem.writeFile(local, doc.compactBytes())
         defer { unlink(local) }

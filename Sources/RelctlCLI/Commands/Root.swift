@@ -7,7 +7,7 @@ public enum Relctl {
             InitCommand.command, ProjectCommands.command, PlatformCommands.command, VersionCommands.command,
             NotesCommands.command, FloorCommands.force, FloorCommands.recommend, RolloutCommands.command, PolicyCommands.command,
             RulesCommands.command, MaintenanceCommands.command, MessageCommands.command, CheckCommand.command,
-            StatusCommand.command, PublishCommand.command, VerifyCommand.command, DeployCommand.command, ImportCommands.command, LogCommand.command, UndoCommands.undo, UndoCommands.revert, ExportCommand.command, ConfigCommands.plan, ConfigCommands.apply, ApproveCommand.command, KeysCommands.command, StoreCommands.command, ConformanceCommand.command, CompletionCommand.command,
+            StatusCommand.command, PublishCommand.command, VerifyCommand.command, DeployCommand.command, PushCommand.command, ImportCommands.command, LogCommand.command, UndoCommands.undo, UndoCommands.revert, ExportCommand.command, ConfigCommands.plan, ConfigCommands.apply, ApproveCommand.command, KeysCommands.command, StoreCommands.command, ConformanceCommand.command, CompletionCommand.command,
             HelpCommand.command, CompletionCommand.callback, ModelCommands.manpage, ModelCommands.spec,
         ],
         examples: [

@@ -1,0 +1,320 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+import RelctlPublish
+
+/// Where pushes go and with which credentials: options or the environment,
+/// never the database. `{project}` in a topic or a tokens file's name is the
+/// project's slug, so one deploy of many projects reaches each one's apps.
+struct PushSetup {
+    var apns: APNsCredentials?
+    var apnsTopic: String?
+    var apnsTokens: String?
+    var apnsBase: String
+    var fcm: ServiceAccount?
+    var fcmTopic: String
+    var fcmBase: String
+    var oauthURL: String?
+    var cache: TokenCache?
+    var urgent: Bool
+
+    static let apnsProduction = "https://api.push.apple.com", apnsSandbox = "https://api.sandbox.push.apple.com"
+    static let fcmProduction = "https://fcm.googleapis.com"
+    /// The topic apps subscribe to when none is given (FirebaseMessaging's subscribe(toTopic:)).
+    static let defaultTopic = "relctl-{project}"
+
+    static let options: [Option] = [
+        Option("apns-key", value: "FILE", help: "The APNs key (.p8) that signs the provider tokens.", env: "RELCTL_APNS_KEY", completion: .file),
+        Option("apns-key-id", value: "ID", help: "The APNs key's id (ten characters).", env: "RELCTL_APNS_KEY_ID"),
+        Option("apns-team-id", value: "ID", help: "The Apple developer team's id.", env: "RELCTL_APNS_TEAM_ID"),
+        Option("apns-topic", value: "BUNDLE", help: "The app's bundle id; default: the bundle id of the project's Apple platform.", env: "RELCTL_APNS_TOPIC"),
+        Option("apns-tokens", value: "FILE", help: "The app's device tokens, one (hex) per line; {project} in the name is the project's slug.", env: "RELCTL_APNS_TOKENS", completion: .file),
+        Option("apns-sandbox", help: "Send to APNs' development environment (apps built for debugging)."),
+        Option("fcm-credentials", value: "FILE", help: "A Firebase service account's JSON key file.", env: "RELCTL_FCM_CREDENTIALS", completion: .file),
+        Option("fcm-topic", value: "TOPIC", help: "The FCM topic the apps subscribe to; {project} is the project's slug.", env: "RELCTL_FCM_TOPIC", defaultValue: defaultTopic),
+        Option("urgent", help: "Send even when the project had two pushes in the last hour (Apple: no more than two or three an hour)."),
+    ]
+
+    /// The setup the options and environment give; nil when they name no service.
+    static func read(_ inv: Invocation) throws -> PushSetup? {
+        let apnsGiven = ["apns-key", "apns-key-id", "apns-team-id"].filter { inv.value($0) != nil }
+        guard !apnsGiven.isEmpty || inv.value("fcm-credentials") != nil else { return nil }
+        var setup = PushSetup(apnsBase: try url(inv, "RELCTL_APNS_URL") ?? (inv.flag("apns-sandbox") ? apnsSandbox : apnsProduction),
+                              fcmTopic: inv.value("fcm-topic") ?? defaultTopic, fcmBase: try url(inv, "RELCTL_FCM_URL") ?? fcmProduction,
+                              oauthURL: try url(inv, "RELCTL_OAUTH_URL"), cache: TokenCache.locate(inv.context.env), urgent: inv.flag("urgent"))
+        if !apnsGiven.isEmpty {
+            guard let key = inv.value("apns-key"), let id = inv.value("apns-key-id"), let team = inv.value("apns-team-id") else {
+                let missing = ["apns-key", "apns-key-id", "apns-team-id"].filter { inv.value($0) == nil }.map { "--\($0)" }
+                throw RelctlError.usage("APNs needs its key, key id and team id: \(missing.joined(separator: " and ")) not given",
+                                        hint: "give \(missing.joined(separator: ", ")) (or RELCTL_APNS_KEY, RELCTL_APNS_KEY_ID, RELCTL_APNS_TEAM_ID)")
+            }
+            guard let tokens = inv.value("apns-tokens") else {
+                throw RelctlError.usage("APNs sends to devices, and no --apns-tokens FILE names them",
+                                        hint: "give the app's device tokens, one per line, with --apns-tokens FILE (or RELCTL_APNS_TOKENS); to reach every install without them, use an FCM topic")
+            }
+            setup.apns = try APNsCredentials.read(keyFile: key, keyID: id, teamID: team)
+            setup.apnsTopic = inv.value("apns-topic")
+            setup.apnsTokens = tokens
+        }
+        if let file = inv.value("fcm-credentials") { setup.fcm = try ServiceAccount.read(file) }
+        return setup
+    }
+
+    /// An endpoint the environment moves (to a local server, a proxy): http(s), no query, nothing curl's config would read otherwise.
+    static func url(_ inv: Invocation, _ name: String) throws -> String? {
+        guard let u = inv.context.env[name], !u.isEmpty else { return nil }
+        guard u.hasPrefix("https://") || u.hasPrefix("http://"), !u.contains("?"),
+              !u.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0.asciiValue.map { $0 < 32 } ?? false }) else {
+            throw RelctlError.usage("\(name) '\(u)' is not an http(s) URL without a query", hint: "set it to a base like https://127.0.0.1:8443, or unset it")
+        }
+        return u.hasSuffix("/") ? String(u.dropLast()) : u
+    }
+
+    /// Where one project's push goes.
+    struct Target {
+        var project: String
+        var apnsTopic: String?
+        var tokens: [String] = []
+        var fcmTopic: String?
+        /// Which services it reaches, in a few words (for the log and the output).
+        var words: String {
+            var out: [String] = []
+            if let t = fcmTopic { out.append("fcm topic \(t)") }
+            if let t = apnsTopic { out.append("apns \(t) (\(tokens.count) device\(tokens.count == 1 ? "" : "s"))") }
+            return out.joined(separator: ", ")
+        }
+    }
+
+    func target(_ project: ProjectRecord, platforms: [PlatformRecord]) throws -> Target {
+        var t = Target(project: project.slug)
+        if fcm != nil {
+            let topic = fcmTopic.replacingProject(project.slug)
+            guard (1...900).contains(topic.utf8.count),
+                  topic.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || [45, 95, 46, 126, 37].contains($0) }) else {
+                throw RelctlError.usage("--fcm-topic '\(topic)' is not an FCM topic name (letters, digits and -_.~%)", hint: "give a topic such as \(PushSetup.defaultTopic)")
+            }
+            t.fcmTopic = topic
+        }
+        if apns != nil, let tokensFile = apnsTokens {
+            let bundles = Set(platforms.filter(\.isApple).compactMap(\.bundleID))
+            guard let topic = apnsTopic.map({ $0.replacingProject(project.slug) }) ?? (bundles.count == 1 ? bundles.first : nil) else {
+                throw RelctlError.usage("no APNs topic for \(project.slug): " + (bundles.isEmpty ? "its Apple platforms name no bundle id" : "its Apple platforms name several bundle ids (\(bundles.sorted().joined(separator: ", ")))"),
+                                        hint: "give the app's bundle id with --apns-topic BUNDLE (or RELCTL_APNS_TOPIC)")
+            }
+            guard (1...255).contains(topic.utf8.count), topic.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 46 }) else {
+                throw RelctlError.usage("--apns-topic '\(topic)' is not a bundle id", hint: "give the app's bundle id, like com.example.shop")
+            }
+            t.apnsTopic = topic
+            t.tokens = try PushSetup.tokens(tokensFile.replacingProject(project.slug))
+        }
+        return t
+    }
+
+    static let maximumTokens = 100_000
+
+    /// Device tokens, one per line (blank lines and # comments aside): hex, as the app's
+    /// didRegisterForRemoteNotificationsWithDeviceToken gives them written out.
+    static func tokens(_ file: String) throws -> [String] {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(file, limit: 32 << 20) } catch let e as PublishError {
+            throw RelctlError.usage("cannot read the device tokens: \(e.message)", hint: "give a file of the app's device tokens, one per line, with --apns-tokens FILE")
+        }
+        var out: [String] = [], seen = Set<String>()
+        for (n, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let token = line.trimmingSpaces().lowercased()
+            if token.isEmpty || token.hasPrefix("#") { continue }
+            guard token.utf8.count % 2 == 0, (64...200).contains(token.utf8.count), token.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
+                throw RelctlError.usage("\(file):\(n + 1) is not a device token (64 to 200 hex digits)", hint: "write each token as hex, one per line (# starts a comment)")
+            }
+            if seen.insert(token).inserted { out.append(token) }
+            guard out.count <= maximumTokens else {
+                throw RelctlError.usage("\(file) holds more than \(maximumTokens) device tokens", hint: "reach that many installs through an FCM topic (--fcm-credentials, --fcm-topic)")
+            }
+        }
+        guard !out.isEmpty else { throw RelctlError.usage("\(file) holds no device token", hint: "write the app's device tokens, one per line") }
+        return out
+    }
+}
+
+extension String {
+    func replacingProject(_ slug: String) -> String { replacing("{project}", with: slug) }
+}
+
+/// What one push did, per service, in words; `delivered` when a service took it.
+struct PushReport {
+    var lines: [String] = []
+    var delivered = false
+    var failures: [String] = []
+    /// Device tokens APNs no longer knows (410) or refuses (400 BadDeviceToken): the app team removes them.
+    var stale: [String] = []
+    /// The requests, for --dry-run.
+    var requests: [HTTPRequest] = []
+}
+
+/// Sends hints: mints and reuses tokens within Apple's and Google's rules,
+/// and handles each answer as the services advise.
+final class PushSender {
+    let setup: PushSetup
+    let curl: Curl?
+    let now: () -> Int64
+    let dryRun: Bool
+    /// Tokens of this run: each minted at most once, unless refused.
+    private var apnsJWT: (token: String, minted: Bool)?
+    private var fcmAccess: (token: String, minted: Bool)?
+
+    init(setup: PushSetup, curl: Curl?, now: @escaping () -> Int64, dryRun: Bool) {
+        self.setup = setup; self.curl = curl; self.now = now; self.dryRun = dryRun
+    }
+
+    func send(_ hint: PushHint, to target: PushSetup.Target) throws -> PushReport {
+        var report = PushReport()
+        if let topic = target.fcmTopic, let account = setup.fcm { try sendFCM(hint, topic: topic, account, into: &report) }
+        if let topic = target.apnsTopic, let creds = setup.apns { try sendAPNs(hint, topic: topic, tokens: target.tokens, creds, into: &report) }
+        return report
+    }
+
+    // MARK: APNs
+
+    /// The provider token: this run's, else the cached one while under 50 minutes old, else a new one.
+    private func apnsToken(_ creds: APNsCredentials, renew: Bool) throws -> (token: String, minted: Bool) {
+        if !renew, let t = apnsJWT { return t }
+        let t = now()
+        if !renew, let cached = setup.cache?.read(creds.cacheName), cached.at <= t + 60, t - cached.at < 50 * 60 {
+            apnsJWT = (cached.token, false)
+            return apnsJWT!
+        }
+        let token = try creds.token(issuedAt: t)
+        if !dryRun { setup.cache?.write(creds.cacheName, at: t, token: token) }
+        apnsJWT = (token, true)
+        return apnsJWT!
+    }
+
+    private func apnsRequests(_ hint: PushHint, topic: String, tokens: [String], jwt: String) -> [HTTPRequest] {
+        let expiration = String(now() + 3600)
+        return tokens.map { device in
+            let headers = [("authorization", "bearer \(jwt)"), ("apns-topic", topic), ("apns-push-type", "background"),
+                           ("apns-priority", "5"), ("apns-expiration", expiration), ("content-type", "application/json")]
+            var shown = headers
+            shown[0].1 = "bearer " + PushSender.withheld(jwt)
+            return HTTPRequest(url: "\(setup.apnsBase)/3/device/\(device)", headers: headers, body: hint.apnsBody, shownHeaders: shown)
+        }
+    }
+
+    private func sendAPNs(_ hint: PushHint, topic: String, tokens: [String], _ creds: APNsCredentials, into report: inout PushReport) throws {
+        var jwt = try apnsToken(creds, renew: false)
+        let requests = apnsRequests(hint, topic: topic, tokens: tokens, jwt: jwt.token)
+        guard !dryRun, let curl else { report.requests += requests; return }
+        var answers = try curl.send(requests, http2: true)
+        // A cached token Apple no longer takes (expired, or made with a key since replaced): one new token, one retry.
+        let refused = answers.indices.filter { answers[$0].status == 403 && ["ExpiredProviderToken", "InvalidProviderToken"].contains(answers[$0].field("reason") ?? "") }
+        if !refused.isEmpty && !jwt.minted {
+            setup.cache?.remove(creds.cacheName)
+            jwt = try apnsToken(creds, renew: true)
+            let again = try curl.send(apnsRequests(hint, topic: topic, tokens: refused.map { tokens[$0] }, jwt: jwt.token), http2: true)
+            for (i, answer) in zip(refused, again) { answers[i] = answer }
+        }
+        // Apple's servers down or unreachable: once more, a second later.
+        let unanswered = answers.indices.filter { answers[$0].status == 0 || answers[$0].status >= 500 }
+        if !unanswered.isEmpty {
+            sleep(1)
+            let again = try curl.send(apnsRequests(hint, topic: topic, tokens: unanswered.map { tokens[$0] }, jwt: jwt.token), http2: true)
+            for (i, answer) in zip(unanswered, again) { answers[i] = answer }
+        }
+        var sent = 0, throttled = 0, failed: [String: Int] = [:]
+        for (i, a) in answers.enumerated() {
+            switch (a.status, a.field("reason")) {
+            case (200, _): sent += 1
+            case (410, _), (400, "BadDeviceToken"?), (400, "DeviceTokenNotForTopic"?): report.stale.append(tokens[i])
+            case (429, "TooManyRequests"?): throttled += 1
+            default: failed[a.why, default: 0] += 1
+            }
+        }
+        report.delivered = report.delivered || sent > 0
+        var line = "apns \(topic): sent to \(sent) of \(tokens.count) device\(tokens.count == 1 ? "" : "s")"
+        if !report.stale.isEmpty { line += "; \(report.stale.count) token\(report.stale.count == 1 ? "" : "s") no longer valid (remove from the tokens file: \(report.stale.prefix(3).map { String($0.prefix(12)) + "…" }.joined(separator: ", ")))" }
+        if throttled > 0 { line += "; \(throttled) held back by APNs (too many pushes to one device)" }
+        for (why, n) in failed.sorted(by: { $0.key < $1.key }) {
+            line += "; \(n) failed: \(why)"
+            report.failures.append("apns \(why)" + (why.contains("InvalidProviderToken") ? " (check --apns-key-id and --apns-team-id belong to the key)" : why.contains("TooManyProviderTokenUpdates") ? " (a new provider token within 20 minutes of the last: keep RELCTL_CACHE_DIR between runs)" : ""))
+        }
+        report.lines.append(line)
+    }
+
+    // MARK: FCM
+
+    /// The access token: this run's, else a cached one with over five minutes left, else traded for a new assertion.
+    private func fcmToken(_ account: ServiceAccount, renew: Bool, report: inout PushReport) throws -> (token: String, minted: Bool)? {
+        if !renew, let t = fcmAccess { return t }
+        let t = now()
+        if !renew, let cached = setup.cache?.read(account.cacheName), cached.at - t > 300 {
+            fcmAccess = (cached.token, false)
+            return fcmAccess
+        }
+        let assertion = try account.assertion(issuedAt: t)
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
+        let request = HTTPRequest(url: setup.oauthURL ?? account.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")], body: Array(form.utf8),
+                                  shownBody: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + PushSender.withheld(assertion))
+        guard !dryRun, let curl else {
+            report.requests.append(request)
+            fcmAccess = ("<the access token " + (setup.oauthURL ?? account.tokenURI) + " answers>", true)
+            return fcmAccess
+        }
+        let answer = try curl.send([request], http2: false)[0]
+        guard answer.status == 200, case .object(let o)? = try? JSONReader.parseForeign(answer.body), case .string(let token)? = o["access_token"],
+              (1...4096).contains(token.utf8.count), token.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != 34 && $0 != 92 }) else {
+            report.failures.append("fcm: Google did not give an access token (\(answer.why))"
+                                   + (answer.field("error") == "invalid_grant" ? ": the service account's key may be revoked, or this machine's clock is off" : ""))
+            report.lines.append("fcm: no access token from \(setup.oauthURL ?? account.tokenURI): \(answer.why)")
+            return nil
+        }
+        var lifetime: Int64 = 3600
+        if case .int(let n)? = o["expires_in"], n >= 60, n <= 86_400 { lifetime = n }
+        setup.cache?.write(account.cacheName, at: t + lifetime, token: token)
+        fcmAccess = (token, true)
+        return fcmAccess
+    }
+
+    private func sendFCM(_ hint: PushHint, topic: String, _ account: ServiceAccount, into report: inout PushReport) throws {
+        guard var access = try fcmToken(account, renew: false, report: &report) else { return }
+        func request(_ token: String) -> HTTPRequest {
+            HTTPRequest(url: "\(setup.fcmBase)/v1/projects/\(account.projectID)/messages:send",
+                        headers: [("authorization", "Bearer \(token)"), ("content-type", "application/json; charset=utf-8")], body: hint.fcmBody(topic: topic),
+                        shownHeaders: [("authorization", "Bearer " + (dryRun ? token : "<access token withheld>")), ("content-type", "application/json; charset=utf-8")])
+        }
+        guard !dryRun, let curl else { report.requests.append(request(access.token)); return }
+        var answer = try curl.send([request(access.token)], http2: false)[0]
+        if answer.status == 401 && !access.minted {
+            // A cached token Google no longer takes: a new one, once.
+            setup.cache?.remove(account.cacheName)
+            guard let renewed = try fcmToken(account, renew: true, report: &report) else { return }
+            access = renewed
+            answer = try curl.send([request(access.token)], http2: false)[0]
+        }
+        // Overloaded or unreachable: Google asks for a retry after a while; once, when that is soon.
+        if answer.status == 0 || answer.status == 429 || answer.status >= 500 {
+            let wait = answer.retryAfter ?? 1
+            if wait <= 10 {
+                sleep(UInt32(wait))
+                answer = try curl.send([request(access.token)], http2: false)[0]
+            }
+        }
+        guard answer.status == 200 else {
+            var why = answer.why
+            if answer.status == 429 || answer.status >= 500, let wait = answer.retryAfter { why += ", asked to wait \(wait) s" }
+            report.failures.append("fcm \(why)")
+            report.lines.append("fcm topic \(topic): not sent: \(why)")
+            return
+        }
+        report.delivered = true
+        report.lines.append("fcm topic \(topic): sent")
+    }
+
+    /// A JWT as --dry-run prints it: header and claims, the signature withheld.
+    static func withheld(_ jwt: String) -> String {
+        guard let dot = jwt.lastIndex(of: ".") else { return "<withheld>" }
+        return jwt[..<dot] + ".<signature withheld>"
+    }
+}

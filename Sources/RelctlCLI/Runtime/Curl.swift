@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+import RelctlPublish
+
+/// HTTP requests through curl (as `store fetch` asks the iTunes lookup):
+/// HTTP/2 over TLS with its nghttp2, which APNs requires, one connection
+/// reused for many requests, and the system's trust store (CURL_CA_BUNDLE
+/// points it elsewhere, as the tests' local servers need).
+///
+/// Secrets never reach a command line another user could read in `ps`:
+/// every request is written to a config file in a folder of the owner's
+/// alone, with its headers and body, and removed when curl is done.
+struct Curl {
+    let path: String
+    let env: [String: String]
+
+    static func find(_ env: [String: String]) throws -> Curl {
+        guard let path = Spawn.find("curl", env: env) else {
+            throw RelctlError.failure("curl is not installed (or not on PATH): relctl sends pushes through it", hint: "install it (apt-get install curl)")
+        }
+        return Curl(path: path, env: env)
+    }
+
+    /// Answers larger than this are cut off: the services answer in a few hundred bytes.
+    static let answerLimit = 64 << 10
+
+    /// Sends `requests` (POST), up to 20 at once, and returns their answers
+    /// in the same order; a request that got no answer has status 0 and curl's error.
+    func send(_ requests: [HTTPRequest], http2: Bool) throws -> [HTTPResponse] {
+        guard !requests.isEmpty else { return [] }
+        var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-push.XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw RelctlError.failure("cannot make a private folder in \(env["TMPDIR"] ?? "/tmp") for the requests", hint: "check TMPDIR is a writable folder")
+        }
+        let dir = String(cString: made)
+        defer {
+            for i in requests.indices { for kind in ["body", "out", "head"] { unlink("\(dir)/\(kind)\(i)") } }
+            unlink(dir + "/config")
+            rmdir(dir)
+        }
+        func quoted(_ s: String) -> String {
+            "\"" + s.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] } + "\""
+        }
+        var config = ""
+        for (i, r) in requests.enumerated() {
+            try FileSystem.writeFile("\(dir)/body\(i)", r.body)
+            if i > 0 { config += "next\n" }
+            config += "url = \(quoted(r.url))\n"
+            config += http2 ? "http2\n" : ""
+            config += "request = \"POST\"\n"
+            for (name, value) in r.headers { config += "header = \(quoted("\(name): \(value)"))\n" }
+            config += "data-binary = \(quoted("@\(dir)/body\(i)"))\n"
+            config += "output = \(quoted("\(dir)/out\(i)"))\n"
+            config += "dump-header = \(quoted("\(dir)/head\(i)"))\n"
+            config += "max-filesize = \(Curl.answerLimit)\nmax-time = 20\nconnect-timeout = 10\nproto = \"=http,https\"\n"
+            // Which request a line is for: with --parallel, lines come as transfers end.
+            config += "write-out = \"\(i) %{http_code} %{exitcode} %{errormsg}\\n\"\n"
+        }
+        try FileSystem.writeFile(dir + "/config", Array(config.utf8))
+        // -q first: no ~/.curlrc changes what is sent or where.
+        let args = ["-q", "--silent", "--config", dir + "/config"] + (requests.count > 1 ? ["--parallel", "--parallel-max", "20"] : [])
+        guard let got = Spawn.capture(path, args, env: env, limit: 256 * requests.count + 4096) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that curl runs: curl --version")
+        }
+        var answers = requests.map { _ in HTTPResponse(status: 0, error: "curl gave no answer (\(got.lastErrorLine))") }
+        for line in String(decoding: got.stdout, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            guard parts.count >= 3, let i = Int(parts[0]), answers.indices.contains(i), let status = Int(parts[1]), let exit = Int(parts[2]) else { continue }
+            let message = parts.count > 3 ? String(parts[3]) : ""
+            let body = (try? FileSystem.readFile("\(dir)/out\(i)", limit: Curl.answerLimit)) ?? []
+            let head = (try? FileSystem.readFile("\(dir)/head\(i)", limit: Curl.answerLimit)) ?? []
+            var headers: [String: String] = [:]
+            for h in String(decoding: head, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                guard let colon = h.firstIndex(of: ":") else { continue }
+                headers[h[..<colon].lowercased()] = String(h[h.index(after: colon)...]).trimmingSpaces()
+            }
+            answers[i] = HTTPResponse(status: status, headers: headers, body: body,
+                                      error: exit == 0 ? nil : (message.isEmpty ? "curl error \(exit)" : message))
+            if exit != 0 && status != 0 && exit != 22 { answers[i].status = 0 }
+        }
+        return answers
+    }
+}

@@ -1,0 +1,58 @@
+/// What users of a project see at an instant, as one digest: deploy --push
+/// compares it with the one the remote's record keeps from the last deploy,
+/// and sends a push only when they differ (a window starting or ending, a
+/// floor, pin, rule or rollout step, an undo), not for every upload.
+///
+/// It is the ONE evaluator's answer for every recorded install, on every OS
+/// band with devices, inside a rollout and outside it, with the platform's
+/// floors (which move the answers of installs nobody recorded). Installs
+/// are walked in release order and only those where the answer changes are
+/// written down, so a release added that nobody is told about yet (its
+/// release delay) changes nothing. The probes of `check` are left out on
+/// purpose: which installs are probed depends on the records, so they would
+/// make a new record look like a change.
+extension Impact {
+    public static func seen(_ snapshot: ProjectSnapshot, at t: Int64) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: SHA256Digest.hash(Array(seenText(snapshot, at: t).utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// What the digest is of: one line per platform, rollout and band, and per install where the answer changes.
+    static func seenText(_ snapshot: ProjectSnapshot, at t: Int64) -> String {
+        let (_, evaluator, platforms) = askers(snapshot, snapshot)
+        var text = ""
+        for a in platforms.sorted(by: { $0.now.name < $1.now.name }) {
+            var asked: [(release: Release, record: VersionRecord?)] = a.records.map { ($0.release, $0) }
+            // A total order: where a platform's releases tie (iOS ignores builds), by build, then as spelled.
+            asked.sort { a, b in
+                if Release.isBelow(a.release, b.release) { return true }
+                if Release.isBelow(b.release, a.release) { return false }
+                return (a.release.build ?? -1, a.release.version.text) < (b.release.build ?? -1, b.release.version.text)
+            }
+            func runs(_ label: String, _ answer: (Release, VersionRecord?) -> Verdict?) {
+                var last: String? = nil
+                for (release, record) in asked {
+                    guard let v = answer(release, record) else { continue }
+                    let said = "\(v.kind.rawValue) \(v.target?.label ?? "-") \(v.updateType ?? "-") \(v.deadline.map(String.init) ?? "-") \(v.window.map { "\($0.startsAt)-\($0.endsAt.map(String.init) ?? "open")" } ?? "-")"
+                    if said != last { text += "\(label) from \(release.version.text)+\(release.build.map(String.init) ?? "") \(said)\n" }
+                    last = said
+                }
+            }
+            let floors = [("force", a.now.force), ("recommend", a.now.recommend)].map { "\($0.0) \($0.1.map { "\($0.text) \($0.deadline.map(String.init) ?? "-")" } ?? "-")" }
+            text += "platform \(a.now.name) \(floors.joined(separator: " "))\n"
+            runs("all") { release, _ in evaluator.evaluate(a.now, release, at: t) }
+            if let r = a.now.rollout {
+                text += "rollout \(r.floor.text) \(r.basisPoints(at: t))\n"
+                let inside = a.now.seen(inRollout: true, at: t)
+                runs("in") { release, _ in evaluator.evaluate(inside, release, at: t) }
+            }
+            for band in a.bands {
+                runs("os \(band.os)") { release, record in
+                    if let record, !OSBands.installable(record, on: band.os, a.now) { return nil }
+                    return evaluator.evaluate(a.now, release, at: t, os: band.os)
+                }
+            }
+        }
+        return text
+    }
+}

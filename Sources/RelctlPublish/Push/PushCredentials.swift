@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RelctlCore
+
+/// An APNs provider key: the team's `.p8` file, its key id and the team id.
+/// Credentials come from files or the environment, never the database.
+public struct APNsCredentials: Sendable {
+    public let key: JWTKey
+    public let keyID: String
+    public let teamID: String
+
+    /// A key id or team id as Apple issues them: ten letters and digits (a little latitude, never a space or quote).
+    static func checkID(_ text: String, _ option: String) throws -> String {
+        let t = text.trimmingSpaces()
+        guard (1...32).contains(t.utf8.count), t.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }) else {
+            throw PublishError.usage("\(option) '\(text)' is not an Apple id (ten letters and digits, as the developer account shows it)",
+                                     hint: "copy it from the Keys page of the Apple developer account (the key id) or the membership page (the team id)")
+        }
+        return t
+    }
+
+    public static func read(keyFile: String, keyID: String, teamID: String) throws -> APNsCredentials {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(keyFile, limit: 16 << 10) } catch let e as PublishError {
+            throw PublishError.usage("cannot read the APNs key: \(e.message)", hint: "give the .p8 file Apple's developer account let you download (--apns-key FILE or RELCTL_APNS_KEY)")
+        }
+        let key: JWTKey
+        do { key = try JWTKey.read(pem: bytes, source: keyFile, as: .es256) } catch let e as PublishError {
+            throw PublishError.usage(e.message, hint: "give the .p8 file of an APNs key (Certificates, Identifiers & Profiles › Keys)")
+        }
+        return APNsCredentials(key: key, keyID: try checkID(keyID, "--apns-key-id"), teamID: try checkID(teamID, "--apns-team-id"))
+    }
+
+    /// A provider token issued at `iat` (Apple: reused for up to an hour, refreshed at most every 20 minutes).
+    public func token(issuedAt iat: Int64) throws -> String {
+        try key.token(header: .fields([("alg", .string("ES256")), ("kid", .string(keyID))]),
+                      claims: .fields([("iss", .string(teamID)), ("iat", .int(iat))]))
+    }
+
+    /// Its name in the token cache: one cached token per key.
+    public var cacheName: String { "apns-\(teamID)-\(keyID)" }
+}
+
+/// A Google service account's JSON key file, as the Firebase console gives it.
+public struct ServiceAccount: Sendable {
+    public let clientEmail: String
+    public let privateKeyID: String?
+    public let projectID: String
+    /// Where its assertion is traded for an access token, and the assertion's audience.
+    public let tokenURI: String
+    public let key: JWTKey
+
+    public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+    public static let defaultTokenURI = "https://oauth2.googleapis.com/token"
+
+    public static func read(_ path: String) throws -> ServiceAccount {
+        let hint = "give the service-account JSON the Firebase console makes (Project settings › Service accounts › Generate new private key) with --fcm-credentials FILE or RELCTL_FCM_CREDENTIALS"
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(path, limit: 64 << 10) } catch let e as PublishError {
+            throw PublishError.usage("cannot read the FCM credentials: \(e.message)", hint: hint)
+        }
+        guard case .object(let o)? = try? JSONReader.parseForeign(bytes) else {
+            throw PublishError.usage("\(path) is not a JSON object, as a service-account key file is", hint: hint)
+        }
+        func field(_ name: String) -> String? { if case .string(let s)? = o[name], !s.isEmpty { return s } else { return nil } }
+        guard field("type") == "service_account" else {
+            throw PublishError.usage("\(path) is not a service-account key (its \"type\" is not \"service_account\")", hint: hint)
+        }
+        guard let email = field("client_email"), let pem = field("private_key"), let project = field("project_id") else {
+            throw PublishError.usage("\(path) lacks client_email, private_key or project_id", hint: hint)
+        }
+        // A project id is lower-case letters, digits and hyphens: it goes into the URL as it is.
+        guard project.utf8.count <= 64, project.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 58 || $0 == 46 }) else {
+            throw PublishError.usage("\(path) names the project '\(project)', which is not a Firebase project id", hint: hint)
+        }
+        let uri = field("token_uri") ?? defaultTokenURI
+        guard uri.hasPrefix("https://") || uri.hasPrefix("http://"), !uri.contains(where: { $0 == " " || $0 == "\"" || $0 == "\n" }) else {
+            throw PublishError.usage("\(path) has a token_uri that is not an http(s) URL", hint: hint)
+        }
+        let key: JWTKey
+        do { key = try JWTKey.read(pem: Array(pem.utf8), source: "the private_key of \(path)", as: .rs256) } catch let e as PublishError {
+            throw PublishError.usage(e.message, hint: hint)
+        }
+        return ServiceAccount(clientEmail: email, privateKeyID: field("private_key_id"), projectID: project, tokenURI: uri, key: key)
+    }
+
+    /// The signed assertion (RFC 7523) traded for an hour's access token.
+    public func assertion(issuedAt iat: Int64) throws -> String {
+        try key.token(header: .fields([("alg", .string("RS256")), ("typ", .string("JWT"))] + (privateKeyID.map { [("kid", .string($0))] } ?? [])),
+                      claims: .fields([("iss", .string(clientEmail)), ("scope", .string(ServiceAccount.scope)), ("aud", .string(tokenURI)),
+                                       ("iat", .int(iat)), ("exp", .int(iat + 3600))]))
+    }
+
+    public var cacheName: String {
+        "fcm-" + String(SHA256.hex(Array((clientEmail + "\n" + (privateKeyID ?? "")).utf8)).prefix(24))
+    }
+}
+
+/// Tokens kept between runs (RELCTL_CACHE_DIR, else $XDG_CACHE_HOME/relctl,
+/// else ~/.cache/relctl), so that each `deploy --push` does not mint a new
+/// one: Apple answers a provider token refreshed more often than every 20
+/// minutes with 429 TooManyProviderTokenUpdates. Each file is the owner's
+/// alone (0600 in a 0700 folder), holds "<instant> <token>", and is read
+/// only when small and regular; anything else is ignored and replaced.
+public struct TokenCache: Sendable {
+    public let dir: String
+
+    public init(dir: String) { self.dir = dir }
+
+    public static func locate(_ env: [String: String]) -> TokenCache? {
+        if let d = env["RELCTL_CACHE_DIR"], !d.isEmpty { return TokenCache(dir: d) }
+        if let d = env["XDG_CACHE_HOME"], d.hasPrefix("/") { return TokenCache(dir: d + "/relctl") }
+        if let h = env["HOME"], h.hasPrefix("/") { return TokenCache(dir: h + "/.cache/relctl") }
+        return nil
+    }
+
+    public func read(_ name: String) -> (at: Int64, token: String)? {
+        let path = dir + "/" + name
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= 16 << 10, st.st_uid == getuid(),
+              let bytes = try? FileSystem.readFile(path, limit: 16 << 10) else { return nil }
+        let parts = String(decoding: bytes, as: UTF8.self).trimmingSpaces().split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let at = Int64(parts[0]), !parts[1].isEmpty,
+              parts[1].utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != 34 && $0 != 92 }) else { return nil }
+        return (at, String(parts[1]))
+    }
+
+    /// Best effort: a cache that cannot be written costs a token, nothing else.
+    public func write(_ name: String, at: Int64, token: String) {
+        var made = dir
+        if !made.hasSuffix("/") { made += "/" }
+        var prefix = ""
+        for part in made.split(separator: "/") {
+            prefix += "/" + part
+            _ = mkdir(prefix, 0o700)
+        }
+        let temporary = dir + "/.\(name).\(getpid()).\(UInt32.random(in: .min ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array("\(at) \(token)\n".utf8)
+        let wrote = writeAll(fd, bytes)
+        close(fd)
+        if wrote != bytes.count || rename(temporary, dir + "/" + name) != 0 { unlink(temporary) }
+    }
+
+    public func remove(_ name: String) { unlink(dir + "/" + name) }
+}
+
+/// write(2) by its C name (inside TokenCache, `write` is the method).
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,369 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlClient
+@testable import RelctlCore
+@testable import RelctlModel
+@testable import RelctlPublish
+@testable import RelctlStore
+
+/// `relctl push` and `deploy --push` against real protocols on loopback:
+/// scripts/push-test-server.py is APNs (HTTP/2, TLS), Google's token
+/// endpoint and FCM HTTP v1, verifying every JWT's signature and claims,
+/// the headers and the payload, and answering with the services' errors.
+/// The keys are real (OpenSSL), the requests go through the real curl.
+final class PushTests: XCTestCase {
+    /// The server, its folder and the credentials it checks.
+    final class PushServer {
+        let dir: String
+        private var server: LocalServer!
+
+        init(_ h: Harness) throws {
+            dir = h.dir + "/push"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for args in [["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
+                          "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2"],
+                         ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "apns.p8"],
+                         ["pkey", "-in", "apns.p8", "-pubout", "-out", "apns-public.pem"],
+                         ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "sa.pem"],
+                         ["pkey", "-in", "sa.pem", "-pubout", "-out", "fcm-public.pem"]] {
+                let p = try Proc.run("/usr/bin/openssl", args, cwd: dir)
+                guard p.status == 0 else { throw NSError(domain: "openssl \(args[0]) failed: \(p.err)", code: 1) }
+            }
+            let email = "relctl@demo-project.iam.gserviceaccount.com"
+            try write("apns.json", #"{"keyId":"ABC123DEFG","teamId":"DEF123GHIJ","topic":"com.example.shop"}"#)
+            try write("fcm.json", #"{"clientEmail":"\#(email)","privateKeyId":"k1","projectId":"demo-project","audience":"https://oauth2.googleapis.com/token"}"#)
+            let sa: [String: String] = ["type": "service_account", "project_id": "demo-project", "private_key_id": "k1", "client_email": email,
+                                        "private_key": try String(contentsOfFile: dir + "/sa.pem", encoding: .utf8), "token_uri": "https://oauth2.googleapis.com/token"]
+            try JSONSerialization.data(withJSONObject: sa).write(to: URL(fileURLWithPath: dir + "/sa.json"))
+            try write("tokens.txt", "# the shop's testers\n" + String(repeating: "a", count: 64) + "\n" + String(repeating: "B", count: 64) + "\n\n")
+            do { server = try LocalServer(script: "push-test-server.py", [dir], what: "the push test server") } catch {
+                // Never a skip: .ci/run installs python3-h2.
+                throw NSError(domain: "the push test server did not start (python3 with h2 and cryptography: scripts/deps.sh test installs them)", code: 1)
+            }
+        }
+
+        func write(_ name: String, _ text: String) throws { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+
+        func env(_ h: Harness) -> [String: String] {
+            var env = h.env
+            let base = "https://127.0.0.1:\(server.port)"
+            env["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+            env["HOME"] = h.dir
+            env["RCLONE_CONFIG"] = "/dev/null"
+            env["CURL_CA_BUNDLE"] = dir + "/cert.pem"
+            env["RELCTL_APNS_URL"] = base
+            env["RELCTL_FCM_URL"] = base
+            env["RELCTL_OAUTH_URL"] = base + "/token"
+            env["RELCTL_CACHE_DIR"] = h.dir + "/cache"
+            return env
+        }
+
+        var fcm: String { "--fcm-credentials \(dir)/sa.json" }
+        var apns: String { "--apns-key \(dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(dir)/tokens.txt" }
+        var both: String { fcm + " " + apns }
+
+        func requests() -> [[String: Any]] {
+            ((try? String(contentsOfFile: dir + "/requests.jsonl", encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+
+        func requests(_ service: String) -> [[String: Any]] { requests().filter { $0["service"] as? String == service } }
+    }
+
+    /// The sample at the real now: the server checks tokens against its own clock.
+    func harness() throws -> (Harness, PushServer) {
+        let h = Harness()
+        h.now = Int64(Date().timeIntervalSince1970)
+        h.sample()
+        let server = try PushServer(h)
+        h.env = server.env(h)
+        return (h, server)
+    }
+
+    static func header(_ r: [String: Any], _ name: String) -> String? { (r["headers"] as? [String: String])?[name] }
+
+    func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {
+        let (h, server) = try harness()
+        let r = h.ok("push \(server.both) --json")
+        let report = try XCTUnwrap(r.json as? [String: Any])
+        XCTAssertEqual(report["sent"] as? Bool, true, r.err)
+        XCTAssertEqual(report["staleTokens"] as? [String], [], "both tokens are live")
+        XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/push.schema.json").validate(try JSONReader.parse(Array(r.out.utf8))), [])
+        // FCM: one token exchange, then the message, accepted by a server that verified the RS256 assertion.
+        let oauth = server.requests("oauth"), fcm = server.requests("fcm"), apns = server.requests("apns")
+        XCTAssertEqual(oauth.map { $0["status"] as? Int }, [200])
+        XCTAssertEqual(fcm.map { $0["status"] as? Int }, [200])
+        let message = try XCTUnwrap((fcm[0]["body"] as? [String: Any])?["message"] as? [String: Any])
+        XCTAssertEqual(message["topic"] as? String, "relctl-shop")
+        XCTAssertEqual(message["data"] as? [String: String], ["relctl": "1", "relctlProject": "shop", "relctlRevision": String(h.now)])
+        XCTAssertNil(message["notification"], "nothing is shown to users")
+        XCTAssertEqual((message["android"] as? [String: String])?["priority"], "normal")
+        // APNs: over HTTP/2, one request per device, a background push with a verified ES256 provider token.
+        XCTAssertEqual(apns.count, 2)
+        for a in apns {
+            XCTAssertEqual(a["status"] as? Int, 200, "\(a)")
+            XCTAssertEqual(a["http2"] as? Bool, true)
+            XCTAssertEqual(Self.header(a, "apns-push-type"), "background")
+            XCTAssertEqual(Self.header(a, "apns-priority"), "5")
+            XCTAssertEqual(Self.header(a, "apns-topic"), "com.example.shop", "the bundle id of the project's iOS platform")
+            let body = try XCTUnwrap(a["body"] as? [String: Any])
+            XCTAssertEqual(body["aps"] as? [String: Int], ["content-available": 1])
+            XCTAssertEqual(body["relctlProject"] as? String, "shop")
+            XCTAssertEqual((a["jwt"] as? [String: Any])?["header"] as? [String: String], ["alg": "ES256", "kid": "ABC123DEFG"])
+        }
+        XCTAssertEqual(Set(apns.compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }),
+                       [String(repeating: "a", count: 64), String(repeating: "b", count: 64)], "tokens are read case-blind, comments and blank lines aside")
+        // Logged, and not a change: the tree published before it is still current.
+        XCTAssertTrue(h.ok("log").out.contains("push shop revision \(h.now) (by hand): fcm topic relctl-shop, apns com.example.shop (2 devices)"))
+    }
+
+    func testTokensAreReusedAndAtMostTwoPushesAnHourUnlessUrgent() throws {
+        let (h, server) = try harness()
+        h.ok("push \(server.both)")
+        h.ok("push \(server.both)")
+        // One access token for both runs, and one provider token: Apple refuses a new one within 20 minutes.
+        XCTAssertEqual(server.requests("oauth").count, 1)
+        let jwts = Set(server.requests("apns").compactMap { Self.header($0, "authorization") })
+        XCTAssertEqual(jwts.count, 1, "the provider token is kept between runs")
+        let cached = try FileManager.default.attributesOfItem(atPath: h.dir + "/cache/apns-DEF123GHIJ-ABC123DEFG")
+        XCTAssertEqual((cached[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        // A third within the hour is held back, says why and how, and sends nothing.
+        let before = server.requests().count
+        h.fails("push \(server.both)", "shop had 2 pushes in the last hour")
+        XCTAssertEqual(server.requests().count, before)
+        let urgent = h.ok("push \(server.fcm) --urgent")
+        XCTAssertTrue(urgent.out.contains("fcm topic relctl-shop: sent"), urgent.out)
+        // An hour later there is room again.
+        h.now += 3601
+        try server.write("clock-offset", "3601")
+        h.ok("push \(server.fcm)")
+        XCTAssertEqual(server.requests("fcm").count, 4)
+        // A token minted anew within 20 minutes of the last (the cache lost) is refused by Apple: said, with the cause.
+        h.now -= 3601
+        try server.write("clock-offset", "0")
+        h.env["RELCTL_CACHE_DIR"] = h.dir + "/other-cache"
+        let churn = h.run("push \(server.apns) --urgent")
+        XCTAssertEqual(churn.status, 1)
+        XCTAssertTrue(churn.err.contains("TooManyProviderTokenUpdates") && churn.err.contains("RELCTL_CACHE_DIR"), churn.err)
+    }
+
+    func testRefusedTokensAreRenewedOnceAndFailuresAreSaid() throws {
+        let (h, server) = try harness()
+        h.ok("push \(server.both)")
+        // The cached tokens are refused once (expired, revoked): each is renewed and the push retried.
+        try server.write("mode", "apns-expired-once\nfcm-unauthenticated-once\n")
+        let renewed = h.ok("push \(server.both) --json")
+        XCTAssertEqual((renewed.json as? [String: Any])?["sent"] as? Bool, true, renewed.err)
+        XCTAssertEqual(server.requests("oauth").count, 2, "a new access token after the 401")
+        XCTAssertEqual(server.requests("fcm").map { $0["status"] as? Int }, [200, 401, 200])
+        XCTAssertEqual(server.requests("apns").compactMap { $0["status"] as? Int }.filter { $0 == 403 }.count, 1)
+        // Google over its quota: said with the wait it asks for; no service took it, so the turn is given back.
+        try server.write("mode", "fcm-quota\n")
+        // (Not h.fails: a push that failed is logged, as every push is.)
+        let quota = h.run("push \(server.fcm) --urgent")
+        XCTAssertEqual(quota.status, 1)
+        XCTAssertTrue(quota.err.contains("RESOURCE_EXHAUSTED") && quota.err.contains("asked to wait 30 s"), quota.err)
+        XCTAssertTrue(h.ok("log").out.contains("push shop revision \(h.now) failed: fcm 429 RESOURCE_EXHAUSTED"))
+        // Apple down: retried once, then said; a device Apple no longer knows is named for removal.
+        try server.write("mode", "apns-down\n")
+        let down = h.run("push \(server.apns) --urgent")
+        XCTAssertEqual(down.status, 1)
+        XCTAssertTrue(down.err.contains("503 ServiceUnavailable"), down.err)
+        try server.write("mode", "")
+        try server.write("unregistered", String(repeating: "b", count: 64) + "\n")
+        let stale = h.ok("push \(server.apns) --urgent --json")
+        let report = try XCTUnwrap(stale.json as? [String: Any])
+        XCTAssertEqual(report["staleTokens"] as? [String], [String(repeating: "b", count: 64)])
+        XCTAssertTrue((report["lines"] as? [String])?.first?.contains("sent to 1 of 2 devices; 1 token no longer valid") == true, "\(report)")
+        // Google refusing the service account: said, nothing sent.
+        try server.write("mode", "oauth-refuse\n")
+        h.env["RELCTL_CACHE_DIR"] = h.dir + "/empty-cache"
+        let refused = h.run("push \(server.fcm) --urgent")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("invalid_grant"), refused.err)
+    }
+
+    func testDryRunPrintsTheRequestsAndSendsNothing() throws {
+        let (h, server) = try harness()
+        let r = h.ok("push \(server.both) --dry-run")
+        XCTAssertTrue(r.out.contains("POST https://127.0.0.1:"), r.out)
+        XCTAssertTrue(r.out.contains("/3/device/" + String(repeating: "a", count: 64)))
+        XCTAssertTrue(r.out.contains("apns-push-type: background"))
+        XCTAssertTrue(r.out.contains(".<signature withheld>"), "a bearer token is never printed whole")
+        XCTAssertTrue(r.out.contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion="))
+        XCTAssertEqual(server.requests().count, 0)
+        XCTAssertFalse(h.ok("log").out.contains("push shop"))
+    }
+
+    func testBadPushOptionsAreRefusedBeforeAnythingIsSent() throws {
+        let (h, server) = try harness()
+        h.fails("push", status: 2, "push names no service")
+        h.fails("push --apns-key \(server.dir)/apns.p8 --apns-tokens \(server.dir)/tokens.txt", status: 2, "--apns-key-id and --apns-team-id not given")
+        h.fails("push --apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ", status: 2, "no --apns-tokens")
+        h.fails("push --apns-key \(server.dir)/sa.pem --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/tokens.txt", status: 2, "not a P-256")
+        h.fails("push --fcm-credentials \(server.dir)/apns.json", status: 2, "not a service-account key")
+        h.fails("push \(server.fcm) --fcm-topic \"bad topic\"", status: 2, "not an FCM topic name")
+        try server.write("bad-tokens", "abc\n")
+        h.fails("push \(server.apns.replacingOccurrences(of: "tokens.txt", with: "bad-tokens"))", status: 2, "bad-tokens:1 is not a device token")
+        h.fails("deploy out remote \(server.fcm)", status: 2, "deploy sends none without --push")
+        h.ok("project add two --name Two")
+        h.ok("platform add ios -p two --bundle-id com.example.two")
+        h.ok("platform add macos -p two --bundle-id com.example.two-mac")
+        h.fails("push -p two \(server.apns)", status: 2, "no APNs topic for two: its Apple platforms name several bundle ids")
+        XCTAssertEqual(server.requests().count, 0)
+    }
+
+    /// deploy --push sends once the remote holds the files, and only when
+    /// what users see changed since the last deploy to that remote.
+    func testDeployPushesOnlyWhenWhatUsersSeeChanged() throws {
+        let (h, server) = try harness()
+        let out = h.dir + "/out", remote = h.dir + "/remote"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        h.ok("publish \(out) -q")
+        let first = h.ok("deploy \(out) \(remote) --push \(server.fcm) --json")
+        let pushes = try XCTUnwrap((first.json as? [String: Any])?["pushes"] as? [[String: Any]])
+        XCTAssertEqual(pushes.count, 1)
+        XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(first.out.utf8))), [])
+        // The hint names the control.json now live, byte for byte.
+        let live = try XCTUnwrap(FileManager.default.contents(atPath: remote + "/shop/control.json"))
+        let data = try XCTUnwrap(((server.requests("fcm").last?["body"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: String])
+        XCTAssertEqual(data["relctlSha256"], SHA256.hex(Array(live)))
+        // Nothing new: no push.
+        let idle = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertTrue(idle.err.contains("no push: what users see is what the last deploy"), idle.err)
+        // A release nobody is offered yet (its release delay): the files change, what users see does not.
+        h.ok("version add 3.0 --platform ios --build 300")
+        h.ok("publish \(out) -q")
+        let quiet = h.ok("deploy \(out) \(remote) --push \(server.fcm) --json")
+        XCTAssertTrue(((quiet.json as? [String: Any])?["uploaded"] as? [String])?.contains("shop/control.json") == true)
+        XCTAssertEqual(((quiet.json as? [String: Any])?["pushes"] as? [Any])?.count, 0)
+        XCTAssertEqual(server.requests("fcm").count, 1)
+        // A window starts: pushed, after the files are there.
+        h.ok("maintenance start --until +1h --yes")
+        h.ok("publish \(out) -q")
+        h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertEqual(server.requests("fcm").count, 2)
+        // It ends: a third push within the hour is held back; the deploy itself succeeds.
+        h.ok("maintenance stop --yes")
+        h.ok("publish \(out) -q")
+        let held = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertTrue(held.err.contains("shop: no push: 2 in the last hour already"), held.err)
+        XCTAssertEqual(server.requests("fcm").count, 2)
+        // A deploy without --push records what users see all the same: the next --push has nothing to send.
+        h.ok("force 2.0 --platform ios --yes")
+        h.ok("publish \(out) -q")
+        h.ok("deploy \(out) \(remote)")
+        h.now += 3601
+        let after = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertTrue(after.err.contains("no push"), after.err)
+        XCTAssertEqual(server.requests("fcm").count, 2)
+    }
+
+    /// The same question at one instant in two states: equal where every
+    /// install is told the same, different where one is told otherwise.
+    func testWhatUsersSeeIsOneDigestOfEveryAnswer() throws {
+        let h = Harness()
+        h.sample()
+        func seen(at t: Int64? = nil) throws -> String {
+            let store = try Store(path: h.db, mode: .read, user: "tester")
+            // The text the digest is of: a failure shows where the answers differ.
+            return try store.read { Impact.seenText(try store.snapshot(try store.requireProject("shop")), at: t ?? h.now) }
+        }
+        let before = try seen()
+        XCTAssertEqual(try seen(), before, "the same state, the same digest")
+        h.ok("version add 3.0 --platform ios --build 300")
+        XCTAssertEqual(try seen(), before, "a release still in its delay is offered to nobody")
+        XCTAssertNotEqual(try seen(at: h.now + 2 * 86_400), before, "once its delay is over, it is offered")
+        h.ok("notes set 2.0 --platform ios --locale en \"Other words\"")
+        let noted = try seen()
+        XCTAssertEqual(noted, before, "release notes are no answer")
+        for change in ["recommend 2.0 --platform ios --yes", "policy set 1.0 force --platform ios --yes", "rules set --release-delay 0 --yes",
+                       "maintenance start --until +1h --yes", "force 2.0.0 --platform android --yes"] {
+            h.ok(change)
+            XCTAssertNotEqual(try seen(), noted, "\(change) changes what installs are told")
+            h.ok("undo --yes")
+            XCTAssertEqual(try seen(), noted, "undo of \(change) restores it")
+        }
+    }
+
+    /// RelctlClient: relctl's push makes it download at once; a stale,
+    /// repeated, foreign or other notification changes nothing.
+    func testTheClientAnswersRelctlsPushAndNothingElse() throws {
+        let h = Harness()
+        h.sample()
+        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+            return XCTFail("nginx is not installed; .ci/run installs it (apt-get install nginx-light)")
+        }
+        let root = h.dir + "/www", port = 20000 + Int.random(in: 0..<20000)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try """
+        daemon off;
+        master_process off;
+        pid \(h.dir)/nginx.pid;
+        error_log \(h.dir)/nginx-error.log;
+        events { worker_connections 64; }
+        http { access_log off; server { listen 127.0.0.1:\(port); root \(root); } }
+        """.write(toFile: h.dir + "/nginx.conf", atomically: true, encoding: .utf8)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: nginx)
+        server.arguments = ["-c", h.dir + "/nginx.conf", "-p", h.dir]
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let file = URL(fileURLWithPath: root + "/control.json")
+        let first = ReleaseControlTests.published(h)
+        try Data(first).write(to: file)
+        let url = URL(string: "http://127.0.0.1:\(port)/control.json")!
+        var ready = false
+        for _ in 0..<50 where !ready {
+            usleep(100_000)
+            ready = (try? Data(contentsOf: url)) != nil
+        }
+        XCTAssertTrue(ready, "nginx did not answer")
+        let control = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, storage: URL(fileURLWithPath: h.dir + "/app"), clock: { [now = h.now] in now })
+        XCTAssertEqual(ReleaseControlTests.blocking { try? await control.refresh() }?.kind, .optional)
+        let seenBy = Counter(), alsoSeenBy = Counter()
+        let token = control.addListener { _ in seenBy.add() }
+        control.addListener { _ in alsoSeenBy.add() }
+        func push(_ info: [AnyHashable: Any], to client: ReleaseControl? = nil) -> (Bool, ReleaseControl.PushOutcome?) {
+            let box = AsyncBox<ReleaseControl.PushOutcome>(), done = DispatchSemaphore(value: 0)
+            let mine = (client ?? control).handlePush(info) { box.value = $0; done.signal() }
+            if mine { done.wait() }
+            return (mine, box.value)
+        }
+        XCTAssertEqual(push(["aps": ["content-available": 1], "other": "x"]).0, false, "not relctl's: the app handles it")
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "other", "relctlRevision": "5"]).1, .otherProject("other"))
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop"]).1, .malformed)
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "9", "relctlSha256": SHA256.hex(first)]).1, .alreadyHeld, "the bytes it holds")
+        // The file changes; the push naming it downloads at once, and every listener hears of it.
+        try Data(ReleaseControlTests.published(h) { $0.ok("force 2.0 --platform ios --yes") }).write(to: file)
+        guard case .downloaded(let state)? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100", "relctlSha256": String(repeating: "0", count: 64)]).1 else {
+            return XCTFail("a newer revision is downloaded")
+        }
+        XCTAssertEqual(state.kind, .required)
+        XCTAssertEqual(control.state()?.kind, .required)
+        XCTAssertEqual(seenBy.value, 1)
+        XCTAssertEqual(alsoSeenBy.value, 1)
+        // Late or repeated: ignored, across launches too (the revision is kept in storage).
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "99"]).1, .alreadyHeld)
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100"]).1, .alreadyHeld)
+        let relaunched = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, storage: URL(fileURLWithPath: h.dir + "/app"), clock: { [now = h.now] in now })
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100"], to: relaunched).1, .alreadyHeld)
+        // A removed listener hears nothing more.
+        control.removeListener(token)
+        try Data(ReleaseControlTests.published(h) { $0.ok("maintenance start --until +1h --yes") }).write(to: file)
+        guard case .downloaded(let later)? = push(["relctl": 1, "relctlProject": "shop", "relctlRevision": 200]).1 else { return XCTFail("numbers are read too") }
+        XCTAssertEqual(later.kind, .maintenance)
+        XCTAssertEqual(seenBy.value, 1)
+        XCTAssertEqual(alsoSeenBy.value, 2)
+    }
+}
+
+/// A count callbacks add to from any thread.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
