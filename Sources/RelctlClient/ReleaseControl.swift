@@ -106,8 +106,10 @@ public final class ReleaseControl: @unchecked Sendable {
         var nextDownload: Int64 = 0
         /// SHA-256 (hex) of the control.json bytes accepted last: a push naming them is already served.
         var heldSHA256: String?
-        /// The highest revision a push was acted on for (kept in storage): a push at or below it is stale.
+        /// The highest revision a push was answered for (kept in storage): one without a SHA-256 at or below it is stale.
         var pushRevision: Int64 = 0
+        /// What pushes are being answered now (a SHA-256, else "r" and the revision): the same push by FCM and APNs downloads once.
+        var pushesInFlight: Set<String> = []
         var listeners: [(id: UInt64, body: @Sendable (ReleaseState) -> Void)] = []
         var nextListener: UInt64 = 0
     }
@@ -133,7 +135,7 @@ public final class ReleaseControl: @unchecked Sendable {
     }
 
     /// A listener added with `addListener`, to remove it.
-    public struct ListenerToken: Hashable, Sendable { let id: UInt64 }
+    public struct ListenerToken: Hashable, Sendable { let owner: ObjectIdentifier; let id: UInt64 }
 
     /// Adds an observer called, after onChange, with every new state: several
     /// parts of an app can listen without replacing one another's onChange.
@@ -142,12 +144,13 @@ public final class ReleaseControl: @unchecked Sendable {
         locked { inner in
             inner.nextListener += 1
             inner.listeners.append((inner.nextListener, body))
-            return ListenerToken(id: inner.nextListener)
+            return ListenerToken(owner: ObjectIdentifier(self), id: inner.nextListener)
         }
     }
 
     /// Removes a listener; removing one twice, or one of another control, does nothing.
     public func removeListener(_ token: ListenerToken) {
+        guard token.owner == ObjectIdentifier(self) else { return }
         locked { inner in inner.listeners.removeAll { $0.id == token.id } }
     }
 
@@ -265,11 +268,16 @@ public final class ReleaseControl: @unchecked Sendable {
             throw failure
         }
         let state = try load(bytes)
-        guard let locale = state.update?.locale else { return state }
+        await fetchWhatsNew(for: state, from: source)
+        return self.state() ?? state
+    }
+
+    /// The release notes of the update `state` shows, from the what's-new file beside control.json.
+    private func fetchWhatsNew(for state: ReleaseState, from source: URL) async {
+        guard let locale = state.update?.locale else { return }
         let whatsNew = source.deletingLastPathComponent().appendingPathComponent(device.platform)
             .appendingPathComponent("whatsnew").appendingPathComponent("\(locale).json")
         if let notes = try? await ReleaseControl.fetch(whatsNew) { try? readWhatsNew(notes) }
-        return self.state() ?? state
     }
 
     /// What to show at `t` (default now); nil before any document was read.
@@ -476,10 +484,10 @@ public final class ReleaseControl: @unchecked Sendable {
         return ZoneRules(initial: (first.0, first.1), transitions: list)
     }
 
-    static func fetch(_ url: URL) async throws -> [UInt8] {
+    static func fetch(_ url: URL, timeout: TimeInterval = 30) async throws -> [UInt8] {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.timeoutInterval = 30
+        request.timeoutInterval = timeout
         let running = RunningRequest()
         let (data, response): (Data, URLResponse?) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -541,34 +549,77 @@ extension ReleaseControl {
     }
 
     /// Hands a notification to the control: true when it is relctl's (the
-    /// app has nothing more to do with it), false otherwise. When it names a
-    /// revision newer than the one held, control.json is downloaded at once
-    /// from `source` (the state goes to onChange and the listeners as always)
-    /// and `completion` is told how it went; a stale, repeated or foreign
-    /// one is ignored. Call it from the app delegate's
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
+    /// app has nothing more to do with it), false otherwise. A push naming
+    /// control.json bytes other than those held (or, without a SHA-256, a
+    /// revision newer than the one held) downloads it at once from `source`
+    /// (the state goes to onChange and the listeners as always) and
+    /// `completion` is told how it went, within about 25 s, iOS's budget
+    /// for a background push (release notes follow after it); a stale,
+    /// repeated, foreign or unreadable one is ignored. Call it from the app
+    /// delegate's `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`
     /// (and FirebaseMessaging's data messages), mapping `.downloaded` to
     /// `.newData`, `.failed` to `.failed` and the rest to `.noData`.
     @discardableResult
     public func handlePush(_ userInfo: [AnyHashable: Any], completion: (@Sendable (PushOutcome) -> Void)? = nil) -> Bool {
         guard let read = PushFields.read(userInfo) else { return false }
         guard let fields = read else { completion?(.malformed); return true }
+        let now = clock()
+        let key = fields.sha256 ?? "r\(fields.revision)"
         let decided = locked { inner -> PushOutcome? in
             let ours = project ?? inner.trust.project ?? inner.document?.project.slug
             if let ours, ours != fields.project { return .otherProject(fields.project) }
-            if let held = inner.heldSHA256, held == fields.sha256 { return .alreadyHeld }
-            let revision = max(inner.seal?.revision ?? 0, inner.pushRevision)
-            // The same revision again with other bytes is a second deploy within a second: fetched.
-            if fields.revision < revision || (fields.revision == revision && fields.sha256 == nil) { return .alreadyHeld }
-            inner.pushRevision = max(inner.pushRevision, fields.revision)
-            keep(Data(String(inner.pushRevision).utf8), as: "push-revision")
+            // A revision is an instant in seconds: one far ahead is none relctl wrote, and would silence every push after it.
+            if fields.revision > now + 86_400 { return .malformed }
+            if inner.pushesInFlight.contains(key) { return .alreadyHeld }
+            if let sha = fields.sha256 {
+                if sha == inner.heldSHA256 { return .alreadyHeld }
+            } else if fields.revision <= max(inner.seal?.revision ?? 0, inner.pushRevision) {
+                return .alreadyHeld
+            }
+            inner.pushesInFlight.insert(key)
             return nil
         }
         if let decided { completion?(decided); return true }
         Task {
-            do { completion?(.downloaded(try await refresh())) } catch { completion?(.failed((error as Error as? Failure) ?? .download("\(error)"))) }
+            let outcome = await answer(fields)
+            locked { _ = $0.pushesInFlight.remove(key) }
+            completion?(outcome)
+            if case .downloaded(let state) = outcome, let source { await fetchWhatsNew(for: state, from: source) }
         }
         return true
+    }
+
+    /// Downloads what the push names and reads it.
+    private func answer(_ fields: PushFields) async -> PushOutcome {
+        guard let source else { return .failed(.download("no source URL")) }
+        let bytes: [UInt8]
+        do {
+            var got = try await ReleaseControl.fetch(source, timeout: 15)
+            // A cache in front (a CDN) may still hold the bytes from before the push: asked once more past it.
+            if let sha = fields.sha256, ReleaseControl.hex(SHA256Digest.hash(got)) != sha,
+               var parts = URLComponents(url: source, resolvingAgainstBaseURL: false) {
+                parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: "relctl", value: String(sha.prefix(16)))]
+                if let busted = parts.url { got = try await ReleaseControl.fetch(busted, timeout: 8) }
+            }
+            bytes = got
+        } catch {
+            let failure = (error as? Failure) ?? .download("\(error)")
+            locked { $0.lastError = failure }
+            return .failed(failure)
+        }
+        do {
+            let state = try load(bytes)
+            // Acted on once it holds what the push named (not bytes a cache held back).
+            if fields.sha256 == nil || fields.sha256 == ReleaseControl.hex(SHA256Digest.hash(bytes)) {
+                locked { inner in
+                    inner.pushRevision = max(inner.pushRevision, fields.revision)
+                    keep(Data(String(inner.pushRevision).utf8), as: "push-revision")
+                }
+            }
+            return .downloaded(state)
+        } catch {
+            return .failed(error)
+        }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -341,17 +341,10 @@ extension Store {
     /// (ProjectSnapshot.versionsWithNotesRead); the others are marked not
     /// read, so a format that asked for them would stop, not go without.
     public func snapshot(_ project: ProjectRecord, notesShownAt t: Int64? = nil) throws -> ProjectSnapshot {
-        let platforms = try platforms(project: project.id)
-        var versions: [Int64: [VersionRecord]] = [:]
-        for p in platforms { versions[p.id] = try self.versions(platform: p.id, withNotes: t == nil) }
-        var snapshot = ProjectSnapshot(project: project, platforms: platforms, versions: versions,
-                                       windows: try maintenanceWindows(project: project.id),
-                                       messages: MessageResolver(overrides: try messageOverrides(project: project.id),
-                                                                 defaultLocale: project.defaultLocale))
-        snapshot.store = try storeEvidence(project: project.id)
+        var snapshot = try snapshot(project, withNotes: t == nil)
         guard let t else { return snapshot }
         let shown = snapshot.versionsWithNotesRead(at: t)
-        for p in platforms {
+        for p in snapshot.platforms {
             guard var list = snapshot.versions[p.id] else { continue }
             let wanted = list.indices.filter { shown.contains(list[$0].id) }
             // Most of them (what's new listing every version): one read of them all.
@@ -371,6 +364,23 @@ extension Store {
             }
             snapshot.noteLocales = locales
         }
+        return snapshot
+    }
+
+    /// A project as the evaluator reads it, without release notes (no answer
+    /// depends on them, and a fleet has hundreds of thousands): what deploy
+    /// digests to tell whether what users see changed (Impact.seen).
+    public func answersSnapshot(_ project: ProjectRecord) throws -> ProjectSnapshot { try snapshot(project, withNotes: false) }
+
+    private func snapshot(_ project: ProjectRecord, withNotes: Bool) throws -> ProjectSnapshot {
+        let platforms = try platforms(project: project.id)
+        var versions: [Int64: [VersionRecord]] = [:]
+        for p in platforms { versions[p.id] = try self.versions(platform: p.id, withNotes: withNotes) }
+        var snapshot = ProjectSnapshot(project: project, platforms: platforms, versions: versions,
+                                       windows: try maintenanceWindows(project: project.id),
+                                       messages: MessageResolver(overrides: try messageOverrides(project: project.id),
+                                                                 defaultLocale: project.defaultLocale))
+        snapshot.store = try storeEvidence(project: project.id)
         return snapshot
     }
 

@@ -168,15 +168,21 @@ final class PushTests: XCTestCase {
         XCTAssertTrue(h.ok("log").out.contains("push shop revision \(h.now) failed: fcm 429 RESOURCE_EXHAUSTED"))
         // Apple down: retried once, then said; a device Apple no longer knows is named for removal.
         try server.write("mode", "apns-down\n")
+        let asked = server.requests("apns").count
         let down = h.run("push \(server.apns) --urgent")
         XCTAssertEqual(down.status, 1)
         XCTAssertTrue(down.err.contains("503 ServiceUnavailable"), down.err)
+        XCTAssertEqual(server.requests("apns").count - asked, 4, "each of the two devices asked twice")
         try server.write("mode", "")
-        try server.write("unregistered", String(repeating: "b", count: 64) + "\n")
+        // Twenty devices sent at once: each answer is the one of its own device.
+        let tokens = (0..<20).map { String(format: "%064x", $0 * 7919 + 1) }
+        try server.write("tokens.txt", tokens.joined(separator: "\n"))
+        let gone = [1, 4, 5, 13, 19].map { tokens[$0] }
+        try server.write("unregistered", gone.joined(separator: "\n") + "\n")
         let stale = h.ok("push \(server.apns) --urgent --json")
         let report = try XCTUnwrap(stale.json as? [String: Any])
-        XCTAssertEqual(report["staleTokens"] as? [String], [String(repeating: "b", count: 64)])
-        XCTAssertTrue((report["lines"] as? [String])?.first?.contains("sent to 1 of 2 devices; 1 token no longer valid") == true, "\(report)")
+        XCTAssertEqual(Set(report["staleTokens"] as? [String] ?? []), Set(gone))
+        XCTAssertTrue((report["lines"] as? [String])?.first?.contains("sent to 15 of 20 devices; 5 tokens no longer valid") == true, "\(report)")
         // Google refusing the service account: said, nothing sent.
         try server.write("mode", "oauth-refuse\n")
         h.env["RELCTL_CACHE_DIR"] = h.dir + "/empty-cache"
@@ -195,6 +201,16 @@ final class PushTests: XCTestCase {
         XCTAssertTrue(r.out.contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion="))
         XCTAssertEqual(server.requests().count, 0)
         XCTAssertFalse(h.ok("log").out.contains("push shop"))
+        // With live tokens in the cache, a dry run prints none of them.
+        h.ok("push \(server.fcm)")
+        let cache = h.dir + "/cache"
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("fcm-") }
+        let token = try XCTUnwrap(String(contentsOfFile: cache + "/" + XCTUnwrap(cached.first), encoding: .utf8).split(separator: " ").last)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(token, "mock-access-1")
+        let again = h.ok("push \(server.fcm) --dry-run --json")
+        XCTAssertFalse(again.out.contains(token), again.out)
+        XCTAssertEqual(server.requests("oauth").count, 1, "a dry run asks Google nothing")
     }
 
     func testBadPushOptionsAreRefusedBeforeAnythingIsSent() throws {
@@ -202,11 +218,11 @@ final class PushTests: XCTestCase {
         h.fails("push", status: 2, "push names no service")
         h.fails("push --apns-key \(server.dir)/apns.p8 --apns-tokens \(server.dir)/tokens.txt", status: 2, "--apns-key-id and --apns-team-id not given")
         h.fails("push --apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ", status: 2, "no --apns-tokens")
-        h.fails("push --apns-key \(server.dir)/sa.pem --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/tokens.txt", status: 2, "not a P-256")
-        h.fails("push --fcm-credentials \(server.dir)/apns.json", status: 2, "not a service-account key")
+        h.fails("push --apns-key \(server.dir)/sa.pem --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/tokens.txt", status: 1, "not a P-256")
+        h.fails("push --fcm-credentials \(server.dir)/apns.json", status: 1, "not a service-account key")
         h.fails("push \(server.fcm) --fcm-topic \"bad topic\"", status: 2, "not an FCM topic name")
         try server.write("bad-tokens", "abc\n")
-        h.fails("push \(server.apns.replacingOccurrences(of: "tokens.txt", with: "bad-tokens"))", status: 2, "bad-tokens:1 is not a device token")
+        h.fails("push \(server.apns.replacingOccurrences(of: "tokens.txt", with: "bad-tokens"))", status: 1, "bad-tokens:1 is not a device token")
         h.fails("deploy out remote \(server.fcm)", status: 2, "deploy sends none without --push")
         h.ok("project add two --name Two")
         h.ok("platform add ios -p two --bundle-id com.example.two")
@@ -251,14 +267,36 @@ final class PushTests: XCTestCase {
         let held = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
         XCTAssertTrue(held.err.contains("shop: no push: 2 in the last hour already"), held.err)
         XCTAssertEqual(server.requests("fcm").count, 2)
+        // A push that fails once the files are live: the deploy says so (exit 1), and deploying again is the retry.
+        h.now += 3601
+        try server.write("clock-offset", "3601")
+        h.ok("rules set --release-delay 0 --yes")
+        h.ok("publish \(out) -q")
+        let dry = h.ok("deploy \(out) \(remote) --push \(server.fcm) --dry-run")
+        XCTAssertTrue(dry.err.contains("shop: would push (fcm topic relctl-shop)"), dry.err)
+        try server.write("mode", "fcm-unavailable\n")
+        let failed = h.run("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.err.contains("the files are live on \(remote), but the push to shop was not sent: fcm 503 UNAVAILABLE"), failed.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: remote + "/shop/control.json")), try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json")))
+        try server.write("mode", "")
+        h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 3, "the push the failure owed")
+        // With APNs too, a project without a tokens file of its own is left to FCM, and said.
+        h.ok("force 1.1 --platform ios --yes")
+        h.ok("publish \(out) -q")
+        let lenient = h.ok("deploy \(out) \(remote) --push \(server.fcm) --apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/{project}-tokens.txt")
+        XCTAssertTrue(lenient.err.contains("shop: no APNs push: no tokens file \(server.dir)/shop-tokens.txt"), lenient.err)
+        XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 4)
         // A deploy without --push records what users see all the same: the next --push has nothing to send.
         h.ok("force 2.0 --platform ios --yes")
         h.ok("publish \(out) -q")
         h.ok("deploy \(out) \(remote)")
         h.now += 3601
+        try server.write("clock-offset", "7202")
         let after = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
         XCTAssertTrue(after.err.contains("no push"), after.err)
-        XCTAssertEqual(server.requests("fcm").count, 2)
+        XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 4)
     }
 
     /// The same question at one instant in two states: equal where every
@@ -269,12 +307,14 @@ final class PushTests: XCTestCase {
         func seen(at t: Int64? = nil) throws -> String {
             let store = try Store(path: h.db, mode: .read, user: "tester")
             // The text the digest is of: a failure shows where the answers differ.
-            return try store.read { Impact.seenText(try store.snapshot(try store.requireProject("shop")), at: t ?? h.now) }
+            return try store.read { Impact.seenText(try store.answersSnapshot(try store.requireProject("shop")), at: t ?? h.now) }
         }
         let before = try seen()
         XCTAssertEqual(try seen(), before, "the same state, the same digest")
-        h.ok("version add 3.0 --platform ios --build 300")
-        XCTAssertEqual(try seen(), before, "a release still in its delay is offered to nobody")
+        h.ok("version add 3.0 --platform ios --build 300 --min-os 17.0")
+        XCTAssertEqual(try seen(), before, "a release still in its delay is offered to nobody, and its minimum OS tells nobody anything else")
+        h.ok("version add 0.9 --platform ios --build 90 --released 2025-06-01T00:00:00Z")
+        XCTAssertEqual(try seen(), before, "an older release told what the oldest was told")
         XCTAssertNotEqual(try seen(at: h.now + 2 * 86_400), before, "once its delay is over, it is offered")
         h.ok("notes set 2.0 --platform ios --locale en \"Other words\"")
         let noted = try seen()
@@ -286,6 +326,14 @@ final class PushTests: XCTestCase {
             h.ok("undo --yes")
             XCTAssertEqual(try seen(), noted, "undo of \(change) restores it")
         }
+        // A rollout: each step is what users see change, a halt is not (nobody is told otherwise then).
+        h.ok("rules set --release-delay 0 --yes")
+        h.ok("recommend 3.0 --platform ios --rollout 10,50,100 --every 1d --allow-lockout --yes")
+        let first = try seen()
+        XCTAssertNotEqual(try seen(at: h.now + 86_400), first, "the step to 50 %")
+        h.ok("rollout halt --platform ios --yes")
+        XCTAssertEqual(try seen(), first, "halted where it was")
+        XCTAssertEqual(try seen(at: h.now + 86_400), first, "and it stays there")
     }
 
     /// RelctlClient: relctl's push makes it download at once; a stale,
@@ -337,8 +385,11 @@ final class PushTests: XCTestCase {
         XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop"]).1, .malformed)
         XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "9", "relctlSha256": SHA256.hex(first)]).1, .alreadyHeld, "the bytes it holds")
         // The file changes; the push naming it downloads at once, and every listener hears of it.
-        try Data(ReleaseControlTests.published(h) { $0.ok("force 2.0 --platform ios --yes") }).write(to: file)
-        guard case .downloaded(let state)? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100", "relctlSha256": String(repeating: "0", count: 64)]).1 else {
+        let forced = ReleaseControlTests.published(h) { $0.ok("force 2.0 --platform ios --yes") }
+        try Data(forced).write(to: file)
+        // A revision no relctl wrote (far ahead) is refused: it would silence every push after it.
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "9223372036854775807"]).1, .malformed)
+        guard case .downloaded(let state)? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100", "relctlSha256": SHA256.hex(forced)]).1 else {
             return XCTFail("a newer revision is downloaded")
         }
         XCTAssertEqual(state.kind, .required)
@@ -350,6 +401,18 @@ final class PushTests: XCTestCase {
         XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100"]).1, .alreadyHeld)
         let relaunched = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, storage: URL(fileURLWithPath: h.dir + "/app"), clock: { [now = h.now] in now })
         XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "100"], to: relaunched).1, .alreadyHeld)
+        // The same revision with other bytes (a second deploy within a second, a signed file's older revision): fetched.
+        let other = ReleaseControlTests.published(h) { $0.ok("recommend 1.1 --platform ios --yes") }
+        try Data(other).write(to: file)
+        guard case .downloaded? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "50", "relctlSha256": SHA256.hex(other)]).1 else {
+            return XCTFail("other bytes are fetched whatever the revision")
+        }
+        XCTAssertEqual(seenBy.value, 1, "the state did not change: nobody is told")
+        // A download that fails is said, and leaves what was held.
+        let lost = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: URL(string: "http://127.0.0.1:\(port)/gone.json")!, clock: { [now = h.now] in now })
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "300"], to: lost).1, .failed(.download("HTTP 404 from http://127.0.0.1:\(port)/gone.json")))
+        // A token is its own control's: another's removes nothing.
+        lost.removeListener(token)
         // A removed listener hears nothing more.
         control.removeListener(token)
         try Data(ReleaseControlTests.published(h) { $0.ok("maintenance start --until +1h --yes") }).write(to: file)

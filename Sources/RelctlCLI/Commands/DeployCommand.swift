@@ -78,7 +78,7 @@ enum DeployCommand {
         }
         let database = try store.read { try TreeCurrency.Database.current(store) }
         // What each project's users see now (the tree says what the database says, checked next).
-        let projects = try store.read { try store.projects().map { p in (p, try store.platforms(project: p.id), try store.snapshot(p)) } }
+        let projects = try store.read { try store.projects().map { p in (p, try store.platforms(project: p.id), try store.answersSnapshot(p)) } }
         // What the tree was published from is the tree's state's record (index.json names no database).
         guard let recorded = TreeCurrency.Record.recorded(root: root) else {
             throw RelctlError.failure("\(dir) holds no record of the database state it was published from (\(root)/\(TreeState.name) is missing, or describes another index.json); nothing was uploaded",
@@ -93,8 +93,18 @@ enum DeployCommand {
         }
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
         let seen = Dictionary(uniqueKeysWithValues: projects.map { ($0.0.slug, Impact.seen($0.2, at: now)) })
-        // Resolved before anything is sent: a project with no topic is said now, not after the upload.
-        let pushTargets = try pushSetup.map { setup in try projects.map { try setup.target($0.0, platforms: $0.1) } }
+        // Resolved before anything is sent (targets, curl, the database the pushes are logged in):
+        // what stops a push is said now, not once the files are live.
+        var push: (sender: PushSender, log: Store, targets: [PushSetup.Target])?
+        if let setup = pushSetup {
+            let targets = try projects.map { try setup.target($0.0, platforms: $0.1, lenient: true) }
+            let log: Store
+            do { log = inv.dryRun ? store : try inv.store(.write) } catch {
+                throw RelctlError.failure("deploy --push logs each push in the database, which cannot be written: \(RelctlError.from(error).message); nothing was uploaded",
+                                          hint: "deploy from a database you can write, or without --push")
+            }
+            push = (PushSender(setup: setup, curl: inv.dryRun ? nil : try Curl.find(inv.context.env), now: { inv.now }, dryRun: inv.dryRun), log, targets)
+        }
 
         let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
         let record = remoteIndex.bytes == nil ? Rclone.Record() : try tool.record()
@@ -134,21 +144,21 @@ enum DeployCommand {
             guard (try? FileSystem.writeFile(list, Array(sent.sorted().map { $0 + "\n" }.joined().utf8))) != nil else { return "" }
             return "; the \(sent.count) path\(sent.count == 1 ? "" : "s") sent so far \(sent.count == 1 ? "is" : "are") in \(list)"
         }
+        // The record as it goes: deletions owed and what users see are updated after the steps.
+        var pending = record
         if !inv.dryRun {
             // The record goes just before index.json, which readers go by: it names the new release
             // and the deletions it owes, which only this record names once index.json is replaced.
-            var written = record
-            written.deleting = plan.deletions
-            written.seen = seen
+            pending.deleting = plan.deletions
             if theirs != ours {
-                written.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
+                pending.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
                 // What the remote's release is now made from: each part's newest revision here
                 // (which holds the one the remote had, unless taken back on purpose).
-                written.lineage = lineage.mapValues { $0.compactMapValues(\.first) }
+                pending.lineage = lineage.mapValues { $0.compactMapValues(\.first) }
             }
             for step in plan.steps {
-                if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && written != record {
-                    do { try tool.write(written) } catch {
+                if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && pending != record {
+                    do { try tool.write(pending) } catch {
                         throw RelctlError.failure("deploying to \(remote) failed while recording the release in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); index.json was not replaced, so readers still get the previous release" + listSent(),
                                                   hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                     }
@@ -171,28 +181,39 @@ enum DeployCommand {
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                 }
             }
-            // Made: the record no longer owes them (left, the next deploy would only find them gone).
-            // A deploy that sent no file records what users see all the same (a rollout step, a window that began).
-            if !written.deleting.isEmpty {
-                written.deleting = []
-                try? tool.write(written)
-            } else if plan.steps.isEmpty && written.seen != record.seen {
-                do { try tool.write(written) } catch {
-                    inv.warn("cannot record what users see in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); the next deploy --push pushes again")
-                }
-            }
         }
         // Pushed only now: a push that arrives before the files makes apps fetch the old ones.
         var pushed: [PushCommand.Outcome] = []
-        if let setup = pushSetup, let targets = pushTargets {
-            let sender = PushSender(setup: setup, curl: inv.dryRun ? nil : try Curl.find(inv.context.env), now: { inv.now }, dryRun: inv.dryRun)
-            // Each push is logged (and counted against the hour) in the database.
-            let log = inv.dryRun ? store : try inv.store(.write)
-            for (project, target) in zip(projects.map(\.0), targets) where record.seen[project.slug] != seen[project.slug] {
+        // What users see, as the record keeps it: a project whose push was held back or failed
+        // keeps the digest of the last push, so the next deploy pushes it (deploying again is the retry).
+        var recordedSeen = seen
+        if let push {
+            for (project, target) in zip(projects.map(\.0), push.targets) where record.seen[project.slug] != seen[project.slug] {
+                if let why = target.skipped { inv.info("\(project.slug): \(why)") }
+                guard !target.words.isEmpty else { continue }
                 let path = FileKinds.control.path(project: project.slug)
-                let hint = PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? now, sha256: local.files[path]?.sha256)
-                pushed.append(try PushCommand.send(inv, log, sender, hint, target,
-                                                   why: record.seen[project.slug] == nil ? "deploy to \(remote), no earlier record of what users saw" : "deploy to \(remote), what users see changed"))
+                // A signed file's own revision, else this instant (the real one, not --at: revisions only grow).
+                let hint = PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? inv.now, sha256: local.files[path]?.sha256)
+                var outcome: PushCommand.Outcome
+                do {
+                    outcome = try PushCommand.send(inv, push.log, push.sender, hint, target,
+                                                   why: record.seen[project.slug] == nil ? "deploy to \(remote), no earlier record of what users saw" : "deploy to \(remote), what users see changed")
+                } catch {
+                    // The files are live: the record is still finished, and the failure said with the others.
+                    outcome = PushCommand.Outcome(hint: hint, target: target, dryRun: inv.dryRun)
+                    outcome.report.failures = [RelctlError.from(error).message]
+                }
+                if !outcome.sent { recordedSeen[project.slug] = record.seen[project.slug] }
+                pushed.append(outcome)
+            }
+        }
+        if !inv.dryRun, !pending.deleting.isEmpty || pending.seen != recordedSeen {
+            // Made: the record no longer owes the deletions (left, the next deploy would only find them gone),
+            // and says what users see now; a deploy that sent no file records it all the same (a window that began).
+            pending.deleting = []
+            pending.seen = recordedSeen
+            do { try tool.write(pending) } catch {
+                inv.warn("cannot update \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); the files are live, and the next deploy finishes the record")
             }
         }
         if let list = changedList {

@@ -10,9 +10,9 @@ enum PushCommand {
     static let discussion = "A push is a hint, never the channel: it says \"revision N of project P exists\" (relctlProject, relctlRevision and, from deploy, relctlSha256 of the control.json deployed), and the app fetches control.json itself (RelctlClient's handlePush). It goes to an FCM topic (HTTP v1, with an OAuth token from the service account; FCM reaches iOS too) and/or straight to APNs devices (HTTP/2, a provider token signed with the team's .p8 key), as a background push: content-available, apns-push-type background, priority 5, normal priority on Android; nothing is shown to users. At most \(Store.pushesPerHour) pushes per project in an hour (Apple's advice for background pushes), unless --urgent; each is in 'relctl log'. Tokens are reused between runs (a provider token up to 50 minutes, an access token until 5 minutes before it expires) from RELCTL_CACHE_DIR, else ~/.cache/relctl, readable by the owner alone. RELCTL_APNS_URL, RELCTL_FCM_URL and RELCTL_OAUTH_URL move the endpoints (a proxy, a local test server; curl trusts CURL_CA_BUNDLE)."
 
     static let command: RunnableCommand = RunnableCommand(
-        "push", abstract: "Tell a project's apps, by a silent push, that new files exist: they fetch control.json at once.",
+        "push", abstract: "Tell a project's apps, by a silent push, that new files exist, so apps in the background fetch control.json before their next poll.",
         discussion: discussion,
-        options: PushSetup.options + [Shared.dryRun],
+        options: PushSetup.options + [Option("dry-run", short: "n", help: "Print the exact requests (a bearer token's signature withheld), and send nothing.")],
         examples: [Example("relctl push --fcm-credentials sa.json", "Push to the FCM topic relctl-<project>, which the apps subscribe to."),
                    Example("relctl push --apns-key AuthKey_ABC123DEFG.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens tokens.txt",
                            "Push straight to the devices in tokens.txt, to the bundle id of the project's iOS platform."),
@@ -77,17 +77,23 @@ enum PushCommand {
     static func send(_ inv: Invocation, _ store: Store, _ sender: PushSender, _ hint: PushHint, _ target: PushSetup.Target, why: String) throws -> Outcome {
         var outcome = Outcome(hint: hint, target: target, dryRun: inv.dryRun)
         let action = "push \(hint.project) revision \(hint.revision) (\(why)): \(target.words)" + (sender.setup.urgent ? ", urgent" : "")
+        // Both rows at the push's instant: a failure logged later would outlast its push in the hour's count.
+        let at = inv.now
         if inv.dryRun {
-            let recent = try store.read { try store.recentPushes(project: hint.project, now: inv.now) }
+            let recent = try store.read { try store.recentPushes(project: hint.project, now: at) }
             if !sender.setup.urgent && recent >= Store.pushesPerHour { outcome.heldBack = recent }
         } else {
-            outcome.heldBack = try store.logPush(project: hint.project, action, urgent: sender.setup.urgent, now: inv.now)
+            outcome.heldBack = try store.logPush(project: hint.project, action, urgent: sender.setup.urgent, now: at)
         }
         guard outcome.heldBack == nil else { return outcome }
-        outcome.report = try sender.send(hint, to: target)
-        if !inv.dryRun && !outcome.report.delivered {
-            try store.logPushFailed(project: hint.project, "push \(hint.project) revision \(hint.revision) failed: " + (outcome.report.failures.first ?? "no service took it"), now: inv.now)
+        func failed(_ why: String) throws {
+            try store.logPushFailed(project: hint.project, "push \(hint.project) revision \(hint.revision) failed: " + why, now: at)
         }
+        do { outcome.report = try sender.send(hint, to: target) } catch {
+            if !inv.dryRun { try? failed(RelctlError.from(error).message) }
+            throw error
+        }
+        if !inv.dryRun && !outcome.report.delivered { try failed(outcome.report.failures.first ?? "no service took it") }
         return outcome
     }
 }

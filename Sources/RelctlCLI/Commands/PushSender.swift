@@ -79,6 +79,8 @@ struct PushSetup {
         var apnsTopic: String?
         var tokens: [String] = []
         var fcmTopic: String?
+        /// Why a service configured does not reach it (deploy: APNs for a project without a tokens file).
+        var skipped: String?
         /// Which services it reaches, in a few words (for the log and the output).
         var words: String {
             var out: [String] = []
@@ -88,7 +90,9 @@ struct PushSetup {
         }
     }
 
-    func target(_ project: ProjectRecord, platforms: [PlatformRecord]) throws -> Target {
+    /// `lenient`: a project APNs cannot reach (no bundle id to send to, no tokens file of its
+    /// own) is left to FCM, said in `skipped`, instead of refusing the whole run (deploy's many projects).
+    func target(_ project: ProjectRecord, platforms: [PlatformRecord], lenient: Bool = false) throws -> Target {
         var t = Target(project: project.slug)
         if fcm != nil {
             let topic = fcmTopic.replacingProject(project.slug)
@@ -100,6 +104,11 @@ struct PushSetup {
         }
         if apns != nil, let tokensFile = apnsTokens {
             let bundles = Set(platforms.filter(\.isApple).compactMap(\.bundleID))
+            let file = tokensFile.replacingProject(project.slug)
+            if lenient, apnsTopic == nil && bundles.count != 1 || FileSystem.kind(of: file) == .missing {
+                t.skipped = "no APNs push: " + (FileSystem.kind(of: file) == .missing ? "no tokens file \(file)" : "no one bundle id of an Apple platform to send to")
+                return t
+            }
             guard let topic = apnsTopic.map({ $0.replacingProject(project.slug) }) ?? (bundles.count == 1 ? bundles.first : nil) else {
                 throw RelctlError.usage("no APNs topic for \(project.slug): " + (bundles.isEmpty ? "its Apple platforms name no bundle id" : "its Apple platforms name several bundle ids (\(bundles.sorted().joined(separator: ", ")))"),
                                         hint: "give the app's bundle id with --apns-topic BUNDLE (or RELCTL_APNS_TOPIC)")
@@ -108,7 +117,7 @@ struct PushSetup {
                 throw RelctlError.usage("--apns-topic '\(topic)' is not a bundle id", hint: "give the app's bundle id, like com.example.shop")
             }
             t.apnsTopic = topic
-            t.tokens = try PushSetup.tokens(tokensFile.replacingProject(project.slug))
+            t.tokens = try PushSetup.tokens(file)
         }
         return t
     }
@@ -120,21 +129,21 @@ struct PushSetup {
     static func tokens(_ file: String) throws -> [String] {
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(file, limit: 32 << 20) } catch let e as PublishError {
-            throw RelctlError.usage("cannot read the device tokens: \(e.message)", hint: "give a file of the app's device tokens, one per line, with --apns-tokens FILE")
+            throw RelctlError.failure("cannot read the device tokens: \(e.message)", hint: "give a file of the app's device tokens, one per line, with --apns-tokens FILE")
         }
         var out: [String] = [], seen = Set<String>()
         for (n, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let token = line.trimmingSpaces().lowercased()
             if token.isEmpty || token.hasPrefix("#") { continue }
             guard token.utf8.count % 2 == 0, (64...200).contains(token.utf8.count), token.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
-                throw RelctlError.usage("\(file):\(n + 1) is not a device token (64 to 200 hex digits)", hint: "write each token as hex, one per line (# starts a comment)")
+                throw RelctlError.failure("\(file):\(n + 1) is not a device token (64 to 200 hex digits)", hint: "write each token as hex, one per line (# starts a comment)")
             }
             if seen.insert(token).inserted { out.append(token) }
             guard out.count <= maximumTokens else {
-                throw RelctlError.usage("\(file) holds more than \(maximumTokens) device tokens", hint: "reach that many installs through an FCM topic (--fcm-credentials, --fcm-topic)")
+                throw RelctlError.failure("\(file) holds more than \(maximumTokens) device tokens", hint: "reach that many installs through an FCM topic (--fcm-credentials, --fcm-topic)")
             }
         }
-        guard !out.isEmpty else { throw RelctlError.usage("\(file) holds no device token", hint: "write the app's device tokens, one per line") }
+        guard !out.isEmpty else { throw RelctlError.failure("\(file) holds no device token", hint: "write the app's device tokens, one per line") }
         return out
     }
 }
@@ -182,14 +191,15 @@ final class PushSender {
     private func apnsToken(_ creds: APNsCredentials, renew: Bool) throws -> (token: String, minted: Bool) {
         if !renew, let t = apnsJWT { return t }
         let t = now()
-        if !renew, let cached = setup.cache?.read(creds.cacheName), cached.at <= t + 60, t - cached.at < 50 * 60 {
-            apnsJWT = (cached.token, false)
-            return apnsJWT!
+        // Under the cache's lock: two deploys at once mint one token between them, not two.
+        let made = try TokenCache.locked(setup.cache) { () throws -> (String, Bool) in
+            if !renew, let cached = setup.cache?.read(creds.cacheName), cached.at <= t + 60, t - cached.at < 50 * 60 { return (cached.token, false) }
+            let token = try creds.token(issuedAt: t)
+            if !dryRun { setup.cache?.write(creds.cacheName, at: t, token: token) }
+            return (token, true)
         }
-        let token = try creds.token(issuedAt: t)
-        if !dryRun { setup.cache?.write(creds.cacheName, at: t, token: token) }
-        apnsJWT = (token, true)
-        return apnsJWT!
+        apnsJWT = made
+        return made
     }
 
     private func apnsRequests(_ hint: PushHint, topic: String, tokens: [String], jwt: String) -> [HTTPRequest] {
@@ -227,7 +237,8 @@ final class PushSender {
         for (i, a) in answers.enumerated() {
             switch (a.status, a.field("reason")) {
             case (200, _): sent += 1
-            case (410, _), (400, "BadDeviceToken"?), (400, "DeviceTokenNotForTopic"?): report.stale.append(tokens[i])
+            // Only 410 says the app is gone from the device; BadDeviceToken is as often a token of the other environment.
+            case (410, _): report.stale.append(tokens[i])
             case (429, "TooManyRequests"?): throttled += 1
             default: failed[a.why, default: 0] += 1
             }
@@ -238,9 +249,20 @@ final class PushSender {
         if throttled > 0 { line += "; \(throttled) held back by APNs (too many pushes to one device)" }
         for (why, n) in failed.sorted(by: { $0.key < $1.key }) {
             line += "; \(n) failed: \(why)"
-            report.failures.append("apns \(why)" + (why.contains("InvalidProviderToken") ? " (check --apns-key-id and --apns-team-id belong to the key)" : why.contains("TooManyProviderTokenUpdates") ? " (a new provider token within 20 minutes of the last: keep RELCTL_CACHE_DIR between runs)" : ""))
+            report.failures.append("apns \(why)" + PushSender.advice(why))
         }
         report.lines.append(line)
+    }
+
+    /// What an APNs refusal usually means, for the person reading it.
+    static func advice(_ why: String) -> String {
+        let known = [("InvalidProviderToken", " (check that --apns-key-id and --apns-team-id belong to the key)"),
+                     ("TooManyProviderTokenUpdates", " (a new provider token within 20 minutes of the last: keep RELCTL_CACHE_DIR between runs)"),
+                     ("BadDeviceToken", " (tokens of a development build need --apns-sandbox, of a store build none)"),
+                     ("DeviceTokenNotForTopic", " (the tokens are of another app: check --apns-topic)"),
+                     ("TopicDisallowed", " (the key may not send to this bundle id: check --apns-topic)"),
+                     ("BadTopic", " (check --apns-topic)")]
+        return known.first { why.contains($0.0) }?.1 ?? ""
     }
 
     // MARK: FCM
@@ -249,7 +271,8 @@ final class PushSender {
     private func fcmToken(_ account: ServiceAccount, renew: Bool, report: inout PushReport) throws -> (token: String, minted: Bool)? {
         if !renew, let t = fcmAccess { return t }
         let t = now()
-        if !renew, let cached = setup.cache?.read(account.cacheName), cached.at - t > 300 {
+        // A dry run shows where the token would come from, never a live one.
+        if !renew, !dryRun, let cached = setup.cache?.read(account.cacheName), cached.at - t > 300 {
             fcmAccess = (cached.token, false)
             return fcmAccess
         }
@@ -282,7 +305,7 @@ final class PushSender {
         func request(_ token: String) -> HTTPRequest {
             HTTPRequest(url: "\(setup.fcmBase)/v1/projects/\(account.projectID)/messages:send",
                         headers: [("authorization", "Bearer \(token)"), ("content-type", "application/json; charset=utf-8")], body: hint.fcmBody(topic: topic),
-                        shownHeaders: [("authorization", "Bearer " + (dryRun ? token : "<access token withheld>")), ("content-type", "application/json; charset=utf-8")])
+                        shownHeaders: [("authorization", "Bearer <access token withheld>"), ("content-type", "application/json; charset=utf-8")])
         }
         guard !dryRun, let curl else { report.requests.append(request(access.token)); return }
         var answer = try curl.send([request(access.token)], http2: false)[0]

@@ -18,9 +18,23 @@ struct Curl {
     let path: String
     let env: [String: String]
 
+    /// curl on PATH, new enough for what `send` asks of it (%{exitcode} and
+    /// %{errormsg} in --write-out: 7.75) and built with HTTP/2, which APNs requires.
     static func find(_ env: [String: String]) throws -> Curl {
         guard let path = Spawn.find("curl", env: env) else {
             throw RelctlError.failure("curl is not installed (or not on PATH): relctl sends pushes through it", hint: "install it (apt-get install curl)")
+        }
+        guard let version = Spawn.capture(path, ["-q", "--version"], env: env, limit: 64 << 10), version.status == 0 else {
+            throw RelctlError.failure("cannot run \(path) --version", hint: "check that curl runs: curl --version")
+        }
+        let text = String(decoding: version.stdout, as: UTF8.self)
+        let number = text.split(separator: " ").dropFirst().first.map { $0.split(separator: ".").compactMap { Int($0) } } ?? []
+        guard number.count >= 2, (number[0], number[1]) >= (7, 75) else {
+            throw RelctlError.failure("\(path) is older than curl 7.75, which relctl needs to send pushes (\(text.split(separator: "\n").first ?? ""))",
+                                      hint: "install a newer curl (Debian 12, Ubuntu 22.04 and later have one)")
+        }
+        guard text.split(separator: "\n").contains(where: { $0.hasPrefix("Features:") && $0.split(separator: " ").contains("HTTP2") }) else {
+            throw RelctlError.failure("\(path) was built without HTTP/2, which APNs requires", hint: "install a curl built with nghttp2 (Debian's curl is)")
         }
         return Curl(path: path, env: env)
     }
@@ -42,27 +56,32 @@ struct Curl {
             unlink(dir + "/config")
             rmdir(dir)
         }
-        func quoted(_ s: String) -> String {
-            "\"" + s.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] } + "\""
+        // Every value is checked where it comes from; a line break here would start another option all the same.
+        func quoted(_ s: String) throws -> String {
+            guard !s.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else {
+                throw RelctlError.failure("a request holds a control character, which curl's config cannot carry", hint: "check the push options for a stray line break")
+            }
+            return "\"" + s.flatMap { $0 == "\\" || $0 == "\"" ? ["\\", $0] : [$0] } + "\""
         }
         var config = ""
         for (i, r) in requests.enumerated() {
             try FileSystem.writeFile("\(dir)/body\(i)", r.body)
             if i > 0 { config += "next\n" }
-            config += "url = \(quoted(r.url))\n"
+            config += "url = \(try quoted(r.url))\n"
             config += http2 ? "http2\n" : ""
             config += "request = \"POST\"\n"
-            for (name, value) in r.headers { config += "header = \(quoted("\(name): \(value)"))\n" }
-            config += "data-binary = \(quoted("@\(dir)/body\(i)"))\n"
-            config += "output = \(quoted("\(dir)/out\(i)"))\n"
-            config += "dump-header = \(quoted("\(dir)/head\(i)"))\n"
+            for (name, value) in r.headers { config += "header = \(try quoted("\(name): \(value)"))\n" }
+            config += "data-binary = \(try quoted("@\(dir)/body\(i)"))\n"
+            config += "output = \(try quoted("\(dir)/out\(i)"))\n"
+            config += "dump-header = \(try quoted("\(dir)/head\(i)"))\n"
             config += "max-filesize = \(Curl.answerLimit)\nmax-time = 20\nconnect-timeout = 10\nproto = \"=http,https\"\n"
             // Which request a line is for: with --parallel, lines come as transfers end.
             config += "write-out = \"\(i) %{http_code} %{exitcode} %{errormsg}\\n\"\n"
         }
         try FileSystem.writeFile(dir + "/config", Array(config.utf8))
         // -q first: no ~/.curlrc changes what is sent or where.
-        let args = ["-q", "--silent", "--config", dir + "/config"] + (requests.count > 1 ? ["--parallel", "--parallel-max", "20"] : [])
+        // --no-progress-meter: with --parallel, --silent alone still draws one on stderr.
+        let args = ["-q", "--silent", "--no-progress-meter", "--show-error", "--config", dir + "/config"] + (requests.count > 1 ? ["--parallel", "--parallel-max", "20"] : [])
         guard let got = Spawn.capture(path, args, env: env, limit: 256 * requests.count + 4096) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that curl runs: curl --version")
         }
@@ -78,9 +97,9 @@ struct Curl {
                 guard let colon = h.firstIndex(of: ":") else { continue }
                 headers[h[..<colon].lowercased()] = String(h[h.index(after: colon)...]).trimmingSpaces()
             }
+            // An answer counts as given even when curl ended badly after it (a timeout, a cut-off body).
             answers[i] = HTTPResponse(status: status, headers: headers, body: body,
                                       error: exit == 0 ? nil : (message.isEmpty ? "curl error \(exit)" : message))
-            if exit != 0 && status != 0 && exit != 22 { answers[i].status = 0 }
         }
         return answers
     }

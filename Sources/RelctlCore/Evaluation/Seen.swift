@@ -29,28 +29,39 @@ extension Impact {
                 if Release.isBelow(b.release, a.release) { return false }
                 return (a.release.build ?? -1, a.release.version.text) < (b.release.build ?? -1, b.release.version.text)
             }
-            func runs(_ label: String, _ answer: (Release, VersionRecord?) -> Verdict?) {
+            func said(_ v: Verdict) -> String {
+                "\(v.kind.rawValue) \(v.target?.label ?? "-") \(v.updateType ?? "-") \(v.deadline.map(String.init) ?? "-") \(v.window.map { "\($0.startsAt)-\($0.endsAt.map(String.init) ?? "open")" } ?? "-")"
+            }
+            // Runs of one answer: the first without its install (a record added below it changes nothing),
+            // the others from the first install that is told otherwise.
+            func runs(_ label: String, _ answers: [String?]) {
                 var last: String? = nil
-                for (release, record) in asked {
-                    guard let v = answer(release, record) else { continue }
-                    let said = "\(v.kind.rawValue) \(v.target?.label ?? "-") \(v.updateType ?? "-") \(v.deadline.map(String.init) ?? "-") \(v.window.map { "\($0.startsAt)-\($0.endsAt.map(String.init) ?? "open")" } ?? "-")"
-                    if said != last { text += "\(label) from \(release.version.text)+\(release.build.map(String.init) ?? "") \(said)\n" }
-                    last = said
+                for (i, answer) in answers.enumerated() {
+                    guard let answer, answer != last else { continue }
+                    let from = last == nil ? "" : " from \(asked[i].release.version.text)+\(asked[i].release.build.map(String.init) ?? "")"
+                    text += "\(label)\(from) \(answer)\n"
+                    last = answer
                 }
             }
             let floors = [("force", a.now.force), ("recommend", a.now.recommend)].map { "\($0.0) \($0.1.map { "\($0.text) \($0.deadline.map(String.init) ?? "-")" } ?? "-")" }
             text += "platform \(a.now.name) \(floors.joined(separator: " "))\n"
-            runs("all") { release, _ in evaluator.evaluate(a.now, release, at: t) }
+            let newest = asked.map { said(evaluator.evaluate(a.now, $0.release, at: t)) }
+            runs("all", newest)
             if let r = a.now.rollout {
                 text += "rollout \(r.floor.text) \(r.basisPoints(at: t))\n"
                 let inside = a.now.seen(inRollout: true, at: t)
-                runs("in") { release, _ in evaluator.evaluate(inside, release, at: t) }
+                runs("in", asked.map { said(evaluator.evaluate(inside, $0.release, at: t)) })
             }
+            // An older OS band only where it is told otherwise than the newest: a band that a new
+            // minimum OS brings, and that tells nobody anything else, changes nothing.
             for band in a.bands {
-                runs("os \(band.os)") { release, record in
-                    if let record, !OSBands.installable(record, on: band.os, a.now) { return nil }
-                    return evaluator.evaluate(a.now, release, at: t, os: band.os)
+                let answers = asked.indices.map { i -> String? in
+                    if let record = asked[i].record, !OSBands.installable(record, on: band.os, a.now) { return nil }
+                    let answer = said(evaluator.evaluate(a.now, asked[i].release, at: t, os: band.os))
+                    return answer == newest[i] ? "as on the newest OS" : answer
                 }
+                guard answers.contains(where: { $0 != nil && $0 != "as on the newest OS" }) else { continue }
+                runs("os \(band.os)", answers)
             }
         }
         return text

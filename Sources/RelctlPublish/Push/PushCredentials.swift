@@ -22,16 +22,18 @@ public struct APNsCredentials: Sendable {
         return t
     }
 
+    /// What was typed is checked first (a usage error); a file that cannot be read or is no key is a failure, as for any file read.
     public static func read(keyFile: String, keyID: String, teamID: String) throws -> APNsCredentials {
+        let (keyID, teamID) = (try checkID(keyID, "--apns-key-id"), try checkID(teamID, "--apns-team-id"))
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(keyFile, limit: 16 << 10) } catch let e as PublishError {
-            throw PublishError.usage("cannot read the APNs key: \(e.message)", hint: "give the .p8 file Apple's developer account let you download (--apns-key FILE or RELCTL_APNS_KEY)")
+            throw PublishError("cannot read the APNs key: \(e.message)", hint: "give the .p8 file Apple's developer account let you download (--apns-key FILE or RELCTL_APNS_KEY)")
         }
         let key: JWTKey
         do { key = try JWTKey.read(pem: bytes, source: keyFile, as: .es256) } catch let e as PublishError {
-            throw PublishError.usage(e.message, hint: "give the .p8 file of an APNs key (Certificates, Identifiers & Profiles › Keys)")
+            throw PublishError(e.message, hint: "give the .p8 file of an APNs key (Certificates, Identifiers & Profiles › Keys)")
         }
-        return APNsCredentials(key: key, keyID: try checkID(keyID, "--apns-key-id"), teamID: try checkID(teamID, "--apns-team-id"))
+        return APNsCredentials(key: key, keyID: keyID, teamID: teamID)
     }
 
     /// A provider token issued at `iat` (Apple: reused for up to an hour, refreshed at most every 20 minutes).
@@ -60,29 +62,30 @@ public struct ServiceAccount: Sendable {
         let hint = "give the service-account JSON the Firebase console makes (Project settings › Service accounts › Generate new private key) with --fcm-credentials FILE or RELCTL_FCM_CREDENTIALS"
         let bytes: [UInt8]
         do { bytes = try FileSystem.readFile(path, limit: 64 << 10) } catch let e as PublishError {
-            throw PublishError.usage("cannot read the FCM credentials: \(e.message)", hint: hint)
+            throw PublishError("cannot read the FCM credentials: \(e.message)", hint: hint)
         }
         guard case .object(let o)? = try? JSONReader.parseForeign(bytes) else {
-            throw PublishError.usage("\(path) is not a JSON object, as a service-account key file is", hint: hint)
+            throw PublishError("\(path) is not a JSON object, as a service-account key file is", hint: hint)
         }
         func field(_ name: String) -> String? { if case .string(let s)? = o[name], !s.isEmpty { return s } else { return nil } }
         guard field("type") == "service_account" else {
-            throw PublishError.usage("\(path) is not a service-account key (its \"type\" is not \"service_account\")", hint: hint)
+            throw PublishError("\(path) is not a service-account key (its \"type\" is not \"service_account\")", hint: hint)
         }
         guard let email = field("client_email"), let pem = field("private_key"), let project = field("project_id") else {
-            throw PublishError.usage("\(path) lacks client_email, private_key or project_id", hint: hint)
+            throw PublishError("\(path) lacks client_email, private_key or project_id", hint: hint)
         }
         // A project id is lower-case letters, digits and hyphens: it goes into the URL as it is.
         guard project.utf8.count <= 64, project.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 58 || $0 == 46 }) else {
-            throw PublishError.usage("\(path) names the project '\(project)', which is not a Firebase project id", hint: hint)
+            throw PublishError("\(path) names the project '\(project)', which is not a Firebase project id", hint: hint)
         }
+        // https only: the assertion it is sent is good for an hour (RELCTL_OAUTH_URL may point at a local http server).
         let uri = field("token_uri") ?? defaultTokenURI
-        guard uri.hasPrefix("https://") || uri.hasPrefix("http://"), !uri.contains(where: { $0 == " " || $0 == "\"" || $0 == "\n" }) else {
-            throw PublishError.usage("\(path) has a token_uri that is not an http(s) URL", hint: hint)
+        guard uri.hasPrefix("https://"), !uri.unicodeScalars.contains(where: { $0.value <= 32 || $0 == "\"" || $0 == "\\" || $0.value == 127 }) else {
+            throw PublishError("\(path) has a token_uri that is not an https URL", hint: hint)
         }
         let key: JWTKey
         do { key = try JWTKey.read(pem: Array(pem.utf8), source: "the private_key of \(path)", as: .rs256) } catch let e as PublishError {
-            throw PublishError.usage(e.message, hint: hint)
+            throw PublishError(e.message, hint: hint)
         }
         return ServiceAccount(clientEmail: email, privateKeyID: field("private_key_id"), projectID: project, tokenURI: uri, key: key)
     }
@@ -111,7 +114,13 @@ public struct TokenCache: Sendable {
     public init(dir: String) { self.dir = dir }
 
     public static func locate(_ env: [String: String]) -> TokenCache? {
-        if let d = env["RELCTL_CACHE_DIR"], !d.isEmpty { return TokenCache(dir: d) }
+        if let d = env["RELCTL_CACHE_DIR"], !d.isEmpty {
+            if d.hasPrefix("/") { return TokenCache(dir: d) }
+            // Relative: to the folder relctl runs in, as a path on the command line would be.
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&buffer, buffer.count) != nil else { return nil }
+            return TokenCache(dir: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + d)
+        }
         if let d = env["XDG_CACHE_HOME"], d.hasPrefix("/") { return TokenCache(dir: d + "/relctl") }
         if let h = env["HOME"], h.hasPrefix("/") { return TokenCache(dir: h + "/.cache/relctl") }
         return nil
@@ -128,15 +137,32 @@ public struct TokenCache: Sendable {
         return (at, String(parts[1]))
     }
 
-    /// Best effort: a cache that cannot be written costs a token, nothing else.
-    public func write(_ name: String, at: Int64, token: String) {
-        var made = dir
-        if !made.hasSuffix("/") { made += "/" }
+    /// The folder, made (0700) when missing; false when it cannot be.
+    func made() -> Bool {
         var prefix = ""
-        for part in made.split(separator: "/") {
+        for part in dir.split(separator: "/") {
             prefix += "/" + part
             _ = mkdir(prefix, 0o700)
         }
+        return FileSystem.kind(of: dir) == .directory
+    }
+
+    /// Runs `body` holding the cache's lock (flock on DIR/.lock), so two runs
+    /// at once do not both mint a token; without a cache, or a lock to be
+    /// had, it runs all the same.
+    public static func locked<T>(_ cache: TokenCache?, _ body: () throws -> T) rethrows -> T {
+        guard let cache, cache.made() else { return try body() }
+        let fd = open(cache.dir + "/.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        _ = flock(fd, LOCK_EX)
+        defer { _ = flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// Best effort: a cache that cannot be written costs a token, nothing else.
+    public func write(_ name: String, at: Int64, token: String) {
+        guard made() else { return }
         let temporary = dir + "/.\(name).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
