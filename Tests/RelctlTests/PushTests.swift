@@ -116,7 +116,7 @@ final class PushTests: XCTestCase {
         XCTAssertEqual(Set(apns.compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }),
                        [String(repeating: "a", count: 64), String(repeating: "b", count: 64)], "tokens are read case-blind, comments and blank lines aside")
         // Logged, and not a change: the tree published before it is still current.
-        XCTAssertTrue(h.ok("log").out.contains("push shop revision \(h.now) (by hand): fcm topic relctl-shop, apns com.example.shop (2 devices)"))
+        XCTAssertTrue(h.ok("log").out.contains("push shop revision \(h.now) (by hand): sending to fcm topic relctl-shop, apns com.example.shop (2 devices)"))
     }
 
     func testTokensAreReusedAndAtMostTwoPushesAnHourUnlessUrgent() throws {
@@ -133,7 +133,8 @@ final class PushTests: XCTestCase {
         let before = server.requests().count
         h.fails("push \(server.both)", "shop had 2 pushes in the last hour")
         XCTAssertEqual(server.requests().count, before)
-        let urgent = h.ok("push \(server.fcm) --urgent")
+        // Firebase's "/topics/" spelling names the same topic.
+        let urgent = h.ok("push \(server.fcm) --urgent --fcm-topic /topics/relctl-shop")
         XCTAssertTrue(urgent.out.contains("fcm topic relctl-shop: sent"), urgent.out)
         // An hour later there is room again.
         h.now += 3601
@@ -183,6 +184,11 @@ final class PushTests: XCTestCase {
         let report = try XCTUnwrap(stale.json as? [String: Any])
         XCTAssertEqual(Set(report["staleTokens"] as? [String] ?? []), Set(gone))
         XCTAssertTrue((report["lines"] as? [String])?.first?.contains("sent to 15 of 20 devices; 5 tokens no longer valid") == true, "\(report)")
+        // APNs throttling every device: said as what it is, nothing to fix but the wait.
+        try server.write("mode", "apns-toomany\n")
+        let throttled = h.run("push \(server.apns) --urgent")
+        XCTAssertEqual(throttled.status, 1)
+        XCTAssertTrue(throttled.err.contains("apns held back 20 devices: too many pushes to them lately"), throttled.err)
         // Google refusing the service account: said, nothing sent.
         try server.write("mode", "oauth-refuse\n")
         h.env["RELCTL_CACHE_DIR"] = h.dir + "/empty-cache"
@@ -211,6 +217,11 @@ final class PushTests: XCTestCase {
         let again = h.ok("push \(server.fcm) --dry-run --json")
         XCTAssertFalse(again.out.contains(token), again.out)
         XCTAssertEqual(server.requests("oauth").count, 1, "a dry run asks Google nothing")
+        // At the hour's limit, a dry run still shows the requests, and says the push would be held back.
+        h.ok("push \(server.fcm)")
+        let limited = h.ok("push \(server.fcm) --dry-run")
+        XCTAssertTrue(limited.out.contains("POST https://127.0.0.1:"), limited.out)
+        XCTAssertTrue(limited.err.contains("it would be held back"), limited.err)
     }
 
     func testBadPushOptionsAreRefusedBeforeAnythingIsSent() throws {
@@ -288,6 +299,17 @@ final class PushTests: XCTestCase {
         let lenient = h.ok("deploy \(out) \(remote) --push \(server.fcm) --apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/{project}-tokens.txt")
         XCTAssertTrue(lenient.err.contains("shop: no APNs push: no tokens file \(server.dir)/shop-tokens.txt"), lenient.err)
         XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 4)
+        // APNs alone, and no tokens file for it: nobody is reached, which is a warning, and owed to the next deploy that reaches it.
+        h.ok("recommend 2.0 --platform ios --yes")
+        h.ok("publish \(out) -q")
+        let apnsOnly = "--apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/{project}-tokens.txt"
+        let unreached = h.ok("deploy \(out) \(remote) --push \(apnsOnly) --urgent --json -q")
+        XCTAssertTrue(unreached.err.contains("warning: shop: users see something new, and no push was sent: no APNs push: no tokens file"), unreached.err)
+        XCTAssertEqual(((unreached.json as? [String: Any])?["unreached"] as? [[String: String]])?.first?["project"], "shop")
+        XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(unreached.out.utf8))), [])
+        try server.write("shop-tokens.txt", String(repeating: "c", count: 64) + "\n")
+        h.ok("deploy \(out) \(remote) --push \(apnsOnly) --urgent")
+        XCTAssertEqual(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, 1, "the push it owed")
         // A deploy without --push records what users see all the same: the next --push has nothing to send.
         h.ok("force 2.0 --platform ios --yes")
         h.ok("publish \(out) -q")

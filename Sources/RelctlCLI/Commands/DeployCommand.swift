@@ -97,7 +97,12 @@ enum DeployCommand {
         // what stops a push is said now, not once the files are live.
         var push: (sender: PushSender, log: Store, targets: [PushSetup.Target])?
         if let setup = pushSetup {
-            let targets = try projects.map { try setup.target($0.0, platforms: $0.1, lenient: true) }
+            let targets: [PushSetup.Target]
+            do { targets = try projects.map { try setup.target($0.0, platforms: $0.1, lenient: true) } } catch {
+                var e = RelctlError.from(error)
+                e.message += "; nothing was uploaded"
+                throw e
+            }
             let log: Store
             do { log = inv.dryRun ? store : try inv.store(.write) } catch {
                 throw RelctlError.failure("deploy --push logs each push in the database, which cannot be written: \(RelctlError.from(error).message); nothing was uploaded",
@@ -187,10 +192,16 @@ enum DeployCommand {
         // What users see, as the record keeps it: a project whose push was held back or failed
         // keeps the digest of the last push, so the next deploy pushes it (deploying again is the retry).
         var recordedSeen = seen
+        // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
+        var unreached: [(project: String, why: String)] = []
         if let push {
             for (project, target) in zip(projects.map(\.0), push.targets) where record.seen[project.slug] != seen[project.slug] {
+                guard !target.words.isEmpty else {
+                    unreached.append((project.slug, target.skipped ?? "no service given reaches it"))
+                    recordedSeen[project.slug] = record.seen[project.slug]
+                    continue
+                }
                 if let why = target.skipped { inv.info("\(project.slug): \(why)") }
-                guard !target.words.isEmpty else { continue }
                 let path = FileKinds.control.path(project: project.slug)
                 // A signed file's own revision, else this instant (the real one, not --at: revisions only grow).
                 let hint = PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? inv.now, sha256: local.files[path]?.sha256)
@@ -222,7 +233,8 @@ enum DeployCommand {
         inv.render(.object(["dir": .string(dir), "remote": .string(remote), "dryRun": .bool(inv.dryRun),
                             "uploaded": .array(plan.uploads.map { .string($0) }), "deleted": .array(plan.deletions.map { .string($0) }),
                             "changed": .array(changed.map { .string($0) }), "unchanged": .int(plan.unchanged)]
-                            .merging(pushSetup == nil ? [:] : ["pushes": .array(pushed.map(\.json))]) { a, _ in a })) {
+                            .merging(pushSetup == nil ? [:] : ["pushes": .array(pushed.map(\.json)),
+                                                               "unreached": .array(unreached.map { .fields([("project", .string($0.project)), ("why", .string($0.why))]) })]) { a, _ in a })) {
             changed.map { $0 + "\n" }.joined()
         }
         // Every deploy that sent something is in the log, as publishes are; the log is a
@@ -239,13 +251,15 @@ enum DeployCommand {
                 else if inv.dryRun { inv.info("\(o.hint.project): would push (\(o.target.words))") }
                 else { o.report.lines.forEach { inv.info("\(o.hint.project): push: \($0)") } }
             }
-            if pushed.isEmpty { inv.info("no push: what users see is what the last deploy to \(remote) recorded") }
+            for u in unreached { inv.warn("\(u.project): users see something new, and no push was sent: \(u.why); the next deploy --push that reaches it sends it") }
+            if pushed.isEmpty && unreached.isEmpty { inv.info("no push: what users see is what the last deploy to \(remote) recorded") }
+            if let warning = push?.sender.cacheWarning { inv.warn(warning) }
         }
         // The lock is held to the end: a publish waits until the upload is done.
         withExtendedLifetime(lock) {}
         if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
             throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not sent: " + (failed.report.failures.first ?? "no service took it"),
-                                      hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run: relctl push -p \(failed.hint.project) (with the same push options)")
+                                      hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run the same deploy again: it sends the push it owes")
         }
     }
 }

@@ -31,6 +31,8 @@ enum PushCommand {
         let sender = PushSender(setup: setup, curl: inv.dryRun ? nil : try Curl.find(inv.context.env), now: { inv.now }, dryRun: inv.dryRun)
         let outcome = try send(inv, store, sender, PushHint(project: project.slug, revision: inv.now, sha256: nil), target, why: "by hand")
         inv.render(outcome.json) { outcome.text }
+        if let warning = sender.cacheWarning { inv.warn(warning) }
+        if inv.dryRun, let n = outcome.heldBack { inv.info("it would be held back: \(project.slug) had \(n) push\(n == 1 ? "" : "es") in the last hour (at most \(Store.pushesPerHour); --urgent sends anyway)") }
         if let refusal = outcome.refusal { throw refusal }
     }
 
@@ -61,7 +63,7 @@ enum PushCommand {
 
         /// Why the command fails: held back, or no service took it.
         var refusal: RelctlError? {
-            if let n = heldBack {
+            if let n = heldBack, !dryRun {
                 return .failure("\(hint.project) had \(n) push\(n == 1 ? "" : "es") in the last hour (at most \(Store.pushesPerHour): Apple throttles background pushes sent more often); nothing was sent",
                                 hint: "apps fetch the files at their next poll (15 minutes at most); to send anyway add --urgent")
             }
@@ -76,7 +78,8 @@ enum PushCommand {
     /// again when no service took it (which gives the turn back).
     static func send(_ inv: Invocation, _ store: Store, _ sender: PushSender, _ hint: PushHint, _ target: PushSetup.Target, why: String) throws -> Outcome {
         var outcome = Outcome(hint: hint, target: target, dryRun: inv.dryRun)
-        let action = "push \(hint.project) revision \(hint.revision) (\(why)): \(target.words)" + (sender.setup.urgent ? ", urgent" : "")
+        // Logged before it is sent: "sending to", and a "push failed" row follows when no service took it.
+        let action = "push \(hint.project) revision \(hint.revision) (\(why)): sending to \(target.words)" + (sender.setup.urgent ? ", urgent" : "")
         // Both rows at the push's instant: a failure logged later would outlast its push in the hour's count.
         let at = inv.now
         if inv.dryRun {
@@ -85,7 +88,8 @@ enum PushCommand {
         } else {
             outcome.heldBack = try store.logPush(project: hint.project, action, urgent: sender.setup.urgent, now: at)
         }
-        guard outcome.heldBack == nil else { return outcome }
+        // A dry run shows the requests all the same.
+        guard outcome.heldBack == nil || inv.dryRun else { return outcome }
         func failed(_ why: String) throws {
             try store.logPushFailed(project: hint.project, "push \(hint.project) revision \(hint.revision) failed: " + why, now: at)
         }

@@ -40,16 +40,18 @@ struct PushSetup {
 
     /// The setup the options and environment give; nil when they name no service.
     static func read(_ inv: Invocation) throws -> PushSetup? {
-        let apnsGiven = ["apns-key", "apns-key-id", "apns-team-id"].filter { inv.value($0) != nil }
+        // Any of the APNs options says APNs is meant: what it lacks is then said.
+        let apnsGiven = ["apns-key", "apns-key-id", "apns-team-id", "apns-tokens"].filter { inv.value($0) != nil }
         guard !apnsGiven.isEmpty || inv.value("fcm-credentials") != nil else { return nil }
         var setup = PushSetup(apnsBase: try url(inv, "RELCTL_APNS_URL") ?? (inv.flag("apns-sandbox") ? apnsSandbox : apnsProduction),
                               fcmTopic: inv.value("fcm-topic") ?? defaultTopic, fcmBase: try url(inv, "RELCTL_FCM_URL") ?? fcmProduction,
                               oauthURL: try url(inv, "RELCTL_OAUTH_URL"), cache: TokenCache.locate(inv.context.env), urgent: inv.flag("urgent"))
         if !apnsGiven.isEmpty {
             guard let key = inv.value("apns-key"), let id = inv.value("apns-key-id"), let team = inv.value("apns-team-id") else {
-                let missing = ["apns-key", "apns-key-id", "apns-team-id"].filter { inv.value($0) == nil }.map { "--\($0)" }
-                throw RelctlError.usage("APNs needs its key, key id and team id: \(missing.joined(separator: " and ")) not given",
-                                        hint: "give \(missing.joined(separator: ", ")) (or RELCTL_APNS_KEY, RELCTL_APNS_KEY_ID, RELCTL_APNS_TEAM_ID)")
+                let missing = ["apns-key", "apns-key-id", "apns-team-id"].filter { inv.value($0) == nil }
+                let variables = missing.compactMap { inv.option($0)?.env }
+                throw RelctlError.usage("APNs needs its key, key id and team id: \(missing.map { "--" + $0 }.joined(separator: " and ")) not given",
+                                        hint: "give \(missing.map { "--" + $0 }.joined(separator: ", ")) (or \(variables.joined(separator: ", ")))")
             }
             guard let tokens = inv.value("apns-tokens") else {
                 throw RelctlError.usage("APNs sends to devices, and no --apns-tokens FILE names them",
@@ -95,7 +97,9 @@ struct PushSetup {
     func target(_ project: ProjectRecord, platforms: [PlatformRecord], lenient: Bool = false) throws -> Target {
         var t = Target(project: project.slug)
         if fcm != nil {
-            let topic = fcmTopic.replacingProject(project.slug)
+            // Firebase's legacy spelling "/topics/NAME" names the same topic.
+            var topic = fcmTopic.replacingProject(project.slug)
+            if topic.hasPrefix("/topics/") { topic.removeFirst("/topics/".count) }
             guard (1...900).contains(topic.utf8.count),
                   topic.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || [45, 95, 46, 126, 37].contains($0) }) else {
                 throw RelctlError.usage("--fcm-topic '\(topic)' is not an FCM topic name (letters, digits and -_.~%)", hint: "give a topic such as \(PushSetup.defaultTopic)")
@@ -110,7 +114,9 @@ struct PushSetup {
                 return t
             }
             guard let topic = apnsTopic.map({ $0.replacingProject(project.slug) }) ?? (bundles.count == 1 ? bundles.first : nil) else {
-                throw RelctlError.usage("no APNs topic for \(project.slug): " + (bundles.isEmpty ? "its Apple platforms name no bundle id" : "its Apple platforms name several bundle ids (\(bundles.sorted().joined(separator: ", ")))"),
+                let why = !platforms.contains(where: \.isApple) ? "it has no Apple platform" : bundles.isEmpty ? "its Apple platforms name no bundle id"
+                    : "its Apple platforms name several bundle ids (\(bundles.sorted().joined(separator: ", ")))"
+                throw RelctlError.usage("no APNs topic for \(project.slug): " + why,
                                         hint: "give the app's bundle id with --apns-topic BUNDLE (or RELCTL_APNS_TOPIC)")
             }
             guard (1...255).contains(topic.utf8.count), topic.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 45 || $0 == 46 }) else {
@@ -170,6 +176,8 @@ final class PushSender {
     let curl: Curl?
     let now: () -> Int64
     let dryRun: Bool
+    /// Said once when a token could not be kept between runs (Apple refuses one minted anew within 20 minutes).
+    private(set) var cacheWarning: String?
     /// Tokens of this run: each minted at most once, unless refused.
     private var apnsJWT: (token: String, minted: Bool)?
     private var fcmAccess: (token: String, minted: Bool)?
@@ -185,6 +193,12 @@ final class PushSender {
         return report
     }
 
+    private func kept(_ written: Bool?) {
+        guard written != true, cacheWarning == nil else { return }
+        cacheWarning = "tokens cannot be kept between runs " + (setup.cache.map { "in \($0.dir) (not writable)" } ?? "(no RELCTL_CACHE_DIR, XDG_CACHE_HOME or HOME)")
+            + ": the next run mints new ones, and Apple refuses a provider token minted within 20 minutes of the last; set RELCTL_CACHE_DIR to a folder kept between runs"
+    }
+
     // MARK: APNs
 
     /// The provider token: this run's, else the cached one while under 50 minutes old, else a new one.
@@ -195,7 +209,7 @@ final class PushSender {
         let made = try TokenCache.locked(setup.cache) { () throws -> (String, Bool) in
             if !renew, let cached = setup.cache?.read(creds.cacheName), cached.at <= t + 60, t - cached.at < 50 * 60 { return (cached.token, false) }
             let token = try creds.token(issuedAt: t)
-            if !dryRun { setup.cache?.write(creds.cacheName, at: t, token: token) }
+            if !dryRun { kept(setup.cache?.write(creds.cacheName, at: t, token: token)) }
             return (token, true)
         }
         apnsJWT = made
@@ -245,8 +259,14 @@ final class PushSender {
         }
         report.delivered = report.delivered || sent > 0
         var line = "apns \(topic): sent to \(sent) of \(tokens.count) device\(tokens.count == 1 ? "" : "s")"
-        if !report.stale.isEmpty { line += "; \(report.stale.count) token\(report.stale.count == 1 ? "" : "s") no longer valid (remove from the tokens file: \(report.stale.prefix(3).map { String($0.prefix(12)) + "…" }.joined(separator: ", ")))" }
-        if throttled > 0 { line += "; \(throttled) held back by APNs (too many pushes to one device)" }
+        if !report.stale.isEmpty {
+            line += "; \(report.stale.count) token\(report.stale.count == 1 ? "" : "s") no longer valid, to remove from the tokens file: \(report.stale.prefix(3).joined(separator: ", "))"
+                + (report.stale.count > 3 ? " and \(report.stale.count - 3) more (--json lists them all)" : "")
+        }
+        if throttled > 0 {
+            line += "; \(throttled) held back by APNs (too many pushes to one device)"
+            report.failures.append("apns held back \(throttled) device\(throttled == 1 ? "" : "s"): too many pushes to them lately (they get the next one; wait before pushing again)")
+        }
         for (why, n) in failed.sorted(by: { $0.key < $1.key }) {
             line += "; \(n) failed: \(why)"
             report.failures.append("apns \(why)" + PushSender.advice(why))
@@ -295,7 +315,7 @@ final class PushSender {
         }
         var lifetime: Int64 = 3600
         if case .int(let n)? = o["expires_in"], n >= 60, n <= 86_400 { lifetime = n }
-        setup.cache?.write(account.cacheName, at: t + lifetime, token: token)
+        kept(setup.cache?.write(account.cacheName, at: t + lifetime, token: token))
         fcmAccess = (token, true)
         return fcmAccess
     }
@@ -327,6 +347,8 @@ final class PushSender {
         guard answer.status == 200 else {
             var why = answer.why
             if answer.status == 429 || answer.status >= 500, let wait = answer.retryAfter { why += ", asked to wait \(wait) s" }
+            if answer.status == 404 { why += " (check project_id in the service-account file: the Firebase project it names has no messaging)" }
+            if answer.status == 403 { why += " (the service account may not send messages: give it the Firebase Cloud Messaging API Admin role)" }
             report.failures.append("fcm \(why)")
             report.lines.append("fcm topic \(topic): not sent: \(why)")
             return

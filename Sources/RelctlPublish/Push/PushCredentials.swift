@@ -15,8 +15,9 @@ public struct APNsCredentials: Sendable {
     /// A key id or team id as Apple issues them: ten letters and digits (a little latitude, never a space or quote).
     static func checkID(_ text: String, _ option: String) throws -> String {
         let t = text.trimmingSpaces()
-        guard (1...32).contains(t.utf8.count), t.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) }) else {
-            throw PublishError.usage("\(option) '\(text)' is not an Apple id (ten letters and digits, as the developer account shows it)",
+        // Apple's are ten capitals and digits; a wrong one would only come back as 403 InvalidProviderToken.
+        guard t.utf8.count == 10, t.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) }) else {
+            throw PublishError.usage("\(option) '\(text)' is not an Apple id (ten capital letters and digits, as the developer account shows it)",
                                      hint: "copy it from the Keys page of the Apple developer account (the key id) or the membership page (the team id)")
         }
         return t
@@ -64,15 +65,18 @@ public struct ServiceAccount: Sendable {
         do { bytes = try FileSystem.readFile(path, limit: 64 << 10) } catch let e as PublishError {
             throw PublishError("cannot read the FCM credentials: \(e.message)", hint: hint)
         }
-        guard case .object(let o)? = try? JSONReader.parseForeign(bytes) else {
-            throw PublishError("\(path) is not a JSON object, as a service-account key file is", hint: hint)
+        let parsed: JSON
+        do { parsed = try JSONReader.parseForeign(bytes) } catch {
+            throw PublishError("\(path) is not valid JSON, as a service-account key file is", hint: hint)
         }
+        guard case .object(let o) = parsed else { throw PublishError("\(path) is not a JSON object, as a service-account key file is", hint: hint) }
         func field(_ name: String) -> String? { if case .string(let s)? = o[name], !s.isEmpty { return s } else { return nil } }
         guard field("type") == "service_account" else {
             throw PublishError("\(path) is not a service-account key (its \"type\" is not \"service_account\")", hint: hint)
         }
-        guard let email = field("client_email"), let pem = field("private_key"), let project = field("project_id") else {
-            throw PublishError("\(path) lacks client_email, private_key or project_id", hint: hint)
+        let missing = ["client_email", "private_key", "project_id"].filter { field($0) == nil }
+        guard missing.isEmpty, let email = field("client_email"), let pem = field("private_key"), let project = field("project_id") else {
+            throw PublishError("\(path) has no \(missing.joined(separator: ", ")), which a service-account key file holds", hint: hint)
         }
         // A project id is lower-case letters, digits and hyphens: it goes into the URL as it is.
         guard project.utf8.count <= 64, project.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 58 || $0 == 46 }) else {
@@ -160,16 +164,18 @@ public struct TokenCache: Sendable {
         return try body()
     }
 
-    /// Best effort: a cache that cannot be written costs a token, nothing else.
-    public func write(_ name: String, at: Int64, token: String) {
-        guard made() else { return }
+    /// Best effort: a cache that cannot be written costs a token (false), nothing else.
+    @discardableResult
+    public func write(_ name: String, at: Int64, token: String) -> Bool {
+        guard made() else { return false }
         let temporary = dir + "/.\(name).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return false }
         let bytes = Array("\(at) \(token)\n".utf8)
         let wrote = writeAll(fd, bytes)
         close(fd)
-        if wrote != bytes.count || rename(temporary, dir + "/" + name) != 0 { unlink(temporary) }
+        guard wrote == bytes.count, rename(temporary, dir + "/" + name) == 0 else { unlink(temporary); return false }
+        return true
     }
 
     public func remove(_ name: String) { unlink(dir + "/" + name) }
