@@ -189,6 +189,14 @@ final class PushTests: XCTestCase {
         let throttled = h.run("push \(server.apns) --urgent")
         XCTAssertEqual(throttled.status, 1)
         XCTAssertTrue(throttled.err.contains("apns held back 20 devices: too many pushes to them lately"), throttled.err)
+        // A key Apple does not know by that id (403 InvalidProviderToken): renewed once, then said with what to check.
+        try server.write("mode", "")
+        let real = try String(contentsOfFile: server.dir + "/apns-public.pem", encoding: .utf8)
+        XCTAssertEqual(try Proc.run("/usr/bin/openssl", ["pkey", "-in", "key.pem", "-pubout", "-out", "apns-public.pem"], cwd: server.dir).status, 0)
+        let invalid = h.run("push \(server.apns) --urgent")
+        XCTAssertEqual(invalid.status, 1)
+        XCTAssertTrue(invalid.err.contains("403 InvalidProviderToken (check that --apns-key-id and --apns-team-id belong to the key)"), invalid.err)
+        try server.write("apns-public.pem", real)
         // Google refusing the service account: said, nothing sent.
         try server.write("mode", "oauth-refuse\n")
         h.env["RELCTL_CACHE_DIR"] = h.dir + "/empty-cache"
