@@ -197,11 +197,11 @@ public final class ReleaseControl: @unchecked Sendable {
            let read = try? decode(Array(bytes), project: project ?? inner.trust.project, at: nil) {
             inner.document = read.snapshot
             inner.seal = read.seal
-            inner.heldSHA256 = ReleaseControl.hex(SHA256Digest.hash(Array(bytes)))
+            inner.heldSHA256 = SHA256Digest.hex(SHA256Digest.hash(Array(bytes)))
         }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("push-revision")), data.count <= 32,
            let n = Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), n >= 0 {
-            inner.pushRevision = n
+            inner.pushRevision = min(n, clock())
         }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("choices.json")) { inner.choices = Choices(data) }
         if let data = try? Data(contentsOf: storage.appendingPathComponent("whatsnew.json")) { inner.notes = (try? ReleaseControl.notes(Array(data))) ?? [:] }
@@ -235,7 +235,7 @@ public final class ReleaseControl: @unchecked Sendable {
             inner.document = read.snapshot
             inner.seal = read.seal
             inner.lastError = nil
-            inner.heldSHA256 = ReleaseControl.hex(SHA256Digest.hash(bytes))
+            inner.heldSHA256 = SHA256Digest.hex(SHA256Digest.hash(bytes))
             keep(bytes, as: "control.json")
             return nil
         }
@@ -518,7 +518,7 @@ extension ReleaseControl {
         case alreadyHeld
         /// For another project than this control's.
         case otherProject(String)
-        /// relctl's, but not readable (a field missing or malformed).
+        /// relctl's, but not readable (a field missing or malformed, a revision more than a day ahead).
         case malformed
         /// The download or the document failed (lastError says the same).
         case failed(Failure)
@@ -579,15 +579,30 @@ extension ReleaseControl {
             inner.pushesInFlight.insert(key)
             return nil
         }
-        if let decided { completion?(decided); return true }
+        if let decided {
+            // Woken all the same: what the app holds is worked out for now (a window that began, a rollout step).
+            if decided == .alreadyHeld { delivered() }
+            completion?(decided)
+            return true
+        }
         Task {
-            let outcome = await answer(fields)
+            // iOS gives a background push about 30 s: the answer comes within 25, whatever the network does.
+            let outcome = await withTaskGroup(of: PushOutcome?.self) { group -> PushOutcome in
+                group.addTask { await self.answer(fields) }
+                group.addTask { try? await Task.sleep(nanoseconds: ReleaseControl.pushBudget * 1_000_000_000); return nil }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first ?? .failed(.download("no answer within \(ReleaseControl.pushBudget) s"))
+            }
             locked { _ = $0.pushesInFlight.remove(key) }
             completion?(outcome)
             if case .downloaded(let state) = outcome, let source { await fetchWhatsNew(for: state, from: source) }
         }
         return true
     }
+
+    /// Seconds a push's answer may take (iOS allows a background push about 30).
+    static let pushBudget: UInt64 = 25
 
     /// Downloads what the push names and reads it.
     private func answer(_ fields: PushFields) async -> PushOutcome {
@@ -596,7 +611,7 @@ extension ReleaseControl {
         do {
             var got = try await ReleaseControl.fetch(source, timeout: 15)
             // A cache in front (a CDN) may still hold the bytes from before the push: asked once more past it.
-            if let sha = fields.sha256, ReleaseControl.hex(SHA256Digest.hash(got)) != sha,
+            if let sha = fields.sha256, SHA256Digest.hex(SHA256Digest.hash(got)) != sha,
                var parts = URLComponents(url: source, resolvingAgainstBaseURL: false) {
                 parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: "relctl", value: String(sha.prefix(16)))]
                 if let busted = parts.url { got = try await ReleaseControl.fetch(busted, timeout: 8) }
@@ -610,9 +625,10 @@ extension ReleaseControl {
         do {
             let state = try load(bytes)
             // Acted on once it holds what the push named (not bytes a cache held back).
-            if fields.sha256 == nil || fields.sha256 == ReleaseControl.hex(SHA256Digest.hash(bytes)) {
+            if fields.sha256 == nil || fields.sha256 == SHA256Digest.hex(SHA256Digest.hash(bytes)) {
                 locked { inner in
-                    inner.pushRevision = max(inner.pushRevision, fields.revision)
+                    // Never past now: a sender's fast clock would otherwise silence the pushes after it.
+                    inner.pushRevision = max(inner.pushRevision, min(fields.revision, clock()))
                     keep(Data(String(inner.pushRevision).utf8), as: "push-revision")
                 }
             }
@@ -622,10 +638,6 @@ extension ReleaseControl {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-    }
 }
 
 extension ReleaseControl.Failure: CustomStringConvertible {

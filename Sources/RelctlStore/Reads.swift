@@ -367,12 +367,10 @@ extension Store {
         return snapshot
     }
 
-    /// A project as the evaluator reads it, without release notes (no answer
-    /// depends on them, and a fleet has hundreds of thousands): what deploy
-    /// digests to tell whether what users see changed (Impact.seen).
-    public func answersSnapshot(_ project: ProjectRecord) throws -> ProjectSnapshot { try snapshot(project, withNotes: false) }
-
-    private func snapshot(_ project: ProjectRecord, withNotes: Bool) throws -> ProjectSnapshot {
+    /// `withNotes` false: the project as the evaluator reads it, without
+    /// release notes (no answer depends on them, and a fleet has hundreds of
+    /// thousands), as deploy --push digests what users see (Impact.seen).
+    public func snapshot(_ project: ProjectRecord, withNotes: Bool) throws -> ProjectSnapshot {
         let platforms = try platforms(project: project.id)
         var versions: [Int64: [VersionRecord]] = [:]
         for p in platforms { versions[p.id] = try self.versions(platform: p.id, withNotes: withNotes) }

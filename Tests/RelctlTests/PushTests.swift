@@ -129,6 +129,13 @@ final class PushTests: XCTestCase {
         XCTAssertEqual(jwts.count, 1, "the provider token is kept between runs")
         let cached = try FileManager.default.attributesOfItem(atPath: h.dir + "/cache/apns-DEF123GHIJ-ABC123DEFG")
         XCTAssertEqual((cached[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        // A cache file is outside input: an instant out of reach is no token, never a crash; CRLF token files read as any.
+        let kept = try String(contentsOfFile: h.dir + "/cache/apns-DEF123GHIJ-ABC123DEFG", encoding: .utf8)
+        try "-9223372036854775808 x\n".write(toFile: h.dir + "/cache/apns-DEF123GHIJ-ABC123DEFG", atomically: true, encoding: .utf8)
+        try server.write("crlf.txt", String(repeating: "a", count: 64) + "\r\n" + String(repeating: "b", count: 64) + "\r\n")
+        let odd = h.ok("push \(server.apns.replacingOccurrences(of: "tokens.txt", with: "crlf.txt")) --dry-run")
+        XCTAssertEqual(odd.out.components(separatedBy: "/3/device/").count - 1, 2, odd.out)
+        try kept.write(toFile: h.dir + "/cache/apns-DEF123GHIJ-ABC123DEFG", atomically: true, encoding: .utf8)
         // A third within the hour is held back, says why and how, and sends nothing.
         let before = server.requests().count
         h.fails("push \(server.both)", "shop had 2 pushes in the last hour")
@@ -247,6 +254,13 @@ final class PushTests: XCTestCase {
         h.ok("platform add ios -p two --bundle-id com.example.two")
         h.ok("platform add macos -p two --bundle-id com.example.two-mac")
         h.fails("push -p two \(server.apns)", status: 2, "no APNs topic for two: its Apple platforms name several bundle ids")
+        // One tokens file for two apps in a deploy: refused before anything is sent.
+        h.ok("project add three --name Three")
+        h.ok("platform add ios -p three --bundle-id com.example.three")
+        h.ok("publish \(h.dir)/out -q")
+        h.env["RCLONE_CONFIG"] = "/dev/null"
+        h.fails("deploy \(h.dir)/out \(h.dir)/remote --push \(server.apns)", status: 2, "would be every project's devices: each app has its own; nothing was uploaded")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/remote/index.json"))
         XCTAssertEqual(server.requests().count, 0)
     }
 
@@ -318,15 +332,17 @@ final class PushTests: XCTestCase {
         try server.write("shop-tokens.txt", String(repeating: "c", count: 64) + "\n")
         h.ok("deploy \(out) \(remote) --push \(apnsOnly) --urgent")
         XCTAssertEqual(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, 1, "the push it owed")
-        // A deploy without --push records what users see all the same: the next --push has nothing to send.
+        // A deploy without --push leaves the record as it is: the change is the next --push's to send.
         h.ok("force 2.0 --platform ios --yes")
         h.ok("publish \(out) -q")
         h.ok("deploy \(out) \(remote)")
         h.now += 3601
         try server.write("clock-offset", "7202")
         let after = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
-        XCTAssertTrue(after.err.contains("no push"), after.err)
-        XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 4)
+        XCTAssertTrue(after.err.contains("shop: push: fcm topic relctl-shop: sent"), after.err)
+        XCTAssertEqual(server.requests("fcm").filter { $0["status"] as? Int == 200 }.count, 5)
+        let settled = h.ok("deploy \(out) \(remote) --push \(server.fcm)")
+        XCTAssertTrue(settled.err.contains("no push"), settled.err)
     }
 
     /// The same question at one instant in two states: equal where every
@@ -337,7 +353,7 @@ final class PushTests: XCTestCase {
         func seen(at t: Int64? = nil) throws -> String {
             let store = try Store(path: h.db, mode: .read, user: "tester")
             // The text the digest is of: a failure shows where the answers differ.
-            return try store.read { Impact.seenText(try store.answersSnapshot(try store.requireProject("shop")), at: t ?? h.now) }
+            return try store.read { Impact.seenText(try store.snapshot(try store.requireProject("shop"), withNotes: false), at: t ?? h.now) }
         }
         let before = try seen()
         XCTAssertEqual(try seen(), before, "the same state, the same digest")
@@ -442,7 +458,13 @@ final class PushTests: XCTestCase {
         let lost = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: URL(string: "http://127.0.0.1:\(port)/gone.json")!, clock: { [now = h.now] in now })
         XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "300"], to: lost).1, .failed(.download("HTTP 404 from http://127.0.0.1:\(port)/gone.json")))
         // A token is its own control's: another's removes nothing.
-        lost.removeListener(token)
+        let second = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, clock: { [now = h.now] in now })
+        let heardBySecond = Counter()
+        second.addListener { _ in heardBySecond.add() }
+        second.removeListener(token)
+        guard case .downloaded? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "60"], to: second).1 else { return XCTFail("a first document is downloaded") }
+        XCTAssertEqual(heardBySecond.value, 1, "its listener stayed")
+        _ = lost
         // A removed listener hears nothing more.
         control.removeListener(token)
         try Data(ReleaseControlTests.published(h) { $0.ok("maintenance start --until +1h --yes") }).write(to: file)

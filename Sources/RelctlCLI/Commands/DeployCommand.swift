@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. The record also keeps a digest of what each project's users see at the deploy (every install's answer, as 'relctl check' gives it): with --push, a project whose digest differs from the one the remote's last deploy recorded (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; the first deploy --push to a remote that recorded none pushes every project.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -51,8 +51,8 @@ enum DeployCommand {
             throw RelctlError.failure("\(dir) has no index.json, so it is not a tree 'relctl publish' wrote", hint: "publish into it first: relctl publish \(dir)")
         }
         // The publish lock: a publish writing DIR now would hand rclone half of two releases.
-        let lock = try TreeLock(root: root, dryRun: false, lockWait: inv.context.publishLockWait)
-        guard lock.unfinished.isEmpty else {
+        var lock: TreeLock? = try TreeLock(root: root, dryRun: false, lockWait: inv.context.publishLockWait)
+        guard lock?.unfinished.isEmpty == true else {
             throw RelctlError.failure("a publish into \(dir) did not finish, so its files are not one release", hint: "publish again: relctl publish \(dir)")
         }
         let indexBytes = try FileSystem.readFile(root + "/index.json")
@@ -76,9 +76,10 @@ enum DeployCommand {
             let e = RelctlError.from(error)
             throw RelctlError.failure(e.message, hint: "deploy reads the database DIR was published from, to send only a tree that says what it says: give it with --db or RELCTL_DB")
         }
-        let database = try store.read { try TreeCurrency.Database.current(store) }
-        // What each project's users see now (the tree says what the database says, checked next).
-        let projects = try store.read { try store.projects().map { p in (p, try store.platforms(project: p.id), try store.answersSnapshot(p)) } }
+        // With --push, what each project's users see now, read with the state the tree is checked against (next).
+        let (database, projects) = try store.read {
+            (try TreeCurrency.Database.current(store), pushSetup == nil ? [] : try store.projects().map { ($0, try store.snapshot($0, withNotes: false)) })
+        }
         // What the tree was published from is the tree's state's record (index.json names no database).
         guard let recorded = TreeCurrency.Record.recorded(root: root) else {
             throw RelctlError.failure("\(dir) holds no record of the database state it was published from (\(root)/\(TreeState.name) is missing, or describes another index.json); nothing was uploaded",
@@ -92,16 +93,21 @@ enum DeployCommand {
             throw RelctlError.failure("rclone is not installed (or not on PATH): relctl deploys through it", hint: "install it (apt-get install rclone) and configure the remote with 'rclone config'")
         }
         let tool = Rclone(path: rclone, env: inv.context.env, remote: remote)
-        let seen = Dictionary(uniqueKeysWithValues: projects.map { ($0.0.slug, Impact.seen($0.2, at: now)) })
+        let seen = Dictionary(uniqueKeysWithValues: projects.map { ($0.0.slug, Impact.seen($0.1, at: now)) })
         // Resolved before anything is sent (targets, curl, the database the pushes are logged in):
         // what stops a push is said now, not once the files are live.
         var push: (sender: PushSender, log: Store, targets: [PushSetup.Target])?
         if let setup = pushSetup {
             let targets: [PushSetup.Target]
-            do { targets = try projects.map { try setup.target($0.0, platforms: $0.1, lenient: true) } } catch {
+            do { targets = try projects.map { try setup.target($0.0, platforms: $0.1.platforms, lenient: true) } } catch {
                 var e = RelctlError.from(error)
                 e.message += "; nothing was uploaded"
                 throw e
+            }
+            // One tokens file for several apps would send each app's push to every app's devices.
+            if let file = setup.apnsTokens, !file.contains("{project}"), targets.filter({ $0.apnsTopic != nil }).count > 1 {
+                throw RelctlError.usage("--apns-tokens \(file) would be every project's devices: each app has its own; nothing was uploaded",
+                                        hint: "name each project's file with {project}, as in --apns-tokens 'tokens/{project}.txt'")
             }
             let log: Store
             do { log = inv.dryRun ? store : try inv.store(.write) } catch {
@@ -189,34 +195,42 @@ enum DeployCommand {
         }
         // Pushed only now: a push that arrives before the files makes apps fetch the old ones.
         var pushed: [PushCommand.Outcome] = []
-        // What users see, as the record keeps it: a project whose push was held back or failed
-        // keeps the digest of the last push, so the next deploy pushes it (deploying again is the retry).
-        var recordedSeen = seen
+        // What users see, as the record keeps it: only a deploy --push moves it, and a project whose
+        // push was held back, failed or reached nobody keeps the digest of its last push, so the next
+        // deploy --push sends it (deploying again is the retry).
+        var recordedSeen = record.seen
         // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
         var unreached: [(project: String, why: String)] = []
         if let push {
-            for (project, target) in zip(projects.map(\.0), push.targets) where record.seen[project.slug] != seen[project.slug] {
-                guard !target.words.isEmpty else {
+            // Worked out while DIR is still held (a signed file's revision is read from it); then publishes may go on.
+            var owed: [(PushHint, PushSetup.Target, first: Bool)] = []
+            for ((project, _), target) in zip(projects, push.targets) where record.seen[project.slug] != seen[project.slug] {
+                if target.reachesNobody {
                     unreached.append((project.slug, target.skipped ?? "no service given reaches it"))
-                    recordedSeen[project.slug] = record.seen[project.slug]
                     continue
                 }
                 if let why = target.skipped { inv.info("\(project.slug): \(why)") }
-                let path = FileKinds.control.path(project: project.slug)
                 // A signed file's own revision, else this instant (the real one, not --at: revisions only grow).
-                let hint = PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? inv.now, sha256: local.files[path]?.sha256)
+                owed.append((PushHint(project: project.slug, revision: Signing.liveRevision(root, project: project) ?? inv.now,
+                                      sha256: local.files[FileKinds.control.path(project: project.slug)]?.sha256), target, record.seen[project.slug] == nil))
+            }
+            lock = nil
+            for (hint, target, first) in owed {
                 var outcome: PushCommand.Outcome
                 do {
                     outcome = try PushCommand.send(inv, push.log, push.sender, hint, target,
-                                                   why: record.seen[project.slug] == nil ? "deploy to \(remote), no earlier record of what users saw" : "deploy to \(remote), what users see changed")
+                                                   why: first ? "deploy to \(remote), no earlier record of what users saw" : "deploy to \(remote), what users see changed")
                 } catch {
                     // The files are live: the record is still finished, and the failure said with the others.
                     outcome = PushCommand.Outcome(hint: hint, target: target, dryRun: inv.dryRun)
                     outcome.report.failures = [RelctlError.from(error).message]
                 }
-                if !outcome.sent { recordedSeen[project.slug] = record.seen[project.slug] }
+                if outcome.sent { recordedSeen[hint.project] = seen[hint.project] }
                 pushed.append(outcome)
             }
+            // Projects that needed no push are recorded as they are; those gone from the database are forgotten.
+            for (slug, digest) in seen where record.seen[slug] == digest { recordedSeen[slug] = digest }
+            for slug in recordedSeen.keys where seen[slug] == nil { recordedSeen[slug] = nil }
         }
         if !inv.dryRun, !pending.deleting.isEmpty || pending.seen != recordedSeen {
             // Made: the record no longer owes the deletions (left, the next deploy would only find them gone),
@@ -239,7 +253,7 @@ enum DeployCommand {
         }
         // Every deploy that sent something is in the log, as publishes are; the log is a
         // courtesy: a database this user may only read still deploys.
-        if !inv.dryRun && !(plan.uploads.isEmpty && plan.deletions.isEmpty), let log = try? Store(path: inv.dbPath, mode: .write, user: inv.context.user) {
+        if !inv.dryRun && !(plan.uploads.isEmpty && plan.deletions.isEmpty), let log = push?.log ?? (try? Store(path: inv.dbPath, mode: .write, user: inv.context.user)) {
             try? log.logDeploy(dir: dir, remote: remote, revision: recorded.revision, uploaded: plan.uploads.count, deleted: plan.deletions.count, now: inv.now)
         }
         let verb = inv.dryRun ? "would upload" : "uploaded"
@@ -255,10 +269,10 @@ enum DeployCommand {
             if pushed.isEmpty && unreached.isEmpty { inv.info("no push: what users see is what the last deploy to \(remote) recorded") }
             if let warning = push?.sender.cacheWarning { inv.warn(warning) }
         }
-        // The lock is held to the end: a publish waits until the upload is done.
+        // The lock is held to the end (without --push): a publish waits until the upload is done.
         withExtendedLifetime(lock) {}
         if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
-            throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not sent: " + (failed.report.failures.first ?? "no service took it"),
+            throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not " + (failed.report.reachedAny ? "sent to all: " : "sent: ") + (failed.report.failures.first ?? "no service took it"),
                                       hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run the same deploy again: it sends the push it owes")
         }
     }

@@ -68,7 +68,7 @@ enum PushCommand {
                                 hint: "apps fetch the files at their next poll (15 minutes at most); to send anyway add --urgent")
             }
             guard !dryRun, !report.delivered else { return nil }
-            return .failure("the push to \(hint.project) was not sent: " + (report.failures.first ?? "no service took it"),
+            return .failure("the push to \(hint.project) was not " + (report.reachedAny ? "sent to all: " : "sent: ") + (report.failures.first ?? "no service took it"),
                             hint: "fix the cause and push again: relctl push -p \(hint.project) (with the same options)")
         }
     }
@@ -97,7 +97,8 @@ enum PushCommand {
             if !inv.dryRun { try? failed(RelctlError.from(error).message) }
             throw error
         }
-        if !inv.dryRun && !outcome.report.delivered { try failed(outcome.report.failures.first ?? "no service took it") }
+        // Reached nobody: the hour's turn is given back (a push that reached some devices spent it).
+        if !inv.dryRun && !outcome.report.reachedAny { try failed(outcome.report.failures.first ?? "no service took it") }
         return outcome
     }
 }

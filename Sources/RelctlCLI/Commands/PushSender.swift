@@ -41,7 +41,7 @@ struct PushSetup {
     /// The setup the options and environment give; nil when they name no service.
     static func read(_ inv: Invocation) throws -> PushSetup? {
         // Any of the APNs options says APNs is meant: what it lacks is then said.
-        let apnsGiven = ["apns-key", "apns-key-id", "apns-team-id", "apns-tokens"].filter { inv.value($0) != nil }
+        let apnsGiven = ["apns-key", "apns-key-id", "apns-team-id", "apns-tokens", "apns-topic"].filter { inv.value($0) != nil } + (inv.flag("apns-sandbox") ? ["apns-sandbox"] : [])
         guard !apnsGiven.isEmpty || inv.value("fcm-credentials") != nil else { return nil }
         var setup = PushSetup(apnsBase: try url(inv, "RELCTL_APNS_URL") ?? (inv.flag("apns-sandbox") ? apnsSandbox : apnsProduction),
                               fcmTopic: inv.value("fcm-topic") ?? defaultTopic, fcmBase: try url(inv, "RELCTL_FCM_URL") ?? fcmProduction,
@@ -83,6 +83,7 @@ struct PushSetup {
         var fcmTopic: String?
         /// Why a service configured does not reach it (deploy: APNs for a project without a tokens file).
         var skipped: String?
+        var reachesNobody: Bool { fcmTopic == nil && apnsTopic == nil }
         /// Which services it reaches, in a few words (for the log and the output).
         var words: String {
             var out: [String] = []
@@ -138,7 +139,8 @@ struct PushSetup {
             throw RelctlError.failure("cannot read the device tokens: \(e.message)", hint: "give a file of the app's device tokens, one per line, with --apns-tokens FILE")
         }
         var out: [String] = [], seen = Set<String>()
-        for (n, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in String(decoding: bytes, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            // CRLF files too: a "\r\n" is one Character, so the split is on both.
             let token = line.trimmingSpaces().lowercased()
             if token.isEmpty || token.hasPrefix("#") { continue }
             guard token.utf8.count % 2 == 0, (64...200).contains(token.utf8.count), token.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
@@ -158,12 +160,15 @@ extension String {
     func replacingProject(_ slug: String) -> String { replacing("{project}", with: slug) }
 }
 
-/// What one push did, per service, in words; `delivered` when a service took it.
+/// What one push did, per service, in words.
 struct PushReport {
     var lines: [String] = []
-    var delivered = false
+    /// Some service took it (some devices may have it): the hour's turn is spent.
+    var reachedAny = false
+    /// No service given failed: none owes it to anybody.
+    var delivered: Bool { reachedAny && failures.isEmpty }
     var failures: [String] = []
-    /// Device tokens APNs no longer knows (410) or refuses (400 BadDeviceToken): the app team removes them.
+    /// Device tokens APNs no longer knows (410): the app team removes them.
     var stale: [String] = []
     /// The requests, for --dry-run.
     var requests: [HTTPRequest] = []
@@ -217,35 +222,50 @@ final class PushSender {
     }
 
     private func apnsRequests(_ hint: PushHint, topic: String, tokens: [String], jwt: String) -> [HTTPRequest] {
-        let expiration = String(now() + 3600)
+        let expiration = String(now() + PushHint.lifetime)
         return tokens.map { device in
             let headers = [("authorization", "bearer \(jwt)"), ("apns-topic", topic), ("apns-push-type", "background"),
-                           ("apns-priority", "5"), ("apns-expiration", expiration), ("content-type", "application/json")]
+                           ("apns-priority", "5"), ("apns-expiration", expiration), ("apns-collapse-id", hint.collapseID), ("content-type", "application/json")]
             var shown = headers
             shown[0].1 = "bearer " + PushSender.withheld(jwt)
             return HTTPRequest(url: "\(setup.apnsBase)/3/device/\(device)", headers: headers, body: hint.apnsBody, shownHeaders: shown)
         }
     }
 
+    /// Devices asked at a time, and how long a push may take before the rest is given up
+    /// (the deploy that waits for it holds nothing, but its caller waits).
+    static let batch = 1000, patience: Int64 = 300
+
     private func sendAPNs(_ hint: PushHint, topic: String, tokens: [String], _ creds: APNsCredentials, into report: inout PushReport) throws {
         var jwt = try apnsToken(creds, renew: false)
-        let requests = apnsRequests(hint, topic: topic, tokens: tokens, jwt: jwt.token)
-        guard !dryRun, let curl else { report.requests += requests; return }
-        var answers = try curl.send(requests, http2: true)
-        // A cached token Apple no longer takes (expired, or made with a key since replaced): one new token, one retry.
-        let refused = answers.indices.filter { answers[$0].status == 403 && ["ExpiredProviderToken", "InvalidProviderToken"].contains(answers[$0].field("reason") ?? "") }
-        if !refused.isEmpty && !jwt.minted {
-            setup.cache?.remove(creds.cacheName)
-            jwt = try apnsToken(creds, renew: true)
-            let again = try curl.send(apnsRequests(hint, topic: topic, tokens: refused.map { tokens[$0] }, jwt: jwt.token), http2: true)
-            for (i, answer) in zip(refused, again) { answers[i] = answer }
-        }
-        // Apple's servers down or unreachable: once more, a second later.
-        let unanswered = answers.indices.filter { answers[$0].status == 0 || answers[$0].status >= 500 }
-        if !unanswered.isEmpty {
-            sleep(1)
-            let again = try curl.send(apnsRequests(hint, topic: topic, tokens: unanswered.map { tokens[$0] }, jwt: jwt.token), http2: true)
-            for (i, answer) in zip(unanswered, again) { answers[i] = answer }
+        guard !dryRun, let curl else { report.requests += apnsRequests(hint, topic: topic, tokens: tokens, jwt: jwt.token); return }
+        let started = now()
+        var answers: [HTTPResponse] = []
+        while answers.count < tokens.count {
+            let devices = Array(tokens[answers.count..<min(tokens.count, answers.count + PushSender.batch)])
+            var got = try curl.send(apnsRequests(hint, topic: topic, tokens: devices, jwt: jwt.token))
+            // A cached token Apple no longer takes (expired, or made with a key since replaced): one new token, one retry.
+            let refused = got.indices.filter { got[$0].status == 403 && ["ExpiredProviderToken", "InvalidProviderToken"].contains(got[$0].field("reason") ?? "") }
+            if !refused.isEmpty && !jwt.minted {
+                setup.cache?.remove(creds.cacheName)
+                jwt = try apnsToken(creds, renew: true)
+                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: refused.map { devices[$0] }, jwt: jwt.token))
+                for (i, answer) in zip(refused, again) { got[i] = answer }
+            }
+            // Apple's servers down or unreachable: once more, a second later.
+            let unanswered = got.indices.filter { got[$0].status == 0 || got[$0].status >= 500 }
+            if !unanswered.isEmpty {
+                sleep(1)
+                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: unanswered.map { devices[$0] }, jwt: jwt.token))
+                for (i, answer) in zip(unanswered, again) { got[i] = answer }
+            }
+            answers += got
+            // Nobody answering, or out of time: the rest is not sent, and said so.
+            let silent = got.allSatisfy { $0.status == 0 }
+            if answers.count < tokens.count && (silent || now() - started > PushSender.patience) {
+                let why = silent ? "not sent: APNs did not answer the devices before them" : "not sent: the push took more than \(PushSender.patience / 60) minutes"
+                answers += Array(repeating: HTTPResponse(status: 0, error: why), count: tokens.count - answers.count)
+            }
         }
         var sent = 0, throttled = 0, failed: [String: Int] = [:]
         for (i, a) in answers.enumerated() {
@@ -257,7 +277,7 @@ final class PushSender {
             default: failed[a.why, default: 0] += 1
             }
         }
-        report.delivered = report.delivered || sent > 0
+        report.reachedAny = report.reachedAny || sent > 0
         var line = "apns \(topic): sent to \(sent) of \(tokens.count) device\(tokens.count == 1 ? "" : "s")"
         if !report.stale.isEmpty {
             line += "; \(report.stale.count) token\(report.stale.count == 1 ? "" : "s") no longer valid, to remove from the tokens file: \(report.stale.prefix(3).joined(separator: ", "))"
@@ -305,7 +325,7 @@ final class PushSender {
             fcmAccess = ("<the access token " + (setup.oauthURL ?? account.tokenURI) + " answers>", true)
             return fcmAccess
         }
-        let answer = try curl.send([request], http2: false)[0]
+        let answer = try curl.send([request])[0]
         guard answer.status == 200, case .object(let o)? = try? JSONReader.parseForeign(answer.body), case .string(let token)? = o["access_token"],
               (1...4096).contains(token.utf8.count), token.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != 34 && $0 != 92 }) else {
             report.failures.append("fcm: Google did not give an access token (\(answer.why))"
@@ -324,24 +344,24 @@ final class PushSender {
         guard var access = try fcmToken(account, renew: false, report: &report) else { return }
         func request(_ token: String) -> HTTPRequest {
             HTTPRequest(url: "\(setup.fcmBase)/v1/projects/\(account.projectID)/messages:send",
-                        headers: [("authorization", "Bearer \(token)"), ("content-type", "application/json; charset=utf-8")], body: hint.fcmBody(topic: topic),
+                        headers: [("authorization", "Bearer \(token)"), ("content-type", "application/json; charset=utf-8")], body: hint.fcmBody(topic: topic, now: now()),
                         shownHeaders: [("authorization", "Bearer <access token withheld>"), ("content-type", "application/json; charset=utf-8")])
         }
         guard !dryRun, let curl else { report.requests.append(request(access.token)); return }
-        var answer = try curl.send([request(access.token)], http2: false)[0]
+        var answer = try curl.send([request(access.token)])[0]
         if answer.status == 401 && !access.minted {
             // A cached token Google no longer takes: a new one, once.
             setup.cache?.remove(account.cacheName)
             guard let renewed = try fcmToken(account, renew: true, report: &report) else { return }
             access = renewed
-            answer = try curl.send([request(access.token)], http2: false)[0]
+            answer = try curl.send([request(access.token)])[0]
         }
         // Overloaded or unreachable: Google asks for a retry after a while; once, when that is soon.
         if answer.status == 0 || answer.status == 429 || answer.status >= 500 {
             let wait = answer.retryAfter ?? 1
             if wait <= 10 {
                 sleep(UInt32(wait))
-                answer = try curl.send([request(access.token)], http2: false)[0]
+                answer = try curl.send([request(access.token)])[0]
             }
         }
         guard answer.status == 200 else {
@@ -353,7 +373,7 @@ final class PushSender {
             report.lines.append("fcm topic \(topic): not sent: \(why)")
             return
         }
-        report.delivered = true
+        report.reachedAny = true
         report.lines.append("fcm topic \(topic): sent")
     }
 

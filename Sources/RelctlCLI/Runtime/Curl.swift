@@ -44,7 +44,7 @@ struct Curl {
 
     /// Sends `requests` (POST), up to 20 at once, and returns their answers
     /// in the same order; a request that got no answer has status 0 and curl's error.
-    func send(_ requests: [HTTPRequest], http2: Bool) throws -> [HTTPResponse] {
+    func send(_ requests: [HTTPRequest]) throws -> [HTTPResponse] {
         guard !requests.isEmpty else { return [] }
         var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-push.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -68,7 +68,8 @@ struct Curl {
             try FileSystem.writeFile("\(dir)/body\(i)", r.body)
             if i > 0 { config += "next\n" }
             config += "url = \(try quoted(r.url))\n"
-            config += http2 ? "http2\n" : ""
+            // HTTP/2 over TLS, as APNs requires (ALPN; curl's default with nghttp2, which `find` checks).
+            config += "http2\n"
             config += "request = \"POST\"\n"
             for (name, value) in r.headers { config += "header = \(try quoted("\(name): \(value)"))\n" }
             config += "data-binary = \(try quoted("@\(dir)/body\(i)"))\n"

@@ -13,8 +13,7 @@
 /// make a new record look like a change.
 extension Impact {
     public static func seen(_ snapshot: ProjectSnapshot, at t: Int64) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: SHA256Digest.hash(Array(seenText(snapshot, at: t).utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        SHA256Digest.hex(SHA256Digest.hash(Array(seenText(snapshot, at: t).utf8)))
     }
 
     /// What the digest is of: one line per platform, rollout and band, and per install where the answer changes.
@@ -22,7 +21,7 @@ extension Impact {
         let (_, evaluator, platforms) = askers(snapshot, snapshot)
         var text = ""
         for a in platforms.sorted(by: { $0.now.name < $1.now.name }) {
-            var asked: [(release: Release, record: VersionRecord?)] = a.records.map { ($0.release, $0) }
+            var asked: [(release: Release, record: VersionRecord)] = a.records.map { ($0.release, $0) }
             // A total order: where a platform's releases tie (iOS ignores builds), by build, then as spelled.
             asked.sort { a, b in
                 if Release.isBelow(a.release, b.release) { return true }
@@ -30,7 +29,7 @@ extension Impact {
                 return (a.release.build ?? -1, a.release.version.text) < (b.release.build ?? -1, b.release.version.text)
             }
             func said(_ v: Verdict) -> String {
-                "\(v.kind.rawValue) \(v.target?.label ?? "-") \(v.updateType ?? "-") \(v.deadline.map(String.init) ?? "-") \(v.window.map { "\($0.startsAt)-\($0.endsAt.map(String.init) ?? "open")" } ?? "-")"
+                "\(v.kind.rawValue) \(v.target?.label ?? "-") \(v.updateType ?? "-") \(v.rule.map { "\($0.alert.rawValue)/\($0.frequency.rawValue)" } ?? "-") \(v.deadline.map(String.init) ?? "-") \(v.window.map { "\($0.startsAt)-\($0.endsAt.map(String.init) ?? "open")" } ?? "-")"
             }
             // Runs of one answer: the first without its install (a record added below it changes nothing),
             // the others from the first install that is told otherwise.
@@ -48,7 +47,8 @@ extension Impact {
             let newest = asked.map { said(evaluator.evaluate(a.now, $0.release, at: t)) }
             runs("all", newest)
             if let r = a.now.rollout {
-                text += "rollout \(r.floor.text) \(r.basisPoints(at: t))\n"
+                // The salt too: drawing who is in anew at the same share changes who is told.
+                text += "rollout \(r.floor.text) \(r.salt) \(r.basisPoints(at: t))\n"
                 let inside = a.now.seen(inRollout: true, at: t)
                 runs("in", asked.map { said(evaluator.evaluate(inside, $0.release, at: t)) })
             }
@@ -56,7 +56,7 @@ extension Impact {
             // minimum OS brings, and that tells nobody anything else, changes nothing.
             for band in a.bands {
                 let answers = asked.indices.map { i -> String? in
-                    if let record = asked[i].record, !OSBands.installable(record, on: band.os, a.now) { return nil }
+                    if !OSBands.installable(asked[i].record, on: band.os, a.now) { return nil }
                     let answer = said(evaluator.evaluate(a.now, asked[i].release, at: t, os: band.os))
                     return answer == newest[i] ? "as on the newest OS" : answer
                 }

@@ -112,6 +112,8 @@ public struct ServiceAccount: Sendable {
 /// minutes with 429 TooManyProviderTokenUpdates. Each file is the owner's
 /// alone (0600 in a 0700 folder), holds "<instant> <token>", and is read
 /// only when small and regular; anything else is ignored and replaced.
+/// The instant is when an APNs provider token was issued, and when an FCM
+/// access token expires (what each one's reuse is decided by).
 public struct TokenCache: Sendable {
     public let dir: String
 
@@ -136,7 +138,8 @@ public struct TokenCache: Sendable {
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= 16 << 10, st.st_uid == getuid(),
               let bytes = try? FileSystem.readFile(path, limit: 16 << 10) else { return nil }
         let parts = String(decoding: bytes, as: UTF8.self).trimmingSpaces().split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let at = Int64(parts[0]), !parts[1].isEmpty,
+        // An instant within reach (arithmetic on it never overflows); anything else is no token of ours.
+        guard parts.count == 2, let at = Int64(parts[0]), at >= 0, at < 1 << 40, !parts[1].isEmpty,
               parts[1].utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != 34 && $0 != 92 }) else { return nil }
         return (at, String(parts[1]))
     }

@@ -33,16 +33,23 @@ public struct PushHint: Equatable, Sendable {
         JSON.fields([("aps", .fields([("content-available", .int(1))]))] + fields).compactBytes()
     }
 
+    /// How long a hint is worth keeping for a device that is offline: an
+    /// hour (the apps poll every 15 minutes anyway), and only the newest of
+    /// a project's (collapsed), so one back online wakes once, not once per deploy.
+    public static let lifetime: Int64 = 3600
+    public var collapseID: String { "relctl-\(project)" }
+
     /// An FCM HTTP v1 message to `topic`: data only (a notification would be
     /// shown), normal priority on Android (FCM demotes high-priority data
     /// messages that show nothing), and as a background push on Apple devices
     /// (priority 5: FCM refuses 10 for a data message to them).
-    public func fcmBody(topic: String) -> [UInt8] {
+    public func fcmBody(topic: String, now: Int64) -> [UInt8] {
         JSON.fields([("message", .fields([
             ("topic", .string(topic)),
             ("data", .fields(fields)),
-            ("android", .fields([("priority", .string("normal"))])),
-            ("apns", .fields([("headers", .fields([("apns-push-type", .string("background")), ("apns-priority", .string("5"))])),
+            ("android", .fields([("priority", .string("normal")), ("ttl", .string("\(PushHint.lifetime)s")), ("collapse_key", .string(collapseID))])),
+            ("apns", .fields([("headers", .fields([("apns-push-type", .string("background")), ("apns-priority", .string("5")),
+                                                   ("apns-expiration", .string(String(now + PushHint.lifetime))), ("apns-collapse-id", .string(collapseID))])),
                               ("payload", .fields([("aps", .fields([("content-available", .int(1))]))]))])),
         ]))]).compactBytes()
     }
