@@ -48,15 +48,7 @@ public final class SigningKey: @unchecked Sendable {
         do { bytes = try FileSystem.readFile(path, limit: maximumBytes) } catch let e as PublishError {
             throw PublishError("cannot read the signing key: \(e.message)", hint: "give the PEM file keys generate wrote (--signing-key FILE or RELCTL_SIGNING_KEY)")
         }
-        ERR_clear_error()
-        let pkey: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            // No passphrase callback: an encrypted key is refused, never prompted for.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        ERR_clear_error()
-        guard let pkey else {
+        guard let pkey = SigningKey.privateKey(pem: bytes) else {
             throw PublishError("\(path) is not an unencrypted PEM private key", hint: "make one with 'relctl keys generate FILE'")
         }
         guard EVP_PKEY_get_id(pkey) == EVP_PKEY_ED25519 else {
@@ -64,6 +56,18 @@ public final class SigningKey: @unchecked Sendable {
             throw PublishError("\(path) holds a private key that is not Ed25519", hint: "make one with 'relctl keys generate FILE' (or openssl genpkey -algorithm ed25519)")
         }
         return try SigningKey(pkey, path: path)
+    }
+
+    /// The private key of a PEM file (any kind libcrypto reads), or nil.
+    /// No passphrase callback: an encrypted key is refused, never prompted for.
+    static func privateKey(pem: [UInt8]) -> OpaquePointer? {
+        ERR_clear_error()
+        defer { ERR_clear_error() }
+        return pem.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
     }
 
     /// A new key, written to `path` as PKCS#8 PEM, readable by its owner

@@ -387,34 +387,13 @@ final class PushTests: XCTestCase {
     func testTheClientAnswersRelctlsPushAndNothingElse() throws {
         let h = Harness()
         h.sample()
-        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
-            return XCTFail("nginx is not installed; .ci/run installs it (apt-get install nginx-light)")
-        }
-        let root = h.dir + "/www", port = 20000 + Int.random(in: 0..<20000)
+        let root = h.dir + "/www"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try """
-        daemon off;
-        master_process off;
-        pid \(h.dir)/nginx.pid;
-        error_log \(h.dir)/nginx-error.log;
-        events { worker_connections 64; }
-        http { access_log off; server { listen 127.0.0.1:\(port); root \(root); } }
-        """.write(toFile: h.dir + "/nginx.conf", atomically: true, encoding: .utf8)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: nginx)
-        server.arguments = ["-c", h.dir + "/nginx.conf", "-p", h.dir]
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
         let file = URL(fileURLWithPath: root + "/control.json")
         let first = ReleaseControlTests.published(h)
         try Data(first).write(to: file)
-        let url = URL(string: "http://127.0.0.1:\(port)/control.json")!
-        var ready = false
-        for _ in 0..<50 where !ready {
-            usleep(100_000)
-            ready = (try? Data(contentsOf: url)) != nil
-        }
-        XCTAssertTrue(ready, "nginx did not answer")
+        let server = try LocalNginx(root: root, dir: h.dir, probe: "control.json")
+        let url = server.url("control.json")
         let control = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, storage: URL(fileURLWithPath: h.dir + "/app"), clock: { [now = h.now] in now })
         XCTAssertEqual(ReleaseControlTests.blocking { try? await control.refresh() }?.kind, .optional)
         let seenBy = Counter(), alsoSeenBy = Counter()
@@ -455,8 +434,8 @@ final class PushTests: XCTestCase {
         }
         XCTAssertEqual(seenBy.value, 1, "the state did not change: nobody is told")
         // A download that fails is said, and leaves what was held.
-        let lost = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: URL(string: "http://127.0.0.1:\(port)/gone.json")!, clock: { [now = h.now] in now })
-        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "300"], to: lost).1, .failed(.download("HTTP 404 from http://127.0.0.1:\(port)/gone.json")))
+        let lost = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: server.url("gone.json"), clock: { [now = h.now] in now })
+        XCTAssertEqual(push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "300"], to: lost).1, .failed(.download("HTTP 404 from \(server.url("gone.json"))")))
         // A token is its own control's: another's removes nothing.
         let second = try ReleaseControl(device: ReleaseControlTests.device("1.0", build: 100), source: url, clock: { [now = h.now] in now })
         let heardBySecond = Counter()
@@ -464,7 +443,7 @@ final class PushTests: XCTestCase {
         second.removeListener(token)
         guard case .downloaded? = push(["relctl": "1", "relctlProject": "shop", "relctlRevision": "60"], to: second).1 else { return XCTFail("a first document is downloaded") }
         XCTAssertEqual(heardBySecond.value, 1, "its listener stayed")
-        _ = lost
+        withExtendedLifetime((server, lost)) {}
         // A removed listener hears nothing more.
         control.removeListener(token)
         try Data(ReleaseControlTests.published(h) { $0.ok("maintenance start --until +1h --yes") }).write(to: file)

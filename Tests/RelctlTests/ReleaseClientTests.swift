@@ -267,42 +267,20 @@ final class ReleaseControlTests: XCTestCase {
     /// Downloads from nginx on loopback: refresh reads the served file, a
     /// missing one is reported, and start() downloads at once and calls onChange.
     func testDownloadsFromAWebServer() throws {
-        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
-            return XCTFail("nginx is not installed; .ci/run installs it (apt-get install nginx-light)")
-        }
         let h = Harness()
         h.sample()
         let root = Self.tree(h)
-        let port = 20000 + Int.random(in: 0..<20000)
-        try """
-        daemon off;
-        master_process off;
-        pid \(h.dir)/nginx.pid;
-        error_log \(h.dir)/nginx-error.log;
-        events { worker_connections 64; }
-        http { access_log off; server { listen 127.0.0.1:\(port); root \(root); } }
-        """.write(toFile: h.dir + "/nginx.conf", atomically: true, encoding: .utf8)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: nginx)
-        server.arguments = ["-c", h.dir + "/nginx.conf", "-p", h.dir]
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        let url = URL(string: "http://127.0.0.1:\(port)/shop/control.json")!
-        var ready = false
-        for _ in 0..<50 where !ready {
-            usleep(100_000)
-            ready = (try? Data(contentsOf: url)) != nil
-        }
-        XCTAssertTrue(ready, "nginx did not answer")
+        let server = try LocalNginx(root: root, dir: h.dir, probe: "shop/control.json")
+        let url = server.url("shop/control.json")
         let control = try ReleaseControl(device: Self.device("1.0", build: 100), source: url)
         let fetched = Self.blocking { try? await control.refresh() }
         XCTAssertEqual(fetched?.kind, .optional)
         XCTAssertEqual(fetched?.update?.releaseNotes, "New look", "refresh reads the what's-new file beside control.json")
-        let missing = try ReleaseControl(device: Self.device("1.0", build: 100), source: URL(string: "http://127.0.0.1:\(port)/nope.json")!)
+        let missing = try ReleaseControl(device: Self.device("1.0", build: 100), source: server.url("nope.json"))
         let failure = Self.blocking { () async -> ReleaseControl.Failure? in
             do { _ = try await missing.refresh(); return nil } catch { return error as? ReleaseControl.Failure }
         }
-        XCTAssertEqual(failure, .download("HTTP 404 from http://127.0.0.1:\(port)/nope.json"))
+        XCTAssertEqual(failure, .download("HTTP 404 from \(server.url("nope.json"))"))
         XCTAssertEqual(missing.lastError, failure)
         // The server's file changes; start() downloads at once and says so.
         try Data(Self.published(h) { $0.ok("force 2.0 --platform ios --yes") }).write(to: URL(fileURLWithPath: root + "/shop/control.json"))
@@ -311,6 +289,7 @@ final class ReleaseControlTests: XCTestCase {
         control.start()
         wait(for: [changed], timeout: 20)
         control.stop()
+        withExtendedLifetime(server) {}
     }
 
     /// Runs async code to its end from a synchronous test.

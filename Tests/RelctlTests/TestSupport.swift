@@ -92,6 +92,39 @@ func withoutLineage(_ export: String) -> String {
 
 /// A local test server from scripts/: started with its arguments, its port
 /// read from the first line it prints; stopped when released.
+/// nginx serving `root` on a loopback port, for the client's downloads; stopped when released.
+final class LocalNginx {
+    let process = Process()
+    let port = 20000 + Int.random(in: 0..<20000)
+
+    /// `dir`: where its configuration, pid and error log go; `probe`: a path under root it must serve before it counts as started.
+    init(root: String, dir: String, probe: String) throws {
+        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
+            throw NSError(domain: "nginx is not installed; .ci/run installs it (apt-get install nginx-light)", code: 1)
+        }
+        try """
+        daemon off;
+        master_process off;
+        pid \(dir)/nginx.pid;
+        error_log \(dir)/nginx-error.log;
+        events { worker_connections 64; }
+        http { access_log off; server { listen 127.0.0.1:\(port); root \(root); } }
+        """.write(toFile: dir + "/nginx.conf", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-c", dir + "/nginx.conf", "-p", dir]
+        try process.run()
+        for _ in 0..<50 {
+            if (try? Data(contentsOf: url(probe))) != nil { return }
+            usleep(100_000)
+        }
+        throw NSError(domain: "nginx did not answer", code: 1)
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
+
+    deinit { process.terminate(); process.waitUntilExit() }
+}
+
 final class LocalServer {
     let process = Process()
     let port: Int

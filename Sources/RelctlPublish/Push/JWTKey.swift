@@ -23,15 +23,7 @@ public final class JWTKey: @unchecked Sendable {
     /// service account's private_key are) of the kind `algorithm` needs;
     /// `source` names where it came from, for messages.
     public static func read(pem: [UInt8], source: String, as algorithm: Algorithm) throws -> JWTKey {
-        ERR_clear_error()
-        let pkey: OpaquePointer? = pem.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            // No passphrase callback: an encrypted key is refused, never prompted for.
-            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
-        }
-        ERR_clear_error()
-        guard let pkey else { throw PublishError("\(source) is not an unencrypted PEM private key") }
+        guard let pkey = SigningKey.privateKey(pem: pem) else { throw PublishError("\(source) is not an unencrypted PEM private key") }
         switch algorithm {
         case .es256:
             var name = [CChar](repeating: 0, count: 64), length = 0
