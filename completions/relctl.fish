@@ -437,7 +437,7 @@ complete -c relctl -n '__relctl_opt \'deploy\' --changed-list 0' -l changed-list
 complete -c relctl -n '__relctl_opt \'deploy\' --dry-run 0' -s n -l dry-run -d 'List what would be uploaded and deleted, and send nothing'
 complete -c relctl -n '__relctl_opt \'deploy\' --at 0' -l at -x -d 'Evaluate at this instant instead of now: RFC 3339; \'YYYY-MM-DD HH:MM[:SS]\', \'HH:MM\' or \'tomorrow HH:MM\' in local time (TZ); \'+2h\' from now or \'-2d\' ago (a duration without a sign goes the way the option looks: ahead, back for log --since; --released needs the sign); \'now\''
 complete -c relctl -n '__relctl_opt \'deploy\' --allow-older 0' -l allow-older -d 'Upload even when the remote\'s release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back'
-complete -c relctl -n '__relctl_opt \'deploy\' --push 0' -l push -d 'Once the remote holds the files, send a silent push (see \'relctl push\') for each project whose users now see something else than after the last deploy to REMOTE'
+complete -c relctl -n '__relctl_opt \'deploy\' --push 0' -l push -d 'Once the remote holds the files, send a silent push (see \'relctl push\') for each project whose users now see something else than at its last push to REMOTE'
 complete -c relctl -n '__relctl_opt \'deploy\' --apns-key 0' -l apns-key -r -F -d 'The APNs key (.p8) that signs the provider tokens'
 complete -c relctl -n '__relctl_opt \'deploy\' --apns-key-id 0' -l apns-key-id -x -d 'The APNs key\'s id (ten characters)'
 complete -c relctl -n '__relctl_opt \'deploy\' --apns-team-id 0' -l apns-team-id -x -d 'The Apple developer team\'s id'

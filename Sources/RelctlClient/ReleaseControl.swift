@@ -594,6 +594,7 @@ extension ReleaseControl {
                 group.cancelAll()
                 return first ?? .failed(.download("no answer within \(ReleaseControl.pushBudget) s"))
             }
+            if case .failed(let failure) = outcome { locked { $0.lastError = failure } }
             locked { _ = $0.pushesInFlight.remove(key) }
             completion?(outcome)
             if case .downloaded(let state) = outcome, let source { await fetchWhatsNew(for: state, from: source) }
@@ -618,9 +619,8 @@ extension ReleaseControl {
             }
             bytes = got
         } catch {
-            let failure = (error as? Failure) ?? .download("\(error)")
-            locked { $0.lastError = failure }
-            return .failed(failure)
+            // Said by the caller (lastError), which knows whether it was cut short by the deadline.
+            return .failed((error as? Failure) ?? .download("\(error)"))
         }
         do {
             let state = try load(bytes)

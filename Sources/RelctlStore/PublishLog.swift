@@ -31,7 +31,7 @@ extension Store {
         try write { try $0.record(Change(.deploy, project: nil, "deploy \(dir) to \(remote) revision \(revision): \(uploaded) uploaded, \(deleted) deleted"), now: now) }
     }
 
-    /// Pushes the project may still have this hour: Apple asks for no more
+    /// The most pushes a project is sent in an hour: Apple asks for no more
     /// than two or three background pushes an hour. A push no service took
     /// ("push failed") gives its turn back.
     public static let pushesPerHour = 2

@@ -193,9 +193,10 @@ final class PushTests: XCTestCase {
         XCTAssertTrue((report["lines"] as? [String])?.first?.contains("sent to 15 of 20 devices; 5 tokens no longer valid") == true, "\(report)")
         // APNs throttling every device: said as what it is, nothing to fix but the wait.
         try server.write("mode", "apns-toomany\n")
-        let throttled = h.run("push \(server.apns) --urgent")
+        let throttled = h.run("push \(server.apns) --urgent --json")
         XCTAssertEqual(throttled.status, 1)
-        XCTAssertTrue(throttled.err.contains("apns held back 20 devices: too many pushes to them lately"), throttled.err)
+        XCTAssertTrue(throttled.err.contains("apns: no device got it; 20 refused, TooManyRequests (too many pushes to the same devices lately"), throttled.err)
+        XCTAssertEqual(((throttled.json as? [String: Any])?["refusedTokens"] as? [String: [String]])?["TooManyRequests"]?.count, 20)
         // A key Apple does not know by that id (403 InvalidProviderToken): renewed once, then said with what to check.
         try server.write("mode", "")
         let real = try String(contentsOfFile: server.dir + "/apns-public.pem", encoding: .utf8)

@@ -29,7 +29,7 @@ enum DeployCommand {
                   Option("dry-run", short: "n", help: "List what would be uploaded and deleted, and send nothing."),
                   Shared.at,
                   Option("allow-older", help: "Upload even when the remote's release was made from a change this database does not hold (a database restored from a backup, a rollback on purpose): without it, deploy refuses to take the remote back."),
-                  Option("push", help: "Once the remote holds the files, send a silent push (see 'relctl push') for each project whose users now see something else than after the last deploy to REMOTE.")]
+                  Option("push", help: "Once the remote holds the files, send a silent push (see 'relctl push') for each project whose users now see something else than at its last push to REMOTE.")]
                   + PushSetup.options,
         examples: [Example("relctl deploy ./out s3:updates-bucket/prod", "Upload what changed to S3 (configure the remote with 'rclone config')."),
                    Example("relctl deploy ./out s3:bucket/prod --changed-list changed.txt", "Also write the changed paths for a CDN invalidation."),
@@ -195,10 +195,10 @@ enum DeployCommand {
         }
         // Pushed only now: a push that arrives before the files makes apps fetch the old ones.
         var pushed: [PushCommand.Outcome] = []
-        // What users see, as the record keeps it: only a deploy --push moves it, and a project whose
-        // push was held back, failed or reached nobody keeps the digest of its last push, so the next
-        // deploy --push sends it (deploying again is the retry).
-        var recordedSeen = record.seen
+        // What users see, as the record keeps it: only a deploy --push moves it (slug → the digest now,
+        // or nil for a project gone), for the projects whose push was sent; one held back, failed or
+        // reached by nobody keeps the digest of its last push, so the next deploy --push sends it.
+        var seenMoves: [String: String?] = [:]
         // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
         var unreached: [(project: String, why: String)] = []
         if let push {
@@ -225,19 +225,20 @@ enum DeployCommand {
                     outcome = PushCommand.Outcome(hint: hint, target: target, dryRun: inv.dryRun)
                     outcome.report.failures = [RelctlError.from(error).message]
                 }
-                if outcome.sent { recordedSeen[hint.project] = seen[hint.project] }
+                if outcome.sent { seenMoves[hint.project] = .some(seen[hint.project]) }
                 pushed.append(outcome)
             }
-            // Projects that needed no push are recorded as they are; those gone from the database are forgotten.
-            for (slug, digest) in seen where record.seen[slug] == digest { recordedSeen[slug] = digest }
-            for slug in recordedSeen.keys where seen[slug] == nil { recordedSeen[slug] = nil }
+            // Projects gone from the database are forgotten.
+            for slug in record.seen.keys where seen[slug] == nil { seenMoves[slug] = .some(nil) }
         }
-        if !inv.dryRun, !pending.deleting.isEmpty || pending.seen != recordedSeen {
+        if !inv.dryRun, !pending.deleting.isEmpty || !seenMoves.isEmpty {
             // Made: the record no longer owes the deletions (left, the next deploy would only find them gone),
-            // and says what users see now; a deploy that sent no file records it all the same (a window that began).
-            pending.deleting = []
-            pending.seen = recordedSeen
-            do { try tool.write(pending) } catch {
+            // and says what users saw at the pushes sent. Once DIR was let go, another deploy may have
+            // written the record since: then only what this one pushed is changed in theirs.
+            var final = pending
+            if lock == nil, let latest = try? tool.record(), latest != pending { final = latest } else { final.deleting = [] }
+            for (slug, digest) in seenMoves { final.seen[slug] = digest }
+            do { try tool.write(final) } catch {
                 inv.warn("cannot update \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); the files are live, and the next deploy finishes the record")
             }
         }
@@ -368,7 +369,7 @@ struct Rclone {
         var deleting: [String] = []
         /// The revisions of every part the remote's release was made from (Lineage), by project.
         var lineage: [String: [String: Int64]] = [:]
-        /// What each project's users saw at the last deploy (Impact.seen), by slug.
+        /// What each project's users saw at its last push, by slug (Impact.seen; only deploy --push writes it).
         var seen: [String: String] = [:]
 
         /// `release` first, keeping the newest others.

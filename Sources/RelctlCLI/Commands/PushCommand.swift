@@ -52,6 +52,7 @@ enum PushCommand {
                      ("sent", .bool(sent)), ("dryRun", .bool(dryRun)), ("heldBack", heldBack.map { .int(Int64($0)) } ?? .null),
                      ("lines", .array(report.lines.map(JSON.string))), ("failures", .array(report.failures.map(JSON.string))),
                      ("staleTokens", .array(report.stale.map(JSON.string))),
+                     ("refusedTokens", .object(report.refused.mapValues { .array($0.map(JSON.string)) })),
                      ("requests", .array(report.requests.map { r in .fields([("url", .string(r.url)), ("headers", .fields(r.shownHeaders.map { ($0.0, .string($0.1)) })),
                                                                              ("body", .string(r.shownBody ?? String(decoding: r.body, as: UTF8.self)))]) }))])
         }
@@ -93,10 +94,7 @@ enum PushCommand {
         func failed(_ why: String) throws {
             try store.logPushFailed(project: hint.project, "push \(hint.project) revision \(hint.revision) failed: " + why, now: at)
         }
-        do { outcome.report = try sender.send(hint, to: target) } catch {
-            if !inv.dryRun { try? failed(RelctlError.from(error).message) }
-            throw error
-        }
+        outcome.report = sender.send(hint, to: target)
         // Reached nobody: the hour's turn is given back (a push that reached some devices spent it).
         if !inv.dryRun && !outcome.report.reachedAny { try failed(outcome.report.failures.first ?? "no service took it") }
         return outcome

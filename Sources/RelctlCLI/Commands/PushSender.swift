@@ -170,6 +170,9 @@ struct PushReport {
     var failures: [String] = []
     /// Device tokens APNs no longer knows (410): the app team removes them.
     var stale: [String] = []
+    /// Devices APNs refused one by one (BadDeviceToken, DeviceTokenNotForTopic, TooManyRequests), by reason:
+    /// said and listed, but no failure of the push when others got it (a tokens file always holds a few).
+    var refused: [String: [String]] = [:]
     /// The requests, for --dry-run.
     var requests: [HTTPRequest] = []
 }
@@ -191,10 +194,16 @@ final class PushSender {
         self.setup = setup; self.curl = curl; self.now = now; self.dryRun = dryRun
     }
 
-    func send(_ hint: PushHint, to target: PushSetup.Target) throws -> PushReport {
+    /// Sends to each service given; what one service could not do (a folder for the requests, a
+    /// token to sign) is that service's failure, not the end of what the other one did.
+    func send(_ hint: PushHint, to target: PushSetup.Target) -> PushReport {
         var report = PushReport()
-        if let topic = target.fcmTopic, let account = setup.fcm { try sendFCM(hint, topic: topic, account, into: &report) }
-        if let topic = target.apnsTopic, let creds = setup.apns { try sendAPNs(hint, topic: topic, tokens: target.tokens, creds, into: &report) }
+        if let topic = target.fcmTopic, let account = setup.fcm {
+            do { try sendFCM(hint, topic: topic, account, into: &report) } catch { report.failures.append("fcm: " + RelctlError.from(error).message) }
+        }
+        if let topic = target.apnsTopic, let creds = setup.apns {
+            do { try sendAPNs(hint, topic: topic, tokens: target.tokens, creds, into: &report) } catch { report.failures.append("apns: " + RelctlError.from(error).message) }
+        }
         return report
     }
 
@@ -232,31 +241,33 @@ final class PushSender {
         }
     }
 
-    /// Devices asked at a time, and how long a push may take before the rest is given up
-    /// (the deploy that waits for it holds nothing, but its caller waits).
-    static let batch = 1000, patience: Int64 = 300
+    /// Devices asked at a time (a first few, to learn quickly whether APNs answers at all), and how
+    /// long a push may take before the rest is given up: each request is given its share of what is left.
+    static let firstBatch = 20, batch = 1000, patience: Int64 = 300
 
     private func sendAPNs(_ hint: PushHint, topic: String, tokens: [String], _ creds: APNsCredentials, into report: inout PushReport) throws {
         var jwt = try apnsToken(creds, renew: false)
         guard !dryRun, let curl else { report.requests += apnsRequests(hint, topic: topic, tokens: tokens, jwt: jwt.token); return }
         let started = now()
         var answers: [HTTPResponse] = []
+        // curl asks 20 at a time: a batch takes rounds of the longest request.
+        func seconds(_ count: Int) -> Int64 { min(20, max(2, (PushSender.patience - (now() - started)) / Int64((count + 19) / 20))) }
         while answers.count < tokens.count {
-            let devices = Array(tokens[answers.count..<min(tokens.count, answers.count + PushSender.batch)])
-            var got = try curl.send(apnsRequests(hint, topic: topic, tokens: devices, jwt: jwt.token))
+            let devices = Array(tokens[answers.count..<min(tokens.count, answers.count + (answers.isEmpty ? PushSender.firstBatch : PushSender.batch))])
+            var got = try curl.send(apnsRequests(hint, topic: topic, tokens: devices, jwt: jwt.token), maxTime: seconds(devices.count))
             // A cached token Apple no longer takes (expired, or made with a key since replaced): one new token, one retry.
             let refused = got.indices.filter { got[$0].status == 403 && ["ExpiredProviderToken", "InvalidProviderToken"].contains(got[$0].field("reason") ?? "") }
             if !refused.isEmpty && !jwt.minted {
                 setup.cache?.remove(creds.cacheName)
                 jwt = try apnsToken(creds, renew: true)
-                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: refused.map { devices[$0] }, jwt: jwt.token))
+                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: refused.map { devices[$0] }, jwt: jwt.token), maxTime: seconds(refused.count))
                 for (i, answer) in zip(refused, again) { got[i] = answer }
             }
-            // Apple's servers down or unreachable: once more, a second later.
+            // Apple's servers overloaded: once more, a second later (not when nothing answered at all).
             let unanswered = got.indices.filter { got[$0].status == 0 || got[$0].status >= 500 }
-            if !unanswered.isEmpty {
+            if !unanswered.isEmpty && !got.allSatisfy({ $0.status == 0 }) && now() - started < PushSender.patience {
                 sleep(1)
-                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: unanswered.map { devices[$0] }, jwt: jwt.token))
+                let again = try curl.send(apnsRequests(hint, topic: topic, tokens: unanswered.map { devices[$0] }, jwt: jwt.token), maxTime: seconds(unanswered.count))
                 for (i, answer) in zip(unanswered, again) { got[i] = answer }
             }
             answers += got
@@ -267,13 +278,14 @@ final class PushSender {
                 answers += Array(repeating: HTTPResponse(status: 0, error: why), count: tokens.count - answers.count)
             }
         }
-        var sent = 0, throttled = 0, failed: [String: Int] = [:]
+        var sent = 0, failed: [String: Int] = [:]
         for (i, a) in answers.enumerated() {
             switch (a.status, a.field("reason")) {
             case (200, _): sent += 1
             // Only 410 says the app is gone from the device; BadDeviceToken is as often a token of the other environment.
             case (410, _): report.stale.append(tokens[i])
-            case (429, "TooManyRequests"?): throttled += 1
+            case (400, let r?) where r == "BadDeviceToken" || r == "DeviceTokenNotForTopic": report.refused[r, default: []].append(tokens[i])
+            case (429, "TooManyRequests"?): report.refused["TooManyRequests", default: []].append(tokens[i])
             default: failed[a.why, default: 0] += 1
             }
         }
@@ -283,9 +295,13 @@ final class PushSender {
             line += "; \(report.stale.count) token\(report.stale.count == 1 ? "" : "s") no longer valid, to remove from the tokens file: \(report.stale.prefix(3).joined(separator: ", "))"
                 + (report.stale.count > 3 ? " and \(report.stale.count - 3) more (--json lists them all)" : "")
         }
-        if throttled > 0 {
-            line += "; \(throttled) held back by APNs (too many pushes to one device)"
-            report.failures.append("apns held back \(throttled) device\(throttled == 1 ? "" : "s"): too many pushes to them lately (they get the next one; wait before pushing again)")
+        for (reason, devices) in report.refused.sorted(by: { $0.key < $1.key }) {
+            let what = reason == "TooManyRequests" ? "held back by APNs (too many pushes to them lately; they get the next one)" : "refused, \(reason)\(PushSender.advice(reason))"
+            line += "; \(devices.count) \(what): \(devices.prefix(3).joined(separator: ", "))" + (devices.count > 3 ? " and \(devices.count - 3) more (--json lists them all)" : "")
+        }
+        // Devices refused one by one fail the push only when none got it: then it is the setup, not the devices.
+        if sent == 0, let (reason, devices) = report.refused.max(by: { $0.value.count < $1.value.count }) {
+            report.failures.append("apns: no device got it; \(devices.count) refused, \(reason)" + PushSender.advice(reason))
         }
         for (why, n) in failed.sorted(by: { $0.key < $1.key }) {
             line += "; \(n) failed: \(why)"
@@ -301,7 +317,8 @@ final class PushSender {
                      ("BadDeviceToken", " (tokens of a development build need --apns-sandbox, of a store build none)"),
                      ("DeviceTokenNotForTopic", " (the tokens are of another app: check --apns-topic)"),
                      ("TopicDisallowed", " (the key may not send to this bundle id: check --apns-topic)"),
-                     ("BadTopic", " (check --apns-topic)")]
+                     ("BadTopic", " (check --apns-topic)"),
+                     ("TooManyRequests", " (too many pushes to the same devices lately: wait before pushing again)")]
         return known.first { why.contains($0.0) }?.1 ?? ""
     }
 

@@ -44,7 +44,8 @@ struct Curl {
 
     /// Sends `requests` (POST), up to 20 at once, and returns their answers
     /// in the same order; a request that got no answer has status 0 and curl's error.
-    func send(_ requests: [HTTPRequest]) throws -> [HTTPResponse] {
+    /// `maxTime`: the seconds each request may take in all.
+    func send(_ requests: [HTTPRequest], maxTime: Int64 = 20) throws -> [HTTPResponse] {
         guard !requests.isEmpty else { return [] }
         var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-push.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -75,7 +76,7 @@ struct Curl {
             config += "data-binary = \(try quoted("@\(dir)/body\(i)"))\n"
             config += "output = \(try quoted("\(dir)/out\(i)"))\n"
             config += "dump-header = \(try quoted("\(dir)/head\(i)"))\n"
-            config += "max-filesize = \(Curl.answerLimit)\nmax-time = 20\nconnect-timeout = 10\nproto = \"=http,https\"\n"
+            config += "max-filesize = \(Curl.answerLimit)\nmax-time = \(maxTime)\nconnect-timeout = \(min(10, maxTime))\nproto = \"=http,https\"\n"
             // Which request a line is for: with --parallel, lines come as transfers end.
             config += "write-out = \"\(i) %{http_code} %{exitcode} %{errormsg}\\n\"\n"
         }

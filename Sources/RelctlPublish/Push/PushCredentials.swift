@@ -184,7 +184,14 @@ public struct TokenCache: Sendable {
     public func remove(_ name: String) { unlink(dir + "/" + name) }
 }
 
-/// write(2) by its C name (inside TokenCache, `write` is the method).
+/// write(2) by its C name (inside TokenCache, `write` is the method), until all is written; the count written.
 private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
-    bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { break }
+        done += n
+    }
+    return done
 }
