@@ -62,7 +62,8 @@ public enum FileSystem {
     public static let inputLimit = 16 << 20
 
     package static func tooLarge(_ name: String, _ limit: Int) -> PublishError {
-        PublishError("cannot read \(name): it holds more than \(limit >> 20) MiB, more than any file relctl reads", hint: "check the path")
+        // Small limits (a key file's 16 KiB) in KiB: "more than 0 MiB" said nothing.
+        PublishError("cannot read \(name): it holds more than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"), more than relctl reads of such a file", hint: "check the path")
     }
 
     public static func readFile(_ path: String, limit: Int = Int.max) throws -> [UInt8] {

@@ -247,6 +247,9 @@ final class PushTests: XCTestCase {
         h.fails("push --apns-key \(server.dir)/apns.p8 --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ", status: 2, "no --apns-tokens")
         h.fails("push --apns-key \(server.dir)/sa.pem --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-tokens \(server.dir)/tokens.txt", status: 1, "not a P-256")
         h.fails("push --fcm-credentials \(server.dir)/apns.json", status: 1, "not a service-account key")
+        // Outside files are bounded, and the bound is said in a unit that says something.
+        try server.write("huge.json", "{" + String(repeating: " ", count: 100_000) + "}")
+        h.fails("push --fcm-credentials \(server.dir)/huge.json", status: 1, "it holds more than 64 KiB")
         h.fails("push \(server.fcm) --fcm-topic \"bad topic\"", status: 2, "not an FCM topic name")
         try server.write("bad-tokens", "abc\n")
         h.fails("push \(server.apns.replacingOccurrences(of: "tokens.txt", with: "bad-tokens"))", status: 1, "bad-tokens:1 is not a device token")
