@@ -44,7 +44,7 @@ public enum IndexFormat {
         NextChange.json(index.nextChange).writeCompact(to: &out)
         name("projects")
         projects(index, into: &out)
-        let digest = SHA256.hex(Array(out[list]))
+        let digest = SHA256.hex(out[list])
         name("treeSha256")
         JSON.string(digest).writeCompact(to: &out)
         name("validFrom")

@@ -96,13 +96,19 @@ public final class PreviousTree {
     /// publish leave a current project alone without reading its files.
     public func isIntact(_ relative: String, size: Int) -> Bool {
         guard let indexTime else { return false }
+        return PreviousTree.isIntact(relative, size: size, root: root, indexTime: indexTime, checked: &checkedDirectories)
+    }
+
+    /// The same for a tree at `root` whose index.json was written at
+    /// `indexTime`; `checked`: the folders already found to be folders.
+    package static func isIntact(_ relative: String, size: Int, root: String, indexTime: timespec, checked: inout Set<String>) -> Bool {
         let parts = relative.split(separator: "/")
         var dir = root
         for part in parts.dropLast() {
             dir += "/" + part
-            if checkedDirectories.contains(dir) { continue }
+            if checked.contains(dir) { continue }
             guard FileSystem.kind(of: dir, followLinks: false) == .directory else { return false }
-            checkedDirectories.insert(dir)
+            checked.insert(dir)
         }
         var st = stat()
         guard lstat(root + "/" + relative, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == size else { return false }

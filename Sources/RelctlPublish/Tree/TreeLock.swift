@@ -88,11 +88,12 @@ public final class TreeLock {
     }
 
     /// Whether the tree is as its state records it: every folder as
-    /// recorded and old enough to vouch for its files, and the files at
-    /// DIR's root (a publish with nothing to do; no index.json is read).
+    /// recorded, the files at DIR's root, and the files of a project whose
+    /// folders are too recent to vouch for them each as index.json lists it
+    /// (a publish with nothing to do; only those projects' part of index.json is read).
     package var asRecorded: Bool {
-        guard let state, let check = foundFolders else { return false }
-        return check.changed.isEmpty && check.unsure.isEmpty && state.rootFilesHold(root: root)
+        guard let state, let check = foundFolders, check.changed.isEmpty, state.rootFilesHold(root: root) else { return false }
+        return state.filesHold(root: root, tops: check.unsure)
     }
 
     /// The second phase: the old index.json, read on another thread while

@@ -295,6 +295,39 @@ package struct TreeState: Equatable {
         return check
     }
 
+    /// Whether every file of the top folders `tops` is as index.json lists
+    /// it, as a publish that reads the whole index looks at a project whose
+    /// folders it cannot vouch for (PreviousTree.isIntact): those are the
+    /// folders written just before this state was captured (FolderCheck.unsure),
+    /// so a publish right after a change need not read the whole index.json
+    /// again. Only their runs are read, where this state recorded them in
+    /// the index.json it names; false when it recorded none.
+    package func filesHold(root: String, tops: Set<String>) -> Bool {
+        if tops.isEmpty { return true }
+        guard fileList != nil else { return false }
+        let fd = open(root + "/index.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard Stamp(fd: fd) == index else { return false }
+        let indexTime = timespec(tv_sec: Int(index.seconds), tv_nsec: Int(index.nanoseconds))
+        var checked = Set<String>()
+        for top in tops {
+            let key = top + "/"
+            // The ranges were bounded by index.json's size when the state was read.
+            guard let recorded = runs[key] else { return false }
+            var list = [UInt8](repeating: 0, count: recorded.range.count + 2)
+            let read = list.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + 1, recorded.range.count, off_t(recorded.range.lowerBound)) }
+            (list[0], list[list.count - 1]) = (UInt8(ascii: "{"), UInt8(ascii: "}"))
+            // Read as any list is: exactly the one run recorded, with its count of entries.
+            guard read == recorded.range.count, let cut = IndexFileRun.cut(list, 0..<list.count), cut.count == 1,
+                  let run = cut[key], run.count == recorded.count else { return false }
+            for entry in run.entries() where !PreviousTree.isIntact(entry.path, size: entry.size, root: root, indexTime: indexTime, checked: &checked) {
+                return false
+            }
+        }
+        return true
+    }
+
     /// Whether the files at DIR's root are as recorded: regular files of
     /// their size, not modified after index.json was written.
     package func rootFilesHold(root: String) -> Bool {
