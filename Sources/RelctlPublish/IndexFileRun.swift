@@ -33,6 +33,20 @@ public struct IndexFileRun {
         self.count = count
     }
 
+    /// A run taken where a tree's state recorded it (`recorded(_:list:runs:)`
+    /// checks the whole list; this, one run read on its own): its entries are
+    /// checked when they are read, against `count`.
+    static func recorded(key: String, bytes: ArraySlice<UInt8>, count: Int) -> IndexFileRun {
+        IndexFileRun(key: key, bytes: bytes, starts: nil, count: count)
+    }
+
+    /// Whether every file it lists is still as published (`isIntact(path, size)`),
+    /// all its entries read (a run recorded over bytes that are not entries gives fewer).
+    func allIntact(_ isIntact: (String, Int) -> Bool) -> Bool {
+        let entries = entries()
+        return entries.count == count && entries.allSatisfy { isIntact($0.path, $0.size) }
+    }
+
     /// Where each entry starts. A recorded run is cut when its entries are
     /// read, checked as any list is, and against its recorded count: none
     /// when it is not so (`entries()` then gives fewer than `count`).

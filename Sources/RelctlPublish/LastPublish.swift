@@ -3,7 +3,7 @@ import RelctlCore
 /// What a publish said (its warnings, and the limits as `publish --json`
 /// writes them) and the facts it rests on, recorded in the tree's state:
 /// a publish that finds every fact the same has nothing to do, and says
-/// the same without reading index.json and every project's limits in it
+/// the same without parsing index.json and every project's limits in it
 /// (they were two thirds of such a publish). Recorded only when no client
 /// decision differed from `check`.
 package struct LastPublish: Equatable {

@@ -245,7 +245,8 @@ public enum Publisher {
     }
 
     /// The outcome of a publish with nothing to do, found without reading
-    /// index.json or rendering: the tree is as the last publish recorded
+    /// index.json (but the runs of projects whose folders were written just
+    /// before the state was recorded: TreeState.filesHold) or rendering: the tree is as the last publish recorded
     /// it (its state names this index.json, no publish was cut short, no
     /// folder changed), that publish was this relctl's, with the pages as
     /// wanted and no disagreement, the database has had no change since, and
@@ -260,6 +261,7 @@ public enum Publisher {
         // A database at another revision is not the one the tree was made from: read no further.
         guard let db = try store.read({ try store.revision() == state.revision ? try TreeCurrency.Database.current(store) : nil }) else { return nil }
         guard TreeCurrency.staleness(tree, database: db, at: at).isEmpty, lock.asRecorded else { return nil }
+        lock.recordAgain()
         let (revision, edits) = (db.revision, db.edits)
         // Limits were said by the publish that wrote the tree; --json still carries them.
         return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,

@@ -63,10 +63,7 @@ package struct IncrementalPlan {
             var intact: Bool {
                 if let folders = facts.folders, folders.changed.contains(slug) { return false }
                 if let folders = facts.folders, !folders.unsure.contains(slug) { return true }
-                // Every entry read (a run recorded over bytes that are not entries gives fewer).
-                guard let files else { return false }
-                let entries = files.entries()
-                return entries.count == files.count && entries.allSatisfy { isIntact($0.path, $0.size) }
+                return files?.allIntact(isIntact) ?? false
             }
             let recorded = record.map { $0.vouched && $0.revision == revision && $0.edits == edits && $0.disagreements == 0 && $0.holds(at: facts.at) } ?? false
             let current = !facts.full && !facts.resign.contains(slug) && recorded && pageAsWanted && files != nil && intact

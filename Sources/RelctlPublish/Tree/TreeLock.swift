@@ -88,12 +88,28 @@ public final class TreeLock {
     }
 
     /// Whether the tree is as its state records it: every folder as
-    /// recorded, the files at DIR's root, and the files of a project whose
-    /// folders are too recent to vouch for them each as index.json lists it
-    /// (a publish with nothing to do; only those projects' part of index.json is read).
+    /// recorded, the files at DIR's root, no temporary left there (DIR's own
+    /// time is not recorded: the state's rename moves it), and the files of
+    /// a project whose folders are too recent to vouch for them each as
+    /// index.json lists it (a publish with nothing to do; only those
+    /// projects' part of index.json is read).
     package var asRecorded: Bool {
-        guard let state, let check = foundFolders, check.changed.isEmpty, state.rootFilesHold(root: root) else { return false }
+        guard let state, let check = foundFolders, check.changed.isEmpty, state.rootFilesHold(root: root),
+              !TreeFiles.hasTemporaries(in: root) else { return false }
         return state.filesHold(root: root, tops: check.unsure)
+    }
+
+    /// After `asRecorded` looked at the files of folders too recent to
+    /// vouch for: records the state again, as captured when the folders were
+    /// looked at, once that is late enough to vouch for every folder, so the
+    /// next publish need not look at those files. Not in a dry run.
+    package func recordAgain() {
+        guard !dryRun, var state, let check = foundFolders, !check.unsure.isEmpty, check.changed.isEmpty else { return }
+        state.captured = check.lookedAt
+        let trusted = state.vouchedBefore
+        guard state.folders.values.allSatisfy({ $0.seconds * 1_000_000_000 + $0.nanoseconds < trusted }) else { return }
+        // Nothing depends on it being written (Staging.writeState).
+        try? TreeFiles.replace(TreeState.name, in: root, with: state.bytes)
     }
 
     /// The second phase: the old index.json, read on another thread while

@@ -21,7 +21,8 @@ package let slashByte = UInt8(ascii: "/")
 /// Its bytes carry their own SHA-256: a state edited by hand is no record
 /// (what it says of index.json is believed, so index.json is not checked).
 /// It also records what that publish said (LastPublish): a publish with
-/// nothing to do says it again without reading index.json.
+/// nothing to do says it again without reading index.json (but the runs of
+/// the folders it cannot vouch for yet: filesHold).
 package struct TreeState: Equatable {
     package static let name = ".relctl-state"
 
@@ -269,13 +270,17 @@ package struct TreeState: Equatable {
         package var trusted: [String: Stamp] = [:]
         /// Each top folder none of whose folders changed or is unsure, with them all.
         package var projects: [String: [String: Stamp]] = [:]
+        /// When the folders began to be looked at: a state that records
+        /// them as found may say it captured them then.
+        package var lookedAt = Stamp(inode: 0, size: 0, seconds: 0, nanoseconds: 0)
     }
 
     package func checkFolders(root: String) -> FolderCheck {
-        // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
-        let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
-        let trusted = captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
         var check = FolderCheck()
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        check.lookedAt = Stamp(inode: 0, size: 0, seconds: Int64(clock.tv_sec), nanoseconds: Int64(clock.tv_nsec))
+        let trusted = vouchedBefore
         check.trusted.reserveCapacity(folders.count)
         // Each folder looked at from DIR, open once: the path to DIR is walked once, not a thousand times.
         let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -285,7 +290,7 @@ package struct TreeState: Equatable {
             if check.changed.contains(top) { continue }
             let found = dir >= 0 ? Stamp(at: dir, path, folder: true) : Stamp(root + "/" + path, folder: true)
             if found != stamp { check.changed.insert(top); continue }
-            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds >= trusted { check.unsure.insert(top) } else { check.trusted[path] = stamp }
+            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds < trusted { check.trusted[path] = stamp } else { check.unsure.insert(top) }
         }
         check.unsure.subtract(check.changed)
         for (path, stamp) in check.trusted {
@@ -296,36 +301,43 @@ package struct TreeState: Equatable {
     }
 
     /// Whether every file of the top folders `tops` is as index.json lists
-    /// it, as a publish that reads the whole index looks at a project whose
-    /// folders it cannot vouch for (PreviousTree.isIntact): those are the
-    /// folders written just before this state was captured (FolderCheck.unsure),
-    /// so a publish right after a change need not read the whole index.json
-    /// again. Only their runs are read, where this state recorded them in
-    /// the index.json it names; false when it recorded none.
+    /// it, looked at as a publish that reads the whole index looks at a
+    /// project whose folders it cannot vouch for (IncrementalPlan, with
+    /// PreviousTree.isIntact): those are the folders written just before
+    /// this state was captured (FolderCheck.unsure), so a publish right
+    /// after another need not read all of index.json again. Only their runs
+    /// are read, where this state recorded them in the index.json it names;
+    /// false when it recorded none.
     package func filesHold(root: String, tops: Set<String>) -> Bool {
         if tops.isEmpty { return true }
         guard fileList != nil else { return false }
         let fd = open(root + "/index.json", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        // Its ranges were bounded by this size when the state was read.
         guard Stamp(fd: fd) == index else { return false }
         let indexTime = timespec(tv_sec: Int(index.seconds), tv_nsec: Int(index.nanoseconds))
         var checked = Set<String>()
         for top in tops {
             let key = top + "/"
-            // The ranges were bounded by index.json's size when the state was read.
-            guard let recorded = runs[key] else { return false }
-            var list = [UInt8](repeating: 0, count: recorded.range.count + 2)
-            let read = list.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + 1, recorded.range.count, off_t(recorded.range.lowerBound)) }
-            (list[0], list[list.count - 1]) = (UInt8(ascii: "{"), UInt8(ascii: "}"))
-            // Read as any list is: exactly the one run recorded, with its count of entries.
-            guard read == recorded.range.count, let cut = IndexFileRun.cut(list, 0..<list.count), cut.count == 1,
-                  let run = cut[key], run.count == recorded.count else { return false }
-            for entry in run.entries() where !PreviousTree.isIntact(entry.path, size: entry.size, root: root, indexTime: indexTime, checked: &checked) {
-                return false
-            }
+            guard let recorded = runs[key], recorded.range.upperBound <= index.size else { return false }
+            var bytes = [UInt8](repeating: 0, count: recorded.range.count)
+            // A short read is no record: the slow path reads the file whole.
+            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, recorded.range.count, off_t(recorded.range.lowerBound)) }
+            guard read == recorded.range.count,
+                  IndexFileRun.recorded(key: key, bytes: bytes[...], count: recorded.count).allIntact({
+                      PreviousTree.isIntact($0, size: $1, root: root, indexTime: indexTime, checked: &checked)
+                  }) else { return false }
         }
         return true
+    }
+
+    /// The time (in nanoseconds) before which a folder's time is old
+    /// enough, against the state's capture, to show any later change (checkFolders).
+    package var vouchedBefore: Int64 {
+        // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
+        let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
+        return captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
     }
 
     /// Whether the files at DIR's root are as recorded: regular files of
