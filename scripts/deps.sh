@@ -3,13 +3,15 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
-#                           rclone, ssh-keygen, python3-h2, and the Python modules of python_packages (PyPI)
+#                           rclone, ssh-keygen, python3-h2, strace, and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
 if [ "${1:-build}" = test ]; then
     # util-linux (setpriv) and mount: the read-only folder, read-only file system and full-disk tests
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount git)
+    # How a publish flushes what it wrote, as the kernel sees it
+    packages+=(strace)
     # The zone database: message times in a project's zone, checked against the C library
     packages+=(tzdata)
     # Approvals are OpenSSH signatures: real keys, signed and verified by ssh-keygen

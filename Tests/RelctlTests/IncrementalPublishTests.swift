@@ -69,6 +69,36 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
+    /// A publish that writes a few files into folders already there flushes
+    /// each of them (fdatasync), not the whole file system (syncfs, which
+    /// also waits for every other writer's data on that disk); a new tree is
+    /// flushed by one syncfs. As the kernel sees it, through strace.
+    func testAFewFilesAreFlushedOneByOneAndANewTreeAtOnce() throws {
+        let strace = try XCTUnwrap(Proc.which("strace"), "strace is needed (scripts/deps.sh test installs it); the test is in the Makefile's TOOLS")
+        let h = fleet()
+        let out = h.dir + "/out"
+        func flushes(_ args: [String]) throws -> (syncfs: Int, fdatasync: Int) {
+            let log = h.dir + "/strace.log"
+            // At the harness's instant, as its own runs publish.
+            let run = try Proc.run(strace, ["-f", "-qq", "-y", "-e", "trace=syncfs,fdatasync", "-o", log, Package.binary, "--db", h.db] + args + ["--at", "2026-11-29T12:00:00Z"],
+                                   env: h.env)
+            XCTAssertEqual(run.status, 0, run.err)
+            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            // -y names each file: the tree's, not the database's.
+            return (lines.filter { $0.contains("syncfs(") }.count, lines.filter { $0.contains("fdatasync(") && $0.contains(out + "/") }.count)
+        }
+        let first = try flushes(["publish", out, "-q"])
+        XCTAssertGreaterThan(first.syncfs, 0, "a new tree is flushed at once")
+        h.ok("notes set 1.1 -p blog --platform ios --locale en \"Flushed one by one\"")
+        let one = try flushes(["publish", out, "-q"])
+        XCTAssertEqual(one.syncfs, 0, "a few files, flushed one by one")
+        // Each file written (blog's what's-new files, its status page, index.html, index.json), and the journal.
+        XCTAssertGreaterThanOrEqual(one.fdatasync, 4)
+        XCTAssertEqual(first.fdatasync, 0)
+        XCTAssertEqual(publish(h, out)["changed"] as? [String], [], "as published")
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
     /// With the state the last publish recorded, a publish with nothing to do
     /// goes by the database's revision and the folders' times, not each file
     /// (but those of folders too recent to vouch for them), and says what the
