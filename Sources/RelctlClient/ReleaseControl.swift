@@ -491,12 +491,10 @@ public final class ReleaseControl: @unchecked Sendable {
         let running = RunningRequest()
         let (data, response): (Data, URLResponse?) = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = URLSession.shared.dataTask(with: request) { data, response, error in
-                    if let error { continuation.resume(throwing: error); return }
-                    continuation.resume(returning: (data ?? Data(), response))
-                }
-                running.set(task)
-                task.resume()
+                guard running.wait(continuation) else { return }
+                URLSession.shared.dataTask(with: request) { data, response, error in
+                    running.answer(error.map { .failure($0) } ?? .success((data ?? Data(), response)))
+                }.resume()
             }
         } onCancel: { running.cancel() }
         if let http = response as? HTTPURLResponse, http.statusCode != 200 { throw Failure.download("HTTP \(http.statusCode) from \(url)") }
@@ -656,22 +654,40 @@ extension ReleaseControl.Failure: CustomStringConvertible {
     }
 }
 
-/// The download a cancelled polling task stops.
+/// The download a cancelled task waits for no longer. Its URLSession task
+/// is let go of, not cancelled: Linux's URLSession stops the process when a
+/// task is cancelled as it completes (swift-corelibs-foundation's task
+/// registry). The request then ends by its answer or its timeout, unread.
 private final class RunningRequest: @unchecked Sendable {
+    typealias Answer = Result<(Data, URLResponse?), Error>
     private let lock = NSLock()
-    private var task: URLSessionDataTask?
+    private var waiting: CheckedContinuation<(Data, URLResponse?), Error>?
     private var cancelled = false
 
-    func set(_ t: URLSessionDataTask) {
-        lock.lock(); defer { lock.unlock() }
-        task = t
-        if cancelled { t.cancel() }
+    /// Holds the one waiting for the answer; false (and it is told at once) when already cancelled.
+    func wait(_ continuation: CheckedContinuation<(Data, URLResponse?), Error>) -> Bool {
+        lock.lock()
+        guard !cancelled else { lock.unlock(); continuation.resume(throwing: CancellationError()); return false }
+        waiting = continuation
+        lock.unlock()
+        return true
     }
 
+    func answer(_ answer: Answer) { take()?.resume(with: answer) }
+
     func cancel() {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
         cancelled = true
-        task?.cancel()
+        lock.unlock()
+        take()?.resume(throwing: CancellationError())
+    }
+
+    /// The one waiting, once: whichever of the answer and the cancellation comes first tells it.
+    private func take() -> CheckedContinuation<(Data, URLResponse?), Error>? {
+        lock.lock(); defer { lock.unlock() }
+        let c = waiting
+        waiting = nil
+        return c
     }
 }
 

@@ -244,11 +244,12 @@ public enum Publisher {
                 Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
     }
 
-    /// The outcome of a publish with nothing to do, found without reading
-    /// index.json (but the runs of projects whose folders were written just
-    /// before the state was recorded: TreeState.filesHold) or rendering: the tree is as the last publish recorded
-    /// it (its state names this index.json, no publish was cut short, no
-    /// folder changed), that publish was this relctl's, with the pages as
+    /// The outcome of a publish with nothing to do, found without rendering
+    /// or reading index.json (but the runs of projects whose folders were
+    /// written just before the state was recorded: TreeState.filesHold): the
+    /// tree is as the last publish recorded it (its state names this
+    /// index.json, no publish was cut short, no folder changed, no temporary
+    /// at DIR's root), that publish was this relctl's, with the pages as
     /// wanted and no disagreement, the database has had no change since, and
     /// `at` is inside the span the files hold for. It says what that
     /// publish said (LastPublish). Nil: publish as usual.

@@ -25,6 +25,9 @@ public final class Staging {
     /// What the files staged are compared with (IncrementalPlan.replaced).
     private let replaced: [String: (size: Int, sha256: String)]
     private var flusher: Flusher?
+    /// A file kept because its bytes, read, were the new ones: written by
+    /// someone else, it may not be on the disk yet, which only syncfs sees to.
+    private var keptByReading = false
     private let background = BackgroundWriter(threads: min(4, max(2, ParallelRender.cores)), synchronous: CrashPoints.enabled)
     private var pending: [(temp: String, target: String, relative: String)] = []
     /// Where this publish writes each folder's files, by the folder's path:
@@ -111,8 +114,10 @@ public final class Staging {
             if let sha256, let listed = replaced[relative], listed.size == bytes.count, let indexTime = previous.indexTime,
                (st.st_mtim.tv_sec, st.st_mtim.tv_nsec) <= (indexTime.tv_sec, indexTime.tv_nsec) {
                 if listed.sha256 == sha256 { return .unchanged }
-                if previous.state == nil, (try? FileSystem.readFile(target)) == bytes { return .unchanged }
+                if previous.state == nil, (try? FileSystem.readFile(target)) == bytes { keptByReading = true; return .unchanged }
             } else if (try? FileSystem.readFile(target)) == bytes {
+                // Put there by someone else (a restored copy): maybe not on the disk yet.
+                keptByReading = true
                 return .unchanged
             }
         }
@@ -184,24 +189,29 @@ public final class Staging {
         flusher?.start()
     }
 
-    /// At most this many files, all written into folders already there: each
-    /// is flushed on its own (fdatasync) rather than the whole file system
-    /// (syncfs), which also waits for every other writer's data on that disk:
-    /// a publish after a change to one project waited for the 70 MB another
-    /// process had just written. New folders are flushed by syncfs, their
-    /// entries with them.
+    /// At most this many files (the journal among them), all written into
+    /// folders already there: each is flushed on its own (fdatasync) rather
+    /// than the whole file system (syncfs), which also waits for every other
+    /// writer's data on that disk: a publish after a change to one project
+    /// waited for the 100 MB another process had just written. New folders
+    /// are flushed by syncfs, their entries with them; so is a tree a publish
+    /// was cut short in, or that has no state, or where a file was kept by
+    /// reading it (keptByReading).
     static let flushedOneByOne = 64
 
     private var flushesOneByOne: Bool {
         stagedFolders.isEmpty && stagedFiles.isEmpty && pending.count <= Staging.flushedOneByOne
+            && !keptByReading && !lock.interrupted && previous.state != nil
     }
 
-    /// Flushes each file at `paths` to the disk: 0, else the errno of the first that failed.
+    /// Flushes each of our temporaries at `paths` to the disk: 0, else the errno of the first that failed.
     private static func flushEach(_ paths: [String]) -> Int32 {
         for path in paths {
-            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            // Never through a link, never held up by a FIFO put in its place.
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { return errno }
-            let synced = fdatasync(fd) == 0 ? 0 : errno
+            var st = stat()
+            let synced = fstat(fd, &st) != 0 ? errno : (st.st_mode & S_IFMT) != S_IFREG ? EINVAL : fdatasync(fd) == 0 ? 0 : errno
             close(fd)
             if synced != 0 { return synced }
         }

@@ -207,21 +207,23 @@ public enum TreeFiles {
         }
     }
 
-    /// Temporaries a killed publish left (under the lock, no other publish
-    /// owns any), and folders they leave empty: regular files and staging
-    /// folders (with all they hold) whose name matches the pattern; never a
-    /// link, nothing else, and not the folders in `sparing` (this publish made them).
-    /// Whether the folder `dir` holds a temporary of relctl's (a write cut short).
+    /// Whether the folder `dir` holds what `sweepTemporaries` removes (a write cut short).
     package static func hasTemporaries(in dir: String) -> Bool {
         guard let handle = opendir(dir) else { return true }
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if isTemporaryName(name) { return true }
+            guard isTemporaryName(name) else { continue }
+            // As the sweep finds it: anything else of that name is never removed, so never waited for.
+            if [.file, .directory].contains(FileSystem.kind(of: dir + "/" + name, followLinks: false)) { return true }
         }
         return false
     }
 
+    /// Temporaries a killed publish left (under the lock, no other publish
+    /// owns any), and folders they leave empty: regular files and staging
+    /// folders (with all they hold) whose name matches the pattern; never a
+    /// link, nothing else, and not the folders in `sparing` (this publish made them).
     package static func sweepTemporaries(in root: String, under relative: String, recursive: Bool, sparing: Set<String>) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }

@@ -15,12 +15,12 @@ import RelctlCore
 ///              → Staging (files written beside their targets)
 ///              → CommittedTree (renamed into place; `finish` records the state)
 ///
-/// The protocol itself (the journal, one syncfs, the order of renames) is
+/// The protocol itself (the journal, the flush, the order of renames) is
 /// told in docs/publish.md.
 public final class TreeLock {
     public let root: String
     package let dryRun: Bool
-    /// DIR, open and flock'ed (-1 in a dry run): the lock, and what syncfs flushes.
+    /// DIR, open and flock'ed (-1 in a dry run): the lock, and what syncfs flushes (but for a few files: Staging.flushedOneByOne).
     package private(set) var fd: Int32 = -1
     /// Folders this lock made, in order, so a publish that fails can take them back.
     private var madeDirectories: [String] = []
