@@ -107,7 +107,7 @@ public final class TreeLock {
         guard !dryRun, var state, let check = foundFolders, !check.unsure.isEmpty, check.changed.isEmpty else { return }
         state.captured = check.lookedAt
         let trusted = state.vouchedBefore
-        guard state.folders.values.allSatisfy({ $0.seconds * 1_000_000_000 + $0.nanoseconds < trusted }) else { return }
+        guard state.folders.values.allSatisfy({ $0.instant < trusted }) else { return }
         // Nothing depends on it being written (Staging.writeState).
         try? TreeFiles.replace(TreeState.name, in: root, with: state.bytes)
     }

@@ -94,6 +94,9 @@ package struct TreeState: Equatable {
             self.inode = inode; self.size = size; self.seconds = seconds; self.nanoseconds = nanoseconds
         }
 
+        /// Its time, in nanoseconds since 1970.
+        package var instant: Int64 { seconds * 1_000_000_000 + nanoseconds }
+
         package init?(json: JSON) {
             guard case .array(let a) = json, a.count == 4, case .int(let i) = a[0], case .int(let s) = a[1],
                   case .int(let sec) = a[2], case .int(let ns) = a[3] else { return nil }
@@ -290,7 +293,7 @@ package struct TreeState: Equatable {
             if check.changed.contains(top) { continue }
             let found = dir >= 0 ? Stamp(at: dir, path, folder: true) : Stamp(root + "/" + path, folder: true)
             if found != stamp { check.changed.insert(top); continue }
-            if stamp.seconds * 1_000_000_000 + stamp.nanoseconds < trusted { check.trusted[path] = stamp } else { check.unsure.insert(top) }
+            if stamp.instant < trusted { check.trusted[path] = stamp } else { check.unsure.insert(top) }
         }
         check.unsure.subtract(check.changed)
         for (path, stamp) in check.trusted {
@@ -337,7 +340,7 @@ package struct TreeState: Equatable {
     package var vouchedBefore: Int64 {
         // Sub-second folder times: the clock ticks in milliseconds; whole seconds: FAT-like, two.
         let tick: Int64 = folders.values.contains { $0.nanoseconds != 0 } ? 50_000_000 : 2_000_000_000
-        return captured.seconds * 1_000_000_000 + captured.nanoseconds - tick
+        return captured.instant - tick
     }
 
     /// Whether the files at DIR's root are as recorded: regular files of
