@@ -8,7 +8,8 @@ import SQLite
 /// which only relctl's own change transaction puts there and takes out
 /// again: a row changed by hand with sqlite3 is noted nowhere, as it is not
 /// logged either. The change's audit row then takes the net effect per row
-/// (`audit_change`). Triggers in the schema cost a relctl command nothing to
+/// (`audit_change`); a row the change made (schema 16 on) is noted nowhere
+/// and read from its table instead (`begin`, `record`). Triggers in the schema cost a relctl command nothing to
 /// set up (temporary ones, made per connection, were a third of `version add`).
 ///
 /// The images are JSON objects of every column. `tables` lists the columns
@@ -30,7 +31,7 @@ enum ChangeCapture {
     /// triggers and images, a revert's statements, the edit stamps'
     /// triggers, how `log` and previews word a change, and its names in --json.
     static let tables: [Table] = [
-        Table("project", key: ["id"], parent: "id", project: { "\($0).id" }, [
+        Table("project", key: ["id"], parent: "id", mark: ("id", "project_mark"), project: { "\($0).id" }, [
             .init("id", json: "id", words: "id"),
             .init("slug", json: "slug", words: "slug"),
             .init("name", json: "name", words: "name"),
@@ -45,7 +46,7 @@ enum ChangeCapture {
             .init("formats", json: "formats", words: "formats"),
             .init("trusted_keys", json: "trustedKeys", words: "trusted keys"),
         ]),
-        Table("platform", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
+        Table("platform", key: ["id"], parent: "project_id", replaceable: true, mark: ("id", "platform_mark"), project: { "\($0).project_id" }, [
             .init("id", json: "id", words: "id"),
             .init("project_id", json: "projectId", words: "project id"),
             .init("name", json: "name", words: "name"),
@@ -69,7 +70,7 @@ enum ChangeCapture {
             .init("rollout_unstaged", json: "rolloutUnstaged", words: "rollout in unstaged files"),
             .init("rollout_since", json: "rolloutSince", words: "rollout first staged", time: true),
         ]),
-        Table("version", key: ["id"], parent: "platform_id", replaceable: true,
+        Table("version", key: ["id"], parent: "platform_id", replaceable: true, mark: ("id", "version_mark"),
               project: { "(SELECT project_id FROM platform WHERE id = \($0).platform_id)" }, [
             .init("id", json: "id", words: "id"),
             .init("platform_id", json: "platformId", words: "platform id"),
@@ -79,13 +80,13 @@ enum ChangeCapture {
             .init("min_os", json: "minOs", words: "min os"),
             .init("policy", json: "policy", words: "pin"),
         ]),
-        Table("note", key: ["version_id", "locale"], parent: "version_id",
+        Table("note", key: ["version_id", "locale"], parent: "version_id", mark: ("version_id", "version_mark"),
               project: { "(SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = \($0).version_id)" }, [
             .init("version_id", json: "versionId", words: "version id"),
             .init("locale", json: "locale", words: "locale"),
             .init("body", json: "body", words: "body"),
         ]),
-        Table("maintenance", key: ["id"], parent: "project_id", replaceable: true, project: { "\($0).project_id" }, [
+        Table("maintenance", key: ["id"], parent: "project_id", replaceable: true, mark: ("id", "window_mark"), project: { "\($0).project_id" }, [
             .init("id", json: "id", words: "id"),
             .init("project_id", json: "projectId", words: "project id"),
             .init("platform_id", json: "platformId", words: "platform id"),
@@ -93,14 +94,14 @@ enum ChangeCapture {
             .init("ends_at", json: "endsAt", words: "end", time: true),
             .init("cancelled_at", json: "cancelledAt", words: "cancelled", time: true),
         ]),
-        Table("maintenance_copy", json: "maintenanceCopy", key: ["window_id", "locale"], parent: "window_id",
+        Table("maintenance_copy", json: "maintenanceCopy", key: ["window_id", "locale"], parent: "window_id", mark: ("window_id", "window_mark"),
               project: { "(SELECT project_id FROM maintenance WHERE id = \($0).window_id)" }, [
             .init("window_id", json: "windowId", words: "window id"),
             .init("locale", json: "locale", words: "locale"),
             .init("title", json: "title", words: "title"),
             .init("message", json: "message", words: "message"),
         ]),
-        Table("message", key: ["project_id", "kind", "locale", "field"], parent: "project_id", project: { "\($0).project_id" }, [
+        Table("message", key: ["project_id", "kind", "locale", "field"], parent: "project_id", mark: ("project_id", "project_mark"), project: { "\($0).project_id" }, [
             .init("project_id", json: "projectId", words: "project id"),
             .init("kind", json: "kind", words: "kind"),
             .init("locale", json: "locale", words: "locale"),
@@ -119,11 +120,12 @@ enum ChangeCapture {
         CREATE TABLE row_change(seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, row_key TEXT NOT NULL, before TEXT) STRICT;
         CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1)) STRICT;
 
-        """ + triggers(tables)
+        """ + triggers(tables, marked: false)
     }
 
-    /// Every table's triggers.
-    static func triggers(_ tables: [Table]) -> String { tables.map(triggers).joined() }
+    /// Every table's triggers. `marked`: heeding capture_on's marks (schema
+    /// 16 on); the migrations before it make them as they were.
+    static func triggers(_ tables: [Table], marked: Bool = true) -> String { tables.map { triggers($0, marked: marked) }.joined() }
 
     /// The row's key as JSON (`json_array` of the key's columns of `row`, "NEW" or "OLD").
     static func key(_ t: Table, _ row: String) -> String {
@@ -146,26 +148,33 @@ enum ChangeCapture {
     /// What each row is after the change is read once, when the change is
     /// recorded: the triggers stay small, and every connection parses the
     /// schema (the images in every trigger doubled the time to open one).
+    /// A row above its table's mark (`begin`) was made in this change, so
+    /// it is noted nowhere: `record` reads every such row from its table.
     /// (A REPLACE on another unique key would remove a row unnoted, since
     /// recursive_triggers is off; relctl writes none.)
-    static func triggers(_ t: Table) -> String {
+    static func triggers(_ t: Table, marked: Bool) -> String {
         let n = t.name
-        let on = "WHEN EXISTS (SELECT 1 FROM capture_on)"
+        let on = "EXISTS (SELECT 1 FROM capture_on)"
+        /// Whether the row `row` names was there before the change could have made it.
+        func before(_ row: String) -> String {
+            guard marked else { return on }
+            return "EXISTS (SELECT 1 FROM capture_on WHERE \(t.mark.above) IS NULL OR \(row).\(t.mark.column) <= \(t.mark.above))"
+        }
         let sameKey = t.key.map { "OLD.\($0) IS NEW.\($0)" }.joined(separator: " AND ")
         let existing = t.key.map { "\(n).\($0) IS NEW.\($0)" }.joined(separator: " AND ")
         var sql = """
-        CREATE TRIGGER capture_\(n)_inserted AFTER INSERT ON \(n) \(on) BEGIN
+        CREATE TRIGGER capture_\(n)_inserted AFTER INSERT ON \(n) WHEN \(before("NEW")) BEGIN
             INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "NEW")), NULL); END;
-        CREATE TRIGGER capture_\(n)_updated AFTER UPDATE ON \(n) \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD")));
-            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "NEW")), NULL WHERE NOT (\(sameKey)); END;
-        CREATE TRIGGER capture_\(n)_deleted AFTER DELETE ON \(n) \(on) BEGIN
+        CREATE TRIGGER capture_\(n)_updated AFTER UPDATE ON \(n) WHEN \(on) BEGIN
+            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "OLD")), \(image(t, "OLD")) WHERE \(before("OLD"));
+            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "NEW")), NULL WHERE NOT (\(sameKey)) AND \(before("NEW")); END;
+        CREATE TRIGGER capture_\(n)_deleted AFTER DELETE ON \(n) WHEN \(before("OLD")) BEGIN
             INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD"))); END;
 
         """
         if upserted.contains(n) {
             sql += """
-            CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) \(on) BEGIN
+            CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) WHEN \(before("NEW")) BEGIN
                 INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, n)), \(image(t, n)) FROM \(n) WHERE \(existing); END;
 
             """
@@ -173,18 +182,51 @@ enum ChangeCapture {
         return sql
     }
 
-    /// Starts noting, inside the change's transaction.
+    /// Schema 16: capture_on holds the marks, and every capture trigger is made again to heed them.
+    static var marking: String {
+        tables.map { t in
+            (["inserted", "updated", "deleted"] + (upserted.contains(t.name) ? ["found"] : [])).map { "DROP TRIGGER IF EXISTS capture_\(t.name)_\($0);\n" }.joined()
+        }.joined() + """
+        DROP TABLE capture_on;
+        CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1),
+            project_mark INTEGER, platform_mark INTEGER, version_mark INTEGER, window_mark INTEGER) STRICT;
+
+        """ + triggers(tables)
+    }
+
+    /// Starts noting, inside the change's transaction. Each table's highest
+    /// id is its mark: a row above it is new, and a change that creates a
+    /// project (an apply into an empty database: 850,000 rows) notes none of
+    /// its rows one by one. No marks (every row noted, as before schema 16)
+    /// when a child row already names a parent above one (an orphan left by
+    /// a hand edit with foreign keys off): that row was there before.
     static func begin(_ db: Connection) throws {
-        try db.execute("DELETE FROM row_change; INSERT OR IGNORE INTO capture_on(on_) VALUES (1)")
+        try db.execute("""
+            DELETE FROM row_change; DELETE FROM capture_on;
+            INSERT INTO capture_on(on_, project_mark, platform_mark, version_mark, window_mark)
+                SELECT 1, p, f, v, w FROM (SELECT (SELECT coalesce(max(id), 0) FROM project) AS p, (SELECT coalesce(max(id), 0) FROM platform) AS f,
+                                                  (SELECT coalesce(max(id), 0) FROM version) AS v, (SELECT coalesce(max(id), 0) FROM maintenance) AS w);
+            UPDATE capture_on SET project_mark = NULL, platform_mark = NULL, version_mark = NULL, window_mark = NULL
+                WHERE EXISTS (SELECT 1 FROM note WHERE version_id > version_mark) OR EXISTS (SELECT 1 FROM maintenance_copy WHERE window_id > window_mark)
+                   OR EXISTS (SELECT 1 FROM message WHERE project_id > project_mark)
+            """)
     }
 
     /// Stores the net effect of what the triggers noted as the changes of audit row `audit`:
     /// per row, as it was before its first note and as it is now, in the order first noted;
-    /// a row that ends as it began is left out. Noting stops. Returns how many rows it stored.
-    /// One statement: a row at a time from Swift was a third of applying a fleet's file.
+    /// a row that ends as it began is left out. Then the rows made in the change (above the
+    /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
+    /// many rows it stored.
+    /// One statement per table: a row at a time from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
         try db.run(recording, [.int(audit)])
-        let stored = db.changes
+        var stored = db.changes
+        var seq = try db.scalar("SELECT coalesce(max(seq), 0) FROM row_change").intValue ?? 0
+        for sql in recordingMade {
+            try db.run(sql, [.int(audit), .int(seq)])
+            stored += db.changes
+            seq += Int64(db.changes)
+        }
         try end(db)
         return stored
     }
@@ -208,6 +250,15 @@ enum ChangeCapture {
             WHERE before IS NOT after
         """
     }()
+
+    /// Per table, its rows made in the change, numbered after `?2` in key order.
+    private static let recordingMade: [String] = tables.map { t in
+        """
+        INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after)
+            SELECT ?1, ?2 + row_number() OVER (ORDER BY \(t.key.joined(separator: ", "))), '\(t.name)', \(key(t, t.name)), NULL, \(image(t, t.name))
+            FROM \(t.name) WHERE \(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)
+        """
+    }
 
     /// Stops noting and forgets what was noted.
     static func end(_ db: Connection) throws {
@@ -242,14 +293,18 @@ public struct CapturedTable: Sendable {
     public let key: [String]
     /// The column whose change moves a row to another project.
     let parent: String
+    /// The id column that tells a row made in the change (above the mark,
+    /// the table's highest id as the change began) and the capture_on column
+    /// holding that mark: the row's own id, or its parent's.
+    let mark: (column: String, above: String)
     /// Whether an INSERT or UPDATE OR REPLACE may remove a row of another project: its id is its only key not under its parent.
     let replaceable: Bool
     /// An SQL expression of the project id of the row `row` names ("NEW", "OLD").
     let project: @Sendable (String) -> String
 
     public init(_ name: String, json: String? = nil, key: [String], parent: String, replaceable: Bool = false,
-                project: @escaping @Sendable (String) -> String, _ columns: [CapturedColumn]) {
-        self.name = name; self.json = json ?? name; self.key = key; self.parent = parent
+                mark: (column: String, above: String), project: @escaping @Sendable (String) -> String, _ columns: [CapturedColumn]) {
+        self.name = name; self.json = json ?? name; self.key = key; self.parent = parent; self.mark = mark
         self.replaceable = replaceable; self.project = project; self.declared = columns
     }
 

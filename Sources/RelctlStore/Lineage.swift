@@ -126,13 +126,18 @@ public enum Lineage {
     /// The columns that name a row's part (and its parents), as the change
     /// recorded them, each distinct row image once: read by SQLite from the
     /// recorded images, not parsed here (an apply into an empty database
-    /// records every note of a fleet, and a version's twenty notes are one part).
-    static let naming = ["id", "project_id", "platform_id", "version_id", "window_id", "slug", "name", "version", "kind", "locale"]
+    /// records every note of a fleet, and a version's twenty notes are one
+    /// part). Only the columns `Resolver` reads of each table are extracted:
+    /// a note is named by its version alone.
+    static let named: [(column: String, tables: [String])] = [
+        ("id", ["project", "platform", "version", "maintenance"]), ("project_id", ["platform", "maintenance", "message"]),
+        ("platform_id", ["version"]), ("version_id", ["note"]), ("window_id", ["maintenance_copy"]), ("slug", ["project"]),
+        ("name", ["platform"]), ("version", ["version"]), ("kind", ["message"]), ("locale", ["message"]),
+    ]
 
     static func images(_ db: Connection, audit: Int64) throws -> [(table: String, image: [String: JSON])] {
-        let pick = naming.map { column in
-            // Only messages are named by their kind and locale; a note's or a copy's locale is no part.
-            column == "kind" || column == "locale" ? "CASE WHEN tbl = 'message' THEN json_extract(i, '$.\(column)') END" : "json_extract(i, '$.\(column)')"
+        let pick = named.map { column, tables in
+            "CASE WHEN tbl IN (\(tables.map { "'\($0)'" }.joined(separator: ", "))) THEN json_extract(i, '$.\(column)') END"
         }.joined(separator: ", ")
         let rows = try db.query("""
             SELECT DISTINCT tbl, \(pick) FROM (SELECT tbl, before AS i FROM audit_change WHERE audit_id = ? AND before IS NOT NULL
@@ -140,7 +145,7 @@ public enum Lineage {
             """, [.int(audit), .int(audit)])
         return rows.map { r in
             var image: [String: JSON] = [:]
-            for (i, column) in naming.enumerated() {
+            for (i, (column, _)) in named.enumerated() {
                 if let n = r.int(i + 1) { image[column] = .int(n) } else if let t = r.string(i + 1) { image[column] = .string(t) }
             }
             return (r.text(0), image)

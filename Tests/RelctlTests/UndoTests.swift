@@ -260,6 +260,66 @@ final class UndoTests: XCTestCase {
         empty.ok("undo --yes")
         empty.fails("undo --yes", "nothing to undo")
     }
+
+    /// A change notes no row it makes (above its table's mark, the highest
+    /// id as it began): it reads them from their tables when it is recorded.
+    /// The log is the same as when every row is noted one by one, which a
+    /// database with an orphan row (left by a hand edit with foreign keys
+    /// off) still does: creations, a project removed and undone (its rows
+    /// put back above the marks), a revert of that.
+    func testRowsAChangeMakesAreLoggedAsWhenEveryRowIsNoted() throws {
+        func log(orphan: Bool) throws -> [String] {
+            let h = fixture()
+            if orphan { try sqlite3(h, "INSERT INTO message(project_id, kind, locale, field, value) VALUES (1000000, 'optional', 'en', 'title', 'x')") }
+            let newProject = h.dir + "/blog.relctl.json"
+            try Data(h.ok("export -p shop").out.replacingOccurrences(of: "\"shop\": {", with: "\"blog\": {").utf8).write(to: URL(fileURLWithPath: newProject))
+            for line in ["apply \(newProject) --yes", "-p blog version add 3.0 --platform all --build 300 --notes \"Both\"",
+                         "-p blog maintenance schedule --from 2027-01-01T02:00:00Z --until 2027-01-01T04:00:00Z --message \"Later\" --yes",
+                         "-p blog maintenance message 3 --locale tr --title \"Bakım\" --message \"Sonra\"",
+                         "-p shop platform add macos --bundle-id com.example.mac", "-p blog version rm 1.1 --platform ios --yes",
+                         "project rm blog --yes", "undo -p blog --yes", "project rm shop --yes", "undo -p shop --yes"] {
+                h.ok(line)
+            }
+            h.ok("revert \(lastID(h)) --yes")
+            h.ok("revert \(lastID(h)) --yes")
+            let c = try Connection(path: h.db, readOnly: true, create: false)
+            XCTAssertEqual(try c.scalar("SELECT count(*) FROM message WHERE project_id = 1000000"), SQLValue.int(orphan ? 1 : 0))
+            // A rollout's salt is drawn at random in each database.
+            let salt = try NSRegularExpression(pattern: #""rollout_salt":"[^"]*""#)
+            return try c.query("SELECT audit_id, tbl, row_key, before, after FROM audit_change ORDER BY audit_id, tbl, row_key").map { r in
+                let line = (0..<5).map { r.string($0) ?? "NULL" }.joined(separator: " | ")
+                return salt.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "salt")
+            }
+        }
+        let marked = try log(orphan: false), noted = try log(orphan: true)
+        XCTAssertGreaterThan(marked.count, 100)
+        XCTAssertEqual(marked.count, noted.count)
+        for (a, b) in zip(marked, noted) where a != b { XCTFail("marked: \(a)\nnoted: \(b)"); break }
+    }
+
+    /// The marks are each table's highest id, or none with an orphan row below a parent above one.
+    func testAChangeBeginsWithEachTablesHighestIdAsItsMark() throws {
+        let h = fixture()
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        func marks() throws -> [String] {
+            try c.write {
+                try ChangeCapture.begin(c)
+                defer { try? ChangeCapture.end(c) }
+                return try c.query("SELECT project_mark, platform_mark, version_mark, window_mark FROM capture_on").first.map { r in (0..<4).map { r.string($0) ?? "NULL" } } ?? []
+            }
+        }
+        let highest = try c.query("SELECT (SELECT max(id) FROM project), (SELECT max(id) FROM platform), (SELECT max(id) FROM version), (SELECT max(id) FROM maintenance)")
+        XCTAssertEqual(try marks(), highest.first.map { r in (0..<4).map { r.string($0) ?? "NULL" } })
+        XCTAssertEqual(try marks(), ["1", "2", "5", "1"])
+        for orphan in ["INSERT INTO note(version_id, locale, body) VALUES (99, 'en', 'x')",
+                       "INSERT INTO maintenance_copy(window_id, locale, title, message) VALUES (99, 'en', 'x', 'y')",
+                       "INSERT INTO message(project_id, kind, locale, field, value) VALUES (99, 'optional', 'en', 'title', 'x')"] {
+            try sqlite3(h, orphan)
+            XCTAssertEqual(try marks(), ["NULL", "NULL", "NULL", "NULL"], orphan)
+            try sqlite3(h, "DELETE FROM note WHERE version_id = 99; DELETE FROM maintenance_copy WHERE window_id = 99; DELETE FROM message WHERE project_id = 99")
+            XCTAssertEqual(try marks(), ["1", "2", "5", "1"])
+        }
+    }
 }
 
 /// The capture's triggers are in the schema: they note relctl's changes only.

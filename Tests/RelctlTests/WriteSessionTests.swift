@@ -141,7 +141,7 @@ final class WriteSessionTests: XCTestCase {
         var tables = ChangeCapture.tables
         let i = try XCTUnwrap(tables.firstIndex { $0.name == "version" })
         let v = tables[i]
-        tables[i] = CapturedTable(v.name, json: v.json, key: v.key, parent: v.parent, replaceable: v.replaceable, project: v.project, v.declared + [added])
+        tables[i] = CapturedTable(v.name, json: v.json, key: v.key, parent: v.parent, replaceable: v.replaceable, mark: v.mark, project: v.project, v.declared + [added])
         XCTAssertEqual(tables[i].columns.last, "rollout_at")
 
         // A real database with the column, its triggers made again from the fixture, as a migration would.

@@ -66,7 +66,7 @@ enum DeployCommand {
             throw RelctlError.failure("\(dir) was published for \(Time.format(from)) or later, not for now: its files would say early what 'relctl check' says then; nothing was uploaded",
                                       hint: "publish for now, then deploy: relctl publish \(dir)")
         case .wentStale(let next)?:
-            throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.because)): its files no longer say what 'relctl check' says; nothing was uploaded",
+            throw RelctlError.failure("\(dir) went stale at \(Time.format(next.at)) (\(next.briefly)): its files no longer say what 'relctl check' says; nothing was uploaded",
                                       hint: "publish, then deploy: relctl publish \(dir)")
         default: break
         }

@@ -129,7 +129,7 @@ enum PublishCommand {
     /// When the files go stale by themselves, and what to do then.
     static func nextLine(_ next: NextChange?, at: Int64, inv: Invocation) -> String {
         guard let next else { return "no change ahead: the files stay current until the database changes" }
-        return "next change at \(PeopleTime.format(next.at, now: at, timeZone: inv.timeZone)) (\(next.because)): publish again then"
+        return "next change at \(PeopleTime.format(next.at, now: at, timeZone: inv.timeZone)) (\(next.briefly)): publish again then"
     }
 }
 

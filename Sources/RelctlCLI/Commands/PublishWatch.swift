@@ -70,7 +70,7 @@ enum PublishWatch {
                     for w in o.warnings where !warned.contains(w) { inv.warn(w) }
                     warned = Set(o.warnings)
                     failedAt = nil
-                    let next = o.next.map { "next change at \(PeopleTime.format($0.at, now: now, timeZone: inv.timeZone)) (\($0.because))" } ?? "no change ahead"
+                    let next = o.next.map { "next change at \(PeopleTime.format($0.at, now: now, timeZone: inv.timeZone)) (\($0.briefly))" } ?? "no change ahead"
                     inv.info("\(PeopleTime.local(now, timeZone: inv.timeZone)) published (\(reason)), revision \(o.revision): \(o.added.count) added, \(o.changed.count) changed, \(o.removed.count) removed, \(o.unchanged) unchanged; \(next)")
                     if inv.json { inv.context.stdout.write(bytes: publishJSON(o, dir: dir, at: now).compactBytes()) }
                     inv.context.stdout.flush()
@@ -109,7 +109,7 @@ enum PublishWatch {
                 if let v = try? store.dataVersion(), v != database.seen {
                     if let p = published, let state = try? store.read({ (try store.revision(), try store.edits()) }), state == p { database.seen = v } else { reason = "database changed" }
                 }
-                else if let d = due, now >= d.at { reason = d.because }
+                else if let d = due, now >= d.at { reason = d.briefly }
                 // A failed publish whose cause is outside the database (a full
                 // disk, a locked DIR) is retried once a minute as well.
                 else if let f = failedAt, now - f >= 60 { reason = "retry" }

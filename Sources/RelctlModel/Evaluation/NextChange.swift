@@ -14,6 +14,13 @@ public struct NextChange: Sendable, Equatable {
 
     public var because: String { causes.joined(separator: "; ") }
 
+    /// The causes for a line people read: the first few, and how many more
+    /// (a fleet's release day names dozens of projects; --json lists them all),
+    /// counted as `Suggest.few` counts names.
+    public var briefly: String {
+        causes.count <= 4 ? because : causes.prefix(3).joined(separator: "; ") + " and \(causes.count - 3) more"
+    }
+
     /// How index.json, the last-publish record and the status index write it: `{"at", "causes"}`, or null.
     public static func json(_ next: NextChange?) -> JSON {
         next.map { .object(["at": .time($0.at), "causes": .array($0.causes.map { .string($0) })]) } ?? .null
