@@ -125,7 +125,7 @@ enum ChangeCapture {
 
     /// Every table's triggers. `marked`: heeding capture_on's marks (schema
     /// 16 on); the migrations before it make them as they were.
-    static func triggers(_ tables: [Table], marked: Bool = true) -> String { tables.map { triggers($0, marked: marked) }.joined() }
+    static func triggers(_ tables: [Table], marked: Bool) -> String { tables.map { triggers($0, marked: marked) }.joined() }
 
     /// The row's key as JSON (`json_array` of the key's columns of `row`, "NEW" or "OLD").
     static func key(_ t: Table, _ row: String) -> String {
@@ -148,33 +148,38 @@ enum ChangeCapture {
     /// What each row is after the change is read once, when the change is
     /// recorded: the triggers stay small, and every connection parses the
     /// schema (the images in every trigger doubled the time to open one).
-    /// A row above its table's mark (`begin`) was made in this change, so
-    /// it is noted nowhere: `record` reads every such row from its table.
+    /// With marks (schema 16 on), a row above its table's mark (`begin`)
+    /// was made in this change, so it is noted nowhere: `record` reads every
+    /// such row from its table.
     /// (A REPLACE on another unique key would remove a row unnoted, since
     /// recursive_triggers is off; relctl writes none.)
     static func triggers(_ t: Table, marked: Bool) -> String {
         let n = t.name
         let on = "EXISTS (SELECT 1 FROM capture_on)"
-        /// Whether the row `row` names was there before the change could have made it.
-        func before(_ row: String) -> String {
-            guard marked else { return on }
-            return "EXISTS (SELECT 1 FROM capture_on WHERE \(t.mark.above) IS NULL OR \(row).\(t.mark.column) <= \(t.mark.above))"
+        /// Whether the row `row` names is noted: with marks, only at or below its mark (or with no marks).
+        func noted(_ row: String) -> String? {
+            marked ? "EXISTS (SELECT 1 FROM capture_on WHERE \(t.mark.above) IS NULL OR \(row).\(t.mark.column) <= \(t.mark.above))" : nil
+        }
+        /// One note, under the conditions given.
+        func note(_ values: String, _ conditions: String?...) -> String {
+            let all = conditions.compactMap { $0 }
+            return "INSERT INTO row_change(tbl, row_key, before) " + (all.isEmpty ? "VALUES (\(values))" : "SELECT \(values) WHERE " + all.joined(separator: " AND "))
         }
         let sameKey = t.key.map { "OLD.\($0) IS NEW.\($0)" }.joined(separator: " AND ")
         let existing = t.key.map { "\(n).\($0) IS NEW.\($0)" }.joined(separator: " AND ")
         var sql = """
-        CREATE TRIGGER capture_\(n)_inserted AFTER INSERT ON \(n) WHEN \(before("NEW")) BEGIN
-            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "NEW")), NULL); END;
+        CREATE TRIGGER capture_\(n)_inserted AFTER INSERT ON \(n) WHEN \(noted("NEW") ?? on) BEGIN
+            \(note("'\(n)', \(key(t, "NEW")), NULL")); END;
         CREATE TRIGGER capture_\(n)_updated AFTER UPDATE ON \(n) WHEN \(on) BEGIN
-            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "OLD")), \(image(t, "OLD")) WHERE \(before("OLD"));
-            INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, "NEW")), NULL WHERE NOT (\(sameKey)) AND \(before("NEW")); END;
-        CREATE TRIGGER capture_\(n)_deleted AFTER DELETE ON \(n) WHEN \(before("OLD")) BEGIN
-            INSERT INTO row_change(tbl, row_key, before) VALUES ('\(n)', \(key(t, "OLD")), \(image(t, "OLD"))); END;
+            \(note("'\(n)', \(key(t, "OLD")), \(image(t, "OLD"))", noted("OLD")));
+            \(note("'\(n)', \(key(t, "NEW")), NULL", "NOT (\(sameKey))", noted("NEW"))); END;
+        CREATE TRIGGER capture_\(n)_deleted AFTER DELETE ON \(n) WHEN \(noted("OLD") ?? on) BEGIN
+            \(note("'\(n)', \(key(t, "OLD")), \(image(t, "OLD"))")); END;
 
         """
         if upserted.contains(n) {
             sql += """
-            CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) WHEN \(before("NEW")) BEGIN
+            CREATE TRIGGER capture_\(n)_found BEFORE INSERT ON \(n) WHEN \(noted("NEW") ?? on) BEGIN
                 INSERT INTO row_change(tbl, row_key, before) SELECT '\(n)', \(key(t, n)), \(image(t, n)) FROM \(n) WHERE \(existing); END;
 
             """
@@ -191,7 +196,7 @@ enum ChangeCapture {
         CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1),
             project_mark INTEGER, platform_mark INTEGER, version_mark INTEGER, window_mark INTEGER) STRICT;
 
-        """ + triggers(tables)
+        """ + triggers(tables, marked: true)
     }
 
     /// Starts noting, inside the change's transaction. Each table's highest
@@ -202,13 +207,13 @@ enum ChangeCapture {
     /// a hand edit with foreign keys off): that row was there before.
     static func begin(_ db: Connection) throws {
         try db.execute("""
-            DELETE FROM row_change; DELETE FROM capture_on;
-            INSERT INTO capture_on(on_, project_mark, platform_mark, version_mark, window_mark)
-                SELECT 1, p, f, v, w FROM (SELECT (SELECT coalesce(max(id), 0) FROM project) AS p, (SELECT coalesce(max(id), 0) FROM platform) AS f,
-                                                  (SELECT coalesce(max(id), 0) FROM version) AS v, (SELECT coalesce(max(id), 0) FROM maintenance) AS w);
-            UPDATE capture_on SET project_mark = NULL, platform_mark = NULL, version_mark = NULL, window_mark = NULL
-                WHERE EXISTS (SELECT 1 FROM note WHERE version_id > version_mark) OR EXISTS (SELECT 1 FROM maintenance_copy WHERE window_id > window_mark)
-                   OR EXISTS (SELECT 1 FROM message WHERE project_id > project_mark)
+            DELETE FROM row_change;
+            INSERT OR REPLACE INTO capture_on(on_, project_mark, platform_mark, version_mark, window_mark)
+                SELECT 1, iif(o, NULL, p), iif(o, NULL, f), iif(o, NULL, v), iif(o, NULL, w) FROM (
+                    SELECT p, f, v, w, EXISTS (SELECT 1 FROM note WHERE version_id > v) OR EXISTS (SELECT 1 FROM maintenance_copy WHERE window_id > w)
+                                       OR EXISTS (SELECT 1 FROM message WHERE project_id > p) AS o
+                    FROM (SELECT (SELECT coalesce(max(id), 0) FROM project) AS p, (SELECT coalesce(max(id), 0) FROM platform) AS f,
+                                 (SELECT coalesce(max(id), 0) FROM version) AS v, (SELECT coalesce(max(id), 0) FROM maintenance) AS w))
             """)
     }
 
@@ -220,13 +225,9 @@ enum ChangeCapture {
     /// One statement per table: a row at a time from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
         try db.run(recording, [.int(audit)])
-        var stored = db.changes
-        var seq = try db.scalar("SELECT coalesce(max(seq), 0) FROM row_change").intValue ?? 0
-        for sql in recordingMade {
-            try db.run(sql, [.int(audit), .int(seq)])
-            stored += db.changes
-            seq += Int64(db.changes)
-        }
+        let noted = db.changes
+        try db.run(recordingMade, [.int(audit)])
+        let stored = noted + db.changes
         try end(db)
         return stored
     }
@@ -251,14 +252,23 @@ enum ChangeCapture {
         """
     }()
 
-    /// Per table, its rows made in the change, numbered after `?2` in key order.
-    private static let recordingMade: [String] = tables.map { t in
-        """
+    /// The rows made in the change, table by table (parents first), each in
+    /// key order, numbered after every note. One statement: each one a
+    /// relctl command prepares costs it time, and most changes make none.
+    private static let recordingMade: String = {
+        let width = tables.map(\.key.count).max()!
+        let made = tables.enumerated().map { rank, t in
+            let keys = (0..<width).map { "\($0 < t.key.count ? t.key[$0] : "NULL") AS k\($0)" }.joined(separator: ", ")
+            return "SELECT \(rank) AS rank, \(keys), '\(t.name)' AS tbl, \(key(t, t.name)) AS row_key, \(image(t, t.name)) AS after FROM \(t.name)"
+                + " WHERE \(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)"
+        }.joined(separator: "\n        UNION ALL ")
+        let order = (0..<width).map { "k\($0)" }.joined(separator: ", ")
+        return """
         INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after)
-            SELECT ?1, ?2 + row_number() OVER (ORDER BY \(t.key.joined(separator: ", "))), '\(t.name)', \(key(t, t.name)), NULL, \(image(t, t.name))
-            FROM \(t.name) WHERE \(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)
+            SELECT ?1, (SELECT coalesce(max(seq), 0) FROM row_change) + row_number() OVER (ORDER BY rank, \(order)), tbl, row_key, NULL, after
+            FROM (\(made))
         """
-    }
+    }()
 
     /// Stops noting and forgets what was noted.
     static func end(_ db: Connection) throws {

@@ -133,7 +133,7 @@ enum Schema {
         CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
         INSERT INTO edit_count(id, n) VALUES (0, 0);
         CREATE TABLE project_edit(project_id INTEGER PRIMARY KEY, edits INTEGER NOT NULL) STRICT;
-        """ + Schema.stampTriggers(Schema.stamped, counting: true),
+        """ + Schema.stampTriggers(Schema.stamped, counting: true, marked: false),
         // 7: the audit trail as data (relctl undo and revert read it): each
         // row's kind of change (the command's words), the entries a revert
         // took back, and per change the rows it touched, whole, before and
@@ -168,7 +168,7 @@ enum Schema {
         // same file (relctl apply), or copies of one that went apart, would
         // count the same stamps for different content, and a publish would
         // take one's tree for the other's.
-        Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false),
+        Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false, marked: false),
         // 9: which changes the database holds, for deploy (Lineage): a part's
         // revision is the change that last touched it; none before this.
         Lineage.schema,
@@ -207,7 +207,7 @@ enum Schema {
             + ["inserted", "updated", "deleted"].map { "DROP TRIGGER IF EXISTS capture_platform_\($0);\n" }.joined()
             + ChangeCapture.triggers(ChangeCapture.tables.filter { $0.name == "platform" }, marked: false)
             + StoreEvidenceRows.schema
-            + Schema.stampTriggers(StoreEvidenceRows.stamped, counting: false),
+            + Schema.stampTriggers(StoreEvidenceRows.stamped, counting: false, marked: false),
         // 15: a staged recommend (Rollout), captured like the floors so undo
         // and revert take a step back; the platform's capture triggers made
         // again to hold the columns.
@@ -271,7 +271,7 @@ enum Schema {
     /// recorded (above capture_on's mark) stamps nothing; the project's own
     /// row, made in the same change, stamped it. An apply into an empty
     /// database writes 850,000 such rows.
-    static func stampTriggers(_ tables: [StampedTable], counting: Bool, marked: Bool = false) -> String {
+    static func stampTriggers(_ tables: [StampedTable], counting: Bool, marked: Bool) -> String {
         func stamp(_ project: String) -> String {
             """
             INSERT INTO edit_count(id, n) VALUES (0, \(counting ? "1" : "random()")) ON CONFLICT(id) DO UPDATE SET n = \(counting ? "n + 1" : "excluded.n");

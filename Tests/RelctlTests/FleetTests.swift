@@ -174,7 +174,7 @@ final class FleetTests: XCTestCase {
         let h = fleet(6)
         for i in 0..<6 { h.ok("-p app-\(i) version add 3.0 --platform ios --build 300 --released 2027-01-01T00:00:00Z") }
         let r = h.ok("publish \(h.dir)/out --at 2026-12-01T00:00:00Z")
-        XCTAssertTrue(r.err.contains("(app-0: ios 3.0 is released; app-1: ios 3.0 is released; app-2: ios 3.0 is released and 3 more): publish again then"), r.err)
+        XCTAssertTrue(r.err.contains("(app-0: ios 3.0 is released; app-1: ios 3.0 is released; app-2: ios 3.0 is released; and 3 more): publish again then"), r.err)
         XCTAssertFalse(r.err.contains("app-5: ios 3.0"), r.err)
         let json = h.ok("publish \(h.dir)/out2 --at 2026-12-01T00:00:00Z --json")
         XCTAssertTrue(json.out.contains("app-5: ios 3.0 is released"), "--json keeps every cause: \(json.out)")

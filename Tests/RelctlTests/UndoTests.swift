@@ -265,8 +265,8 @@ final class UndoTests: XCTestCase {
     /// id as it began): it reads them from their tables when it is recorded.
     /// The log is the same as when every row is noted one by one, which a
     /// database with an orphan row (left by a hand edit with foreign keys
-    /// off) still does: creations, a project removed and undone (its rows
-    /// put back above the marks), a revert of that.
+    /// off) still does: creations, two projects removed and undone (blog's
+    /// rows put back above the marks), a revert of an undo and of that revert.
     func testRowsAChangeMakesAreLoggedAsWhenEveryRowIsNoted() throws {
         func log(orphan: Bool) throws -> [String] {
             let h = fixture()
@@ -282,8 +282,13 @@ final class UndoTests: XCTestCase {
             }
             h.ok("revert \(lastID(h)) --yes")
             h.ok("revert \(lastID(h)) --yes")
-            let c = try Connection(path: h.db, readOnly: true, create: false)
-            XCTAssertEqual(try c.scalar("SELECT count(*) FROM message WHERE project_id = 1000000"), SQLValue.int(orphan ? 1 : 0))
+            let c = try Connection(path: h.db, readOnly: false, create: false)
+            let marks = try c.write {
+                try ChangeCapture.begin(c)
+                defer { try? ChangeCapture.end(c) }
+                return try c.scalar("SELECT project_mark FROM capture_on")
+            }
+            XCTAssertEqual(marks, orphan ? .null : .int(2), "shop and blog; the orphaned database is noted row by row")
             // A rollout's salt is drawn at random in each database.
             let salt = try NSRegularExpression(pattern: #""rollout_salt":"[^"]*""#)
             return try c.query("SELECT audit_id, tbl, row_key, before, after FROM audit_change ORDER BY audit_id, tbl, row_key").map { r in
@@ -295,6 +300,32 @@ final class UndoTests: XCTestCase {
         XCTAssertGreaterThan(marked.count, 100)
         XCTAssertEqual(marked.count, noted.count)
         for (a, b) in zip(marked, noted) where a != b { XCTFail("marked: \(a)\nnoted: \(b)"); break }
+    }
+
+    /// The rows of a project a change makes stamp nothing but the project's
+    /// own row; a change to a project that was there stamps it, the project
+    /// at the mark too (the highest id), and leaves the others' stamps alone.
+    func testAProjectMadeInAChangeIsStampedAndTheOthersOnlyWhenTheyChange() throws {
+        let h = fixture()
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        func stamps() throws -> [String: Int64] {
+            var out: [String: Int64] = [:]
+            for r in try c.query("SELECT p.slug, e.edits FROM project_edit e JOIN project p ON p.id = e.project_id") { out[r.text(0)] = r.int(1) }
+            return out
+        }
+        let newProject = h.dir + "/blog.relctl.json"
+        try Data(h.ok("export -p shop").out.replacingOccurrences(of: "\"shop\": {", with: "\"blog\": {").utf8).write(to: URL(fileURLWithPath: newProject))
+        let before = try stamps()
+        h.ok("apply \(newProject) --yes")
+        let made = try stamps()
+        XCTAssertNotNil(made["blog"], "the project made is stamped")
+        XCTAssertEqual(made["shop"], before["shop"], "a project the change did not touch keeps its stamp")
+        h.ok("-p blog notes set 2.0 --platform ios --locale fr \"Nouveau\"")
+        let edited = try stamps()
+        XCTAssertNotEqual(edited["blog"], made["blog"], "a note of the project at the mark stamps it")
+        XCTAssertEqual(edited["shop"], made["shop"])
+        h.ok("-p shop version add 4.0 --platform ios --build 400 --notes \"Four\"")
+        XCTAssertNotEqual(try stamps()["shop"], edited["shop"], "a version made in a project that was there stamps it")
     }
 
     /// The marks are each table's highest id, or none with an orphan row below a parent above one.

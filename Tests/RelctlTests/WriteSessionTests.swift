@@ -151,7 +151,7 @@ final class WriteSessionTests: XCTestCase {
         try c.execute("ALTER TABLE version ADD COLUMN rollout_at INTEGER")
         for t in ["inserted", "updated", "deleted"] { try c.execute("DROP TRIGGER capture_version_\(t)") }
         try c.execute(Schema.dropStampTriggers(Schema.stamped([v])))
-        try c.execute(ChangeCapture.triggers([tables[i]]) + Schema.stampTriggers(Schema.stamped([tables[i]]), counting: false))
+        try c.execute(ChangeCapture.triggers([tables[i]], marked: true) + Schema.stampTriggers(Schema.stamped([tables[i]]), counting: false, marked: true))
         let stamp = try c.scalar("SELECT n FROM edit_count")
         try c.execute("INSERT INTO capture_on(on_) VALUES (1)")
         try c.execute("UPDATE version SET rollout_at = 1796212800 WHERE version = '2.0.0'")

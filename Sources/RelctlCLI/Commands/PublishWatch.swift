@@ -109,7 +109,7 @@ enum PublishWatch {
                 if let v = try? store.dataVersion(), v != database.seen {
                     if let p = published, let state = try? store.read({ (try store.revision(), try store.edits()) }), state == p { database.seen = v } else { reason = "database changed" }
                 }
-                else if let d = due, now >= d.at { reason = d.briefly }
+                else if let d = due, now >= d.at { reason = d.because }
                 // A failed publish whose cause is outside the database (a full
                 // disk, a locked DIR) is retried once a minute as well.
                 else if let f = failedAt, now - f >= 60 { reason = "retry" }

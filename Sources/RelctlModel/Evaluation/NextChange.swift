@@ -18,7 +18,7 @@ public struct NextChange: Sendable, Equatable {
     /// (a fleet's release day names dozens of projects; --json lists them all),
     /// counted as `Suggest.few` counts names.
     public var briefly: String {
-        causes.count <= 4 ? because : causes.prefix(3).joined(separator: "; ") + " and \(causes.count - 3) more"
+        causes.count <= 4 ? because : causes.prefix(3).joined(separator: "; ") + "; and \(causes.count - 3) more"
     }
 
     /// How index.json, the last-publish record and the status index write it: `{"at", "causes"}`, or null.
