@@ -8,9 +8,12 @@ import SQLite
 /// which only relctl's own change transaction puts there and takes out
 /// again: a row changed by hand with sqlite3 is noted nowhere, as it is not
 /// logged either. The change's audit row then takes the net effect per row
-/// (`audit_change`); a row the change made (schema 16 on) is noted nowhere
-/// and read from its table instead (`begin`, `record`). Triggers in the schema cost a relctl command nothing to
-/// set up (temporary ones, made per connection, were a third of `version add`).
+/// (`audit_change`). A row above its mark (schema 16 on: its own id, or a
+/// note's, copy's or message's parent's, above that table's highest id as
+/// the change began) was made in the change: it is noted nowhere and read
+/// from its table instead (`begin`, `record`). Triggers in the schema cost a
+/// relctl command nothing to set up (temporary ones, made per connection,
+/// were a third of `version add`).
 ///
 /// The images are JSON objects of every column. `tables` lists the columns
 /// as the schema has them; a migration that adds a column must make the
@@ -222,7 +225,7 @@ enum ChangeCapture {
     /// a row that ends as it began is left out. Then the rows made in the change (above the
     /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
     /// many rows it stored.
-    /// One statement per table: a row at a time from Swift was a third of applying a fleet's file.
+    /// Two statements: a row at a time from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
         try db.run(recording, [.int(audit)])
         let noted = db.changes

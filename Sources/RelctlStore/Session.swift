@@ -19,7 +19,8 @@ public final class Session {
     public let store: Store
     let db: Connection
     /// Every row the session's changes made, before → after: per change, the rows it
-    /// noted in the order first noted, then those it made (ChangeCapture.record).
+    /// noted in the order first noted, then those above the marks, table by table
+    /// (ChangeCapture.record).
     public private(set) var rows: [RowChange] = []
     /// The audit entries it wrote, in order.
     public private(set) var entries: [Int64] = []

@@ -253,7 +253,8 @@ public final class Store {
     }
 
     /// The database's edit stamp: a new random value at every row change
-    /// (schema 8; a count in 6 and 7), by relctl or by hand. With the
+    /// (schema 8; a count in 6 and 7), by relctl or by hand; in a change
+    /// that makes a project, at its row and not at each of its rows (schema 16). With the
     /// revision, names the state a published tree came from; compared for
     /// equality only.
     public func edits() throws -> Int64 {
