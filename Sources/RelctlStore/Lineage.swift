@@ -101,13 +101,25 @@ public enum Lineage {
                    [.text(project), .text(part), .int(chain.first ?? 0), .text(encode(chain))])
     }
 
-    /// Gives every part the change `audit` touched the change's revision. A
+    /// Gives every part the change touched the change's revision. A
     /// part `apply` made hold what its file says takes the file's history
     /// when that history is the later one and holds the database's, as a
     /// change merged from elsewhere; otherwise (the file older, or edited
     /// apart from it) the change is one of this database's own, on top of both.
-    static func stamp(_ store: Store, _ db: Connection, audit: Int64, adopting: Adopting?) throws {
-        let parts = try touched(try images(db, audit: audit), db)
+    /// `rows`: the change's rows as recorded (`Store.rowChanges`), already read.
+    static func stamp(_ db: Connection, rows: [RowChange], adopting: Adopting?) throws {
+        var images: [(table: String, image: [String: JSON])] = []
+        var notesOf = Set<Int64>(), copiesOf = Set<Int64>()
+        for row in rows {
+            for image in [row.before, row.after].compactMap({ $0 }) {
+                // A version's notes, and a window's copies, are one part: one of them names it
+                // (an apply into an empty database records 800,000 notes).
+                if row.table == "note", case .int(let version)? = image["version_id"], !notesOf.insert(version).inserted { continue }
+                if row.table == "maintenance_copy", case .int(let window)? = image["window_id"], !copiesOf.insert(window).inserted { continue }
+                images.append((row.table, image))
+            }
+        }
+        let parts = try touched(images, db)
         guard !parts.isEmpty else { return }
         var clock = try self.clock(db)
         if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
@@ -120,35 +132,6 @@ public enum Lineage {
             } else {
                 try set(db, project, part, joined(clock + 1, ours, adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? []))
             }
-        }
-    }
-
-    /// The columns that name a row's part (and its parents), as the change
-    /// recorded them, each distinct row image once: read by SQLite from the
-    /// recorded images, not parsed here (an apply into an empty database
-    /// records every note of a fleet, and a version's twenty notes are one
-    /// part). Only the columns `Resolver` reads of each table are extracted:
-    /// a note is named by its version alone.
-    static let named: [(column: String, tables: [String])] = [
-        ("id", ["project", "platform", "version", "maintenance"]), ("project_id", ["platform", "maintenance", "message"]),
-        ("platform_id", ["version"]), ("version_id", ["note"]), ("window_id", ["maintenance_copy"]), ("slug", ["project"]),
-        ("name", ["platform"]), ("version", ["version"]), ("kind", ["message"]), ("locale", ["message"]),
-    ]
-
-    static func images(_ db: Connection, audit: Int64) throws -> [(table: String, image: [String: JSON])] {
-        let pick = named.map { column, tables in
-            "CASE WHEN tbl IN (\(tables.map { "'\($0)'" }.joined(separator: ", "))) THEN json_extract(i, '$.\(column)') END"
-        }.joined(separator: ", ")
-        let rows = try db.query("""
-            SELECT DISTINCT tbl, \(pick) FROM (SELECT tbl, before AS i FROM audit_change WHERE audit_id = ? AND before IS NOT NULL
-                UNION ALL SELECT tbl, after FROM audit_change WHERE audit_id = ? AND after IS NOT NULL)
-            """, [.int(audit), .int(audit)])
-        return rows.map { r in
-            var image: [String: JSON] = [:]
-            for (i, (column, _)) in named.enumerated() {
-                if let n = r.int(i + 1) { image[column] = .int(n) } else if let t = r.string(i + 1) { image[column] = .string(t) }
-            }
-            return (r.text(0), image)
         }
     }
 
