@@ -29,9 +29,7 @@ extension Session {
     /// before relctl kept them): nothing tells its edits from the database's.
     public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64) throws -> [Drift] {
         guard !desired.lineage.isEmpty, !rows.isEmpty else { return [] }
-        var images: [(table: String, image: [String: JSON])] = []
-        for row in rows { for image in [row.before, row.after].compactMap({ $0 }) { images.append((row.table, image)) } }
-        var resolver = Lineage.Resolver(db: db, images: images)
+        var resolver = Lineage.Resolver(db: db, rows: rows)
         var out: [Drift] = []
         for (index, row) in zip(rows.indices, rows) {
             guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }

@@ -108,18 +108,7 @@ public enum Lineage {
     /// apart from it) the change is one of this database's own, on top of both.
     /// `rows`: the change's rows as recorded (`Store.rowChanges`), already read.
     static func stamp(_ db: Connection, rows: [RowChange], adopting: Adopting?) throws {
-        var images: [(table: String, image: [String: JSON])] = []
-        var notesOf = Set<Int64>(), copiesOf = Set<Int64>()
-        for row in rows {
-            for image in [row.before, row.after].compactMap({ $0 }) {
-                // A version's notes, and a window's copies, are one part: one of them names it
-                // (an apply into an empty database records 800,000 notes).
-                if row.table == "note", case .int(let version)? = image["version_id"], !notesOf.insert(version).inserted { continue }
-                if row.table == "maintenance_copy", case .int(let window)? = image["window_id"], !copiesOf.insert(window).inserted { continue }
-                images.append((row.table, image))
-            }
-        }
-        let parts = try touched(images, db)
+        let parts = try touched(rows, db)
         guard !parts.isEmpty else { return }
         var clock = try self.clock(db)
         if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
@@ -136,12 +125,19 @@ public enum Lineage {
     }
 
     /// The parts the rows of one change belong to, by project slug.
-    static func touched(_ images: [(table: String, image: [String: JSON])], _ db: Connection) throws -> [(String, String)] {
-        var resolver = Resolver(db: db, images: images)
+    static func touched(_ rows: [RowChange], _ db: Connection) throws -> [(String, String)] {
+        var resolver = Resolver(db: db, rows: rows)
         var out: [(String, String)] = [], seen = Set<String>()
-        for (table, image) in images {
-            guard let part = try resolver.part(table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { continue }
-            out.append(part)
+        var notesOf = Set<Int64>(), copiesOf = Set<Int64>()
+        for row in rows {
+            for image in [row.before, row.after].compactMap({ $0 }) {
+                // A version's notes, and a window's copies, are one part: one of them names it
+                // (an apply into an empty database records 800,000 notes).
+                if row.table == "note", case .int(let version)? = image["version_id"], !notesOf.insert(version).inserted { continue }
+                if row.table == "maintenance_copy", case .int(let window)? = image["window_id"], !copiesOf.insert(window).inserted { continue }
+                guard let part = try resolver.part(row.table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { continue }
+                out.append(part)
+            }
         }
         return out
     }
@@ -155,9 +151,14 @@ public enum Lineage {
         /// Parents already looked up: an apply touches thousands of versions of a few platforms.
         var slugs: [Int64: String] = [:], platforms: [Int64: (slug: String, name: String)] = [:], versions: [Int64: (String, String)] = [:]
 
-        init(db: Connection, images list: [(table: String, image: [String: JSON])]) {
+        /// `rows`: the change's rows, whose images stand in for parents it removed.
+        init(db: Connection, rows: some Sequence<RowChange>) {
             self.db = db
-            for (table, image) in list { if case .int(let id)? = image["id"] { images[table, default: [:]][id] = image } }
+            for row in rows {
+                for image in [row.before, row.after].compactMap({ $0 }) {
+                    if case .int(let id)? = image["id"] { images[row.table, default: [:]][id] = image }
+                }
+            }
         }
 
         func row(_ table: String, _ id: Int64?, _ columns: String) throws -> [String: JSON]? {
