@@ -8,7 +8,9 @@ import RelctlCore
 /// byte-identical to one written entry by entry: a run is only ever cut from
 /// a list exactly as `IndexFormat.files` writes it (sorted by the paths'
 /// bytes, so a folder's entries are contiguous), or taken where the tree's
-/// state recorded it when that index.json was written (`recorded`).
+/// state recorded it when that index.json was written (`recorded`). A
+/// publish also keeps the entries of each project it writes as their run
+/// (`PublishedIndex.list`), then as a slice of the index it writes (`held`).
 public struct IndexFileRun {
     /// What its paths start with: a top folder with its slash ("app-050/"),
     /// or the whole path of a file at DIR's root ("index.html"). Runs sort
@@ -21,6 +23,9 @@ public struct IndexFileRun {
     /// whose entries are found when they are read.
     private let cutAt: [Int]?
     public let count: Int
+    /// Listed by the publish that wrote its files (PublishedIndex.list), not
+    /// carried from an old index: its folders were written in since the tree was looked at.
+    private(set) var isWritten = false
 
     init(key: String, bytes: ArraySlice<UInt8>, starts: [Int]) {
         self.init(key: key, bytes: bytes, starts: starts, count: starts.count)
@@ -31,6 +36,27 @@ public struct IndexFileRun {
         self.bytes = bytes
         cutAt = starts
         self.count = count
+    }
+
+    func written(_ written: Bool) -> IndexFileRun {
+        var run = self
+        run.isWritten = written
+        return run
+    }
+
+    /// The same run over the same bytes held elsewhere (`bytes`, equal to its
+    /// own: PublishedIndex.hold), its entries where they were.
+    func held(in bytes: ArraySlice<UInt8>) -> IndexFileRun {
+        precondition(bytes.elementsEqual(self.bytes), "a run held over other bytes")
+        let shift = bytes.startIndex - self.bytes.startIndex
+        var run = IndexFileRun(key: key, bytes: bytes, starts: cutAt.map { $0.map { $0 + shift } }, count: count)
+        run.isWritten = isWritten
+        return run
+    }
+
+    /// The key of the run a path is listed in: its top folder with the slash, or the path of a file at DIR's root.
+    static func key(of path: String) -> String {
+        path.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? path
     }
 
     /// A run taken where a tree's state recorded it (`recorded(_:list:runs:)`

@@ -27,8 +27,14 @@ public enum IndexFormat {
         // The members as `.object` writes them, in the order of their names,
         // with the file list and the projects written straight in: the list is
         // most of the file, and a copy of it cost page faults and a memmove.
+        // Its size worked out before it is written (a few bytes over, at most):
+        // grown by doubling, a fleet of a thousand projects held 30 MB for its
+        // 17 MB index (the projects' limits are a quarter of it, and no estimate of them held).
+        var projects: [UInt8] = [], next: [UInt8] = []
+        self.projects(index, into: &projects)
+        NextChange.json(index.nextChange).writeCompact(to: &next)
         var out: [UInt8] = []
-        out.reserveCapacity(index.carried.values.reduce(index.files.count * 120 + index.projects.count * 2048) { $0 + $1.bytes.count + 1 })
+        out.reserveCapacity(listSize(index.files, carried: index.carried) + projects.count + next.count + index.generator.utf8.count + 256)
         func name(_ key: String) {
             out.append(out.isEmpty ? 123 : 44)
             JSON.quoteBytes(key, into: &out)
@@ -41,9 +47,9 @@ public enum IndexFormat {
         name("generator")
         JSON.string(index.generator).writeCompact(to: &out)
         name("nextChange")
-        NextChange.json(index.nextChange).writeCompact(to: &out)
+        out.append(contentsOf: next)
         name("projects")
-        projects(index, into: &out)
+        out.append(contentsOf: projects)
         let digest = SHA256.hex(out[list])
         name("treeSha256")
         JSON.string(digest).writeCompact(to: &out)
@@ -54,9 +60,17 @@ public enum IndexFormat {
         assert(out == JSON.object([
             "generator": .string(index.generator), "treeSha256": .string(digest),
             "validFrom": .time(index.validFrom), "nextChange": NextChange.json(index.nextChange),
-            "projects": .raw({ var p: [UInt8] = []; projects(index, into: &p); return p }()), "files": .raw(Array(out[list])),
+            "projects": .raw(projects), "files": .raw(Array(out[list])),
         ]).compactBytes(), "index.json is not what .object writes")
         return (out, list, runs)
+    }
+
+    /// The bytes of the file list `files(_:carried:into:)` writes for these,
+    /// or a few more: an entry is its path and digest (relctl's need no
+    /// escapes), a size of at most 20 digits, and 25 bytes of quotes, names,
+    /// braces and its comma; a run, its bytes and a comma.
+    static func listSize(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun]) -> Int {
+        files.reduce(carried.values.reduce(2) { $0 + $1.bytes.count + 1 }) { $0 + $1.key.utf8.count + $1.value.sha256.utf8.count + 20 + 25 }
     }
 
     /// The projects member, the bytes `.object` gives: a project carried
@@ -88,7 +102,7 @@ public enum IndexFormat {
     /// start with its key, so they sort together, and where the key does.
     static func files(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun] = [:]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(files.count * 120 + carried.values.reduce(0) { $0 + $1.bytes.count + 1 })
+        out.reserveCapacity(listSize(files, carried: carried))
         self.files(files, carried: carried, into: &out)
         return out
     }
@@ -279,7 +293,8 @@ public struct PublishedIndex {
     public var projects: [String: PublishedProject] = [:]
     /// The file list is these entries and those of the carried runs (no path in both).
     public var files: [String: (size: Int, sha256: String)] = [:]
-    /// Runs of an earlier index kept whole, by key.
+    /// Runs of an earlier index kept whole, and of the projects this publish
+    /// wrote (`list`, `isWritten`), by key.
     public var carried: [String: IndexFileRun] = [:]
     /// Projects' entries as an earlier index has them, byte for byte, by
     /// slug, written out as they are (`projects`): `parse(.runs)` reads them,
@@ -295,8 +310,46 @@ public struct PublishedIndex {
     /// Whether it lists `path`.
     public func lists(_ path: String) -> Bool {
         if files[path] != nil { return true }
-        let key = path.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? path
-        return carried[key]?.contains(path) ?? false
+        return carried[IndexFileRun.key(of: path)]?.contains(path) ?? false
+    }
+
+    /// Its runs held as slices of the index written from it (`located`, its
+    /// `runs`), which has the same bytes: not twice, at the end of a publish
+    /// of a thousand projects (their runs are 14 MB).
+    mutating func hold(runsIn bytes: [UInt8], at ranges: IndexFormat.RunRanges) {
+        for (key, run) in carried {
+            guard let r = ranges[key], r.count == run.count, bytes[r.range].elementsEqual(run.bytes) else { continue }
+            carried[key] = run.held(in: bytes[r.range])
+        }
+    }
+
+    /// The files a publish wrote for one project, listed as their runs (the
+    /// bytes `IndexFormat.files` writes for them, `written`), not entry by
+    /// entry: for a thousand projects, every path with its digest as a string
+    /// in one dictionary was 22 MB of a publish's peak memory; the runs are
+    /// the 14 MB the index copies. A key listed already (never in a publish,
+    /// where each project has its own folder) is listed entry by entry.
+    mutating func list(_ entries: [String: (size: Int, sha256: String)]) {
+        let bytes = IndexFormat.files(entries)
+        guard let runs = IndexFileRun.cut(bytes, 0..<bytes.count), runs.values.reduce(0, { $0 + $1.count }) == entries.count else {
+            return add(entries)
+        }
+        let listed = files.isEmpty ? [] : Set(files.keys.map(IndexFileRun.key(of:)))
+        for (key, run) in runs {
+            if carried[key] == nil && !listed.contains(key) {
+                carried[key] = run.written(true)
+            } else {
+                add(Dictionary(run.entries().map { ($0.path, ($0.size, $0.sha256)) }) { _, new in new })
+            }
+        }
+    }
+
+    /// Entries, and those of any run under their keys: a path is listed once, in the one or the other.
+    private mutating func add(_ entries: [String: (size: Int, sha256: String)]) {
+        for key in Set(entries.keys.map(IndexFileRun.key(of:))) {
+            for e in carried.removeValue(forKey: key)?.entries() ?? [] { files[e.path] = (e.size, e.sha256) }
+        }
+        files.merge(entries) { _, new in new }
     }
 
     public init(generator: String, revision: Int64, validFrom: Int64?, nextChange: NextChange?) {

@@ -163,11 +163,13 @@ public enum Publisher {
                         revision: revisions.revision(slug), edits: revisions.edits[slug],
                         validFrom: NextChange.since(snapshot, at: at), nextChange: next,
                         disagreements: result.disagreements.count, warnings: warnings, limits: result.limits, summary: result.summary)
+                    var listed: [String: (size: Int, sha256: String)] = [:]
                     for file in files {
                         // --full compares every file's bytes, whatever its size and time say.
                         tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
-                        index.files[file.path] = (file.bytes.count, file.sha256)
+                        listed[file.path] = (file.bytes.count, file.sha256)
                     }
+                    index.list(listed)
                     // While more projects render, and the index is made, the disk writes these out.
                     stage.flushAhead()
                 })
@@ -190,6 +192,7 @@ public enum Publisher {
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             let indexFile = IndexFormat.located(index)
             tally(try stage.stage("index.json", indexFile.bytes), "index.json")
+            index.hold(runsIn: indexFile.bytes, at: indexFile.runs)
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).

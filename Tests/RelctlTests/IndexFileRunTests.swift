@@ -65,6 +65,63 @@ final class IndexFileRunTests: XCTestCase {
         }
     }
 
+    /// Files listed a project at a time, as a publish lists those it wrote
+    /// (`PublishedIndex.list`: as runs, or as entries when their run's key is
+    /// taken), among carried runs: the index written entry by entry. Held in
+    /// that index's bytes afterwards (`hold`), the same index, runs and
+    /// which runs were written.
+    func testFilesListedAsRunsGiveTheIndexWrittenEntryByEntry() throws {
+        var rng = SplitMix(seed: 49)
+        for round in 0..<200 {
+            let files = sampleFiles(&rng)
+            var whole = PublishedIndex(generator: "t", revision: 1, validFrom: nil, nextChange: nil)
+            whole.files = files
+            let expected = IndexFormat.located(whole).bytes
+            let all = IndexFormat.files(files)
+            let runs = try XCTUnwrap(IndexFileRun.cut(all, 0..<all.count))
+            var index = PublishedIndex(generator: "t", revision: 1, validFrom: nil, nextChange: nil)
+            var listed: Set<String> = [], once: Set<String> = []
+            for key in runs.keys.sorted().map({ ($0, rng.next()) }).sorted(by: { $0.1 < $1.1 }).map(\.0) {
+                let run = runs[key]!
+                let entries = Dictionary(uniqueKeysWithValues: run.entries().map { ($0.path, ($0.size, $0.sha256)) })
+                switch rng.next() % 4 {
+                case 0: index.carried[key] = run
+                // Listed twice over: the second time its key is taken, so they stay entries.
+                case 1: index.list(entries); index.list(entries); listed.insert(key)
+                default: index.list(entries); listed.insert(key); once.insert(key)
+                }
+            }
+            XCTAssertEqual(index.fileCount, files.count, "round \(round)")
+            for path in files.keys { XCTAssertTrue(index.lists(path), path) }
+            let located = IndexFormat.located(index)
+            XCTAssertEqual(located.bytes, expected, "round \(round)")
+            // Written: the runs listed once; those listed twice are entries.
+            let written = Set(index.carried.filter(\.value.isWritten).keys)
+            XCTAssertEqual(written, once, "round \(round)")
+            XCTAssertTrue(listed.subtracting(once).allSatisfy { index.carried[$0] == nil }, "round \(round)")
+            index.hold(runsIn: located.bytes, at: located.runs)
+            XCTAssertEqual(Set(index.carried.filter(\.value.isWritten).keys), written, "round \(round)")
+            // Held in the index's own bytes, not a copy of them.
+            located.bytes.withUnsafeBufferPointer { whole in
+                for run in index.carried.values {
+                    run.bytes.withUnsafeBufferPointer { XCTAssertTrue($0.isEmpty || whole.baseAddress! <= $0.baseAddress! && $0.baseAddress! < whole.baseAddress! + whole.count, run.key) }
+                }
+            }
+            XCTAssertEqual(IndexFormat.located(index).bytes, expected, "round \(round)")
+            for (key, run) in index.carried {
+                XCTAssertEqual(run.entries().count, run.count, key)
+                XCTAssertEqual(run.entries().map(\.path), runs[key]!.entries().map(\.path), key)
+            }
+        }
+    }
+
+    /// The journal of a commit, written straight: the bytes its JSON gives.
+    func testTheJournalIsItsJSON() {
+        for paths in [[], ["index.html"], ["app-001/control.json", "app-001/ios/whatsnew/en.json", #"odd "name"\.json"#]] {
+            XCTAssertEqual(Staging.journal(paths), JSON.object(["paths": .array(paths.map { .string($0) })]).compactBytes())
+        }
+    }
+
     /// Where the list's writer says each run is (what the tree's state
     /// records): taken, the runs are those a cut finds; anything but the
     /// list's contents exactly is refused, and a run recorded where the

@@ -11,23 +11,34 @@ public enum Base64 {
     }()
 
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(decoding: encodedBytes(bytes), as: UTF8.self)
+    }
+
+    /// The encoding as bytes, written in place: a signed control.json's
+    /// payload is most of a hundred kilobytes, for every project a publish signs.
+    public static func encodedBytes<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         let b = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity((b.count + 2) / 3 * 4)
-        var i = 0
-        while i + 2 < b.count {
-            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
-            i += 3
+        let count = (b.count + 2) / 3 * 4
+        return [UInt8](unsafeUninitializedCapacity: count) { out, written in
+            b.withUnsafeBufferPointer { b in
+                alphabet.withUnsafeBufferPointer { a in
+                    var i = 0, o = 0
+                    while i + 2 < b.count {
+                        let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2])
+                        out[o] = a[Int(n >> 18 & 63)]; out[o + 1] = a[Int(n >> 12 & 63)]
+                        out[o + 2] = a[Int(n >> 6 & 63)]; out[o + 3] = a[Int(n & 63)]
+                        i += 3; o += 4
+                    }
+                    if b.count - i > 0 {
+                        let two = b.count - i == 2
+                        let n = UInt32(b[i]) << 16 | (two ? UInt32(b[i + 1]) << 8 : 0)
+                        out[o] = a[Int(n >> 18 & 63)]; out[o + 1] = a[Int(n >> 12 & 63)]
+                        out[o + 2] = two ? a[Int(n >> 6 & 63)] : 61; out[o + 3] = 61
+                    }
+                }
+            }
+            written = count
         }
-        if b.count - i == 1 {
-            let n = UInt32(b[i]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], 61, 61]
-        } else if b.count - i == 2 {
-            let n = UInt32(b[i]) << 16 | UInt32(b[i + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], 61]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes of a canonical encoding; nil for anything else.

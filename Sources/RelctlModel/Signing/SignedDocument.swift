@@ -109,7 +109,8 @@ public enum SignedDocument {
 
     public static func envelope(payload: [UInt8], signatures: [Signature]) -> [UInt8] {
         JSON.ordered([
-            "payload": .string(Base64.encode(payload)),
+            // Base64 needs no escaping: written as it is, not scanned again for quotes.
+            "payload": .raw([34] + Base64.encodedBytes(payload) + [34]),
             "signatures": .array(signatures.map { .ordered(["keyId": .string($0.keyID), "sig": .string(Base64.encode($0.bytes))]) }),
         ]).compactBytes()
     }

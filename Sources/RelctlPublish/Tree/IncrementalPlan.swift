@@ -90,8 +90,19 @@ package struct IncrementalPlan {
     }
 
     /// What the old index and an unfinished publish's journal name, and the new index does not:
-    /// the files to remove once the new ones are in place.
+    /// the files to remove once the new ones are in place (a run's paths are
+    /// read once for all the paths under its key, not searched for each).
     package func stale(for index: PublishedIndex, unfinished: Set<String>) -> [String] {
-        Set(replaced.keys.filter { index.files[$0] == nil }).union(unfinished.filter { !index.lists($0) }).sorted()
+        let candidates = Set(replaced.keys).union(unfinished).filter { index.files[$0] == nil }
+        var out: [String] = []
+        for (key, paths) in Dictionary(grouping: candidates, by: IndexFileRun.key(of:)) {
+            guard let run = index.carried[key] else { out += paths; continue }
+            let entries = run.entries()
+            // A run whose bytes do not read as its entries is searched, as before.
+            guard entries.count == run.count else { out += paths.filter { !run.contains($0) }; continue }
+            let listed = Set(entries.map(\.path))
+            out += paths.filter { !listed.contains($0) }
+        }
+        return out.sorted()
     }
 }

@@ -218,6 +218,21 @@ public final class Staging {
         return 0
     }
 
+    /// The journal listing `paths`: the bytes `JSON.object(["paths": …]).compactBytes()`
+    /// gives, written straight in: a first publish of a thousand projects lists
+    /// 108,000 paths (4 MB), which as JSON values grown by doubling held 6 MB more.
+    static func journal(_ paths: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(paths.reduce(16) { $0 + $1.utf8.count + 3 })
+        out.append(contentsOf: #"{"paths":["#.utf8)
+        for (i, path) in paths.enumerated() {
+            if i > 0 { out.append(44) }
+            JSON.quoteBytes(path, into: &out)
+        }
+        out.append(contentsOf: "]}\n".utf8)
+        return out
+    }
+
     /// The last step of staging and the fifth phase: flushes every staged
     /// file, renames them into place in order (index.json is staged last),
     /// and removes the files of `stale` that are still there. A journal
@@ -237,8 +252,7 @@ public final class Staging {
         if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
             committing = true
             let paths = Set(pending.map(\.relative)).union(stagedFiles).union(stale).subtracting(["index.json"]).sorted()
-            let doc = JSON.object(["paths": .array(paths.map { .string($0) })])
-            let temp = try TreeFiles.writeTemporary(doc.compactBytes(), in: root, for: TreeFiles.journalName)
+            let temp = try TreeFiles.writeTemporary(Staging.journal(paths), in: root, for: TreeFiles.journalName)
             pending.insert((temp, journal, TreeFiles.journalName), at: 0)
             // Staged data and the journal reach the disk before any rename can expose them:
             // one syncfs instead of an fsync per file, but for a few files (flushedOneByOne).
