@@ -47,7 +47,7 @@ public struct IndexFileRun {
     /// The same run over the same bytes held elsewhere (`bytes`, equal to its
     /// own: PublishedIndex.hold), its entries where they were.
     func held(in bytes: ArraySlice<UInt8>) -> IndexFileRun {
-        precondition(bytes.elementsEqual(self.bytes), "a run held over other bytes")
+        assert(bytes.elementsEqual(self.bytes), "a run held over other bytes")
         let shift = bytes.startIndex - self.bytes.startIndex
         var run = IndexFileRun(key: key, bytes: bytes, starts: cutAt.map { $0.map { $0 + shift } }, count: count)
         run.isWritten = isWritten

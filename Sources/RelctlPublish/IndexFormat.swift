@@ -314,8 +314,8 @@ public struct PublishedIndex {
     }
 
     /// Its runs held as slices of the index written from it (`located`, its
-    /// `runs`), which has the same bytes: not twice, at the end of a publish
-    /// of a thousand projects (their runs are 14 MB).
+    /// `runs`), which has the same bytes (compared, once): not twice, at the
+    /// end of a publish of a thousand projects (their runs are 14 MB).
     mutating func hold(runsIn bytes: [UInt8], at ranges: IndexFormat.RunRanges) {
         for (key, run) in carried {
             guard let r = ranges[key], r.count == run.count, bytes[r.range].elementsEqual(run.bytes) else { continue }
