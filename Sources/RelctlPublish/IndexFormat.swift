@@ -121,7 +121,7 @@ public enum IndexFormat {
         out.append(123)
         // Sorted as JSON.keyOrder sorts, by UTF-8 bytes. For ASCII paths (all
         // that relctl publishes) String's own < is that order and much faster.
-        assert(files.keys.allSatisfy { path in carried[path] == nil && path.firstIndex(of: "/").map { carried[String(path[...$0])] == nil } ?? true },
+        assert(files.keys.allSatisfy { path in carried[path] == nil && carried[IndexFileRun.key(of: path)] == nil },
                "a path both listed and in a carried run")
         let keys = Array(files.keys) + carried.keys.filter { files[$0] == nil }
         let ascii = keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
@@ -135,7 +135,7 @@ public enum IndexFormat {
             } else {
                 close()
                 if i > 0 { out.append(44) }
-                let key = whole != nil ? path : path.utf8.firstIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? path
+                let key = whole != nil ? path : IndexFileRun.key(of: path)
                 run = (key, out.count, whole?.count ?? 1)
             }
             guard let entry else {

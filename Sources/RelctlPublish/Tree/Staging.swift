@@ -175,7 +175,7 @@ public final class Staging {
         guard !marked, !lock.interrupted else { return }
         marked = true
         CrashPoints.step()
-        try TreeFiles.replace(TreeFiles.journalName, in: root, with: JSON.object(["paths": .array([])]).compactBytes())
+        try TreeFiles.replace(TreeFiles.journalName, in: root, with: Staging.journal([]))
     }
 
     /// Starts flushing what is staged so far, in the background, unless a
