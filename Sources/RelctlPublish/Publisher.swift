@@ -65,18 +65,29 @@ public enum Publisher {
         public var changedPaths: [String] { (added + changed + removed).sorted() }
     }
 
+    /// DIR made if need be and locked, its state read, and (but with --full,
+    /// which trusts no recorded state) the folders that state records looked
+    /// at on another core: taken before the database is opened, the look
+    /// runs while SQLite reads the schema (a publish with nothing to do was
+    /// mostly those two, one after the other). A caller that fails before
+    /// `publish` takes back what it made (`TreeLock.takeBack`).
+    public static func lock(_ request: Request) throws -> TreeLock {
+        let lock = try TreeLock(root: request.dir, dryRun: request.dryRun, lockWait: request.lockWait, stopWaiting: request.stopWaiting)
+        if !request.full { lock.lookAtFolders() }
+        return lock
+    }
+
     /// Renders the projects whose files are not current (or the one of -p),
     /// checks what each client would do, and writes the tree; a project whose
     /// revision and span in the old index still hold is left as it is, so a
     /// publish costs what changed. Warnings go to stderr.
-    public static func publish(_ request: Request, store: Store) throws -> Outcome {
+    /// `lock`: DIR as `lock(_:)` took it (the database opened meanwhile); taken here when nil.
+    public static func publish(_ request: Request, store: Store, lock: TreeLock? = nil) throws -> Outcome {
         let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
-        let lock = try TreeLock(root: dir, dryRun: dryRun, lockWait: request.lockWait, stopWaiting: request.stopWaiting)
+        let lock = try lock ?? Publisher.lock(request)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages
         let full = request.full
-        // --full trusts no recorded state.
-        if !full { lock.lookAtFolders() }
         var staging: Staging?
         do {
             // Projects signed by other keys than those given now (a move to the backup key): rendered again.

@@ -216,6 +216,12 @@ final class IncrementalPublishTests: XCTestCase {
             withJSONObject: try XCTUnwrap((first.json as? [String: Any])?["limits"]), options: [.sortedKeys]))))
         XCTAssertEqual(LastPublish(bytes: last.bytes), last)
         XCTAssertNil(LastPublish(bytes: Array(last.bytes.dropLast())))
+        // The limits come last, where a publish with nothing to do does not scan them; a record
+        // with its keys sorted (as relctl wrote it before) is read whole, to the same.
+        XCTAssertEqual(try JSONReader.members(last.bytes).max { $0.value.lowerBound < $1.value.lowerBound }?.key, "limits")
+        let sorted = Array(try JSONReader.parse(last.bytes).compactBytes().dropLast())
+        XCTAssertNotEqual(sorted, last.bytes)
+        XCTAssertEqual(LastPublish(bytes: sorted), last)
         // Made from the tree's index as index.json has it, with the stamps a publish knows (index.json names no
         // database) and the index's own digest; none when a project's client decisions differed from check.
         let indexBytes = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))

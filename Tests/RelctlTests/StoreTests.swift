@@ -14,6 +14,12 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(r.err.contains("no relctl database at \(h.db)"))
         XCTAssertTrue(r.err.contains("relctl init") && r.err.contains("--db"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.db))
+        // publish locks DIR (making it) before the database opens: a failure takes it back.
+        let publish = h.run(["publish", h.dir + "/out/tree"])
+        XCTAssertEqual(publish.status, 1)
+        XCTAssertTrue(publish.err.contains("no relctl database at \(h.db)"), publish.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/out"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.db))
         h.ok("init")
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.db))
         let again = h.ok("init")
