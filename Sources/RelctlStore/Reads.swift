@@ -249,12 +249,19 @@ extension Store {
         return text
     }
 
+    /// Oldest first (Release.isBelow), versions of equal rank by their text.
+    /// Each version's key is made once and the positions sorted, not the
+    /// records: sorting the records by their releases was a sixth of a
+    /// `version add` (the lockout check reads the platform's versions).
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
-        list.sorted {
-            if Release.isBelow($0.release, $1.release) { return true }
-            if Release.isBelow($1.release, $0.release) { return false }
-            return $0.version.text < $1.version.text
-        }
+        let keys = list.map { ($0.version.sortKey, $0.build) }
+        return list.indices.sorted { i, j in
+            let (a, b) = (keys[i], keys[j])
+            // Release.isBelow either way round, then the text.
+            if a.0 != b.0 { return a.0 < b.0 }
+            if let x = a.1, let y = b.1, x != y { return x < y }
+            return list[i].version.text < list[j].version.text
+        }.map { list[$0] }
     }
 
     /// The version spelled exactly `text` on a platform, with its notes; the

@@ -169,7 +169,9 @@ extension Session {
             if case .int(let id)? = after?["id"] { byID[id] = nil }
             if let before, let v = version(before) { byID[v.id] = v }
         }
-        return byID.values.sorted { Release.isBelow($0.release, $1.release) }
+        // As a read of them gives them: rows in id order, sorted (not in the dictionary's order, which
+        // differs from run to run and decides between spellings of a version with and without a build).
+        return Store.sorted(byID.values.sorted { $0.id < $1.id })
     }
 
     /// A version row's image as a record (without notes); nil for an image that is not one.

@@ -48,6 +48,39 @@ final class VersionTests: XCTestCase {
         XCTAssertNil(Version.plainComponents("1234567890"))
     }
 
+    /// The packed key orders as `<` and `==` do, and a platform's versions
+    /// sorted by it come out as sorting the records by their releases and
+    /// texts puts them, builds and spellings of one version included.
+    func testTheSortKeyOrdersAsVersionsAndReleasesDo() throws {
+        var rng = SplitMix(seed: 31)
+        func number() -> Int { rng.chance(30) ? 0 : rng.chance(20) ? 999_999_999 : rng.below(4) }
+        func version() throws -> Version {
+            try Version((0...rng.below(4)).map { _ in String(number()) }.joined(separator: "."))
+        }
+        for _ in 0..<200 {
+            var seen = Set<String>()
+            var list: [VersionRecord] = []
+            for id in 0..<rng.below(40) {
+                let v = try version()
+                guard seen.insert(v.text).inserted else { continue }
+                let build: Int64? = rng.chance(30) ? nil : Int64(rng.below(3))
+                list.append(VersionRecord(id: Int64(id), platformID: 1, version: v, build: build, releasedAt: nil, minOS: nil, policy: nil, notes: [:]))
+            }
+            for a in list { for b in list {
+                XCTAssertEqual(a.version.sortKey < b.version.sortKey, a.version < b.version, "\(a.version) \(b.version)")
+                XCTAssertEqual(a.version.sortKey == b.version.sortKey, a.version == b.version, "\(a.version) \(b.version)")
+            } }
+            let byRecords = list.sorted {
+                if Release.isBelow($0.release, $1.release) { return true }
+                if Release.isBelow($1.release, $0.release) { return false }
+                return $0.version.text < $1.version.text
+            }
+            // The same input (rows in id order, as read): versions of one rank with and without a
+            // build are not a strict order, so another input order may differ, as it did before.
+            XCTAssertEqual(Store.sorted(list).map(\.id), byRecords.map(\.id))
+        }
+    }
+
     func testOrdersByNumericComponents() throws {
         let sorted = ["1.0", "1.2", "1.10", "2", "2.0.1", "10.0"]
         let versions = try sorted.reversed().map(Version.init).sorted()
