@@ -183,6 +183,7 @@ public enum Publisher {
                     index.list(listed)
                     // While more projects render, and the index is made, the disk writes these out.
                     stage.flushAhead()
+                    if rendered.count % 64 == 0 { FreedMemory.handBack() }
                 })
                 request.progress?(toRender.count, toRender.count, nil)
             }
@@ -201,6 +202,7 @@ public enum Publisher {
             let disagreements = findings.filter(\.isDisagreement)
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
+            if rendered.count >= 64 { FreedMemory.handBack() }
             let indexFile = IndexFormat.located(index)
             tally(try stage.stage("index.json", indexFile.bytes), "index.json")
             index.hold(runsIn: indexFile.bytes, at: indexFile.runs)
