@@ -374,3 +374,19 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
+
+final class FileKindTests: XCTestCase {
+    /// Every kind's path, placeholders filled, as the pattern reads: each
+    /// `<…>` a segment's start, the rest of the segment kept.
+    func testEveryFileKindsPathFillsItsPattern() {
+        for kind in FileKinds.all {
+            for (project, platform, locale) in [("shop", "ios", "en"), ("app-001", "android", "zh-Hant")] {
+                let want = kind.pattern.replacingOccurrences(of: "<project>", with: project)
+                    .replacingOccurrences(of: "<platform>", with: platform).replacingOccurrences(of: "<locale>", with: locale)
+                XCTAssertEqual(kind.path(project: project, platform: platform, locale: locale), want, kind.pattern)
+            }
+        }
+        XCTAssertEqual(FileKinds.retired.path(project: "shop", platform: "ios", locale: "pt-BR"), "shop/ios/retired/pt-BR.json")
+        XCTAssertEqual(FileKinds.index.path(project: ""), "index.json")
+    }
+}
