@@ -41,16 +41,29 @@ package struct LastPublish: Equatable {
         return Array(head.compactBytes().dropLast())
     }
 
-    /// What `bytes` wrote; nil for anything else. The limits are not scanned
-    /// where they come last, as `bytes` writes them: the state's SHA-256
-    /// holds for them (TreeState.checked), and a publish with nothing to do
-    /// spent a tenth of its time scanning them. A record with the limits
-    /// elsewhere (keys sorted, as relctl wrote it before) is read whole.
+    /// What `bytes` wrote; nil for anything else. Where the limits come
+    /// last, after every other member `bytes` writes, they are not scanned:
+    /// the state's SHA-256 holds for them (TreeState.checked), and a publish
+    /// with nothing to do spent a tenth of its time scanning them. Any other
+    /// record (keys sorted, as relctl wrote it before) is read whole.
     package init?(bytes: [UInt8]) {
-        let last = bytes.count - 1
-        guard let members = (try? JSONReader.members(bytes, scan: ("limits", { _ in bytes[last - 1] == UInt8(ascii: "]") ? last : nil })))
-                .flatMap({ $0["projects"] == nil ? nil : $0 }) ?? (try? JSONReader.members(bytes)),
-              let limits = members["limits"], bytes[limits.lowerBound] == UInt8(ascii: "["),
+        guard let record = LastPublish(bytes, members: LastPublish.limitsLast(bytes)) ?? LastPublish(bytes, members: try? JSONReader.members(bytes)) else { return nil }
+        self = record
+    }
+
+    /// The members `bytes` writes, the limits last (taken to run to the
+    /// record's closing brace); nil for a record with any other members.
+    private static func limitsLast(_ bytes: [UInt8]) -> [String: Range<Int>]? {
+        guard bytes.count > 2, bytes[bytes.count - 2] == UInt8(ascii: "]"),
+              let members = try? JSONReader.members(bytes, scan: ("limits", { _ in bytes.count - 1 })),
+              members.count == written.count, written.allSatisfy({ members[$0] != nil }) else { return nil }
+        return members
+    }
+
+    private static let written = ["edits", "generator", "index", "nextChange", "projects", "validFrom", "warnings", "limits"]
+
+    private init?(_ bytes: [UInt8], members: [String: Range<Int>]?) {
+        guard let members, let limits = members["limits"], bytes[limits.lowerBound] == UInt8(ascii: "["),
               case .int(let edits)? = members["edits"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
               case .string(let generator)? = members["generator"].flatMap({ try? JSONReader.parse(bytes[$0]) }),
               case .object(let projectList)? = members["projects"].flatMap({ try? JSONReader.parse(bytes[$0]) }),

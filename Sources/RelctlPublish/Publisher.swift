@@ -67,10 +67,8 @@ public enum Publisher {
 
     /// DIR made if need be and locked, its state read, and (but with --full,
     /// which trusts no recorded state) the folders that state records looked
-    /// at on another core: taken before the database is opened, the look
-    /// runs while SQLite reads the schema (a publish with nothing to do was
-    /// mostly those two, one after the other). A caller that fails before
-    /// `publish` takes back what it made (`TreeLock.takeBack`).
+    /// at on another core: the first phase of `publish`, which a caller may
+    /// take before it opens the database (PublishCommand.earlyLock).
     public static func lock(_ request: Request) throws -> TreeLock {
         let lock = try TreeLock(root: request.dir, dryRun: request.dryRun, lockWait: request.lockWait, stopWaiting: request.stopWaiting)
         if !request.full { lock.lookAtFolders() }
@@ -84,6 +82,7 @@ public enum Publisher {
     /// `lock`: DIR as `lock(_:)` took it (the database opened meanwhile); taken here when nil.
     public static func publish(_ request: Request, store: Store, lock: TreeLock? = nil) throws -> Outcome {
         let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
+        precondition(lock.map { $0.dryRun == dryRun } ?? true, "a lock taken for another kind of publish")
         let lock = try lock ?? Publisher.lock(request)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages
@@ -202,7 +201,7 @@ public enum Publisher {
             let disagreements = findings.filter(\.isDisagreement)
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
-            if rendered.count >= 64 { FreedMemory.handBack() }
+            if rendered.count > 64 && rendered.count % 64 != 0 { FreedMemory.handBack() }
             let indexFile = IndexFormat.located(index)
             tally(try stage.stage("index.json", indexFile.bytes), "index.json")
             index.hold(runsIn: indexFile.bytes, at: indexFile.runs)

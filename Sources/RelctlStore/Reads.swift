@@ -220,7 +220,9 @@ extension Store {
     /// Every version of a platform, oldest first by the version ordering,
     /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
-        var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
+        // In their texts' order (the unique index's, so free): the order Store.sorted is given
+        // decides between spellings of one version with and without a build (StoreCheck.versions).
+        var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ? ORDER BY version",
                                 [.int(platform)]).map(versionRecord)
         if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
         return Store.sorted(list)

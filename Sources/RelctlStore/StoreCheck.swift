@@ -169,9 +169,10 @@ extension Session {
             if case .int(let id)? = after?["id"] { byID[id] = nil }
             if let before, let v = version(before) { byID[v.id] = v }
         }
-        // As a read of them gives them: rows in id order, sorted (not in the dictionary's order, which
-        // differs from run to run and decides between spellings of a version with and without a build).
-        return Store.sorted(byID.values.sorted { $0.id < $1.id })
+        // Given to the sort as a read gives them, in their texts' order (Store.versions), not in the
+        // dictionary's, which differs from run to run: with spellings of one version with and without
+        // a build the comparison is not a strict order, and the order given decides between them.
+        return Store.sorted(byID.values.sorted { $0.version.text < $1.version.text })
     }
 
     /// A version row's image as a record (without notes); nil for an image that is not one.

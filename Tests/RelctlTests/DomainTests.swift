@@ -75,8 +75,9 @@ final class VersionTests: XCTestCase {
                 if Release.isBelow($1.release, $0.release) { return false }
                 return $0.version.text < $1.version.text
             }
-            // The same input (rows in id order, as read): versions of one rank with and without a
-            // build are not a strict order, so another input order may differ, as it did before.
+            // The same input: versions of one rank with and without a build are not a strict
+            // order, so another input order may differ, as it did before (Store.versions reads
+            // them in their texts' order).
             XCTAssertEqual(Store.sorted(list).map(\.id), byRecords.map(\.id))
         }
     }

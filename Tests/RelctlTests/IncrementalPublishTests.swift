@@ -222,6 +222,15 @@ final class IncrementalPublishTests: XCTestCase {
         let sorted = Array(try JSONReader.parse(last.bytes).compactBytes().dropLast())
         XCTAssertNotEqual(sorted, last.bytes)
         XCTAssertEqual(LastPublish(bytes: sorted), last)
+        // Not scanned where they come last (the state's checksum holds for them): limits that are no
+        // JSON are taken as they are there, and refused anywhere else, where the record is read whole.
+        var none = last
+        none.limits = Array("[]".utf8)
+        XCTAssertEqual(LastPublish(bytes: none.bytes), none)
+        XCTAssertEqual(LastPublish(bytes: Array(none.bytes.dropLast(3)) + Array("[1,]}".utf8))?.limits, Array("[1,]".utf8))
+        var broken = sorted
+        broken.replaceSubrange(try XCTUnwrap(try JSONReader.members(sorted)["limits"]), with: Array("[1,]".utf8))
+        XCTAssertNil(LastPublish(bytes: broken))
         // Made from the tree's index as index.json has it, with the stamps a publish knows (index.json names no
         // database) and the index's own digest; none when a project's client decisions differed from check.
         let indexBytes = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")))

@@ -14,7 +14,7 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(r.err.contains("no relctl database at \(h.db)"))
         XCTAssertTrue(r.err.contains("relctl init") && r.err.contains("--db"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.db))
-        // publish locks DIR (making it) before the database opens: a failure takes it back.
+        // A publish without its database makes no DIR (it locks DIR early only when both are there).
         let publish = h.run(["publish", h.dir + "/out/tree"])
         XCTAssertEqual(publish.status, 1)
         XCTAssertTrue(publish.err.contains("no relctl database at \(h.db)"), publish.err)

@@ -30,15 +30,12 @@ enum PublishCommand {
             throw RelctlError.usage("--exec runs after each publish of --watch", hint: "add --watch, or run the command after 'relctl publish \(dir)' yourself")
         }
         let at = try inv.value("at").map(inv.time) ?? inv.now
-        let request = try request(inv, dir: dir, at: at, dryRun: inv.flag("dry-run"))
-        // DIR is locked, and its folders looked at, while the database opens.
-        let lock = try Publisher.lock(request)
-        let o: Publisher.Outcome
-        do { o = try publishOnce(inv, request, store: try inv.store(.read), lock: lock) } catch {
-            lock.takeBack()
-            throw error
-        }
-        let dryRun = request.dryRun
+        let dryRun = inv.flag("dry-run")
+        // In a scope of its own: DIR's lock ends with the publish, not after the report.
+        let o = try {
+            let early = earlyLock(inv, dir: dir, dryRun: dryRun)
+            return try publishOnce(inv, store: try inv.store(.read), dir: dir, at: at, dryRun: dryRun, lock: early)
+        }()
         o.warnings.forEach(inv.warn)
         report(inv, dir: dir, dryRun: dryRun, revision: o.revision, at: at, next: o.next, added: o.added, changed: o.changed, removed: o.removed,
                unchanged: o.unchanged, limits: o.limits, disagreements: o.disagreements, rendered: o.rendered)
@@ -55,17 +52,31 @@ enum PublishCommand {
         }
     }
 
+    /// DIR locked, and the folders its state records looked at on another
+    /// core, while the database opens (SQLite parses the schema first; a
+    /// publish with nothing to do was mostly those two, one after the
+    /// other). Only where that changes nothing the publish does or says:
+    /// DIR and the database file are there (a publish that fails on the
+    /// database makes no DIR to take back), and no other publish or deploy
+    /// holds DIR (a wait for it would come before the database's error);
+    /// else nil, and the publish locks DIR after the database opened, as
+    /// always. Either way no one waits for DIR inside a database
+    /// transaction (deploy, too, locks DIR before it opens the database).
+    static func earlyLock(_ inv: Invocation, dir: String, dryRun: Bool) -> TreeLock? {
+        guard !inv.flag("full"), FileSystem.kind(of: dir) == .directory, !Store.isMissing(inv.dbPath) else { return nil }
+        var request = Publisher.Request(dir: dir, at: 0, generator: generator)
+        request.dryRun = dryRun
+        request.lockWait = 0
+        return try? Publisher.lock(request)
+    }
+
     /// Who wrote a tree: a tree another relctl wrote is rendered anew, whole.
     static let generator = FormatRevision.generator(version: Runner.version)
 
-    /// One publish as the command line asks for it (Publisher.publish).
-    static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool) throws -> Publisher.Outcome {
-        try publishOnce(inv, try request(inv, dir: dir, at: at, dryRun: dryRun), store: store)
-    }
-
-    /// The publish the command line asks for, with a progress line on a
-    /// terminal: a key file that cannot be read is refused here, before DIR is touched.
-    static func request(_ inv: Invocation, dir: String, at: Int64, dryRun: Bool) throws -> Publisher.Request {
+    /// One publish as the command line asks for it (Publisher.publish), a
+    /// progress line on a terminal, and a refusal spelled with its fix.
+    /// `lock`: DIR as `earlyLock` took it; the publish takes it when nil.
+    static func publishOnce(_ inv: Invocation, store: Store, dir: String, at: Int64, dryRun: Bool, lock: TreeLock? = nil) throws -> Publisher.Outcome {
         var request = Publisher.Request(dir: dir, at: at, generator: generator)
         request.dryRun = dryRun
         // SIGINT or SIGTERM to a watcher (which only sets a flag) ends a wait for the lock at once.
@@ -79,26 +90,19 @@ enum PublishCommand {
         request.fillZone = { ZoneOffsets.fill(&$0) }
         request.signingKeys = try signingKeys(inv)
         request.now = inv.now
-        if inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json && !inv.flag("watch") {
-            let stderr = inv.context.stderr
-            request.progress = { i, count, slug in
-                stderr.write(slug.map { "\rpublishing \(i + 1)/\(count) \($0)\u{1B}[K" } ?? "\r\u{1B}[K")
-                stderr.flush()
-            }
-        }
-        return request
-    }
-
-    /// `request` published, with a refusal spelled with its fix. `lock`: DIR
-    /// as Publisher.lock took it for `request`; taken by the publish when nil.
-    static func publishOnce(_ inv: Invocation, _ request: Publisher.Request, store: Store, lock: TreeLock? = nil) throws -> Publisher.Outcome {
-        let (dir, dryRun) = (request.dir, request.dryRun)
         // A key no project trusts (a retired one) is said at once, whether or not anything is to be signed.
         if !request.signingKeys.isEmpty {
             let trusted = Set(try store.read { try store.projects() }.flatMap(\.trustedKeys))
             for key in request.signingKeys where !trusted.contains(key.publicKeyText) {
                 throw RelctlError.failure("the signing key \(key.path) (key \(key.keyID)) is trusted by no project: a file signed with it would be refused",
                                           hint: "sign with a key 'relctl keys list' shows, or trust this one with 'relctl keys trust \(key.publicKeyText)'")
+            }
+        }
+        if inv.context.stderrIsTerminal && inv.context.env["TERM"] != "dumb" && !inv.quiet && !inv.json && !inv.flag("watch") {
+            let stderr = inv.context.stderr
+            request.progress = { i, count, slug in
+                stderr.write(slug.map { "\rpublishing \(i + 1)/\(count) \($0)\u{1B}[K" } ?? "\r\u{1B}[K")
+                stderr.flush()
             }
         }
         do {

@@ -9,8 +9,10 @@ public enum JSON: Equatable, Sendable {
     case string(String)
     case array([JSON])
     case object([String: JSON])
-    /// An object whose members are already in key order: no dictionary to
-    /// build and no sort when written. For objects made many times over.
+    /// An object written with its members in the order given: no dictionary
+    /// to build and no sort. For objects made many times over, in key order
+    /// (`ordered` checks it); in another where a reader or a protocol wants
+    /// it (push payloads, LastPublish's largest member last).
     case fields([(String, JSON)])
     /// Bytes already in canonical compact form, for fragments that many files
     /// share or that a publisher writes directly.

@@ -85,7 +85,7 @@ public struct Version: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// versions (missing components are 0): each is at most nine digits,
     /// below 2^30, and there are at most four. Sorting by it spares two
     /// array walks per comparison (every read of a platform's versions sorts them).
-    public var sortKey: (UInt64, UInt64) {
+    package var sortKey: (UInt64, UInt64) {
         func at(_ i: Int) -> UInt64 { i < components.count ? UInt64(components[i]) : 0 }
         return (at(0) << 32 | at(1), at(2) << 32 | at(3))
     }
