@@ -9,8 +9,9 @@ import Glibc
 /// A publish frees each project's files once they are staged, but glibc
 /// keeps the pages (main.swift keeps the heap's top, for speed, and the
 /// entries each project leaves for the index pin pages between them).
-/// Handed back every 64 projects and before the index is made, a first
-/// publish of a thousand projects peaks 4 to 6 MB lower (docs/performance.md).
+/// Handed back every 64 projects (and once more before the index is made
+/// when more rendered since), a first publish of a thousand projects peaks
+/// 4 to 6 MB lower (docs/performance.md).
 enum FreedMemory {
     static func handBack() {
         #if canImport(Glibc)

@@ -34,6 +34,15 @@ enum DatabaseFile {
         return head.isEmpty ? "/" : head
     }
 
+    /// The first 100 bytes of the file, SQLite's header; nil when there are fewer or none.
+    static func header(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        return pread(fd, &header, 100, 0) == 100 ? header : nil
+    }
+
     static func size(_ path: String) -> Int64? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }

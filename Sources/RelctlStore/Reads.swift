@@ -220,9 +220,7 @@ extension Store {
     /// Every version of a platform, oldest first by the version ordering,
     /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
-        // In their texts' order (the unique index's, so free): the order Store.sorted is given
-        // decides between spellings of one version with and without a build (StoreCheck.versions).
-        var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ? ORDER BY version",
+        var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
                                 [.int(platform)]).map(versionRecord)
         if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
         return Store.sorted(list)
@@ -251,18 +249,21 @@ extension Store {
         return text
     }
 
-    /// Oldest first (Release.isBelow), versions of equal rank by their text.
+    /// Oldest first (Release.isBelow); of one rank, a build after none, then
+    /// by text. A strict order, so the same versions come out the same
+    /// whatever order they go in: Release.isBelow alone leaves a spelling
+    /// without a build level with every build of its version, and the order
+    /// given decided between them (the lockout check's versions before a
+    /// change, rebuilt from the change's rows, against those read after it).
     /// Each version's key is made once and the positions sorted, not the
     /// records: sorting the records by their releases was a sixth of a
     /// `version add` (the lockout check reads the platform's versions).
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
-        let keys = list.map { ($0.version.sortKey, $0.build) }
+        let keys = list.map { v in let k = v.version.sortKey; return (k.0, k.1, v.build ?? -1) }
         return list.indices.sorted { i, j in
-            let (a, b) = (keys[i], keys[j])
-            // Release.isBelow either way round, then the text.
-            if a.0 != b.0 { return a.0 < b.0 }
-            if let x = a.1, let y = b.1, x != y { return x < y }
-            return list[i].version.text < list[j].version.text
+            if keys[i] != keys[j] { return keys[i] < keys[j] }
+            let (a, b) = (list[i], list[j])
+            return a.version.text != b.version.text ? a.version.text < b.version.text : a.id < b.id
         }.map { list[$0] }
     }
 

@@ -81,6 +81,18 @@ public final class Store {
     /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.
     public static func isMissing(_ path: String) -> Bool { DatabaseFile.kind(of: path) == .missing }
 
+    /// Whether opening the database at `path` to read it only reads, as far
+    /// as its file header tells: a relctl database of this relctl's schema
+    /// in WAL mode (nothing to upgrade, and no writer to wait behind). By
+    /// SQLite's file format: bytes 18 and 19 are 2 in WAL mode, 60 to 63
+    /// hold the schema version and 68 to 71 the application id. False for
+    /// anything else, a file that cannot be read included.
+    public static func opensWithoutWriting(_ path: String) -> Bool {
+        guard let header = DatabaseFile.header(path), header.starts(with: Array("SQLite format 3\0".utf8)), header[18] == 2, header[19] == 2 else { return false }
+        func number(at i: Int) -> Int64 { header[i..<(i + 4)].reduce(0) { $0 << 8 | Int64($1) } }
+        return number(at: 60) == schemaVersion && number(at: 68) == Schema.applicationID
+    }
+
     /// Removes a database file this process made and then did not use (an
     /// apply that applied nothing), with its write-ahead log and shared
     /// memory: only while it holds its first log line alone, so a database

@@ -169,10 +169,8 @@ extension Session {
             if case .int(let id)? = after?["id"] { byID[id] = nil }
             if let before, let v = version(before) { byID[v.id] = v }
         }
-        // Given to the sort as a read gives them, in their texts' order (Store.versions), not in the
-        // dictionary's, which differs from run to run: with spellings of one version with and without
-        // a build the comparison is not a strict order, and the order given decides between them.
-        return Store.sorted(byID.values.sorted { $0.version.text < $1.version.text })
+        // In the order a read gives them (a strict one: the dictionary's order does not show).
+        return Store.sorted(Array(byID.values))
     }
 
     /// A version row's image as a record (without notes); nil for an image that is not one.

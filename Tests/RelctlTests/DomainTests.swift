@@ -49,8 +49,8 @@ final class VersionTests: XCTestCase {
     }
 
     /// The packed key orders as `<` and `==` do, and a platform's versions
-    /// sorted by it come out as sorting the records by their releases and
-    /// texts puts them, builds and spellings of one version included.
+    /// sorted by it come out oldest first, in one order whatever order they
+    /// are given in, builds and spellings of one version included.
     func testTheSortKeyOrdersAsVersionsAndReleasesDo() throws {
         var rng = SplitMix(seed: 31)
         func number() -> Int { rng.chance(30) ? 0 : rng.chance(20) ? 999_999_999 : rng.below(4) }
@@ -70,15 +70,13 @@ final class VersionTests: XCTestCase {
                 XCTAssertEqual(a.version.sortKey < b.version.sortKey, a.version < b.version, "\(a.version) \(b.version)")
                 XCTAssertEqual(a.version.sortKey == b.version.sortKey, a.version == b.version, "\(a.version) \(b.version)")
             } }
-            let byRecords = list.sorted {
-                if Release.isBelow($0.release, $1.release) { return true }
-                if Release.isBelow($1.release, $0.release) { return false }
-                return $0.version.text < $1.version.text
+            // Oldest first by Release.isBelow, and a strict order: the same whatever order the
+            // versions come in (of one rank, a build after none, then the text).
+            let sorted = Store.sorted(list)
+            for (i, a) in sorted.enumerated() {
+                for b in sorted[(i + 1)...] { XCTAssertFalse(Release.isBelow(b.release, a.release), "\(b.version) before \(a.version)") }
             }
-            // The same input: versions of one rank with and without a build are not a strict
-            // order, so another input order may differ, as it did before (Store.versions reads
-            // them in their texts' order).
-            XCTAssertEqual(Store.sorted(list).map(\.id), byRecords.map(\.id))
+            for _ in 0..<3 { XCTAssertEqual(Store.sorted(list.shuffled(using: &rng)).map(\.id), sorted.map(\.id)) }
         }
     }
 

@@ -362,6 +362,13 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(Runner.run(["--db", h.db, "publish", out], context: context, tree: Relctl.tree), 1)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.3, "it waits briefly first")
         XCTAssertEqual(context.stderr.text, "relctl: another relctl publish is writing to \(out) — wait until it has finished, then publish again\n")
+        // A database that is not there is said at once, before any wait for DIR (PublishCommand.earlyLock).
+        let other = Context(env: ["TZ": "UTC"])
+        other.publishLockWait = 5
+        let begun = Date()
+        XCTAssertEqual(Runner.run(["--db", h.dir + "/none.db", "publish", out], context: other, tree: Relctl.tree), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(begun), 2)
+        XCTAssertTrue(other.stderr.text.hasPrefix("relctl: no relctl database at \(h.dir)/none.db"), other.stderr.text)
         close(fd)
         h.ok("publish \(out)")
     }

@@ -37,6 +37,26 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try store.db.scalar("PRAGMA foreign_keys"), .int(1))
     }
 
+    /// What the file's header says of opening it (publish locks DIR first only then):
+    /// this schema in WAL mode, and nothing else.
+    func testOpeningWithoutWritingIsToldByTheHeader() throws {
+        let h = Harness()
+        XCTAssertFalse(Store.opensWithoutWriting(h.db), "missing")
+        h.ok("init")
+        XCTAssertTrue(Store.opensWithoutWriting(h.db))
+        let db = try Connection(path: h.db, readOnly: false, create: false)
+        // (The header in the file: what a checkpoint, which every upgrade ends with, wrote there.)
+        try db.execute("PRAGMA user_version = \(Store.schemaVersion - 1)")
+        _ = try db.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertFalse(Store.opensWithoutWriting(h.db), "an older schema, upgraded when opened")
+        try db.execute("PRAGMA user_version = \(Store.schemaVersion)")
+        _ = try db.scalar("PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertTrue(Store.opensWithoutWriting(h.db))
+        _ = try db.scalar("PRAGMA journal_mode = DELETE")
+        XCTAssertFalse(Store.opensWithoutWriting(h.db), "a rollback journal, where a reader may wait behind a writer")
+        XCTAssertFalse(Store.opensWithoutWriting(h.dir), "a folder")
+    }
+
     func testRefusesANewerSchema() throws {
         let h = Harness()
         h.ok("init")

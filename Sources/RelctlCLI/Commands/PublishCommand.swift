@@ -34,7 +34,11 @@ enum PublishCommand {
         // In a scope of its own: DIR's lock ends with the publish, not after the report.
         let o = try {
             let early = earlyLock(inv, dir: dir, dryRun: dryRun)
-            return try publishOnce(inv, store: try inv.store(.read), dir: dir, at: at, dryRun: dryRun, lock: early)
+            do { return try publishOnce(inv, store: try inv.store(.read), dir: dir, at: at, dryRun: dryRun, lock: early) } catch {
+                // Nothing, unless DIR went between the look and the lock and was made again.
+                early?.takeBack()
+                throw error
+            }
         }()
         o.warnings.forEach(inv.warn)
         report(inv, dir: dir, dryRun: dryRun, revision: o.revision, at: at, next: o.next, added: o.added, changed: o.changed, removed: o.removed,
@@ -55,15 +59,16 @@ enum PublishCommand {
     /// DIR locked, and the folders its state records looked at on another
     /// core, while the database opens (SQLite parses the schema first; a
     /// publish with nothing to do was mostly those two, one after the
-    /// other). Only where that changes nothing the publish does or says:
-    /// DIR and the database file are there (a publish that fails on the
-    /// database makes no DIR to take back), and no other publish or deploy
-    /// holds DIR (a wait for it would come before the database's error);
-    /// else nil, and the publish locks DIR after the database opened, as
-    /// always. Either way no one waits for DIR inside a database
-    /// transaction (deploy, too, locks DIR before it opens the database).
+    /// other). Only where that changes nothing the publish does or says, nor
+    /// how long DIR is held: DIR is there (a publish that fails on the
+    /// database makes no DIR), the database opens without writing or
+    /// waiting (no upgrade, WAL mode: Store.opensWithoutWriting), no signing
+    /// key is read meanwhile, and no other publish or deploy holds DIR (a
+    /// wait for it would come before the database's error); else nil, and
+    /// the publish locks DIR after the database opened, as always.
     static func earlyLock(_ inv: Invocation, dir: String, dryRun: Bool) -> TreeLock? {
-        guard !inv.flag("full"), FileSystem.kind(of: dir) == .directory, !Store.isMissing(inv.dbPath) else { return nil }
+        guard !inv.flag("full"), inv.values("signing-key").isEmpty, inv.value("signing-key") == nil,
+              FileSystem.kind(of: dir) == .directory, Store.opensWithoutWriting(inv.dbPath) else { return nil }
         var request = Publisher.Request(dir: dir, at: 0, generator: generator)
         request.dryRun = dryRun
         request.lockWait = 0
