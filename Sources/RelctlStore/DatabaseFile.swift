@@ -34,9 +34,10 @@ enum DatabaseFile {
         return head.isEmpty ? "/" : head
     }
 
-    /// The first 100 bytes of the file, SQLite's header; nil when there are fewer or none.
+    /// The first 100 bytes of the file, SQLite's header; nil when there are
+    /// fewer or none. Never waits (a FIFO named as the database).
     static func header(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 100)

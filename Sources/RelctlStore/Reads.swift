@@ -249,12 +249,9 @@ extension Store {
         return text
     }
 
-    /// Oldest first (Release.isBelow); of one rank, a build after none, then
-    /// by text. A strict order, so the same versions come out the same
-    /// whatever order they go in: Release.isBelow alone leaves a spelling
-    /// without a build level with every build of its version, and the order
-    /// given decided between them (the lockout check's versions before a
-    /// change, rebuilt from the change's rows, against those read after it).
+    /// In VersionRecord.isOlder's order, whatever order they come in (the
+    /// lockout check's versions before a change are rebuilt from a
+    /// dictionary), by id where two rows have one text (none do: it is unique).
     /// Each version's key is made once and the positions sorted, not the
     /// records: sorting the records by their releases was a sixth of a
     /// `version add` (the lockout check reads the platform's versions).

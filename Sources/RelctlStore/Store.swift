@@ -88,7 +88,7 @@ public final class Store {
     /// hold the schema version and 68 to 71 the application id. False for
     /// anything else, a file that cannot be read included.
     public static func opensWithoutWriting(_ path: String) -> Bool {
-        guard let header = DatabaseFile.header(path), header.starts(with: Array("SQLite format 3\0".utf8)), header[18] == 2, header[19] == 2 else { return false }
+        guard DatabaseFile.kind(of: path) == .file, let header = DatabaseFile.header(path), header.starts(with: Array("SQLite format 3\0".utf8)), header[18] == 2, header[19] == 2 else { return false }
         func number(at i: Int) -> Int64 { header[i..<(i + 4)].reduce(0) { $0 << 8 | Int64($1) } }
         return number(at: 60) == schemaVersion && number(at: 68) == Schema.applicationID
     }

@@ -77,6 +77,15 @@ final class VersionTests: XCTestCase {
                 for b in sorted[(i + 1)...] { XCTAssertFalse(Release.isBelow(b.release, a.release), "\(b.version) before \(a.version)") }
             }
             for _ in 0..<3 { XCTAssertEqual(Store.sorted(list.shuffled(using: &rng)).map(\.id), sorted.map(\.id)) }
+            XCTAssertEqual(sorted.map(\.id), list.sorted(by: VersionRecord.isOlder).map(\.id), "the one order export and import use too")
+        }
+        // Of one rank, a build after none, then the text: where Release.isBelow alone went round in a
+        // circle (1.0 build 5 below 1.0.0 by text, 1.0.0 below 1.0.00 by text, 1.0.00 build 3 below 1.0 build 5).
+        let spellings = [("1.0", 5), ("1.0.0", nil), ("1.0.00", 3)].enumerated().map { i, s in
+            VersionRecord(id: Int64(i), platformID: 1, version: try! Version(s.0), build: s.1.map(Int64.init), releasedAt: nil, minOS: nil, policy: nil, notes: [:])
+        }
+        for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0]] {
+            XCTAssertEqual(Store.sorted(order.map { spellings[$0] }).map(\.version.text), ["1.0.0", "1.0.00", "1.0"])
         }
     }
 

@@ -55,6 +55,28 @@ final class StoreTests: XCTestCase {
         _ = try db.scalar("PRAGMA journal_mode = DELETE")
         XCTAssertFalse(Store.opensWithoutWriting(h.db), "a rollback journal, where a reader may wait behind a writer")
         XCTAssertFalse(Store.opensWithoutWriting(h.dir), "a folder")
+        // A FIFO named as the database is not opened (it would wait for a writer).
+        let fifo = h.dir + "/fifo.db"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertFalse(Store.opensWithoutWriting(fifo))
+    }
+
+    /// publish locks DIR before the database opens only where that changes
+    /// nothing but the time: DIR there, the database opening without writing
+    /// or waiting, not --full, no signing key to read meanwhile.
+    func testPublishLocksEarlyOnlyWhereNothingElseChanges() throws {
+        let h = Harness()
+        h.ok("init")
+        let out = h.dir + "/out"
+        XCTAssertFalse(PublishCommand.locksEarly(dir: out, database: h.db, full: false, signingKey: nil), "no DIR yet")
+        XCTAssertEqual(mkdir(out, 0o755), 0)
+        XCTAssertTrue(PublishCommand.locksEarly(dir: out, database: h.db, full: false, signingKey: nil))
+        XCTAssertFalse(PublishCommand.locksEarly(dir: out, database: h.db, full: true, signingKey: nil))
+        XCTAssertFalse(PublishCommand.locksEarly(dir: out, database: h.db, full: false, signingKey: h.dir + "/key.pem"))
+        XCTAssertFalse(PublishCommand.locksEarly(dir: out, database: h.dir + "/none.db", full: false, signingKey: nil))
+        let db = try Connection(path: h.db, readOnly: false, create: false)
+        _ = try db.scalar("PRAGMA journal_mode = DELETE")
+        XCTAssertFalse(PublishCommand.locksEarly(dir: out, database: h.db, full: false, signingKey: nil), "a rollback journal")
     }
 
     func testRefusesANewerSchema() throws {

@@ -67,12 +67,16 @@ enum PublishCommand {
     /// wait for it would come before the database's error); else nil, and
     /// the publish locks DIR after the database opened, as always.
     static func earlyLock(_ inv: Invocation, dir: String, dryRun: Bool) -> TreeLock? {
-        guard !inv.flag("full"), inv.values("signing-key").isEmpty, inv.value("signing-key") == nil,
-              FileSystem.kind(of: dir) == .directory, Store.opensWithoutWriting(inv.dbPath) else { return nil }
+        guard locksEarly(dir: dir, database: inv.dbPath, full: inv.flag("full"), signingKey: inv.value("signing-key")) else { return nil }
         var request = Publisher.Request(dir: dir, at: 0, generator: generator)
         request.dryRun = dryRun
         request.lockWait = 0
         return try? Publisher.lock(request)
+    }
+
+    /// Whether `earlyLock` may try the lock: all but whether it is free.
+    static func locksEarly(dir: String, database: String, full: Bool, signingKey: String?) -> Bool {
+        !full && signingKey == nil && FileSystem.kind(of: dir) == .directory && Store.opensWithoutWriting(database)
     }
 
     /// Who wrote a tree: a tree another relctl wrote is rendered anew, whole.

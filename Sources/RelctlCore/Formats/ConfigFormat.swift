@@ -93,7 +93,7 @@ public enum ConfigFormat {
             w.key("versions")
             w.open("{")
             // Oldest first, as people read a release history.
-            for v in s.versions(of: platform).sorted(by: { Release.isBelow($0.release, $1.release) || (!Release.isBelow($1.release, $0.release) && JSON.keyOrder($0.version.text, $1.version.text)) }) {
+            for v in s.versions(of: platform).sorted(by: VersionRecord.isOlder) {
                 w.member(v.version.text, version(v))
             }
             w.close("}")

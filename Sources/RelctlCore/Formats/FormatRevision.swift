@@ -6,8 +6,8 @@ public enum FormatRevision {
     /// Moves with every change to the bytes a format writes, the status
     /// pages' included. It is held to what the client formats render:
     /// FormatRevisionTests compares `goldenDigest` with the golden files,
-    /// and fails until both are moved. (4: Prince of Versions names a release in its delay without its build; the Android appcast's critical item stands at a floor below every release.)
-    public static let number = 4
+    /// and fails until both are moved. (4: Prince of Versions names a release in its delay without its build; the Android appcast's critical item stands at a floor below every release. 5: a platform's versions in one strict order, VersionRecord.isOlder: of one rank, a build after none, where the order they were read in decided.)
+    public static let number = 5
 
     /// SHA-256 of the golden files (Tests/RelctlTests/Golden, index.json aside,
     /// which names this revision): path, NUL, bytes, NUL, in path order.

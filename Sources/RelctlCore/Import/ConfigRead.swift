@@ -160,7 +160,7 @@ extension ConfigFormat {
                                           minOS: try v.optional("minOs", Names.osVersion), policy: policy, notes: notes))
                 nextVersion += 1
             }
-            list.sort { Release.isBelow($0.release, $1.release) || (!Release.isBelow($1.release, $0.release) && $0.version.text < $1.version.text) }
+            list.sort(by: VersionRecord.isOlder)
             versions[id] = list
             platforms.append(platform)
         }

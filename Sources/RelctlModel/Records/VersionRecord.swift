@@ -59,3 +59,17 @@ public struct VersionRecord: Sendable {
     public func isReleased(at t: Int64) -> Bool { releasedAt.map { $0 <= t } ?? false }
     public var label: String { build.map { "\(version.text) (\($0))" } ?? version.text }
 }
+
+extension VersionRecord {
+    /// The one order of a platform's versions, oldest first (reads, export,
+    /// import, the published files): Release.isBelow, and of one rank a
+    /// build after none, then the text. Release.isBelow alone leaves a
+    /// spelling without a build level with every build of its version, which
+    /// is no strict order: the order a list came in decided between them.
+    package static func isOlder(_ a: VersionRecord, _ b: VersionRecord) -> Bool {
+        let (x, y) = (a.version.sortKey, b.version.sortKey)
+        if x != y { return x < y }
+        let (p, q) = (a.build ?? -1, b.build ?? -1)
+        return p != q ? p < q : a.version.text < b.version.text
+    }
+}
