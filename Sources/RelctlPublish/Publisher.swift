@@ -82,7 +82,7 @@ public enum Publisher {
     /// `lock`: DIR as `lock(_:)` took it (the database opened meanwhile); taken here when nil.
     public static func publish(_ request: Request, store: Store, lock: TreeLock? = nil) throws -> Outcome {
         let (dir, at, dryRun, generator) = (request.dir, request.at, request.dryRun, request.generator)
-        precondition(lock.map { $0.dryRun == dryRun && ($0.root == dir || $0.root + "/" == dir) } ?? true, "a lock taken for another publish")
+        precondition(lock.map { $0.dryRun == dryRun && $0.root == TreeLock.root(of: dir) } ?? true, "a lock taken for another publish")
         let lock = try lock ?? Publisher.lock(request)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages

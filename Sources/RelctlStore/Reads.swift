@@ -256,7 +256,7 @@ extension Store {
     /// records: sorting the records by their releases was a sixth of a
     /// `version add` (the lockout check reads the platform's versions).
     static func sorted(_ list: [VersionRecord]) -> [VersionRecord] {
-        let keys = list.map { v in let k = v.version.sortKey; return (k.0, k.1, v.build ?? -1) }
+        let keys = list.map(\.orderKey)
         return list.indices.sorted { i, j in
             if keys[i] != keys[j] { return keys[i] < keys[j] }
             let (a, b) = (list[i], list[j])

@@ -67,9 +67,13 @@ extension VersionRecord {
     /// spelling without a build level with every build of its version, which
     /// is no strict order: the order a list came in decided between them.
     package static func isOlder(_ a: VersionRecord, _ b: VersionRecord) -> Bool {
-        let (x, y) = (a.version.sortKey, b.version.sortKey)
-        if x != y { return x < y }
-        let (p, q) = (a.build ?? -1, b.build ?? -1)
-        return p != q ? p < q : a.version.text < b.version.text
+        let (x, y) = (a.orderKey, b.orderKey)
+        return x != y ? x < y : a.version.text < b.version.text
+    }
+
+    /// All of `isOlder` but the text: the rank (Version.sortKey), then the build, none first.
+    package var orderKey: (UInt64, UInt64, Int64) {
+        let k = version.sortKey
+        return (k.0, k.1, build ?? -1)
     }
 }

@@ -39,7 +39,7 @@ public final class TreeLock {
     /// `lockWait`: how long to wait for another publish into the same DIR.
     /// `stopWaiting`: asked while waiting; true gives up at once (a watcher told to stop).
     public init(root: String, dryRun: Bool, lockWait: Double = 10, stopWaiting: () -> Bool = { false }) throws {
-        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let root = TreeLock.root(of: root)
         self.root = root
         self.dryRun = dryRun
         guard !root.isEmpty else { throw PublishError.usage("the publish directory is empty", hint: "give a path, like ./out") }
@@ -65,6 +65,11 @@ public final class TreeLock {
         interrupted = FileSystem.kind(of: journal, followLinks: false) != .missing
         unfinished = TreeFiles.readJournal(journal)
         state = interrupted ? nil : TreeState.read(root: root)
+    }
+
+    /// DIR as the lock names it: without one trailing slash.
+    package static func root(of dir: String) -> String {
+        dir.count > 1 && dir.hasSuffix("/") ? String(dir.dropLast()) : dir
     }
 
     deinit {
