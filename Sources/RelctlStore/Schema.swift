@@ -229,6 +229,10 @@ enum Schema {
         // recorded, not noted one by one (ChangeCapture.begin's marks), and
         // the rows of a project it makes stamp nothing: the project's own row did.
         ChangeCapture.marking + Schema.dropStampTriggers(Schema.stamped) + Schema.stampTriggers(Schema.stamped, counting: false, marked: true),
+        // 17: which projects a plan or apply found holding their section of a
+        // configuration file, at which stamp (ConfigSeen): not configuration,
+        // so neither captured nor stamped.
+        ConfigSeen.schema,
     ]
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.

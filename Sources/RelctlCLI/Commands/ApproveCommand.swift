@@ -31,8 +31,8 @@ enum ApproveCommand {
             }
             token = given
         } else {
-            let (_, bytes, projects, removed) = try ConfigCommands.read(inv)
-            let (_, trial) = try ConfigCommands.planned(inv, projects, removed)
+            let (_, bytes, file) = try ConfigCommands.read(inv, applying: false)
+            let (_, trial) = try ConfigCommands.planned(inv, file, bytes)
             token = ConfigCommands.expectToken(bytes, trial?.rows ?? [])
         }
         let signature = try Approvals.sign(inv, token: token, key: keyPath)

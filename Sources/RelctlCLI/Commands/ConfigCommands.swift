@@ -12,23 +12,23 @@ enum ConfigCommands {
 
     static let plan: RunnableCommand = RunnableCommand(
         "plan", abstract: "Say what applying a configuration file would change, and what users would see.",
-        discussion: "Tries the file against the database and rolls it back: lists the rows it would add (+), change (~, each field before → after) and remove (-), project by project, and the impact on users now and at each coming transition, as every change's preview does. Ends with the command that applies exactly this plan: 'relctl apply FILE --expect TOKEN' refuses if the database or the file changed since. With -p, only that project of the file. The database is not changed; without one, the plan is made against an empty database.",
+        discussion: "Tries the file against the database and rolls it back: lists the rows it would add (+), change (~, each field before → after) and remove (-), project by project, and the impact on users now and at each coming transition, as every change's preview does. Ends with the command that applies exactly this plan: 'relctl apply FILE --expect TOKEN' refuses if the database or the file changed since. With -p, only that project of the file. The configuration in the database is not changed: plan, apply and approve only note there which projects already hold what the file says (those without a window still to end, and without warnings), so that the next reads only the projects whose part of the file or of the database changed since. Without a database, the plan is made against an empty one.",
         arguments: [file],
         options: [Option("exit-code", help: "Exit with \(ExitStatus.changes) when the file would change something, 0 when the database already matches, as 'terraform plan -detailed-exitcode' does; no error exits \(ExitStatus.changes), so CI can tell changes from a broken file or database."),
                   endActive],
         examples: [Example("relctl plan shop.relctl.json", "What applying shop.relctl.json would change, and for whom."),
                    Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit \(ExitStatus.changes) when the database differs from the file, 1 or 2 on an error.")]
     ) { inv in
-        let (path, bytes, projects, removed) = try read(inv)
+        let (path, bytes, file) = try read(inv, applying: false)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
-        let (applied, trial) = try planned(inv, projects, removed)
+        let (applied, trial) = try planned(inv, file, bytes)
         guard let trial else {
             let unchanged = applied.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
             let token = expectToken(bytes, [])
             inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
-                "no changes: the database already holds what \(path) says (\(Suggest.few(projects.map(\.slug))))\n"
+                "no changes: the database already holds what \(path) says (\(Suggest.few(applied.map(\.slug))))\n"
                     + applied.flatMap { p in p.warnings.map { "warning: \(p.slug): \($0)\n" } }.joined()
                     + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
             }
@@ -80,21 +80,21 @@ enum ConfigCommands {
     ) { inv in
         // A misuse is said before any file or database is read.
         let required = try requiredApprovals(inv)
-        let (path, bytes, projects, removed) = try read(inv)
+        let (path, bytes, file) = try read(inv, applying: true)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
         // again when nothing was applied, once the store that made it is gone: only by the
         // process that made it, and only while nothing else has written to it.
         let creating = Store.isMissing(inv.dbPath) && !inv.dryRun
         var created = false, applied = false
         do {
-            try apply(inv, path, bytes, projects, removed, required: required, creating: creating, created: &created, applied: &applied)
+            try apply(inv, path, bytes, file, required: required, creating: creating, created: &created, applied: &applied)
         } catch {
             if created && !applied { Store.removeIfUnused(inv.dbPath, user: inv.context.user) }
             throw error
         }
     }
 
-    static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]],
+    static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ file: ConfigFile,
                       required: (Int, String)?, creating: Bool, created: inout Bool, applied: inout Bool) throws {
         let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
         if creating { created = try store.initialise(now: inv.now) }
@@ -124,10 +124,11 @@ enum ConfigCommands {
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
         asking.remade = { glass != nil }
         asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, rows, words, inv) }) }
-        let outcome = try inv.write(store, projects: projects.map(\.slug), asking: asking) {
-            try write(projects, removed: removed, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)
+        let outcome = try inv.write(store, projects: slugs(file), asking: asking) {
+            try write(file, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now, readAll: { try parse(inv, path, bytes, known: [:]) })
         }
         applied = true
+        if !inv.dryRun { noteHeld(store, outcome, file, bytes, now: now) }
         if created { inv.info("created \(inv.dbPath)") }
         // Said once the apply is made (or, in a dry run, would be), never for one refused or cancelled.
         if let glass {
@@ -156,22 +157,42 @@ enum ConfigCommands {
     /// none yet) and rolled back: what each project would be, and the trial
     /// (nil: no change). One instant for the whole plan: a window it ends or
     /// cancels is ended or cancelled then.
-    static func planned(_ inv: Invocation, _ projects: [ConfigProject], _ removed: [String: [String: [Int64]]]) throws -> ([Applied], Trial?) {
+    static func planned(_ inv: Invocation, _ file: ConfigFile, _ bytes: [UInt8]) throws -> ([Applied], Trial?) {
         let missing = Store.isMissing(inv.dbPath)
         let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
-        let slugs = projects.map(\.slug)
+        let slugs = slugs(file)
         let session = try store.session()
         // A plan shows what the stores do not serve; apply refuses it (unless allowed).
         session.allowStoreRisk = true
         defer { session.drop() }
         let before = try inv.before(store, slugs)
-        let applied = try write(projects, removed: removed, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
+        let applied = try write(file, session, endingActive: inv.flag("end-active-windows"), now: inv.now,
+                                readAll: { try parse(inv, inv.arg("FILE")!, bytes, known: [:]) })
         var trial = try inv.trial(applied, session, slugs, before: before)
         let (risks, unchecked) = Invocation.storeLines(session.storeNotes, risk: "apply refuses this without --allow-store-risk: ")
         if let impact = trial?.impact { trial?.impact = risks + impact }
         for line in unchecked { inv.info(line) }
+        session.drop()
+        if !missing { noteHeld(store, applied, file, bytes, now: inv.now) }
         return (applied, trial)
+    }
+
+    /// Every project of the file, read or not, in slug order (as the file's projects are read).
+    static func slugs(_ file: ConfigFile) -> [String] { (file.projects.map(\.slug) + file.unread).sorted() }
+
+    /// Notes the projects found holding their part of the file (ConfigSeen),
+    /// so that the next plan leaves them unread. Only a hint: a note that
+    /// cannot be written (a busy or full disk) costs the next plan time, never a wrong answer.
+    static func noteHeld(_ store: Store, _ applied: [Applied], _ file: ConfigFile, _ bytes: [UInt8], now: Int64) {
+        let held = applied.filter { $0.held != nil }
+        guard !held.isEmpty, let sections = file.sections ?? ConfigSections(bytes) else { return }
+        var ranges: [String: Range<Int>] = [:]
+        for p in sections.projects { ranges[p.slug] = p.range }
+        let notes = held.compactMap { a in
+            ranges[a.slug].map { ConfigSeen.Note(slug: a.slug, stamp: a.held!.stamp, digest: ConfigSections.digest(bytes, $0), lineage: a.held!.lineage, edited: a.held!.edited) }
+        }
+        try? store.noteConfigSeen(notes, now: now)
     }
 
     /// What the write did to one project: its status, its rows among the trial's, what the state breaks.
@@ -183,6 +204,11 @@ enum ConfigCommands {
         var warnings: [String]
         /// Its rows that take back a change made in the database since the file.
         var drift: [Drift] = []
+        /// Set when the project was read and found holding what the file says: nothing changed
+        /// or said of it. Its edit stamp then, and the histories its part of the file brings.
+        var held: Held? = nil
+
+        struct Held { var stamp: Int64?; var lineage: [String: [Int64]]; var edited: Set<String> }
     }
 
     /// The drift of one project, for people: a heading, then each row with the change it takes back.
@@ -201,15 +227,31 @@ enum ConfigCommands {
     }
 
     /// Every project of the file, in slug order, in the session: a
-    /// project that fails leaves none applied. `removed`: the histories of
-    /// projects the file lists as removed, taken for those the database does not hold.
-    static func write(_ projects: [ConfigProject], removed: [String: [String: [Int64]]] = [:], _ session: Session, endingActive: Bool = false,
-                      breakGlass: BreakGlass? = nil, now: Int64) throws -> [Applied] {
+    /// project that fails leaves none applied. The file's `removed`: the histories of
+    /// projects it lists as removed, taken for those the database does not hold.
+    /// A project left unread is one the database already holds: unchanged.
+    /// `readAll`: the file read in full, for when a note a project was left
+    /// unread by no longer holds under the session's lock (a write since the read).
+    static func write(_ file: ConfigFile, _ session: Session, endingActive: Bool = false,
+                      breakGlass: BreakGlass? = nil, now: Int64, readAll: () throws -> ConfigFile) throws -> [Applied] {
         let store = session.store
+        var file = file
+        if !file.unread.isEmpty {
+            let holding = try store.configSeen(now: now, histories: false)
+            if file.unread.contains(where: { holding[$0]?.digest != file.matched[$0] }) { file = try readAll() }
+        }
         var out: [Applied] = []
         // Read once, before any project: a window takes its file id when no app can have seen it.
         let windowsGiven = try store.lastWindowID()
-        for p in projects {
+        var read: [String: ConfigProject] = [:]
+        for p in file.projects { read[p.slug] = p }
+        for slug in slugs(file) {
+            guard let p = read[slug] else {
+                // Unread: its rows are as the file says; the histories it brings, given (an apply's), are taken as a read's would be.
+                if let h = file.histories[slug] { try session.adoptLineage(slug, chains: h.lineage, edited: h.edited) }
+                out.append(Applied(slug: slug, status: "unchanged", rows: session.rows.count..<session.rows.count, warnings: []))
+                continue
+            }
             let existed = try store.project(slug: p.slug) != nil
             let (rows, logged) = (session.rows.count, session.entries.count)
             let (histories, lastEntry) = (try store.lineage(project: p.slug)[p.slug] ?? [:], try store.lastAuditID())
@@ -218,12 +260,18 @@ enum ConfigCommands {
             let changed = session.entries.count > logged
             // What the file knows of parts this change did not touch, even when it touched none.
             try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
-            out.append(Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
-                               warnings: (changed ? made.warnings : []) + made.keptWindows.map {
-                                   "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
-                               drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry)))
+            var applied = Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
+                                  warnings: (changed ? made.warnings : []) + made.keptWindows.map {
+                                      "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
+                                  drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry))
+            // A window still to end is matched by rules that read other projects' window ids, which no
+            // stamp of this project follows: a project with one is read in full each time.
+            if !changed, applied.warnings.isEmpty, p.snapshot.windows.allSatisfy({ $0.isOver(at: now) }), let id = try store.project(slug: p.slug)?.id {
+                applied.held = Applied.Held(stamp: try store.editStamp(project: id), lineage: p.lineage, edited: p.edited)
+            }
+            out.append(applied)
         }
-        for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
+        for (slug, chains) in file.removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
             try session.adoptLineage(slug, chains: chains)
         }
         if let breakGlass, !session.rows.isEmpty { try session.recordBreakGlass(breakGlass) }
@@ -253,30 +301,51 @@ enum ConfigCommands {
 
     static let endActive = Option("end-active-windows", help: "End now the maintenance windows that are on and that the file does not list. Without it they stay on: most likely an on-call's emergency window, started after the file was exported.")
 
-    static func read(_ inv: Invocation) throws -> (String, [UInt8], [ConfigProject], [String: [String: [Int64]]]) {
+    /// The file, each project read unless the database is known to hold
+    /// its part of it already (ConfigSeen: a note of a plan or apply since
+    /// which neither moved). `applying`: with the histories each unread
+    /// project's section brings, which an apply writes as a full read would;
+    /// a plan leaves them out, as no history changes what a plan says.
+    static func read(_ inv: Invocation, applying: Bool) throws -> (String, [UInt8], ConfigFile) {
         let path = inv.arg("FILE")!
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
-        var projects: [ConfigProject], removed: [String: [String: [Int64]]]
-        do { (projects, removed) = try ConfigFormat.readFile(bytes, forEach: ParallelRender.everyCore) } catch {
+        // Only a hint, read when opening the database only reads it: any trouble with it is said
+        // after the file's, as before, by the command's own open.
+        var known: [String: ConfigSeen.Seen] = [:]
+        if Store.opensWithoutWriting(inv.dbPath), let seen = try? inv.store(.read).configSeen(now: inv.now, histories: applying) { known = seen }
+        return (path, bytes, try parse(inv, path, bytes, known: known))
+    }
+
+    /// The file's projects, those `known` names left unread, narrowed to -p, their time zones checked.
+    static func parse(_ inv: Invocation, _ path: String, _ bytes: [UInt8], known: [String: ConfigSeen.Seen]) throws -> ConfigFile {
+        var file: ConfigFile
+        do { file = try ConfigFormat.readFile(bytes, forEach: ParallelRender.everyCore, known: known.mapValues(\.digest)) } catch {
             throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
         }
+        // (Empty for a plan's notes, read without them.)
+        for slug in file.unread { file.histories[slug] = (known[slug]!.lineage, known[slug]!.edited) }
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
         if let slug = inv.parsed.values["project"]?.last {
-            guard let one = projects.first(where: { $0.slug == slug }) else {
-                throw RelctlError.usage("\(path) has no project '\(slug)'\(Suggest.didYouMean(slug, projects.map(\.slug)))",
-                                        hint: "it has \(projects.isEmpty ? "none" : Suggest.few(projects.map(\.slug)))")
+            let all = slugs(file)
+            guard all.contains(slug) else {
+                throw RelctlError.usage("\(path) has no project '\(slug)'\(Suggest.didYouMean(slug, all))",
+                                        hint: "it has \(all.isEmpty ? "none" : Suggest.few(all))")
             }
-            projects = [one]
-            removed = [:]
+            file.projects = file.projects.filter { $0.slug == slug }
+            file.unread = file.unread.filter { $0 == slug }
+            file.removed = [:]
         }
-        guard !projects.isEmpty else { throw RelctlError.failure("\(path) names no project", hint: "export one with: relctl export -p SLUG -o \(PastedHints.quoted(path))") }
-        for p in projects {
-            do { try ZoneOffsets.check(p.snapshot.project.timeZone) } catch let e as InputError {
-                throw RelctlError.failure("cannot apply \(path): projects.\(p.slug).timeZone: \(e.message)", hint: "install the zone database (tzdata), or set the time zone to UTC")
+        guard !file.projects.isEmpty || !file.unread.isEmpty else {
+            throw RelctlError.failure("\(path) names no project", hint: "export one with: relctl export -p SLUG -o \(PastedHints.quoted(path))")
+        }
+        let zones = file.projects.map { ($0.slug, $0.snapshot.project.timeZone) } + file.unread.map { ($0, known[$0]!.timeZone) }
+        for (slug, zone) in zones.sorted(by: { $0.0 < $1.0 }) {
+            do { try ZoneOffsets.check(zone) } catch let e as InputError {
+                throw RelctlError.failure("cannot apply \(path): projects.\(slug).timeZone: \(e.message)", hint: "install the zone database (tzdata), or set the time zone to UTC")
             }
         }
-        return (path, bytes, projects, removed)
+        return file
     }
 
     /// Names one plan: the file, and every row it changes as it was before.

@@ -14,6 +14,23 @@ public struct ConfigProject: Sendable {
     public var slug: String { snapshot.project.slug }
 }
 
+/// A configuration file as a plan reads it (`ConfigFormat.readFile(_:forEach:known:)`).
+public struct ConfigFile: Sendable {
+    /// The projects read, by slug.
+    public var projects: [ConfigProject]
+    /// The histories of the projects the file lists as removed.
+    public var removed: [String: [String: [Int64]]]
+    /// The projects whose section the database is known to hold, left unread.
+    public var unread: [String]
+    /// Where each project's section is, when the file was cut to read it.
+    public var sections: ConfigSections?
+    /// The digest each unread section matched, by slug.
+    public var matched: [String: String]
+    /// Of each unread project, the histories its section brings (ConfigProject's lineage and edited
+    /// parts), as the database noted them with the section's digest.
+    public var histories: [String: (lineage: [String: [Int64]], edited: Set<String>)] = [:]
+}
+
 extension ConfigFormat {
     static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"]
@@ -65,6 +82,26 @@ extension ConfigFormat {
             }
         }
         return (projects, removed)
+    }
+
+    /// A file as `plan` and `apply` read it: `known` holds, by slug, the
+    /// digest of the section (ConfigSections) the database is known to hold
+    /// already; such a project is left unread, and named in `unread`.
+    /// The rest of the file is read in full, as `readFile` reads it, and any
+    /// problem found is the one `readFile` names for the whole file.
+    public static func readFile(_ bytes: [UInt8], forEach: ForEachIndex, known: [String: String]) throws(ImportProblem) -> ConfigFile {
+        if !known.isEmpty, let sections = ConfigSections(bytes) {
+            let candidates = sections.projects.filter { known[$0.slug] != nil }
+            let digests = Parallel.map(candidates.count, forEach) { ConfigSections.digest(bytes, candidates[$0].range) }
+            let unread = Set(zip(candidates, digests).filter { known[$0.0.slug] == $0.1 }.map(\.0.slug))
+            if !unread.isEmpty, let (projects, removed) = try? readFile(sections.without(unread, bytes), forEach: forEach),
+               unread.isDisjoint(with: removed.keys) {
+                return ConfigFile(projects: projects, removed: removed, unread: sections.projects.map(\.slug).filter(unread.contains), sections: sections,
+                                  matched: known.filter { unread.contains($0.key) })
+            }
+        }
+        let (projects, removed) = try readFile(bytes, forEach: forEach)
+        return ConfigFile(projects: projects, removed: removed, unread: [], sections: nil, matched: [:])
     }
 
     static func project(_ key: String, _ n: Node) throws(ImportProblem) -> ConfigProject {

@@ -50,12 +50,15 @@ public enum Ed25519 {
         return e[0] < 0xed
     }
 
-    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] { sha256(bytes[...]) }
+
+    /// Of part of a buffer, read where it is.
+    public static func sha256(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         #if canImport(CryptoKit)
         return Array(SHA256.hash(data: bytes))
         #elseif canImport(CCrypto)
         var out = [UInt8](repeating: 0, count: 32)
-        _ = SHA256(bytes, bytes.count, &out)
+        bytes.withUnsafeBufferPointer { p in _ = SHA256(p.baseAddress, p.count, &out) }
         return out
         #endif
     }

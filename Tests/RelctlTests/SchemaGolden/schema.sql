@@ -1,4 +1,4 @@
--- user_version 16
+-- user_version 17
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -42,6 +42,16 @@ CREATE TABLE break_glass(
 -- table capture_on
 CREATE TABLE capture_on(on_ INTEGER PRIMARY KEY CHECK (on_ = 1),
     project_mark INTEGER, platform_mark INTEGER, version_mark INTEGER, window_mark INTEGER) STRICT;
+-- table config_seen
+CREATE TABLE config_seen(
+    project_id INTEGER PRIMARY KEY REFERENCES project(id) ON DELETE CASCADE,
+    stamp INTEGER,
+    digest TEXT NOT NULL,
+    lineage TEXT NOT NULL,
+    reader TEXT NOT NULL,
+    seen_at INTEGER NOT NULL,
+    until INTEGER
+) STRICT;
 -- table edit_count
 CREATE TABLE edit_count(id INTEGER PRIMARY KEY CHECK (id = 0), n INTEGER NOT NULL) STRICT;
 -- table lineage

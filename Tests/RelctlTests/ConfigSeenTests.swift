@@ -1,0 +1,196 @@
+import Foundation
+import XCTest
+@testable import RelctlCLI
+@testable import RelctlCore
+@testable import RelctlStore
+@testable import SQLite
+
+/// A plan or apply reads only the projects whose part of the file, or of
+/// the database, moved since one found them matching (ConfigSeen), and
+/// answers exactly as a full read does.
+final class ConfigSeenTests: XCTestCase {
+    /// The sample's shop and a second project, exported whole.
+    func fleet(_ h: Harness) -> String {
+        h.sample()
+        h.ok("project add blog --name Blog")
+        h.ok("platform add ios -p blog --bundle-id com.example.blog")
+        h.ok("version add 3.0 -p blog --platform ios --build 300 --released 2026-10-01T00:00:00Z --notes \"Posts\"")
+        let path = h.dir + "/fleet.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        return path
+    }
+
+    func notes(_ h: Harness) throws -> Int64? {
+        try Connection(path: h.db, readOnly: true, create: false).scalar("SELECT count(*) FROM config_seen").intValue
+    }
+
+    /// The file with `old` replaced by `new` once, written beside it; and the digest of shop's section in it.
+    func edited(_ path: String, _ old: String, _ new: String) throws -> (String, String) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let range = try XCTUnwrap(text.range(of: old))
+        let out = path.replacingOccurrences(of: ".relctl.json", with: "-edited.relctl.json")
+        try text.replacingCharacters(in: range, with: new).write(toFile: out, atomically: true, encoding: .utf8)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out)))
+        let shop = try XCTUnwrap(ConfigSections(bytes)?.projects.first { $0.slug == "shop" })
+        return (out, ConfigSections.digest(bytes, shop.range))
+    }
+
+    /// A note is trusted while the project's stamp holds: a note forged for
+    /// an edited section leaves that section unread (the plan says nothing
+    /// changes), and any change of the project's rows ends it.
+    func testAPlanLeavesUnreadOnlyWhatANoteStillHolds() throws {
+        let h = Harness()
+        let path = fleet(h)
+        let cold = h.run(["plan", path, "--json"])
+        XCTAssertEqual(cold.status, 0, cold.err)
+        XCTAssertEqual(try notes(h), 2, "a plan notes the projects it found holding the file")
+        let warm = h.run(["plan", path, "--json"])
+        XCTAssertEqual(warm.out, cold.out, "unread, the plan says what the full read said")
+
+        let (forged, digest) = try edited(path, "\"First\"", "\"Forged\"")
+        XCTAssertEqual(h.run(["plan", forged, "--exit-code"]).status, ExitStatus.changes, "an edited section is read")
+        try Connection(path: h.db, readOnly: false, create: false).run("UPDATE config_seen SET digest = ? WHERE project_id = (SELECT id FROM project WHERE slug = 'shop')", [.text(digest)])
+        XCTAssertEqual(h.run(["plan", forged, "--exit-code"]).status, 0, "the note names the section: left unread")
+        // A change of the project's rows (by relctl or by hand) moves its stamp: the note no longer holds.
+        h.ok("version add 2.1 -p shop --platform ios --build 210 --released 2026-11-15T00:00:00Z")
+        let read = h.run(["plan", forged, "--exit-code"])
+        XCTAssertEqual(read.status, ExitStatus.changes)
+        XCTAssertTrue(read.out.contains("Forged"), read.out)
+        let again = h.dir + "/again.relctl.json"
+        h.ok("export --all-projects -o \(again)")
+        h.ok("plan \(again)")
+        let (forgedAgain, digestAgain) = try edited(again, "\"First\"", "\"Forged\"")
+        try Connection(path: h.db, readOnly: false, create: false).run("UPDATE config_seen SET digest = ? WHERE project_id = (SELECT id FROM project WHERE slug = 'shop')", [.text(digestAgain)])
+        XCTAssertEqual(h.run(["plan", forgedAgain, "--exit-code"]).status, 0)
+        try Connection(path: h.db, readOnly: false, create: false).run("UPDATE note SET body = 'by hand' WHERE body = 'Posts'")
+        let blog = h.run(["plan", forgedAgain])
+        XCTAssertTrue(blog.out.contains("blog: changed") && !blog.out.contains("shop: changed"), "blog's hand edit leaves shop's note: " + blog.out)
+        try Connection(path: h.db, readOnly: false, create: false).run("UPDATE note SET body = 'by hand' WHERE body = 'Better'")
+        XCTAssertTrue(h.run(["plan", forgedAgain]).out.contains("shop: changed"), "shop's hand edit ends its note")
+    }
+
+    /// A window is the one part of a project whose plan moves with the
+    /// clock, and is matched by rules that read other projects' ids: a
+    /// project whose file lists one still to end is read in full each time.
+    func testAProjectWithAWindowStillToEndIsNotNoted() throws {
+        let h = Harness()
+        _ = fleet(h)
+        h.ok("maintenance schedule -p shop --platform ios --from 2026-12-10T00:00:00Z --until 2026-12-10T02:00:00Z --message \"Upgrade\" --yes")
+        let path = h.dir + "/window.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        h.ok("plan \(path)")
+        let noted = { try Connection(path: h.db, readOnly: true, create: false).query("SELECT p.slug FROM config_seen s JOIN project p ON p.id = s.project_id ORDER BY 1").map { $0.text(0) } }
+        XCTAssertEqual(try noted(), ["blog"])
+        let (forged, digest) = try edited(path, "\"Upgrade\"", "\"Forged\"")
+        XCTAssertEqual(h.run(["plan", forged, "--exit-code"]).status, ExitStatus.changes)
+        // Once it is over, the project is noted, and a note holds.
+        h.now = try XCTUnwrap(Time.parseUTC("2026-12-10T02:00:00Z"))
+        h.ok("plan \(path)")
+        XCTAssertEqual(try noted(), ["blog", "shop"])
+        try Connection(path: h.db, readOnly: false, create: false).run("UPDATE config_seen SET digest = ? WHERE project_id = (SELECT id FROM project WHERE slug = 'shop')", [.text(digest)])
+        XCTAssertEqual(h.run(["plan", forged, "--exit-code"]).status, 0)
+        h.now -= 3600
+        XCTAssertEqual(h.run(["plan", forged, "--exit-code"]).status, ExitStatus.changes, "not before the plan that took the note")
+    }
+
+    /// An apply that leaves projects unread changes, logs and writes the
+    /// same histories as one that reads them all: a project without
+    /// histories in the file counts every part as edited at every apply.
+    func testAnApplyWithNotesWritesWhatOneWithoutWrites() throws {
+        let h = Harness()
+        let path = fleet(h)
+        // blog without its histories: applying it writes some each time.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let blog = try XCTUnwrap(text.range(of: "\"blog\": {"))
+        let lineage = try XCTUnwrap(text.range(of: "\"lineage\": {", range: blog.upperBound..<text.endIndex))
+        let end = try XCTUnwrap(text.range(of: "},\n", range: lineage.upperBound..<text.endIndex))
+        let bare = h.dir + "/bare.relctl.json"
+        try text.replacingCharacters(in: lineage.lowerBound..<end.upperBound, with: "").write(toFile: bare, atomically: true, encoding: .utf8)
+        h.ok("apply \(bare) --yes")
+        let copy = h.dir + "/copy.db"
+        try Connection(path: h.db, readOnly: false, create: false).run("VACUUM INTO ?", [.text(copy)])
+        try Connection(path: copy, readOnly: false, create: false).run("DELETE FROM config_seen")
+        let (edited, _) = try self.edited(bare, "\"Better\"", "\"Much better\"")
+        XCTAssertGreaterThan(try notes(h) ?? 0, 0)
+        for db in [h.db, copy] {
+            let r = h.run(["apply", edited, "--yes"], database: db)
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        func dump(_ db: String) throws -> [String] {
+            let c = try Connection(path: db, readOnly: true, create: false)
+            return try ["SELECT project, part, head, chain FROM lineage ORDER BY 1, 2",
+                        "SELECT id, project, action FROM audit ORDER BY id",
+                        "SELECT audit_id, seq, tbl, row_key, before, after FROM audit_change ORDER BY 1, 2"].flatMap { sql in
+                try c.query(sql, []).map { row in (0..<row.values.count).map { row.string($0) ?? "null" }.joined(separator: "|") }
+            }
+        }
+        let (warm, cold) = (try dump(h.db), try dump(copy))
+        XCTAssertEqual(warm, cold)
+        XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios/3.0|") }, "blog's parts have histories")
+    }
+
+    /// Only the grammar between members is taken on trust of the digest;
+    /// a document the full read refuses is refused with its words.
+    func testSectionsAreCutStrictlyAndAnythingElseIsReadInFull() throws {
+        let doc = Array(#"{"format": 1, "projects": {"a": {"x": ["}", "\"]"]}, "b" : {}}}"#.utf8)
+        let sections = try XCTUnwrap(ConfigSections(doc))
+        XCTAssertEqual(sections.projects.map(\.slug), ["a", "b"])
+        XCTAssertEqual(String(decoding: doc[sections.projects[0].range], as: UTF8.self), #"{"x": ["}", "\"]"]}"#)
+        XCTAssertEqual(String(decoding: doc[sections.projects[1].range], as: UTF8.self), "{}")
+        for bad in [#"{"projects": {"a": {} "b": {}}}"#, #"{"projects": {"a": {}, "a": {}}}"#, #"{"projects": {}} x"#,
+                    #"{"projects": []}"#, #"[]"#, #"{"projects": {"a": }}"#, #"{"projects": {"a": {"#] {
+            XCTAssertNil(ConfigSections(Array(bad.utf8)), bad)
+        }
+        // A file whose unread section is fine but whose rest is not: the full read's words.
+        let h = Harness()
+        let path = fleet(h)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try XCTUnwrap(ConfigSections(bytes))
+        let known = Dictionary(uniqueKeysWithValues: cut.projects.map { ($0.slug, ConfigSections.digest(bytes, $0.range)) })
+        let all = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: known)
+        XCTAssertEqual(all.unread, ["blog", "shop"])
+        XCTAssertTrue(all.projects.isEmpty)
+        let some = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: ["shop": known["shop"]!, "blog": String(repeating: "0", count: 64)])
+        XCTAssertEqual(some.unread, ["shop"])
+        XCTAssertEqual(some.projects.map(\.slug), ["blog"])
+        let text = String(decoding: bytes, as: UTF8.self)
+        for (old, new) in [("\"Posts\"", "\"Posts\" \"x\""), ("\"format\": 1", "\"format\": 2"), ("\"blog\": {", "\"shop\": {}, \"blog\": {")] {
+            let broken = Array(text.replacingOccurrences(of: old, with: new).utf8)
+            var full = "", fast = ""
+            do { _ = try ConfigFormat.readFile(broken, forEach: Parallel.serial) } catch { full = error.message }
+            do { _ = try ConfigFormat.readFile(broken, forEach: Parallel.serial, known: known) } catch { fast = error.message }
+            XCTAssertFalse(full.isEmpty, new)
+            XCTAssertEqual(fast, full, new)
+        }
+    }
+}
+
+/// Notes are looked up before the write lock is taken; under it, a project
+/// left unread by a note that no longer holds (a write in between) has the
+/// whole file read after all.
+final class ConfigSeenRaceTests: XCTestCase {
+    func testANoteThatMovedBeforeTheLockHasTheFileReadInFull() throws {
+        let h = Harness()
+        h.sample()
+        let path = h.dir + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        h.ok("plan \(path)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let known = try store.configSeen(now: h.now, histories: true).mapValues(\.digest)
+        let file = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: known)
+        XCTAssertEqual(file.unread, ["shop"])
+        for moved in [false, true] {
+            if moved { try store.db.run("UPDATE project SET name = 'Shop!' WHERE slug = 'shop'") }
+            var readAll = false
+            let session = try store.session()
+            let applied = try ConfigCommands.write(file, session, now: h.now, readAll: {
+                readAll = true
+                return try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: [:])
+            })
+            session.drop()
+            XCTAssertEqual(readAll, moved)
+            XCTAssertEqual(applied.map(\.status), [moved ? "changed" : "unchanged"])
+        }
+    }
+}
