@@ -90,19 +90,17 @@ public enum ConfigSeen {
 extension Store {
     /// The sections the database is known to hold at `now`, by slug, with
     /// the project's time zone (the read checks it is installed, as for any
-    /// project of the file). `histories`: with the histories each section
-    /// brings (an apply writes them; a plan, whose output none changes, need
-    /// not). A note that does not hold is no hint: the project is read in full.
-    public func configSeen(now: Int64, histories: Bool) throws -> [String: ConfigSeen.Seen] {
+    /// project of the file), and the histories the section brings. A note
+    /// that does not hold is no hint: the project is read in full.
+    public func configSeen(now: Int64) throws -> [String: ConfigSeen.Seen] {
         var out: [String: ConfigSeen.Seen] = [:]
         try db.each("""
             SELECT p.slug, p.time_zone, s.digest, s.lineage FROM config_seen s JOIN project p ON p.id = s.project_id
                 LEFT JOIN project_edit e ON e.project_id = s.project_id
             WHERE s.stamp IS e.edits AND s.reader = ? AND s.seen_at <= ? AND (s.until IS NULL OR ? < s.until)
             """, [.text(ConfigSeen.reader), .int(now), .int(now)]) { row in
-            guard let slug = try row.text(0), let zone = try row.text(1), let digest = try row.text(2) else { return }
-            guard histories else { out[slug] = ConfigSeen.Seen(digest: digest, timeZone: zone, lineage: [:], edited: []); return }
-            guard let brought = try row.text(3).flatMap(ConfigSeen.Note.histories) else { return }
+            guard let slug = try row.text(0), let zone = try row.text(1), let digest = try row.text(2),
+                  let brought = try row.text(3).flatMap(ConfigSeen.Note.histories) else { return }
             out[slug] = ConfigSeen.Seen(digest: digest, timeZone: zone, lineage: brought.lineage, edited: brought.edited)
         }
         return out

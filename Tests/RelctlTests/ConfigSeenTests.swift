@@ -111,7 +111,11 @@ final class ConfigSeenTests: XCTestCase {
         try Connection(path: h.db, readOnly: false, create: false).run("VACUUM INTO ?", [.text(copy)])
         try Connection(path: copy, readOnly: false, create: false).run("DELETE FROM config_seen")
         let (edited, _) = try self.edited(bare, "\"Better\"", "\"Much better\"")
-        XCTAssertGreaterThan(try notes(h) ?? 0, 0)
+        // With the notes, blog is left unread; its histories come from its note.
+        let known = try Store(path: h.db, mode: .read, user: "tester").configSeen(now: h.now)
+        let cut = try ConfigFormat.readFile(Array(try Data(contentsOf: URL(fileURLWithPath: edited))), forEach: Parallel.serial, known: known.mapValues(\.digest))
+        XCTAssertEqual(cut.unread, ["blog"])
+        XCTAssertFalse(try XCTUnwrap(known["blog"]).edited.isEmpty, "a section without histories counts its parts edited")
         for db in [h.db, copy] {
             let r = h.run(["apply", edited, "--yes"], database: db)
             XCTAssertEqual(r.status, 0, r.err)
@@ -127,6 +131,27 @@ final class ConfigSeenTests: XCTestCase {
         let (warm, cold) = (try dump(h.db), try dump(copy))
         XCTAssertEqual(warm, cold)
         XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios/3.0|") }, "blog's parts have histories")
+    }
+
+    /// A plan where some projects are unread and others change prints,
+    /// with --json or without, narrowed with -p or not, what a full read prints.
+    func testAPlanWithSomeProjectsUnreadSaysWhatAFullReadSays() throws {
+        let h = Harness()
+        let path = fleet(h)
+        h.ok("plan \(path)")
+        let copy = h.dir + "/copy.db"
+        try Connection(path: h.db, readOnly: false, create: false).run("VACUUM INTO ?", [.text(copy)])
+        try Connection(path: copy, readOnly: false, create: false).run("DELETE FROM config_seen")
+        let (edited, _) = try self.edited(path, "\"Better\"", "\"Much better\"")
+        for args in [["plan", edited], ["plan", edited, "--json"], ["plan", edited, "-p", "blog"], ["plan", edited, "-p", "shop", "--json"],
+                     ["plan", path, "--exit-code"], ["apply", edited, "--dry-run"]] {
+            try Connection(path: copy, readOnly: false, create: false).run("DELETE FROM config_seen")
+            let warm = h.run(args), cold = h.run(args, database: copy)
+            XCTAssertEqual(warm.status, cold.status, args.joined(separator: " "))
+            XCTAssertEqual(warm.out, cold.out.replacingOccurrences(of: copy, with: h.db), args.joined(separator: " "))
+            XCTAssertEqual(warm.err, cold.err.replacingOccurrences(of: copy, with: h.db), args.joined(separator: " "))
+        }
+        XCTAssertEqual(try notes(h), 2)
     }
 
     /// Only the grammar between members is taken on trust of the digest;
@@ -177,7 +202,7 @@ final class ConfigSeenRaceTests: XCTestCase {
         h.ok("plan \(path)")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let store = try Store(path: h.db, mode: .write, user: "tester")
-        let known = try store.configSeen(now: h.now, histories: true).mapValues(\.digest)
+        let known = try store.configSeen(now: h.now).mapValues(\.digest)
         let file = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: known)
         XCTAssertEqual(file.unread, ["shop"])
         for moved in [false, true] {

@@ -31,7 +31,7 @@ enum ApproveCommand {
             }
             token = given
         } else {
-            let (_, bytes, file) = try ConfigCommands.read(inv, applying: false)
+            let (_, bytes, file) = try ConfigCommands.read(inv)
             let (_, trial) = try ConfigCommands.planned(inv, file, bytes)
             token = ConfigCommands.expectToken(bytes, trial?.rows ?? [])
         }

@@ -19,7 +19,7 @@ enum ConfigCommands {
         examples: [Example("relctl plan shop.relctl.json", "What applying shop.relctl.json would change, and for whom."),
                    Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit \(ExitStatus.changes) when the database differs from the file, 1 or 2 on an error.")]
     ) { inv in
-        let (path, bytes, file) = try read(inv, applying: false)
+        let (path, bytes, file) = try read(inv)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
         let (applied, trial) = try planned(inv, file, bytes)
         guard let trial else {
@@ -80,7 +80,7 @@ enum ConfigCommands {
     ) { inv in
         // A misuse is said before any file or database is read.
         let required = try requiredApprovals(inv)
-        let (path, bytes, file) = try read(inv, applying: true)
+        let (path, bytes, file) = try read(inv)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
         // again when nothing was applied, once the store that made it is gone: only by the
         // process that made it, and only while nothing else has written to it.
@@ -237,7 +237,7 @@ enum ConfigCommands {
         let store = session.store
         var file = file
         if !file.unread.isEmpty {
-            let holding = try store.configSeen(now: now, histories: false)
+            let holding = try store.configSeen(now: now)
             if file.unread.contains(where: { holding[$0]?.digest != file.matched[$0] }) { file = try readAll() }
         }
         var out: [Applied] = []
@@ -247,7 +247,8 @@ enum ConfigCommands {
         for p in file.projects { read[p.slug] = p }
         for slug in slugs(file) {
             guard let p = read[slug] else {
-                // Unread: its rows are as the file says; the histories it brings, given (an apply's), are taken as a read's would be.
+                // Unread: its rows are as the file says; its histories are read, and those it brings taken, as a read's would be.
+                _ = try store.lineage(project: slug)
                 if let h = file.histories[slug] { try session.adoptLineage(slug, chains: h.lineage, edited: h.edited) }
                 out.append(Applied(slug: slug, status: "unchanged", rows: session.rows.count..<session.rows.count, warnings: []))
                 continue
@@ -303,17 +304,15 @@ enum ConfigCommands {
 
     /// The file, each project read unless the database is known to hold
     /// its part of it already (ConfigSeen: a note of a plan or apply since
-    /// which neither moved). `applying`: with the histories each unread
-    /// project's section brings, which an apply writes as a full read would;
-    /// a plan leaves them out, as no history changes what a plan says.
-    static func read(_ inv: Invocation, applying: Bool) throws -> (String, [UInt8], ConfigFile) {
+    /// which neither moved).
+    static func read(_ inv: Invocation) throws -> (String, [UInt8], ConfigFile) {
         let path = inv.arg("FILE")!
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
         // Only a hint, read when opening the database only reads it: any trouble with it is said
         // after the file's, as before, by the command's own open.
         var known: [String: ConfigSeen.Seen] = [:]
-        if Store.opensWithoutWriting(inv.dbPath), let seen = try? inv.store(.read).configSeen(now: inv.now, histories: applying) { known = seen }
+        if Store.opensWithoutWriting(inv.dbPath), let seen = try? inv.store(.read).configSeen(now: inv.now) { known = seen }
         return (path, bytes, try parse(inv, path, bytes, known: known))
     }
 
@@ -323,7 +322,6 @@ enum ConfigCommands {
         do { file = try ConfigFormat.readFile(bytes, forEach: ParallelRender.everyCore, known: known.mapValues(\.digest)) } catch {
             throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
         }
-        // (Empty for a plan's notes, read without them.)
         for slug in file.unread { file.histories[slug] = (known[slug]!.lineage, known[slug]!.edited) }
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
         if let slug = inv.parsed.values["project"]?.last {
