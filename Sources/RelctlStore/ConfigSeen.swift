@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import RelctlCore
 import SQLite
 
@@ -27,7 +32,17 @@ public enum ConfigSeen {
     /// Moves when reading a file or applying it could answer otherwise for the same bytes and rows.
     static let revision = 1
 
-    static var reader: String { "schema \(Store.schemaVersion), reader \(revision)" }
+    /// Which relctl took a note: its schema, its reading, and its build (the
+    /// executable's size and time), so that a relctl upgraded or rebuilt
+    /// reads every project once again, whoever forgot to move `revision`.
+    static let reader: String = {
+        var build = ""
+        #if os(Linux)
+        var st = stat()
+        if stat("/proc/self/exe", &st) == 0 { build = ", build \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)" }
+        #endif
+        return "schema \(Store.schemaVersion), reader \(revision)\(build)"
+    }()
 
     static let schema = """
         CREATE TABLE config_seen(

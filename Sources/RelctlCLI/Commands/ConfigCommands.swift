@@ -189,8 +189,10 @@ enum ConfigCommands {
         guard !held.isEmpty, let sections = file.sections ?? ConfigSections(bytes) else { return }
         var ranges: [String: Range<Int>] = [:]
         for p in sections.projects { ranges[p.slug] = p.range }
-        let notes = held.compactMap { a in
-            ranges[a.slug].map { ConfigSeen.Note(slug: a.slug, stamp: a.held!.stamp, digest: ConfigSections.digest(bytes, $0), lineage: a.held!.lineage, edited: a.held!.edited) }
+        // A fleet's first plan notes every project: their 60 MB hashed on every core.
+        let digests = Parallel.map(held.count, ParallelRender.everyCore) { i in ranges[held[i].slug].map { ConfigSections.digest(bytes, $0) } }
+        let notes = zip(held, digests).compactMap { a, digest in
+            digest.map { ConfigSeen.Note(slug: a.slug, stamp: a.held!.stamp, digest: $0, lineage: a.held!.lineage, edited: a.held!.edited) }
         }
         try? store.noteConfigSeen(notes, now: now)
     }
