@@ -225,3 +225,60 @@ final class ConfigSeenRaceTests: XCTestCase {
         }
     }
 }
+
+/// Whatever a file becomes, reading it with notes of the original's
+/// sections gives what reading it whole gives: the same projects, or the
+/// same error.
+final class ConfigSectionsPropertyTests: XCTestCase {
+    func fingerprint(_ p: ConfigProject) -> String {
+        let digests = ConfigFormat.digests(p.snapshot, overrides: p.messages, windows: p.snapshot.windows)
+        return "\(p.slug) \(digests.sorted { $0.key < $1.key }) \(p.lineage.sorted { $0.key < $1.key }) \(p.edited.sorted())"
+    }
+
+    func testAnyEditOfAFileReadsWithNotesAsWhole() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("project add blog --name Blog")
+        h.ok("platform add ios -p blog --bundle-id com.example.blog")
+        h.ok("version add 3.0 -p blog --platform ios --build 300 --released 2026-10-01T00:00:00Z --notes \"Posts\"")
+        let path = h.dir + "/fleet.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try XCTUnwrap(ConfigSections(original))
+        let known = Dictionary(uniqueKeysWithValues: cut.projects.map { ($0.slug, ConfigSections.digest(original, $0.range)) })
+        let whole = Dictionary(uniqueKeysWithValues: try ConfigFormat.readFile(original).projects.map { ($0.slug, fingerprint($0)) })
+        var rng = SplitMix(seed: 49)
+        let edges = (cut.top.map(\.range) + cut.projects.map(\.range)).flatMap { [$0.lowerBound, $0.upperBound] }
+        let alphabet = Array("{}[]\",:\\ \n0123456789abcnulltrue-".utf8)
+        var unreadSeen = 0
+        for _ in 0..<1500 {
+            var b = original
+            for _ in 0..<(1 + Int(rng.next() % 3)) {
+                // A third of the edits where the sections meet: the grammar between members.
+                var i = Int(rng.next() % UInt64(b.count))
+                if rng.next() % 3 == 0 {
+                    let edge = rng.pick(edges)
+                    i = min(b.count - 1, max(0, edge + Int(rng.next() % 7) - 3))
+                }
+                switch rng.next() % 4 {
+                case 0: b.remove(at: i)
+                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
+                case 2: b[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                default:
+                    let n = min(b.count - i, 1 + Int(rng.next() % 40))
+                    b.insert(contentsOf: b[i..<(i + n)], at: i)
+                }
+            }
+            var full: String, fast: String
+            do { full = try ConfigFormat.readFile(b).projects.map(fingerprint).joined(separator: "\n") } catch { full = "error: " + error.message }
+            do {
+                let read = try ConfigFormat.readFile(b, forEach: Parallel.serial, known: known)
+                unreadSeen += read.unread.count
+                fast = (read.projects.map { ($0.slug, fingerprint($0)) } + read.unread.map { ($0, whole[$0]!) })
+                    .sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n")
+            } catch { fast = "error: " + error.message }
+            XCTAssertEqual(fast, full, String(decoding: b, as: UTF8.self))
+        }
+        XCTAssertGreaterThan(unreadSeen, 20, "edits that keep the file readable leave a project unread")
+    }
+}
