@@ -2,16 +2,22 @@ import CCrypto
 
 /// SHA-256 of published files, for index.json.
 public enum SHA256 {
-    public static func hex(_ data: [UInt8]) -> String { data.withUnsafeBytes(hex(raw:)) }
+    public static func hex(_ data: [UInt8]) -> String { data.withUnsafeBytes { hex(raw: $0) } }
 
     /// Of part of a buffer, read where it is (index.json's file list is most of a megabyte).
-    public static func hex(_ data: ArraySlice<UInt8>) -> String { data.withUnsafeBytes(hex(raw:)) }
+    public static func hex(_ data: ArraySlice<UInt8>) -> String { data.withUnsafeBytes { hex(raw: $0) } }
 
-    private static func hex(raw data: UnsafeRawBufferPointer) -> String {
+    /// Of one buffer followed by another, neither copied (a plan's token: a 60 MB file, then its rows).
+    public static func hex(_ data: [UInt8], then more: [UInt8]) -> String {
+        data.withUnsafeBytes { a in more.withUnsafeBytes { b in hex(raw: a, b) } }
+    }
+
+    private static func hex(raw data: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer? = nil) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         var context = SHA256_CTX()
         // Each call fails only on a null argument.
         let ok = SHA256_Init(&context) == 1 && SHA256_Update(&context, data.baseAddress, data.count) == 1
+            && (more.map { SHA256_Update(&context, $0.baseAddress, $0.count) == 1 } ?? true)
             && SHA256_Final(&digest, &context) == 1
         precondition(ok, "libcrypto could not compute SHA-256")
         let chars = Array("0123456789abcdef".utf8)

@@ -168,6 +168,11 @@ final class ConfigSeenTests: XCTestCase {
         XCTAssertEqual(sections.projects.map(\.slug), ["a", "b"])
         XCTAssertEqual(String(decoding: doc[sections.projects[0].range], as: UTF8.self), #"{"x": ["}", "\"]"]}"#)
         XCTAssertEqual(String(decoding: doc[sections.projects[1].range], as: UTF8.self), "{}")
+        // A quote ends a string unless an odd number of backslashes comes right before it.
+        let escapes = Array(#"{"projects": {"a": {"x": "q\\", "y": "r\\\"}\\", "z": "\\\\\""}, "b": {}}}"#.utf8)
+        let cutEscapes = try XCTUnwrap(ConfigSections(escapes))
+        XCTAssertEqual(String(decoding: escapes[cutEscapes.projects[0].range], as: UTF8.self), #"{"x": "q\\", "y": "r\\\"}\\", "z": "\\\\\""}"#)
+        XCTAssertEqual(cutEscapes.projects.map(\.slug), ["a", "b"])
         for bad in [#"{"projects": {"a": {} "b": {}}}"#, #"{"projects": {"a": {}, "a": {}}}"#, #"{"projects": {}} x"#,
                     #"{"projects": []}"#, #"[]"#, #"{"projects": {"a": }}"#, #"{"projects": {"a": {"#] {
             XCTAssertNil(ConfigSections(Array(bad.utf8)), bad)

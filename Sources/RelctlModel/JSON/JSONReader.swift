@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A small strict JSON parser: relctl's own index.json, and every
 /// published file as the client simulations read it back.
 public enum JSONReader {
@@ -192,7 +198,19 @@ public enum JSONReader {
             while j < p.count {
                 let c = p[j]
                 if inString {
-                    if c == UInt8(ascii: "\\") { j += 1 } else if c == UInt8(ascii: "\"") { inString = false; if depth == 0 { j += 1; return } }
+                    // Most of a document is inside strings (notes): the closing quote is looked for with
+                    // memchr; it is escaped when an odd number of backslashes comes right before it.
+                    let from = j
+                    while true {
+                        guard let q = memchr(p.baseAddress! + j, Int32(UInt8(ascii: "\"")), p.count - j) else { j = p.count; return }
+                        j = UnsafeRawPointer(q).assumingMemoryBound(to: UInt8.self) - p.baseAddress!
+                        var k = j
+                        while k > from, p[k - 1] == UInt8(ascii: "\\") { k -= 1 }
+                        if (j - k) % 2 == 0 { break }
+                        j += 1
+                    }
+                    inString = false
+                    if depth == 0 { j += 1; return }
                 } else if c == UInt8(ascii: "\"") {
                     inString = true
                 } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
