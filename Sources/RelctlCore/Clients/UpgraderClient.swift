@@ -91,9 +91,18 @@ public struct UpgraderClient: Sendable {
     }
 
     /// The app's marketing version on OS `os` (upgrader's default is 0.0.0).
-    public func decide(_ installed: String, os: String = "999") -> ClientDecision {
-        guard let v = UpgraderClient.parse(installed), let device = UpgraderClient.parse(os) else { return .ignored("the installed version \(installed) does not parse") }
-        let offered = device == [999, 0, 0] ? onDefaultOS : UpgraderClient.offered(items, os: device)
+    public func decide(_ installed: String, os: String = "999") -> ClientDecision { deciding(os: os)(installed) }
+
+    /// `decide` on one OS for many installs: what the device is offered is
+    /// found once (Fidelity asks every install on each OS band).
+    public func deciding(os: String) -> (String) -> ClientDecision {
+        let device = UpgraderClient.parse(os)
+        let offered = device.map { $0 == [999, 0, 0] ? onDefaultOS : UpgraderClient.offered(items, os: $0) }
+        return { installed in UpgraderClient.decide(installed, offered: offered) }
+    }
+
+    private static func decide(_ installed: String, offered: (critical: Item?, best: Item?)?) -> ClientDecision {
+        guard let v = UpgraderClient.parse(installed), let offered else { return .ignored("the installed version \(installed) does not parse") }
         if let critical = offered.critical, UpgraderClient.isBelow(v, critical.version) { return .required }
         if let best = offered.best, UpgraderClient.isBelow(v, best.version) { return .optional }
         return .none

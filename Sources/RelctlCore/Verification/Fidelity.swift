@@ -62,8 +62,20 @@ public enum Fidelity {
             }
         }
         let all = asked + others.map(\.state)
+        // A platform's appcast is the same file for each of its OS bands and rollout sides: read once each.
+        var feedPaths: [(path: String, platform: String)] = []
+        for s in states where s.snapshot.project.formats.serves(Client.upgrader.format) {
+            let path = FileKinds.appcast.path(project: s.project.slug, platform: s.platform.name)
+            if !feedPaths.contains(where: { $0.path == path }) { feedPaths.append((path, s.platform.name)) }
+        }
+        let parsed = Parallel.map(feedPaths.count, forEach) { i in
+            file(feedPaths[i].path).map { bytes in Result { () throws(ClientFailure) in try UpgraderClient(bytes, platform: feedPaths[i].platform) } }
+        }
+        var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
+        for (f, result) in zip(feedPaths, parsed) { if let result { feeds[f.path] = result } }
         let checks = Parallel.map(all.count, forEach) { i in
             var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded)
+            check.feeds = feeds
             if i >= asked.count { check.otherSide = others[i - asked.count].inside }
             check.run()
             return (check.findings, check.decisions)
@@ -160,6 +172,8 @@ struct PlatformCheck {
     /// The other side of a rollout (Fidelity.run), whose installs are in it
     /// (true) or not: only control.json carries it. Nil: the files' own state.
     var otherSide: Bool? = nil
+    /// The appcasts as upgrader read them, by path (Fidelity.run reads each once); one not here is read by `upgrader()`.
+    var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
     /// The installs asked about, recorded versions first, then the probes
     /// (Probes.installs: unrecorded installs around every line a file or the
     /// database draws), with what the evaluator says each should see,
@@ -562,9 +576,9 @@ struct PlatformCheck {
             return
         }
         do {
-            let client = try UpgraderClient(bytes, platform: platform.name)
-            let os = state.os ?? "999"
-            compare(.upgrader, path) { client.decide($0.version.text, os: os) }
+            let client = try (feeds[path] ?? Result { () throws(ClientFailure) in try UpgraderClient(bytes, platform: platform.name) }).get()
+            let decide = client.deciding(os: state.os ?? "999")
+            compare(.upgrader, path) { decide($0.version.text) }
             // A feed that offers nothing (nobody is prompted) shows no notes to anyone.
             guard let current = state.current, client.onDefaultOS.best != nil, state.os == nil else { return }
             for locale in noteLocales {

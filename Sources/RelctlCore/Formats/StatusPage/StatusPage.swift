@@ -348,18 +348,29 @@ public enum StatusPage {
         let blocked = evaluator.maintenance(p, at: t)
         let facts = t == state.at ? nil : Evaluator.PlatformFacts(state.snapshot, p, at: t)
         var out: [Reading] = []
-        var index: [String: Int] = [:], texts: [String: String] = [:]
+        var index: [String: Int] = [:]
+        /// What decides a verdict's message, hashed as numbers: a row per version of every
+        /// platform (and OS band) looked its text up by a string made and hashed for each.
+        struct Said: Hashable { var kind: Verdict.Kind, target: Int64, deadline: Int64, window: Int64 }
+        var read: [Said: (key: String, text: String, slot: Int?)] = [:]
         /// The text's key (nil: none shown); nothing is added when it is `unless`.
         @discardableResult
         func add(_ verdict: Verdict, version: String?, other: String?, unless: String? = nil) -> String? {
             guard verdict.kind != .none else { return nil }
-            let said = "\(verdict.kind.rawValue) \(verdict.target?.id ?? 0) \(verdict.deadline ?? 0) \(verdict.window?.id ?? 0)"
-            let text = texts[said] ?? readText(evaluator.message(verdict, locale: state.project.defaultLocale))
-            texts[said] = text
-            let key = "\(verdict.kind.rawValue)\u{0}\(text)"
-            if key == unless { return key }
-            let i = index[key] ?? out.count
-            if i == out.count { index[key] = i; out.append(Reading(kind: verdict.kind, text: text, versions: [])) }
+            let said = Said(kind: verdict.kind, target: verdict.target?.id ?? 0, deadline: verdict.deadline ?? 0, window: verdict.window?.id ?? 0)
+            var known = read[said] ?? {
+                let text = readText(evaluator.message(verdict, locale: state.project.defaultLocale))
+                return ("\(verdict.kind.rawValue)\u{0}\(text)", text, nil)
+            }()
+            let key = known.key
+            if key == unless { read[said] = known; return key }
+            let i: Int
+            if let slot = known.slot { i = slot } else {
+                i = index[key] ?? out.count
+                if i == out.count { index[key] = i; out.append(Reading(kind: verdict.kind, text: known.text, versions: [])) }
+                known.slot = i
+            }
+            read[said] = known
             if let version { out[i].versions.append(version) }
             if let other, !out[i].others.contains(other) { out[i].others.append(other) }
             return key
