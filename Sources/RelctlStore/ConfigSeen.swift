@@ -32,9 +32,12 @@ public enum ConfigSeen {
     /// Moves when reading a file or applying it could answer otherwise for the same bytes and rows.
     static let revision = 1
 
-    /// Which relctl took a note: its schema, its reading, and its build (the
-    /// executable's size and time), so that a relctl upgraded or rebuilt
-    /// reads every project once again, whoever forgot to move `revision`.
+    /// Which relctl took a note: its schema, its reading (`revision`, the
+    /// contract: moved by whoever changes what a section reads as or how
+    /// apply compares it), and on Linux its build as the executable's size
+    /// and time. The build mark is a second guard, not a proof: it reads
+    /// every project again after most upgrades and rebuilds, but an install
+    /// that keeps size and time (a reproducible build, `cp -p`) passes it.
     static let reader: String = {
         var build = ""
         #if os(Linux)

@@ -62,7 +62,7 @@ public enum Fidelity {
             }
         }
         let all = asked + others.map(\.state)
-        // A platform's appcast is the same file for each of its OS bands and rollout sides: read once each.
+        // A platform's appcast is the same file for each of its OS bands: parsed once each.
         var feedPaths: [(path: String, platform: String)] = []
         for s in states where s.snapshot.project.formats.serves(Client.upgrader.format) {
             let path = FileKinds.appcast.path(project: s.project.slug, platform: s.platform.name)
@@ -172,7 +172,7 @@ struct PlatformCheck {
     /// The other side of a rollout (Fidelity.run), whose installs are in it
     /// (true) or not: only control.json carries it. Nil: the files' own state.
     var otherSide: Bool? = nil
-    /// The appcasts as upgrader read them, by path (Fidelity.run reads each once); one not here is read by `upgrader()`.
+    /// The appcasts as upgrader reads them, by path (Fidelity.run parses each once); one not here is parsed by `upgrader()`.
     var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
     /// The installs asked about, recorded versions first, then the probes
     /// (Probes.installs: unrecorded installs around every line a file or the

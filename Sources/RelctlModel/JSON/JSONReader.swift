@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A small strict JSON parser: relctl's own index.json, and every
 /// published file as the client simulations read it back.
 public enum JSONReader {
@@ -198,12 +192,12 @@ public enum JSONReader {
             while j < p.count {
                 let c = p[j]
                 if inString {
-                    // Most of a document is inside strings (notes): the closing quote is looked for with
-                    // memchr; it is escaped when an odd number of backslashes comes right before it.
+                    // Most of a document is inside strings (notes): the closing quote is looked for eight
+                    // bytes at a time; it is escaped when an odd number of backslashes comes right before it.
                     let from = j
                     while true {
-                        guard let q = memchr(p.baseAddress! + j, Int32(UInt8(ascii: "\"")), p.count - j) else { j = p.count; return }
-                        j = UnsafeRawPointer(q).assumingMemoryBound(to: UInt8.self) - p.baseAddress!
+                        j = nextQuote(p, from: j)
+                        guard j < p.count else { return }
                         var k = j
                         while k > from, p[k - 1] == UInt8(ascii: "\\") { k -= 1 }
                         if (j - k) % 2 == 0 { break }
@@ -226,6 +220,30 @@ public enum JSONReader {
             while i < p.count, p[i] != UInt8(ascii: ","), p[i] != UInt8(ascii: "}"), p[i] != UInt8(ascii: "]"),
                   p[i] != 32, p[i] != 10, p[i] != 13, p[i] != 9 { i += 1 }
         }
+    }
+
+    /// The first quote at or after `from`, else `p.count`: eight bytes at a
+    /// time, a word's first zero byte after XOR with quotes (the lowest bit of
+    /// the classic zero-byte test is exact).
+    private static func nextQuote(_ p: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var j = from
+        if let base = p.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while j + 8 <= p.count {
+                let v = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self) ^ 0x2222_2222_2222_2222
+                let zero = (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080
+                if zero != 0 {
+                    #if _endian(little)
+                    return j + zero.trailingZeroBitCount / 8
+                    #else
+                    return j + zero.leadingZeroBitCount / 8
+                    #endif
+                }
+                j += 8
+            }
+        }
+        while j < p.count, p[j] != UInt8(ascii: "\"") { j += 1 }
+        return j
     }
 
     /// Whether `b` holds `prefix` from `offset` on, compared eight bytes at a time.
