@@ -10,7 +10,7 @@ import XCTest
 /// answers exactly as a full read does.
 final class ConfigSeenTests: XCTestCase {
     /// The sample's shop and a second project, exported whole.
-    func fleet(_ h: Harness) -> String {
+    static func fleet(_ h: Harness) -> String {
         h.sample()
         h.ok("project add blog --name Blog")
         h.ok("platform add ios -p blog --bundle-id com.example.blog")
@@ -19,6 +19,8 @@ final class ConfigSeenTests: XCTestCase {
         h.ok("export --all-projects -o \(path)")
         return path
     }
+
+    func fleet(_ h: Harness) -> String { ConfigSeenTests.fleet(h) }
 
     func notes(_ h: Harness) throws -> Int64? {
         try Connection(path: h.db, readOnly: true, create: false).scalar("SELECT count(*) FROM config_seen").intValue
@@ -254,12 +256,7 @@ final class ConfigSectionsPropertyTests: XCTestCase {
 
     func testAnyEditOfAFileReadsWithNotesAsWhole() throws {
         let h = Harness()
-        h.sample()
-        h.ok("project add blog --name Blog")
-        h.ok("platform add ios -p blog --bundle-id com.example.blog")
-        h.ok("version add 3.0 -p blog --platform ios --build 300 --released 2026-10-01T00:00:00Z --notes \"Posts\"")
-        let path = h.dir + "/fleet.relctl.json"
-        h.ok("export --all-projects -o \(path)")
+        let path = ConfigSeenTests.fleet(h)
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let cut = try XCTUnwrap(ConfigSections(original))
         let known = Dictionary(uniqueKeysWithValues: cut.projects.map { ($0.slug, ConfigSections.digest(original, $0.range)) })

@@ -32,8 +32,7 @@ public struct ConfigSections: Sendable {
 
     /// The SHA-256 of a section's bytes, in hex.
     public static func digest(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: Ed25519.sha256(bytes[range]).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        SHA256Digest.hex(Ed25519.sha256(bytes[range]))
     }
 
     /// The members of the object at `i`, which ends past it; nil when the
