@@ -264,10 +264,39 @@ extension Store {
         }.map { list[$0] }
     }
 
+    static let versionColumns = "id, platform_id, version, build, released_at, min_os, policy"
+
+    /// A platform's version spellings by id, read from the (platform, version)
+    /// index alone: a version's checks need no more, and a platform's rows lie
+    /// on as many pages as it has versions.
+    func versionSpellings(platform: Int64) throws -> [(id: Int64, version: Version)] {
+        try db.query("SELECT id, version FROM version WHERE platform_id = ?", [.int(platform)]).map { r in
+            do { return (r.int(0)!, try Version(r.text(1))) } catch let e as InputError {
+                throw badRow("version #\(r.int(0)!) of platform #\(platform)", e.message)
+            }
+        }
+    }
+
+    /// The platform's version with build `build`, if any (the build index).
+    func version(build: Int64, platform: Int64) throws -> VersionRecord? {
+        try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map(versionRecord)
+    }
+
+    /// Versions by id, in the platform's order (Store.sorted).
+    func versions(ids: [Int64]) throws -> [VersionRecord] {
+        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map(versionRecord) })
+    }
+
     /// The version spelled exactly `text` on a platform, with its notes; the
     /// error says which spellings the platform does have.
     public func version(_ text: String, on platform: PlatformRecord) throws -> VersionRecord {
         let wanted = try Version(text)
+        // Found by the index; the platform's every version only for the error.
+        if var exact = try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND version = ?",
+                                    [.int(platform.id), .text(text)]).first.map(versionRecord) {
+            exact.notes = try notes(version: exact.id)
+            return exact
+        }
         let all = try versions(platform: platform.id, withNotes: false)
         if var exact = all.first(where: { $0.version.text == text }) {
             exact.notes = try notes(version: exact.id)

@@ -12,8 +12,12 @@ extension Session {
         let names = platforms.map(\.name).joined(separator: ",")
         return try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
             try platforms.map { platform in
-                let existing = try store.versions(platform: platform.id, withNotes: false)
-                if existing.contains(where: { $0.version.text == version.text }) {
+                // Android's build order asks every version's build; elsewhere the spellings (an index holds
+                // them) and one build lookup do. The rows are read once, after (Session.lockoutsTouched).
+                let wholeRows = platform.isAndroid && build != nil
+                let existing = wholeRows ? try store.versions(platform: platform.id, withNotes: false) : []
+                let spelled = wholeRows ? existing.map { (id: $0.id, version: $0.version) } : try store.versionSpellings(platform: platform.id)
+                if spelled.contains(where: { $0.version.text == version.text }) {
                     // The values typed, so the fix pastes as it is; "--build N" only when none was.
                     // Not the release time: `version add` defaults it to now, and pasted it would move the release.
                     var typed = build.map { ["--build", String($0)] } ?? []
@@ -21,15 +25,21 @@ extension Session {
                     throw StoreError("\(platform.name) already has version \(version.text)\(platforms.count > 1 ? "; nothing was added" : "")",
                                      fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
                 }
-                try checkBuildFree(build, on: platform, among: existing, except: nil)
-                try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
+                if wholeRows {
+                    try checkBuildFree(build, on: platform, among: existing, except: nil)
+                    try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
+                } else if let b = build {
+                    try checkBuildFree(b, on: platform, among: try store.version(build: b, platform: platform.id).map { [$0] } ?? [], except: nil)
+                }
+                // Other spellings of the same version (2.1 beside 2.1.0), in the platform's order.
+                let siblings = try store.versions(ids: spelled.filter { $0.version == version }.map(\.id)).map(\.version.text)
                 try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
                            [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
                 if let notes {
                     try db.run("INSERT INTO note(version_id, locale, body) VALUES (?, ?, ?)",
                                [.int(db.lastInsertRowID), .text(notes.locale), .text(notes.text)])
                 }
-                return (platform.name, existing.filter { $0.version == version }.map(\.version.text))
+                return (platform.name, siblings)
             }
         }
     }
@@ -52,9 +62,14 @@ extension Session {
                             on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
         try change(Change(.versionEdit, project: project.slug, platforms: [platform.name], "version edit \(platform.name) \(text)"), now: now) {
             let v = try store.version(text, on: platform)
-            let existing = try store.versions(platform: platform.id, withNotes: false)
-            try checkBuildFree(build, on: platform, among: existing, except: v.id)
-            try checkBuildOrder(v.version, build ?? v.build, on: platform, among: existing, except: v.id)
+            // As `addVersion`: every version's row only for Android's build order.
+            if platform.isAndroid && (build ?? v.build) != nil {
+                let existing = try store.versions(platform: platform.id, withNotes: false)
+                try checkBuildFree(build, on: platform, among: existing, except: v.id)
+                try checkBuildOrder(v.version, build ?? v.build, on: platform, among: existing, except: v.id)
+            } else if let b = build {
+                try checkBuildFree(b, on: platform, among: try store.version(build: b, platform: platform.id).map { [$0] } ?? [], except: v.id)
+            }
             let released: Int64?
             switch release {
             case .keep: released = v.releasedAt

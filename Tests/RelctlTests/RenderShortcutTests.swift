@@ -1,6 +1,7 @@
 import XCTest
 @testable import RelctlCore
 @testable import RelctlModel
+@testable import RelctlStore
 
 /// The shortcuts publish takes for speed give what the general code gives:
 /// hand-written JSON against the JSON writer, byte readers against the
@@ -147,5 +148,43 @@ final class RenderShortcutTests: XCTestCase {
         XCTAssertThrowsError(try RetiredClient(file(list, tail: "}x"), memo: memo), "trailing bytes after a known list")
         XCTAssertThrowsError(try RetiredClient(file(String(list.dropLast())), memo: memo), "a list cut short")
         XCTAssertEqual(try RetiredClient(file(list), memo: memo).decide("1.0"), .required)
+    }
+
+    /// A band state's proof takes the records' verdicts on the newest OS from
+    /// the newest state (PlatformCheck's `newest`), and the status page a
+    /// band's readings from its state (PlatformState.bandStates): both as
+    /// the evaluator gives them, in every generated situation with OS bands.
+    func testBandShortcutsGiveWhatTheEvaluatorGives() throws {
+        var bandStates = 0
+        for seed in 0..<400 as Range<UInt64> {
+            let snapshot = FidelityScenarioTests.scenario(seed)
+            let evaluator = Evaluator(snapshot)
+            for p in snapshot.platforms {
+                for at in [FidelityScenarioTests.now, FidelityScenarioTests.now + 2 * FidelityScenarioTests.day] {
+                    let s = PlatformState(evaluator, p, at: at)
+                    for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
+                        let band = s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(evaluator, s.source, at: at, os: os)
+                        let shortcut = PlatformCheck(state: band, file: { _ in nil }, control: nil, newest: s)
+                        let general = PlatformCheck(state: band, file: { _ in nil }, control: nil)
+                        XCTAssertEqual(shortcut.onNewestOS, general.onNewestOS, "seed \(seed), \(p.name) on \(os)")
+                        bandStates += 1
+                    }
+                    // The bands the page reads are those it worked out itself, each verdict the evaluator's.
+                    let listed = s.bandStates.filter { $0.state != nil }
+                    let drawn = OSBands.of(s.platform, s.versions).filter { $0.os != nil && OSBands.populated($0, s.platform, s.versions) }
+                    XCTAssertEqual(listed.map(\.band.os), drawn.map(\.os), "seed \(seed)")
+                    for (band, state) in listed {
+                        let facts = Evaluator.PlatformFacts(snapshot, s.platform, at: at, os: band.os!)
+                        for (i, v) in s.versions.enumerated() where OSBands.installable(v, on: band.os!, s.platform) {
+                            let (a, b) = (state!.verdicts[i].1, evaluator.update(s.platform, v.release, at: at, facts: facts))
+                            XCTAssertEqual([a.kind.rawValue, a.decidedBy.rawValue, a.why, "\(a.target?.id ?? 0)", "\(a.deadline ?? 0)", "\(a.window?.id ?? 0)"],
+                                           [b.kind.rawValue, b.decidedBy.rawValue, b.why, "\(b.target?.id ?? 0)", "\(b.deadline ?? 0)", "\(b.window?.id ?? 0)"],
+                                           "seed \(seed), \(v.version.text) on \(band.os!)")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(bandStates, 300, "the situations draw OS bands")
     }
 }

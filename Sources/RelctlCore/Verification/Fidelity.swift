@@ -41,27 +41,29 @@ public enum Fidelity {
         // Installs control.json does not list are decided from what it carries.
         let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
         // Each platform on every OS band its versions draw, both sides of every minimum.
-        var asked: [PlatformState] = []
+        // With each, the state on the newest OS it is held to (`PlatformCheck.init`'s `newest`).
+        var asked: [PlatformState] = [], newest: [PlatformState?] = []
         for s in states {
-            asked.append(s)
+            asked.append(s); newest.append(nil)
             for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
                 // A band's own OS: its state is made already.
                 asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.source, at: s.at, os: os))
+                newest.append(s)
             }
         }
         // While a rollout divides installs, control.json answers both sides,
         // each checked by control.json alone; the files' own state by the rest.
-        var others: [(state: PlatformState, inside: Bool)] = []
+        var others: [(state: PlatformState, inside: Bool, newest: PlatformState?)] = []
         for s in states {
             guard let (outside, inside) = s.staged() else { continue }
             for (side, isIn) in [(outside, false), (inside, true)] {
-                others.append((side, isIn))
+                others.append((side, isIn, nil))
                 for case let os? in OSBands.probes(side.platform, side.versions) where side.versions.contains(where: { OSBands.installable($0, on: os, side.platform) }) {
-                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn))
+                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn, side))
                 }
             }
         }
-        let all = asked + others.map(\.state)
+        let all = asked + others.map(\.state), newestOf = newest + others.map(\.newest)
         // A platform's appcast is the same file for each of its OS bands: parsed once each.
         var feedPaths: [(path: String, platform: String)] = []
         for s in states where s.snapshot.project.formats.serves(Client.upgrader.format) {
@@ -74,7 +76,7 @@ public enum Fidelity {
         var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
         for (f, result) in zip(feedPaths, parsed) { if let result { feeds[f.path] = result } }
         let checks = Parallel.map(all.count, forEach) { i in
-            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded)
+            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: newestOf[i])
             check.feeds = feeds
             if i >= asked.count { check.otherSide = others[i - asked.count].inside }
             check.run()
@@ -200,7 +202,10 @@ struct PlatformCheck {
     /// (a set, as every probe asks: a scan each would cost the square of the versions).
     let recordedTexts: Set<String>
 
-    init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil) {
+    /// `newest`: the same platform's state on the newest OS at the same instant (Fidelity.run),
+    /// whose verdicts of the records are what a band state's are held to on the newest.
+    init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil,
+         newest: PlatformState? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
         recordedTexts = Set(state.versions.map(\.version.text))
         let probes = PlatformCheck.probes(state)
@@ -215,8 +220,12 @@ struct PlatformCheck {
             }
         }
         if let os = state.os {
-            let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
-            onNewestOS = rows.map { PlatformCheck.decision(state.evaluator.update(state.platform, $0.release, at: state.at, facts: facts).kind) }
+            // The records' verdicts on the newest OS are the newest state's: only the probes are worked out.
+            let known = newest.flatMap { n in n.os == nil && n.at == state.at && n.versions.count == state.versions.count ? n.verdicts : nil } ?? []
+            let facts = known.count == rows.count ? nil : Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
+            onNewestOS = rows.indices.map { i in
+                PlatformCheck.decision(i < known.count ? known[i].1.kind : state.evaluator.update(state.platform, rows[i].release, at: state.at, facts: facts!).kind)
+            }
             band = OSBands.band(of: os, in: OSBands.of(state.platform, state.versions)).label(state.platform.name)
         } else {
             onNewestOS = nil

@@ -103,8 +103,17 @@ public enum OSBands {
 
     /// How people name the OS of a platform.
     public static func osName(_ platform: String) -> String {
-        ["ios": "iOS", "ipados": "iPadOS", "macos": "macOS", "tvos": "tvOS", "watchos": "watchOS", "visionos": "visionOS",
-         "android": "Android API"][platform] ?? platform
+        // A switch, not a dictionary literal: the status page asks per version and band.
+        switch platform {
+        case "ios": return "iOS"
+        case "ipados": return "iPadOS"
+        case "macos": return "macOS"
+        case "tvos": return "tvOS"
+        case "watchos": return "watchOS"
+        case "visionos": return "visionOS"
+        case "android": return "Android API"
+        default: return platform
+        }
     }
 
     /// The top of a band in words: "16.x" below 17.0 (or 17), "25" below API 26,

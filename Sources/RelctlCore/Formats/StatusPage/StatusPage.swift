@@ -265,6 +265,9 @@ public enum StatusPage {
         let blocked = window != nil ? state.evaluator.maintenance(p, at: at) : nil
         // What older OS are told otherwise (control.json's byOs), by the version's index.
         let byOS = ControlFormat.byOS(state)
+        // Each band's name made once, not per version that reads otherwise there.
+        var labels: [String: String] = [:]
+        for entries in byOS.values { for e in entries where labels[e.band.os!] == nil { labels[e.band.os!] = e.band.label(p.name) } }
         for (index, (v, update)) in state.verdicts.enumerated().reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
@@ -281,7 +284,7 @@ public enum StatusPage {
             if let t = shown.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             if let d = shown.deadline { h.raw("<br><span class=\"mut\">required from "); h.time(d); h.raw("</span>") }
             for (band, verdict) in byOS[index] ?? [] where blocked == nil {
-                h.raw("<br><span class=\"mut os\">on "); h.text(band.label(p.name)); h.raw(": </span>"); h.verdict(verdict.kind)
+                h.raw("<br><span class=\"mut os\">on "); h.text(labels[band.os!]!); h.raw(": </span>"); h.verdict(verdict.kind)
                 if let t = verdict.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             }
             h.raw("</td>")
@@ -381,10 +384,15 @@ public enum StatusPage {
         }
         // Devices on an older OS may read otherwise (offered the newest they can install): listed where they do.
         if blocked == nil {
-            for band in OSBands.of(p, state.versions) where band.os != nil && OSBands.populated(band, p, state.versions) {
-                let os = band.os!, facts = Evaluator.PlatformFacts(state.snapshot, p, at: t, os: os)
-                for v in state.versions.reversed() where OSBands.installable(v, on: os, p) {
-                    add(evaluator.update(p, v.release, at: t, facts: facts), version: "\(v.label) on \(band.label(p.name))", other: nil, unless: newest[v.id])
+            // Now, each band's verdicts are its state's (PlatformState.bandStates); later, worked out here.
+            let bands: [(band: OSBand, state: PlatformState?)] = t == state.at && state.os == nil
+                ? state.bandStates.filter { $0.state != nil }
+                : OSBands.of(p, state.versions).filter { $0.os != nil && OSBands.populated($0, p, state.versions) }.map { ($0, nil) }
+            for (band, bandState) in bands {
+                let os = band.os!, facts = bandState == nil ? Evaluator.PlatformFacts(state.snapshot, p, at: t, os: os) : nil
+                let on = " on " + band.label(p.name)
+                for (i, v) in state.versions.enumerated().reversed() where OSBands.installable(v, on: os, p) {
+                    add(bandState?.verdicts[i].1 ?? evaluator.update(p, v.release, at: t, facts: facts!), version: v.label + on, other: nil, unless: newest[v.id])
                 }
             }
         }
