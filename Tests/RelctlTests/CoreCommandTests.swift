@@ -114,6 +114,29 @@ final class VersionCommandTests: XCTestCase {
         h.fails("version show 10.0 --platform ios", "no version 10.0")
     }
 
+    /// `version list --json` off a terminal writes its bytes directly: they
+    /// are what the listing's JSON value writes, for versions with and without
+    /// each field, notes that need escaping, and locales that change between versions.
+    func testVersionListBytesAreWhatItsJSONWrites() throws {
+        let now: Int64 = 1_790_000_000
+        let ios = PlatformRecord(id: 1, projectID: 1, name: "ios", bundleID: "b", appStoreID: "1", storeURL: nil, minOS: "15.0", force: nil, recommend: nil)
+        let android = PlatformRecord(id: 2, projectID: 1, name: "android", bundleID: "b", appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil)
+        let notes: [[String: String]] = [[:], ["en": "One"], ["en": "Two \"quoted\"\nline\\two", "tr": "Üç\u{2028}dört\u{7}"], ["tr": "x", "en": "y"], ["de": "z", "pt-BR": "w\n"]]
+        var rows: [(PlatformRecord, VersionRecord)] = []
+        for i in 0..<12 {
+            let v = VersionRecord(id: Int64(i + 1), platformID: i % 3 == 0 ? 2 : 1, version: try Version("\(i / 4).\(i % 4)"), build: i % 2 == 0 ? Int64(100 + i) : nil,
+                                  releasedAt: [nil, now - 86400, now + 86400][i % 3], minOS: i % 4 == 1 ? "16.\"4\"" : nil,
+                                  policy: i % 5 == 2 ? .force : nil, notes: notes[i % notes.count])
+            rows.append((i % 3 == 0 ? android : ios, v))
+        }
+        for n in [0, 1, rows.count] {
+            let shown = Array(rows.prefix(n))
+            var order: [String] = []
+            let general = JSON.object(["versions": .array(shown.map { VersionCommands.json($0.1, platform: $0.0.name, now: now, order: &order) })]).compactBytes()
+            XCTAssertEqual(String(decoding: VersionCommands.listBytes(shown, now: now), as: UTF8.self), String(decoding: general, as: UTF8.self), "\(n) versions")
+        }
+    }
+
     /// `version add` and `edit` check a platform's spellings and builds by
     /// its indexes and read its rows once, after the change: every refusal
     /// of the whole read still holds, every spelling of an equal version is

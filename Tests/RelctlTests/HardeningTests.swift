@@ -333,7 +333,13 @@ final class HardeningTests: XCTestCase {
     func testAFailedWriteToStdoutIsAFailure() throws {
         let h = Harness()
         h.sample()
-        for args in [["project", "list", "--json"], ["version", "list", "--platform", "ios"], ["__spec"]] {
+        // A listing past the output buffer (64 KiB) goes out in one write of its own: refused the same.
+        try Connection(path: h.db, readOnly: false, create: false).execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+            INSERT INTO version(platform_id, version, build) SELECT 1, '5.' || i, 5000 + i FROM n;
+            INSERT INTO note(version_id, locale, body) SELECT id, 'en', printf('%.300c', 'x') FROM version WHERE version LIKE '5.%';
+            """)
+        for args in [["project", "list", "--json"], ["version", "list", "--platform", "ios"], ["version", "list", "--platform", "ios", "--json"], ["__spec"]] {
             let p = Process(), err = Pipe()
             p.executableURL = URL(fileURLWithPath: Package.binary)
             p.arguments = ["--db", h.db] + args

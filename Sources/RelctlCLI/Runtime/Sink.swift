@@ -21,15 +21,26 @@ public final class Sink {
     }
 
     public func write(bytes more: [UInt8]) {
+        // A large document (a listing's JSON) goes out as it is, not copied into the buffer first.
+        if fd >= 0 && more.count > 1 << 16 {
+            flush()
+            writeOut(more)
+            return
+        }
         bytes.append(contentsOf: more)
         if fd >= 0 && bytes.count > 1 << 16 { flush() }
     }
 
     public func flush() {
         guard fd >= 0 else { return }
+        writeOut(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    private func writeOut(_ all: [UInt8]) {
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        while offset < all.count {
+            let n = all[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if failure == nil { failure = errno }
@@ -37,6 +48,5 @@ public final class Sink {
             }
             offset += n
         }
-        bytes.removeAll(keepingCapacity: true)
     }
 }
