@@ -220,7 +220,7 @@ extension Store {
     /// Every version of a platform, oldest first by the version ordering,
     /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
-        var list = try db.query("SELECT id, platform_id, version, build, released_at, min_os, policy FROM version WHERE platform_id = ?",
+        var list = try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ?",
                                 [.int(platform)]).map(versionRecord)
         if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
         return Store.sorted(list)
@@ -279,24 +279,18 @@ extension Store {
 
     /// The platform's version with build `build`, if any (the build index).
     func version(build: Int64, platform: Int64) throws -> VersionRecord? {
-        try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map(versionRecord)
+        try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map { try versionRecord($0).withoutNotes() }
     }
 
     /// Versions by id, in the platform's order (Store.sorted).
     func versions(ids: [Int64]) throws -> [VersionRecord] {
-        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map(versionRecord) })
+        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map { try versionRecord($0).withoutNotes() } })
     }
 
     /// The version spelled exactly `text` on a platform, with its notes; the
     /// error says which spellings the platform does have.
     public func version(_ text: String, on platform: PlatformRecord) throws -> VersionRecord {
         let wanted = try Version(text)
-        // Found by the index; the platform's every version only for the error.
-        if var exact = try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND version = ?",
-                                    [.int(platform.id), .text(text)]).first.map(versionRecord) {
-            exact.notes = try notes(version: exact.id)
-            return exact
-        }
         let all = try versions(platform: platform.id, withNotes: false)
         if var exact = all.first(where: { $0.version.text == text }) {
             exact.notes = try notes(version: exact.id)

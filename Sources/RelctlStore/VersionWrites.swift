@@ -13,7 +13,9 @@ extension Session {
         return try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
             try platforms.map { platform in
                 // Android's build order asks every version's build; elsewhere the spellings (an index holds
-                // them) and one build lookup do. The rows are read once, after (Session.lockoutsTouched).
+                // them) and one build lookup do. The rows are read whole once, after the insert, by the CLI's
+                // lockout check (Session.lockoutsTouched), which names a row damaged by hand before the commit;
+                // a refusal of the version itself (a spelling or build taken) may come first.
                 let wholeRows = platform.isAndroid && build != nil
                 let existing = wholeRows ? try store.versions(platform: platform.id, withNotes: false) : []
                 let spelled = wholeRows ? existing.map { (id: $0.id, version: $0.version) } : try store.versionSpellings(platform: platform.id)
@@ -32,7 +34,8 @@ extension Session {
                     try checkBuildFree(b, on: platform, among: try store.version(build: b, platform: platform.id).map { [$0] } ?? [], except: nil)
                 }
                 // Other spellings of the same version (2.1 beside 2.1.0), in the platform's order.
-                let siblings = try store.versions(ids: spelled.filter { $0.version == version }.map(\.id)).map(\.version.text)
+                let siblings = wholeRows ? existing.filter { $0.version == version }.map(\.version.text)
+                                         : try store.versions(ids: spelled.filter { $0.version == version }.map(\.id)).map(\.version.text)
                 try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
                            [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
                 if let notes {
@@ -61,8 +64,9 @@ extension Session {
     public func editVersion(_ text: String, build: Int64?, minOS: String?, release: ReleaseChange,
                             on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
         try change(Change(.versionEdit, project: project.slug, platforms: [platform.name], "version edit \(platform.name) \(text)"), now: now) {
+            // Reads the platform's every version (a row damaged by hand is named first), then as
+            // `addVersion`: every version again only for Android's build order.
             let v = try store.version(text, on: platform)
-            // As `addVersion`: every version's row only for Android's build order.
             if platform.isAndroid && (build ?? v.build) != nil {
                 let existing = try store.versions(platform: platform.id, withNotes: false)
                 try checkBuildFree(build, on: platform, among: existing, except: v.id)

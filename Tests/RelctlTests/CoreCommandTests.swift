@@ -137,11 +137,12 @@ final class VersionCommandTests: XCTestCase {
         }
     }
 
-    /// `version add` and `edit` check a platform's spellings and builds by
-    /// its indexes and read its rows once, after the change: every refusal
-    /// of the whole read still holds, every spelling of an equal version is
-    /// named, and a row damaged by hand stops the change, which leaves
-    /// nothing behind.
+    /// `version add` checks a platform's spellings and builds by its
+    /// indexes and reads its rows whole once, after the insert (Android's
+    /// build order aside): every refusal of the whole read still holds,
+    /// every spelling of an equal version is named, and a row damaged by
+    /// hand stops it, and every other version command, before anything is
+    /// committed.
     func testVersionWritesRefuseAsTheWholeReadDid() throws {
         let h = Harness()
         h.sample()
@@ -149,18 +150,22 @@ final class VersionCommandTests: XCTestCase {
         h.ok("version edit 1.1 --platform ios --build 111")
         h.fails("version add 2.1 --platform android --build 150", "would rank 2.1 below 2.0.0")
         h.ok("version add 2.0.0 --platform ios --build 201")
+        // Every other spelling named, in the platform's order (2.0 build 200 before 2.0.0 build 201).
         let both = h.ok("version add 2.0.0.0 --platform ios --build 202").err
-        XCTAssertTrue(both.contains("2.0.0.0 and 2.0 on ios differ only by trailing zeros"), both)
-        XCTAssertTrue(both.contains("2.0.0.0 and 2.0.0 on ios differ only by trailing zeros"), both)
+        let first = try XCTUnwrap(both.range(of: "2.0.0.0 and 2.0 on ios differ only by trailing zeros"), both)
+        let second = try XCTUnwrap(both.range(of: "2.0.0.0 and 2.0.0 on ios differ only by trailing zeros"), both)
+        XCTAssertLessThan(first.lowerBound, second.lowerBound, both)
         let db = try Connection(path: h.db, readOnly: false, create: false)
         for (damage, named) in [("UPDATE version SET policy = 'maybe' WHERE version = '1.0'", "policy 'maybe'"),
                                 ("UPDATE version SET version = '1.x' WHERE version = '1.1'", "component 'x'")] {
             try db.execute("BEGIN; \(damage); COMMIT")
-            for line in ["version add 3.0 --platform ios --build 300", "version edit 2.0 --platform ios --build 299"] {
+            for line in ["version add 3.0 --platform ios --build 300", "version edit 2.0 --platform ios --build 299", "version edit 2.0 --platform ios --build 200",
+                         "version show 2.0 --platform ios", "notes set 2.0 --platform ios --locale de Neu", "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z"] {
                 let r = h.fails(line, "has a bad row")
                 XCTAssertTrue(r.err.contains(named), "\(damage) → \(line): \(r.err)")
             }
             XCTAssertEqual(try db.scalar("SELECT count(*) FROM version WHERE version = '3.0' OR build = 299"), .int(0), damage)
+            XCTAssertEqual(try db.scalar("SELECT count(*) FROM note WHERE locale = 'de'"), .int(0), damage)
             try db.execute("UPDATE version SET policy = NULL WHERE version = '1.0'; UPDATE version SET version = '1.1' WHERE version = '1.x'")
         }
     }

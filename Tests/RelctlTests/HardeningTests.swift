@@ -339,6 +339,7 @@ final class HardeningTests: XCTestCase {
             INSERT INTO version(platform_id, version, build) SELECT 1, '5.' || i, 5000 + i FROM n;
             INSERT INTO note(version_id, locale, body) SELECT id, 'en', printf('%.300c', 'x') FROM version WHERE version LIKE '5.%';
             """)
+        XCTAssertGreaterThan(h.ok("--json version list --platform ios").out.utf8.count, 1 << 16, "the listing is past the buffer")
         for args in [["project", "list", "--json"], ["version", "list", "--platform", "ios"], ["version", "list", "--platform", "ios", "--json"], ["__spec"]] {
             let p = Process(), err = Pipe()
             p.executableURL = URL(fileURLWithPath: Package.binary)

@@ -169,6 +169,8 @@ final class RenderShortcutTests: XCTestCase {
                         XCTAssertEqual(shortcut.onNewestOS, general.onNewestOS, "seed \(seed), \(p.name) on \(os)")
                         bandStates += 1
                     }
+                    // The page's readings from the band states are those it works out for an instant not its state's own.
+                    XCTAssertEqual(StatusPage.readings(s, at: at), StatusPage.readings(PlatformState(evaluator, p, at: at - 1), at: at), "seed \(seed), \(p.name)")
                     // The bands the page reads are those it worked out itself, each verdict the evaluator's.
                     let listed = s.bandStates.filter { $0.state != nil }
                     let drawn = OSBands.of(s.platform, s.versions).filter { $0.os != nil && OSBands.populated($0, s.platform, s.versions) }

@@ -22,6 +22,7 @@ public final class Sink {
 
     public func write(bytes more: [UInt8]) {
         // A large document (a listing's JSON) goes out as it is, not copied into the buffer first.
+        // Tried even after a write that failed, as buffered bytes are: the first errno is what is reported.
         if fd >= 0 && more.count > 1 << 16 {
             flush()
             writeOut(more)

@@ -53,17 +53,18 @@ public enum Fidelity {
         }
         // While a rollout divides installs, control.json answers both sides,
         // each checked by control.json alone; the files' own state by the rest.
-        var others: [(state: PlatformState, inside: Bool, newest: PlatformState?)] = []
+        var others: [(state: PlatformState, inside: Bool)] = []
         for s in states {
             guard let (outside, inside) = s.staged() else { continue }
             for (side, isIn) in [(outside, false), (inside, true)] {
-                others.append((side, isIn, nil))
+                others.append((side, isIn))
                 for case let os? in OSBands.probes(side.platform, side.versions) where side.versions.contains(where: { OSBands.installable($0, on: os, side.platform) }) {
-                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn, side))
+                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn))
                 }
             }
         }
-        let all = asked + others.map(\.state), newestOf = newest + others.map(\.newest)
+        // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
+        let all = asked + others.map(\.state), newestOf = newest + [PlatformState?](repeating: nil, count: others.count)
         // A platform's appcast is the same file for each of its OS bands: parsed once each.
         var feedPaths: [(path: String, platform: String)] = []
         for s in states where s.snapshot.project.formats.serves(Client.upgrader.format) {
@@ -221,7 +222,9 @@ struct PlatformCheck {
         }
         if let os = state.os {
             // The records' verdicts on the newest OS are the newest state's: only the probes are worked out.
-            let known = newest.flatMap { n in n.os == nil && n.at == state.at && n.versions.count == state.versions.count ? n.verdicts : nil } ?? []
+            let known = newest.flatMap { n in
+                n.os == nil && n.at == state.at && n.platform.id == state.platform.id && n.versions.count == state.versions.count ? n.verdicts : nil
+            } ?? []
             let facts = known.count == rows.count ? nil : Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at)
             onNewestOS = rows.indices.map { i in
                 PlatformCheck.decision(i < known.count ? known[i].1.kind : state.evaluator.update(state.platform, rows[i].release, at: state.at, facts: facts!).kind)

@@ -267,7 +267,7 @@ public enum StatusPage {
         let byOS = ControlFormat.byOS(state)
         // Each band's name made once, not per version that reads otherwise there.
         var labels: [String: String] = [:]
-        for entries in byOS.values { for e in entries where labels[e.band.os!] == nil { labels[e.band.os!] = e.band.label(p.name) } }
+        for (band, _) in state.bandStates { if let os = band.os { labels[os] = band.label(p.name) } }
         for (index, (v, update)) in state.verdicts.enumerated().reversed() {
             for (i, (f, force)) in floors.enumerated().reversed() where Release.isBelow(v.release, f.release) {
                 floorRow(f, force)
