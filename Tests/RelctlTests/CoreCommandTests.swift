@@ -114,6 +114,28 @@ final class VersionCommandTests: XCTestCase {
         h.fails("version show 10.0 --platform ios", "no version 10.0")
     }
 
+    /// The user a change is logged under is looked up when a command first
+    /// writes, never for one that only reads (a reader's /etc/passwd was a
+    /// few percent of a completion callback).
+    func testTheUserIsLookedUpOnlyToWrite() throws {
+        let h = Harness()
+        h.sample()
+        var asked = 0
+        func run(_ line: String) -> Int32 {
+            let context = Context(env: h.env, clock: { [now = h.now] in now })
+            context.knownUser = nil
+            context.lookUpUser = { asked += 1; return "ada" }
+            return Runner.run(["--db", h.db] + Harness.split(line), context: context, tree: Relctl.tree)
+        }
+        for line in ["version list --platform ios --json", "status", "__complete projects", "log"] {
+            XCTAssertEqual(run(line), 0, line)
+        }
+        XCTAssertEqual(asked, 0, "a reading command looks nobody up")
+        XCTAssertEqual(run("version add 9.0 --platform ios --build 900 -q"), 0)
+        XCTAssertEqual(asked, 1)
+        XCTAssertEqual(try Connection(path: h.db, readOnly: true, create: false).scalar("SELECT user FROM audit ORDER BY id DESC LIMIT 1"), .text("ada"))
+    }
+
     /// `version list --json` off a terminal writes its bytes directly: they
     /// are what the listing's JSON value writes, for versions with and without
     /// each field, notes that need escaping, and locales that change between versions.

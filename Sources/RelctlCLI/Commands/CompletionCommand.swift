@@ -35,7 +35,7 @@ enum CompletionCommand {
             inv.out(Relctl.tree.model.visibleSubcommands.map { "\($0.name)\t\($0.abstract)\n" }.joined())
             return
         }
-        guard let store = try? Store(path: inv.dbPath, mode: .read, user: inv.context.user),
+        guard let store = try? Store(path: inv.dbPath, mode: .read, user: ""),
               // Versions of every platform when --platform names several ('all', 'ios,android').
               let values = try? candidates(kind, store: store, project: inv.value("project"),
                                            platform: inv.value("platform").flatMap { $0.lowercased() == Shared.allPlatforms || $0.contains(",") ? nil : $0 })

@@ -59,7 +59,7 @@ enum ConformanceCommand {
             }
         }
         func rendered(_ name: String, _ db: String, fixingSalts: Bool = false) throws -> (ProjectSnapshot, [UInt8]) {
-            let store = try Store(path: db, mode: .read, user: inv.context.user)
+            let store = try Store(path: db, mode: .read, user: "")
             var snapshot = try store.read { try store.zonedSnapshot(try store.requireProject("app")) }
             if fixingSalts { snapshot = ConformanceScenarios.fixedSalts(snapshot, scenario: name) }
             var warnings: [String] = []

@@ -11,7 +11,7 @@ enum InitCommand {
         let path = inv.dbPath
         if inv.dryRun {
             // Creating a file cannot be rolled back like a transaction: say what would happen instead.
-            let exists = (try? Store(path: path, mode: .read, user: inv.context.user)) != nil
+            let exists = (try? Store(path: path, mode: .read, user: "")) != nil
             // What a real init would print: whether it would create the database.
             inv.render(.object(["db": .string(path), "created": .bool(!exists), "schema": .int(Store.schemaVersion)])) { "" }
             inv.info(exists ? "\(path) is already a relctl database" : "would create \(path)")

@@ -5,7 +5,8 @@ import RelctlStore
 /// acts on: --project, else the default project, else the only one.
 extension Invocation {
     func store(_ mode: Store.Mode = .write) throws -> Store {
-        try Store(path: dbPath, mode: mode, user: context.user)
+        // A store opened to read writes no audit row: nobody is looked up for it.
+        try Store(path: dbPath, mode: mode, user: mode == .read ? "" : context.user)
     }
 
     /// The store, project and platform of a command that changes one platform.

@@ -26,7 +26,20 @@ public final class Context {
     }
     /// How long a publish waits for another one writing the same folder.
     public var publishLockWait = 10.0
-    public var user: String
+    /// Who makes a change, as the audit log names them: looked up (USER,
+    /// LOGNAME, then /etc/passwd) when first asked, which a command that only
+    /// reads never does.
+    public var user: String {
+        get {
+            if let knownUser { return knownUser }
+            let found = lookUpUser()
+            knownUser = found
+            return found
+        }
+        set { knownUser = newValue }
+    }
+    var knownUser: String?
+    var lookUpUser: () -> String = { "" }
     public var readStdin: () throws -> [UInt8]
     /// Reads one answer from the terminal (confirmations).
     public var readLine: () -> String?
@@ -36,7 +49,7 @@ public final class Context {
                 stdin: [UInt8] = []) {
         self.stdout = stdout; self.stderr = stderr; self.env = env; self.clock = clock
         self.stdinIsTerminal = false; self.stdoutIsTerminal = false; self.stderrIsTerminal = false
-        self.width = 80; self.user = user
+        self.width = 80; self.knownUser = user
         self.readStdin = { stdin }
         self.readLine = { nil }
     }
@@ -50,7 +63,9 @@ public final class Context {
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
             p += 1
         }
-        let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env, user: FileSystem.currentUser(env: env))
+        let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env)
+        c.knownUser = nil
+        c.lookUpUser = { FileSystem.currentUser(env: env) }
         c.stdinIsTerminal = isatty(0) == 1
         c.stdoutIsTerminal = isatty(1) == 1
         c.stderrIsTerminal = isatty(2) == 1
