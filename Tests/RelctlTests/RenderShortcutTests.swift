@@ -162,8 +162,8 @@ final class RenderShortcutTests: XCTestCase {
             for p in snapshot.platforms {
                 for at in [FidelityScenarioTests.now, FidelityScenarioTests.now + 2 * FidelityScenarioTests.day] {
                     let s = PlatformState(evaluator, p, at: at)
-                    for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
-                        let band = s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(evaluator, s.source, at: at, os: os)
+                    for band in Fidelity.onOtherOS(s) {
+                        let os = band.os!
                         let shortcut = PlatformCheck(state: band, file: { _ in nil }, control: nil, newest: s)
                         let general = PlatformCheck(state: band, file: { _ in nil }, control: nil)
                         XCTAssertEqual(shortcut.onNewestOS, general.onNewestOS, "seed \(seed), \(p.name) on \(os)")

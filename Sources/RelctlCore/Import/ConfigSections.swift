@@ -70,7 +70,7 @@ public struct ConfigSections: Sendable {
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (n, member) in top.enumerated() {
             if n > 0 { out.append(UInt8(ascii: ",")) }
-            JSON.string(member.name).writeCompact(to: &out)
+            JSON.quoteBytes(member.name, into: &out)
             out.append(UInt8(ascii: ":"))
             guard member.name == "projects" else { out += bytes[member.range]; continue }
             out.append(UInt8(ascii: "{"))
@@ -78,7 +78,7 @@ public struct ConfigSections: Sendable {
             for p in projects where !left.contains(p.slug) {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                JSON.string(p.slug).writeCompact(to: &out)
+                JSON.quoteBytes(p.slug, into: &out)
                 out.append(UInt8(ascii: ":"))
                 out += bytes[p.range]
             }

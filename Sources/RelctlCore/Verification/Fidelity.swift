@@ -40,31 +40,18 @@ public enum Fidelity {
             ?? bytes.map { bytes in Result { () throws(ClientFailure) in try ControlClient(bytes) } }
         // Installs control.json does not list are decided from what it carries.
         let decoded = decodeControl ? bytes.flatMap(ControlClient.decoded) : nil
-        // Each platform on every OS band its versions draw, both sides of every minimum.
-        // With each, the state on the newest OS it is held to (`PlatformCheck.init`'s `newest`).
-        var asked: [PlatformState] = [], newest: [PlatformState?] = []
-        for s in states {
-            asked.append(s); newest.append(nil)
-            for case let os? in OSBands.probes(s.platform, s.versions) where s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) {
-                // A band's own OS: its state is made already.
-                asked.append(s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.source, at: s.at, os: os))
-                newest.append(s)
-            }
-        }
+        // Each platform on every OS band its versions draw, with the state on the newest OS each is held to
+        // (`PlatformCheck.init`'s `newest`).
+        var asked: [(state: PlatformState, newest: PlatformState?)] = []
+        for s in states { asked += [(s, nil)] + onOtherOS(s).map { ($0, s) } }
         // While a rollout divides installs, control.json answers both sides,
         // each checked by control.json alone; the files' own state by the rest.
         var others: [(state: PlatformState, inside: Bool)] = []
         for s in states {
             guard let (outside, inside) = s.staged() else { continue }
-            for (side, isIn) in [(outside, false), (inside, true)] {
-                others.append((side, isIn))
-                for case let os? in OSBands.probes(side.platform, side.versions) where side.versions.contains(where: { OSBands.installable($0, on: os, side.platform) }) {
-                    others.append((side.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(side.evaluator, side.source, at: side.at, os: os), isIn))
-                }
-            }
+            for (side, isIn) in [(outside, false), (inside, true)] { others += [(side, isIn)] + onOtherOS(side).map { ($0, isIn) } }
         }
-        // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
-        let all = asked + others.map(\.state), newestOf = newest + [PlatformState?](repeating: nil, count: others.count)
+        let all = asked.map(\.state) + others.map(\.state)
         // A platform's appcast is the same file for each of its OS bands: parsed once each.
         var feedPaths: [(path: String, platform: String)] = []
         for s in states where s.snapshot.project.formats.serves(Client.upgrader.format) {
@@ -77,13 +64,23 @@ public enum Fidelity {
         var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
         for (f, result) in zip(feedPaths, parsed) { if let result { feeds[f.path] = result } }
         let checks = Parallel.map(all.count, forEach) { i in
-            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: newestOf[i])
+            // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
+            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: i < asked.count ? asked[i].newest : nil)
             check.feeds = feeds
             if i >= asked.count { check.otherSide = others[i - asked.count].inside }
             check.run()
             return (check.findings, check.decisions)
         }
         return (checks.flatMap(\.0), checks.reduce(0) { $0 + $1.1 })
+    }
+
+    /// `s` on each OS its versions' bands are probed at (both sides of every minimum) where some
+    /// version installs: a band's own state is made already.
+    static func onOtherOS(_ s: PlatformState) -> [PlatformState] {
+        OSBands.probes(s.platform, s.versions).compactMap { os in
+            guard let os, s.versions.contains(where: { OSBands.installable($0, on: os, s.platform) }) else { return nil }
+            return s.bandStates.lazy.compactMap(\.state).first { $0.os == os } ?? PlatformState(s.evaluator, s.source, at: s.at, os: os)
+        }
     }
 }
 
