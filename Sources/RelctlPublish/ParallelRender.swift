@@ -61,11 +61,15 @@ package enum ParallelRender {
         }
     }
 
-    /// Renders `count` projects in a pipeline: this thread reads each
+    /// Works on `count` projects in a pipeline: this thread reads each
     /// snapshot (`read`: the database connection is this thread's) and hands
-    /// it to the other cores, and between reads takes the finished projects
-    /// in order (`take`: staging writes files, on this thread only), so
-    /// reading, rendering and writing overlap. At most `window` projects are
+    /// it to the other cores (`work`: render a publish's files, or prove a
+    /// tree's), and between reads takes the finished projects in order
+    /// (`take`: staging writes files, on this thread only), so reading,
+    /// working and taking overlap. Each project is a task of its own on the
+    /// global queue, none of which waits for another: a task that waited
+    /// (a batch split over the cores from one) held a worker of the queue's
+    /// few, and verify ran on 1.2 of 2 cores. At most `window` projects are
     /// read and not yet taken, which bounds memory whatever the fleet's size.
     /// Projects read and not yet taken: eight per core, at most 64. With two,
     /// the cores stood idle whenever this thread was held up (a slow database
@@ -74,14 +78,15 @@ package enum ParallelRender {
     package static let window = min(64, max(8, 8 * cores))
     package static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    /// `read` gives a project's render when it was started before (a project
+    /// `read` gives a project's result when it was started before (a project
     /// changed since the last publish renders while the old index is read).
-    package static func pipeline(count: Int, window: Int, at: Int64, read: (Int) throws -> (ProjectSnapshot, page: Bool, started: Pending<RenderedProject>?),
-                         take: (Int, ProjectSnapshot, RenderedProject) throws -> Void) throws {
-        let finished = Mutex<[Int: RenderedProject]>([:])
+    package static func pipeline<Result: Sendable>(count: Int, window: Int, read: (Int) throws -> (ProjectSnapshot, started: Pending<Result>?),
+                                                   work: @escaping @Sendable (ProjectSnapshot) -> Result,
+                                                   take: (Int, ProjectSnapshot, Result) throws -> Void) throws {
+        let finished = Mutex<[Int: Result]>([:])
         let signal = DispatchSemaphore(value: 0)
         var waiting: [Int: ProjectSnapshot] = [:]
-        var started: [Int: Pending<RenderedProject>] = [:]
+        var started: [Int: Pending<Result>] = [:]
         var next = 0
         // Takes finished projects in order; with `wait`, waits for the next one first.
         func drain(wait: Bool) throws {
@@ -102,17 +107,15 @@ package enum ParallelRender {
         }
         for i in 0..<count {
             if waiting.count >= window { try drain(wait: true) }
-            let (snapshot, page, early) = try read(i)
+            let (snapshot, early) = try read(i)
             waiting[i] = snapshot
             if let early {
                 started[i] = early
                 try drain(wait: false)
                 continue
             }
-            // Fewer projects than cores: each one's platforms are rendered at once.
-            let alone = count < cores
             DispatchQueue.global().async {
-                let result = render(snapshot, at: at, page: page, alone: alone)
+                let result = work(snapshot)
                 finished.withLock { $0[i] = result }
                 signal.signal()
             }
@@ -121,20 +124,18 @@ package enum ParallelRender {
         while next < count { try drain(wait: true) }
     }
 
-    /// Checks several projects' files at once, one project per core: now
-    /// from DIR's files, and at the coming instants from the files a
-    /// publish then writes. Each project's findings are cut down to its
-    /// disagreements and distinct limits where they are found: a project's
-    /// run to thousands.
-    package static func verify(_ snapshots: [ProjectSnapshot], at: Int64, files: [String: [UInt8]]) -> [Verified] {
-        // Not concurrentPerform: verify calls this from a worker of the global queue (everyCore).
-        Parallel.map(snapshots.count, everyCore) { i in
-            let now = Fidelity.run(snapshots[i], at: at) { files[$0] }
-            let coming = Fidelity.sweep(snapshots[i], after: at)
-            let findings = Fidelity.merged(now: now.findings, coming: coming.findings)
-            return Verified(disagreements: findings.filter(\.isDisagreement), limits: Finding.distinctLimits(findings).map(\.limit),
-                            decisions: now.decisions + coming.decisions)
-        }
+    /// One project's files checked as verify checks them: now from DIR's
+    /// files, and at the coming instants from the files a publish then
+    /// writes. Its findings are cut down to its disagreements and distinct
+    /// limits here: a project's run to thousands.
+    /// `alone`: no other project is checked beside it, so its platforms and instants take the cores.
+    package static func verify(_ snapshot: ProjectSnapshot, at: Int64, files: [String: [UInt8]], alone: Bool) -> Verified {
+        let forEach = alone ? everyCore : Parallel.serial
+        let now = Fidelity.run(snapshot, at: at, forEach: forEach) { files[$0] }
+        let coming = Fidelity.sweep(snapshot, after: at, forEach: forEach)
+        let findings = Fidelity.merged(now: now.findings, coming: coming.findings)
+        return Verified(disagreements: findings.filter(\.isDisagreement), limits: Finding.distinctLimits(findings).map(\.limit),
+                        decisions: now.decisions + coming.decisions)
     }
 
     /// One project's proof, as verify keeps it.

@@ -152,11 +152,13 @@ public enum Publisher {
                 staging = stage
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
-                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, at: at, read: { i in
+                // Fewer projects than cores: each one's platforms are rendered at once.
+                let alone = toRender.count < ParallelRender.cores
+                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, read: { i in
                     let slug = toRender[i]
-                    if let (s, started) = early.removeValue(forKey: slug) { return (s, pages, started) }
-                    return (try snapshot(slug), pages, nil)
-                }, take: { i, snapshot, result in
+                    if let (s, started) = early.removeValue(forKey: slug) { return (s, started) }
+                    return (try snapshot(slug), nil)
+                }, work: { ParallelRender.render($0, at: at, page: pages, alone: alone) }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     request.progress?(i, toRender.count, slug)
                     rendered.append(slug)

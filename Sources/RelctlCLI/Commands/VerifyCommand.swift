@@ -74,29 +74,20 @@ enum VerifyCommand {
             let mine = projects.filter { published.contains($0.slug) }
             // Each signature against the project's trusted keys, as apps that pin them check it now.
             signatures = mine.filter { !$0.trustedKeys.isEmpty }.map { SignatureReport($0, root: root, files: files, at: inv.now) }
-            // In batches: one is checked on the other cores while this thread reads the next.
-            var checking: (batch: [ProjectRecord], results: Pending<[ParallelRender.Verified]>)? = nil
-            func take() {
-                guard let (batch, results) = checking else { return }
-                for (project, result) in zip(batch, results.value) {
-                    disagreements += result.disagreements
-                    limits += result.limits.map { (project.slug, $0) }
-                    decisions += result.decisions
-                }
-            }
-            for start in stride(from: 0, to: mine.count, by: 8) {
-                let batch = Array(mine[start..<min(start + 8, mine.count)])
+            // Each project is read here and checked on the other cores while the next is read.
+            let alone = mine.count < ParallelRender.cores
+            try ParallelRender.pipeline(count: mine.count, window: ParallelRender.window, read: { i in
                 // Read with the notes the files show now and at every coming instant the sweep looks at.
-                let snapshots = try batch.map { try store.zonedSnapshot($0, notesShownAt: at) }
-                for s in snapshots {
-                    for p in s.platforms where !p.storefronts.isEmpty {
-                        unserved += StoreCommands.targets(p, s, now: inv.now, at: inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
-                    }
+                let s = try store.zonedSnapshot(mine[i], notesShownAt: at)
+                for p in s.platforms where !p.storefronts.isEmpty {
+                    unserved += StoreCommands.targets(p, s, now: inv.now, at: inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
                 }
-                take()
-                checking = (batch, Pending { [files] in ParallelRender.verify(snapshots, at: at, files: files) })
-            }
-            take()
+                return (s, nil)
+            }, work: { [files] in ParallelRender.verify($0, at: at, files: files, alone: alone) }, take: { _, s, result in
+                disagreements += result.disagreements
+                limits += result.limits.map { (s.project.slug, $0) }
+                decisions += result.decisions
+            })
             return try TreeCurrency.Database.current(store)
         }
         // What the tree was published from is its state's record (index.json names no database):

@@ -11,9 +11,10 @@ public enum Fidelity {
     }
 
     /// The findings and how many client decisions were compared.
-    public static func run(_ snapshot: ProjectSnapshot, at: Int64, file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
+    public static func run(_ snapshot: ProjectSnapshot, at: Int64, forEach: ForEachIndex = Parallel.serial, file: @escaping (String) -> [UInt8]?)
+        -> (findings: [Finding], decisions: Int) {
         let evaluator = Evaluator(snapshot)
-        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, decodeControl: true, file: file)
+        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, forEach: forEach, decodeControl: true, file: file)
     }
 
     /// The same from the platforms' states the files were rendered from
