@@ -47,19 +47,8 @@ package enum ParallelRender {
                                limits: Finding.distinctLimits(findings).map(\.limit) + Signing.limits(snapshot, paths: files.map(\.path)), summary: summary)
     }
 
-    /// The calls spread over the cores, for the platforms of a project
-    /// rendered alone. Each call writes only its own result (ForEachIndex),
-    /// and all are done when this returns: the body may go to other threads.
-    package static let everyCore: ForEachIndex = { count, body in
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body
-            // Not concurrentPerform: called from a worker of the global queue, it ran every call on that one thread.
-            let group = DispatchGroup()
-            for i in 1..<max(1, count) { DispatchQueue.global().async(group: group) { body(i) } }
-            if count > 0 { body(0) }
-            group.wait()
-        }
-    }
+    /// The calls spread over the cores, for the platforms of a project rendered alone.
+    package static let everyCore = Parallel.everyCore
 
     /// Works on `count` projects in a pipeline: this thread reads each
     /// snapshot (`read`: the database connection is this thread's) and hands

@@ -215,38 +215,55 @@ extension Session {
             }
         }
         var out: [VersionRecord] = [], touched = Set<Int64>(), warnings: [String] = []
-        for w in wanted {
-            let id: Int64
-            let notesHad: [String: String]
-            if let v = byText[w.version.text] {
-                id = v.id
-                notesHad = v.notes
-                if v.build != w.build || v.releasedAt != w.releasedAt || v.minOS != w.minOS || v.policy != w.policy {
-                    try run("UPDATE version SET build = ?, released_at = ?, min_os = ?, policy = ? WHERE id = ?",
-                            [SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue), .int(id)])
-                }
-                if v.build != w.build { touched.insert(id) }
-            } else {
-                try run("INSERT INTO version(platform_id, version, build, released_at, min_os, policy) VALUES (?, ?, ?, ?, ?, ?)",
-                        [.int(platform.id), .text(w.version.text), SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue)])
-                id = db.lastInsertRowID
-                notesHad = [:]
-                touched.insert(id)
-            }
-            for locale in notesHad.keys where w.notes[locale] == nil {
-                try run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(id), .text(locale)])
-            }
+        func noted(_ w: VersionRecord, had: [String: String]) -> [(locale: String, body: String)] {
             var notes: [(locale: String, body: String)] = []
-            for (locale, body) in w.notes.sorted(by: { $0.key < $1.key }) where notesHad[locale] != body {
+            for (locale, body) in w.notes.sorted(by: { $0.key < $1.key }) where had[locale] != body {
                 if let warning = UserText.notesSizeWarning(body, platform: platform.name, version: w.version.text, locale: locale) { warnings.append(warning) }
                 notes.append((locale, body))
             }
-            try NoteRows.upsert(db, version: id, notes)
-            var v = w
-            v.id = id
-            v.platformID = platform.id
-            out.append(v)
+            return notes
         }
+        // A run of versions the platform does not have (all of them, for a
+        // platform the file creates) is made a slice at a time, then their
+        // notes: the same rows, ids and order of ids as one by one.
+        var fresh: [VersionRecord] = []
+        func makeFresh() throws {
+            guard !fresh.isEmpty else { return }
+            let ids = try NoteRows.insert(db, platform: platform.id, fresh)
+            var notes: [(version: Int64, locale: String, body: String)] = []
+            for (w, id) in zip(fresh, ids) {
+                notes += noted(w, had: [:]).map { (id, $0.locale, $0.body) }
+                var v = w
+                v.id = id
+                v.platformID = platform.id
+                out.append(v)
+                touched.insert(id)
+            }
+            try NoteRows.upsert(db, notes)
+            fresh = []
+        }
+        for w in wanted {
+            guard let v = byText[w.version.text] else {
+                fresh.append(w)
+                continue
+            }
+            try makeFresh()
+            let id = v.id
+            if v.build != w.build || v.releasedAt != w.releasedAt || v.minOS != w.minOS || v.policy != w.policy {
+                try run("UPDATE version SET build = ?, released_at = ?, min_os = ?, policy = ? WHERE id = ?",
+                        [SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue), .int(id)])
+            }
+            if v.build != w.build { touched.insert(id) }
+            for locale in v.notes.keys where w.notes[locale] == nil {
+                try run("DELETE FROM note WHERE version_id = ? AND locale = ?", [.int(id), .text(locale)])
+            }
+            try NoteRows.upsert(db, version: id, noted(w, had: v.notes))
+            var made = w
+            made.id = id
+            made.platformID = platform.id
+            out.append(made)
+        }
+        try makeFresh()
         return (out, touched, warnings)
     }
 }

@@ -29,7 +29,8 @@ extension Session {
     /// before relctl kept them): nothing tells its edits from the database's.
     public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64) throws -> [Drift] {
         guard !desired.lineage.isEmpty, !rows.isEmpty else { return [] }
-        var resolver = Lineage.Resolver(db: db, rows: rows)
+        // Read right after the change that made them, in this session.
+        var resolver = Lineage.Resolver(db: db, rows: rows, afterIsCurrent: true)
         var out: [Drift] = []
         for (index, row) in zip(rows.indices, rows) {
             guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }

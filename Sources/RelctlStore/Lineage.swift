@@ -87,15 +87,6 @@ public enum Lineage {
         return high
     }
 
-    static func chain(_ db: Connection, _ project: String, _ part: String) throws -> [Int64] {
-        guard let row = try db.query("SELECT chain FROM lineage WHERE project = ? AND part = ?", [.text(project), .text(part)]).first else { return [] }
-        guard let chain = decode(row.text(0)) else {
-            throw StoreError("the database has a bad row: lineage row \(project) \(part): its chain is not up to \(chainLength) revisions from 1 to \(maximum), newest first",
-                             hint: "correct that row (sqlite3) or restore the database from a backup")
-        }
-        return chain
-    }
-
     static func set(_ db: Connection, _ project: String, _ part: String, _ chain: [Int64]) throws {
         try db.run("INSERT INTO lineage(project, part, head, chain) VALUES (?, ?, ?, ?) ON CONFLICT(project, part) DO UPDATE SET head = excluded.head, chain = excluded.chain",
                    [.text(project), .text(part), .int(chain.first ?? 0), .text(encode(chain))])
@@ -113,20 +104,68 @@ public enum Lineage {
         var clock = try self.clock(db)
         if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
         guard clock < maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
+        let held = try chains(db, parts)
+        var stamped: [(project: String, part: String, chain: [Int64])] = []
+        stamped.reserveCapacity(parts.count)
         for (project, part) in parts {
-            let ours = try chain(db, project, part)
+            let ours = held[project]?[part] ?? []
             if let a = adopting, a.slug == project, !a.edited.contains(part), let theirs = a.chains[part], let head = theirs.first,
                head > (ours.first ?? 0), ours.first.map(theirs.contains) ?? true {
-                try set(db, project, part, theirs)
+                stamped.append((project, part, theirs))
             } else {
-                try set(db, project, part, joined(clock + 1, ours, adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? []))
+                stamped.append((project, part, joined(clock + 1, ours, adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? [])))
             }
+        }
+        try set(db, stamped)
+    }
+
+    /// The chains of these parts (each named once), read many at a time: an
+    /// apply into an empty database stamps a part per version, and a statement
+    /// per part read or written was a fifth of its statements.
+    static func chains(_ db: Connection, _ parts: [(String, String)]) throws -> [String: Chains] {
+        var out: [String: Chains] = [:]
+        var byProject: [String: [String]] = [:], order: [String] = []
+        for (project, part) in parts {
+            if byProject[project] == nil { order.append(project) }
+            byProject[project, default: []].append(part)
+        }
+        for project in order {
+            let wanted = byProject[project]!
+            for start in stride(from: 0, to: wanted.count, by: slice) {
+                let some = wanted[start..<min(start + slice, wanted.count)]
+                let marks = Array(repeating: "?", count: some.count).joined(separator: ", ")
+                for row in try db.query("SELECT part, chain FROM lineage WHERE project = ? AND part IN (\(marks))", [.text(project)] + some.map { .text($0) }) {
+                    let part = row.text(0)
+                    guard let chain = decode(row.text(1)) else {
+                        throw StoreError("the database has a bad row: lineage row \(project) \(part): its chain is not up to \(chainLength) revisions from 1 to \(maximum), newest first",
+                                         hint: "correct that row (sqlite3) or restore the database from a backup")
+                    }
+                    out[project, default: [:]][part] = chain
+                }
+            }
+        }
+        return out
+    }
+
+    /// Parts read or written in one statement: four values each, well under SQLite's limit of variables.
+    static let slice = 200
+
+    /// Sets each part's chain, many in one statement.
+    static func set(_ db: Connection, _ chains: [(project: String, part: String, chain: [Int64])]) throws {
+        for start in stride(from: 0, to: chains.count, by: slice) {
+            let some = chains[start..<min(start + slice, chains.count)]
+            var args: [SQLValue] = []
+            args.reserveCapacity(some.count * 4)
+            for c in some { args += [.text(c.project), .text(c.part), .int(c.chain.first ?? 0), .text(encode(c.chain))] }
+            let values = Array(repeating: "(?, ?, ?, ?)", count: some.count).joined(separator: ", ")
+            try db.run("INSERT INTO lineage(project, part, head, chain) VALUES \(values) ON CONFLICT(project, part) DO UPDATE SET head = excluded.head, chain = excluded.chain", args)
         }
     }
 
     /// The parts the rows of one change belong to, by project slug.
     static func touched(_ rows: [RowChange], _ db: Connection) throws -> [(String, String)] {
-        var resolver = Resolver(db: db, rows: rows)
+        // The rows were recorded from the database just now: what they are after is what it holds.
+        var resolver = Resolver(db: db, rows: rows, afterIsCurrent: true)
         var out: [(String, String)] = [], seen = Set<String>()
         var notesOf = Set<Int64>(), copiesOf = Set<Int64>()
         for row in rows {
@@ -151,18 +190,28 @@ public enum Lineage {
         /// Parents already looked up: an apply touches thousands of versions of a few platforms.
         var slugs: [Int64: String] = [:], platforms: [Int64: (slug: String, name: String)] = [:], versions: [Int64: (String, String)] = [:]
 
+        /// Rows as the change left them, by table and id, when they are what the database holds now.
+        var current: [String: [Int64: [String: JSON]?]] = [:]
+
         /// `rows`: the change's rows, whose images stand in for parents it removed.
-        init(db: Connection, rows: some Sequence<RowChange>) {
+        /// `afterIsCurrent`: the rows were recorded by the session just now, so the last
+        /// after image of each is the row as the database holds it, and is read instead of
+        /// it: the notes of an apply into an empty database name 40,000 versions it made.
+        init(db: Connection, rows: some Sequence<RowChange>, afterIsCurrent: Bool = false) {
             self.db = db
             for row in rows {
                 for image in [row.before, row.after].compactMap({ $0 }) {
                     if case .int(let id)? = image["id"] { images[row.table, default: [:]][id] = image }
                 }
+                guard afterIsCurrent, case .int(let id)? = (row.after ?? row.before)?["id"] else { continue }
+                // The last change of a row in the rows is what it is now; removed, the database is asked (as without).
+                current[row.table, default: [:]][id] = row.after
             }
         }
 
         func row(_ table: String, _ id: Int64?, _ columns: String) throws -> [String: JSON]? {
             guard let id else { return nil }
+            if let now = current[table]?[id] ?? nil { return now }
             if let found = try db.query("SELECT \(columns) FROM \(table) WHERE id = ?", [.int(id)]).first {
                 var out: [String: JSON] = [:]
                 for (i, name) in columns.split(separator: ",").map({ $0.trimmingSpaces() }).enumerated() {

@@ -50,6 +50,89 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(stored, notes)
     }
 
+    /// Versions a platform does not have are made a slice at a time (NoteRows), and
+    /// their notes many versions at a time, between versions it has: runs of 120 and
+    /// 130 across the slices of 100 versions and 200 notes, beside an existing
+    /// version whose notes change. Each version gets its own notes and build, the new
+    /// ones their ids in the file's order, and each its history (Lineage, stamped many
+    /// parts at a time) at the apply's revision.
+    func testRunsOfNewVersionsAreMadeInSlicesWithTheirOwnNotes() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("version add 1.0 --platform ios --build 10 --released 2026-01-01T00:00:00Z --notes First")
+        h.ok("version add 1.2 --platform ios --build 20 --released 2026-02-01T00:00:00Z --notes Third")
+        h.ok("export -o \(h.dir)/shop.json")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
+        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
+        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
+        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
+        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
+        var versions = try XCTUnwrap(ios["versions"] as? [String: Any])
+        var third = try XCTUnwrap(versions["1.2"] as? [String: Any])
+        third["notes"] = ["en": "Third, again", "de": "Dritte"]
+        versions["1.2"] = third
+        let made = (0..<120).map { (text: "1.1.\($0)", build: 1_100 + $0) } + (0..<130).map { (text: "1.3.\($0)", build: 1_300 + $0) }
+        for v in made {
+            versions[v.text] = ["build": v.build, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(),
+                                "notes": ["en": "notes of \(v.text)", "de": "Notizen zu \(v.text)"]]
+        }
+        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
+        file["projects"] = projects
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/more.json"))
+
+        h.ok("apply \(h.dir)/more.json --yes -q")
+        for v in made + [(text: "1.2", build: 20)] {
+            let shown = try XCTUnwrap(h.ok("version show \(v.text) --platform ios --json").json as? [String: Any], v.text)
+            XCTAssertEqual(shown["build"] as? Int, v.build, v.text)
+            let notes = shown["notes"] as? [String: [String]]
+            XCTAssertEqual(notes, v.text == "1.2" ? ["en": ["Third, again"], "de": ["Dritte"]] : ["en": ["notes of \(v.text)"], "de": ["Notizen zu \(v.text)"]], v.text)
+        }
+        XCTAssertTrue(h.ok("plan \(h.dir)/more.json").out.hasPrefix("no changes"), "every version and note was written as the file says")
+        let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)")
+        let byID = try Proc.run(shell, [h.db, "SELECT version FROM version ORDER BY id"]).out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(byID, ["1.0", "1.2"] + made.map(\.text), "the versions made are numbered in the file's order")
+        let stamped = try Proc.run(shell, [h.db, "SELECT count(*) FROM lineage WHERE project = 'shop' AND part LIKE 'ios/1.%' AND head = (SELECT max(head) FROM lineage)"]).out
+        XCTAssertEqual(stamped, "\(made.count + 1)\n", "each version made, and 1.2, has the apply's revision in its history")
+    }
+
+    /// A change of thousands of rows is read back on every core (Store.rowChanges):
+    /// the same rows as the log shows them, and of two damaged rows the first is named.
+    func testALargeChangeIsReadBackWholeAndItsFirstBadRowNamed() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("export -o \(h.dir)/shop.json")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
+        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
+        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
+        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
+        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
+        var versions: [String: Any] = [:]
+        for k in 0..<1_400 {
+            versions["2.\(k)"] = ["build": 2_000 + k, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(), "notes": ["en": "en \(k)", "de": "de \(k)"]]
+        }
+        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
+        file["projects"] = projects
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/many.json"))
+        h.ok("apply \(h.dir)/many.json --yes -q")
+
+        let entry = try XCTUnwrap(((h.ok("log --limit 1 --json").json as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        let changes = try XCTUnwrap(entry["changes"] as? [[String: Any]])
+        XCTAssertEqual(changes.count, 1_400 * 3, "every version and both notes of each")
+        XCTAssertEqual(changes.filter { ($0["table"] as? String) == "note" }.compactMap { ($0["after"] as? [String: Any])?["body"] as? String }.sorted(),
+                       (0..<1_400).flatMap { ["en \($0)", "de \($0)"] }.sorted())
+        // In order: the versions made, table by table, in key order (ChangeCapture.record).
+        let versionKeys = changes.filter { ($0["table"] as? String) == "version" }.compactMap { ($0["key"] as? [Int])?.first }
+        XCTAssertEqual(versionKeys.count, 1_400)
+        XCTAssertEqual(versionKeys, versionKeys.sorted())
+        let id = try XCTUnwrap(entry["id"] as? Int)
+        try sqlite3(h, "UPDATE audit_change SET after = 'x' WHERE audit_id = \(id) AND seq IN (3000, 4000)")
+        h.fails("log --limit 1", "bad row: audit_change row 3000 of audit entry #\(id): its after is not a JSON object")
+    }
+
     /// export → apply on an empty database → export gives the same bytes; applying again changes and logs nothing.
     func testRoundTripThroughAnEmptyDatabase() throws {
         let h = Harness()
