@@ -11,7 +11,8 @@ import Glibc
 /// entries each project leaves for the index pin pages between them).
 /// Handed back every 64 projects (and once more before the index is made
 /// when more rendered since), a first publish of a thousand projects peaks
-/// 4 to 6 MB lower (docs/performance.md).
+/// 4 to 6 MB lower; every 128 runs let go while the index is written over
+/// them, and once after it, 20 MB lower (docs/performance.md).
 enum FreedMemory {
     static func handBack() {
         #if canImport(Glibc)

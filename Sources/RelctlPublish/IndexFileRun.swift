@@ -38,6 +38,19 @@ public struct IndexFileRun {
         self.count = count
     }
 
+    /// Its bytes let go once copied into the index written (IndexFormat.locate),
+    /// which holds them again (`held(in:)`); its entries' places kept, from 0.
+    private(set) var isHollow = false
+    private var hollowCount = 0
+
+    func hollow() -> IndexFileRun {
+        var run = IndexFileRun(key: key, bytes: [], starts: cutAt.map { $0.map { $0 - bytes.startIndex } }, count: count)
+        run.isWritten = isWritten
+        run.isHollow = true
+        run.hollowCount = bytes.count
+        return run
+    }
+
     func written(_ written: Bool) -> IndexFileRun {
         var run = self
         run.isWritten = written
@@ -45,9 +58,10 @@ public struct IndexFileRun {
     }
 
     /// The same run over the same bytes held elsewhere (`bytes`, equal to its
-    /// own: PublishedIndex.hold), its entries where they were.
+    /// own: PublishedIndex.hold, or its copy in the index written from a
+    /// hollow run), its entries where they were.
     func held(in bytes: ArraySlice<UInt8>) -> IndexFileRun {
-        assert(bytes.elementsEqual(self.bytes), "a run held over other bytes")
+        assert(isHollow ? bytes.count == hollowCount : bytes.elementsEqual(self.bytes), "a run held over other bytes")
         let shift = bytes.startIndex - self.bytes.startIndex
         var run = IndexFileRun(key: key, bytes: bytes, starts: cutAt.map { $0.map { $0 + shift } }, count: count)
         run.isWritten = isWritten

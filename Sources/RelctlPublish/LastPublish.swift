@@ -37,8 +37,19 @@ package struct LastPublish: Equatable {
         let projects = JSON.object(projects.mapValues { .array([.int($0.revision), .optional($0.edits)] + ($0.vouched ? [] : [.bool(false)])) })
         let head = JSON.fields([("edits", .int(edits)), ("generator", .string(generator)), ("index", .optional(indexSha256)),
                                 ("nextChange", NextChange.json(nextChange)), ("projects", projects),
-                                ("validFrom", .optional(validFrom)), ("warnings", .array(warnings.map { .string($0) })), ("limits", .raw(limits))])
-        return Array(head.compactBytes().dropLast())
+                                ("validFrom", .optional(validFrom)), ("warnings", .array(warnings.map { .string($0) })), ("limits", .raw([]))])
+        // The limits, most of it, appended where `.raw` would write them, not copied twice more.
+        var out: [UInt8] = []
+        out.reserveCapacity(limits.count + 4096)
+        head.writeCompact(to: &out)
+        out.removeLast()  // the closing brace, after the empty limits
+        out.append(contentsOf: limits)
+        out.append(125)
+        assert(out == Array(JSON.fields([("edits", .int(edits)), ("generator", .string(generator)), ("index", .optional(indexSha256)),
+                                          ("nextChange", NextChange.json(nextChange)), ("projects", projects), ("validFrom", .optional(validFrom)),
+                                          ("warnings", .array(warnings.map { .string($0) })), ("limits", .raw(limits))]).compactBytes().dropLast()),
+               "the record is not what .fields writes")
+        return out
     }
 
     /// What `bytes` wrote; nil for anything else. Where the limits come

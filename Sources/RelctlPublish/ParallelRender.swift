@@ -50,6 +50,13 @@ package enum ParallelRender {
     /// The calls spread over the cores, for the platforms of a project rendered alone.
     package static let everyCore = Parallel.everyCore
 
+    /// Projects read and not yet taken: eight per core, at most 64. With two,
+    /// the cores stood idle whenever this thread was held up (a slow database
+    /// page, a full write-behind queue); each holds its files in memory,
+    /// under a megabyte at the benchmark fleet's shape.
+    package static let window = min(64, max(8, 8 * cores))
+    package static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
     /// Works on `count` projects in a pipeline: this thread reads each
     /// snapshot (`read`: the database connection is this thread's) and hands
     /// it to the other cores (`work`: render a publish's files, or prove a
@@ -60,13 +67,6 @@ package enum ParallelRender {
     /// (a batch split over the cores from one) held a worker of the queue's
     /// few, and verify ran on 1.2 of 2 cores. At most `window` projects are
     /// read and not yet taken, which bounds memory whatever the fleet's size.
-    /// Projects read and not yet taken: eight per core, at most 64. With two,
-    /// the cores stood idle whenever this thread was held up (a slow database
-    /// page, a full write-behind queue); each holds its files in memory,
-    /// under a megabyte at the benchmark fleet's shape.
-    package static let window = min(64, max(8, 8 * cores))
-    package static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-
     /// `read` gives a project's result when it was started before (a project
     /// changed since the last publish renders while the old index is read).
     package static func pipeline<Result: Sendable>(count: Int, window: Int, read: (Int) throws -> (ProjectSnapshot, started: Pending<Result>?),

@@ -204,9 +204,10 @@ public enum Publisher {
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             if rendered.count > 64 && rendered.count % 64 != 0 { FreedMemory.handBack() }
-            let indexFile = IndexFormat.located(index)
+            let indexFile = IndexFormat.locate(&index)
             tally(try stage.stage("index.json", indexFile.bytes), "index.json")
-            index.hold(runsIn: indexFile.bytes, at: indexFile.runs)
+            // What the runs left, handed back before the state is worked out beside the commit.
+            if rendered.count > 64 { FreedMemory.handBack() }
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).
@@ -257,8 +258,15 @@ public enum Publisher {
         let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
         let new = limits.filter { !known.contains(limitKey($0.project, $0.limit)) }
         let seeAll = "each project's: relctl status -p SLUG; every one: relctl verify \(dir.shellWord) --json"
-        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new, seeAll: seeAll).map { "not carried: " + $0 },
-                Array(JSON.array(limits.map { FindingsReport.json(project: $0.project, $0.limit) }).compactBytes().dropLast()))
+        // The array written a limit at a time: for a thousand projects, the whole
+        // array as JSON values at once was megabytes of a publish's peak.
+        var bytes: [UInt8] = [91]
+        for (i, l) in limits.enumerated() {
+            if i > 0 { bytes.append(44) }
+            FindingsReport.json(project: l.project, l.limit).writeCompact(to: &bytes)
+        }
+        bytes.append(93)
+        return (published.flatMap(\.1.warnings) + FindingsReport.limitLines(new, seeAll: seeAll).map { "not carried: " + $0 }, bytes)
     }
 
     /// The outcome of a publish with nothing to do, found without rendering

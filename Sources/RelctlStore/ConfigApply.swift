@@ -225,7 +225,10 @@ extension Session {
         }
         // A run of versions the platform does not have (all of them, for a
         // platform the file creates) is made a slice at a time, then their
-        // notes: the same rows, ids and order of ids as one by one.
+        // notes: the same rows, ids and order of ids as one by one. Where the
+        // change notes every row it makes (no marks: ChangeCapture.begin), the
+        // log lists them in the order made, so they are made one by one, as before.
+        let inRuns = try db.scalar("SELECT version_mark IS NOT NULL FROM capture_on").intValue == 1
         var fresh: [VersionRecord] = []
         func makeFresh() throws {
             guard !fresh.isEmpty else { return }
@@ -245,6 +248,7 @@ extension Session {
         for w in wanted {
             guard let v = byText[w.version.text] else {
                 fresh.append(w)
+                if !inRuns { try makeFresh() }
                 continue
             }
             try makeFresh()

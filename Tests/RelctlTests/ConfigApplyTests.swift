@@ -97,6 +97,34 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(stamped, "\(made.count + 1)\n", "each version made, and 1.2, has the apply's revision in its history")
     }
 
+    /// On a database whose change capture notes every row (an orphan row left
+    /// by hand: no marks, ChangeCapture.begin), the log lists the rows made in
+    /// the order made: each new version, then its notes, as one by one.
+    func testWithoutMarksNewVersionsAreLoggedInTheOrderMade() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("export -o \(h.dir)/shop.json")
+        try sqlite3(h, "INSERT INTO note(version_id, locale, body) VALUES (999, 'en', 'orphan')")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
+        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
+        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
+        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
+        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
+        var versions: [String: Any] = [:]
+        for k in 1...3 {
+            versions["1.\(k)"] = ["build": k, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(), "notes": ["en": "en \(k)", "de": "de \(k)"]]
+        }
+        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
+        file["projects"] = projects
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/three.json"))
+        h.ok("apply \(h.dir)/three.json --yes -q")
+        let entry = try XCTUnwrap(((h.ok("log --limit 1 --json").json as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        let tables = try XCTUnwrap(entry["changes"] as? [[String: Any]]).compactMap { $0["table"] as? String }
+        XCTAssertEqual(tables, Array(repeating: ["version", "note", "note"], count: 3).flatMap { $0 })
+    }
+
     /// A change of thousands of rows is read back on every core (Store.rowChanges):
     /// the same rows as the log shows them, and of two damaged rows the first is named.
     func testALargeChangeIsReadBackWholeAndItsFirstBadRowNamed() throws {

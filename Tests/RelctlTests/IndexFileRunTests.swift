@@ -138,7 +138,8 @@ final class IndexFileRunTests: XCTestCase {
             }
             var out: [UInt8] = Array("{\"files\":".utf8)
             let start = out.count
-            let ranges = IndexFormat.files(fresh, carried: carried, into: &out)
+            var kept = carried
+            let ranges = IndexFormat.files(fresh, carried: &kept, letGo: false, into: &out)
             let list = start..<out.count
             out.append(125)
             let taken = try XCTUnwrap(IndexFileRun.recorded(out, list: list, runs: ranges), "round \(round)")
