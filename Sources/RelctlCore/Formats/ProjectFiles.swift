@@ -1,5 +1,3 @@
-import Dispatch
-
 /// One published file: its path under DIR and its bytes.
 public struct PublishedFile: Sendable {
     public var path: String
@@ -26,19 +24,6 @@ public typealias ForEachIndex = @Sendable (_ count: Int, _ body: (Int) -> Void) 
 
 public enum Parallel {
     public static let serial: ForEachIndex = { count, body in for i in 0..<count { body(i) } }
-
-    /// The calls spread over the cores. Each call writes only its own result
-    /// (ForEachIndex), and all are done when this returns: the body may go to other threads.
-    public static let everyCore: ForEachIndex = { count, body in
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body
-            // Not concurrentPerform: called from a worker of the global queue, it ran every call on that one thread.
-            let group = DispatchGroup()
-            for i in 1..<max(1, count) { DispatchQueue.global().async(group: group) { body(i) } }
-            if count > 0 { body(0) }
-            group.wait()
-        }
-    }
 
     /// `f` of every index below `count`, in index order, through `forEach`.
     public static func map<T>(_ count: Int, _ forEach: ForEachIndex, _ f: (Int) -> T) -> [T] {
