@@ -24,30 +24,45 @@ final class ConfigApplyTests: XCTestCase {
         h.ok("project add shop --name Shop")
         h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
         h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z")
-        h.ok("export -o \(h.dir)/shop.json")
-        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
         let letters = "abcdefghij".map(String.init)
         let tags = letters.flatMap { a in letters.flatMap { b in letters.map { c in a + b + c } } }.prefix(450)
         var notes: [String: String] = [:]
         for t in tags { notes[t] = "notes in \(t)" }
+        let path = try shopFile(h, "notes.json") { versions in
+            var one = try XCTUnwrap(versions["1.0"] as? [String: Any])
+            one["notes"] = notes
+            versions["1.0"] = one
+        }
+
+        h.ok("apply \(path) --yes -q")
+        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale eej").out, "notes in eej\n", "the last of the third slice")
+        XCTAssertTrue(h.ok("plan \(path)").out.hasPrefix("no changes"), "every note was written as the file says")
+        h.ok("export -o \(h.dir)/again.json")
+        let again = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/again.json"))) as? [String: Any])
+        let stored = ((((again["projects"] as? [String: Any])?["shop"] as? [String: Any])?["platforms"] as? [String: Any])?["ios"] as? [String: Any]).flatMap { (($0["versions"] as? [String: Any])?["1.0"] as? [String: Any])?["notes"] as? [String: String] }
+        XCTAssertEqual(stored, notes)
+    }
+
+    /// shop's file as exported, with its iOS versions as `edit` makes them, written to DIR/NAME.
+    func shopFile(_ h: Harness, _ name: String, _ edit: (inout [String: Any]) throws -> Void) throws -> String {
+        h.ok("export -o \(h.dir)/shop.json")
+        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
         var projects = try XCTUnwrap(file["projects"] as? [String: Any])
         var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
         var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
         var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
         var versions = try XCTUnwrap(ios["versions"] as? [String: Any])
-        var one = try XCTUnwrap(versions["1.0"] as? [String: Any])
-        one["notes"] = notes
-        versions["1.0"] = one; ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
+        try edit(&versions)
+        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
         file["projects"] = projects
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/notes.json"))
+        let path = "\(h.dir)/\(name)"
+        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: path))
+        return path
+    }
 
-        h.ok("apply \(h.dir)/notes.json --yes -q")
-        XCTAssertEqual(h.ok("notes show 1.0 --platform ios --locale eej").out, "notes in eej\n", "the last of the third slice")
-        XCTAssertTrue(h.ok("plan \(h.dir)/notes.json").out.hasPrefix("no changes"), "every note was written as the file says")
-        h.ok("export -o \(h.dir)/again.json")
-        let again = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/again.json"))) as? [String: Any])
-        let stored = ((((again["projects"] as? [String: Any])?["shop"] as? [String: Any])?["platforms"] as? [String: Any])?["ios"] as? [String: Any]).flatMap { (($0["versions"] as? [String: Any])?["1.0"] as? [String: Any])?["notes"] as? [String: String] }
-        XCTAssertEqual(stored, notes)
+    /// A version as a file writes it, with notes in English and German.
+    static func fileVersion(build: Int, _ en: String, _ de: String) -> [String: Any] {
+        ["build": build, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(), "notes": ["en": en, "de": de]]
     }
 
     /// Versions a platform does not have are made a slice at a time (NoteRows), and
@@ -63,33 +78,22 @@ final class ConfigApplyTests: XCTestCase {
         h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
         h.ok("version add 1.0 --platform ios --build 10 --released 2026-01-01T00:00:00Z --notes First")
         h.ok("version add 1.2 --platform ios --build 20 --released 2026-02-01T00:00:00Z --notes Third")
-        h.ok("export -o \(h.dir)/shop.json")
-        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
-        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
-        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
-        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
-        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
-        var versions = try XCTUnwrap(ios["versions"] as? [String: Any])
-        var third = try XCTUnwrap(versions["1.2"] as? [String: Any])
-        third["notes"] = ["en": "Third, again", "de": "Dritte"]
-        versions["1.2"] = third
         let made = (0..<120).map { (text: "1.1.\($0)", build: 1_100 + $0) } + (0..<130).map { (text: "1.3.\($0)", build: 1_300 + $0) }
-        for v in made {
-            versions[v.text] = ["build": v.build, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(),
-                                "notes": ["en": "notes of \(v.text)", "de": "Notizen zu \(v.text)"]]
+        let more = try shopFile(h, "more.json") { versions in
+            var third = try XCTUnwrap(versions["1.2"] as? [String: Any])
+            third["notes"] = ["en": "Third, again", "de": "Dritte"]
+            versions["1.2"] = third
+            for v in made { versions[v.text] = Self.fileVersion(build: v.build, "notes of \(v.text)", "Notizen zu \(v.text)") }
         }
-        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
-        file["projects"] = projects
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/more.json"))
 
-        h.ok("apply \(h.dir)/more.json --yes -q")
+        h.ok("apply \(more) --yes -q")
         for v in made + [(text: "1.2", build: 20)] {
             let shown = try XCTUnwrap(h.ok("version show \(v.text) --platform ios --json").json as? [String: Any], v.text)
             XCTAssertEqual(shown["build"] as? Int, v.build, v.text)
             let notes = shown["notes"] as? [String: [String]]
             XCTAssertEqual(notes, v.text == "1.2" ? ["en": ["Third, again"], "de": ["Dritte"]] : ["en": ["notes of \(v.text)"], "de": ["Notizen zu \(v.text)"]], v.text)
         }
-        XCTAssertTrue(h.ok("plan \(h.dir)/more.json").out.hasPrefix("no changes"), "every version and note was written as the file says")
+        XCTAssertTrue(h.ok("plan \(more)").out.hasPrefix("no changes"), "every version and note was written as the file says")
         let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)")
         let byID = try Proc.run(shell, [h.db, "SELECT version FROM version ORDER BY id"]).out.split(separator: "\n").map(String.init)
         XCTAssertEqual(byID, ["1.0", "1.2"] + made.map(\.text), "the versions made are numbered in the file's order")
@@ -105,21 +109,11 @@ final class ConfigApplyTests: XCTestCase {
         h.ok("init")
         h.ok("project add shop --name Shop --locales en,de")
         h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
-        h.ok("export -o \(h.dir)/shop.json")
         try sqlite3(h, "INSERT INTO note(version_id, locale, body) VALUES (999, 'en', 'orphan')")
-        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
-        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
-        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
-        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
-        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
-        var versions: [String: Any] = [:]
-        for k in 1...3 {
-            versions["1.\(k)"] = ["build": k, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(), "notes": ["en": "en \(k)", "de": "de \(k)"]]
+        let three = try shopFile(h, "three.json") { versions in
+            for k in 1...3 { versions["1.\(k)"] = Self.fileVersion(build: k, "en \(k)", "de \(k)") }
         }
-        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
-        file["projects"] = projects
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/three.json"))
-        h.ok("apply \(h.dir)/three.json --yes -q")
+        h.ok("apply \(three) --yes -q")
         let entry = try XCTUnwrap(((h.ok("log --limit 1 --json").json as? [String: Any])?["entries"] as? [[String: Any]])?.first)
         let tables = try XCTUnwrap(entry["changes"] as? [[String: Any]]).compactMap { $0["table"] as? String }
         XCTAssertEqual(tables, Array(repeating: ["version", "note", "note"], count: 3).flatMap { $0 })
@@ -132,20 +126,10 @@ final class ConfigApplyTests: XCTestCase {
         h.ok("init")
         h.ok("project add shop --name Shop --locales en,de")
         h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
-        h.ok("export -o \(h.dir)/shop.json")
-        var file = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(h.dir)/shop.json"))) as? [String: Any])
-        var projects = try XCTUnwrap(file["projects"] as? [String: Any])
-        var shop = try XCTUnwrap(projects["shop"] as? [String: Any])
-        var platforms = try XCTUnwrap(shop["platforms"] as? [String: Any])
-        var ios = try XCTUnwrap(platforms["ios"] as? [String: Any])
-        var versions: [String: Any] = [:]
-        for k in 0..<1_400 {
-            versions["2.\(k)"] = ["build": 2_000 + k, "released": "2026-03-01T00:00:00Z", "minOs": NSNull(), "pin": NSNull(), "notes": ["en": "en \(k)", "de": "de \(k)"]]
+        let many = try shopFile(h, "many.json") { versions in
+            for k in 0..<1_400 { versions["2.\(k)"] = Self.fileVersion(build: 2_000 + k, "en \(k)", "de \(k)") }
         }
-        ios["versions"] = versions; platforms["ios"] = ios; shop["platforms"] = platforms; projects["shop"] = shop
-        file["projects"] = projects
-        try JSONSerialization.data(withJSONObject: file).write(to: URL(fileURLWithPath: "\(h.dir)/many.json"))
-        h.ok("apply \(h.dir)/many.json --yes -q")
+        h.ok("apply \(many) --yes -q")
 
         let entry = try XCTUnwrap(((h.ok("log --limit 1 --json").json as? [String: Any])?["entries"] as? [[String: Any]])?.first)
         let changes = try XCTUnwrap(entry["changes"] as? [[String: Any]])

@@ -13,7 +13,9 @@ struct SignatureReport {
     var live: Signatures.Live?
 
     /// `files`: the tree's files by path (verify reads them all); else read from `root`.
-    init(_ p: ProjectRecord, root: String, files: [String: [UInt8]]? = nil, at now: Int64) {
+    /// `appcasts`: the project's appcasts among them, in order (each project's
+    /// found once for the tree, not by going through every file of it per project).
+    init(_ p: ProjectRecord, root: String, files: [String: [UInt8]]? = nil, appcasts: [String] = [], at now: Int64) {
         project = p.slug
         let control = FileKinds.control.path(project: p.slug)
         func bytes(_ path: String) -> [UInt8]? { files.map { $0[path] } ?? FileSystem.regularFile(root + "/" + path) }
@@ -22,8 +24,8 @@ struct SignatureReport {
                 do { live = try Signatures.live(b, project: p, at: now) } catch { problems.append((control, error.message)) }
             } else { problems.append((control, "it is missing")) }
         }
-        for path in (files?.keys.sorted() ?? []) where path.hasPrefix(p.slug + "/") && FileKinds.appcast.matches(path) {
-            if let why = Signatures.appcastProblem(files![path]!, project: p) { problems.append((path, why)) }
+        for path in appcasts {
+            if let bytes = files?[path], let why = Signatures.appcastProblem(bytes, project: p) { problems.append((path, why)) }
         }
     }
 

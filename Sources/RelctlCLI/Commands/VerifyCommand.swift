@@ -73,7 +73,12 @@ enum VerifyCommand {
             let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
             let mine = projects.filter { published.contains($0.slug) }
             // Each signature against the project's trusted keys, as apps that pin them check it now.
-            signatures = mine.filter { !$0.trustedKeys.isEmpty }.map { SignatureReport($0, root: root, files: files, at: inv.now) }
+            var appcasts: [String: [String]] = [:]
+            let name = "/" + (FileKinds.appcast.pattern.split(separator: "/").last ?? "")
+            for path in files.keys.filter({ $0.hasSuffix(name) && FileKinds.appcast.matches($0) }).sorted() {
+                appcasts[String(path.prefix { $0 != "/" }), default: []].append(path)
+            }
+            signatures = mine.filter { !$0.trustedKeys.isEmpty }.map { SignatureReport($0, root: root, files: files, appcasts: appcasts[$0.slug] ?? [], at: inv.now) }
             // Each project is read here and checked on the other cores while the next is read.
             let alone = mine.count < ParallelRender.cores
             try ParallelRender.pipeline(count: mine.count, window: ParallelRender.window, read: { i in
