@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import Synchronization
 import RelctlCore
+import RelctlStore
 
 /// A rendered file with its SHA-256, as index.json records it.
 package struct HashedFile: Sendable {

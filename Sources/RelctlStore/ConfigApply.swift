@@ -225,11 +225,15 @@ extension Session {
         }
         // A run of versions the platform does not have (all of them, for a
         // platform the file creates) is made a slice at a time, then their
-        // notes: the same rows, ids and order of ids as one by one. Where the
-        // change notes every row it makes (no marks: ChangeCapture.begin), the
-        // log lists them in the order made, so they are made one by one, as before.
-        let inRuns = try db.scalar("SELECT version_mark IS NOT NULL FROM capture_on").intValue == 1
-        var fresh: [VersionRecord] = []
+        // notes: the same rows, ids and order of ids as one by one. The log
+        // lists the rows a change notes in the order made: the versions get ids
+        // above the change's mark, so none is noted (ChangeCapture.begin), or
+        // they are made one by one, as before (no marks: an orphan row; ids at
+        // or below it: the highest were removed earlier in the change).
+        func inRuns() throws -> Bool {
+            try db.scalar("SELECT version_mark IS NOT NULL AND (SELECT coalesce(max(id), 0) FROM version) >= version_mark FROM capture_on").intValue == 1
+        }
+        var fresh: [VersionRecord] = [], batching = false
         func makeFresh() throws {
             guard !fresh.isEmpty else { return }
             let ids = try NoteRows.insert(db, platform: platform.id, fresh)
@@ -247,8 +251,9 @@ extension Session {
         }
         for w in wanted {
             guard let v = byText[w.version.text] else {
+                if fresh.isEmpty { batching = try inRuns() }
                 fresh.append(w)
-                if !inRuns { try makeFresh() }
+                if !batching { try makeFresh() }
                 continue
             }
             try makeFresh()

@@ -119,6 +119,33 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(tables, Array(repeating: ["version", "note", "note"], count: 3).flatMap { $0 })
     }
 
+    /// New versions whose ids are at or below the change's mark (ids freed by
+    /// earlier removals, free again once the change removes the highest) are
+    /// noted by the change: made one by one, the log lists each version before
+    /// its notes, in the order made.
+    func testVersionsTakingFreedIdsAreLoggedInTheOrderMade() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        for (k, text) in ["1.0", "1.1", "1.2", "1.3", "1.4"].enumerated() {
+            h.ok("version add \(text) --platform ios --build \(10 + k) --released 2026-01-01T00:00:00Z --notes Old\(k)")
+        }
+        for text in ["1.1", "1.2", "1.3"] { h.ok("version rm \(text) --platform ios --yes -q") }
+        let path = try shopFile(h, "renewed.json") { versions in
+            versions["1.4"] = nil
+            for (k, text) in ["2.0", "2.1", "2.2"].enumerated() { versions[text] = Self.fileVersion(build: 20 + k, "New\(k)", "Neu\(k)") }
+        }
+        h.ok("apply \(path) --yes -q")
+        let entry = try XCTUnwrap(((h.ok("log --limit 1 --json").json as? [String: Any])?["entries"] as? [[String: Any]])?.first)
+        let rows = try XCTUnwrap(entry["changes"] as? [[String: Any]]).map { row -> String in
+            let image = (row["after"] as? [String: Any]) ?? (row["before"] as? [String: Any]) ?? [:]
+            return "\(row["table"] as? String ?? "?") \(image["version"] as? String ?? image["body"] as? String ?? "?")"
+        }
+        XCTAssertEqual(rows, ["note Old4", "version 1.4", "version 2.0", "note Neu0", "note New0", "version 2.1", "note Neu1", "note New1",
+                              "version 2.2", "note Neu2", "note New2"])
+    }
+
     /// A change of thousands of rows is read back on every core (Store.rowChanges):
     /// the same rows as the log shows them, and of two damaged rows the first is named.
     func testALargeChangeIsReadBackWholeAndItsFirstBadRowNamed() throws {
