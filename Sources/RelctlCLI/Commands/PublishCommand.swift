@@ -134,13 +134,16 @@ enum PublishCommand {
                        added: [String], changed: [String], removed: [String], unchanged: Int, limits: JSON, disagreements: [JSON], rendered: [String]) {
         let total = added.count + changed.count + unchanged
         // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
-        let document: JSON = .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
-                                      "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
-                                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": limits,
-                                      "disagreements": .array(disagreements), "nextChange": NextChange.json(next),
-                                      "rendered": .array(rendered.map { .string($0) })])
+        // Made only for --json: a fleet's first publish adds a hundred thousand paths.
+        func document() -> JSON {
+            .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
+                     "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
+                     "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": limits,
+                     "disagreements": .array(disagreements), "nextChange": NextChange.json(next),
+                     "rendered": .array(rendered.map { .string($0) })])
+        }
         if dryRun {
-            inv.render(document) {
+            inv.render(document()) {
                 added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
@@ -148,7 +151,7 @@ enum PublishCommand {
             inv.info(nextLine(next, at: at, inv: inv))
             return
         }
-        inv.render(document) { "" }
+        inv.render(document()) { "" }
         if added.isEmpty && changed.isEmpty && removed.isEmpty {
             inv.info("nothing written: the \(total) files in \(dir) are already what this publish makes (revision \(revision))")
         } else {
