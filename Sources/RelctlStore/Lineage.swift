@@ -157,8 +157,7 @@ public enum Lineage {
             var args: [SQLValue] = []
             args.reserveCapacity(some.count * 4)
             for c in some { args += [.text(c.project), .text(c.part), .int(c.chain.first ?? 0), .text(encode(c.chain))] }
-            let values = Array(repeating: "(?, ?, ?, ?)", count: some.count).joined(separator: ", ")
-            try db.run("INSERT INTO lineage(project, part, head, chain) VALUES \(values) ON CONFLICT(project, part) DO UPDATE SET head = excluded.head, chain = excluded.chain", args)
+            try db.run("INSERT INTO lineage(project, part, head, chain) VALUES \(NoteRows.values(some.count, width: 4)) ON CONFLICT(project, part) DO UPDATE SET head = excluded.head, chain = excluded.chain", args)
         }
     }
 

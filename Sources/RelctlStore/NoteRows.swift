@@ -20,16 +20,12 @@ enum NoteRows {
 
     /// Inserts each note, or replaces the body of one its version has, in the order given.
     static func upsert(_ db: Connection, _ notes: [(version: Int64, locale: String, body: String)]) throws {
-        var start = notes.startIndex
-        while start < notes.endIndex {
-            let end = min(start + slice, notes.endIndex)
-            let rows = notes[start..<end]
+        for start in stride(from: 0, to: notes.count, by: slice) {
+            let rows = notes[start..<min(start + slice, notes.count)]
             var args: [SQLValue] = []
             args.reserveCapacity(rows.count * 3)
             for n in rows { args += [.int(n.version), .text(n.locale), .text(n.body)] }
-            let values = Array(repeating: "(?, ?, ?)", count: rows.count).joined(separator: ", ")
-            try db.run("INSERT INTO note(version_id, locale, body) VALUES \(values) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body", args)
-            start = end
+            try db.run("INSERT INTO note(version_id, locale, body) VALUES \(values(rows.count, width: 3)) ON CONFLICT(version_id, locale) DO UPDATE SET body = excluded.body", args)
         }
     }
 
@@ -37,19 +33,16 @@ enum NoteRows {
     static func insert(_ db: Connection, platform: Int64, _ versions: [VersionRecord]) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(versions.count)
-        var start = versions.startIndex
-        while start < versions.endIndex {
-            let end = min(start + versionSlice, versions.endIndex)
-            let rows = versions[start..<end]
+        for start in stride(from: 0, to: versions.count, by: versionSlice) {
+            let rows = versions[start..<min(start + versionSlice, versions.count)]
             var args: [SQLValue] = []
             args.reserveCapacity(rows.count * 6)
             for w in rows {
                 args += [.int(platform), .text(w.version.text), SQLValue(w.build), SQLValue(w.releasedAt), SQLValue(w.minOS), SQLValue(w.policy?.rawValue)]
             }
-            let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             // RETURNING's order is SQLite's to choose: the ids are matched by version text, unique on a platform.
             var made: [String: Int64] = [:]
-            for row in try db.query("INSERT INTO version(platform_id, version, build, released_at, min_os, policy) VALUES \(values) RETURNING id, version", args) {
+            for row in try db.query("INSERT INTO version(platform_id, version, build, released_at, min_os, policy) VALUES \(values(rows.count, width: 6)) RETURNING id, version", args) {
                 if let id = row[0].intValue, case .text(let text) = row[1] { made[text] = id }
             }
             for w in rows {
@@ -58,8 +51,13 @@ enum NoteRows {
                 }
                 ids.append(id)
             }
-            start = end
         }
         return ids
+    }
+
+    /// A VALUES list of `count` rows of `width` placeholders each.
+    static func values(_ count: Int, width: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        return Array(repeating: row, count: count).joined(separator: ", ")
     }
 }
