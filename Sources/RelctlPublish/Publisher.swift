@@ -55,14 +55,14 @@ public enum Publisher {
         public var revision: Int64
         /// The database's edit count the files were made from (Store.edits).
         public var edits: Int64
-        public var added: [String], changed: [String], removed: [String]
+        public var added: PathList, changed: PathList, removed: [String]
         public var unchanged: Int
         /// The limits as an array (publish --json's "limits").
         public var limits: JSON, disagreements: [JSON]
         public var next: NextChange?
         /// The projects rendered; the others' files were left as the index records them.
         public var rendered: [String] = []
-        public var changedPaths: [String] { (added + changed + removed).sorted() }
+        public var changedPaths: [String] { (added.paths + changed.paths + removed).sorted() }
     }
 
     /// DIR made if need be and locked, its state read, and (but with --full,
@@ -94,7 +94,7 @@ public enum Publisher {
             if request.project == nil && !full && resign.isEmpty,
                let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
             var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
-            var added: [String] = [], changed: [String] = [], unchanged = 0
+            var added = PathList(), changed = PathList(), unchanged = 0
             var findings: [Finding] = []
             var rendered: [String] = []
             func tally(_ outcome: Staging.Outcome, _ path: String) {
@@ -290,7 +290,7 @@ public enum Publisher {
         lock.recordAgain()
         let (revision, edits) = (db.revision, db.edits)
         // Limits were said by the publish that wrote the tree; --json still carries them.
-        return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: [], changed: [], removed: [], unchanged: state.files,
+        return Outcome(warnings: last.warnings.filter { !$0.hasPrefix("not carried: ") }, revision: revision, edits: edits, added: PathList(), changed: PathList(), removed: [], unchanged: state.files,
                        limits: .raw(last.limits), disagreements: [], next: last.nextChange)
     }
 

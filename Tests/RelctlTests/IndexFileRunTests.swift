@@ -115,11 +115,32 @@ final class IndexFileRunTests: XCTestCase {
         }
     }
 
-    /// The journal of a commit, written straight: the bytes its JSON gives.
+    /// The journal of a commit, written straight: the bytes its JSON gives,
+    /// every path staged or named once, sorted, but index.json.
     func testTheJournalIsItsJSON() {
-        for paths in [[], ["index.html"], ["app-001/control.json", "app-001/ios/whatsnew/en.json", #"odd "name"\.json"#]] {
-            XCTAssertEqual(Staging.journal(paths), JSON.object(["paths": .array(paths.map { .string($0) })]).compactBytes())
+        var rng = SplitMix(seed: 1205)
+        let cases: [(staged: [String], others: [String])] = [
+            ([], []), (["index.html"], []), ([], ["index.json"]), (["index.json", "b"], ["a", "b", "index.json"]),
+            (["a/b.json", "a", "a/b", "a/b"], ["a/", "a/b.j"]),
+            (["app-001/ios/whatsnew/en.json", "app-001/control.json", #"odd "name"\.json"#, "app-001/control.json"], ["app-001/ios", "app-0011"]),
+            ((0..<300).map { _ in "app-\(rng.next() % 40)/\(["ios", "android", "ios/retired"][Int(rng.next() % 3)])/\(rng.next() % 9).json" },
+             (0..<50).map { _ in "app-\(rng.next() % 40)/control.json" }),
+        ]
+        for (staged, others) in cases {
+            let expected = Set(staged + others).subtracting(["index.json"]).sorted()
+            XCTAssertEqual(Staging.journal(PathList(staged), adding: others), JSON.object(["paths": .array(expected.map { .string($0) })]).compactBytes(),
+                           "\(staged) \(others)")
         }
+    }
+
+    /// The paths a publish reports, kept as one buffer: the same strings in the order appended.
+    func testAPathListGivesBackItsPaths() {
+        let paths = ["app-001/control.json", "", "index.html", "app-001/control.json", "é/ü.json"]
+        let list = PathList(paths)
+        XCTAssertEqual(list.count, 5)
+        XCTAssertEqual(list.paths, paths)
+        XCTAssertTrue(PathList().isEmpty)
+        XCTAssertEqual(PathList().paths, [])
     }
 
     /// Where the list's writer says each run is (what the tree's state

@@ -131,20 +131,20 @@ enum PublishCommand {
     static let overrideFlag = "publish-despite-disagreements"
 
     static func report(_ inv: Invocation, dir: String, dryRun: Bool, revision: Int64, at: Int64, next: NextChange?,
-                       added: [String], changed: [String], removed: [String], unchanged: Int, limits: JSON, disagreements: [JSON], rendered: [String]) {
+                       added: PathList, changed: PathList, removed: [String], unchanged: Int, limits: JSON, disagreements: [JSON], rendered: [String]) {
         let total = added.count + changed.count + unchanged
         // One shape for a publish and its dry run: the paths added, changed and removed, and counts.
         // Made only for --json: a fleet's first publish adds a hundred thousand paths.
         func document() -> JSON {
             .object(["dir": .string(dir), "dryRun": .bool(dryRun), "revision": .int(revision), "files": .int(total),
-                     "added": .array(added.sorted().map { .string($0) }), "changed": .array(changed.sorted().map { .string($0) }),
+                     "added": .array(added.paths.sorted().map { .string($0) }), "changed": .array(changed.paths.sorted().map { .string($0) }),
                      "removed": .array(removed.map { .string($0) }), "unchanged": .int(unchanged), "limits": limits,
                      "disagreements": .array(disagreements), "nextChange": NextChange.json(next),
                      "rendered": .array(rendered.map { .string($0) })])
         }
         if dryRun {
             inv.render(document()) {
-                added.sorted().map { "add     \($0)\n" }.joined() + changed.sorted().map { "change  \($0)\n" }.joined()
+                added.paths.sorted().map { "add     \($0)\n" }.joined() + changed.paths.sorted().map { "change  \($0)\n" }.joined()
                     + removed.map { "remove  \($0)\n" }.joined()
             }
             inv.info("dry run: \(added.count) to add, \(changed.count) to change, \(removed.count) to remove, \(unchanged) unchanged; nothing written")

@@ -353,7 +353,11 @@ struct PlatformCheck {
     }
 
     /// The same with the client's decision by the version's index.
-    mutating func compareByIndex(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, _ decided: (Int) -> ClientDecision) {
+    /// `explained`: the limits found for each version's difference, kept
+    /// while the decisions they explain are reused (every locale's file of
+    /// one content): the causes are the same, so they are found once.
+    mutating func compareByIndex(_ client: Client, _ path: String, locale: String? = nil, cause: Limit? = nil, explained: Explained? = nil,
+                                 _ decided: (Int) -> ClientDecision) {
         for i in versions.indices {
             // An install nobody recorded, reported without a versionCode, means nothing to a
             // client that decides by the code alone: only the probes with one are asked.
@@ -366,12 +370,19 @@ struct PlatformCheck {
             let (v, verdict) = (versions[i], verdicts[i])
             let limits: [Limit] = {
                 if case .crash = actual { return [] }
-                return cause.map { [$0] } ?? attribute(client, i, verdict, actual)
+                if let cause { return [cause] }
+                if let known = explained?.limits[i] { return known }
+                let found = attribute(client, i, verdict, actual)
+                explained?.limits[i] = found
+                return found
             }()
             note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
         }
     }
 
+
+    /// What `attribute` found for each version index, for one client's decisions.
+    final class Explained { var limits: [Int: [Limit]] = [:] }
 
     /// The clients that decide by Android's versionCode alone.
     func byCode(_ client: Client) -> Bool {
@@ -399,18 +410,15 @@ struct PlatformCheck {
         // Every locale's file carries the same versions: a client whose
         // parsed content equals the last one's decides every version the
         // same, so those decisions are reused (and still compared and counted).
-        var proven: (client: RetiredClient, decisions: [ClientDecision])? = nil
+        var proven: (client: RetiredClient, decisions: [ClientDecision], explained: Explained)? = nil
         for locale in locales {
             let path = FileKinds.retired.path(project: state.project.slug, platform: platform.name, locale: locale)
             guard let bytes = file(path) else { unusable(.retired, path, .crash("the file is missing"), locale: locale); continue }
             do {
                 let client = try RetiredClient(bytes, memo: memo)
-                let decisions: [ClientDecision]
-                if let proven, proven.client == client { decisions = proven.decisions } else {
-                    decisions = versions.map { client.decide($0.version.text) }
-                    proven = (client, decisions)
-                }
-                compareByIndex(.retired, path, locale: locale) { decisions[$0] }
+                let reused = proven.flatMap { $0.client == client ? $0 : nil } ?? (client: client, decisions: versions.map { client.decide($0.version.text) }, explained: Explained())
+                proven = reused
+                compareByIndex(.retired, path, locale: locale, explained: reused.explained) { reused.decisions[$0] }
             } catch { unusable(.retired, path, error, locale: locale) }
         }
     }
@@ -502,7 +510,7 @@ struct PlatformCheck {
         let configPath = FileKinds.siren.path(project: state.project.slug, platform: platform.name)
         guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
         // Lookup files differ by their notes alone: decisions of an equal client are reused, as for Retired.
-        var proven: (client: SirenClient, decisions: [ClientDecision])? = nil
+        var proven: (client: SirenClient, decisions: [ClientDecision], explained: Explained)? = nil
         for locale in locales {
             let lookupPath = FileKinds.lookup.path(project: state.project.slug, platform: platform.name, locale: locale)
             do {
@@ -525,12 +533,9 @@ struct PlatformCheck {
                 let cause = lookup != nil ? nil : Limit(client: .siren, platform: platform.name, intent: "updates for Siren-driven apps",
                                                         reason: "no lookup file without a minimum OS (relctl platform edit \(platform.name) --min-os VERSION -p \(state.project.slug))")
                 let os = state.os
-                let decisions: [ClientDecision]
-                if let proven, proven.client == client { decisions = proven.decisions } else {
-                    decisions = versions.map { client.decide($0.version.text, at: at, os: os) }
-                    proven = (client, decisions)
-                }
-                compareByIndex(.siren, lookupPath, locale: locale, cause: cause) { decisions[$0] }
+                let reused = proven.flatMap { $0.client == client ? $0 : nil } ?? (client: client, decisions: versions.map { client.decide($0.version.text, at: at, os: os) }, explained: Explained())
+                proven = reused
+                compareByIndex(.siren, lookupPath, locale: locale, cause: cause, explained: reused.explained) { reused.decisions[$0] }
             } catch { unusable(.siren, configPath, error, locale: locale) }
         }
     }

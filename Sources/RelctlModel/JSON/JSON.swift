@@ -143,6 +143,15 @@ public enum JSON: Equatable, Sendable {
         }
     }
 
+    /// The same of a string's UTF-8 bytes.
+    public static func quoteBytes(_ utf8: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        utf8.withUnsafeBufferPointer { bytes in
+            out.append(34)
+            appendEscaped(bytes[...], into: &out)
+            out.append(34)
+        }
+    }
+
     /// A text's lines as a JSON array of strings, straight from its bytes.
     public static func quoteLines(_ s: String, into out: inout [UInt8]) {
         var s = s

@@ -36,7 +36,7 @@ public final class Staging {
     /// Folders that did not exist, made under a temporary name beside their target.
     private var stagedFolders: [(temp: String, target: String)] = []
     /// The files written in them, by their path under DIR.
-    private var stagedFiles: [String] = []
+    private var stagedFiles = PathList()
     /// This publish wrote the journal's first form, before its first temporary or folder.
     private var marked = false
     /// The journal now names this publish's renames: from here an abort leaves it for the next publish.
@@ -175,7 +175,7 @@ public final class Staging {
         guard !marked, !lock.interrupted else { return }
         marked = true
         CrashPoints.step()
-        try TreeFiles.replace(TreeFiles.journalName, in: root, with: Staging.journal([]))
+        try TreeFiles.replace(TreeFiles.journalName, in: root, with: Staging.journal(PathList()))
     }
 
     /// Starts flushing what is staged so far, in the background, unless a
@@ -218,17 +218,15 @@ public final class Staging {
         return 0
     }
 
-    /// The journal listing `paths`: the bytes `JSON.object(["paths": …]).compactBytes()`
-    /// gives, written straight in: a first publish of a thousand projects lists
+    /// The journal listing `staged` and `others`, each once, sorted, but
+    /// index.json: the bytes `JSON.object(["paths": …]).compactBytes()` gives,
+    /// written straight in. A first publish of a thousand projects lists
     /// 108,000 paths (4 MB), which as JSON values grown by doubling held 6 MB more.
-    static func journal(_ paths: [String]) -> [UInt8] {
+    static func journal(_ staged: PathList, adding others: [String] = []) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(paths.reduce(16) { $0 + $1.utf8.count + 3 })
+        out.reserveCapacity(staged.utf8Count + 2 * staged.count + others.reduce(16) { $0 + $1.utf8.count + 3 })
         out.append(contentsOf: #"{"paths":["#.utf8)
-        for (i, path) in paths.enumerated() {
-            if i > 0 { out.append(44) }
-            JSON.quoteBytes(path, into: &out)
-        }
+        staged.appendSortedJSON(adding: others, except: "index.json", to: &out)
         out.append(contentsOf: "]}\n".utf8)
         return out
     }
@@ -251,8 +249,7 @@ public final class Staging {
         var fresh: Set<String> = []
         if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
             committing = true
-            let paths = Set(pending.map(\.relative)).union(stagedFiles).union(stale).subtracting(["index.json"]).sorted()
-            let temp = try TreeFiles.writeTemporary(Staging.journal(paths), in: root, for: TreeFiles.journalName)
+            let temp = try TreeFiles.writeTemporary(Staging.journal(stagedFiles, adding: pending.map(\.relative) + stale), in: root, for: TreeFiles.journalName)
             pending.insert((temp, journal, TreeFiles.journalName), at: 0)
             // Staged data and the journal reach the disk before any rename can expose them:
             // one syncfs instead of an fsync per file, but for a few files (flushedOneByOne).
