@@ -8,7 +8,7 @@ import RelctlCore
 /// Paths under DIR held as one buffer, each ended by a NUL (every path
 /// relctl writes is printable ASCII, TreeFiles.isSafe): a first publish of a
 /// thousand projects writes 108,000 files, and their paths, kept to its end
-/// for the journal and the report, held as strings 5–7 MB more of its peak
+/// for the journal and the report, held 4–7 MB more of its peak as strings
 /// (docs/performance.md).
 public struct PathList: Sendable {
     private var bytes: [UInt8] = []
