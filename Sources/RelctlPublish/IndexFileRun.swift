@@ -270,7 +270,8 @@ public struct IndexFileRun {
         }
     }
 
-    private static func less(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+    /// Whether the bytes at `a` sort before those at `b` (both in `p`): the order of an index's paths, and of a journal's.
+    static func less(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
         let n = min(a.count, b.count)
         for k in 0..<n where p[a.lowerBound + k] != p[b.lowerBound + k] { return p[a.lowerBound + k] < p[b.lowerBound + k] }
         return a.count < b.count

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import RelctlCore
 
 /// Paths under DIR held as one buffer, each ended by a NUL (every path
@@ -49,13 +44,7 @@ public struct PathList: Sendable {
     /// into the journal without being made strings or copied whole.
     func appendSortedJSON(adding others: [String], except: String, to out: inout [UInt8]) {
         var order = ranges
-        bytes.withUnsafeBufferPointer { b in
-            order.sort { x, y in
-                let common = min(x.count, y.count)
-                let c = common == 0 ? 0 : memcmp(b.baseAddress! + x.lowerBound, b.baseAddress! + y.lowerBound, common)
-                return c != 0 ? c < 0 : x.count < y.count
-            }
-        }
+        bytes.withUnsafeBufferPointer { b in order.sort { IndexFileRun.less(b, $0, $1) } }
         let extra = Set(others).map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
         let skip = Array(except.utf8)
         var last: ArraySlice<UInt8>? = nil
