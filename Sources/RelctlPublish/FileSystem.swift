@@ -6,18 +6,24 @@ import Darwin
 
 /// The few POSIX file operations relctl needs, without Foundation.
 public enum FileSystem {
-    public enum Kind: Equatable { case missing, file, directory, symlink, other }
+    public enum Kind: Equatable {
+        case missing, file, directory, symlink, other
+
+        /// Of a file found with this `st_mode`.
+        init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .file
+            case S_IFDIR: self = .directory
+            case S_IFLNK: self = .symlink
+            default: self = .other
+            }
+        }
+    }
 
     public static func kind(of path: String, followLinks: Bool = true) -> Kind {
         var st = stat()
         let rc = followLinks ? stat(path, &st) : lstat(path, &st)
-        if rc != 0 { return .missing }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: return .file
-        case S_IFDIR: return .directory
-        case S_IFLNK: return .symlink
-        default: return .other
-        }
+        return rc != 0 ? .missing : Kind(mode: st.st_mode)
     }
 
     /// When the file was last written, in seconds; nil when it cannot be told.

@@ -10,7 +10,7 @@ import RelctlCore
 /// bytes, so a folder's entries are contiguous), or taken where the tree's
 /// state recorded it when that index.json was written (`recorded`). A
 /// publish also keeps the entries of each project it writes as their run
-/// (`PublishedIndex.list`), then as a slice of the index it writes (`held`).
+/// (`PublishedIndex.list`), until the index is written (`hollow`).
 public struct IndexFileRun {
     /// What its paths start with: a top folder with its slash ("app-050/"),
     /// or the whole path of a file at DIR's root ("index.html"). Runs sort
@@ -38,33 +38,43 @@ public struct IndexFileRun {
         self.count = count
     }
 
-    /// Its bytes let go once copied into the index written (IndexFormat.locate),
-    /// which holds them again (`held(in:)`); its entries' places kept, from 0.
+    /// Its bytes let go, once copied into the index written (IndexFormat.write)
+    /// or into the publish's spill (`spilled`); what the tree's state needs of
+    /// it, its folders, kept. A hollow run lists no entries.
     private(set) var isHollow = false
-    private var hollowCount = 0
+    private var hollowFolders: Set<String> = []
+    /// Where its bytes are in the publish's RunSpill.
+    private(set) var spilledAt: Range<Int>?
 
     func hollow() -> IndexFileRun {
-        var run = IndexFileRun(key: key, bytes: [], starts: cutAt.map { $0.map { $0 - bytes.startIndex } }, count: count)
+        var run = IndexFileRun(key: key, bytes: [], starts: [], count: count)
         run.isWritten = isWritten
         run.isHollow = true
-        run.hollowCount = bytes.count
+        run.hollowFolders = folders()
         return run
+    }
+
+    /// The same, its bytes at `range` of the publish's spill.
+    func spilled(at range: Range<Int>) -> IndexFileRun {
+        assert(range.count == bytes.count, "a run spilled to a place of another size")
+        var run = hollow()
+        run.spilledAt = range
+        return run
+    }
+
+    /// How many bytes of the list it is.
+    var size: Int { spilledAt?.count ?? bytes.count }
+
+    /// Appends its bytes to `out`: its own, or read back from the spill they wait in.
+    func append(to out: inout [UInt8], from spill: RunSpill?) throws {
+        guard let place = spilledAt else { return out.append(contentsOf: bytes) }
+        guard let spill else { preconditionFailure("\(key)'s run was spilled, and no spill was given") }
+        try spill.read(place, into: &out)
     }
 
     func written(_ written: Bool) -> IndexFileRun {
         var run = self
         run.isWritten = written
-        return run
-    }
-
-    /// The same run over the same bytes held elsewhere (`bytes`, equal to its
-    /// own: PublishedIndex.hold, or its copy in the index written from a
-    /// hollow run), its entries where they were.
-    func held(in bytes: ArraySlice<UInt8>) -> IndexFileRun {
-        assert(isHollow ? bytes.count == hollowCount : bytes.elementsEqual(self.bytes), "a run held over other bytes")
-        let shift = bytes.startIndex - self.bytes.startIndex
-        var run = IndexFileRun(key: key, bytes: bytes, starts: cutAt.map { $0.map { $0 + shift } }, count: count)
-        run.isWritten = isWritten
         return run
     }
 
@@ -135,6 +145,7 @@ public struct IndexFileRun {
 
     /// The folders holding its files, by path under DIR (their parents not added).
     public func folders() -> Set<String> {
+        if isHollow { return hollowFolders }
         var out: Set<String> = []
         var last: Range<Int>?
         for start in starts {

@@ -17,99 +17,100 @@ import RelctlCore
 /// the same configuration, one built afresh from `relctl export`'s file,
 /// publish the same bytes.
 public enum IndexFormat {
-    public static func render(_ index: PublishedIndex) -> [UInt8] { located(index).bytes }
+    public static func render(_ index: PublishedIndex) throws -> [UInt8] { try located(index).bytes }
 
     /// The index, where its file list is in it (braces included), and where
     /// each run of the list is: the tree's state records them, so a publish
     /// with nothing to do reads around the list, most of the file, and one
     /// after a change takes the runs it keeps without cutting the list.
-    public static func located(_ index: PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
+    public static func located(_ index: PublishedIndex) throws -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
         var index = index
-        return locate(&index, letGo: false)
+        var out = IndexOutput(capacity: listSize(index.files, carried: index.carried) + 256)
+        let (list, runs) = try write(&index, letGo: false, into: &out)
+        assert({
+            var projects = IndexOutput(capacity: 0)
+            self.projects(index, into: &projects)
+            return out.bytes == JSON.object([
+                "generator": .string(index.generator), "treeSha256": .string(SHA256.hex(out.bytes[list])),
+                "validFrom": .time(index.validFrom), "nextChange": NextChange.json(index.nextChange),
+                "projects": .raw(projects.bytes), "files": .raw(Array(out.bytes[list])),
+            ]).compactBytes()
+        }(), "index.json is not what .object writes")
+        return (out.bytes, list, runs)
     }
 
-    /// The same, for the publish that writes it: each carried run's bytes are
-    /// let go as soon as they are copied into the index, and the runs are
-    /// then held as slices of it (PublishedIndex.hold). For a thousand
-    /// projects the runs are 14 MB, held beside the 17 MB index until it was
-    /// whole: the peak of the publish.
-    static func locate(_ index: inout PublishedIndex) -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
-        let located = locate(&index, letGo: true)
-        index.hold(runsIn: located.bytes, at: located.runs)
-        return located
+    /// The same, for the publish that writes it, handed to `send` a piece at a
+    /// time (IndexOutput) and never held whole: for a thousand projects it is
+    /// 17 MB. Each run the publish wrote is let go once copied (read back
+    /// from the spill, or in memory: IndexFileRun.hollow), its folders kept
+    /// for the tree's state. The file's size and digest, with where its list and runs are.
+    static func write(_ index: inout PublishedIndex, piece: Int = 1 << 20, to send: @escaping (ArraySlice<UInt8>) -> Void) throws
+        -> (size: Int, sha256: String, fileList: Range<Int>, runs: RunRanges) {
+        var out = IndexOutput(piece: piece, send: send)
+        let (list, runs) = try write(&index, letGo: true, into: &out)
+        let digest = out.finish()!
+        return (out.sent, digest, list, runs)
     }
 
-    private static func locate(_ index: inout PublishedIndex, letGo: Bool) -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
-        // The members as `.object` writes them, in the order of their names,
-        // with the file list and the projects written straight in: the list is
-        // most of the file, and a copy of it cost page faults and a memmove.
-        // Its size worked out before it is written (a few bytes over, at most):
-        // grown by doubling, a fleet of a thousand projects held 30 MB for its
-        // 17 MB index (the projects' limits are a quarter of it, and no estimate of them held).
-        var projects: [UInt8] = [], next: [UInt8] = []
-        self.projects(index, into: &projects)
-        NextChange.json(index.nextChange).writeCompact(to: &next)
-        var out: [UInt8] = []
-        out.reserveCapacity(listSize(index.files, carried: index.carried) + projects.count + next.count + index.generator.utf8.count + 256)
+    /// The members as `.object` writes them, in the order of their names, with
+    /// the file list and the projects written straight in: the list is most of
+    /// the file, and a copy of it cost page faults and a memmove.
+    private static func write(_ index: inout PublishedIndex, letGo: Bool, into out: inout IndexOutput) throws -> (list: Range<Int>, runs: RunRanges) {
         func name(_ key: String) {
-            out.append(out.isEmpty ? 123 : 44)
-            JSON.quoteBytes(key, into: &out)
-            out.append(58)
+            out.bytes.append(out.position == 0 ? 123 : 44)
+            JSON.quoteBytes(key, into: &out.bytes)
+            out.bytes.append(58)
         }
         name("files")
-        let start = out.count
-        let runs = files(index.files, carried: &index.carried, letGo: letGo, into: &out)
-        let list = start..<out.count
+        let start = out.beginList()
+        let runs = try files(index.files, carried: &index.carried, letGo: letGo, spill: index.spill, into: &out)
+        let list = start..<out.position
+        let digest = out.endList()
         name("generator")
-        JSON.string(index.generator).writeCompact(to: &out)
+        JSON.string(index.generator).writeCompact(to: &out.bytes)
         name("nextChange")
-        out.append(contentsOf: next)
+        NextChange.json(index.nextChange).writeCompact(to: &out.bytes)
         name("projects")
-        out.append(contentsOf: projects)
-        let digest = SHA256.hex(out[list])
+        projects(index, into: &out)
         name("treeSha256")
-        JSON.string(digest).writeCompact(to: &out)
+        JSON.string(digest).writeCompact(to: &out.bytes)
         name("validFrom")
-        JSON.time(index.validFrom).writeCompact(to: &out)
-        out.append(125)
-        out.append(10)
-        assert(out == JSON.object([
-            "generator": .string(index.generator), "treeSha256": .string(digest),
-            "validFrom": .time(index.validFrom), "nextChange": NextChange.json(index.nextChange),
-            "projects": .raw(projects), "files": .raw(Array(out[list])),
-        ]).compactBytes(), "index.json is not what .object writes")
-        return (out, list, runs)
+        JSON.time(index.validFrom).writeCompact(to: &out.bytes)
+        out.bytes.append(125)
+        out.bytes.append(10)
+        return (list, runs)
     }
 
-    /// The bytes of the file list `files(_:carried:into:)` writes for these,
+    /// The bytes of the file list `files(_:carried:letGo:spill:into:)` writes for these,
     /// or a few more: an entry is its path and digest (relctl's need no
     /// escapes), a size of at most 20 digits, and 25 bytes of quotes, names,
     /// braces and its comma; a run, its bytes and a comma.
     static func listSize(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun]) -> Int {
-        files.reduce(carried.values.reduce(2) { $0 + $1.bytes.count + 1 }) { $0 + $1.key.utf8.count + $1.value.sha256.utf8.count + 20 + 25 }
+        files.reduce(carried.values.reduce(2) { $0 + $1.size + 1 }) { $0 + $1.key.utf8.count + $1.value.sha256.utf8.count + 20 + 25 }
     }
 
     /// The projects member, the bytes `.object` gives: a project carried
     /// over from the old index goes in as that index has it (`verbatim`),
     /// rendered projects are written anew. Writing a hundred projects' limits
     /// and summaries was about a sixth of a publish after a change to one of them.
-    static func projects(_ index: PublishedIndex, into out: inout [UInt8]) {
-        out.append(123)
+    static func projects(_ index: PublishedIndex, into out: inout IndexOutput) {
+        out.bytes.append(123)
         for (i, slug) in index.projects.keys.sorted(by: JSON.keyOrder).enumerated() {
-            if i > 0 { out.append(44) }
-            JSON.quoteBytes(slug, into: &out)
-            out.append(58)
+            if i > 0 { out.bytes.append(44) }
+            JSON.quoteBytes(slug, into: &out.bytes)
+            out.bytes.append(58)
             let project = index.projects[slug]!
             if let bytes = index.verbatim[slug] {
                 // Under test: the bytes copied are those the record renders to.
                 assert({ var fresh: [UInt8] = []; json(project).writeCompact(to: &fresh); return fresh.elementsEqual(bytes) }(),
                        "\(slug)'s entry carried over is not what its record renders to")
-                out.append(contentsOf: bytes)
+                out.bytes.append(contentsOf: bytes)
             } else {
-                json(project).writeCompact(to: &out)
+                json(project).writeCompact(to: &out.bytes)
             }
+            out.mayCut()
         }
-        out.append(125)
+        out.bytes.append(125)
     }
 
     /// The files member, written directly: it is most of the index (one
@@ -117,11 +118,11 @@ public enum IndexFormat {
     /// Carried runs go in whole, where their key sorts: a run's paths all
     /// start with its key, so they sort together, and where the key does.
     static func files(_ files: [String: (size: Int, sha256: String)], carried: [String: IndexFileRun] = [:]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(listSize(files, carried: carried))
+        var out = IndexOutput(capacity: listSize(files, carried: carried))
         var carried = carried
-        self.files(files, carried: &carried, letGo: false, into: &out)
-        return out
+        // Runs in memory, none read back from a spill: nothing can fail.
+        do { try self.files(files, carried: &carried, letGo: false, spill: nil, into: &out) } catch { preconditionFailure("a file list made in memory failed: \(error)") }
+        return out.bytes
     }
 
     /// Where each run of a file list is, by key.
@@ -132,12 +133,13 @@ public enum IndexFormat {
     /// publish takes the runs without cutting the list (IndexFileRun.recorded).
     /// `letGo`: each carried run is left hollow once copied (IndexFileRun.hollow).
     @discardableResult
-    static func files(_ files: [String: (size: Int, sha256: String)], carried: inout [String: IndexFileRun], letGo: Bool, into out: inout [UInt8]) -> RunRanges {
+    static func files(_ files: [String: (size: Int, sha256: String)], carried: inout [String: IndexFileRun], letGo: Bool, spill: RunSpill?,
+                      into out: inout IndexOutput) throws -> RunRanges {
         var runs: RunRanges = [:]
         var run: (key: String, start: Int, count: Int)?
         var lettingGo = 0, ownRun = false
-        func close() { if let run { runs[run.key] = IndexFileRun.Recorded(range: run.start..<out.count, count: run.count) } }
-        out.append(123)
+        func close() { if let run { runs[run.key] = IndexFileRun.Recorded(range: run.start..<out.position, count: run.count) } }
+        out.bytes.append(123)
         // Sorted as JSON.keyOrder sorts, by UTF-8 bytes. For ASCII paths (all
         // that relctl publishes) String's own < is that order and much faster.
         assert(files.keys.allSatisfy { path in carried[path] == nil && carried[IndexFileRun.key(of: path)] == nil },
@@ -146,21 +148,22 @@ public enum IndexFormat {
         let ascii = keys.allSatisfy { $0.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? false }
         let sorted = ascii ? keys.sorted() : keys.sorted(by: JSON.keyOrder)
         for (i, path) in sorted.enumerated() {
+            out.mayCut()
             let entry = files[path], whole = entry == nil ? carried[path]! : nil
             // A folder's paths, sorted, come one after another: its run goes on while they share its key.
             if let current = run, current.key.hasSuffix("/"), path.utf8.starts(with: current.key.utf8) {
                 run?.count += whole?.count ?? 1
-                out.append(44)
+                out.bytes.append(44)
                 ownRun = false
             } else {
                 close()
-                if i > 0 { out.append(44) }
+                if i > 0 { out.bytes.append(44) }
                 let key = whole != nil ? path : IndexFileRun.key(of: path)
-                run = (key, out.count, whole?.count ?? 1)
+                run = (key, out.position, whole?.count ?? 1)
                 ownRun = true
             }
             guard let entry else {
-                out.append(contentsOf: whole!.bytes)
+                try whole!.append(to: &out.bytes, from: spill)
                 // Only a run this publish wrote has bytes of its own (a carried one shares the
                 // old index's), and only one written as a run of its own is found again by its key.
                 if letGo && ownRun && whole!.isWritten {
@@ -171,15 +174,15 @@ public enum IndexFormat {
                 }
                 continue
             }
-            JSON.quoteBytes(path, into: &out)
-            out.append(contentsOf: #":{"sha256":"#.utf8)
-            JSON.quoteBytes(entry.sha256, into: &out)
-            out.append(contentsOf: #","size":"#.utf8)
-            out.append(contentsOf: String(entry.size).utf8)
-            out.append(125)
+            JSON.quoteBytes(path, into: &out.bytes)
+            out.bytes.append(contentsOf: #":{"sha256":"#.utf8)
+            JSON.quoteBytes(entry.sha256, into: &out.bytes)
+            out.bytes.append(contentsOf: #","size":"#.utf8)
+            out.bytes.append(contentsOf: String(entry.size).utf8)
+            out.bytes.append(125)
         }
         close()
-        out.append(125)
+        out.bytes.append(125)
         return runs
     }
 
@@ -332,57 +335,62 @@ public struct PublishedIndex {
     /// and a publish keeps those of the projects it carries over unchanged,
     /// so the index stays the one a full publish writes.
     public var verbatim: [String: ArraySlice<UInt8>] = [:]
+    /// Where the runs of the projects rendered wait for the index (`list`), when a publish keeps them on disk.
+    var spill: RunSpill?
 
     /// How many files it lists.
     public var fileCount: Int { carried.values.reduce(files.count) { $0 + $1.count } }
 
     /// Whether it lists `path`.
-    public func lists(_ path: String) -> Bool {
+    public func lists(_ path: String) throws -> Bool {
         if files[path] != nil { return true }
-        return carried[IndexFileRun.key(of: path)]?.contains(path) ?? false
-    }
-
-    /// Its runs held as slices of the index written from it (`located`, its
-    /// `runs`), which has the same bytes (compared, once): not twice, at the
-    /// end of a publish of a thousand projects (their runs are 14 MB).
-    mutating func hold(runsIn bytes: [UInt8], at ranges: IndexFormat.RunRanges) {
-        for (key, run) in carried {
-            // A hollow run's bytes are those written at its range (IndexFormat.locate).
-            guard let r = ranges[key], r.count == run.count, run.isHollow || bytes[r.range].elementsEqual(run.bytes) else {
-                assert(!run.isHollow, "a run let go was not written")
-                continue
-            }
-            carried[key] = run.held(in: bytes[r.range])
-        }
+        return try run(IndexFileRun.key(of: path))?.contains(path) ?? false
     }
 
     /// The files a publish wrote for one project, listed as their runs (the
     /// bytes `IndexFormat.files` writes for them, `written`), not entry by
     /// entry: for a thousand projects, every path with its digest as a string
     /// in one dictionary was 22 MB of a publish's peak memory; the runs are
-    /// the 14 MB the index copies. A key listed already (never in a publish,
-    /// where each project has its own folder) is listed entry by entry.
-    mutating func list(_ entries: [String: (size: Int, sha256: String)]) {
+    /// the 14 MB the index copies, kept in the spill when there is one. A key
+    /// listed already (never in a publish, where each project has its own
+    /// folder) is listed entry by entry.
+    mutating func list(_ entries: [String: (size: Int, sha256: String)]) throws {
         let bytes = IndexFormat.files(entries)
         guard let runs = IndexFileRun.cut(bytes, 0..<bytes.count), runs.values.reduce(0, { $0 + $1.count }) == entries.count else {
-            return add(entries)
+            return try add(entries)
         }
         let listed = files.isEmpty ? [] : Set(files.keys.map(IndexFileRun.key(of:)))
         for (key, run) in runs {
             if carried[key] == nil && !listed.contains(key) {
-                carried[key] = run.written(true)
+                let written = run.written(true)
+                carried[key] = try spill.map { written.spilled(at: try $0.append(written.bytes)) } ?? written
             } else {
-                add(Dictionary(run.entries().map { ($0.path, ($0.size, $0.sha256)) }) { _, new in new })
+                try add(Dictionary(run.entries().map { ($0.path, ($0.size, $0.sha256)) }) { _, new in new })
             }
         }
     }
 
     /// Entries, and those of any run under their keys: a path is listed once, in the one or the other.
-    private mutating func add(_ entries: [String: (size: Int, sha256: String)]) {
+    private mutating func add(_ entries: [String: (size: Int, sha256: String)]) throws {
         for key in Set(entries.keys.map(IndexFileRun.key(of:))) {
-            for e in carried.removeValue(forKey: key)?.entries() ?? [] { files[e.path] = (e.size, e.sha256) }
+            for e in try run(key)?.entries() ?? [] { files[e.path] = (e.size, e.sha256) }
+            carried[key] = nil
         }
         files.merge(entries) { _, new in new }
+    }
+
+    /// The run under `key`, its bytes read back when they wait in the spill.
+    func run(_ key: String) throws -> IndexFileRun? {
+        guard let run = carried[key] else { return nil }
+        guard run.spilledAt != nil else { return run }
+        // A run's entries, as a list of them.
+        var bytes: [UInt8] = [123]
+        try run.append(to: &bytes, from: spill)
+        bytes.append(125)
+        guard let back = IndexFileRun.cut(bytes, 0..<bytes.count)?[key], back.count == run.count else {
+            preconditionFailure("\(key)'s run read back from the spill is not the run written there")
+        }
+        return back.written(run.isWritten)
     }
 
     public init(generator: String, revision: Int64, validFrom: Int64?, nextChange: NextChange?) {

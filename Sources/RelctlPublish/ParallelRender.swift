@@ -57,6 +57,12 @@ package enum ParallelRender {
     /// under a megabyte at the benchmark fleet's shape.
     package static let window = min(64, max(8, 8 * cores))
     package static let cores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    /// What the results read ahead may hold (`pipeline`'s `weight`): 4 MiB,
+    /// as the write-behind queue. On a slow disk the window fills while this
+    /// thread waits for the queue: sixteen of the benchmark fleet's projects
+    /// held 11 MB of files, and a first publish of a thousand peaked at
+    /// 78-79 MB, against 63-66 MB with four (docs/performance.md).
+    package static let readAhead = 4 << 20
 
     /// Works on `count` projects in a pipeline: this thread reads each
     /// snapshot (`read`: the database connection is this thread's) and hands
@@ -70,9 +76,18 @@ package enum ParallelRender {
     /// read and not yet taken, which bounds memory whatever the fleet's size.
     /// `read` gives a project's result when it was started before (a project
     /// changed since the last publish renders while the old index is read).
-    package static func pipeline<Result: Sendable>(count: Int, window: Int, read: (Int) throws -> (ProjectSnapshot, started: Pending<Result>?),
+    /// With `weight` (a result's bytes), fewer are read ahead when those taken
+    /// so far say `window` of them would hold more than `readAhead`; never
+    /// fewer than keep the cores busy.
+    package static func pipeline<Result: Sendable>(count: Int, window: Int, weight: ((Result) -> Int)? = nil,
+                                                   read: (Int) throws -> (ProjectSnapshot, started: Pending<Result>?),
                                                    work: @escaping @Sendable (ProjectSnapshot) -> Result,
                                                    take: (Int, ProjectSnapshot, Result) throws -> Void) throws {
+        var weighed = (results: 0, bytes: 0)
+        func room() -> Int {
+            guard weighed.results > 0 else { return window }
+            return min(window, max(cores + 2, readAhead / max(1, weighed.bytes / weighed.results)))
+        }
         let finished = Mutex<[Int: Result]>([:])
         let signal = DispatchSemaphore(value: 0)
         var waiting: [Int: ProjectSnapshot] = [:]
@@ -91,12 +106,13 @@ package enum ParallelRender {
                 }
                 wait = false
                 waiting[next] = nil
+                if let weight { weighed = (weighed.results + 1, weighed.bytes + weight(result)) }
                 try take(next, snapshot, result)
                 next += 1
             }
         }
         for i in 0..<count {
-            if waiting.count >= window { try drain(wait: true) }
+            while waiting.count >= room() { try drain(wait: true) }
             let (snapshot, early) = try read(i)
             waiting[i] = snapshot
             if let early {

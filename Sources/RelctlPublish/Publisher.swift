@@ -94,6 +94,8 @@ public enum Publisher {
             if request.project == nil && !full && resign.isEmpty,
                let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
             var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
+            // The runs of the projects rendered wait on the disk, not in memory (a dry run writes nothing in DIR).
+            if !dryRun { index.spill = RunSpill(in: lock.root) }
             var added = PathList(), changed = PathList(), unchanged = 0
             var findings: [Finding] = []
             var rendered: [String] = []
@@ -154,7 +156,7 @@ public enum Publisher {
                 // other cores, and their files staged here in project order.
                 // Fewer projects than cores: each one's platforms are rendered at once.
                 let alone = toRender.count < ParallelRender.cores
-                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, read: { i in
+                try ParallelRender.pipeline(count: toRender.count, window: ParallelRender.window, weight: { $0.files.reduce(0) { $0 + $1.bytes.count } }, read: { i in
                     let slug = toRender[i]
                     if let (s, started) = early.removeValue(forKey: slug) { return (s, started) }
                     return (try snapshot(slug), nil)
@@ -181,7 +183,7 @@ public enum Publisher {
                         tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         listed[file.path] = (file.bytes.count, file.sha256)
                     }
-                    index.list(listed)
+                    try index.list(listed)
                     // While more projects render, and the index is made, the disk writes these out.
                     stage.flushAhead()
                     if rendered.count % 64 == 0 { FreedMemory.handBack() }
@@ -199,24 +201,23 @@ public enum Publisher {
                 tally(try stage.stage("index.html", html, sha256: sha), "index.html")
                 index.files["index.html"] = (html.count, sha)
             }
-            let stale = plan.stale(for: index, unfinished: lock.unfinished)
+            let stale = try plan.stale(for: index, unfinished: lock.unfinished)
             let disagreements = findings.filter(\.isDisagreement)
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             if rendered.count > 64 && rendered.count % 64 != 0 { FreedMemory.handBack() }
-            let indexFile = IndexFormat.locate(&index)
-            tally(try stage.stage("index.json", indexFile.bytes), "index.json")
+            let (indexOutcome, indexFile) = try stage.stageIndex { try IndexFormat.write(&index, to: $0) }
+            tally(indexOutcome, "index.json")
             // What the runs left, handed back before the state is worked out beside the commit.
             if rendered.count > 64 { FreedMemory.handBack() }
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).
             let known = Set((stage.previous.index?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
-            let indexBytes = indexFile.bytes
             let saying = Pending { [order] in
                 let (warnings, limits) = said(tree, order: order, known: known, dir: dir)
                 return (warnings: warnings, limits: limits,
-                        last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits, indexSha256: SHA256.hex(indexBytes)).bytes)
+                        last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits, indexSha256: indexFile.sha256).bytes)
             }
             let committed = try stage.commit(removing: stale)
             let removed = committed.removed

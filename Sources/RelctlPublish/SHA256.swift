@@ -13,17 +13,35 @@ public enum SHA256 {
     }
 
     private static func hex(raw data: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer? = nil) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var context = SHA256_CTX()
-        // Each call fails only on a null argument.
-        let ok = SHA256_Init(&context) == 1 && SHA256_Update(&context, data.baseAddress, data.count) == 1
-            && (more.map { SHA256_Update(&context, $0.baseAddress, $0.count) == 1 } ?? true)
-            && SHA256_Final(&digest, &context) == 1
-        precondition(ok, "libcrypto could not compute SHA-256")
-        let chars = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for b in digest { out.append(chars[Int(b >> 4)]); out.append(chars[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
+        var hasher = Hasher()
+        hasher.update(data)
+        if let more { hasher.update(more) }
+        return hasher.finish()
+    }
+
+    /// Of bytes handed over a piece at a time (index.json, written as it is made).
+    struct Hasher {
+        private var context = SHA256_CTX()
+
+        init() {
+            // Each call fails only on a null argument.
+            precondition(SHA256_Init(&context) == 1, "libcrypto could not compute SHA-256")
+        }
+
+        mutating func update(_ data: UnsafeRawBufferPointer) {
+            precondition(SHA256_Update(&context, data.baseAddress, data.count) == 1, "libcrypto could not compute SHA-256")
+        }
+
+        mutating func update(_ data: ArraySlice<UInt8>) { data.withUnsafeBytes { update($0) } }
+
+        func finish() -> String {
+            var digest = [UInt8](repeating: 0, count: 32), context = context
+            precondition(SHA256_Final(&digest, &context) == 1, "libcrypto could not compute SHA-256")
+            let chars = Array("0123456789abcdef".utf8)
+            var out = [UInt8]()
+            out.reserveCapacity(64)
+            for b in digest { out.append(chars[Int(b >> 4)]); out.append(chars[Int(b & 15)]) }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

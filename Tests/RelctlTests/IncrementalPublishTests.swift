@@ -404,6 +404,41 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 
+    /// index.json is compared with the one there as it is written, a piece
+    /// at a time: a copy put back with the same bytes (another inode, a newer
+    /// time) is kept as it is, one altered at the same size is replaced, one
+    /// missing is added; no temporary is left either way, and a dry run writes none.
+    func testTheIndexIsComparedAsItIsWritten() throws {
+        let h = fleet()
+        let out = h.dir + "/out", index = out + "/index.json"
+        _ = publish(h, out)
+        let original = try Data(contentsOf: URL(fileURLWithPath: index))
+        func inode() throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: index)[.systemFileNumber] as? UInt64) ?? 0 }
+        func temporaries() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".relctl-tmp") } }
+        // Put back by someone else: read, found the same, kept.
+        try FileManager.default.removeItem(atPath: index)
+        try original.write(to: URL(fileURLWithPath: index))
+        let restored = try inode()
+        let kept = publish(h, out, ["--full"])
+        XCTAssertEqual(kept["changed"] as? [String], [])
+        XCTAssertEqual(kept["added"] as? [String], [])
+        XCTAssertEqual(try inode(), restored, "the copy put back is kept")
+        XCTAssertEqual(try temporaries(), [])
+        // Altered at the same size: replaced with what relctl writes.
+        try alteredAtSameSize(index).write(to: URL(fileURLWithPath: index))
+        XCTAssertEqual(publish(h, out, ["--full"])["changed"] as? [String], ["index.json"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: index)), original)
+        XCTAssertEqual(try temporaries(), [])
+        // Missing: a dry run says it would be added and writes nothing; a publish adds it.
+        try FileManager.default.removeItem(atPath: index)
+        XCTAssertEqual(publish(h, out, ["--full", "--dry-run"])["added"] as? [String], ["index.json"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: index))
+        XCTAssertEqual(try temporaries(), [])
+        XCTAssertEqual(publish(h, out, ["--full"])["added"] as? [String], ["index.json"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: index)), original)
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
     /// index.json is read the same whether relctl wrote it (read entry by
     /// entry without a JSON value each) or someone re-indented it.
     func testTheIndexReadsTheSameWhateverItsSpacing() throws {
@@ -415,7 +450,7 @@ final class IncrementalPublishTests: XCTestCase {
         let a = try XCTUnwrap(IndexFormat.parse(compact)), b = try XCTUnwrap(IndexFormat.parse(pretty))
         XCTAssertGreaterThan(a.files.count, 10)
         XCTAssertEqual(a.files.mapValues { "\($0.size) \($0.sha256)" }, b.files.mapValues { "\($0.size) \($0.sha256)" })
-        XCTAssertEqual(IndexFormat.render(a), compact)
+        XCTAssertEqual(try IndexFormat.render(a), compact)
         XCTAssertNotNil(IndexFileRun.cut(compact, try XCTUnwrap(JSONReader.members(compact)["files"])))
         XCTAssertNil(IndexFileRun.cut(pretty, try XCTUnwrap(JSONReader.members(pretty)["files"])))
         // As a publish reads it: the list in runs and each project's entry
@@ -423,9 +458,9 @@ final class IncrementalPublishTests: XCTestCase {
         // IndexFormat.projects checks each entry against its record); written anew, the same.
         var runs = try XCTUnwrap(IndexFormat.parse(compact, files: .runs))
         XCTAssertEqual(Set(runs.verbatim.keys), Set(a.projects.keys))
-        XCTAssertEqual(IndexFormat.render(runs), compact)
+        XCTAssertEqual(try IndexFormat.render(runs), compact)
         runs.verbatim = [:]
-        XCTAssertEqual(IndexFormat.render(runs), compact)
+        XCTAssertEqual(try IndexFormat.render(runs), compact)
         XCTAssertNil(IndexFormat.parse(Array(String(decoding: compact, as: UTF8.self).replacingOccurrences(of: #""files":{"#, with: #""files":["#).utf8)))
     }
 

@@ -60,26 +60,31 @@ final class IndexFileRunTests: XCTestCase {
             index.files = fresh
             index.carried = carried
             XCTAssertEqual(index.fileCount, files.count)
-            for path in files.keys { XCTAssertTrue(index.lists(path), path) }
-            XCTAssertFalse(index.lists("app-050/nothing.json"))
+            for path in files.keys { XCTAssertTrue(try index.lists(path), path) }
+            XCTAssertFalse(try index.lists("app-050/nothing.json"))
         }
     }
 
     /// Files listed a project at a time, as a publish lists those it wrote
     /// (`PublishedIndex.list`: as runs, or as entries when their run's key is
-    /// taken), among carried runs: the index written entry by entry. Held in
-    /// that index's bytes afterwards (`hold`), the same index, runs and
-    /// which runs were written.
+    /// taken), among carried runs: the index written entry by entry. Written
+    /// a piece at a time (`write`), the same bytes, list and runs, and the
+    /// runs it wrote let go but for their folders.
     func testFilesListedAsRunsGiveTheIndexWrittenEntryByEntry() throws {
         var rng = SplitMix(seed: 49)
+        let dir = NSTemporaryDirectory() + "relctl-spill-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         for round in 0..<200 {
             let files = sampleFiles(&rng)
             var whole = PublishedIndex(generator: "t", revision: 1, validFrom: nil, nextChange: nil)
             whole.files = files
-            let expected = IndexFormat.located(whole).bytes
+            let expected = try IndexFormat.located(whole).bytes
             let all = IndexFormat.files(files)
             let runs = try XCTUnwrap(IndexFileRun.cut(all, 0..<all.count))
             var index = PublishedIndex(generator: "t", revision: 1, validFrom: nil, nextChange: nil)
+            // Every other round the runs listed wait in a spill, as a publish keeps them.
+            if round % 2 == 0 { index.spill = try XCTUnwrap(RunSpill(in: dir)) }
             var listed: Set<String> = [], once: Set<String> = []
             for key in runs.keys.sorted().map({ ($0, rng.next()) }).sorted(by: { $0.1 < $1.1 }).map(\.0) {
                 let run = runs[key]!
@@ -87,30 +92,39 @@ final class IndexFileRunTests: XCTestCase {
                 switch rng.next() % 4 {
                 case 0: index.carried[key] = run
                 // Listed twice over: the second time its key is taken, so they stay entries.
-                case 1: index.list(entries); index.list(entries); listed.insert(key)
-                default: index.list(entries); listed.insert(key); once.insert(key)
+                case 1: try index.list(entries); try index.list(entries); listed.insert(key)
+                default: try index.list(entries); listed.insert(key); once.insert(key)
                 }
             }
             XCTAssertEqual(index.fileCount, files.count, "round \(round)")
-            for path in files.keys { XCTAssertTrue(index.lists(path), path) }
-            let located = IndexFormat.located(index)
+            for path in files.keys { XCTAssertTrue(try index.lists(path), path) }
+            XCTAssertFalse(try index.lists("app-050/nothing.json"))
+            XCTAssertTrue(index.carried.allSatisfy { key, run in (run.spilledAt != nil) == (index.spill != nil && once.contains(key)) }, "round \(round)")
+            let located = try IndexFormat.located(index)
             XCTAssertEqual(located.bytes, expected, "round \(round)")
             // Written: the runs listed once; those listed twice are entries.
             let written = Set(index.carried.filter(\.value.isWritten).keys)
             XCTAssertEqual(written, once, "round \(round)")
             XCTAssertTrue(listed.subtracting(once).allSatisfy { index.carried[$0] == nil }, "round \(round)")
-            index.hold(runsIn: located.bytes, at: located.runs)
+            // Written as a publish writes it, a piece at a time: the same bytes, list and
+            // runs; the runs it wrote let go, their folders kept for the tree's state.
+            let piece = 1 + Int(rng.next() % 4096)
+            var sent: [UInt8] = [], pieces: [Int] = []
+            let streamed = try IndexFormat.write(&index, piece: piece) { sent += $0; pieces.append($0.count) }
+            XCTAssertEqual(sent, expected, "round \(round)")
+            // Cut where a piece is full: all but the last are, none is empty.
+            XCTAssertTrue(pieces.dropLast().allSatisfy { $0 >= piece } && pieces.allSatisfy { $0 > 0 } && (expected.count < 2 * piece || pieces.count > 1),
+                          "round \(round): pieces \(pieces) of \(piece) bytes")
+            XCTAssertEqual(streamed.size, expected.count)
+            XCTAssertEqual(streamed.sha256, SHA256.hex(expected))
+            XCTAssertEqual(streamed.fileList, located.fileList)
+            XCTAssertEqual(streamed.runs, located.runs)
+            XCTAssertEqual(index.fileCount, files.count, "round \(round)")
             XCTAssertEqual(Set(index.carried.filter(\.value.isWritten).keys), written, "round \(round)")
-            // Held in the index's own bytes, not a copy of them.
-            located.bytes.withUnsafeBufferPointer { whole in
-                for run in index.carried.values {
-                    run.bytes.withUnsafeBufferPointer { XCTAssertTrue($0.isEmpty || whole.baseAddress! <= $0.baseAddress! && $0.baseAddress! < whole.baseAddress! + whole.count, run.key) }
-                }
-            }
-            XCTAssertEqual(IndexFormat.located(index).bytes, expected, "round \(round)")
             for (key, run) in index.carried {
-                XCTAssertEqual(run.entries().count, run.count, key)
-                XCTAssertEqual(run.entries().map(\.path), runs[key]!.entries().map(\.path), key)
+                XCTAssertEqual(run.isHollow, written.contains(key), key)
+                XCTAssertEqual(run.folders(), runs[key]!.folders(), key)
+                if !run.isHollow { XCTAssertEqual(run.entries().map(\.path), runs[key]!.entries().map(\.path), key) }
             }
         }
     }
@@ -157,11 +171,13 @@ final class IndexFileRunTests: XCTestCase {
             for (key, run) in runs {
                 if rng.next() % 2 == 0 { carried[key] = run } else { for e in run.entries() { fresh[e.path] = (e.size, e.sha256) } }
             }
-            var out: [UInt8] = Array("{\"files\":".utf8)
-            let start = out.count
+            var output = IndexOutput(capacity: 0)
+            output.bytes = Array("{\"files\":".utf8)
+            let start = output.position
             var kept = carried
-            let ranges = IndexFormat.files(fresh, carried: &kept, letGo: false, into: &out)
-            let list = start..<out.count
+            let ranges = try IndexFormat.files(fresh, carried: &kept, letGo: false, spill: nil, into: &output)
+            let list = start..<output.position
+            var out = output.bytes
             out.append(125)
             let taken = try XCTUnwrap(IndexFileRun.recorded(out, list: list, runs: ranges), "round \(round)")
             XCTAssertEqual(taken.keys.sorted(), runs.keys.sorted())

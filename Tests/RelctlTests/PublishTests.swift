@@ -223,7 +223,7 @@ final class PublishTests: XCTestCase {
         // The tree's digest is that of its file list; it names no database revision (two databases
         // holding the same configuration publish the same index).
         let listBytes = Array(FileManager.default.contents(atPath: a + "/index.json")!)
-        let located = IndexFormat.located(try XCTUnwrap(IndexFormat.parse(listBytes)))
+        let located = try IndexFormat.located(try XCTUnwrap(IndexFormat.parse(listBytes)))
         XCTAssertEqual(index["treeSha256"]?.string, SHA256.hex(Array(located.bytes[located.fileList])))
         XCTAssertNil(index["revision"])
 

@@ -92,11 +92,11 @@ package struct IncrementalPlan {
     /// What the old index and an unfinished publish's journal name, and the new index does not:
     /// the files to remove once the new ones are in place (a run's paths are
     /// read once for all the paths under its key, not searched for each).
-    package func stale(for index: PublishedIndex, unfinished: Set<String>) -> [String] {
+    package func stale(for index: PublishedIndex, unfinished: Set<String>) throws -> [String] {
         let candidates = Set(replaced.keys).union(unfinished).filter { index.files[$0] == nil }
         var out: [String] = []
         for (key, paths) in Dictionary(grouping: candidates, by: IndexFileRun.key(of:)) {
-            guard let run = index.carried[key] else { out += paths; continue }
+            guard let run = try index.run(key) else { out += paths; continue }
             let entries = run.entries()
             // A run whose bytes do not read as its entries is searched, as before.
             guard entries.count == run.count else { out += paths.filter { !run.contains($0) }; continue }

@@ -61,9 +61,8 @@ public final class Staging {
     /// quick check rsync makes: a file the previous index lists with the same
     /// size, not modified since that index was written, is unchanged without
     /// reading it when the hashes agree, and (the state vouching for the
-    /// index) changed when they differ; index.json is compared with the old
-    /// one as read, while its stamp still holds. A file of a new folder is written in
-    /// the background (BackgroundWriter); index.json, staged last, after them all.
+    /// index) changed when they differ. A file of a new folder is written in
+    /// the background (BackgroundWriter). index.json is staged by `stageIndex`.
     public func stage(_ relative: String, _ bytes: [UInt8], sha256: String? = nil) throws -> Outcome {
         precondition(!ended, "a file staged after the commit or an abort")
         do { return try stageFile(relative, bytes, sha256: sha256) } catch {
@@ -75,6 +74,7 @@ public final class Staging {
     }
 
     private func stageFile(_ relative: String, _ bytes: [UInt8], sha256: String?) throws -> Outcome {
+        precondition(relative != "index.json", "index.json staged as a file (stageIndex stages it)")
         guard TreeFiles.isSafe(relative) else {
             throw PublishError("refusing to write '\(relative)': it would leave the publish directory")
         }
@@ -102,13 +102,8 @@ public final class Staging {
             }
         }
         var st = stat()
-        let existing: FileSystem.Kind = lstat(target, &st) != 0 ? .missing
-            : (st.st_mode & S_IFMT) == S_IFREG ? .file : (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
-        if existing == .file, Int(st.st_size) == bytes.count, relative == "index.json", let old = previous.file,
-           TreeState.Stamp(st) == old.stamp {
-            // The old index.json, still as this publish read it.
-            if old.bytes == bytes { return .unchanged }
-        } else if existing == .file, Int(st.st_size) == bytes.count {
+        let existing = lstat(target, &st) != 0 ? FileSystem.Kind.missing : FileSystem.Kind(mode: st.st_mode)
+        if existing == .file, Int(st.st_size) == bytes.count {
             // As the old index lists it (not modified since): its digest tells, with no read
             // when the tree's state vouches for the index (no hand edit put a wrong digest in).
             if let sha256, let listed = replaced[relative], listed.size == bytes.count, let indexTime = previous.indexTime,
@@ -125,12 +120,68 @@ public final class Staging {
             throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         if lock.dryRun { return existing == .missing ? .added : .changed }
-        // Published files are never newer than index.json, staged last (isIntact trusts that).
-        if relative == "index.json" { try background.finish() }
         try markStaging()
         let temp = try TreeFiles.writeTemporary(bytes, in: dir, for: name)
         pending.append((temp, target, relative))
         return existing == .missing ? .added : .changed
+    }
+
+    /// Stages index.json, last, as `make` hands it over a piece at a time
+    /// (IndexFormat.write), never whole in memory: written to a temporary as
+    /// it comes, and compared as it comes with the one there (the old index
+    /// as this publish read it, while its stamp holds, else the file read);
+    /// the temporary is removed when they are the same. Returns what will
+    /// happen to it, and what `make` returned.
+    public func stageIndex<Made>(_ make: (_ send: @escaping (ArraySlice<UInt8>) -> Void) throws -> Made) throws -> (outcome: Outcome, made: Made) {
+        precondition(!ended, "a file staged after the commit or an abort")
+        do { return try stageIndexFile(make) } catch {
+            try background.finish()
+            throw error
+        }
+    }
+
+    private func stageIndexFile<Made>(_ make: (_ send: @escaping (ArraySlice<UInt8>) -> Void) throws -> Made) throws -> (outcome: Outcome, made: Made) {
+        let target = root + "/index.json"
+        var st = stat()
+        let existing = lstat(target, &st) != 0 ? FileSystem.Kind.missing : FileSystem.Kind(mode: st.st_mode)
+        if existing == .directory {
+            throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
+        }
+        let old = existing != .file ? SameBytes()
+            : previous.file.flatMap { TreeState.Stamp(st) == $0.stamp ? SameBytes(bytes: $0.bytes) : nil } ?? SameBytes(file: target, size: Int(st.st_size))
+        var file: TreeFiles.NewFile?
+        if !lock.dryRun {
+            // Published files are never newer than index.json, staged last (isIntact trusts that).
+            try background.finish()
+            _ = try TreeFiles.freshName(in: root, for: "index.json") { path in
+                file = try TreeFiles.NewFile(at: path, naming: target, taken: true)
+                return file != nil
+            }
+        }
+        let made: Made
+        do {
+            made = try make { [file] piece in
+                old.compare(piece)
+                file?.append(piece)
+            }
+        } catch {
+            file?.discard()
+            throw error
+        }
+        if old.isSame {
+            // Put there by someone else (a restored copy), the file read may not be on the disk yet.
+            if old.wasRead { keptByReading = true }
+            file?.discard()
+            return (.unchanged, made)
+        }
+        let outcome: Outcome = existing == .missing ? .added : .changed
+        guard let file else { return (outcome, made) }
+        try file.finish()
+        // The journal may come after the temporary: one left at DIR's root keeps the next
+        // publish from having nothing to do (TreeLock.asRecorded), and that publish sweeps it.
+        try markStaging()
+        pending.append((file.path, target, "index.json"))
+        return (outcome, made)
     }
 
     /// Where the files of folder `dir` are written (see `places`), made or

@@ -66,34 +66,64 @@ public enum TreeFiles {
     /// With `taken`, a path already there returns false instead of failing.
     @discardableResult
     package static func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
-        CrashPoints.step()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if fd < 0 && errno == EEXIST && taken { return false }
-        guard fd >= 0 else {
-            throw PublishError("cannot write \(naming): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
-        }
-        func fail(_ reason: Int32) -> PublishError {
-            unlink(path)
-            return PublishError("cannot write \(naming): \(String(cString: strerror(reason)))", hint: "check free space")
-        }
-        var offset = 0
-        // In two halves under a crash-point test, so that a kill can tear a file.
-        var halfway = CrashPoints.enabled && bytes.count > 1
-        while offset < bytes.count {
-            let end = halfway ? bytes.count / 2 : bytes.count
-            let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = errno
-                close(fd)
-                throw fail(reason)
-            }
-            offset += n
-            if halfway && offset == end { halfway = false; CrashPoints.step() }
-        }
-        // NFS and some FUSE systems report a failed write only at close.
-        if close(fd) != 0 { throw fail(errno) }
+        guard let file = try NewFile(at: path, naming: naming, taken: taken) else { return false }
+        file.append(bytes[...])
+        try file.finish()
         return true
+    }
+
+    /// A file made where nothing was (O_EXCL, never through a link) and
+    /// written a piece at a time: index.json is written as it is made.
+    package final class NewFile {
+        package let path: String
+        private let naming: String
+        private let fd: Int32
+        /// The errno of the first write that failed: the rest are not tried, and `finish` reports it.
+        private var failure: Int32 = 0
+        // Under a crash-point test the first piece is written in two halves, so that a kill can tear a file.
+        private var halfway = CrashPoints.enabled
+
+        /// Nil, with `taken`, when `path` is there already.
+        package init?(at path: String, naming: String, taken: Bool = false) throws {
+            CrashPoints.step()
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd < 0 && errno == EEXIST && taken { return nil }
+            guard fd >= 0 else {
+                throw PublishError("cannot write \(naming): \(String(cString: strerror(errno)))", hint: "check the directory's permissions and free space")
+            }
+            (self.path, self.naming, self.fd) = (path, naming, fd)
+        }
+
+        package func append(_ bytes: ArraySlice<UInt8>) {
+            var offset = bytes.startIndex
+            let half = halfway && bytes.count > 1 ? bytes.startIndex + bytes.count / 2 : nil
+            while failure == 0 && offset < bytes.endIndex {
+                let end = half.map { offset < $0 ? $0 : bytes.endIndex } ?? bytes.endIndex
+                let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno != EINTR { failure = errno }
+                    continue
+                }
+                offset += n
+                if halfway && offset == half { halfway = false; CrashPoints.step() }
+            }
+        }
+
+        /// Closes it, or removes it and throws when a write failed. (NFS and
+        /// some FUSE systems report a failed write only at close.)
+        package func finish() throws {
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            guard failure == 0 else {
+                unlink(path)
+                throw PublishError("cannot write \(naming): \(String(cString: strerror(failure)))", hint: "check free space")
+            }
+        }
+
+        /// Closes and removes it: not wanted after all.
+        package func discard() {
+            close(fd)
+            unlink(path)
+        }
     }
 
     /// Makes a folder under a temporary name beside `name`, for a folder that is not there yet.
