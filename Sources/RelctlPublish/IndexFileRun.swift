@@ -67,7 +67,10 @@ public struct IndexFileRun {
 
     /// Appends its bytes to `out`: its own, or read back from the spill they wait in.
     func append(to out: inout [UInt8], from spill: RunSpill?) throws {
-        guard let place = spilledAt else { return out.append(contentsOf: bytes) }
+        guard let place = spilledAt else {
+            precondition(!isHollow, "\(key)'s run was let go, and is written again")
+            return out.append(contentsOf: bytes)
+        }
         guard let spill else { preconditionFailure("\(key)'s run was spilled, and no spill was given") }
         try spill.read(place, into: &out)
     }
@@ -101,6 +104,8 @@ public struct IndexFileRun {
     /// read, checked as any list is, and against its recorded count: none
     /// when it is not so (`entries()` then gives fewer than `count`).
     private var starts: [Int] {
+        // A run let go (or waiting in the spill: PublishedIndex.run reads it back) has no entries to give.
+        precondition(!isHollow, "\(key)'s entries read after the run was let go")
         if let cutAt { return cutAt }
         let list = [UInt8(ascii: "{")] + bytes + [UInt8(ascii: "}")]
         guard let runs = IndexFileRun.cut(list, 0..<list.count), runs.count == 1, let run = runs[key], run.count == count else { return [] }
@@ -110,6 +115,7 @@ public struct IndexFileRun {
     /// Whether it lists `path`: in a list as relctl writes it, `"PATH":` is
     /// found only where an entry starts.
     public func contains(_ path: String) -> Bool {
+        precondition(!isHollow, "\(key) searched after the run was let go")
         let needle = Array("\"\(path)\":".utf8)
         return bytes.withUnsafeBufferPointer { h in
             guard needle.count <= h.count else { return false }

@@ -25,6 +25,7 @@ public enum IndexFormat {
     /// after a change takes the runs it keeps without cutting the list.
     public static func located(_ index: PublishedIndex) throws -> (bytes: [UInt8], fileList: Range<Int>, runs: RunRanges) {
         var index = index
+        // Room for the list; the projects, after it, grow it (only tests make an index whole).
         var out = IndexOutput(capacity: listSize(index.files, carried: index.carried) + 256)
         let (list, runs) = try write(&index, letGo: false, into: &out)
         assert({
@@ -388,7 +389,7 @@ public struct PublishedIndex {
         try run.append(to: &bytes, from: spill)
         bytes.append(125)
         guard let back = IndexFileRun.cut(bytes, 0..<bytes.count)?[key], back.count == run.count else {
-            preconditionFailure("\(key)'s run read back from the spill is not the run written there")
+            throw PublishError("the file list of \(key) read back from the publish directory is not what was written there", hint: "check the disk")
         }
         return back.written(run.isWritten)
     }

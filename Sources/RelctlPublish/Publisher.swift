@@ -38,6 +38,8 @@ public enum Publisher {
         public var now: Int64? = nil
         /// Gives a snapshot the UTC offsets its messages need (the system's zone database).
         public var fillZone: (inout ProjectSnapshot) -> Void = { _ in }
+        /// The size of the pieces index.json is written in (tests make them small, to cut a small tree's index).
+        package var indexPiece = 1 << 20
 
         public init(dir: String, at: Int64, generator: String) { self.dir = dir; self.at = at; self.generator = generator }
     }
@@ -206,8 +208,10 @@ public enum Publisher {
             if !disagreements.isEmpty, !dryRun && !request.despiteDisagreements { throw Refused(disagreements: disagreements) }
             // Staged last, so renamed last: a reader of the new index finds every file it lists.
             if rendered.count > 64 && rendered.count % 64 != 0 { FreedMemory.handBack() }
-            let (indexOutcome, indexFile) = try stage.stageIndex { try IndexFormat.write(&index, to: $0) }
+            let (indexOutcome, indexFile) = try stage.stageIndex { try IndexFormat.write(&index, piece: request.indexPiece, to: $0) }
             tally(indexOutcome, "index.json")
+            // Closed before the commit flushes the disk: the pages of a file nobody names are dropped, not written.
+            index.spill = nil
             // What the runs left, handed back before the state is worked out beside the commit.
             if rendered.count > 64 { FreedMemory.handBack() }
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.

@@ -4,6 +4,7 @@ import XCTest
 @testable import RelctlCore
 @testable import RelctlModel
 @testable import RelctlPublish
+@testable import RelctlStore
 
 /// A publish costs what changed: a publish with nothing to do renders and
 /// writes nothing, a change to one project renders that project only, a
@@ -436,6 +437,51 @@ final class IncrementalPublishTests: XCTestCase {
         XCTAssertEqual(try temporaries(), [])
         XCTAssertEqual(publish(h, out, ["--full"])["added"] as? [String], ["index.json"])
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: index)), original)
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+    }
+
+    /// An index.json that comes out as the one there is never written, not
+    /// even to a temporary thrown away (its first piece that differs makes
+    /// the temporary): strace sees no temporary of it opened.
+    func testAnIndexThatComesOutTheSameIsNotWritten() throws {
+        let strace = try XCTUnwrap(Proc.which("strace"), "strace is needed (scripts/deps.sh test installs it); the test is in the Makefile's TOOLS")
+        let h = fleet()
+        let out = h.dir + "/out"
+        _ = publish(h, out)
+        func indexTemporaries(_ args: [String]) throws -> Int {
+            let log = h.dir + "/strace.log"
+            let run = try Proc.run(strace, ["-f", "-qq", "-e", "trace=openat", "-o", log, Package.binary, "--db", h.db]
+                                   + args + ["--at", "2026-11-29T12:00:00Z", "-q"], env: h.env)
+            XCTAssertEqual(run.status, 0, run.err)
+            return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains(".relctl-tmp.index.json") }.count
+        }
+        XCTAssertEqual(try indexTemporaries(["publish", out, "--full"]), 0)
+        h.ok("notes set 1.1 -p blog --platform ios --locale en \"Written\"")
+        XCTAssertGreaterThan(try indexTemporaries(["publish", out]), 0, "made, and opened again to be flushed")
+    }
+
+    /// index.json written in small pieces after a change to one project: the
+    /// first ones match the old index (and are written from it once one
+    /// differs), the rest are new; the tree is a full publish's, byte for byte.
+    func testAnIndexWrittenInPiecesIsTheFullPublishsIndex() throws {
+        let h = fleet()
+        let base = h.dir + "/base", out = h.dir + "/out", fresh = h.dir + "/fresh"
+        _ = publish(h, base)
+        let before = try Data(contentsOf: URL(fileURLWithPath: base + "/index.json"))
+        h.ok("notes set 1.1 -p cafe --platform ios --locale en \"In pieces\"")
+        _ = publish(h, fresh)
+        let expected = try Data(contentsOf: URL(fileURLWithPath: fresh + "/index.json"))
+        // Blog's entries come before cafe's: pieces match before one differs.
+        XCTAssertGreaterThan(zip(expected, before).prefix(while: { $0 == $1 }).count, 1000)
+        for piece in [1, 64, 1000, 1 << 20] {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(atPath: base, toPath: out)
+            var request = Publisher.Request(dir: out, at: try XCTUnwrap(Time.parseUTC("2026-11-29T12:00:00Z")), generator: PublishCommand.generator)
+            request.indexPiece = piece
+            _ = try Publisher.publish(request, store: try Store(path: h.db, mode: .write, user: "test"))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out + "/index.json")), expected, "pieces of \(piece)")
+            XCTAssertEqual(fileTree(out), fileTree(fresh), "pieces of \(piece)")
+        }
         XCTAssertEqual(h.run(["verify", out]).status, 0)
     }
 

@@ -22,6 +22,8 @@ final class RunSpill {
             let path = dir + "/" + TreeFiles.temporaryName(for: "runs")
             let made = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if made >= 0 {
+                // A kill here leaves it at DIR's root, where the next publish sweeps it.
+                CrashPoints.step()
                 unlink(path)
                 (fd, self.dir) = (made, dir)
                 return

@@ -127,11 +127,13 @@ public final class Staging {
     }
 
     /// Stages index.json, last, as `make` hands it over a piece at a time
-    /// (IndexFormat.write), never whole in memory: written to a temporary as
-    /// it comes, and compared as it comes with the one there (the old index
-    /// as this publish read it, while its stamp holds, else the file read);
-    /// the temporary is removed when they are the same. Returns what will
-    /// happen to it, and what `make` returned.
+    /// (IndexFormat.write), never whole in memory, compared as it comes with
+    /// the one there (the old index as this publish read it, while its stamp
+    /// holds, else the file read back). Its temporary is made at the first
+    /// piece that differs, the part that matched written first from the old
+    /// bytes, so an index that comes out the same writes nothing, as before;
+    /// one compared with the file on the disk is written as it comes.
+    /// Returns what will happen to it, and what `make` returned.
     public func stageIndex<Made>(_ make: (_ send: @escaping (ArraySlice<UInt8>) -> Void) throws -> Made) throws -> (outcome: Outcome, made: Made) {
         precondition(!ended, "a file staged after the commit or an abort")
         do { return try stageIndexFile(make) } catch {
@@ -148,25 +150,41 @@ public final class Staging {
             throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
         let old = existing != .file ? SameBytes()
-            : previous.file.flatMap { TreeState.Stamp(st) == $0.stamp ? SameBytes(bytes: $0.bytes) : nil } ?? SameBytes(file: target, size: Int(st.st_size))
-        var file: TreeFiles.NewFile?
-        if !lock.dryRun {
-            // Published files are never newer than index.json, staged last (isIntact trusts that).
-            try background.finish()
-            _ = try TreeFiles.freshName(in: root, for: "index.json") { path in
-                file = try TreeFiles.NewFile(at: path, naming: target, taken: true)
-                return file != nil
-            }
+            : previous.file.flatMap { TreeState.Stamp(st) == $0.stamp ? SameBytes(bytes: $0.bytes) : nil } ?? SameBytes(file: target)
+        // Published files are never newer than index.json, staged last (isIntact trusts that).
+        if !lock.dryRun { try background.finish() }
+        var file: TreeFiles.NewFile?, failure: Error?
+        // The journal first, then the temporary, with what matched so far.
+        func begin(sent: Int) {
+            guard !lock.dryRun, file == nil, failure == nil else { return }
+            do {
+                try markStaging()
+                _ = try TreeFiles.freshName(in: root, for: "index.json") { path in
+                    file = try TreeFiles.NewFile(at: path, naming: target, taken: true)
+                    return file != nil
+                }
+                file?.append(old.matched(sent))
+            } catch { failure = error }
         }
+        if !old.keepsOld { begin(sent: 0) }
+        var sent = 0
         let made: Made
         do {
-            made = try make { [file] piece in
+            made = try make { piece in
                 old.compare(piece)
+                if !old.mayBeSame { begin(sent: sent) }
                 file?.append(piece)
+                sent += piece.count
             }
         } catch {
             file?.discard()
             throw error
+        }
+        // All it made matched the start of a longer old one.
+        if !old.isSame { begin(sent: sent) }
+        if let failure {
+            file?.discard()
+            throw failure
         }
         if old.isSame {
             // Put there by someone else (a restored copy), the file read may not be on the disk yet.
@@ -177,9 +195,6 @@ public final class Staging {
         let outcome: Outcome = existing == .missing ? .added : .changed
         guard let file else { return (outcome, made) }
         try file.finish()
-        // The journal may come after the temporary: one left at DIR's root keeps the next
-        // publish from having nothing to do (TreeLock.asRecorded), and that publish sweeps it.
-        try markStaging()
         pending.append((file.path, target, "index.json"))
         return (outcome, made)
     }
