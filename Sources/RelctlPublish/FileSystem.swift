@@ -125,6 +125,30 @@ public enum FileSystem {
         return try readChunks(fd: fd, name: name, limit: limit)
     }
 
+    /// `count` bytes of `fd` from `offset`, read through short reads and
+    /// interruptions; nil on an error, or when the file ends first (errno is
+    /// then EIO).
+    package static func readAt(fd: Int32, _ offset: Int, count: Int) -> [UInt8]? {
+        var ended = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, done in
+            done = 0
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    if n == 0 { ended = true }
+                    return
+                }
+                done += n
+            }
+        }
+        guard bytes.count == count else {
+            if ended { errno = EIO }
+            return nil
+        }
+        return bytes
+    }
+
     private static func readChunks(fd: Int32, name: String, limit: Int) throws -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)

@@ -49,7 +49,7 @@ public enum IndexFormat {
         -> (size: Int, sha256: String, fileList: Range<Int>, runs: RunRanges) {
         var out = IndexOutput(piece: piece, send: send)
         let (list, runs) = try write(&index, letGo: true, into: &out)
-        let digest = out.finish()!
+        let digest = out.finish()
         return (out.sent, digest, list, runs)
     }
 
@@ -364,7 +364,9 @@ public struct PublishedIndex {
         for (key, run) in runs {
             if carried[key] == nil && !listed.contains(key) {
                 let written = run.written(true)
-                carried[key] = try spill.map { written.spilled(at: try $0.append(written.bytes)) } ?? written
+                // Where the spill cannot take it (a full disk), the run stays in memory: the files'
+                // own writes report the disk, naming them, and the publish is not refused for a saving.
+                carried[key] = spill.flatMap { spill in (try? spill.append(written.bytes)).map { written.spilled(at: $0) } } ?? written
             } else {
                 try add(Dictionary(run.entries().map { ($0.path, ($0.size, $0.sha256)) }) { _, new in new })
             }

@@ -54,9 +54,9 @@ struct IndexOutput {
         return listDigest.finish()
     }
 
-    /// Sends what is left; the whole file's digest when sent, nil when kept.
-    mutating func finish() -> String? {
-        guard send != nil else { return nil }
+    /// Sends what is left; the whole file's digest.
+    mutating func finish() -> String {
+        precondition(send != nil, "an index kept whole finished as one sent")
         sendMade()
         return whole.finish()
     }

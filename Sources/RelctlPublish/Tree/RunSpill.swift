@@ -52,18 +52,8 @@ final class RunSpill {
     /// Appends the bytes at `range` to `out`.
     func read(_ range: Range<Int>, into out: inout [UInt8]) throws {
         precondition(range.lowerBound >= 0 && range.upperBound <= size, "a run read from outside the spill")
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: range.count))
-        var done = 0
-        while done < range.count {
-            let n = out[(start + done)...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(range.lowerBound + done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                out.removeSubrange(start...)
-                throw failure("read back", n < 0 ? errno : EIO)
-            }
-            done += n
-        }
+        guard let bytes = FileSystem.readAt(fd: fd, range.lowerBound, count: range.count) else { throw failure("read back", errno) }
+        out.append(contentsOf: bytes)
     }
 
     private func failure(_ what: String, _ reason: Int32) -> PublishError {

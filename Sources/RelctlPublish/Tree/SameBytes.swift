@@ -59,13 +59,7 @@ final class SameBytes {
             case .bytes(let bytes):
                 same = SameBytes.equal(bytes[offset..<(offset + piece.count)], piece)
             case .file(let fd):
-                var read = [UInt8](repeating: 0, count: piece.count), done = 0
-                while same && done < piece.count {
-                    let n = read[done...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset + done)) }
-                    if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { same = false } else { done += n }
-                }
-                same = same && SameBytes.equal(read[...], piece)
+                same = FileSystem.readAt(fd: fd, offset, count: piece.count).map { SameBytes.equal($0[...], piece) } ?? false
             }
         }
         if !same {

@@ -332,10 +332,8 @@ package struct TreeState: Equatable {
         for top in tops {
             let key = top + "/"
             guard let recorded = runs[key], recorded.range.upperBound <= index.size else { return false }
-            var bytes = [UInt8](repeating: 0, count: recorded.range.count)
-            // A short read is no record: the slow path reads the file whole.
-            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, recorded.range.count, off_t(recorded.range.lowerBound)) }
-            guard read == recorded.range.count,
+            // A read that fails is no record: the slow path reads the file whole.
+            guard let bytes = FileSystem.readAt(fd: fd, recorded.range.lowerBound, count: recorded.range.count),
                   IndexFileRun.recorded(key: key, bytes: bytes[...], count: recorded.count).allIntact({
                       PreviousTree.isIntact($0, size: $1, root: root, indexTime: indexTime, checked: &checked)
                   }) else { return false }
