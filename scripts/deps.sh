@@ -3,7 +3,7 @@
 #   scripts/deps.sh build   what building needs (libsqlite3-dev, libssl-dev)
 #   scripts/deps.sh test    what the whole test suite needs: the real shells,
 #                           bash-completion, mandoc, nginx, sqlite3, curl, setpriv, mount, chromium,
-#                           rclone, ssh-keygen, python3-h2, strace, and the Python modules of python_packages (PyPI)
+#                           rclone, ssh-keygen, python3-h2, strace, time, and the Python modules of python_packages (PyPI)
 set -euo pipefail
 packages=(libsqlite3-dev libssl-dev)
 python_packages=()
@@ -12,6 +12,8 @@ if [ "${1:-build}" = test ]; then
     packages+=(sqlite3 bash-completion zsh fish mandoc nginx-light curl util-linux mount git)
     # How a publish flushes what it wrote, as the kernel sees it
     packages+=(strace)
+    # bench/run: a child's own peak memory (wait4 after vfork reports the parent's)
+    packages+=(time)
     # The zone database: message times in a project's zone, checked against the C library
     packages+=(tzdata)
     # Approvals are OpenSSH signatures: real keys, signed and verified by ssh-keygen

@@ -189,6 +189,49 @@ final class FidelityDefectTests: XCTestCase {
         XCTAssertTrue(disagreements.contains { $0["client"] as? String == "Retired" && $0["version"] as? String == "1.0" && ($0["check"] as? String)?.hasPrefix("required") == true }, "\(disagreements)")
     }
 
+    /// verify reads each project's files beside its proof, and the files no
+    /// project of the database proves (the root's, a removed project's) on
+    /// their own: every file not as index.json says is named, in path order,
+    /// whichever of them it is, and an edited file is still proven as it is.
+    func testVerifyNamesEveryFileNotAsTheIndexSays() throws {
+        let h = Harness(); h.sample()
+        h.ok("project add cafe --name Cafe")
+        h.ok("platform add ios -p cafe --bundle-id com.example.cafe")
+        h.ok("version add 1.0 -p cafe --platform ios --build 1")
+        h.ok("force 1.1 -p shop --platform ios --yes")
+        _ = publish(h)
+        XCTAssertEqual(verify(h).status, 0, verify(h).err)
+        let out = h.dir + "/out/"
+        try tamper(h, "shop/ios/retired/en.json", replacing: #"{"policy":"force","version":"1.0"}"#, with: #"{"policy":"none","version":"1.0"}"#)
+        XCTAssertEqual(unlink(out + "cafe/control.json"), 0)
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: out + "index.html"))
+        var index = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "index.json"))) as? [String: Any])
+        var listed = try XCTUnwrap(index["files"] as? [String: Any])
+        XCTAssertNotNil(listed["shop/android/andversion.json"])
+        listed["shop/android/andversion.json"] = "not an entry"
+        listed["gone/ios/retired/en.json"] = ["size": 2, "sha256": String(repeating: "0", count: 64)]
+        index["files"] = listed
+        try JSONSerialization.data(withJSONObject: index).write(to: URL(fileURLWithPath: out + "index.json"))
+
+        let r = verify(h)
+        XCTAssertEqual(r.status, 1)
+        let doc = r.json as? [String: Any]
+        let changed = (doc?["changedFiles"] as? [[String: Any]] ?? []).map { ($0["path"] as? String ?? "?", $0["problem"] as? String ?? "?") }
+        let expected = [
+            ("cafe/control.json", "it is missing"),
+            ("gone/ios/retired/en.json", "it is missing"),
+            ("index.html", "it is 6 bytes, index.json says \((listed["index.html"] as? [String: Any])?["size"] as? Int ?? -1): truncated or edited"),
+            ("shop/android/andversion.json", "its index entry is not one relctl writes"),
+            // "none" is a byte shorter than "force".
+            ("shop/ios/retired/en.json", "truncated or edited"),
+        ]
+        XCTAssertEqual(changed.map(\.0), expected.map(\.0))
+        for ((path, problem), (_, want)) in zip(changed, expected) { XCTAssertTrue(problem.hasSuffix(want), "\(path): \(problem)") }
+        XCTAssertEqual(doc?["removedProjects"] as? [String], ["gone"])
+        let disagreements = doc?["disagreements"] as? [[String: Any]] ?? []
+        XCTAssertTrue(disagreements.contains { $0["project"] as? String == "shop" && $0["client"] as? String == "Retired" && $0["version"] as? String == "1.0" }, "\(disagreements)")
+    }
+
     /// Siren carries no recommend floor, so below one it follows its rules:
     /// doing less is a limit, and so is forcing when the rule for that update
     /// type forces. A siren.json that forces what the floor only offers is a

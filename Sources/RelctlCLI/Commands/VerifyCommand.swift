@@ -37,30 +37,15 @@ enum VerifyCommand {
         }
 
         // Every listed file as the server holds it; changed ones are reported.
-        // Read and hashed on every core: a fleet's tree is tens of thousands of files.
-        let entries = listed.sorted(by: { $0.key < $1.key })
-        let chunks = 8 * ParallelRender.cores
-        let read = Parallel.map(chunks, ParallelRender.everyCore) { c in
-            stride(from: c, to: entries.count, by: chunks).map { i -> (bytes: [UInt8]?, sha: String?) in
-                guard TreeFiles.isSafe(entries[i].key), let bytes = FileSystem.regularFile(root + "/" + entries[i].key) else { return (nil, nil) }
-                return (bytes, SHA256.hex(bytes))
-            }
-        }
-        var files: [String: [UInt8]] = [:]
-        var changed: [(String, String)] = []
-        for (i, (path, entry)) in entries.enumerated() {
-            guard TreeFiles.isSafe(path), case .object(let e) = entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
-                changed.append((path, "its index entry is not one relctl writes")); continue
-            }
-            let (bytes, actual) = read[i % chunks][i / chunks]
-            guard let bytes, let actual else { changed.append((path, "it is missing")); continue }
-            if bytes.count != Int(size) { changed.append((path, "it is \(bytes.count) bytes, index.json says \(size): truncated or edited")) }
-            else if actual != sha { changed.append((path, "its content differs from index.json: edited after publishing")) }
-            files[path] = bytes
-        }
+        // A project's files are read, hashed and proven on the cores together and
+        // let go after its proof: a fleet's tree is hundreds of megabytes.
+        let entries = listed.sorted(by: { $0.key < $1.key }).map { ListedFile(path: $0.key, entry: $0.value) }
+        var byProject: [String: [ListedFile]] = [:]
+        for file in entries where file.path.contains("/") { byProject[String(file.path.prefix { $0 != "/" }), default: []].append(file) }
 
         let store = try inv.store(.read)
         try Approvals.warnOwed(inv, store)
+        var changed: [(String, String)] = []
         var disagreements: [Finding] = []
         var limits: [(project: String, limit: Limit)] = []
         var decisions = 0
@@ -70,15 +55,10 @@ enum VerifyCommand {
         let database: TreeCurrency.Database = try store.read {
             let projects = try store.projects()
             // Files at the root (index.json, the status page index.html) belong to no project.
-            let published = Set(listed.keys.filter { $0.contains("/") }.compactMap { $0.split(separator: "/").first.map(String.init) })
-            let mine = projects.filter { published.contains($0.slug) }
+            let mine = projects.filter { byProject[$0.slug] != nil }
+            let proven = Set(mine.map(\.slug))
             // Each signature against the project's trusted keys, as apps that pin them check it now.
-            var appcasts: [String: [String]] = [:]
-            let name = "/" + (FileKinds.appcast.pattern.split(separator: "/").last ?? "")
-            for path in files.keys.filter({ $0.hasSuffix(name) && FileKinds.appcast.matches($0) }).sorted() {
-                appcasts[String(path.prefix { $0 != "/" }), default: []].append(path)
-            }
-            signatures = mine.filter { !$0.trustedKeys.isEmpty }.map { SignatureReport($0, root: root, files: files, appcasts: appcasts[$0.slug] ?? [], at: inv.now) }
+            let appcastName = "/" + (FileKinds.appcast.pattern.split(separator: "/").last ?? "")
             // Each project is read here and checked on the other cores while the next is read.
             let alone = mine.count < ParallelRender.cores
             try ParallelRender.pipeline(count: mine.count, window: ParallelRender.window, read: { i in
@@ -88,13 +68,28 @@ enum VerifyCommand {
                     unserved += StoreCommands.targets(p, s, now: inv.now, at: inv.now).filter { !$0.findings.isEmpty }.map { (s.project.slug, p, $0.target, $0.findings) }
                 }
                 return (s, nil)
-            }, work: { [files] in ParallelRender.verify($0, at: at, files: files, alone: alone) }, take: { _, s, result in
-                disagreements += result.disagreements
-                limits += result.limits.map { (s.project.slug, $0) }
-                decisions += result.decisions
+            }, work: { [byProject] s -> (ParallelRender.Verified, [(String, String)], [String: [UInt8]]) in
+                let (files, changed) = ListedFile.read(byProject[s.project.slug] ?? [], root: root, alone: alone)
+                // What the signature check reads: the project's control.json and appcasts.
+                let signed = s.project.trustedKeys.isEmpty ? [:] : files.filter {
+                    $0.key == FileKinds.control.path(project: s.project.slug) || ($0.key.hasSuffix(appcastName) && FileKinds.appcast.matches($0.key))
+                }
+                return (ParallelRender.verify(s, at: at, files: files, alone: alone), changed, signed)
+            }, take: { _, s, result in
+                let (verified, changedHere, signed) = result
+                changed += changedHere
+                disagreements += verified.disagreements
+                limits += verified.limits.map { (s.project.slug, $0) }
+                decisions += verified.decisions
+                if !s.project.trustedKeys.isEmpty {
+                    signatures.append(SignatureReport(s.project, root: root, files: signed, appcasts: signed.keys.filter { $0.hasSuffix(appcastName) }.sorted(), at: inv.now))
+                }
             })
+            // The files no project of the database proves (the root's, a removed project's) are only compared with the index.
+            changed += ListedFile.read(entries.filter { !proven.contains(String($0.path.prefix { $0 != "/" })) || !$0.path.contains("/") }, root: root, alone: true).changed
             return try TreeCurrency.Database.current(store)
         }
+        changed.sort { $0.0 < $1.0 }
         // What the tree was published from is its state's record (index.json names no database):
         // each project's revision and edit stamp, and a project with files listed and no record
         // (its revision unknown). A tree without one (copied from a server) is checked for what
@@ -181,5 +176,36 @@ enum VerifyCommand {
         case .projectAdded(let slug): return "project '\(slug)' is in the database but not published here"
         case .notYet, .wentStale: return nil
         }
+    }
+}
+
+/// A file index.json lists, as verify reads it back.
+private struct ListedFile: Sendable {
+    var path: String
+    var entry: JSON
+
+    /// The files' bytes by path (a changed file too: the proof says what it
+    /// does), and each file that is not as index.json says, with why.
+    static func read(_ listed: [ListedFile], root: String, alone: Bool) -> (files: [String: [UInt8]], changed: [(String, String)]) {
+        let chunks = alone ? 8 * ParallelRender.cores : 1
+        let read = Parallel.map(chunks, alone ? ParallelRender.everyCore : Parallel.serial) { c in
+            stride(from: c, to: listed.count, by: chunks).map { i -> (bytes: [UInt8]?, sha: String?) in
+                guard TreeFiles.isSafe(listed[i].path), let bytes = FileSystem.regularFile(root + "/" + listed[i].path) else { return (nil, nil) }
+                return (bytes, SHA256.hex(bytes))
+            }
+        }
+        var files: [String: [UInt8]] = [:]
+        var changed: [(String, String)] = []
+        for (i, file) in listed.enumerated() {
+            guard TreeFiles.isSafe(file.path), case .object(let e) = file.entry, case .int(let size)? = e["size"], case .string(let sha)? = e["sha256"] else {
+                changed.append((file.path, "its index entry is not one relctl writes")); continue
+            }
+            let (bytes, actual) = read[i % chunks][i / chunks]
+            guard let bytes, let actual else { changed.append((file.path, "it is missing")); continue }
+            if bytes.count != Int(size) { changed.append((file.path, "it is \(bytes.count) bytes, index.json says \(size): truncated or edited")) }
+            else if actual != sha { changed.append((file.path, "its content differs from index.json: edited after publishing")) }
+            files[file.path] = bytes
+        }
+        return (files, changed)
     }
 }
