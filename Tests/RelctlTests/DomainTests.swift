@@ -397,4 +397,34 @@ final class FileKindTests: XCTestCase {
         XCTAssertEqual(FileKinds.retired.path(project: "shop", platform: "ios", locale: "pt-BR"), "shop/ios/retired/pt-BR.json")
         XCTAssertEqual(FileKinds.index.path(project: ""), "index.json")
     }
+
+    /// `matches` compares bytes; it answers as the pattern read component by
+    /// component does, for paths that differ from a kind's by one thing.
+    func testMatchesReadsThePatternComponentByComponent() {
+        func reference(_ kind: FileKind, _ path: String) -> Bool {
+            let want = kind.pattern.split(separator: "/", omittingEmptySubsequences: false)
+            let have = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard want.count == have.count else { return false }
+            return zip(want, have).allSatisfy { w, h in
+                guard w.hasPrefix("<"), let close = w.firstIndex(of: ">") else { return w == h }
+                let suffix = w[w.index(after: close)...]
+                return h.count > suffix.count && h.hasSuffix(suffix)
+            }
+        }
+        var paths = ["", "/", "//", "index.json", "index.json/", "/index.json", "index.jso", "xindex.json", "index.html",
+                     "shop/control.json", "shop//control.json", "/control.json", "shop/control.json/", "shop/control.jsonx",
+                     "shop/ios/retired/en.json", "shop/ios/retired/.json", "shop/ios/retired/json", "shop/ios/retired/en.json/",
+                     "shop/ios/retired//en.json", "shop/ios/lookup/pt-BR.json", "shop/android/lookup/en.json", "shop/ios/siren.json",
+                     "shop/android/siren.json", "shop/ios/appcast.xml", "shop/ios/appcast.xm", "shop/ios/whatsnew/zh-Hant.json",
+                     "shop/status.html", "shop/ios/status.html", "商店/ios/retired/ü.json", "shop/ios/andversion.json", "a/b/c/d/e"]
+        paths += paths.map { $0.replacingOccurrences(of: "/", with: "\\") }
+        var matched = 0
+        for kind in FileKinds.all {
+            for path in paths {
+                XCTAssertEqual(kind.matches(path), reference(kind, path), "\(kind.pattern) against \(path)")
+                if reference(kind, path) { matched += 1 }
+            }
+        }
+        XCTAssertGreaterThan(matched, 12, "the paths match kinds, not only miss them")
+    }
 }

@@ -30,15 +30,27 @@ public struct FileKind: Sendable, Equatable {
         return out
     }
 
-    /// Whether `path` (relative to DIR) is one of these.
+    /// Whether `path` (relative to DIR) is one of these: the same number of
+    /// components, each the pattern's, or for `<name>suffix` a non-empty name
+    /// and the suffix. Compared as bytes, one component at a time, with
+    /// nothing made: verify and a signed publish ask it of every file.
     public func matches(_ path: String) -> Bool {
-        let want = pattern.split(separator: "/", omittingEmptySubsequences: false)
-        let have = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard want.count == have.count else { return false }
-        return zip(want, have).allSatisfy { w, h in
-            guard w.hasPrefix("<"), let close = w.firstIndex(of: ">") else { return w == h }
-            let suffix = w[w.index(after: close)...]
-            return h.count > suffix.count && h.hasSuffix(suffix)
+        let slash = UInt8(ascii: "/")
+        var want = pattern.utf8[...], have = path.utf8[...]
+        while true {
+            let w = want.prefix { $0 != slash }, h = have.prefix { $0 != slash }
+            if w.first == UInt8(ascii: "<"), let close = w.firstIndex(of: UInt8(ascii: ">")) {
+                let suffix = w[w.index(after: close)...]
+                guard h.count > suffix.count, h.suffix(suffix.count).elementsEqual(suffix) else { return false }
+            } else if !w.elementsEqual(h) {
+                return false
+            }
+            want = want[w.endIndex...]
+            have = have[h.endIndex...]
+            // Both ended, or both go on past a slash.
+            guard !want.isEmpty, !have.isEmpty else { return want.isEmpty && have.isEmpty }
+            want = want.dropFirst()
+            have = have.dropFirst()
         }
     }
 }
