@@ -190,46 +190,55 @@ final class FidelityDefectTests: XCTestCase {
     }
 
     /// verify reads each project's files beside its proof, and the files no
-    /// project of the database proves (the root's, a removed project's) on
-    /// their own: every file not as index.json says is named, in path order,
-    /// whichever of them it is, and an edited file is still proven as it is.
+    /// project of the database proves (the root's, a removed project's, an
+    /// unsafe path's) on their own: every file not as index.json says is
+    /// named, in path order, whichever of them it is; an edited file is still
+    /// proven as it is, and a project listed only under unsafe paths is still
+    /// proven (its files missing).
     func testVerifyNamesEveryFileNotAsTheIndexSays() throws {
         let h = Harness(); h.sample()
-        h.ok("project add cafe --name Cafe")
-        h.ok("platform add ios -p cafe --bundle-id com.example.cafe")
-        h.ok("version add 1.0 -p cafe --platform ios --build 1")
+        for slug in ["cafe", "deli"] {
+            h.ok("project add \(slug) --name \(slug)")
+            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug)")
+            h.ok("version add 1.0 -p \(slug) --platform ios --build 1")
+        }
         h.ok("force 1.1 -p shop --platform ios --yes")
         _ = publish(h)
-        XCTAssertEqual(verify(h).status, 0, verify(h).err)
+        let clean = verify(h)
+        XCTAssertEqual(clean.status, 0, clean.err)
         let out = h.dir + "/out/"
+        var index = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "index.json"))) as? [String: Any])
+        var listed = try XCTUnwrap(index["files"] as? [String: Any])
+        let size = { (path: String) in (listed[path] as? [String: Any])?["size"] as? Int ?? -1 }
+        let (retired, page) = (size("shop/ios/retired/en.json"), size("index.html"))
         try tamper(h, "shop/ios/retired/en.json", replacing: #"{"policy":"force","version":"1.0"}"#, with: #"{"policy":"none","version":"1.0"}"#)
         XCTAssertEqual(unlink(out + "cafe/control.json"), 0)
         try Data("edited".utf8).write(to: URL(fileURLWithPath: out + "index.html"))
-        var index = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "index.json"))) as? [String: Any])
-        var listed = try XCTUnwrap(index["files"] as? [String: Any])
         XCTAssertNotNil(listed["shop/android/andversion.json"])
         listed["shop/android/andversion.json"] = "not an entry"
         listed["gone/ios/retired/en.json"] = ["size": 2, "sha256": String(repeating: "0", count: 64)]
+        let deli = listed.keys.filter { $0.hasPrefix("deli/") }
+        XCTAssertFalse(deli.isEmpty)
+        for path in deli { listed["/" + path] = listed.removeValue(forKey: path) }
         index["files"] = listed
         try JSONSerialization.data(withJSONObject: index).write(to: URL(fileURLWithPath: out + "index.json"))
 
         let r = verify(h)
         XCTAssertEqual(r.status, 1)
         let doc = r.json as? [String: Any]
-        let changed = (doc?["changedFiles"] as? [[String: Any]] ?? []).map { ($0["path"] as? String ?? "?", $0["problem"] as? String ?? "?") }
-        let expected = [
-            ("cafe/control.json", "it is missing"),
-            ("gone/ios/retired/en.json", "it is missing"),
-            ("index.html", "it is 6 bytes, index.json says \((listed["index.html"] as? [String: Any])?["size"] as? Int ?? -1): truncated or edited"),
-            ("shop/android/andversion.json", "its index entry is not one relctl writes"),
+        let changed = (doc?["changedFiles"] as? [[String: Any]] ?? []).map { "\($0["path"] as? String ?? "?"): \($0["problem"] as? String ?? "?")" }
+        XCTAssertEqual(changed, deli.sorted().map { "/\($0): its index entry is not one relctl writes" } + [
+            "cafe/control.json: it is missing",
+            "gone/ios/retired/en.json: it is missing",
+            "index.html: it is 6 bytes, index.json says \(page): truncated or edited",
+            "shop/android/andversion.json: its index entry is not one relctl writes",
             // "none" is a byte shorter than "force".
-            ("shop/ios/retired/en.json", "truncated or edited"),
-        ]
-        XCTAssertEqual(changed.map(\.0), expected.map(\.0))
-        for ((path, problem), (_, want)) in zip(changed, expected) { XCTAssertTrue(problem.hasSuffix(want), "\(path): \(problem)") }
+            "shop/ios/retired/en.json: it is \(retired - 1) bytes, index.json says \(retired): truncated or edited",
+        ])
         XCTAssertEqual(doc?["removedProjects"] as? [String], ["gone"])
         let disagreements = doc?["disagreements"] as? [[String: Any]] ?? []
         XCTAssertTrue(disagreements.contains { $0["project"] as? String == "shop" && $0["client"] as? String == "Retired" && $0["version"] as? String == "1.0" }, "\(disagreements)")
+        XCTAssertTrue(disagreements.contains { $0["project"] as? String == "deli" && $0["file"] as? String == "deli/control.json" }, "\(disagreements)")
     }
 
     /// Siren carries no recommend floor, so below one it follows its rules:

@@ -32,8 +32,10 @@ public struct FileKind: Sendable, Equatable {
 
     /// Whether `path` (relative to DIR) is one of these: the same number of
     /// components, each the pattern's, or for `<name>suffix` a non-empty name
-    /// and the suffix. Compared as bytes, one component at a time, with
-    /// nothing made: verify and a signed publish ask it of every file.
+    /// and the suffix. Compared as UTF-8 bytes, as a file system compares
+    /// names (a "/" followed by a combining mark still ends a component), one
+    /// component at a time with nothing made: a signed publish asks it of
+    /// each of a project's files per platform.
     public func matches(_ path: String) -> Bool {
         let slash = UInt8(ascii: "/")
         var want = pattern.utf8[...], have = path.utf8[...]
