@@ -41,6 +41,13 @@ public enum FileSystem {
     /// browser reloading it never reads half a page; a folder or a link at
     /// `path` is refused rather than followed or replaced.
     public static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        try writeFile(path) { put in put(bytes[...]) }
+    }
+
+    /// The same, the bytes handed over a piece at a time by `write` (an
+    /// export of a fleet is hundreds of megabytes): nothing is at `path`
+    /// until all are written, and nothing is left when `write` throws.
+    public static func writeFile(_ path: String, pieces write: (_ put: (ArraySlice<UInt8>) -> Void) throws -> Void) throws {
         let k = kind(of: path, followLinks: false)
         guard k == .missing || k == .file else {
             throw PublishError("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
@@ -48,7 +55,17 @@ public enum FileSystem {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temp = try TreeFiles.writeTemporary(bytes, in: dir, for: name)
+        var made: TreeFiles.NewFile?
+        let temp = try TreeFiles.freshName(in: dir, for: name) { candidate in
+            made = try TreeFiles.NewFile(at: candidate, naming: dir + "/" + name, taken: true)
+            return made != nil
+        }
+        guard let file = made else { preconditionFailure("freshName returned a name it did not make") }
+        do { try write { file.append($0) } } catch {
+            file.discard()
+            throw error
+        }
+        try file.finish()
         guard rename(temp, path) == 0 else {
             let reason = errno
             unlink(temp)

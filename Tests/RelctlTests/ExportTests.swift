@@ -3,6 +3,8 @@ import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
+@testable import RelctlPublish
+@testable import RelctlStore
 
 /// `relctl export`: the whole configuration, deterministic, one item a line.
 final class ExportTests: XCTestCase {
@@ -77,6 +79,49 @@ final class ExportTests: XCTestCase {
         // A window that is over or cancelled is history, not configuration.
         a.now += 3 * 86400
         XCTAssertFalse(a.ok("export").out.contains("Back soon"))
+    }
+
+    /// The document made a project at a time is the same in pieces of any
+    /// size; each project is read only when it is written; and a file
+    /// whose writer fails half-way is not there, nor its temporary, and the
+    /// file it would have replaced is kept whole.
+    func testTheDocumentIsWrittenAProjectAtATime() throws {
+        let h = threeProjects()
+        let store = try Store(path: h.db, mode: .read, user: "tester")
+        let records = try store.projectSlugs().map { try store.requireProject($0) }
+        XCTAssertEqual(records.count, 3)
+        var read: [String] = []
+        // The pieces, and how many projects had been read when each was handed on.
+        func render(piece: Int) throws -> (pieces: [[UInt8]], readBefore: [Int]) {
+            var pieces: [[UInt8]] = [], readBefore: [Int] = []
+            read = []
+            try ConfigFormat.render(records.map(\.slug).reversed(), project: { slug in
+                read.append(slug)
+                let record = try XCTUnwrap(records.first { $0.slug == slug })
+                return (try store.snapshot(record), try store.messageOverrides(project: record.id), [:])
+            }, at: 0, piece: piece) { bytes in
+                pieces.append(bytes)
+                readBefore.append(read.count)
+            }
+            return (pieces, readBefore)
+        }
+        let (whole, _) = try render(piece: .max)
+        XCTAssertEqual(whole.count, 1)
+        XCTAssertEqual(read, ["blog", "cafe", "shop"])
+        let (small, readBefore) = try render(piece: 1)
+        XCTAssertEqual(readBefore, [1, 2, 3, 3], "a project is read when it is written: one piece a project, and the end")
+        XCTAssertEqual(small.flatMap { $0 }, whole[0])
+
+        struct Stop: Error {}
+        let path = h.dir + "/fleet.relctl.json"
+        try FileSystem.writeFile(path, Array("before".utf8))
+        XCTAssertThrowsError(try FileSystem.writeFile(path) { put in put(small[0][...]); throw Stop() })
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "before")
+        XCTAssertThrowsError(try FileSystem.writeFile(h.dir + "/new.json") { put in put(small[0][...]); throw Stop() })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/new.json"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.dir).filter { $0.hasPrefix(TreeFiles.tempMarker) }, [])
+        try FileSystem.writeFile(path) { put in for p in small { put(p[...]) } }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(whole[0]))
     }
 
     func testOutputFileAndBadInput() throws {

@@ -18,6 +18,32 @@ final class HandEditTests: XCTestCase {
 
     func publish(_ h: Harness, _ dir: String) -> [String: Any] { publishJSON(h, dir) }
 
+    /// export reads and writes a project at a time. A row edited by hand
+    /// into one it refuses, in the last project it writes, leaves nothing
+    /// at -o's path (the file there before is kept whole, and no temporary
+    /// is left beside it) and nothing on standard output.
+    func testAnExportThatMeetsABadRowHalfWayWritesNothing() throws {
+        let h = fleet()
+        let path = h.dir + "/fleet.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(String(decoding: before, as: UTF8.self), h.ok("export --all-projects").out)
+        for slug in ["blog", "cafe", "shop"] { XCTAssertTrue(String(decoding: before, as: UTF8.self).contains("\"\(slug)\": {"), slug) }
+        try sqlite3(h, "UPDATE version SET policy = 'maybe' WHERE id = (SELECT v.id FROM version v JOIN platform p ON p.id = v.platform_id JOIN project j ON j.id = p.project_id WHERE j.slug = 'shop' LIMIT 1)")
+        let r = h.run(["export", "--all-projects", "-o", path])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("maybe"), r.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        let fresh = h.dir + "/new.relctl.json"
+        XCTAssertEqual(h.run(["export", "--all-projects", "-o", fresh]).status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
+        let left = try FileManager.default.contentsOfDirectory(atPath: h.dir).filter { $0.hasPrefix(TreeFiles.tempMarker) }
+        XCTAssertEqual(left, [], "no temporary left")
+        let out = h.run(["export", "--all-projects"])
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.out, "", "standard output gets the document whole or nothing")
+    }
+
     /// A row of each table a publish reads, changed by hand (insert, update,
     /// delete): the next publish renders that project only and gives the
     /// tree a full publish gives; until then verify calls the tree stale.

@@ -18,31 +18,39 @@ enum ExportCommand {
         if inv.flag("all-projects") && inv.value("project") != nil {
             throw RelctlError.usage("--all-projects and -p both say which projects", hint: "give one of them")
         }
+        let renamed = try inv.value("as").map(Names.slug)
+        if renamed != nil && inv.flag("all-projects") {
+            throw RelctlError.usage("--as names one project, and --all-projects writes several", hint: "give -p SLUG with --as")
+        }
         let store = try inv.store(.read)
-        var (snapshots, overrides, lineage, removed) = try store.read { () throws -> ([ProjectSnapshot], [String: [String: [String: [String: String]]]], [String: [String: [Int64]]], [String: [String: [Int64]]]) in
+        let output = inv.value("output").flatMap { $0 == "-" ? nil : $0 }
+        // One read, so one state of the database, while each project is read as it is written.
+        let slugs: [String] = try store.read {
             let projects = inv.flag("all-projects") ? try store.projectSlugs().map { try store.requireProject($0) } : [try inv.project(in: store)]
-            var overrides: [String: [String: [String: [String: String]]]] = [:]
-            for p in projects { overrides[p.slug] = try store.messageOverrides(project: p.id) }
             let all = try store.lineage()
-            let lineage = all.filter { slug, _ in projects.contains { $0.slug == slug } }
             // With every project, the histories of those removed: a database built from the file knows of the removal.
             let removed = inv.flag("all-projects") ? all.filter { slug, _ in !projects.contains { $0.slug == slug } } : [:]
-            return (try projects.map { try store.snapshot($0) }, overrides, lineage, removed)
+            let bySlug = Dictionary(projects.map { (renamed ?? $0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+            func render(_ emit: ([UInt8]) throws -> Void) throws {
+                try ConfigFormat.render(Array(bySlug.keys), project: { slug in
+                    let record = bySlug[slug]!
+                    var snapshot = try store.snapshot(record)
+                    snapshot.project.slug = slug
+                    return (snapshot, try store.messageOverrides(project: record.id), all[record.slug] ?? [:])
+                }, removed: removed, schema: inv.value("schema"), at: inv.now, emit: emit)
+            }
+            if let output {
+                try FileSystem.writeFile(output) { put in try render { put($0[...]) } }
+            } else {
+                // Standard output gets the document whole or nothing: a bad row met half-way leaves no half a file.
+                var bytes: [UInt8] = []
+                try render { bytes += $0 }
+                inv.context.stdout.write(bytes: bytes)
+            }
+            return projects.map(\.slug)
         }
-        var renamed = snapshots
-        if let slug = try inv.value("as").map(Names.slug) {
-            guard renamed.count == 1 && !inv.flag("all-projects") else { throw RelctlError.usage("--as names one project, and --all-projects writes several", hint: "give -p SLUG with --as") }
-            renamed[0].project.slug = slug
-            overrides = [slug: overrides[snapshots[0].project.slug] ?? [:]]
-            lineage = [slug: lineage[snapshots[0].project.slug] ?? [:]]
-            removed = [:]
-        }
-        let bytes = ConfigFormat.render(renamed, overrides: overrides, lineage: lineage, removed: removed, schema: inv.value("schema"), at: inv.now)
-        if let path = inv.value("output"), path != "-" {
-            try FileSystem.writeFile(path, bytes)
-            inv.info("exported \(Suggest.few(snapshots.map(\.project.slug)))\(inv.value("as").map { " as \($0)" } ?? "") to \(path)")
-        } else {
-            inv.out(String(decoding: bytes, as: UTF8.self))
+        if let output {
+            inv.info("exported \(Suggest.few(slugs))\(renamed.map { " as \($0)" } ?? "") to \(output)")
         }
     }
 }

@@ -12,23 +12,32 @@ public enum ConfigFormat {
     /// Moves when the document's shape changes incompatibly.
     public static let version: Int64 = 1
 
-    /// The document for these projects (slug order), as of `now` (which windows are still ahead or on).
-    /// `lineage`: each project's revisions by part (Store.lineage), one per line.
-    /// `schema`: the file's `$schema`, where an editor finds schema/config.schema.json
-    /// (a path beside the file, or an address the team serves); none by default, as
-    /// relctl has no address of its own to give.
-    public static func render(_ snapshots: [ProjectSnapshot], overrides: [String: [String: [String: [String: String]]]],
-                              lineage: [String: [String: [Int64]]] = [:], removed: [String: [String: [Int64]]] = [:], schema: String? = nil,
-                              at now: Int64) -> [UInt8] {
+    /// The document for these projects (in slug order), as of `now` (which
+    /// windows are still ahead or on), made a project at a time: each is read
+    /// by `project` (its snapshot, message overrides and lineage: each part's
+    /// revisions, Store.lineage) only when it is written, and the bytes go to
+    /// `emit` a `piece` (a mebibyte) or so at a time, so a fleet's export is never held
+    /// whole, nor its projects. `schema`: the file's `$schema`, where an
+    /// editor finds schema/config.schema.json (a path beside the file, or an
+    /// address the team serves); none by default, as relctl has no address
+    /// of its own to give.
+    public static func render(_ slugs: [String], project load: (String) throws -> (ProjectSnapshot, [String: [String: [String: String]]], [String: [Int64]]),
+                              removed: [String: [String: [Int64]]] = [:], schema: String? = nil, at now: Int64,
+                              piece: Int = 1 << 20, emit: ([UInt8]) throws -> Void) rethrows {
         var w = Writer()
         w.open("{")
         if let schema { w.member("$schema", .string(schema)) }
         w.member("format", .int(version))
         w.key("projects")
         w.open("{")
-        for s in snapshots.sorted(by: { JSON.keyOrder($0.project.slug, $1.project.slug) }) {
-            w.key(s.project.slug)
-            project(s, overrides: overrides[s.project.slug] ?? [:], lineage: lineage[s.project.slug] ?? [:], at: now, into: &w)
+        for slug in slugs.sorted(by: JSON.keyOrder) {
+            let (snapshot, overrides, lineage) = try load(slug)
+            w.key(slug)
+            project(snapshot, overrides: overrides, lineage: lineage, at: now, into: &w)
+            if w.out.count >= piece {
+                try emit(w.out)
+                w.out.removeAll(keepingCapacity: true)
+            }
         }
         w.close("}")
         // Projects removed from the database: what they went through, so a database built from
@@ -44,7 +53,7 @@ public enum ConfigFormat {
         }
         w.close("}")
         w.out.append(10)
-        return w.out
+        try emit(w.out)
     }
 
     static func lineageBlock(_ chains: [String: [Int64]], digests: [String: String], into w: inout Writer) {
