@@ -90,6 +90,8 @@ final class ExportTests: XCTestCase {
         let store = try Store(path: h.db, mode: .read, user: "tester")
         let records = try store.projectSlugs().map { try store.requireProject($0) }
         XCTAssertEqual(records.count, 3)
+        let lineage = try store.lineage()
+        XCTAssertFalse(lineage.isEmpty, "the pieces carry each project's lineage")
         var read: [String] = []
         // The pieces, and how many projects had been read when each was handed on.
         func render(piece: Int) throws -> (pieces: [[UInt8]], readBefore: [Int]) {
@@ -98,8 +100,8 @@ final class ExportTests: XCTestCase {
             try ConfigFormat.render(records.map(\.slug).reversed(), project: { slug in
                 read.append(slug)
                 let record = try XCTUnwrap(records.first { $0.slug == slug })
-                return (try store.snapshot(record), try store.messageOverrides(project: record.id), [:])
-            }, at: 0, piece: piece) { bytes in
+                return (try store.snapshot(record), try store.messageOverrides(project: record.id), lineage[slug] ?? [:])
+            }, removed: ["gone": ["settings": [3, 5]]], schema: "config.schema.json", at: 0, piece: piece) { bytes in
                 pieces.append(bytes)
                 readBefore.append(read.count)
             }
@@ -111,13 +113,15 @@ final class ExportTests: XCTestCase {
         let (small, readBefore) = try render(piece: 1)
         XCTAssertEqual(readBefore, [1, 2, 3, 3], "a project is read when it is written: one piece a project, and the end")
         XCTAssertEqual(small.flatMap { $0 }, whole[0])
+        let text = String(decoding: whole[0], as: UTF8.self)
+        for part in ["\"$schema\": \"config.schema.json\"", "\"removed\": {", "\"gone\": {", "\"lineage\": {"] { XCTAssertTrue(text.contains(part), part) }
 
         struct Stop: Error {}
         let path = h.dir + "/fleet.relctl.json"
         try FileSystem.writeFile(path, Array("before".utf8))
-        XCTAssertThrowsError(try FileSystem.writeFile(path) { put in put(small[0][...]); throw Stop() })
+        XCTAssertThrowsError(try FileSystem.writeFile(path) { put in put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "before")
-        XCTAssertThrowsError(try FileSystem.writeFile(h.dir + "/new.json") { put in put(small[0][...]); throw Stop() })
+        XCTAssertThrowsError(try FileSystem.writeFile(h.dir + "/new.json") { put in put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/new.json"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.dir).filter { $0.hasPrefix(TreeFiles.tempMarker) }, [])
         try FileSystem.writeFile(path) { put in for p in small { put(p[...]) } }

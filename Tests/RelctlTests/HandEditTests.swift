@@ -18,21 +18,38 @@ final class HandEditTests: XCTestCase {
 
     func publish(_ h: Harness, _ dir: String) -> [String: Any] { publishJSON(h, dir) }
 
-    /// export reads and writes a project at a time. A row edited by hand
-    /// into one it refuses, in the last project it writes, leaves nothing
-    /// at -o's path (the file there before is kept whole, and no temporary
-    /// is left beside it) and nothing on standard output.
-    func testAnExportThatMeetsABadRowHalfWayWritesNothing() throws {
+    /// Three projects, blog's export past a mebibyte (20,000 versions made
+    /// by hand), so that an export to a file hands blog's bytes on before it
+    /// reads cafe and shop.
+    func largeFleet() throws -> Harness {
         let h = fleet()
+        try sqlite3(h, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+            INSERT INTO version(platform_id, version, build, released_at)
+            SELECT (SELECT p.id FROM platform p JOIN project j ON j.id = p.project_id WHERE j.slug = 'blog' AND p.name = 'ios'),
+                   '5.' || i || '.0', 500000 + i, 1700000000 FROM n
+            """)
+        return h
+    }
+
+    /// export reads and writes a project at a time. A row edited by hand
+    /// into one it refuses, in the last project it writes, after blog's
+    /// bytes went to the temporary, leaves nothing at -o's path (the file
+    /// there before is kept whole, and no temporary is left beside it) and
+    /// nothing on standard output.
+    func testAnExportThatMeetsABadRowHalfWayWritesNothing() throws {
+        let h = try largeFleet()
         let path = h.dir + "/fleet.relctl.json"
         h.ok("export --all-projects -o \(path)")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         XCTAssertEqual(String(decoding: before, as: UTF8.self), h.ok("export --all-projects").out)
-        for slug in ["blog", "cafe", "shop"] { XCTAssertTrue(String(decoding: before, as: UTF8.self).contains("\"\(slug)\": {"), slug) }
-        try sqlite3(h, "UPDATE version SET policy = 'maybe' WHERE id = (SELECT v.id FROM version v JOIN platform p ON p.id = v.platform_id JOIN project j ON j.id = p.project_id WHERE j.slug = 'shop' LIMIT 1)")
+        XCTAssertGreaterThan(h.ok("export -p blog").out.utf8.count, 1 << 20, "blog alone is handed on before shop is read")
+        try sqlite3(h, "UPDATE version SET policy = 'maybe' WHERE id = (SELECT v.id FROM version v JOIN platform p ON p.id = v.platform_id JOIN project j ON j.id = p.project_id WHERE j.slug = 'shop' AND v.version = '1.0')")
         let r = h.run(["export", "--all-projects", "-o", path])
         XCTAssertEqual(r.status, 1, r.err)
-        XCTAssertTrue(r.err.contains("maybe"), r.err)
+        let refusal = h.run(["version", "list", "-p", "shop", "--platform", "ios"]).err
+        XCTAssertTrue(refusal.contains("maybe"), refusal)
+        XCTAssertEqual(r.err, refusal, "the export names the bad row as every command does")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
         let fresh = h.dir + "/new.relctl.json"
         XCTAssertEqual(h.run(["export", "--all-projects", "-o", fresh]).status, 1)
@@ -42,6 +59,38 @@ final class HandEditTests: XCTestCase {
         let out = h.run(["export", "--all-projects"])
         XCTAssertEqual(out.status, 1)
         XCTAssertEqual(out.out, "", "standard output gets the document whole or nothing")
+    }
+
+    /// Ctrl-C to an export writing its file, a real SIGINT to the process
+    /// while its temporary is there: it stops between two projects, says so,
+    /// and leaves no file and no temporary.
+    func testAnExportStoppedBySIGINTLeavesNothing() throws {
+        let h = try largeFleet()
+        // More projects after blog, so that the signal falls between two of them.
+        for i in 0..<40 { h.ok("project add z\(i) --name Z\(i)") }
+        let path = h.dir + "/fleet.relctl.json"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Package.binary)
+        p.arguments = ["--db", h.db, "export", "--all-projects", "-o", path]
+        p.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // The temporary is made before the first project is read, and blog's bytes go to it before the next is.
+        var temporary: String?
+        for _ in 0..<20_000 where temporary == nil {
+            temporary = try FileManager.default.contentsOfDirectory(atPath: h.dir).first { $0.hasPrefix(TreeFiles.tempMarker) }
+            if temporary == nil { usleep(500) }
+        }
+        XCTAssertNotNil(temporary, "the export made its temporary")
+        kill(p.processIdentifier, SIGINT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1, message)
+        XCTAssertTrue(message.contains("stopped (SIGINT): nothing was written to \(path)"), message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.dir).filter { $0.hasPrefix(TreeFiles.tempMarker) }, [])
     }
 
     /// A row of each table a publish reads, changed by hand (insert, update,

@@ -24,33 +24,42 @@ enum ExportCommand {
         }
         let store = try inv.store(.read)
         let output = inv.value("output").flatMap { $0 == "-" ? nil : $0 }
+        // A file is written while it is made: Ctrl-C (or SIGTERM) between two projects stops
+        // the export with nothing at the path and no temporary left beside it.
+        if output != nil { StopSignals.install() }
+        defer { if output != nil { StopSignals.restore() } }
         // One read, so one state of the database, while each project is read as it is written.
-        let slugs: [String] = try store.read {
+        let (slugs, document): ([String], [UInt8]) = try store.read {
             let projects = inv.flag("all-projects") ? try store.projectSlugs().map { try store.requireProject($0) } : [try inv.project(in: store)]
             let all = try store.lineage()
             // With every project, the histories of those removed: a database built from the file knows of the removal.
             let removed = inv.flag("all-projects") ? all.filter { slug, _ in !projects.contains { $0.slug == slug } } : [:]
             let bySlug = Dictionary(projects.map { (renamed ?? $0.slug, $0) }, uniquingKeysWith: { first, _ in first })
-            func render(_ emit: ([UInt8]) throws -> Void) throws {
+            func render(piece: Int, _ emit: ([UInt8]) throws -> Void) throws {
                 try ConfigFormat.render(Array(bySlug.keys), project: { slug in
+                    if output != nil, StopSignals.pending != 0 {
+                        throw RelctlError.failure("stopped (\(StopSignals.name(StopSignals.pending))): nothing was written to \(output!)", hint: "export again")
+                    }
                     let record = bySlug[slug]!
                     var snapshot = try store.snapshot(record)
                     snapshot.project.slug = slug
                     return (snapshot, try store.messageOverrides(project: record.id), all[record.slug] ?? [:])
-                }, removed: removed, schema: inv.value("schema"), at: inv.now, emit: emit)
+                }, removed: removed, schema: inv.value("schema"), at: inv.now, piece: piece, emit: emit)
             }
-            if let output {
-                try FileSystem.writeFile(output) { put in try render { put($0[...]) } }
-            } else {
-                // Standard output gets the document whole or nothing: a bad row met half-way leaves no half a file.
-                var bytes: [UInt8] = []
-                try render { bytes += $0 }
-                inv.context.stdout.write(bytes: bytes)
+            guard let output else {
+                // Standard output gets the document whole or nothing (a bad row met half-way leaves no
+                // half a file), and only after the read: a pager that waits holds no transaction open.
+                var document: [UInt8] = []
+                try render(piece: .max) { document = $0 }
+                return (projects.map(\.slug), document)
             }
-            return projects.map(\.slug)
+            try FileSystem.writeFile(output) { put in try render(piece: 1 << 20) { put($0[...]) } }
+            return (projects.map(\.slug), [])
         }
         if let output {
             inv.info("exported \(Suggest.few(slugs))\(renamed.map { " as \($0)" } ?? "") to \(output)")
+        } else {
+            inv.context.stdout.write(bytes: document)
         }
     }
 }
