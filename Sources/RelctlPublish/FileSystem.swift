@@ -41,13 +41,15 @@ public enum FileSystem {
     /// browser reloading it never reads half a page; a folder or a link at
     /// `path` is refused rather than followed or replaced.
     public static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        try writeFile(path) { put in put(bytes[...]) }
+        try writeFile(path) { put in try put(bytes[...]) }
     }
 
     /// The same, the bytes handed over a piece at a time by `write` (an
     /// export of a fleet is hundreds of megabytes): nothing is at `path`
-    /// until all are written, and nothing is left when `write` throws.
-    public static func writeFile(_ path: String, pieces write: (_ put: (ArraySlice<UInt8>) -> Void) throws -> Void) throws {
+    /// until all are written, and nothing is left when `write` throws. A
+    /// piece that cannot be written (a full disk) throws from `put`, so the
+    /// rest is not made.
+    public static func writeFile(_ path: String, pieces write: (_ put: (ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
         let k = kind(of: path, followLinks: false)
         guard k == .missing || k == .file else {
             throw PublishError("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
@@ -61,8 +63,14 @@ public enum FileSystem {
             return made != nil
         }
         guard let file = made else { preconditionFailure("freshName returned a name it did not make") }
-        do { try write { file.append($0) } } catch {
-            file.discard()
+        do {
+            try write { piece in
+                file.append(piece)
+                // finish() names the failure, and removes the temporary.
+                if file.failed { try file.finish() }
+            }
+        } catch {
+            if !file.failed { file.discard() }
             throw error
         }
         try file.finish()

@@ -119,12 +119,12 @@ final class ExportTests: XCTestCase {
         struct Stop: Error {}
         let path = h.dir + "/fleet.relctl.json"
         try FileSystem.writeFile(path, Array("before".utf8))
-        XCTAssertThrowsError(try FileSystem.writeFile(path) { put in put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
+        XCTAssertThrowsError(try FileSystem.writeFile(path) { put in try put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "before")
-        XCTAssertThrowsError(try FileSystem.writeFile(h.dir + "/new.json") { put in put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
+        XCTAssertThrowsError(try FileSystem.writeFile(h.dir + "/new.json") { put in try put(small[0][...]); throw Stop() }) { XCTAssertTrue($0 is Stop, "\($0)") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: h.dir + "/new.json"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: h.dir).filter { $0.hasPrefix(TreeFiles.tempMarker) }, [])
-        try FileSystem.writeFile(path) { put in for p in small { put(p[...]) } }
+        try FileSystem.writeFile(path) { put in for p in small { try put(p[...]) } }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), Data(whole[0]))
     }
 

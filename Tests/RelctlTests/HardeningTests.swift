@@ -199,6 +199,40 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(publish.err.split(separator: "\n").count, 1, publish.err)
     }
 
+    /// An export to a full disk: the first piece that cannot be written
+    /// stops it, named in one line, with nothing at the path and no
+    /// temporary beside it; the file there before is kept whole.
+    func testAnExportToAFullDiskIsNamedAndLeavesNothing() throws {
+        let h = Harness()
+        h.sample()
+        let mnt = h.dir + "/mnt"
+        try mountTmpfs(mnt, size: "1m")
+        defer { unmount(mnt) }
+        let path = mnt + "/shop.relctl.json"
+        h.ok("export -o \(path)")
+        let before = FileManager.default.contents(atPath: path)
+        let filler = FileManager.default.createFile(atPath: mnt + "/filler", contents: nil) ? FileHandle(forWritingAtPath: mnt + "/filler") : nil
+        let chunk = Data(repeating: 7, count: 4096)
+        while (try? filler?.write(contentsOf: chunk)) != nil {}
+        try? filler?.close()
+        for target in [path, mnt + "/new.relctl.json"] {
+            let r = h.run(["export", "-o", target])
+            XCTAssertEqual(r.status, 1, r.err)
+            XCTAssertTrue(r.err.contains("cannot write \(target): No space left"), r.err)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: path), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mnt + "/new.relctl.json"))
+        // The piece that cannot be written throws from put: nothing after it is made.
+        var madeMore = false
+        XCTAssertThrowsError(try FileSystem.writeFile(mnt + "/pieces") { put in
+            try put([UInt8](repeating: 1, count: 1 << 16)[...])
+            madeMore = true
+        }) { XCTAssertTrue("\($0)".contains("No space left"), "\($0)") }
+        XCTAssertFalse(madeMore)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mnt).filter { $0.hasPrefix(TreeFiles.tempMarker) }, [])
+    }
+
     // 12. A full disk says so, for the database and for a publish.
     func testAFullDiskIsNamed() throws {
         let h = Harness()

@@ -37,8 +37,8 @@ enum ExportCommand {
             let bySlug = Dictionary(projects.map { (renamed ?? $0.slug, $0) }, uniquingKeysWith: { first, _ in first })
             func render(piece: Int, _ emit: ([UInt8]) throws -> Void) throws {
                 try ConfigFormat.render(Array(bySlug.keys), project: { slug in
-                    if output != nil, StopSignals.pending != 0 {
-                        throw RelctlError.failure("stopped (\(StopSignals.name(StopSignals.pending))): nothing was written to \(output!)", hint: "export again")
+                    if let output, StopSignals.pending != 0 {
+                        throw RelctlError.failure("stopped (\(StopSignals.name(StopSignals.pending))): nothing was written to \(output)", hint: "export again")
                     }
                     let record = bySlug[slug]!
                     var snapshot = try store.snapshot(record)
@@ -53,7 +53,7 @@ enum ExportCommand {
                 try render(piece: .max) { document = $0 }
                 return (projects.map(\.slug), document)
             }
-            try FileSystem.writeFile(output) { put in try render(piece: 1 << 20) { put($0[...]) } }
+            try FileSystem.writeFile(output) { put in try render(piece: 1 << 20) { try put($0[...]) } }
             return (projects.map(\.slug), [])
         }
         if let output {

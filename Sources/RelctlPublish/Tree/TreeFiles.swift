@@ -80,6 +80,8 @@ public enum TreeFiles {
         private let fd: Int32
         /// The errno of the first write that failed: the rest are not tried, and `finish` reports it.
         private var failure: Int32 = 0
+        /// Whether a write failed: `finish` then throws, having removed the file.
+        package var failed: Bool { failure != 0 }
         // Under a crash-point test the first piece is written in two halves, so that a kill can tear a file.
         private var halfway = CrashPoints.enabled
 
