@@ -57,12 +57,8 @@ public enum FileSystem {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        var made: TreeFiles.NewFile?
-        let temp = try TreeFiles.freshName(in: dir, for: name) { candidate in
-            made = try TreeFiles.NewFile(at: candidate, naming: dir + "/" + name, taken: true)
-            return made != nil
-        }
-        guard let file = made else { preconditionFailure("freshName returned a name it did not make") }
+        let file = try TreeFiles.NewFile.temporary(in: dir, for: name, naming: dir + "/" + name)
+        let temp = file.path
         do {
             try write { piece in
                 file.append(piece)

@@ -176,6 +176,15 @@ final class HardeningTests: XCTestCase {
         }
     }
 
+    /// Fills what is left of the file system at `mnt` (a file "filler" there).
+    func fillUp(_ mnt: String) {
+        _ = FileManager.default.createFile(atPath: mnt + "/filler", contents: nil)
+        let filler = FileHandle(forWritingAtPath: mnt + "/filler")
+        let chunk = Data(repeating: 7, count: 4096)
+        while (try? filler?.write(contentsOf: chunk)) != nil {}
+        try? filler?.close()
+    }
+
     func unmount(_ path: String) { _ = try? Proc.run(Proc.which("umount") ?? "/bin/umount", ["-l", path]) }
 
     func testReadsWorkOnAReadOnlyFileSystem() throws {
@@ -211,10 +220,7 @@ final class HardeningTests: XCTestCase {
         let path = mnt + "/shop.relctl.json"
         h.ok("export -o \(path)")
         let before = FileManager.default.contents(atPath: path)
-        let filler = FileManager.default.createFile(atPath: mnt + "/filler", contents: nil) ? FileHandle(forWritingAtPath: mnt + "/filler") : nil
-        let chunk = Data(repeating: 7, count: 4096)
-        while (try? filler?.write(contentsOf: chunk)) != nil {}
-        try? filler?.close()
+        fillUp(mnt)
         for target in [path, mnt + "/new.relctl.json"] {
             let r = h.run(["export", "-o", target])
             XCTAssertEqual(r.status, 1, r.err)
@@ -246,14 +252,7 @@ final class HardeningTests: XCTestCase {
         let out = mnt + "/out"
         XCTAssertEqual(h.run(["publish", out, "--at", at]).status, 0)
         let before = files(out)
-        // Fill what is left.
-        let filler = FileHandle(forWritingAtPath: mnt + "/filler") ?? {
-            _ = FileManager.default.createFile(atPath: mnt + "/filler", contents: nil)
-            return FileHandle(forWritingAtPath: mnt + "/filler")!
-        }()
-        let chunk = Data(repeating: 7, count: 4096)
-        while (try? filler.write(contentsOf: chunk)) != nil {}
-        try? filler.close()
+        fillUp(mnt)
         let dbBefore = FileManager.default.contents(atPath: db)
         // A name at its limit, and a window's copy: the change needs pages the disk no longer has.
         let r = h.run(["project", "add", "blog", "--name", String(repeating: "B", count: Names.appNameMaximum)], database: db)

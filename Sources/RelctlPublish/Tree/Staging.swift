@@ -159,10 +159,7 @@ public final class Staging {
             guard !lock.dryRun, file == nil, failure == nil else { return }
             do {
                 try markStaging()
-                _ = try TreeFiles.freshName(in: root, for: "index.json") { path in
-                    file = try TreeFiles.NewFile(at: path, naming: target, taken: true)
-                    return file != nil
-                }
+                file = try TreeFiles.NewFile.temporary(in: root, for: "index.json", naming: target)
                 file?.append(old.matched(sent))
             } catch { failure = error }
         }

@@ -49,7 +49,10 @@ public enum TreeFiles {
     /// Creates a new file beside `name` that no one else can have made or
     /// pointed elsewhere (O_EXCL, O_NOFOLLOW, a random name) and writes it whole.
     package static func writeTemporary(_ bytes: [UInt8], in dir: String, for name: String) throws -> String {
-        try freshName(in: dir, for: name) { try writeNew(bytes, at: $0, naming: dir + "/" + name, taken: true) }
+        let file = try NewFile.temporary(in: dir, for: name, naming: dir + "/" + name)
+        file.append(bytes[...])
+        try file.finish()
+        return file.path
     }
 
     /// The first of 8 temporary names beside `name` that `make` could create (false: taken).
@@ -63,13 +66,10 @@ public enum TreeFiles {
 
     /// Creates the file `path`, which must not exist (O_EXCL, never through a
     /// link), and writes it whole; `naming` is the file the user knows it as.
-    /// With `taken`, a path already there returns false instead of failing.
-    @discardableResult
-    package static func writeNew(_ bytes: [UInt8], at path: String, naming: String, taken: Bool = false) throws -> Bool {
-        guard let file = try NewFile(at: path, naming: naming, taken: taken) else { return false }
+    package static func writeNew(_ bytes: [UInt8], at path: String, naming: String) throws {
+        guard let file = try NewFile(at: path, naming: naming) else { preconditionFailure("a NewFile is nil only when taken is allowed") }
         file.append(bytes[...])
         try file.finish()
-        return true
     }
 
     /// A file made where nothing was (O_EXCL, never through a link) and
@@ -84,6 +84,18 @@ public enum TreeFiles {
         package var failed: Bool { failure != 0 }
         // Under a crash-point test the first piece is written in two halves, so that a kill can tear a file.
         private var halfway = CrashPoints.enabled
+
+        /// A new file under the first free temporary name beside `name` in
+        /// `dir` (freshName); `naming`: the file the user knows it as.
+        package static func temporary(in dir: String, for name: String, naming: String) throws -> NewFile {
+            var made: NewFile?
+            _ = try freshName(in: dir, for: name) { path in
+                made = try NewFile(at: path, naming: naming, taken: true)
+                return made != nil
+            }
+            guard let made else { preconditionFailure("freshName returned a name it did not make") }
+            return made
+        }
 
         /// Nil, with `taken`, when `path` is there already.
         package init?(at path: String, naming: String, taken: Bool = false) throws {
