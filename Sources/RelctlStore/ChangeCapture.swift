@@ -225,15 +225,33 @@ enum ChangeCapture {
     /// a row that ends as it began is left out. Then the rows made in the change (above the
     /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
     /// many rows it stored.
-    /// Two statements: a row at a time from Swift was a third of applying a fleet's file.
+    /// A statement for each half: a row at a time from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
-        try db.run(recording, [.int(audit)])
-        let noted = db.changes
-        try db.run(recordingMade, [.int(audit)])
-        let stored = noted + db.changes
+        // Each statement is prepared anew by every relctl command, and the two that record
+        // name every table: only what the change left is asked for (`version add` notes
+        // nothing and makes rows in one or two tables).
+        // (A row read is one row; without it, every table is asked, as before.)
+        let left = try db.query(leaving).first.map { row in (0...tables.count).map { row.int($0) != 0 } } ?? Array(repeating: true, count: tables.count + 1)
+        var stored = 0
+        if left[0] {
+            try db.run(recording, [.int(audit)])
+            stored += db.changes
+        }
+        let made = tables.indices.filter { left[$0 + 1] }
+        if !made.isEmpty {
+            try db.run(recordingMade(made), [.int(audit)])
+            stored += db.changes
+        }
         try end(db)
         return stored
     }
+
+    /// Whether any row was noted, then for each table whether it holds a row above its mark.
+    private static let leaving: String = "SELECT EXISTS (SELECT 1 FROM row_change), "
+        + tables.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE \(made($0)))" }.joined(separator: ", ")
+
+    /// A row of `t` made in the change: above its mark (no mark: none is).
+    private static func made(_ t: Table) -> String { "\(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)" }
 
     /// The first note of each row (SQLite takes a bare column from the row
     /// `min` chose) and the row as it is now, looked up by its key. A row
@@ -255,15 +273,16 @@ enum ChangeCapture {
         """
     }()
 
-    /// The rows made in the change, table by table (parents first), each in
-    /// key order, numbered after every note. One statement: each one a
-    /// relctl command prepares costs it time, and most changes make none.
-    private static let recordingMade: String = {
+    /// The rows made in the change in the tables `which` (indices into `tables`: those
+    /// holding any), table by table (parents first), each in key order, numbered after
+    /// every note.
+    private static func recordingMade(_ which: [Int]) -> String {
         let width = tables.map(\.key.count).max()!
-        let made = tables.enumerated().map { rank, t in
+        let made = which.map { rank in
+            let t = tables[rank]
             let keys = (0..<width).map { "\($0 < t.key.count ? t.key[$0] : "NULL") AS k\($0)" }.joined(separator: ", ")
             return "SELECT \(rank) AS rank, \(keys), '\(t.name)' AS tbl, \(key(t, t.name)) AS row_key, \(image(t, t.name)) AS after FROM \(t.name)"
-                + " WHERE \(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)"
+                + " WHERE \(Self.made(t))"
         }.joined(separator: "\n        UNION ALL ")
         let order = (0..<width).map { "k\($0)" }.joined(separator: ", ")
         return """
@@ -271,7 +290,7 @@ enum ChangeCapture {
             SELECT ?1, (SELECT coalesce(max(seq), 0) FROM row_change) + row_number() OVER (ORDER BY rank, \(order)), tbl, row_key, NULL, after
             FROM (\(made))
         """
-    }()
+    }
 
     /// Stops noting and forgets what was noted.
     static func end(_ db: Connection) throws {

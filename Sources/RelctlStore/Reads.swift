@@ -220,8 +220,7 @@ extension Store {
     /// Every version of a platform, oldest first by the version ordering,
     /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
-        var list = try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ?",
-                                [.int(platform)]).map(versionRecord)
+        var list = try db.query(Store.platformVersions, [.int(platform)]).map(versionRecord)
         if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
         return Store.sorted(list)
     }
@@ -265,6 +264,8 @@ extension Store {
     }
 
     static let versionColumns = "id, platform_id, version, build, released_at, min_os, policy"
+    /// A platform's versions: read from index version_rows alone (schema 18), not a page per row.
+    static let platformVersions = "SELECT \(versionColumns) FROM version WHERE platform_id = ?"
 
     /// A platform's version spellings by id, read from the (platform, version)
     /// index alone: a version's checks need no more, and a platform's rows lie

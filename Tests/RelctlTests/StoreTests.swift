@@ -37,6 +37,16 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try store.db.scalar("PRAGMA foreign_keys"), .int(1))
     }
 
+    /// A platform's versions, read by every write's lockout check, come from one index:
+    /// rows added as releases come lie a page apart, one page read for each through the table.
+    func testAPlatformsVersionsAreReadFromOneIndex() throws {
+        let h = Harness()
+        h.ok("init")
+        let db = try Connection(path: h.db, readOnly: true, create: false)
+        let plan = try db.query("EXPLAIN QUERY PLAN " + Store.platformVersions, [.int(1)]).map { $0.text(3) }
+        XCTAssertEqual(plan, ["SEARCH version USING COVERING INDEX version_rows (platform_id=?)"])
+    }
+
     /// What the file's header says of opening it (publish locks DIR first only then):
     /// this schema in WAL mode, and nothing else.
     func testOpeningWithoutWritingIsToldByTheHeader() throws {

@@ -1,10 +1,12 @@
--- user_version 17
+-- user_version 18
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
 CREATE INDEX lineage_head ON lineage(head);
 -- index version_build
 CREATE UNIQUE INDEX version_build ON version(platform_id, build) WHERE build IS NOT NULL;
+-- index version_rows
+CREATE INDEX version_rows ON version(platform_id, version, build, released_at, min_os, policy);
 -- table audit
 CREATE TABLE audit(
     id INTEGER PRIMARY KEY,
