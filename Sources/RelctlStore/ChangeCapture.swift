@@ -225,13 +225,14 @@ enum ChangeCapture {
     /// a row that ends as it began is left out. Then the rows made in the change (above the
     /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
     /// many rows it stored.
-    /// A statement for each half: a row at a time from Swift was a third of applying a fleet's file.
+    /// A statement for each half (and one that asks which are needed): a row at a time
+    /// from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
         // Each statement is prepared anew by every relctl command, and the two that record
         // name every table: only what the change left is asked for (`version add` notes
         // nothing and makes rows in one or two tables).
-        // (A row read is one row; without it, every table is asked, as before.)
-        let left = try db.query(leaving).first.map { row in (0...tables.count).map { row.int($0) != 0 } } ?? Array(repeating: true, count: tables.count + 1)
+        let row = try db.query(leaving)[0]  // (a SELECT without FROM: one row)
+        let left = (0...tables.count).map { row.int($0) != 0 }
         var stored = 0
         if left[0] {
             try db.run(recording, [.int(audit)])
@@ -248,10 +249,10 @@ enum ChangeCapture {
 
     /// Whether any row was noted, then for each table whether it holds a row above its mark.
     private static let leaving: String = "SELECT EXISTS (SELECT 1 FROM row_change), "
-        + tables.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE \(made($0)))" }.joined(separator: ", ")
+        + tables.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE \(isMade($0)))" }.joined(separator: ", ")
 
     /// A row of `t` made in the change: above its mark (no mark: none is).
-    private static func made(_ t: Table) -> String { "\(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)" }
+    private static func isMade(_ t: Table) -> String { "\(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)" }
 
     /// The first note of each row (SQLite takes a bare column from the row
     /// `min` chose) and the row as it is now, looked up by its key. A row
@@ -282,7 +283,7 @@ enum ChangeCapture {
             let t = tables[rank]
             let keys = (0..<width).map { "\($0 < t.key.count ? t.key[$0] : "NULL") AS k\($0)" }.joined(separator: ", ")
             return "SELECT \(rank) AS rank, \(keys), '\(t.name)' AS tbl, \(key(t, t.name)) AS row_key, \(image(t, t.name)) AS after FROM \(t.name)"
-                + " WHERE \(Self.made(t))"
+                + " WHERE \(isMade(t))"
         }.joined(separator: "\n        UNION ALL ")
         let order = (0..<width).map { "k\($0)" }.joined(separator: ", ")
         return """

@@ -44,7 +44,8 @@ final class StoreTests: XCTestCase {
         h.ok("init")
         let db = try Connection(path: h.db, readOnly: true, create: false)
         let plan = try db.query("EXPLAIN QUERY PLAN " + Store.platformVersions, [.int(1)]).map { $0.text(3) }
-        XCTAssertEqual(plan, ["SEARCH version USING COVERING INDEX version_rows (platform_id=?)"])
+        XCTAssertEqual(plan.count, 1, "\(plan)")
+        XCTAssertTrue(plan.first?.contains("COVERING INDEX version_rows") == true, "\(plan)")
     }
 
     /// What the file's header says of opening it (publish locks DIR first only then):
