@@ -295,4 +295,86 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         }
         XCTAssertGreaterThan(unreadSeen, 20, "edits that keep the file readable leave a project unread")
     }
+
+    /// A file read a project at a time (`readFile`) gives what the whole
+    /// document read at once gives: the same projects and removed histories,
+    /// or the same error, whatever the edit.
+    func testAnyEditOfAFileReadsByProjectAsWhole() throws {
+        let h = Harness()
+        _ = ConfigSeenTests.fleet(h)
+        // A removed project's history, so the document's own members are more than the projects.
+        h.ok("project add gone --name Gone")
+        h.ok("project rm gone --yes")
+        let path = h.dir + "/all.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertTrue(String(decoding: original, as: UTF8.self).contains("\"removed\""))
+        func read(_ b: [UInt8], whole: Bool) -> String {
+            do throws(ImportProblem) {
+                let file: (projects: [ConfigProject], removed: [String: [String: [Int64]]])
+                if whole {
+                    try ImportProblem.checkText(b)
+                    file = try ConfigFormat.whole(b, forEach: Parallel.serial)
+                } else {
+                    file = try ConfigFormat.readFile(b)
+                }
+                return (file.projects.map(fingerprint) + [file.removed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.sorted { $0.key < $1.key })" }.joined(separator: ",")])
+                    .joined(separator: "\n")
+            } catch { return "error: " + error.message }
+        }
+        // And with its projects in another order than their names' (edited by hand).
+        let cut = try XCTUnwrap(ConfigSections(original))
+        var reordered = Array("{".utf8)
+        for (n, member) in cut.top.enumerated() {
+            reordered += Array("\(n > 0 ? "," : "")\"\(member.name)\":".utf8)
+            guard member.name == "projects" else { reordered += original[member.range]; continue }
+            reordered += Array("{".utf8)
+            for (k, p) in cut.projects.reversed().enumerated() { reordered += Array("\(k > 0 ? "," : "")\"\(p.slug)\":".utf8) + original[p.range] }
+            reordered += Array("}".utf8)
+        }
+        reordered += Array("}".utf8)
+        XCTAssertNotEqual(ConfigSections(reordered)?.projects.map(\.slug), cut.projects.map(\.slug))
+        for base in [original, reordered] {
+            XCTAssertFalse(read(base, whole: false).hasPrefix("error"), read(base, whole: false))
+            XCTAssertEqual(read(base, whole: false), read(base, whole: true))
+        }
+        var rng = SplitMix(seed: 50)
+        let alphabet = Array("{}[]\",:\\ \n0123456789abcnulltrue-".utf8)
+        var bySection = 0
+        for round in 0..<1500 {
+            var b = round % 2 == 0 ? original : reordered
+            for _ in 0..<(1 + Int(rng.next() % 2)) {
+                let i = Int(rng.next() % UInt64(b.count))
+                switch rng.next() % 4 {
+                case 0: b.remove(at: i)
+                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
+                case 2: b[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                default:
+                    let n = min(b.count - i, 1 + Int(rng.next() % 40))
+                    b.insert(contentsOf: b[i..<(i + n)], at: i)
+                }
+            }
+            if let cut = ConfigSections(b), ConfigFormat.bySection(b, cut, forEach: Parallel.serial) != nil { bySection += 1 }
+            XCTAssertEqual(read(b, whole: false), read(b, whole: true), String(decoding: b, as: UTF8.self))
+        }
+        XCTAssertGreaterThan(bySection, 50, "edits that keep the file readable are read a project at a time")
+    }
+
+    /// A project's value is read as deep as it lies in the document: nesting
+    /// the whole read refuses is not read a project at a time either.
+    func testAProjectIsReadAsDeepAsItLies() throws {
+        let h = Harness()
+        let path = ConfigSeenTests.fleet(h)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        // "projects" and the project are two levels: a value 62 deep inside it is 64 deep in the document.
+        for (depth, readable) in [(61, true), (62, false)] {
+            let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let b = Array(text.replacingOccurrences(of: "\"blog\": {", with: "\"blog\": {\"x\": \(deep), ").utf8)
+            let cut = try XCTUnwrap(ConfigSections(b))
+            let blog = try XCTUnwrap(cut.projects.first { $0.slug == "blog" })
+            var twice = false
+            XCTAssertEqual((try? JSONReader.parse(b, blog.range, depth: 2, repeated: &twice)) != nil, readable, "\(depth)")
+            XCTAssertEqual((try? JSONReader.parse(b)) != nil, readable, "\(depth)")
+        }
+    }
 }

@@ -404,6 +404,15 @@ public enum JSONReader {
         return try parse(bytes, repeated: &repeated, fractions: true)
     }
 
+    /// The value spanning `range` of `bytes` and nothing else, read as at nesting `depth`:
+    /// a part of a document read alone, within the limits it has in place.
+    package static func parse(_ bytes: [UInt8], _ range: Range<Int>, depth: Int, repeated: inout Bool) throws -> JSON {
+        var i = range.lowerBound
+        let value = try parseValue(bytes, &i, depth: depth, repeated: &repeated)
+        guard i == range.upperBound else { throw Failure() }
+        return value
+    }
+
     static func parse(_ bytes: [UInt8], repeated: inout Bool, fractions: Bool) throws -> JSON {
         var i = 0
         let value = try parseValue(bytes, &i, repeated: &repeated, fractions: fractions)
