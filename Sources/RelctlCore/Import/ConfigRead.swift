@@ -47,11 +47,16 @@ extension ConfigFormat {
     /// `forEach`: how the projects are read (`Parallel.serial`, or on every core: a fleet's
     /// file is a hundred projects, each read from its part of the document alone).
     public static func readFile(_ bytes: [UInt8], forEach: ForEachIndex = Parallel.serial) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
+        try readFile(bytes, cut: ConfigSections(bytes), forEach: forEach)
+    }
+
+    /// The same, of a file already cut at its projects (nil: it cannot be).
+    static func readFile(_ bytes: [UInt8], cut sections: ConfigSections?, forEach: ForEachIndex) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
         try ImportProblem.checkText(bytes)
         // A project's values are made, read and let go on its own core: the whole document's
-        // values at once were 2.8 GB of a first plan of 1,000 projects. Whatever that read
-        // finds amiss, the whole read names.
-        if let sections = ConfigSections(bytes), let read = bySection(bytes, sections, forEach: forEach) { return read }
+        // values at once were 2.8 GB of a first plan of 1,000 projects. What is not JSON that
+        // read takes (or holds a key twice), the whole read names.
+        if let sections, let read = try bySection(bytes, sections, forEach: forEach) { return read }
         return try whole(bytes, forEach: forEach)
     }
 
@@ -78,23 +83,26 @@ extension ConfigFormat {
     /// The document read a project at a time: the rest of it (the projects
     /// left out) read as the whole read reads it, then each project's value
     /// alone, as deep as in place, in the order the whole read takes them.
-    /// Nil when anything is amiss (a key twice too), for the whole read to name.
-    static func bySection(_ bytes: [UInt8], _ sections: ConfigSections, forEach: ForEachIndex) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]])? {
+    /// Nil when a part is not JSON the whole read takes, or holds a key
+    /// twice: that read names it. Else the document is such JSON, and the
+    /// problems the whole read would name are named here, in its order.
+    static func bySection(_ bytes: [UInt8], _ sections: ConfigSections, forEach: ForEachIndex) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]])? {
         var twice = false
         guard let rest = try? JSONReader.parse(sections.without(Set(sections.projects.map(\.slug)), bytes), repeated: &twice), !twice else { return nil }
         let doc = Node(rest, "")
-        guard (try? header(doc)) != nil, let parent = try? doc.object("projects") else { return nil }
+        let path = doc.name("projects")
         let members = sections.projects.sorted { $0.slug < $1.slug }
-        let read = Parallel.map(members.count, forEach) { i -> ConfigProject? in
+        let read = Parallel.map(members.count, forEach) { i -> Result<ConfigProject, ImportProblem>? in
             var twice = false
             let (slug, range) = members[i]
             // The document, "projects", then the project: two levels above it.
             guard let value = try? JSONReader.parse(bytes, range, depth: 2, repeated: &twice), !twice else { return nil }
-            return try? project(slug, Node(value, parent.name(slug)))
+            do throws(ImportProblem) { return .success(try project(slug, Node(value, "\(path).\(slug)"))) } catch { return .failure(error) }
         }
-        let projects = read.compactMap { $0 }
-        guard projects.count == members.count, let removed = try? removedHistories(doc, projects) else { return nil }
-        return (projects, removed)
+        guard !read.contains(where: { $0 == nil }) else { return nil }
+        try header(doc)
+        let projects = try read.map { r throws(ImportProblem) in try r!.get() }
+        return (projects, try removedHistories(doc, projects))
     }
 
     /// The document's own members: an object of those `export` writes, in this format.
@@ -131,7 +139,8 @@ extension ConfigFormat {
     /// The rest of the file is read in full, as `readFile` reads it, and any
     /// problem found is the one `readFile` names for the whole file.
     public static func readFile(_ bytes: [UInt8], forEach: ForEachIndex, known: [String: String]) throws(ImportProblem) -> ConfigFile {
-        if !known.isEmpty, let sections = ConfigSections(bytes) {
+        let cut = ConfigSections(bytes)
+        if !known.isEmpty, let sections = cut {
             let candidates = sections.projects.filter { known[$0.slug] != nil }
             let digests = Parallel.map(candidates.count, forEach) { ConfigSections.digest(bytes, candidates[$0].range) }
             let unread = Set(zip(candidates, digests).filter { known[$0.0.slug] == $0.1 }.map(\.0.slug))
@@ -141,7 +150,7 @@ extension ConfigFormat {
                                   matched: known.filter { unread.contains($0.key) })
             }
         }
-        let (projects, removed) = try readFile(bytes, forEach: forEach)
+        let (projects, removed) = try readFile(bytes, cut: cut, forEach: forEach)
         return ConfigFile(projects: projects, removed: removed, unread: [], sections: nil, matched: [:])
     }
 
