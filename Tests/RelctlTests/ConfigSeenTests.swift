@@ -249,6 +249,31 @@ final class ConfigSeenRaceTests: XCTestCase {
 /// sections gives what reading it whole gives: the same projects, or the
 /// same error.
 final class ConfigSectionsPropertyTests: XCTestCase {
+    /// Where a file's members begin and end.
+    static func edges(_ b: [UInt8]) -> [Int] {
+        guard let cut = ConfigSections(b) else { return [0] }
+        return (cut.top.map(\.range) + cut.projects.map(\.range)).flatMap { [$0.lowerBound, $0.upperBound] }
+    }
+
+    /// `original` with one to `most` random edits, a third of them near `edges`: the grammar between members.
+    static func edited(_ original: [UInt8], _ rng: inout SplitMix, edges: [Int], most: UInt64) -> [UInt8] {
+        let alphabet = Array("{}[]\",:\\ \n0123456789abcnulltrue-".utf8)
+        var b = original
+        for _ in 0..<(1 + Int(rng.next() % most)) {
+            var i = Int(rng.next() % UInt64(b.count))
+            if rng.next() % 3 == 0 { i = min(b.count - 1, max(0, rng.pick(edges) + Int(rng.next() % 7) - 3)) }
+            switch rng.next() % 4 {
+            case 0: b.remove(at: i)
+            case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
+            case 2: b[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            default:
+                let n = min(b.count - i, 1 + Int(rng.next() % 40))
+                b.insert(contentsOf: b[i..<(i + n)], at: i)
+            }
+        }
+        return b
+    }
+
     func fingerprint(_ p: ConfigProject) -> String {
         let digests = ConfigFormat.digests(p.snapshot, overrides: p.messages, windows: p.snapshot.windows)
         return "\(p.slug) \(digests.sorted { $0.key < $1.key }) \(p.lineage.sorted { $0.key < $1.key }) \(p.edited.sorted())"
@@ -262,27 +287,10 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         let known = Dictionary(uniqueKeysWithValues: cut.projects.map { ($0.slug, ConfigSections.digest(original, $0.range)) })
         let whole = Dictionary(uniqueKeysWithValues: try ConfigFormat.whole(original, forEach: Parallel.serial).projects.map { ($0.slug, fingerprint($0)) })
         var rng = SplitMix(seed: 49)
-        let edges = (cut.top.map(\.range) + cut.projects.map(\.range)).flatMap { [$0.lowerBound, $0.upperBound] }
-        let alphabet = Array("{}[]\",:\\ \n0123456789abcnulltrue-".utf8)
+        let edges = Self.edges(original)
         var unreadSeen = 0
         for _ in 0..<1500 {
-            var b = original
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                // A third of the edits where the sections meet: the grammar between members.
-                var i = Int(rng.next() % UInt64(b.count))
-                if rng.next() % 3 == 0 {
-                    let edge = rng.pick(edges)
-                    i = min(b.count - 1, max(0, edge + Int(rng.next() % 7) - 3))
-                }
-                switch rng.next() % 4 {
-                case 0: b.remove(at: i)
-                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
-                case 2: b[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                default:
-                    let n = min(b.count - i, 1 + Int(rng.next() % 40))
-                    b.insert(contentsOf: b[i..<(i + n)], at: i)
-                }
-            }
+            let b = Self.edited(original, &rng, edges: edges, most: 3)
             var full: String, fast: String
             // The whole read: readFile reads a project at a time, held to it by the test below.
             do throws(ImportProblem) {
@@ -364,24 +372,10 @@ final class ConfigSectionsPropertyTests: XCTestCase {
             XCTAssertEqual(read(b, whole: false), read(b, whole: true))
         }
         var rng = SplitMix(seed: 50)
-        let alphabet = Array("{}[]\",:\\ \n0123456789abcnulltrue-".utf8)
+        let bases = [(original, Self.edges(original)), (reordered, Self.edges(reordered))]
         var bySection = 0
         for round in 0..<1500 {
-            var b = round % 2 == 0 ? original : reordered
-            // A third of the edits where the sections meet: the grammar between members.
-            let edges = ConfigSections(b).map { cut in (cut.top.map(\.range) + cut.projects.map(\.range)).flatMap { [$0.lowerBound, $0.upperBound] } } ?? [0]
-            for _ in 0..<(1 + Int(rng.next() % 2)) {
-                var i = Int(rng.next() % UInt64(b.count))
-                if rng.next() % 3 == 0 { i = min(b.count - 1, max(0, rng.pick(edges) + Int(rng.next() % 7) - 3)) }
-                switch rng.next() % 4 {
-                case 0: b.remove(at: i)
-                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
-                case 2: b[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                default:
-                    let n = min(b.count - i, 1 + Int(rng.next() % 40))
-                    b.insert(contentsOf: b[i..<(i + n)], at: i)
-                }
-            }
+            let b = Self.edited(bases[round % 2].0, &rng, edges: bases[round % 2].1, most: 2)
             if let cut = ConfigSections(b), (try? ConfigFormat.bySection(b, cut, forEach: Parallel.serial)) != nil { bySection += 1 }
             XCTAssertEqual(read(b, whole: false), read(b, whole: true), String(decoding: b, as: UTF8.self))
         }
