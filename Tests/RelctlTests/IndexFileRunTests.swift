@@ -279,3 +279,26 @@ final class IndexFileRunTests: XCTestCase {
         }
     }
 }
+
+/// A new file is closed once: a body that caught a failed write and went on
+/// (FileSystem.writeFile's `put`) must not close a descriptor opened since.
+final class NewFileTests: XCTestCase {
+    func testANewFileIsClosedOnce() throws {
+        let dir = NSTemporaryDirectory() + "newfile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for discarding in [false, true] {
+            let file = try TreeFiles.NewFile.temporary(in: dir, for: "x.json", naming: dir + "/x.json")
+            file.append(Array("{}".utf8)[...])
+            try file.finish()
+            // The lowest free descriptor: most likely the one the file had.
+            let other = open(dir + "/other", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            XCTAssertGreaterThanOrEqual(other, 0)
+            if discarding { file.discard() } else { try file.finish() }
+            file.append(Array("more".utf8)[...])
+            XCTAssertNotEqual(fcntl(other, F_GETFD), -1, "a descriptor opened after the file was closed again")
+            XCTAssertEqual(try String(contentsOfFile: dir + "/other", encoding: .utf8), "", "written through a closed file's descriptor")
+            close(other)
+        }
+    }
+}

@@ -80,6 +80,8 @@ public enum TreeFiles {
         private let fd: Int32
         /// The errno of the first write that failed: the rest are not tried, and `finish` reports it.
         private var failure: Int32 = 0
+        /// Closed once only: a second close could close a descriptor another thread has opened since.
+        private var closed = false
         /// Whether a write failed: `finish` then throws, having removed the file.
         package var failed: Bool { failure != 0 }
         // Under a crash-point test the first piece is written in two halves, so that a kill can tear a file.
@@ -111,7 +113,7 @@ public enum TreeFiles {
         package func append(_ bytes: ArraySlice<UInt8>) {
             var offset = bytes.startIndex
             let half = halfway && bytes.count > 1 ? bytes.startIndex + bytes.count / 2 : nil
-            while failure == 0 && offset < bytes.endIndex {
+            while !closed && failure == 0 && offset < bytes.endIndex {
                 let end = half.map { offset < $0 ? $0 : bytes.endIndex } ?? bytes.endIndex
                 let n = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 if n < 0 {
@@ -126,7 +128,8 @@ public enum TreeFiles {
         /// Closes it, or removes it and throws when a write failed. (NFS and
         /// some FUSE systems report a failed write only at close.)
         package func finish() throws {
-            if close(fd) != 0 && failure == 0 { failure = errno }
+            if !closed && close(fd) != 0 && failure == 0 { failure = errno }
+            closed = true
             guard failure == 0 else {
                 unlink(path)
                 throw PublishError("cannot write \(naming): \(String(cString: strerror(failure)))", hint: "check free space")
@@ -135,7 +138,8 @@ public enum TreeFiles {
 
         /// Closes and removes it: not wanted after all.
         package func discard() {
-            close(fd)
+            if !closed { close(fd) }
+            closed = true
             unlink(path)
         }
     }
