@@ -17,4 +17,13 @@ extension Parallel {
             group.wait()
         }
     }
+
+    /// The calls as tasks of their own on the cores, none waiting for
+    /// another (a worker of the queue that waited held one of its few):
+    /// a plan reads the next projects of a file while this thread writes those read.
+    public static let ahead: StartEach = { count, body in
+        let group = DispatchGroup()
+        for i in 0..<count { DispatchQueue.global().async(group: group) { body(i) } }
+        return { group.wait() }
+    }
 }

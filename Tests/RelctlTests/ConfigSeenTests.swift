@@ -9,6 +9,15 @@ import XCTest
 /// the database, moved since one found them matching (ConfigSeen), and
 /// answers exactly as a full read does.
 final class ConfigSeenTests: XCTestCase {
+    /// A file read as plan reads it: the projects whose section `known` holds (by digest) are left unread.
+    static func read(_ bytes: [UInt8], known: [String: String]) throws(ImportProblem) -> (projects: [ConfigProject], unread: [String]) {
+        let cut = ConfigSections(bytes)
+        let unread = cut.map { ConfigFormat.unread(bytes, $0, known: known, forEach: Parallel.serial) } ?? []
+        var projects: [ConfigProject] = []
+        _ = try ConfigFormat.eager { () throws in try ConfigFormat.readFile(bytes, cut: cut, forEach: Parallel.serial, skipping: Set(unread)) { projects.append($0) } }
+        return (projects, unread)
+    }
+
     /// The sample's shop and a second project, exported whole.
     static func fleet(_ h: Harness) -> String {
         h.sample()
@@ -124,7 +133,7 @@ final class ConfigSeenTests: XCTestCase {
         let (edited, _) = try self.edited(bare, "\"Better\"", "\"Much better\"")
         // With the notes, blog is left unread; its histories come from its note.
         let known = try Store(path: h.db, mode: .read, user: "tester").configSeen(now: h.now)
-        let cut = try ConfigFormat.readFile(Array(try Data(contentsOf: URL(fileURLWithPath: edited))), forEach: Parallel.serial, known: known.mapValues(\.digest))
+        let cut = try Self.read(Array(try Data(contentsOf: URL(fileURLWithPath: edited))), known: known.mapValues(\.digest))
         XCTAssertEqual(cut.unread, ["blog"])
         XCTAssertFalse(try XCTUnwrap(known["blog"]).edited.isEmpty, "a section without histories counts its parts edited")
         for db in [h.db, copy] {
@@ -197,10 +206,10 @@ final class ConfigSeenTests: XCTestCase {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let cut = try XCTUnwrap(ConfigSections(bytes))
         let known = Dictionary(uniqueKeysWithValues: cut.projects.map { ($0.slug, ConfigSections.digest(bytes, $0.range)) })
-        let all = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: known)
+        let all = try Self.read(bytes, known: known)
         XCTAssertEqual(all.unread, ["blog", "shop"])
         XCTAssertTrue(all.projects.isEmpty)
-        let some = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: ["shop": known["shop"]!, "blog": String(repeating: "0", count: 64)])
+        let some = try Self.read(bytes, known: ["shop": known["shop"]!, "blog": String(repeating: "0", count: 64)])
         XCTAssertEqual(some.unread, ["shop"])
         XCTAssertEqual(some.projects.map(\.slug), ["blog"])
         let text = String(decoding: bytes, as: UTF8.self)
@@ -208,39 +217,40 @@ final class ConfigSeenTests: XCTestCase {
             let broken = Array(text.replacingOccurrences(of: old, with: new).utf8)
             var full = "", fast = ""
             do { _ = try ConfigFormat.readFile(broken, forEach: Parallel.serial) } catch { full = error.message }
-            do { _ = try ConfigFormat.readFile(broken, forEach: Parallel.serial, known: known) } catch { fast = error.message }
+            do { _ = try Self.read(broken, known: known) } catch { fast = error.message }
             XCTAssertFalse(full.isEmpty, new)
             XCTAssertEqual(fast, full, new)
         }
     }
 }
 
-/// Notes are looked up before the write lock is taken; under it, a project
-/// left unread by a note that no longer holds (a write in between) has the
-/// whole file read after all.
+/// Notes are read under the write lock: a project is left unread only
+/// while the database holds its part of the file, whatever was written
+/// since the file was opened.
 final class ConfigSeenRaceTests: XCTestCase {
-    func testANoteThatMovedBeforeTheLockHasTheFileReadInFull() throws {
+    func testAProjectIsLeftUnreadOnlyWhileItsNoteHolds() throws {
         let h = Harness()
         h.sample()
         let path = h.dir + "/shop.relctl.json"
         h.ok("export -o \(path)")
         h.ok("plan \(path)")
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = ConfigCommands.Source(path: path, bytes: bytes, sections: try XCTUnwrap(ConfigSections(bytes)), only: nil)
         let store = try Store(path: h.db, mode: .write, user: "tester")
-        let known = try store.configSeen(now: h.now).mapValues(\.digest)
-        let file = try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: known)
-        XCTAssertEqual(file.unread, ["shop"])
-        for moved in [false, true] {
-            if moved { try store.db.run("UPDATE project SET name = 'Shop!' WHERE slug = 'shop'") }
-            var readAll = false
+        // Noted: left unread. The note gone: read, found holding what the file says, to be noted
+        // again (held). Noted again, then a write (after the file was read): read, and changed.
+        for (step, status, held) in [("noted", "unchanged", false), ("note gone", "unchanged", true), ("moved", "changed", false)] {
+            if step == "note gone" { try store.db.run("DELETE FROM config_seen") }
+            if step == "moved" {
+                h.ok("plan \(path)")
+                XCTAssertFalse(try store.configSeen(now: h.now).isEmpty)
+                try store.db.run("UPDATE project SET name = 'Shop!' WHERE slug = 'shop'")
+            }
             let session = try store.session()
-            let applied = try ConfigCommands.write(file, session, now: h.now, readAll: {
-                readAll = true
-                return try ConfigFormat.readFile(bytes, forEach: Parallel.serial, known: [:])
-            })
+            let applied = try ConfigCommands.write(file, session, now: h.now)
             session.drop()
-            XCTAssertEqual(readAll, moved)
-            XCTAssertEqual(applied.map(\.status), [moved ? "changed" : "unchanged"])
+            XCTAssertEqual(applied.map(\.status), [status], step)
+            XCTAssertEqual(applied.map { $0.held != nil }, [held], step)
         }
     }
 }
@@ -298,7 +308,7 @@ final class ConfigSectionsPropertyTests: XCTestCase {
                 full = try ConfigFormat.whole(b, forEach: Parallel.serial).projects.map(fingerprint).joined(separator: "\n")
             } catch { full = "error: " + error.message }
             do {
-                let read = try ConfigFormat.readFile(b, forEach: Parallel.serial, known: known)
+                let read = try ConfigSeenTests.read(b, known: known)
                 unreadSeen += read.unread.count
                 fast = (read.projects.map { ($0.slug, fingerprint($0)) } + read.unread.map { ($0, whole[$0]!) })
                     .sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n")
@@ -321,18 +331,34 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         h.ok("export --all-projects -o \(path)")
         let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         XCTAssertTrue(String(decoding: original, as: UTF8.self).contains("\"removed\""))
-        func read(_ b: [UInt8], whole: Bool) -> String {
-            do throws(ImportProblem) {
-                let file: (projects: [ConfigProject], removed: [String: [String: [Int64]]])
+        /// The file read whole, or a project at a time, one to a chunk (the next read on
+        /// other threads meanwhile), by a reader that refuses (`refusing`) the second project it is given.
+        func read(_ b: [UInt8], whole: Bool, refusing: Bool = false) -> String {
+            struct Refused: Error {}
+            do {
+                var projects: [ConfigProject] = []
+                var removed: [String: [String: [Int64]]]
                 if whole {
                     try ImportProblem.checkText(b)
-                    file = try ConfigFormat.whole(b, forEach: Parallel.serial)
+                    (projects, removed) = try ConfigFormat.whole(b, forEach: Parallel.serial)
                 } else {
-                    file = try ConfigFormat.readFile(b)
+                    removed = try ConfigFormat.readFile(b, cut: ConfigSections(b), forEach: Parallel.serial, ahead: Parallel.ahead, chunk: 1) { p in
+                        if refusing && projects.count == 1 { throw Refused() }
+                        projects.append(p)
+                    }
                 }
-                return (file.projects.map(fingerprint) + [file.removed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.sorted { $0.key < $1.key })" }.joined(separator: ",")])
+                return (projects.map(fingerprint) + [removed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.sorted { $0.key < $1.key })" }.joined(separator: ",")])
                     .joined(separator: "\n")
-            } catch { return "error: " + error.message }
+            } catch let problem as ImportProblem { return "error: " + problem.message } catch { return "refused" }
+        }
+        /// Both reads agree; a problem of the file is said before one of its reader, found before or after.
+        func same(_ b: [UInt8], _ message: @autoclosure () -> String) {
+            let whole = read(b, whole: true)
+            XCTAssertEqual(read(b, whole: false), whole, message())
+            let projects = (try? ConfigFormat.whole(b, forEach: Parallel.serial).projects.count) ?? 0
+            XCTAssertEqual(read(b, whole: false, refusing: true), whole.hasPrefix("error") || projects < 2 ? whole : "refused", message())
+            // A file that cannot be cut at its projects is one the whole read refuses (plan and apply rely on it).
+            if ConfigSections(b) == nil { XCTAssertTrue(whole.hasPrefix("error"), message()) }
         }
         // And with its projects in another order than their names' (edited by hand).
         let cut = try XCTUnwrap(ConfigSections(original))
@@ -348,7 +374,7 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         XCTAssertNotEqual(ConfigSections(reordered)?.projects.map(\.slug), cut.projects.map(\.slug))
         for base in [original, reordered] {
             XCTAssertFalse(read(base, whole: false).hasPrefix("error"), read(base, whole: false))
-            XCTAssertEqual(read(base, whole: false), read(base, whole: true))
+            same(base, "")
         }
         // Cases the random edits seldom make: each read the same both ways, and refused.
         let text = String(decoding: original, as: UTF8.self)
@@ -365,21 +391,52 @@ final class ConfigSectionsPropertyTests: XCTestCase {
             XCTAssertTrue(text.contains(old), old)
             let b = Array(text.replacingOccurrences(of: old, with: new).utf8)
             XCTAssertTrue(read(b, whole: false).hasPrefix("error"), new)
-            XCTAssertEqual(read(b, whole: false), read(b, whole: true), new)
+            same(b, new)
         }
         for b in [[0xEF, 0xBB, 0xBF] + original, original + Array(" x".utf8), original + Array("{}".utf8)] {
             XCTAssertTrue(read(b, whole: false).hasPrefix("error"))
-            XCTAssertEqual(read(b, whole: false), read(b, whole: true))
+            same(b, "")
         }
         var rng = SplitMix(seed: 50)
         let bases = [(original, Self.edges(original)), (reordered, Self.edges(reordered))]
         var bySection = 0
         for round in 0..<1500 {
             let b = Self.edited(bases[round % 2].0, &rng, edges: bases[round % 2].1, most: 2)
-            if let cut = ConfigSections(b), (try? ConfigFormat.bySection(b, cut, forEach: Parallel.serial)) != nil { bySection += 1 }
-            XCTAssertEqual(read(b, whole: false), read(b, whole: true), String(decoding: b, as: UTF8.self))
+            var given = false
+            if let cut = ConfigSections(b), (try? ConfigFormat.bySection(b, cut, ahead: Parallel.ahead, given: &given) { _ in }) != nil { bySection += 1 }
+            same(b, String(decoding: b, as: UTF8.self))
         }
         XCTAssertGreaterThan(bySection, 50, "edits that keep the file readable are read a project at a time")
+    }
+
+    /// A problem of the file comes before the caller's checks of its projects
+    /// (a time zone this machine must know), and those before what the write
+    /// of a project refused, whichever project comes first; plan and apply
+    /// say them so.
+    func testTheFilesProblemsComeBeforeItsChecksAndThoseBeforeTheWrite() throws {
+        let h = Harness()
+        let path = ConfigSeenTests.fleet(h)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        struct Refused: Error {}
+        func read(_ text: String, check: String?) -> String {
+            let b = Array(text.utf8)
+            let read = Result {
+                try ConfigFormat.readFile(b, cut: ConfigSections(b), forEach: Parallel.serial, ahead: Parallel.ahead, chunk: 1,
+                                          check: { p in if p.slug == check { throw Refused() } }, each: { p in if p.slug == "blog" { throw CancellationError() } })
+            }
+            guard case .failure(let error) = read else { return "read" }
+            return (error as? ImportProblem)?.message ?? (error is Refused ? "check" : "write")
+        }
+        XCTAssertEqual(read(text, check: nil), "write")
+        XCTAssertEqual(read(text, check: "shop"), "check", "shop's check, after blog's write was refused")
+        let broken = text.replacingOccurrences(of: "\"name\": \"Shop\"", with: "\"name\": 7")
+        XCTAssertNotEqual(broken, text)
+        XCTAssertTrue(read(broken, check: "blog").hasPrefix("projects.shop.name"), read(broken, check: "blog"))
+        // As plan says it: a zone this machine does not know, in the second project, before the first's refusal.
+        let unknown = text.replacingOccurrences(of: "\"timeZone\": \"UTC\"", with: "\"timeZone\": \"Mars/Olympus_Mons\"")
+        XCTAssertNotEqual(unknown, text)
+        try unknown.write(toFile: path, atomically: true, encoding: .utf8)
+        h.fails("plan \(path)", "cannot apply \(path): projects.blog.timeZone")
     }
 
     /// A project's value is read as deep as it lies in the document: nesting

@@ -271,6 +271,18 @@ final class HardeningRoundTwoTests: XCTestCase {
         h.fails("import control \(path) -p copy --yes", "cannot import \(path): project.name: holds bytes that are not UTF-8 text")
         XCTAssertEqual(JSONReader.invalidUTF8(Array("{\"a\":[1,{\"b\":\"ok\"},\"".utf8) + [0x80] + Array("\"]}".utf8)), "a[2]")
         XCTAssertNil(JSONReader.invalidUTF8(Array("{\"a\":\"\u{FFFD} is a character like any\"}".utf8)))
+        // Checked a megabyte at a time: characters of 2, 3 and 4 bytes across each piece's end, with
+        // ASCII between them or none for megabytes; a bad byte in a later piece is found and placed.
+        for text in [String(repeating: "é€😀a", count: 300_000), String(repeating: "é€😀", count: 300_000)] {
+            let good = Array("{\"a\":\"x\",\"b\":\"\(text)\"}".utf8)
+            XCTAssertGreaterThan(good.count, 5 << 19)
+            XCTAssertNil(JSONReader.invalidUTF8(good))
+            for at in [good.count - 5, (2 << 20) + 1] {
+                var bad = good
+                bad[at] = 0xFF
+                XCTAssertEqual(JSONReader.invalidUTF8(bad), "b", "\(at)")
+            }
+        }
     }
 
     // 6, 9. An import of thousands of versions (quadratic before: 20,000 took

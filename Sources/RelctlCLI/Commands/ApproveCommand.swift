@@ -31,9 +31,9 @@ enum ApproveCommand {
             }
             token = given
         } else {
-            let (_, bytes, file) = try ConfigCommands.read(inv)
-            let (_, trial) = try ConfigCommands.planned(inv, file, bytes)
-            token = ConfigCommands.expectToken(bytes, trial?.rows ?? [])
+            let file = try ConfigCommands.read(inv)
+            let (_, trial) = try ConfigCommands.planned(inv, file)
+            token = ConfigCommands.expectToken(file.bytes, trial?.rows ?? [])
         }
         let signature = try Approvals.sign(inv, token: token, key: keyPath)
         let folder = Approvals.folder(path, given: inv.value("approvals"))

@@ -19,9 +19,10 @@ enum ConfigCommands {
         examples: [Example("relctl plan shop.relctl.json", "What applying shop.relctl.json would change, and for whom."),
                    Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit \(ExitStatus.changes) when the database differs from the file, 1 or 2 on an error.")]
     ) { inv in
-        let (path, bytes, file) = try read(inv)
+        let file = try read(inv)
+        let (path, bytes) = (file.path, file.bytes)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
-        let (applied, trial) = try planned(inv, file, bytes)
+        let (applied, trial) = try planned(inv, file)
         guard let trial else {
             let unchanged = applied.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
@@ -80,22 +81,22 @@ enum ConfigCommands {
     ) { inv in
         // A misuse is said before any file or database is read.
         let required = try requiredApprovals(inv)
-        let (path, bytes, file) = try read(inv)
+        let file = try read(inv)
         // No database yet: it is created (a dry run tries an empty one in memory), and removed
         // again when nothing was applied, once the store that made it is gone: only by the
         // process that made it, and only while nothing else has written to it.
         let creating = Store.isMissing(inv.dbPath) && !inv.dryRun
         var created = false, applied = false
         do {
-            try apply(inv, path, bytes, file, required: required, creating: creating, created: &created, applied: &applied)
+            try apply(inv, file, required: required, creating: creating, created: &created, applied: &applied)
         } catch {
             if created && !applied { Store.removeIfUnused(inv.dbPath, user: inv.context.user) }
             throw error
         }
     }
 
-    static func apply(_ inv: Invocation, _ path: String, _ bytes: [UInt8], _ file: ConfigFile,
-                      required: (Int, String)?, creating: Bool, created: inout Bool, applied: inout Bool) throws {
+    static func apply(_ inv: Invocation, _ file: Source, required: (Int, String)?, creating: Bool, created: inout Bool, applied: inout Bool) throws {
+        let (path, bytes) = (file.path, file.bytes)
         let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
         if creating { created = try store.initialise(now: inv.now) }
         // One instant for the trial, the question and the write: the rows shown are the rows made.
@@ -124,11 +125,12 @@ enum ConfigCommands {
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
         asking.remade = { glass != nil }
         asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, rows, words, inv) }) }
-        let outcome = try inv.write(store, projects: slugs(file), asking: asking) {
-            try write(file, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now, readAll: { try parse(inv, path, bytes, known: [:]) })
+        // Asked first, the change is made again after the question: the file is read again then.
+        let outcome = try inv.write(store, projects: file.slugs, asking: asking) {
+            try write(file, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)
         }
         applied = true
-        if !inv.dryRun { noteHeld(store, outcome, file, bytes, now: now) }
+        if !inv.dryRun { noteHeld(store, outcome, file, now: now) }
         if created { inv.info("created \(inv.dbPath)") }
         // Said once the apply is made (or, in a dry run, would be), never for one refused or cancelled.
         if let glass {
@@ -157,38 +159,35 @@ enum ConfigCommands {
     /// none yet) and rolled back: what each project would be, and the trial
     /// (nil: no change). One instant for the whole plan: a window it ends or
     /// cancels is ended or cancelled then.
-    static func planned(_ inv: Invocation, _ file: ConfigFile, _ bytes: [UInt8]) throws -> ([Applied], Trial?) {
+    static func planned(_ inv: Invocation, _ file: Source) throws -> ([Applied], Trial?) {
         let missing = Store.isMissing(inv.dbPath)
         let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
-        let slugs = slugs(file)
+        let slugs = file.slugs
         let session = try store.session()
         // A plan shows what the stores do not serve; apply refuses it (unless allowed).
         session.allowStoreRisk = true
         defer { session.drop() }
         let before = try inv.before(store, slugs)
-        let applied = try write(file, session, endingActive: inv.flag("end-active-windows"), now: inv.now,
-                                readAll: { try parse(inv, inv.arg("FILE")!, bytes, known: [:]) })
+        let applied = try write(file, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
         var trial = try inv.trial(applied, session, slugs, before: before)
         let (risks, unchecked) = Invocation.storeLines(session.storeNotes, risk: "apply refuses this without --allow-store-risk: ")
         if let impact = trial?.impact { trial?.impact = risks + impact }
         for line in unchecked { inv.info(line) }
         session.drop()
-        if !missing { noteHeld(store, applied, file, bytes, now: inv.now) }
+        if !missing { noteHeld(store, applied, file, now: inv.now) }
         return (applied, trial)
     }
-
-    /// Every project of the file, read or not, in slug order (as the file's projects are read).
-    static func slugs(_ file: ConfigFile) -> [String] { (file.projects.map(\.slug) + file.unread).sorted() }
 
     /// Notes the projects found holding their part of the file (ConfigSeen),
     /// so that the next plan leaves them unread. Only a hint: a note that
     /// cannot be written (a busy or full disk) costs the next plan time, never a wrong answer.
-    static func noteHeld(_ store: Store, _ applied: [Applied], _ file: ConfigFile, _ bytes: [UInt8], now: Int64) {
+    static func noteHeld(_ store: Store, _ applied: [Applied], _ file: Source, now: Int64) {
         let held = applied.filter { $0.held != nil }
-        guard !held.isEmpty, let sections = file.sections ?? ConfigSections(bytes) else { return }
+        guard !held.isEmpty else { return }
+        let bytes = file.bytes
         var ranges: [String: Range<Int>] = [:]
-        for p in sections.projects { ranges[p.slug] = p.range }
+        for p in file.sections.projects { ranges[p.slug] = p.range }
         // A fleet's first plan notes every project: their 60 MB hashed on every core.
         let digests = Parallel.map(held.count, ParallelRender.everyCore) { i in ranges[held[i].slug].map { ConfigSections.digest(bytes, $0) } }
         let notes = zip(held, digests).compactMap { a, digest in
@@ -231,57 +230,100 @@ enum ConfigCommands {
     /// Every project of the file, in slug order, in the session: a
     /// project that fails leaves none applied. The file's `removed`: the histories of
     /// projects it lists as removed, taken for those the database does not hold.
-    /// A project left unread is one the database already holds: unchanged.
-    /// `readAll`: the file read in full, for when a note a project was left
-    /// unread by no longer holds under the session's lock (a write since the read).
-    static func write(_ file: ConfigFile, _ session: Session, endingActive: Bool = false,
-                      breakGlass: BreakGlass? = nil, now: Int64, readAll: () throws -> ConfigFile) throws -> [Applied] {
+    /// A project is read as it is taken, and let go once it is (a fleet's
+    /// file); one is left unread when the database holds its part of the
+    /// file already (ConfigSeen, read here under the session's lock): unchanged.
+    static func write(_ file: Source, _ session: Session, endingActive: Bool = false, breakGlass: BreakGlass? = nil, now: Int64) throws -> [Applied] {
         let store = session.store
-        var file = file
-        if !file.unread.isEmpty {
-            let holding = try store.configSeen(now: now)
-            if file.unread.contains(where: { holding[$0]?.digest != file.matched[$0] }) { file = try readAll() }
-        }
+        let seen = try store.configSeen(now: now).filter { file.only == nil || $0.key == file.only }
+        let unread = ConfigFormat.unread(file.bytes, file.sections, known: seen.mapValues(\.digest), forEach: ParallelRender.everyCore).sorted()
         var out: [Applied] = []
         // Read once, before any project: a window takes its file id when no app can have seen it.
         let windowsGiven = try store.lastWindowID()
-        var read: [String: ConfigProject] = [:]
-        for p in file.projects { read[p.slug] = p }
-        for slug in slugs(file) {
-            guard let p = read[slug] else {
-                // Unread: its rows are as the file says; its histories are read, and those it brings taken, as a read's would be.
-                if let h = file.histories[slug], !(h.lineage.isEmpty && h.edited.isEmpty) {
-                    try session.adoptLineage(slug, chains: h.lineage, edited: h.edited)
+        // Unread projects are taken between those read, in slug order: their rows are as the file says;
+        // their histories are read, and those the file brings taken, as a read's would be.
+        var nextUnread = 0
+        func takeUnread(before slug: String?) throws {
+            while nextUnread < unread.count, slug.map({ unread[nextUnread] < $0 }) ?? true {
+                let slug = unread[nextUnread], noted = seen[slug]!
+                nextUnread += 1
+                if !(noted.lineage.isEmpty && noted.edited.isEmpty) {
+                    try session.adoptLineage(slug, chains: noted.lineage, edited: noted.edited)
                 } else {
                     _ = try store.lineage(project: slug)
                 }
                 out.append(Applied(slug: slug, status: "unchanged", rows: session.rows.count..<session.rows.count, warnings: []))
-                continue
             }
-            let existed = try store.project(slug: p.slug) != nil
-            let (rows, logged) = (session.rows.count, session.entries.count)
-            let (histories, lastEntry) = (try store.lineage(project: p.slug)[p.slug] ?? [:], try store.lastAuditID())
-            let made = try session.applyConfig(p, windowsGiven: windowsGiven, endingActiveWindows: endingActive,
-                                               note: breakGlass.map { "break-glass, \($0.required) approvals needed: \($0.reason)" }, now: now)
-            let changed = session.entries.count > logged
-            // What the file knows of parts this change did not touch, even when it touched none.
-            try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
-            var applied = Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
-                                  warnings: (changed ? made.warnings : []) + made.keptWindows.map {
-                                      "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
-                                  drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry))
-            // A window still to end is matched by rules that read other projects' window ids, which no
-            // stamp of this project follows: a project with one is read in full each time.
-            if !changed, applied.warnings.isEmpty, p.snapshot.windows.allSatisfy({ $0.isOver(at: now) }), let id = try store.project(slug: p.slug)?.id {
-                applied.held = Applied.Held(stamp: try store.editStamp(project: id), lineage: p.lineage, edited: p.edited)
-            }
-            out.append(applied)
         }
-        for (slug, chains) in file.removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
+        // The time zones this machine must know are said after the file's problems and before the
+        // database's, in slug order, those of unread projects too.
+        let unknownZone = unread.first { (try? checkZone(file, $0, seen[$0]!.timeZone)) == nil }
+        var removed: [String: [String: [Int64]]]
+        do {
+            removed = try ConfigFormat.readFile(file.bytes, cut: file.sections, forEach: ParallelRender.everyCore, ahead: Parallel.ahead, skipping: Set(unread), only: file.only,
+                                                check: { p in
+                                                    if let slug = unknownZone, slug < p.slug { try checkZone(file, slug, seen[slug]!.timeZone) }
+                                                    try checkZone(file, p.slug, p.snapshot.project.timeZone)
+                                                }) { p in
+                try takeUnread(before: p.slug)
+                out.append(try write(p, session, endingActive: endingActive, breakGlass: breakGlass, windowsGiven: windowsGiven, now: now))
+            }
+        } catch let problem as ImportProblem {
+            throw cannotApply(file.path, problem)
+        }
+        if let slug = unknownZone { try checkZone(file, slug, seen[slug]!.timeZone) }
+        try takeUnread(before: nil)
+        // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
+        if let slug = file.only {
+            let all = file.sections.projects.map(\.slug).sorted()
+            guard all.contains(slug) else {
+                throw RelctlError.usage("\(file.path) has no project '\(slug)'\(Suggest.didYouMean(slug, all))",
+                                        hint: "it has \(all.isEmpty ? "none" : Suggest.few(all))")
+            }
+            removed = [:]
+        }
+        guard !out.isEmpty else {
+            throw RelctlError.failure("\(file.path) names no project", hint: "export one with: relctl export -p SLUG -o \(PastedHints.quoted(file.path))")
+        }
+        for (slug, chains) in removed.sorted(by: { $0.key < $1.key }) where try store.project(slug: slug) == nil {
             try session.adoptLineage(slug, chains: chains)
         }
         if let breakGlass, !session.rows.isEmpty { try session.recordBreakGlass(breakGlass) }
         return out
+    }
+
+    /// One project read from the file, made so in the session.
+    static func write(_ p: ConfigProject, _ session: Session, endingActive: Bool, breakGlass: BreakGlass?, windowsGiven: Int64, now: Int64) throws -> Applied {
+        let store = session.store
+        let existed = try store.project(slug: p.slug) != nil
+        let (rows, logged) = (session.rows.count, session.entries.count)
+        let (histories, lastEntry) = (try store.lineage(project: p.slug)[p.slug] ?? [:], try store.lastAuditID())
+        let made = try session.applyConfig(p, windowsGiven: windowsGiven, endingActiveWindows: endingActive,
+                                           note: breakGlass.map { "break-glass, \($0.required) approvals needed: \($0.reason)" }, now: now)
+        let changed = session.entries.count > logged
+        // What the file knows of parts this change did not touch, even when it touched none.
+        try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
+        var applied = Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
+                              warnings: (changed ? made.warnings : []) + made.keptWindows.map {
+                                  "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
+                              drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry))
+        // A window still to end is matched by rules that read other projects' window ids, which no
+        // stamp of this project follows: a project with one is read in full each time.
+        if !changed, applied.warnings.isEmpty, p.snapshot.windows.allSatisfy({ $0.isOver(at: now) }), let id = try store.project(slug: p.slug)?.id {
+            applied.held = Applied.Held(stamp: try store.editStamp(project: id), lineage: p.lineage, edited: p.edited)
+        }
+        return applied
+    }
+
+    /// A project's time zone, checked as the file is read.
+    static func checkZone(_ file: Source, _ slug: String, _ zone: String) throws {
+        do { try ZoneOffsets.check(zone) } catch let e as InputError {
+            throw RelctlError.failure("cannot apply \(file.path): projects.\(slug).timeZone: \(e.message)", hint: "install the zone database (tzdata), or set the time zone to UTC")
+        }
+    }
+
+    static func cannotApply(_ path: String, _ problem: ImportProblem) -> RelctlError {
+        RelctlError.failure("cannot apply \(path): \(problem.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
     }
 
     typealias Trial = Invocation.Trial<[Applied]>
@@ -307,48 +349,28 @@ enum ConfigCommands {
 
     static let endActive = Option("end-active-windows", help: "End now the maintenance windows that are on and that the file does not list. Without it they stay on: most likely an on-call's emergency window, started after the file was exported.")
 
-    /// The file, each project read unless the database is known to hold
-    /// its part of it already (ConfigSeen: a note of a plan or apply since
-    /// which neither moved).
-    static func read(_ inv: Invocation) throws -> (String, [UInt8], ConfigFile) {
+    /// A configuration file as plan and apply take it: its bytes, cut at
+    /// its projects, each read as the write takes it (`write`).
+    struct Source {
+        var path: String
+        var bytes: [UInt8]
+        var sections: ConfigSections
+        /// -p as typed: only that project of the file (RELCTL_PROJECT, set for everyday commands, does not narrow a file).
+        var only: String?
+        /// The projects the write takes, in slug order, known before any is read.
+        var slugs: [String] { only.map { [$0] } ?? sections.projects.map(\.slug).sorted() }
+    }
+
+    static func read(_ inv: Invocation) throws -> Source {
         let path = inv.arg("FILE")!
         // A fleet's file is larger than the files import takes.
         let bytes = path == "-" ? try inv.context.readStdin() : try FileSystem.readFile(path, limit: 1 << 30)
-        // Only a hint, read when opening the database only reads it: any trouble with it is said
-        // after the file's, as before, by the command's own open.
-        var known: [String: ConfigSeen.Seen] = [:]
-        if Store.opensWithoutWriting(inv.dbPath), let seen = try? inv.store(.read).configSeen(now: inv.now) { known = seen }
-        return (path, bytes, try parse(inv, path, bytes, known: known))
-    }
-
-    /// The file's projects, those `known` names left unread, narrowed to -p, their time zones checked.
-    static func parse(_ inv: Invocation, _ path: String, _ bytes: [UInt8], known: [String: ConfigSeen.Seen]) throws -> ConfigFile {
-        var file: ConfigFile
-        do { file = try ConfigFormat.readFile(bytes, forEach: ParallelRender.everyCore, known: known.mapValues(\.digest)) } catch {
-            throw RelctlError.failure("cannot apply \(path): \(error.message)", hint: "fix the file (schema/config.schema.json describes it); 'relctl export' prints what the database holds, to compare")
+        guard let sections = ConfigSections(bytes) else {
+            // Not a document of projects: the whole read says what is wrong with it (cut, a document it reads is).
+            do { _ = try ConfigFormat.readFile(bytes, forEach: Parallel.serial) } catch { throw cannotApply(path, error) }
+            throw RelctlError.failure("cannot apply \(path): it could not be cut at its projects, yet it can be read whole; please report it (relctl's reads disagree)")
         }
-        for slug in file.unread { file.histories[slug] = (known[slug]!.lineage, known[slug]!.edited) }
-        // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
-        if let slug = inv.parsed.values["project"]?.last {
-            let all = slugs(file)
-            guard all.contains(slug) else {
-                throw RelctlError.usage("\(path) has no project '\(slug)'\(Suggest.didYouMean(slug, all))",
-                                        hint: "it has \(all.isEmpty ? "none" : Suggest.few(all))")
-            }
-            file.projects = file.projects.filter { $0.slug == slug }
-            file.unread = file.unread.filter { $0 == slug }
-            file.removed = [:]
-        }
-        guard !file.projects.isEmpty || !file.unread.isEmpty else {
-            throw RelctlError.failure("\(path) names no project", hint: "export one with: relctl export -p SLUG -o \(PastedHints.quoted(path))")
-        }
-        let zones = file.projects.map { ($0.slug, $0.snapshot.project.timeZone) } + file.unread.map { ($0, known[$0]!.timeZone) }
-        for (slug, zone) in zones.sorted(by: { $0.0 < $1.0 }) {
-            do { try ZoneOffsets.check(zone) } catch let e as InputError {
-                throw RelctlError.failure("cannot apply \(path): projects.\(slug).timeZone: \(e.message)", hint: "install the zone database (tzdata), or set the time zone to UTC")
-            }
-        }
-        return file
+        return Source(path: path, bytes: bytes, sections: sections, only: inv.parsed.values["project"]?.last)
     }
 
     /// Names one plan: the file, and every row it changes as it was before.

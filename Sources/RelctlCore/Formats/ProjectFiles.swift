@@ -22,6 +22,12 @@ public struct StatusPageOptions: Sendable {
 /// caller returns when all have.
 public typealias ForEachIndex = @Sendable (_ count: Int, _ body: (Int) -> Void) -> Void
 
+/// Starts `body` with every index below `count` and returns at once a
+/// function that waits until all calls have returned: the calls go to other
+/// threads, so that this one works on meanwhile (or, given none, are made
+/// before it returns). Each call writes only its own result, as ForEachIndex's.
+public typealias StartEach = @Sendable (_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> () -> Void
+
 public enum Parallel {
     public static let serial: ForEachIndex = { count, body in for i in 0..<count { body(i) } }
 

@@ -14,23 +14,6 @@ public struct ConfigProject: Sendable {
     public var slug: String { snapshot.project.slug }
 }
 
-/// A configuration file as a plan reads it (`ConfigFormat.readFile(_:forEach:known:)`).
-public struct ConfigFile: Sendable {
-    /// The projects read, by slug.
-    public var projects: [ConfigProject]
-    /// The histories of the projects the file lists as removed.
-    public var removed: [String: [String: [Int64]]]
-    /// The projects whose section the database is known to hold, left unread.
-    public var unread: [String]
-    /// Where each project's section is, when the file was cut to read it.
-    public var sections: ConfigSections?
-    /// The digest each unread section matched, by slug.
-    public var matched: [String: String]
-    /// Of each unread project, the histories its section brings (ConfigProject's lineage and edited
-    /// parts), as the database noted them with the section's digest.
-    public var histories: [String: (lineage: [String: [Int64]], edited: Set<String>)] = [:]
-}
-
 extension ConfigFormat {
     static let projectKeys = ["defaultLocale", "formats", "lineage", "locales", "maintenance", "messages", "name", "outdated", "platforms",
                               "releaseDelayDays", "remindHours", "rules", "timeZone", "trustedKeys", "whatsNewLimit"]
@@ -46,18 +29,57 @@ extension ConfigFormat {
     /// The same, with the histories of the projects the file lists as removed (`removed`), by slug.
     /// `forEach`: how the projects are read (`Parallel.serial`, or on every core: a fleet's
     /// file is a hundred projects, each read from its part of the document alone).
-    public static func readFile(_ bytes: [UInt8], forEach: ForEachIndex = Parallel.serial) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
+    public static func readFile(_ bytes: [UInt8], forEach: @escaping ForEachIndex = Parallel.serial) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
         try readFile(bytes, cut: ConfigSections(bytes), forEach: forEach)
     }
 
     /// The same, of a file already cut at its projects (nil: it cannot be).
-    static func readFile(_ bytes: [UInt8], cut sections: ConfigSections?, forEach: ForEachIndex) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
+    static func readFile(_ bytes: [UInt8], cut sections: ConfigSections?, forEach: @escaping ForEachIndex) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]]) {
+        var projects: [ConfigProject] = []
+        let removed = try eager { () throws in try readFile(bytes, cut: sections, forEach: forEach) { projects.append($0) } }
+        return (projects, removed)
+    }
+
+    /// The file's projects given to `each` one at a time, in slug order,
+    /// and let go when it returns: a first plan of a fleet's file of 1,000
+    /// projects held them all at once (2 GB beside its 600 MB). They are
+    /// read `chunk` bytes of the file at a time, each on its own core, from
+    /// its part of the document alone, as deep as it lies there. Left out:
+    /// those in `skipping` (unread: their section is one the database holds,
+    /// `unread(_:_:known:forEach:)`), and with `only`, every project but
+    /// that one (each still read, to check it). Gives the histories of the
+    /// projects the file lists as removed.
+    ///
+    /// Whenever it is found, a problem of the file is the one the whole
+    /// document read at once names, as if it were found before any project
+    /// was given: once one is known, no more are given. Then `check`'s
+    /// first in slug order (the caller's own checks of the projects to give,
+    /// like a time zone this machine must know), then what `each` threw:
+    /// once it throws, the rest of the file is read for those that come first.
+    /// The chunk read next is read on other threads meanwhile (`ahead`).
+    public static func readFile(_ bytes: [UInt8], cut sections: ConfigSections?, forEach: @escaping ForEachIndex, ahead: StartEach? = nil, skipping: Set<String> = [],
+                                only: String? = nil, chunk: Int = 8 << 20, check: (ConfigProject) throws -> Void = { _ in },
+                                each: (ConfigProject) throws -> Void) throws -> [String: [String: [Int64]]] {
         try ImportProblem.checkText(bytes)
-        // A project's values are made, read and let go on its own core: the whole document's
-        // values at once were 2.8 GB of a first plan of 1,000 projects. What is not JSON that
-        // read takes (or holds a key twice), the whole read names.
-        if let sections, let read = try bySection(bytes, sections, forEach: forEach) { return read }
-        return try whole(bytes, forEach: forEach)
+        var given = false
+        let ahead = ahead ?? { count, body in forEach(count, body); return {} }
+        if let sections, let removed = try bySection(bytes, sections, ahead: ahead, skipping: skipping, only: only, chunk: chunk, given: &given, check: check, each: each) {
+            return removed
+        }
+        // What is not JSON that read takes (or holds a key twice), the whole read names.
+        let read = try whole(bytes, forEach: forEach)
+        guard !given else {
+            throw ImportProblem("it could not be read a project at a time, yet it can be read whole; please report it (relctl's reads disagree)")
+        }
+        let taken = read.projects.filter { !skipping.contains($0.slug) && (only == nil || $0.slug == only) }
+        for p in taken { try check(p) }
+        for p in taken { try each(p) }
+        return read.removed
+    }
+
+    /// Runs a read whose `each` throws nothing: the only problem it can throw is the file's.
+    static func eager<T>(_ read: () throws -> T) throws(ImportProblem) -> T {
+        do { return try read() } catch let problem as ImportProblem { throw problem } catch { throw ImportProblem("\(error)") }
     }
 
     /// The document read whole (its text checked already): what names a problem.
@@ -77,32 +99,88 @@ extension ConfigFormat {
         }
         // The first project's problem in the file's order, as one read after another finds it.
         let projects = try read.map { r throws(ImportProblem) in try r.get() }
-        return (projects, try removedHistories(doc, projects))
+        return (projects, try removedHistories(doc, Set(projects.map(\.slug))))
     }
 
-    /// The document read a project at a time: the rest of it (the projects
-    /// left out) read as the whole read reads it, then each project's value
-    /// alone, as deep as in place, in the order the whole read takes them.
-    /// Nil when a part is not JSON the whole read takes, or holds a key
-    /// twice: that read names it. Else the document is such JSON, and the
-    /// problems the whole read would name are named here, in its order.
-    static func bySection(_ bytes: [UInt8], _ sections: ConfigSections, forEach: ForEachIndex) throws(ImportProblem) -> (projects: [ConfigProject], removed: [String: [String: [Int64]]])? {
+    /// The document read a project at a time (`readFile(_:cut:forEach:skipping:only:chunk:each:)`):
+    /// the rest of it (the projects left out) read as the whole read reads
+    /// it, then each project's value alone, as deep as in place, in the
+    /// order the whole read takes them. Nil when a part is not JSON the
+    /// whole read takes, or holds a key twice: that read names it (`given`:
+    /// whether a project was given before). Else the document is such JSON,
+    /// and the problems the whole read would name are named here, in its order.
+    static func bySection(_ bytes: [UInt8], _ sections: ConfigSections, ahead: StartEach, skipping: Set<String> = [], only: String? = nil,
+                          chunk: Int = 8 << 20, given: inout Bool, check: (ConfigProject) throws -> Void = { _ in },
+                          each: (ConfigProject) throws -> Void) throws -> [String: [String: [Int64]]]? {
         var twice = false
-        guard let rest = try? JSONReader.parse(sections.without(Set(sections.projects.map(\.slug)), bytes), repeated: &twice), !twice else { return nil }
+        let slugs = Set(sections.projects.map(\.slug))
+        guard let rest = try? JSONReader.parse(sections.without(slugs, bytes), repeated: &twice), !twice else { return nil }
         let doc = Node(rest, "")
         let path = doc.name("projects")
-        let members = sections.projects.sorted { $0.slug < $1.slug }
-        let read = Parallel.map(members.count, forEach) { i -> Result<ConfigProject, ImportProblem>? in
-            var twice = false
-            let (slug, range) = members[i]
-            // The document, "projects", then the project: two levels above it.
-            guard let value = try? JSONReader.parse(bytes, range, depth: 2, repeated: &twice), !twice else { return nil }
-            do throws(ImportProblem) { return .success(try project(slug, Node(value, "\(path).\(slug)"))) } catch { return .failure(error) }
+        let members = sections.projects.filter { !skipping.contains($0.slug) }.sorted { $0.slug < $1.slug }
+        var chunks: [Range<Int>] = []
+        while (chunks.last?.upperBound ?? 0) < members.count {
+            let start = chunks.last?.upperBound ?? 0
+            var end = start, size = 0
+            repeat { size += members[end].range.count; end += 1 } while end < members.count && size < chunk
+            chunks.append(start..<end)
         }
-        guard !read.contains(where: { $0 == nil }) else { return nil }
-        try header(doc)
-        let projects = try read.map { r throws(ImportProblem) in try r!.get() }
-        return (projects, try removedHistories(doc, projects))
+        /// Starts reading a chunk's projects, each on its own core; gives what waits for them.
+        /// `checking`: the file's problem is known, and only a part that is not JSON could be named before it.
+        func start(_ chunk: Range<Int>, checking: Bool) -> () -> [Part] {
+            let parts = Parts(chunk.count)
+            let wait = ahead(chunk.count) { k in
+                var twice = false
+                let (slug, range) = members[chunk.lowerBound + k]
+                // The document, "projects", then the project: two levels above it.
+                guard let value = try? JSONReader.parse(bytes, range, depth: 2, repeated: &twice), !twice else { return parts.set(k, .notJSON) }
+                if checking { return parts.set(k, .checked) }
+                do throws(ImportProblem) { parts.set(k, .read(try project(slug, Node(value, "\(path).\(slug)")))) } catch { parts.set(k, .refused(error)) }
+            }
+            return { wait(); return parts.taken() }
+        }
+        // The file's first problem in the whole read's order (its own members before any project's),
+        // `check`'s first, and what `each` threw.
+        var problem: ImportProblem? = nil, checked: (any Error)? = nil, failed: (any Error)? = nil
+        do throws(ImportProblem) { try header(doc) } catch { problem = error }
+        // While this thread takes a chunk's projects, the next is read on the other cores.
+        var next = chunks.first.map { start($0, checking: problem != nil) }
+        for n in chunks.indices {
+            let read = next!()
+            next = n + 1 < chunks.count ? start(chunks[n + 1], checking: problem != nil) : nil
+            if read.contains(where: { if case .notJSON = $0 { true } else { false } }) {
+                _ = next?()
+                return nil
+            }
+            for part in read {
+                switch part {
+                case .refused(let error): problem = problem ?? error
+                case .read(let p) where problem == nil && checked == nil && (only == nil || p.slug == only):
+                    do { try check(p) } catch { checked = error; continue }
+                    guard failed == nil else { continue }
+                    given = true
+                    do { try each(p) } catch { failed = error }
+                default: break
+                }
+            }
+        }
+        if let problem { throw problem }
+        let removed = try removedHistories(doc, slugs)
+        if let error = checked ?? failed { throw error }
+        return removed
+    }
+
+    /// What reading one project's part of the document gave.
+    enum Part: Sendable { case notJSON, checked, read(ConfigProject), refused(ImportProblem) }
+
+    /// The parts of a chunk, each set by the call that read it (on its own
+    /// thread, at its own index), taken once all are set.
+    final class Parts: @unchecked Sendable {
+        private var parts: UnsafeMutableBufferPointer<Part?>
+        init(_ count: Int) { parts = .allocate(capacity: count); parts.initialize(repeating: nil) }
+        func set(_ k: Int, _ part: Part) { parts[k] = part }
+        func taken() -> [Part] { parts.map { $0! } }
+        deinit { parts.deinitialize(); parts.deallocate() }
     }
 
     /// The document's own members: an object of those `export` writes, in this format.
@@ -119,12 +197,12 @@ extension ConfigFormat {
     }
 
     /// The histories of the projects the file lists as removed, by slug.
-    static func removedHistories(_ doc: Node, _ projects: [ConfigProject]) throws(ImportProblem) -> [String: [String: [Int64]]] {
+    static func removedHistories(_ doc: Node, _ slugs: Set<String>) throws(ImportProblem) -> [String: [String: [Int64]]] {
         var removed: [String: [String: [Int64]]] = [:]
         if let list = doc.member("removed") {
             guard case .object = list.json else { throw ImportProblem("removed must be an object of projects' histories") }
             for (slug, node) in list.members() {
-                guard (try? Names.slug(slug)) != nil, !projects.contains(where: { $0.slug == slug }) else {
+                guard (try? Names.slug(slug)) != nil, !slugs.contains(slug) else {
                     throw ImportProblem("\(node.path): '\(slug)' is a project of the file, or not a slug")
                 }
                 removed[slug] = try lineage(node).mapValues(\.chain)
@@ -133,25 +211,12 @@ extension ConfigFormat {
         return removed
     }
 
-    /// A file as `plan` and `apply` read it: `known` holds, by slug, the
-    /// digest of the section (ConfigSections) the database is known to hold
-    /// already; such a project is left unread, and named in `unread`.
-    /// The rest of the file is read in full, as `readFile` reads it, and any
-    /// problem found is the one `readFile` names for the whole file.
-    public static func readFile(_ bytes: [UInt8], forEach: ForEachIndex, known: [String: String]) throws(ImportProblem) -> ConfigFile {
-        let cut = ConfigSections(bytes)
-        if !known.isEmpty, let sections = cut {
-            let candidates = sections.projects.filter { known[$0.slug] != nil }
-            let digests = Parallel.map(candidates.count, forEach) { ConfigSections.digest(bytes, candidates[$0].range) }
-            let unread = Set(zip(candidates, digests).filter { known[$0.0.slug] == $0.1 }.map(\.0.slug))
-            if !unread.isEmpty, let (projects, removed) = try? readFile(sections.without(unread, bytes), forEach: forEach),
-               unread.isDisjoint(with: removed.keys) {
-                return ConfigFile(projects: projects, removed: removed, unread: sections.projects.map(\.slug).filter(unread.contains), sections: sections,
-                                  matched: known.filter { unread.contains($0.key) })
-            }
-        }
-        let (projects, removed) = try readFile(bytes, cut: cut, forEach: forEach)
-        return ConfigFile(projects: projects, removed: removed, unread: [], sections: nil, matched: [:])
+    /// The projects whose section's digest is the one `known` gives (the
+    /// database holds what they say: they need not be read), in the file's order.
+    public static func unread(_ bytes: [UInt8], _ sections: ConfigSections, known: [String: String], forEach: ForEachIndex) -> [String] {
+        let candidates = sections.projects.filter { known[$0.slug] != nil }
+        let digests = Parallel.map(candidates.count, forEach) { ConfigSections.digest(bytes, candidates[$0].range) }
+        return zip(candidates, digests).filter { known[$0.0.slug] == $0.1 }.map(\.0.slug)
     }
 
     static func project(_ key: String, _ n: Node) throws(ImportProblem) -> ConfigProject {
