@@ -78,6 +78,16 @@ public final class Store {
         return try db.scalar("PRAGMA journal_mode") == .text("wal")
     }
 
+    /// A page cache of `megabytes` for this connection, for a command that
+    /// reads most of a large database through its indexes (plan and apply of
+    /// a fleet's file, a project after another): with SQLite's 2 MiB, the
+    /// indexes' inner pages were read again and again, 1.17 million
+    /// `pread`s for a 170,000-page database (with 32 MiB, 170,000: each page once).
+    /// Not for publish, whose peak memory is held low.
+    public func cachePages(megabytes: Int) throws {
+        try db.execute("PRAGMA cache_size = -\(megabytes << 10)")
+    }
+
     /// Whether no file is at `path`: `plan` and `apply` take it for an empty database.
     public static func isMissing(_ path: String) -> Bool { DatabaseFile.kind(of: path) == .missing }
 

@@ -48,6 +48,14 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(plan.first?.contains("COVERING INDEX version_rows") == true, "\(plan)")
     }
 
+    /// A connection reads with SQLite's page cache, or the size plan and apply ask for.
+    func testAConnectionsPageCacheIsSQLitesOrTheOneAskedFor() throws {
+        let store = try Store.empty(user: "tester", now: 0)
+        XCTAssertEqual(try store.db.scalar("PRAGMA cache_size"), .int(-2000))
+        try store.cachePages(megabytes: ConfigCommands.fleetCache)
+        XCTAssertEqual(try store.db.scalar("PRAGMA cache_size"), .int(-32 << 10))
+    }
+
     /// What the file's header says of opening it (publish locks DIR first only then):
     /// this schema in WAL mode, and nothing else.
     func testOpeningWithoutWritingIsToldByTheHeader() throws {

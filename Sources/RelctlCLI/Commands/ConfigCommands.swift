@@ -99,6 +99,7 @@ enum ConfigCommands {
         let (path, bytes) = (file.path, file.bytes)
         let store = Store.isMissing(inv.dbPath) && inv.dryRun ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(creating ? .create : .write)
         if creating { created = try store.initialise(now: inv.now) }
+        try store.cachePages(megabytes: fleetCache)
         // One instant for the trial, the question and the write: the rows shown are the rows made.
         let now = inv.now
         let expected = inv.value("expect")
@@ -163,6 +164,7 @@ enum ConfigCommands {
         let missing = Store.isMissing(inv.dbPath)
         let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
+        try store.cachePages(megabytes: fleetCache)
         let slugs = file.slugs
         let session = try store.session()
         // A plan shows what the stores do not serve; apply refuses it (unless allowed).
@@ -178,6 +180,11 @@ enum ConfigCommands {
         if !missing { noteHeld(store, applied, file, now: inv.now) }
         return (applied, trial)
     }
+
+    /// The page cache of a plan or apply (Store.cachePages): a first plan of 1,000 projects
+    /// 13.7–15.0 → 13.5–15.7 s (medians 14.2 → 13.7), its system time 1.7–2.1 → 0.8–0.9 s;
+    /// 32 MiB more memory. At 100 projects, no change.
+    static let fleetCache = 32
 
     /// Notes the projects found holding their part of the file (ConfigSeen),
     /// so that the next plan leaves them unread. Only a hint: a note that
