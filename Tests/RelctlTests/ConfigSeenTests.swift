@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
@@ -407,6 +408,32 @@ final class ConfigSectionsPropertyTests: XCTestCase {
             same(b, String(decoding: b, as: UTF8.self))
         }
         XCTAssertGreaterThan(bySection, 50, "edits that keep the file readable are read a project at a time")
+    }
+
+    /// A file is read no more than a chunk ahead of the projects given: each
+    /// is let go before the file's end is read (a fleet's file held every
+    /// project at once, 2 GB).
+    func testAFileIsReadAChunkAheadOfItsWrite() throws {
+        let h = Harness()
+        _ = ConfigSeenTests.fleet(h)
+        for slug in ["cafe", "deli"] { h.ok("project add \(slug) --name \(slug)") }
+        let path = h.dir + "/four.relctl.json"
+        h.ok("export --all-projects -o \(path)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let started = Mutex(0)
+        // Each chunk's reads counted as they start, then made at once.
+        let counted: StartEach = { count, body in
+            started.withLock { $0 += 1 }
+            for i in 0..<count { body(i) }
+            return {}
+        }
+        var seen: [(String, Int)] = []
+        _ = try ConfigFormat.readFile(bytes, cut: ConfigSections(bytes), forEach: Parallel.serial, ahead: counted, chunk: 1) { p in
+            seen.append((p.slug, started.withLock { $0 }))
+        }
+        XCTAssertEqual(seen.map(\.0), ["blog", "cafe", "deli", "shop"])
+        // The project given, and the next one read meanwhile.
+        XCTAssertEqual(seen.map(\.1), [2, 3, 4, 4])
     }
 
     /// A problem of the file comes before the caller's checks of its projects
