@@ -80,7 +80,7 @@ public final class Store {
 
     /// A page cache of `megabytes` for this connection, for a command that
     /// reads most of a large database through its indexes (plan and apply of
-    /// a fleet's file, a project after another): with SQLite's 2 MiB, the
+    /// a fleet's file, a project after another): with SQLite's default (2,000 KiB), the
     /// indexes' inner pages were read again and again, 1.17 million
     /// `pread`s for a 170,000-page database (with 32 MiB, 170,000: each page once).
     /// Not for publish, whose peak memory is held low.

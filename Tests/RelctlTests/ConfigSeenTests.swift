@@ -47,6 +47,27 @@ final class ConfigSeenTests: XCTestCase {
         return (out, ConfigSections.digest(bytes, shop.range))
     }
 
+    /// An unread project (its note holds) in a time zone this machine does
+    /// not know is said after the file's problems and before the database's
+    /// refusal of a project read, even one whose slug comes first.
+    func testAnUnreadProjectsUnknownZoneIsSaidBeforeTheDatabasesRefusal() throws {
+        let h = Harness()
+        let path = fleet(h)
+        h.ok("plan \(path)")
+        // shop's zone set by hand, its note made to hold still.
+        let db = try Connection(path: h.db, readOnly: false, create: false)
+        try db.execute("UPDATE project SET time_zone = 'Mars/Olympus_Mons' WHERE slug = 'shop'")
+        try db.execute("UPDATE config_seen SET stamp = (SELECT edits FROM project_edit e WHERE e.project_id = config_seen.project_id)")
+        // blog edited in the file, so read; shop left unread.
+        let (edited, _) = try self.edited(path, "\"name\": \"Blog\"", "\"name\": \"Blog!\"")
+        h.fails("plan \(edited)", "cannot apply \(edited): projects.shop.timeZone")
+        // And when the database refuses blog's write.
+        try db.execute("CREATE TRIGGER refuse BEFORE UPDATE OF name ON project WHEN NEW.name = 'Blog!' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        h.fails("plan \(edited)", "cannot apply \(edited): projects.shop.timeZone")
+        try db.execute("UPDATE project SET time_zone = 'UTC' WHERE slug = 'shop'")
+        h.fails("plan \(edited)", "refused by the test")
+    }
+
     /// A note is trusted while the project's stamp holds: a note forged for
     /// an edited section leaves that section unread (the plan says nothing
     /// changes), and any change of the project's rows ends it.
@@ -410,9 +431,9 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         XCTAssertGreaterThan(bySection, 50, "edits that keep the file readable are read a project at a time")
     }
 
-    /// A file is read no more than a chunk ahead of the projects given: each
-    /// is let go before the file's end is read (a fleet's file held every
-    /// project at once, 2 GB).
+    /// A file is read no more than a chunk ahead of the projects given, so
+    /// that each can be let go before the file's end is read (a fleet's
+    /// file had every project held at once, 1.45 GB).
     func testAFileIsReadAChunkAheadOfItsWrite() throws {
         let h = Harness()
         _ = ConfigSeenTests.fleet(h)
@@ -459,7 +480,7 @@ final class ConfigSectionsPropertyTests: XCTestCase {
         let broken = text.replacingOccurrences(of: "\"name\": \"Shop\"", with: "\"name\": 7")
         XCTAssertNotEqual(broken, text)
         XCTAssertTrue(read(broken, check: "blog").hasPrefix("projects.shop.name"), read(broken, check: "blog"))
-        // As plan says it: a zone this machine does not know, in the second project, before the first's refusal.
+        // As plan says it: a zone this machine does not know, named with the file's path and the project's.
         let unknown = text.replacingOccurrences(of: "\"timeZone\": \"UTC\"", with: "\"timeZone\": \"Mars/Olympus_Mons\"")
         XCTAssertNotEqual(unknown, text)
         try unknown.write(toFile: path, atomically: true, encoding: .utf8)

@@ -181,7 +181,7 @@ enum ConfigCommands {
         return (applied, trial)
     }
 
-    /// The page cache of a plan or apply (Store.cachePages): a first plan of 1,000 projects
+    /// The page cache of a plan, apply or approve (Store.cachePages): a first plan of 1,000 projects
     /// 13.7–15.0 → 13.5–15.7 s (medians 14.2 → 13.7), its system time 1.7–2.1 → 0.8–0.9 s;
     /// 32 MiB more memory. At 100 projects, no change.
     static let fleetCache = 32
@@ -265,20 +265,28 @@ enum ConfigCommands {
         // The time zones this machine must know are said after the file's problems and before the
         // database's, in slug order, those of unread projects too.
         let unknownZone = unread.first { (try? checkZone(file, $0, seen[$0]!.timeZone)) == nil }
+        var zoneSaid = false
+        func zone(_ slug: String, _ zone: String) throws {
+            do { try checkZone(file, slug, zone) } catch { zoneSaid = true; throw error }
+        }
         var removed: [String: [String: [Int64]]]
         do {
             removed = try ConfigFormat.readFile(file.bytes, cut: file.sections, forEach: ParallelRender.everyCore, ahead: Parallel.ahead, skipping: Set(unread), only: file.only,
                                                 check: { p in
-                                                    if let slug = unknownZone, slug < p.slug { try checkZone(file, slug, seen[slug]!.timeZone) }
-                                                    try checkZone(file, p.slug, p.snapshot.project.timeZone)
+                                                    if let slug = unknownZone, slug < p.slug { try zone(slug, seen[slug]!.timeZone) }
+                                                    try zone(p.slug, p.snapshot.project.timeZone)
                                                 }) { p in
                 try takeUnread(before: p.slug)
                 out.append(try write(p, session, endingActive: endingActive, breakGlass: breakGlass, windowsGiven: windowsGiven, now: now))
             }
         } catch let problem as ImportProblem {
             throw cannotApply(file.path, problem)
+        } catch where !zoneSaid && unknownZone != nil {
+            // The database refused a project: an unread project's zone, after every read one, comes first.
+            try zone(unknownZone!, seen[unknownZone!]!.timeZone)
+            throw error
         }
-        if let slug = unknownZone { try checkZone(file, slug, seen[slug]!.timeZone) }
+        if let slug = unknownZone { try zone(slug, seen[slug]!.timeZone) }
         try takeUnread(before: nil)
         // -p as typed: RELCTL_PROJECT, set for everyday commands, does not narrow a file.
         if let slug = file.only {

@@ -42,7 +42,7 @@ extension ConfigFormat {
 
     /// The file's projects given to `each` one at a time, in slug order,
     /// and let go when it returns: a first plan of a fleet's file of 1,000
-    /// projects held them all at once (2 GB beside its 600 MB). They are
+    /// projects held them all at once (1.45 GB beside its 600 MB). They are
     /// read `chunk` bytes of the file at a time, each on its own core, from
     /// its part of the document alone, as deep as it lies there. Left out:
     /// those in `skipping` (unread: their section is one the database holds,
@@ -102,7 +102,7 @@ extension ConfigFormat {
         return (projects, try removedHistories(doc, Set(projects.map(\.slug))))
     }
 
-    /// The document read a project at a time (`readFile(_:cut:forEach:skipping:only:chunk:each:)`):
+    /// The document read a project at a time (`readFile(_:cut:forEach:ahead:skipping:only:chunk:check:each:)`):
     /// the rest of it (the projects left out) read as the whole read reads
     /// it, then each project's value alone, as deep as in place, in the
     /// order the whole read takes them. Nil when a part is not JSON the
