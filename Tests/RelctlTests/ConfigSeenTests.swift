@@ -235,10 +235,20 @@ final class ConfigSeenTests: XCTestCase {
         XCTAssertEqual(some.unread, ["shop"])
         XCTAssertEqual(some.projects.map(\.slug), ["blog"])
         let text = String(decoding: bytes, as: UTF8.self)
-        for (old, new) in [("\"Posts\"", "\"Posts\" \"x\""), ("\"format\": 1", "\"format\": 2"), ("\"blog\": {", "\"shop\": {}, \"blog\": {")] {
-            let broken = Array(text.replacingOccurrences(of: old, with: new).utf8)
+        // The text's own checks too (a lone surrogate, a fraction), in a section read and in the rest, the
+        // unread ones not walked; and bytes that are not UTF-8, after shop's unread section.
+        for (old, new) in [("\"Posts\"", "\"Posts\" \"x\""), ("\"format\": 1", "\"format\": 2"), ("\"blog\": {", "\"shop\": {}, \"blog\": {"),
+                           ("\"Posts\"", "\"Po\\ud800sts\""), ("\"format\": 1", "\"format\": 1.5"), ("\"build\":300", "\"build\":3e2"),
+                           ("10\n    }\n  }\n}", "10\n    }\n  },\n  \"z\u{1}\": 1\n}")] {
+            XCTAssertTrue(text.contains(old), old)
+            var broken = Array(text.replacingOccurrences(of: old, with: new).utf8)
+            if let at = broken.firstIndex(of: 1) { broken[at] = 0xFF }
             var full = "", fast = ""
-            do { _ = try ConfigFormat.readFile(broken, forEach: Parallel.serial) } catch { full = error.message }
+            // The whole read, every byte of the text checked.
+            do throws(ImportProblem) {
+                try ImportProblem.checkText(broken)
+                _ = try ConfigFormat.whole(broken, forEach: Parallel.serial)
+            } catch { full = error.message }
             do { _ = try Self.read(broken, known: known) } catch { fast = error.message }
             XCTAssertFalse(full.isEmpty, new)
             XCTAssertEqual(fast, full, new)

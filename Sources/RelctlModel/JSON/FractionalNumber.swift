@@ -4,9 +4,17 @@ extension JSONReader {
     /// there is none. relctl's parser takes whole numbers only, since no file
     /// it reads holds any other: a version written unquoted (`"version": 1.3`)
     /// is then named, not reported as invalid JSON.
-    public static func fractionalNumber(_ b: [UInt8]) -> (text: String, path: String)? {
-        var i = 0, inString = false
-        while i < b.count {
+    /// `parts`: where to look (the rest holds whole JSON values known to hold none), in order.
+    public static func fractionalNumber(_ b: [UInt8], in parts: [Range<Int>]? = nil) -> (text: String, path: String)? {
+        for part in parts ?? [0..<b.count] {
+            if let found = fractionalNumber(b, part) { return found }
+        }
+        return nil
+    }
+
+    static func fractionalNumber(_ b: [UInt8], _ part: Range<Int>) -> (text: String, path: String)? {
+        var i = part.lowerBound, inString = false
+        while i < part.upperBound {
             let c = b[i]
             if inString {
                 if c == UInt8(ascii: "\\") { i += 2; continue }

@@ -5,16 +5,20 @@ extension JSONReader {
     ///
     /// The parser reads such bytes as U+FFFD, as a client's would: an
     /// import must refuse them instead of storing a character nobody wrote.
-    public static func invalidUTF8(_ bytes: [UInt8]) -> String? {
+    /// `parts`: where to look (the rest holds whole JSON values known to be text), in order.
+    public static func invalidUTF8(_ bytes: [UInt8], in parts: [Range<Int>]? = nil) -> String? {
         // The standard library's check is quick; the walk below only finds where. It copies
         // what it checks, so a megabyte at a time (a fleet's file is 600 MB), each piece cut
         // before an ASCII byte, which no character straddles.
-        var start = 0, valid = true
-        while valid && start < bytes.count {
-            var end = min(bytes.count, start + (1 << 20))
-            while end < bytes.count && bytes[end] >= 0x80 { end += 1 }
-            valid = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) != nil }
-            start = end
+        var valid = true
+        for part in parts ?? [0..<bytes.count] where valid {
+            var start = part.lowerBound
+            while valid && start < part.upperBound {
+                var end = min(part.upperBound, start + (1 << 20))
+                while end < part.upperBound && bytes[end] >= 0x80 { end += 1 }
+                valid = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) != nil }
+                start = end
+            }
         }
         if valid { return nil }
         var parser = Unicode.UTF8.ForwardParser()
@@ -33,9 +37,17 @@ extension JSONReader {
     /// with no low half after it, or a low half alone), as the path of the
     /// value; nil when it holds none. Such an escape is no character: the
     /// parser refuses it, and an import names where it is.
-    public static func loneSurrogate(_ b: [UInt8]) -> String? {
-        var i = 0, inString = false
-        while i < b.count {
+    /// `parts`: where to look (the rest holds whole JSON values known to hold none), in order.
+    public static func loneSurrogate(_ b: [UInt8], in parts: [Range<Int>]? = nil) -> String? {
+        for part in parts ?? [0..<b.count] {
+            if let found = loneSurrogate(b, part) { return found }
+        }
+        return nil
+    }
+
+    static func loneSurrogate(_ b: [UInt8], _ part: Range<Int>) -> String? {
+        var i = part.lowerBound, inString = false
+        while i < part.upperBound {
             let c = b[i]
             guard inString else {
                 if c == UInt8(ascii: "\"") { inString = true }
