@@ -236,10 +236,12 @@ final class ConfigSeenTests: XCTestCase {
         XCTAssertEqual(some.projects.map(\.slug), ["blog"])
         let text = String(decoding: bytes, as: UTF8.self)
         // The text's own checks too (a lone surrogate, a fraction), in a section read and in the rest, the
-        // unread ones not walked; and bytes that are not UTF-8, after shop's unread section.
+        // unread ones not walked; bytes that are not UTF-8 between and after unread sections; and a quote
+        // in a bare word, which would turn a walk of the whole text inside out.
         for (old, new) in [("\"Posts\"", "\"Posts\" \"x\""), ("\"format\": 1", "\"format\": 2"), ("\"blog\": {", "\"shop\": {}, \"blog\": {"),
                            ("\"Posts\"", "\"Po\\ud800sts\""), ("\"format\": 1", "\"format\": 1.5"), ("\"build\":300", "\"build\":3e2"),
-                           ("10\n    }\n  }\n}", "10\n    }\n  },\n  \"z\u{1}\": 1\n}")] {
+                           ("\"format\": 1", "\"$schema\": \"\\udc00\", \"format\": 1"), ("\"shop\": {", "\"x\u{1}\": {}, \"shop\": {"),
+                           ("10\n    }\n  }\n}", "10\n    }\n  },\n  \"z\u{1}\": 1\n}"), ("\"format\": 1", "\"format\": 1\"")] {
             XCTAssertTrue(text.contains(old), old)
             var broken = Array(text.replacingOccurrences(of: old, with: new).utf8)
             if let at = broken.firstIndex(of: 1) { broken[at] = 0xFF }

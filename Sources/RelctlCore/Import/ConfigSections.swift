@@ -53,7 +53,10 @@ public struct ConfigSections: Sendable {
             JSONReader.skipSpace(b, &i)
             let start = i
             JSONReader.skipChecked(b, &i)
-            guard i > start else { return nil }
+            // A bare word (a number, true, null) holds no quote or backslash: one that did would end
+            // a string where a walk of the whole text (ImportProblem.checkText) begins one.
+            guard i > start, [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(b[start])
+                    || !b[start..<i].contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return nil }
             out.append((name, start..<i))
             JSONReader.skipSpace(b, &i)
             guard i < b.count else { return nil }
