@@ -7,7 +7,7 @@ public struct ImportProblem: Error, Equatable, Sendable {
     /// they would be stored as U+FFFD, text nobody wrote.
     /// `skipping`: whole JSON values known to pass (a configuration file's
     /// sections a plan leaves unread), in order: a plan of a fleet's file that
-    /// the database holds walked its 60 MB twice for nothing, a third of its time.
+    /// the database holds walked its 60 MB twice for nothing, 38 % of its samples.
     package static func checkText(_ bytes: [UInt8], skipping: [Range<Int>] = []) throws(ImportProblem) {
         var parts: [Range<Int>] = [], at = 0
         for skipped in skipping {
