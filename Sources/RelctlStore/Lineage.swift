@@ -73,6 +73,15 @@ public enum Lineage {
         return chain
     }
 
+    /// Whether a part's history `ours` holds a change of its own after the
+    /// file's history `theirs` of it: its newest revision is later than the
+    /// file's newest, which it holds (or, full, is too old to keep).
+    static func counted(_ ours: [Int64], after theirs: [Int64]) -> Bool {
+        guard let head = ours.first else { return false }
+        guard let newest = theirs.first else { return true }
+        return head > newest && (ours.contains(newest) || (ours.count >= chainLength && newest < ours.last!))
+    }
+
     /// `revision` first, then what the part went through before it, newest first.
     static func joined(_ revision: Int64?, _ histories: [Int64]...) -> [Int64] {
         Array(Set(histories.joined() + (revision.map { [$0] } ?? [])).sorted(by: >).prefix(chainLength))
@@ -318,6 +327,10 @@ extension Session {
                 let ours = known[part] ?? []
                 // Made by a change of this apply already (touched): its revision is the clock.
                 if ours.first == clock { continue }
+                // Left as it was, the database's part is what the file says; a history that already
+                // went past the file's with a change of its own counted the file's edit (an apply of
+                // the same file again): counted again, every apply moved every such part on.
+                if Lineage.counted(ours, after: chains[part] ?? []) { continue }
                 clock += 1
                 try Lineage.set(db, slug, part, Lineage.joined(clock, ours, chains[part] ?? []))
             }

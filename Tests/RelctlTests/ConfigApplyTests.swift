@@ -101,6 +101,55 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(stamped, "\(made.count + 1)\n", "each version made, and 1.2, has the apply's revision in its history")
     }
 
+    /// A file's own edits (a version added by hand, with no history; a note
+    /// changed under the history it was exported with) count as a change once,
+    /// when applied: applying the same file again, or planning it, moves no
+    /// part's history, in the database edited and in one built from the file.
+    func testTheSameFileAppliedAgainMovesNoHistory() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("version add 1.0 --platform ios --build 10 --released 2026-01-01T00:00:00Z --notes First")
+        h.ok("notes set 1.0 --platform ios --locale en Again -q")
+        let path = try shopFile(h, "edited.json") { versions in
+            var first = try XCTUnwrap(versions["1.0"] as? [String: Any])
+            first["notes"] = ["en": "First, by hand"]
+            versions["1.0"] = first
+            versions["1.1"] = Self.fileVersion(build: 11, "Added by hand", "Von Hand")
+        }
+        let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)")
+        func histories(_ db: String) throws -> [String] {
+            try Proc.run(shell, [db, "SELECT part || '=' || chain FROM lineage ORDER BY project, part"]).out.split(separator: "\n").map(String.init)
+        }
+        func ok(_ line: String, _ db: String) -> Harness.Result {
+            let r = h.run(Harness.split(line), database: db)
+            XCTAssertEqual(r.status, 0, "\(db): \(line): \(r.err)")
+            return r
+        }
+        let fresh = h.dir + "/fresh.db"
+        _ = ok("init -q", fresh)
+        for db in [h.db, fresh] {
+            let before = try histories(db)
+            _ = ok("apply \(path) --yes -q", db)
+            let applied = try histories(db)
+            // Each edit of the file is a change of its own: ios 1.0 (and 1.1, made) have a revision newer than any before.
+            let newest = before.compactMap { $0.split(separator: "=").last?.split(separator: " ").first.flatMap { Int64($0) } }.max() ?? 0
+            for part in ["ios/1.0", "ios/1.1"] {
+                let head = applied.first { $0.hasPrefix(part + "=") }?.split(separator: "=").last?.split(separator: " ").first.flatMap { Int64($0) }
+                XCTAssertGreaterThan(try XCTUnwrap(head, "\(db): \(part) has a history"), newest, "\(db): \(part)")
+            }
+            // A change since, elsewhere, moves the database's clock past the apply's revision.
+            _ = ok("project add blog --name Blog -q", db)
+            let since = try histories(db)
+            XCTAssertEqual(since.filter { !$0.hasPrefix("=") && !applied.contains($0) }, [], "\(db): only blog's settings are new")
+            XCTAssertTrue(ok("plan \(path)", db).out.hasPrefix("no changes"), db)
+            let again = ok("apply \(path) --yes", db)
+            XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
+            XCTAssertEqual(try histories(db), since, "\(db): applied again, every history is as it was")
+        }
+    }
+
     /// On a database whose change capture notes every row (an orphan row left
     /// by hand: no marks, ChangeCapture.begin), the log lists the rows made in
     /// the order made: each new version, then its notes, as one by one.
