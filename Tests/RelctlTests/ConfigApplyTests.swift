@@ -3,6 +3,7 @@ import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
+@testable import RelctlStore
 
 /// `relctl plan` and `relctl apply`: the exported file as the configuration a team keeps in git.
 final class ConfigApplyTests: XCTestCase {
@@ -143,11 +144,85 @@ final class ConfigApplyTests: XCTestCase {
             _ = ok("project add blog --name Blog -q", db)
             let since = try histories(db)
             XCTAssertEqual(since.filter { !$0.hasPrefix("=") && !applied.contains($0) }, [], "\(db): only blog's settings are new")
-            XCTAssertTrue(ok("plan \(path)", db).out.hasPrefix("no changes"), db)
-            let again = ok("apply \(path) --yes", db)
-            XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
-            XCTAssertEqual(try histories(db), since, "\(db): applied again, every history is as it was")
+            // Applied again, read (no note yet), then left unread after a plan notes it (ConfigSeen).
+            for step in ["read", "unread"] {
+                if step == "unread" { XCTAssertTrue(ok("plan \(path)", db).out.hasPrefix("no changes"), db) }
+                let again = ok("apply \(path) --yes", db)
+                XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
+                XCTAssertEqual(try histories(db), since, "\(db), \(step): applied again, every history is as it was")
+            }
         }
+        // A part set back to the file's content by hand (sqlite3 moves no history) at the
+        // file's own revision: the file's edit is not counted yet, and this apply counts it.
+        let hand = h.dir + "/hand.db"
+        _ = ok("init -q", hand)
+        _ = ok("apply \(h.dir)/shop.json --yes -q", hand)  // the export the edited file was made from (shopFile)
+        _ = try Proc.run(shell, [hand, "UPDATE note SET body = 'First, by hand' WHERE locale = 'en'"])
+        let plain = try histories(hand).first { $0.hasPrefix("ios/1.0=") }
+        _ = ok("apply \(path) --yes -q", hand)
+        let counted = try histories(hand).first { $0.hasPrefix("ios/1.0=") }
+        XCTAssertNotEqual(counted, plain, "the file's edit is a revision of its own here")
+        XCTAssertTrue(counted?.hasSuffix(" " + (plain?.split(separator: "=").last.map(String.init) ?? "?")) == true, "\(counted ?? "none") goes on from \(plain ?? "none")")
+    }
+
+    /// A window a file adds (no id) has a history once the database numbers
+    /// it, never as "window/0": such a history (an earlier relctl wrote it)
+    /// made an export that apply refuses, and a remote's record naming it
+    /// refused every deploy that lacked it.
+    func testAWindowTheFileAddsHasAHistoryOnlyUnderItsNumber() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop")
+        h.ok("version add 1.0 --platform ios --build 10")
+        let text = h.ok("export").out
+        XCTAssertTrue(text.contains(#""maintenance": []"#))
+        let added = write(h, "window.relctl.json", text.replacingOccurrences(of: #""maintenance": []"#, with:
+            #""maintenance": [{"id": null, "platform": null, "from": "2027-01-10T00:00:00Z", "until": "2027-01-10T02:00:00Z", "copy": {}}]"#))
+        h.ok("apply \(added) --yes -q")
+        let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)")
+        XCTAssertEqual(try Proc.run(shell, [h.db, "SELECT part FROM lineage WHERE part LIKE 'window/%'"]).out, "window/1\n")
+        // As an earlier relctl left it: a history for "window/0" besides.
+        _ = try Proc.run(shell, [h.db, "INSERT INTO lineage(project, part, head, chain) VALUES ('shop', 'window/0', 9, '9 5')"])
+        let exported = h.ok("export").out
+        XCTAssertFalse(exported.contains("window/0"), exported)
+        let fresh = h.dir + "/fresh.db"
+        XCTAssertEqual(h.run(["init"], database: fresh).status, 0)
+        let applied = h.run(["apply", write(h, "again.relctl.json", exported), "--yes"], database: fresh)
+        XCTAssertEqual(applied.status, 0, applied.err)
+        let missing = DeployCommand.missing(from: ["shop": ["ios": [3]]], in: ["shop": ["window/0": 9, "ios": 3, "window/1": 4]])
+        XCTAssertEqual(missing.map(\.part), ["window/1"], "a remote's record of window/0 names no part to hold")
+    }
+
+    /// When a history has counted a file's edit (`Lineage.counted`), and what
+    /// an apply then does with the file's history: takes only the older
+    /// revisions it lacks; else the edit is a new revision on top of both.
+    func testAHistoryCountsAFilesEditOncePastIt() throws {
+        XCTAssertFalse(Lineage.counted([], after: []), "no history here")
+        XCTAssertTrue(Lineage.counted([3], after: []), "the file gives the part none: any here")
+        XCTAssertFalse(Lineage.counted([5, 4], after: [5, 4]), "at the file's own revision")
+        XCTAssertTrue(Lineage.counted([7, 5, 4], after: [5, 4]))
+        XCTAssertFalse(Lineage.counted([7, 4], after: [5, 4]), "lacks the file's newest")
+        XCTAssertFalse(Lineage.counted([4], after: [5]), "behind the file")
+        let full = (20...35).reversed().map(Int64.init)
+        XCTAssertTrue(Lineage.counted(full, after: [9]), "older than a full history keeps")
+        XCTAssertFalse(Lineage.counted(Array(full.prefix(15)), after: [9]))
+
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop")
+        h.ok("version add 1.0 --platform ios --build 10")
+        h.ok("version add 1.1 --platform ios --build 11")
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        try Lineage.set(store.db, "shop", "ios/1.0", [8, 6])
+        try Lineage.set(store.db, "shop", "ios/1.1", [8, 6])
+        let session = try store.session()
+        try session.adoptLineage("shop", chains: ["ios/1.0": [6, 4], "ios/1.1": [9, 6]], edited: ["ios/1.0", "ios/1.1"])
+        try session.commit()
+        let now = try XCTUnwrap(store.lineage(project: "shop")["shop"])
+        XCTAssertEqual(now["ios/1.0"], [8, 6, 4], "counted: the file's older revision taken, no new one")
+        XCTAssertEqual(now["ios/1.1"], [10, 9, 8, 6], "not counted: a revision after the file's and this database's")
     }
 
     /// On a database whose change capture notes every row (an orphan row left

@@ -179,7 +179,8 @@ public enum ConfigFormat {
                 out["\(platform.name)/\(v.version.text)"] = d.hex
             }
         }
-        for w in windows { out["window/\(w.id)"] = Digest(window(w).compactBytes()).hex }
+        // A window a file adds (no id) is no part until the database numbers it; made, it is stamped under its number.
+        for w in windows where w.id > 0 { out["window/\(w.id)"] = Digest(window(w).compactBytes()).hex }
         for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = Digest(messages(fields).compactBytes()).hex } }
         return out
     }
