@@ -30,7 +30,8 @@ import SQLite
 /// leaves the section unread still writes them as a full read would.
 public enum ConfigSeen {
     /// Moves when reading a file or applying it could answer otherwise for the same bytes and rows.
-    static let revision = 1
+    /// 2: a window a file adds without an id is no part ("window/0") of the histories a note keeps.
+    static let revision = 2
 
     /// Which relctl took a note: its schema, its reading (`revision`, the
     /// contract: moved by whoever changes what a section reads as or how

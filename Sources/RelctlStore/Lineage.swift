@@ -339,9 +339,8 @@ extension Session {
                 if ours.first == clock { continue }
                 let theirs = chains[part] ?? []
                 // Untouched, the part holds what the file says (but a window kept on). A history here
-                // already past the file's has counted the edit (the same file applied again): counted
-                // at every apply, every such part moved on each time, 40,000 of them in a fleet's file
-                // without histories. Only the file's older revisions it lacks are taken.
+                // already past the file's has counted the edit: the same file applied again moves no
+                // history, as it changes nothing. Only the file's older revisions it lacks are taken.
                 if Lineage.counted(ours, after: theirs) {
                     let merged = Lineage.joined(nil, ours, theirs)
                     if merged != ours { try Lineage.set(db, slug, part, merged) }

@@ -146,7 +146,10 @@ final class ConfigApplyTests: XCTestCase {
             XCTAssertEqual(since.filter { !$0.hasPrefix("=") && !applied.contains($0) }, [], "\(db): only blog's settings are new")
             // Applied again, read (no note yet), then left unread after a plan notes it (ConfigSeen).
             for step in ["read", "unread"] {
-                if step == "unread" { XCTAssertTrue(ok("plan \(path)", db).out.hasPrefix("no changes"), db) }
+                if step == "unread" {
+                    XCTAssertTrue(ok("plan \(path)", db).out.hasPrefix("no changes"), db)
+                    XCTAssertEqual(try Proc.run(shell, [db, "SELECT count(*) FROM config_seen"]).out, "1\n", "\(db): shop is noted, so left unread")
+                }
                 let again = ok("apply \(path) --yes", db)
                 XCTAssertTrue(again.err.contains("unchanged (nothing written or logged)"), again.err)
                 XCTAssertEqual(try histories(db), since, "\(db), \(step): applied again, every history is as it was")
@@ -167,8 +170,8 @@ final class ConfigApplyTests: XCTestCase {
 
     /// A window a file adds (no id) has a history once the database numbers
     /// it, never as "window/0": such a history (an earlier relctl wrote it)
-    /// made an export that apply refuses, and a remote's record naming it
-    /// refused every deploy that lacked it.
+    /// made an export that apply refused, and a remote's record naming it
+    /// refused every deploy that lacked it; both are passed over now.
     func testAWindowTheFileAddsHasAHistoryOnlyUnderItsNumber() throws {
         let h = Harness()
         h.ok("init")
@@ -190,6 +193,14 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(h.run(["init"], database: fresh).status, 0)
         let applied = h.run(["apply", write(h, "again.relctl.json", exported), "--yes"], database: fresh)
         XCTAssertEqual(applied.status, 0, applied.err)
+        // A file such a relctl exported, with "window/0" in a history, still applies.
+        let lineage = try XCTUnwrap(exported.range(of: "\"lineage\": {\n"))
+        var old = exported
+        old.insert(contentsOf: "        \"window/0\": [[9,5],\"-\"],\n", at: lineage.upperBound)
+        let older = h.dir + "/older.db"
+        XCTAssertEqual(h.run(["init"], database: older).status, 0)
+        let taken = h.run(["apply", write(h, "older.relctl.json", old), "--yes"], database: older)
+        XCTAssertEqual(taken.status, 0, taken.err)
         let missing = DeployCommand.missing(from: ["shop": ["ios": [3]]], in: ["shop": ["window/0": 9, "ios": 3, "window/1": 4]])
         XCTAssertEqual(missing.map(\.part), ["window/1"], "a remote's record of window/0 names no part to hold")
     }

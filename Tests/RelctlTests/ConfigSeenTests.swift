@@ -137,29 +137,35 @@ final class ConfigSeenTests: XCTestCase {
 
     /// An apply that leaves projects unread changes, logs and writes the
     /// same histories as one that reads them all: a project whose section
-    /// brings a history the database lacks has it taken either way.
+    /// brings a history the database lacks, or a part the section edited,
+    /// has it written either way.
     func testAnApplyWithNotesWritesWhatOneWithoutWrites() throws {
         let h = Harness()
         let path = fleet(h)
-        // blog's 3.0 with a later revision in the file (a change made elsewhere): applying it writes it.
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // blog's 3.0 with a later revision in the file (a change made elsewhere), and its ios
+        // platform without a history (so edited in the file): applying it writes both.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
         let blog = try XCTUnwrap(text.range(of: "\"blog\": {"))
         let lineage = try XCTUnwrap(text.range(of: "\"lineage\": {", range: blog.upperBound..<text.endIndex))
         let chain = try XCTUnwrap(text.range(of: "\"ios/3.0\": [[", range: lineage.upperBound..<text.endIndex))
+        text.replaceSubrange(chain, with: "\"ios/3.0\": [[900,")
+        let platform = try XCTUnwrap(text.range(of: #"\n *"ios": \[\[[0-9,]+\],"[0-9a-f]+"\],"#, options: .regularExpression, range: lineage.upperBound..<text.endIndex))
+        text.removeSubrange(platform)
         let bare = h.dir + "/bare.relctl.json"
-        try text.replacingCharacters(in: chain, with: "\"ios/3.0\": [[900,").write(toFile: bare, atomically: true, encoding: .utf8)
+        try text.write(toFile: bare, atomically: true, encoding: .utf8)
         h.ok("apply \(bare) --yes")
         let copy = h.dir + "/copy.db"
         try Connection(path: h.db, readOnly: false, create: false).run("VACUUM INTO ?", [.text(copy)])
         try Connection(path: copy, readOnly: false, create: false).run("DELETE FROM config_seen")
-        // blog's 3.0 history lost by hand in both (no stamp moves): the apply brings it back, read or not.
-        for db in [h.db, copy] { try Connection(path: db, readOnly: false, create: false).run("DELETE FROM lineage WHERE project = 'blog' AND part = 'ios/3.0'") }
+        // blog's 3.0 and ios histories lost by hand in both (no stamp moves): the apply brings them back, read or not.
+        for db in [h.db, copy] { try Connection(path: db, readOnly: false, create: false).run("DELETE FROM lineage WHERE project = 'blog' AND part IN ('ios/3.0', 'ios')") }
         let (edited, _) = try self.edited(bare, "\"Better\"", "\"Much better\"")
         // With the notes, blog is left unread; its histories come from its note.
         let known = try Store(path: h.db, mode: .read, user: "tester").configSeen(now: h.now)
         let cut = try Self.read(Array(try Data(contentsOf: URL(fileURLWithPath: edited))), known: known.mapValues(\.digest))
         XCTAssertEqual(cut.unread, ["blog"])
         XCTAssertEqual(try XCTUnwrap(known["blog"]).lineage["ios/3.0"]?.first, 900, "the note keeps the section's histories")
+        XCTAssertTrue(try XCTUnwrap(known["blog"]).edited.contains("ios"), "and the parts it counts as edited")
         for db in [h.db, copy] {
             let r = h.run(["apply", edited, "--yes"], database: db)
             XCTAssertEqual(r.status, 0, r.err)
@@ -175,6 +181,7 @@ final class ConfigSeenTests: XCTestCase {
         let (warm, cold) = (try dump(h.db), try dump(copy))
         XCTAssertEqual(warm, cold)
         XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios/3.0|900|") }, "blog's 3.0 took the file's later history")
+        XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios|") }, "blog's ios, edited in the file, has a revision of its own")
     }
 
     /// A plan where some projects are unread and others change prints,
