@@ -31,5 +31,13 @@ INSERT INTO note(version_id, locale, body)
     FROM version v, tags t;
 UPDATE platform SET force_version = '1.5.0' WHERE name = 'ios';
 UPDATE platform SET recommend_version = '2.0.0' WHERE name = 'android';
+-- Each part a history (Lineage), as relctl's own changes give every part: revision 1, what
+-- the lineage's migration gives the parts a database held. Without one, a part the file
+-- has no history for either is given one by the first apply, and by every plan before it
+-- in its trial: a plan of a database made in SQL alone measured that, not a drift check.
+INSERT INTO lineage(project, part, head, chain) SELECT slug, '', 1, '1' FROM project;
+INSERT INTO lineage(project, part, head, chain) SELECT p.slug, f.name, 1, '1' FROM platform f JOIN project p ON p.id = f.project_id;
+INSERT INTO lineage(project, part, head, chain) SELECT p.slug, f.name || '/' || v.version, 1, '1'
+    FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id;
 INSERT INTO audit(at, user, project, action) VALUES (1700000000, 'bench', NULL, 'fleet generated');
 COMMIT;
