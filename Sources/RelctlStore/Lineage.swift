@@ -25,9 +25,6 @@ public enum Lineage {
     /// A project's parts, by name ("" the settings, "ios", "ios/2.0", "window/4", "messages/optional/tr").
     typealias Chains = [String: [Int64]]
 
-    /// The history an earlier relctl wrote for windows a file added without an id (Store.lineage).
-    public static let unnumberedWindow = "window/0"
-
     /// How many revisions of a part are kept: a release is replaced only by a
     /// database whose last 16 changes to each part include the release's.
     public static let chainLength = 16
@@ -301,9 +298,8 @@ extension Store {
         var out: [String: [String: [Int64]]] = [:]
         let rows = try project.map { try db.query("SELECT project, part, head, chain FROM lineage WHERE project = ?", [.text($0)]) }
             ?? db.query("SELECT project, part, head, chain FROM lineage")
-        // An earlier relctl gave a window a file added without an id a history as "window/0",
-        // a part no window is: its export was a file apply refuses, so it is passed over.
-        for r in rows where r.text(1) != Lineage.unnumberedWindow {
+        // Passed over: exported, it made a file apply refused.
+        for r in rows where r.text(1) != ConfigFormat.unnumberedWindow {
             let (slug, part) = (r.text(0), r.text(1))
             guard let chain = Lineage.decode(r.text(3)), r.int(2) == chain.first else {
                 throw badRow("lineage row \(slug) \(part)", "its chain is not up to \(Lineage.chainLength) revisions from 1 to \(Lineage.maximum), newest first")

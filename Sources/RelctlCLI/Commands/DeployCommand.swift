@@ -299,8 +299,8 @@ extension DeployCommand {
     static func missing(from ours: [String: [String: [Int64]]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: [Int64])] {
         var out: [(slug: String, part: String, theirs: Int64, ours: [Int64])] = []
         for (slug, parts) in theirs.sorted(by: { $0.key < $1.key }) {
-            // "window/0", recorded by a relctl that gave windows a file added a history before their number: no part.
-            for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where part != Lineage.unnumberedWindow && !(ours[slug]?[part] ?? []).contains(rev) {
+            // A remote's record of it (an earlier relctl's deploy) names no part to hold.
+            for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where part != ConfigFormat.unnumberedWindow && !(ours[slug]?[part] ?? []).contains(rev) {
                 out.append((slug, part, rev, ours[slug]?[part] ?? []))
             }
         }

@@ -188,6 +188,10 @@ public enum ConfigFormat {
     /// The digest a file's lineage gives a part that is not in the file (removed, a window past).
     public static let absent = "-"
 
+    /// The part an earlier relctl gave windows a file added without an id, before their number:
+    /// no window's. Passed over wherever a history is read (a file, the database, a remote's record).
+    public static let unnumberedWindow = "window/0"
+
     /// 64-bit FNV-1a over fields, each ended by a byte no UTF-8 text holds.
     struct Digest {
         var h: UInt64 = 0xcbf29ce484222325

@@ -390,9 +390,8 @@ extension ConfigFormat {
     static func lineage(_ node: Node) throws(ImportProblem) -> [String: (chain: [Int64], digest: String)] {
         guard case .object = node.json else { throw ImportProblem("\(node.path) must be an object of histories") }
         var out: [String: (chain: [Int64], digest: String)] = [:]
-        // An earlier relctl exported "window/0", the history it gave windows a file added without
-        // an id, a part no window is: passed over, so a file it wrote still applies.
-        for (part, value) in node.members() where part != "window/0" {
+        // Passed over, so a file an earlier relctl exported with it still applies.
+        for (part, value) in node.members() where part != unnumberedWindow {
             guard isPart(part) else { throw ImportProblem("\(value.path): '\(part)' is not a part of a project relctl names") }
             guard case .array(let pair) = value.json, pair.count == 2, case .array(let list) = pair[0], case .string(let digest) = pair[1],
                   digest == absent || (digest.utf8.count == 16 && digest.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }) else {
