@@ -298,7 +298,7 @@ extension Store {
         var out: [String: [String: [Int64]]] = [:]
         let rows = try project.map { try db.query("SELECT project, part, head, chain FROM lineage WHERE project = ?", [.text($0)]) }
             ?? db.query("SELECT project, part, head, chain FROM lineage")
-        // Passed over: exported, it made a file apply refused.
+        // Passed over: the history of no part (ConfigFormat.unnumberedWindow).
         for r in rows where r.text(1) != ConfigFormat.unnumberedWindow {
             let (slug, part) = (r.text(0), r.text(1))
             guard let chain = Lineage.decode(r.text(3)), r.int(2) == chain.first else {

@@ -149,7 +149,8 @@ final class ConfigSeenTests: XCTestCase {
         let lineage = try XCTUnwrap(text.range(of: "\"lineage\": {", range: blog.upperBound..<text.endIndex))
         let chain = try XCTUnwrap(text.range(of: "\"ios/3.0\": [[", range: lineage.upperBound..<text.endIndex))
         text.replaceSubrange(chain, with: "\"ios/3.0\": [[900,")
-        let platform = try XCTUnwrap(text.range(of: #"\n *"ios": \[\[[0-9,]+\],"[0-9a-f]+"\],"#, options: .regularExpression, range: lineage.upperBound..<text.endIndex))
+        let histories = try XCTUnwrap(text.range(of: "\"lineage\": {", range: try XCTUnwrap(text.range(of: "\"blog\": {")).upperBound..<text.endIndex))
+        let platform = try XCTUnwrap(text.range(of: #"\n *"ios": \[\[[0-9,]+\],"[0-9a-f]+"\],"#, options: .regularExpression, range: histories.upperBound..<text.endIndex))
         text.removeSubrange(platform)
         let bare = h.dir + "/bare.relctl.json"
         try text.write(toFile: bare, atomically: true, encoding: .utf8)
