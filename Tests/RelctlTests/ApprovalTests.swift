@@ -10,6 +10,9 @@ final class ApprovalTests: XCTestCase {
     var file = "", signers = ""
     var keys: [String: String] = [:]
 
+    // XCTest keeps every test case until the run ends: let go of the harness, and its folder with it.
+    override func tearDown() { h = nil }
+
     override func setUpWithError() throws {
         let tool = try XCTUnwrap(Proc.which("ssh-keygen"), "ssh-keygen is needed (scripts/deps.sh test installs openssh-client)")
         h = Harness()

@@ -11,6 +11,9 @@ final class ImportTests: XCTestCase {
     /// The source harness is kept for the whole test: its folder goes with it.
     var source: Harness?
 
+    // XCTest keeps every test case until the run ends: let go of the harness, and its folder with it.
+    override func tearDown() { source = nil }
+
     func published() -> (Harness, String) {
         let h = PublishTests.scenario()
         source = h

@@ -11,15 +11,20 @@ final class StoreEvidenceTests: XCTestCase {
     /// The local lookup: answers per storefront in `answers`, each request logged.
     final class LookupServer {
         let server: LocalServer
+        let dir: String
         let answers: String
         let log: String
 
         init(dir: String) throws {
+            self.dir = dir
             answers = dir + "/answers"
             log = dir + "/lookup.log"
             try FileManager.default.createDirectory(atPath: answers, withIntermediateDirectories: true)
             server = try LocalServer(script: "itunes-test-server.py", [answers, log], what: "the lookup test server (python3)")
         }
+
+        // Its answers and log go with it (the server itself is stopped as `server` goes).
+        deinit { try? FileManager.default.removeItem(atPath: dir) }
 
         var url: String { "http://127.0.0.1:\(server.port)/lookup" }
 
