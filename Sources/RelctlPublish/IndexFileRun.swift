@@ -119,15 +119,16 @@ public struct IndexFileRun {
         let needle = Array("\"\(path)\":".utf8)
         return bytes.withUnsafeBufferPointer { h in
             guard needle.count <= h.count else { return false }
-            // Every candidate starts at a quote; most fail at the next byte.
-            var i = 0
-            while i <= h.count - needle.count {
+            // From the end: the path asked for, a project's status.html, sorts after
+            // most of its folder's entries. Every candidate starts at a quote; most fail at the next byte.
+            var i = h.count - needle.count
+            while i >= 0 {
                 if h[i] == needle[0] {
                     var k = 1
                     while k < needle.count && h[i + k] == needle[k] { k += 1 }
                     if k == needle.count { return true }
                 }
-                i += 1
+                i -= 1
             }
             return false
         }
