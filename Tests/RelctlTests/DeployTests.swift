@@ -175,19 +175,29 @@ final class DeployTests: XCTestCase {
     /// moto's S3 server with a request log; stopped when the test ends.
     final class S3Server {
         let server: LocalServer
+        let dir: String
         let log: String
         let failFile: String
         var port: Int { server.port }
 
         init(dir: String) throws {
+            self.dir = dir
             log = dir + "/s3.log"
             failFile = dir + "/s3.fail"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             var env = ProcessInfo.processInfo.environment
             env.removeValue(forKey: "AWS_CA_BUNDLE")
-            server = try LocalServer(script: "s3-test-server.py", [log, failFile], environment: env,
-                                     what: "the S3 test server (python3 with moto[server]: scripts/deps.sh test installs it)")
+            do {
+                server = try LocalServer(script: "s3-test-server.py", [log, failFile], environment: env,
+                                         what: "the S3 test server (python3 with moto[server]: scripts/deps.sh test installs it)")
+            } catch {
+                try? FileManager.default.removeItem(atPath: dir)
+                throw error
+            }
         }
+
+        // Its log goes with it (the server itself is stopped as `server` goes).
+        deinit { try? FileManager.default.removeItem(atPath: dir) }
 
         /// The requests that changed the bucket so far, in order.
         func requests() -> [[String: Any]] {

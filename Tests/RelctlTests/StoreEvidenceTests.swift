@@ -20,7 +20,12 @@ final class StoreEvidenceTests: XCTestCase {
             answers = dir + "/answers"
             log = dir + "/lookup.log"
             try FileManager.default.createDirectory(atPath: answers, withIntermediateDirectories: true)
-            server = try LocalServer(script: "itunes-test-server.py", [answers, log], what: "the lookup test server (python3)")
+            do {
+                server = try LocalServer(script: "itunes-test-server.py", [answers, log], what: "the lookup test server (python3)")
+            } catch {
+                try? FileManager.default.removeItem(atPath: dir)
+                throw error
+            }
         }
 
         // Its answers and log go with it (the server itself is stopped as `server` goes).
