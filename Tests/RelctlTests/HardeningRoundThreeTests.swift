@@ -284,7 +284,8 @@ extension HardeningRoundThreeTests {
         let remote = h.dir + "/remote", bin = h.dir + "/bin"
         for d in [remote, bin] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
         try rcloneWrapper(bin + "/rclone", "")
-        let env = ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]
+        // TMPDIR in the harness: the path list the killed deploy leaves goes with it.
+        let env = ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null", "TMPDIR": h.dir]
         func relctl(_ args: [String]) throws -> Proc { try Proc.run(Package.binary, ["--db", h.db] + args, env: env) }
         // Each run of CI publishes into a folder of its own.
         var run = 0

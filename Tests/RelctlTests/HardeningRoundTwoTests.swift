@@ -41,9 +41,10 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertEqual(left, [], "no temporary left at DIR's root")
     }
 
-    /// rclone with no user configuration, and `bin` first on PATH (a wrapper of the test's).
+    /// rclone with no user configuration, and `bin` first on PATH (a wrapper of the test's);
+    /// TMPDIR in the harness, so the path list a killed deploy leaves goes with it.
     func deployEnv(_ h: Harness, bin: String) -> [String: String] {
-        ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null"]
+        ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null", "TMPDIR": h.dir]
     }
 
     func wrapper(_ path: String, _ body: String) throws {
@@ -98,6 +99,56 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertEqual(try relctl(["deploy", out, other]).status, 0)
         XCTAssertEqual(fileTree(other), fileTree(out))
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0, "the same remote, spelled without the slash")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+    }
+
+    // Ctrl-C during a deploy ended relctl at once: the path list of the step it
+    // was in stayed in TMPDIR for ever, and nothing said what the remote held.
+    // It now stops between steps (and when rclone itself was stopped), says so,
+    // and the next deploy finishes.
+    func testADeployStoppedByCtrlCSaysWhereAndLeavesNoList() throws {
+        let h = PublishTests.scenario()
+        let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin", tmp = h.dir + "/tmp", mark = h.dir + "/signalled"
+        for d in [remote, bin, tmp] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        var env = deployEnv(h, bin: bin)
+        env["TMPDIR"] = tmp
+        func relctl(_ args: [String]) throws -> Proc { try Proc.run(Package.binary, ["--db", h.db] + args, env: env) }
+        XCTAssertEqual(try relctl(["publish", out]).status, 0)
+        // The first upload signals relctl, as a terminal's Ctrl-C would, and finishes: relctl stops before the next step.
+        try wrapper(bin + "/rclone", "[ \"$1\" = copy ] && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; }")
+        let between = try relctl(["deploy", out, remote])
+        XCTAssertEqual(between.status, 1, between.err)
+        XCTAssertTrue(between.err.contains("stopped (SIGINT) before "), between.err)
+        XCTAssertTrue(between.err.contains("index.json was not replaced, so readers still get the previous release"), between.err)
+        XCTAssertFalse(fm.fileExists(atPath: remote + "/index.json"))
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
+        // rclone stopped by the same signal (the terminal signals the whole group): said as stopped, not as rclone's failure.
+        try fm.removeItem(atPath: mark)
+        try wrapper(bin + "/rclone", "[ \"$1\" = copy ] && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; exit 130; }")
+        let during = try relctl(["deploy", out, remote])
+        XCTAssertEqual(during.status, 1, during.err)
+        XCTAssertTrue(during.err.contains("stopped (SIGINT) while "), during.err)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
+        // The next deploy finishes: the remote is the tree.
+        try wrapper(bin + "/rclone", "")
+        let next = try relctl(["deploy", out, remote])
+        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // Stopped once index.json is up, before the deletions: the release is in place, the deletions owed.
+        h.ok("platform rm android --yes")
+        XCTAssertEqual(try relctl(["publish", out]).status, 0)
+        try fm.removeItem(atPath: mark)
+        try wrapper(bin + "/rclone", """
+            prev=""; for a in "$@"; do [ "$prev" = --files-from-raw ] && list="$a"; prev="$a"; done
+            [ "$1" = copy ] && grep -qx index.json "$list" && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; }
+            """)
+        let afterIndex = try relctl(["deploy", out, remote])
+        XCTAssertEqual(afterIndex.status, 1, afterIndex.err)
+        XCTAssertTrue(afterIndex.err.contains("stopped (SIGINT) before deleting"), afterIndex.err)
+        XCTAssertTrue(afterIndex.err.contains("the new release is in place, and the files that no longer belong are recorded in"), afterIndex.err)
+        XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
+        XCTAssertTrue(fileTree(remote).keys.contains { $0.hasPrefix("shop/android/") }, "not deleted yet")
+        XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(out))
     }
 
