@@ -273,6 +273,9 @@ def handle_apns(req):
 
 def apns_checks(req):
     config, words = read_json("apns.json"), mode_words()
+    # An answer that is slow to come: a client stopped while it waits.
+    if "apns-slow" in words:
+        time.sleep(3)
     if "apns-down" in words:
         apns_refuse(503, "ServiceUnavailable", "mode apns-down")
     if "apns-toomany" in words:

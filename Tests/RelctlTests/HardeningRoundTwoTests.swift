@@ -104,8 +104,8 @@ final class HardeningRoundTwoTests: XCTestCase {
 
     // Ctrl-C during a deploy ended relctl at once: the path list of the step it
     // was in stayed in TMPDIR for ever, and nothing said what the remote held.
-    // It now stops between steps (and when rclone itself was stopped), says so,
-    // and the next deploy finishes.
+    // It now stops the step (the signal is passed on to rclone, whoever was
+    // signalled) or before the next, says where, and the next deploy finishes.
     func testADeployStoppedByCtrlCSaysWhereAndLeavesNoList() throws {
         let h = PublishTests.scenario()
         let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin", tmp = h.dir + "/tmp", mark = h.dir + "/signalled"
@@ -113,43 +113,70 @@ final class HardeningRoundTwoTests: XCTestCase {
         var env = deployEnv(h, bin: bin)
         env["TMPDIR"] = tmp
         func relctl(_ args: [String]) throws -> Proc { try Proc.run(Package.binary, ["--db", h.db] + args, env: env) }
+        // The wrapper signals relctl alone (as `kill PID` would) the first time `when` holds, then does
+        // `then`; ":" goes on to rclone, made deaf to the signal relctl passes on: a step that finishes all the same.
+        func signalling(_ signal: String, when: String, then: String) throws {
+            if fm.fileExists(atPath: mark) { try fm.removeItem(atPath: mark) }
+            try wrapper(bin + "/rclone", """
+                prev=""; for a in "$@"; do [ "$prev" = --files-from-raw ] && list="$a"; prev="$a"; done
+                if \(when) && [ ! -e \(mark) ]; then touch \(mark); \(then == ":" ? "trap '' INT TERM; " : "")kill -\(signal) $PPID; \(then); fi
+                """)
+        }
         XCTAssertEqual(try relctl(["publish", out]).status, 0)
-        // The first upload signals relctl, as a terminal's Ctrl-C would, and finishes: relctl stops before the next step.
-        try wrapper(bin + "/rclone", "[ \"$1\" = copy ] && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; }")
+        // The first upload finishes after the signal: relctl stops before the next step.
+        try signalling("INT", when: "[ \"$1\" = copy ]", then: ":")
         let between = try relctl(["deploy", out, remote])
         XCTAssertEqual(between.status, 1, between.err)
         XCTAssertTrue(between.err.contains("stopped (SIGINT) before "), between.err)
         XCTAssertTrue(between.err.contains("index.json was not replaced, so readers still get the previous release"), between.err)
         XCTAssertFalse(fm.fileExists(atPath: remote + "/index.json"))
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
-        // rclone stopped by the same signal (the terminal signals the whole group): said as stopped, not as rclone's failure.
-        try fm.removeItem(atPath: mark)
-        try wrapper(bin + "/rclone", "[ \"$1\" = copy ] && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; exit 130; }")
+        // An upload that would take half a minute is stopped with relctl: the signal is passed on.
+        try signalling("TERM", when: "[ \"$1\" = copy ]", then: "exec sleep 30")
+        let started = Date()
         let during = try relctl(["deploy", out, remote])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "not after the step would have ended")
         XCTAssertEqual(during.status, 1, during.err)
-        XCTAssertTrue(during.err.contains("stopped (SIGINT) while "), during.err)
+        XCTAssertTrue(during.err.contains("stopped (SIGTERM) while uploading"), during.err)
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
         // The next deploy finishes: the remote is the tree.
         try wrapper(bin + "/rclone", "")
-        let next = try relctl(["deploy", out, remote])
-        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(out))
         // Stopped once index.json is up, before the deletions: the release is in place, the deletions owed.
         h.ok("platform rm android --yes")
         XCTAssertEqual(try relctl(["publish", out]).status, 0)
-        try fm.removeItem(atPath: mark)
-        try wrapper(bin + "/rclone", """
-            prev=""; for a in "$@"; do [ "$prev" = --files-from-raw ] && list="$a"; prev="$a"; done
-            [ "$1" = copy ] && grep -qx index.json "$list" && [ ! -e \(mark) ] && { touch \(mark); kill -INT $PPID; }
-            """)
+        try signalling("INT", when: "[ \"$1\" = copy ] && grep -qx index.json \"$list\"", then: ":")
         let afterIndex = try relctl(["deploy", out, remote])
         XCTAssertEqual(afterIndex.status, 1, afterIndex.err)
         XCTAssertTrue(afterIndex.err.contains("stopped (SIGINT) before deleting"), afterIndex.err)
         XCTAssertTrue(afterIndex.err.contains("the new release is in place, and the files that no longer belong are recorded in"), afterIndex.err)
         XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
         XCTAssertTrue(fileTree(remote).keys.contains { $0.hasPrefix("shop/android/") }, "not deleted yet")
+        // The next deploy has only those deletions to make; stopped in them, the release is still said to be in place.
+        try signalling("INT", when: "[ \"$1\" = delete ]", then: "exec sleep 30")
+        let deleting = try relctl(["deploy", out, remote])
+        XCTAssertEqual(deleting.status, 1, deleting.err)
+        XCTAssertTrue(deleting.err.contains("stopped (SIGINT) while deleting files that no longer belong: the new release is in place"), deleting.err)
+        try wrapper(bin + "/rclone", "")
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(out))
+        // Signalled during the last step, which finishes all the same: stopped after it, not carried on.
+        h.ok("project edit --name \"Shop Two\"")
+        XCTAssertEqual(try relctl(["publish", out]).status, 0)
+        try signalling("INT", when: "[ \"$1\" = copy ] && grep -qx index.json \"$list\"", then: ":")
+        let last = try relctl(["deploy", out, remote])
+        XCTAssertEqual(last.status, 1, last.err)
+        XCTAssertTrue(last.err.contains("stopped (SIGINT) after its last step: the new release is in place"), last.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // Started ignoring SIGINT (a job a script put in the background), it goes on ignoring it.
+        h.ok("project edit --name \"Shop Three\"")
+        XCTAssertEqual(try relctl(["publish", out]).status, 0)
+        try signalling("INT", when: "[ \"$1\" = copy ]", then: ":")
+        let deaf = try Proc.run("/bin/sh", ["-c", "trap '' INT; exec \"$0\" \"$@\"", Package.binary, "--db", h.db, "deploy", out, remote], env: env)
+        XCTAssertEqual(deaf.status, 0, deaf.err)
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list or record copy left")
     }
 
     // 9. A remote index.json of any size was read whole (60 MB took 523 MB).

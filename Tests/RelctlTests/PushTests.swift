@@ -84,6 +84,33 @@ final class PushTests: XCTestCase {
 
     static func header(_ r: [String: Any], _ name: String) -> String? { (r["headers"] as? [String: String])?[name] }
 
+    // Ctrl-C while curl waited on a service ended relctl at once: the private folder
+    // holding curl's config, the services' bearer tokens in it, stayed in TMPDIR.
+    func testAPushStoppedByCtrlCLeavesNoTokensBehind() throws {
+        let (h, server) = try harness()
+        let tmp = h.dir + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        try server.write("mode", "apns-slow\n")
+        func folders() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("relctl-push.") } }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Package.binary)
+        p.arguments = ["--db", h.db, "push"] + Harness.split(server.apns)
+        p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Signalled while curl waits for the slow answer, its folder there.
+        let deadline = Date().addingTimeInterval(10)
+        while folders().isEmpty && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertFalse(folders().isEmpty, "curl's folder, while it waits")
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "ended by the signal, as before")
+        XCTAssertEqual(p.terminationStatus, SIGINT)
+        XCTAssertEqual(folders(), [], "no config with the services' tokens left")
+    }
+
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {
         let (h, server) = try harness()
         let r = h.ok("push \(server.both) --json")

@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C or SIGTERM stops it between steps (or with the rclone it stops), leaving the remote as a failure there would, and saying which. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C or SIGTERM stops it, and the rclone step it is in, leaving the remote as a failure there would and saying where it stopped. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -167,25 +167,31 @@ enum DeployCommand {
                 // (which holds the one the remote had, unless taken back on purpose).
                 pending.lineage = lineage.mapValues { $0.compactMapValues(\.first) }
             }
-            // Ctrl-C or SIGTERM stops the deploy between steps, leaving the remote as a kill there
-            // would (the next deploy finishes it), with the step's path list removed and the state said.
+            // Ctrl-C or SIGTERM stops the deploy: rclone's step is stopped with it (StopSignals passes the
+            // signal on), and the remote is left as a failure there would leave it (the next deploy
+            // finishes it), with the step's path list removed and the state said.
             StopSignals.install()
             defer { StopSignals.restore() }
-            var indexSent = false
-            func stopped(_ step: DeployPlan.Step, during: Bool) -> RelctlError {
+            // Without an index.json to send (only deletions owed), the release is in place already.
+            var indexSent = !plan.steps.contains(where: \.isIndex)
+            func stopped(_ what: String, during: Bool, indexMayBeSent: Bool = false) -> RelctlError {
                 let state = indexSent
                     ? "the new release is in place, and the files that no longer belong are recorded in \(tool.target(Rclone.releasesName)) for the next deploy to it"
+                    : indexMayBeSent ? "index.json may have been replaced or not, so readers get the previous release or the new one"
                     : "index.json was not replaced, so readers still get the previous release"
-                return .failure("deploying to \(remote) stopped (\(StopSignals.name(StopSignals.pending))) \(during ? "while" : "before") \(step.what): \(state)" + listSent(),
+                return .failure("deploying to \(remote) stopped (\(StopSignals.name(StopSignals.pending))) \(during ? "while" : "before") \(what): \(state)" + listSent(),
                                 hint: "run 'relctl deploy \(dir) \(remote)' again: it finishes what is left")
             }
             for step in plan.steps {
-                if StopSignals.pending != 0 { throw stopped(step, during: false) }
+                if StopSignals.pending != 0 { throw stopped(step.what, during: false) }
                 if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && pending != record {
                     do { try tool.write(pending) } catch {
+                        if StopSignals.pending != 0 { throw stopped("recording the release in \(tool.target(Rclone.releasesName))", during: true) }
                         throw RelctlError.failure("deploying to \(remote) failed while recording the release in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); index.json was not replaced, so readers still get the previous release" + listSent(),
                                                   hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                     }
+                    // Recorded and not sent: the record names only deletions, which the next deploy makes.
+                    if StopSignals.pending != 0 { throw stopped(step.what, during: false) }
                 }
                 let outcome: Spawn.Captured
                 do { outcome = try tool.run(step, from: root, intoEmpty: remoteIndex.empty) } catch {
@@ -194,8 +200,7 @@ enum DeployCommand {
                 }
                 // A failed step may have sent some of its files: all of them count as changed.
                 sent += step.paths
-                // rclone stopped by the same Ctrl-C (the terminal signals the whole group).
-                if outcome.status != 0 && StopSignals.pending != 0 { throw stopped(step, during: true) }
+                if outcome.status != 0 && StopSignals.pending != 0 { throw stopped(step.what, during: true, indexMayBeSent: step.isIndex) }
                 if outcome.status == 0 && step.isIndex { indexSent = true }
                 if outcome.status != 0 && step.isDeletion {
                     // index.json is already replaced: only the remote's record still names these files.
@@ -207,6 +212,12 @@ enum DeployCommand {
                                               + (step.isIndex ? "" : "; index.json was not replaced, so readers still get the previous release") + listSent(),
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again: it uploads what is still missing")
                 }
+            }
+            // Stopped during the last step, which finished all the same: every file is sent.
+            if StopSignals.pending != 0 {
+                throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(StopSignals.pending))) after its last step: the new release is in place; "
+                                          + "its record in \(tool.target(Rclone.releasesName)) is finished by the next deploy to it" + (pushSetup == nil ? "" : ", and nothing was pushed") + listSent(),
+                                          hint: "run 'relctl deploy \(dir) \(remote)' again: it finishes what is left")
             }
         }
         // Pushed only now: a push that arrives before the files makes apps fetch the old ones.
@@ -443,8 +454,13 @@ struct Rclone {
         return out
     }
 
-    /// Replaces the record.
+    /// Replaces the record. A stop signal while it goes ends relctl once its temporary copy is removed
+    /// (StopSignals.holding; in deploy's steps, a flag the step loop reads).
     func write(_ record: Record) throws {
+        try StopSignals.holding { try send(record) }
+    }
+
+    private func send(_ record: Record) throws {
         let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "deployedAt": .time($0.at)]) }),
                                "deleting": .array(record.deleting.map { .string($0) }),
                                "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) }),

@@ -47,6 +47,11 @@ struct Curl {
     /// `maxTime`: the seconds each request may take in all.
     func send(_ requests: [HTTPRequest], maxTime: Int64 = 20) throws -> [HTTPResponse] {
         guard !requests.isEmpty else { return [] }
+        // curl's config holds the services' tokens: a Ctrl-C while it runs ends relctl once the folder is gone.
+        return try StopSignals.holding { try sendFromFolder(requests, maxTime: maxTime) }
+    }
+
+    private func sendFromFolder(_ requests: [HTTPRequest], maxTime: Int64) throws -> [HTTPResponse] {
         var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-push.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw RelctlError.failure("cannot make a private folder in \(env["TMPDIR"] ?? "/tmp") for the requests", hint: "check TMPDIR is a writable folder")

@@ -10,17 +10,54 @@ import Synchronization
 /// finishes (its journal closed, no temporary file left) before it exits.
 enum StopSignals {
     static let received = Atomic<Int32>(0)
+    private static let installed = Atomic<Bool>(false)
+    /// The signals relctl was started ignoring (a job a script put in the background): they stay ignored.
+    private static let ignored = Atomic<Int32>(0)
+    /// The program a command waits for (Spawn.capture): a signal taken as a flag is passed on to it,
+    /// so that a step of rclone or curl ends now, not when it would have, whoever was signalled.
+    static let child = Atomic<Int32>(0)
 
     static func install() {
         received.store(0, ordering: .relaxed)
+        var ignoring: Int32 = 0
         for sig in [SIGINT, SIGTERM] {
-            signal(sig) { s in StopSignals.received.store(s, ordering: .relaxed) }
+            let previous = signal(sig) { s in
+                StopSignals.received.store(s, ordering: .relaxed)
+                let c = StopSignals.child.load(ordering: .relaxed)
+                if c > 0 { kill(c, s) }
+            }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(sig, SIG_IGN)
+                ignoring |= 1 << sig
+            }
         }
+        ignored.store(ignoring, ordering: .relaxed)
+        installed.store(true, ordering: .relaxed)
     }
 
     static func restore() {
-        for sig in [SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
+        let ignoring = ignored.load(ordering: .relaxed)
+        for sig in [SIGINT, SIGTERM] { signal(sig, ignoring & (1 << sig) != 0 ? SIG_IGN : SIG_DFL) }
+        installed.store(false, ordering: .relaxed)
     }
+
+    /// Runs `body` with SIGINT and SIGTERM held until it has returned and
+    /// its own cleanup has run (files that hold secrets), then lets one that
+    /// came meanwhile end relctl as it would have. Inside a command that
+    /// already takes them as a flag, the flag is left for it.
+    static func holding<T>(_ body: () throws -> T) rethrows -> T {
+        if isTaken { return try body() }
+        install()
+        defer {
+            let sig = pending
+            restore()
+            if sig != 0 { raise(sig) }
+        }
+        return try body()
+    }
+
+    /// Whether stop signals are taken as a flag now.
+    static var isTaken: Bool { installed.load(ordering: .relaxed) }
 
     static var pending: Int32 { received.load(ordering: .relaxed) }
 

@@ -177,6 +177,10 @@ extension Spawn {
         let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
+        // A stop signal taken as a flag meanwhile reaches it too (StopSignals), one that came just before as well.
+        StopSignals.child.store(pid, ordering: .relaxed)
+        defer { StopSignals.child.store(0, ordering: .relaxed) }
+        if StopSignals.isTaken && StopSignals.pending != 0 { kill(pid, StopSignals.pending) }
         var piped: [UInt8] = []
         if let limit {
             // The write end is the child's alone now: the read sees its end of file.
