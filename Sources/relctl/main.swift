@@ -15,4 +15,4 @@ _ = mallopt(trimThreshold, 256 << 20)
 _ = mallopt(topPad, 16 << 20)
 #endif
 
-exit(Runner.run(Array(CommandLine.arguments.dropFirst()), context: .process(), tree: Relctl.tree))
+StopSignals.end(Runner.run(Array(CommandLine.arguments.dropFirst()), context: .process(), tree: Relctl.tree))

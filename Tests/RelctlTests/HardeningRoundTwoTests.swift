@@ -114,21 +114,24 @@ final class HardeningRoundTwoTests: XCTestCase {
         env["TMPDIR"] = tmp
         func relctl(_ args: [String]) throws -> Proc { try Proc.run(Package.binary, ["--db", h.db] + args, env: env) }
         // The wrapper signals relctl alone (as `kill PID` would) the first time `when` holds, then does
-        // `then`; ":" goes on to rclone, made deaf to the signal relctl passes on: a step that finishes all the same.
+        // `then`; ":" goes on to rclone once the signal relctl passes on has come and gone, ignored:
+        // a step that finishes all the same.
         func signalling(_ signal: String, when: String, then: String) throws {
             if fm.fileExists(atPath: mark) { try fm.removeItem(atPath: mark) }
             try wrapper(bin + "/rclone", """
                 prev=""; for a in "$@"; do [ "$prev" = --files-from-raw ] && list="$a"; prev="$a"; done
-                if \(when) && [ ! -e \(mark) ]; then touch \(mark); \(then == ":" ? "trap '' INT TERM; " : "")kill -\(signal) $PPID; \(then); fi
+                if \(when) && [ ! -e \(mark) ]; then touch \(mark); \(then == ":" ? "trap '' INT TERM; " : "")kill -\(signal) $PPID; \(then == ":" ? "sleep 1" : then); fi
                 """)
+        }
+        // Stopped, said where, and ended by the signal, as a shell script running it expects.
+        func stopped(_ p: Proc, _ signal: Int32, _ words: String..., file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertTrue(p.bySignal && p.status == signal, "\(p.status) \(p.bySignal): \(p.err)", file: file, line: line)
+            for w in words { XCTAssertTrue(p.err.contains(w), p.err, file: file, line: line) }
         }
         XCTAssertEqual(try relctl(["publish", out]).status, 0)
         // The first upload finishes after the signal: relctl stops before the next step.
         try signalling("INT", when: "[ \"$1\" = copy ]", then: ":")
-        let between = try relctl(["deploy", out, remote])
-        XCTAssertEqual(between.status, 1, between.err)
-        XCTAssertTrue(between.err.contains("stopped (SIGINT) before "), between.err)
-        XCTAssertTrue(between.err.contains("index.json was not replaced, so readers still get the previous release"), between.err)
+        stopped(try relctl(["deploy", out, remote]), SIGINT, "stopped (SIGINT) before ", "index.json was not replaced, so readers still get the previous release")
         XCTAssertFalse(fm.fileExists(atPath: remote + "/index.json"))
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
         // An upload that would take half a minute is stopped with relctl: the signal is passed on.
@@ -136,8 +139,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         let started = Date()
         let during = try relctl(["deploy", out, remote])
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "not after the step would have ended")
-        XCTAssertEqual(during.status, 1, during.err)
-        XCTAssertTrue(during.err.contains("stopped (SIGTERM) while uploading"), during.err)
+        stopped(during, SIGTERM, "stopped (SIGTERM) while uploading")
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
         // The next deploy finishes: the remote is the tree.
         try wrapper(bin + "/rclone", "")
@@ -147,17 +149,13 @@ final class HardeningRoundTwoTests: XCTestCase {
         h.ok("platform rm android --yes")
         XCTAssertEqual(try relctl(["publish", out]).status, 0)
         try signalling("INT", when: "[ \"$1\" = copy ] && grep -qx index.json \"$list\"", then: ":")
-        let afterIndex = try relctl(["deploy", out, remote])
-        XCTAssertEqual(afterIndex.status, 1, afterIndex.err)
-        XCTAssertTrue(afterIndex.err.contains("stopped (SIGINT) before deleting"), afterIndex.err)
-        XCTAssertTrue(afterIndex.err.contains("the new release is in place, and the files that no longer belong are recorded in"), afterIndex.err)
+        stopped(try relctl(["deploy", out, remote]), SIGINT, "stopped (SIGINT) before deleting",
+                "the new release is in place, and the files that no longer belong are recorded in")
         XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
         XCTAssertTrue(fileTree(remote).keys.contains { $0.hasPrefix("shop/android/") }, "not deleted yet")
         // The next deploy has only those deletions to make; stopped in them, the release is still said to be in place.
         try signalling("INT", when: "[ \"$1\" = delete ]", then: "exec sleep 30")
-        let deleting = try relctl(["deploy", out, remote])
-        XCTAssertEqual(deleting.status, 1, deleting.err)
-        XCTAssertTrue(deleting.err.contains("stopped (SIGINT) while deleting files that no longer belong: the new release is in place"), deleting.err)
+        stopped(try relctl(["deploy", out, remote]), SIGINT, "stopped (SIGINT) while deleting files that no longer belong: the new release is in place")
         try wrapper(bin + "/rclone", "")
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(out))
@@ -165,9 +163,7 @@ final class HardeningRoundTwoTests: XCTestCase {
         h.ok("project edit --name \"Shop Two\"")
         XCTAssertEqual(try relctl(["publish", out]).status, 0)
         try signalling("INT", when: "[ \"$1\" = copy ] && grep -qx index.json \"$list\"", then: ":")
-        let last = try relctl(["deploy", out, remote])
-        XCTAssertEqual(last.status, 1, last.err)
-        XCTAssertTrue(last.err.contains("stopped (SIGINT) after its last step: the new release is in place"), last.err)
+        stopped(try relctl(["deploy", out, remote]), SIGINT, "stopped (SIGINT) after its last step: the new release is in place")
         XCTAssertEqual(fileTree(remote), fileTree(out))
         // Started ignoring SIGINT (a job a script put in the background), it goes on ignoring it.
         h.ok("project edit --name \"Shop Three\"")

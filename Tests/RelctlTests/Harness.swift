@@ -113,6 +113,8 @@ struct Proc {
     var status: Int32
     var out: String
     var err: String
+    /// Ended by a signal (`status` is then its number).
+    var bySignal = false
 
     @discardableResult
     static func run(_ executable: String, _ args: [String], env: [String: String]? = nil, cwd: String? = nil, stdin: String? = nil) throws -> Proc {
@@ -129,7 +131,8 @@ struct Proc {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Proc(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self))
+        return Proc(status: p.terminationStatus, out: String(decoding: outData, as: UTF8.self), err: String(decoding: errData, as: UTF8.self),
+                    bySignal: p.terminationReason == .uncaughtSignal)
     }
 
     static func which(_ name: String) -> String? {

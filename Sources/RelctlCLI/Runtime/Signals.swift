@@ -8,7 +8,7 @@ import Synchronization
 /// SIGINT and SIGTERM turned into a flag that a long-running command
 /// (`publish --watch`) checks between steps, so a publish in progress
 /// finishes (its journal closed, no temporary file left) before it exits.
-enum StopSignals {
+public enum StopSignals {
     static let received = Atomic<Int32>(0)
     private static let installed = Atomic<Bool>(false)
     /// The signals relctl was started ignoring (a job a script put in the background): they stay ignored.
@@ -16,14 +16,18 @@ enum StopSignals {
     /// The program a command waits for (Spawn.capture): a signal taken as a flag is passed on to it,
     /// so that a step of rclone or curl ends now, not when it would have, whoever was signalled.
     static let child = Atomic<Int32>(0)
+    /// The signal a command stopped for and said so: the process ends by it (`end`).
+    private static let ending = Atomic<Int32>(0)
 
     static func install() {
-        received.store(0, ordering: .relaxed)
+        received.store(0, ordering: .sequentiallyConsistent)
+        // Made here, not first in the handler.
+        _ = child.load(ordering: .sequentiallyConsistent)
         var ignoring: Int32 = 0
         for sig in [SIGINT, SIGTERM] {
             let previous = signal(sig) { s in
-                StopSignals.received.store(s, ordering: .relaxed)
-                let c = StopSignals.child.load(ordering: .relaxed)
+                StopSignals.received.store(s, ordering: .sequentiallyConsistent)
+                let c = StopSignals.child.load(ordering: .sequentiallyConsistent)
                 if c > 0 { kill(c, s) }
             }
             if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
@@ -59,7 +63,22 @@ enum StopSignals {
     /// Whether stop signals are taken as a flag now.
     static var isTaken: Bool { installed.load(ordering: .relaxed) }
 
-    static var pending: Int32 { received.load(ordering: .relaxed) }
+    static var pending: Int32 { received.load(ordering: .sequentiallyConsistent) }
+
+    /// A command stopped by a signal, which says where it stopped, marks the
+    /// process to end by that signal once its message is out: a shell script
+    /// running it stops too, as bash goes on after a child that exits normally.
+    static func endByIt() { ending.store(pending, ordering: .sequentiallyConsistent) }
+
+    /// Ends the process: by the signal a command stopped for (`endByIt`), else with `status`.
+    public static func end(_ status: Int32) -> Never {
+        let sig = ending.load(ordering: .sequentiallyConsistent)
+        if sig != 0 {
+            signal(sig, SIG_DFL)
+            raise(sig)
+        }
+        exit(status)
+    }
 
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal \(sig)" }
 

@@ -178,8 +178,8 @@ extension Spawn {
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
         // A stop signal taken as a flag meanwhile reaches it too (StopSignals), one that came just before as well.
-        StopSignals.child.store(pid, ordering: .relaxed)
-        defer { StopSignals.child.store(0, ordering: .relaxed) }
+        StopSignals.child.store(pid, ordering: .sequentiallyConsistent)
+        defer { StopSignals.child.store(0, ordering: .sequentiallyConsistent) }
         if StopSignals.isTaken && StopSignals.pending != 0 { kill(pid, StopSignals.pending) }
         var piped: [UInt8] = []
         if let limit {
@@ -197,6 +197,10 @@ extension Spawn {
             }
         }
         var status: Int32 = 0
+        // Ended, and not yet reaped: its pid is no one else's until then, so no signal goes astray.
+        var ended = siginfo_t()
+        while waitid(P_PID, id_t(pid), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        StopSignals.child.store(0, ordering: .sequentiallyConsistent)
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return nil }
         }
