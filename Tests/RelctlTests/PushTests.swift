@@ -96,8 +96,9 @@ final class PushTests: XCTestCase {
         p.executableURL = URL(fileURLWithPath: Package.binary)
         p.arguments = ["--db", h.db, "push"] + Harness.split(server.apns)
         p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
+        let err = Pipe()
         p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
+        p.standardError = err
         try p.run()
         // Signalled while curl waits for the slow answer, its folder there.
         let deadline = Date().addingTimeInterval(10)
@@ -105,10 +106,13 @@ final class PushTests: XCTestCase {
         XCTAssertFalse(folders().isEmpty, "curl's folder, while it waits")
         Thread.sleep(forTimeInterval: 0.3)
         kill(p.processIdentifier, SIGINT)
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .uncaughtSignal, "ended by the signal, as before")
         XCTAssertEqual(p.terminationStatus, SIGINT)
         XCTAssertEqual(folders(), [], "no config with the services' tokens left")
+        XCTAssertTrue(said.contains("relctl: stopped (SIGINT) while sending 2 requests to https://127.0.0.1:"), said)
+        XCTAssertFalse(said.contains("/3/device/"), "no device token said")
     }
 
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {

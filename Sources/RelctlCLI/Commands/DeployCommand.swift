@@ -179,8 +179,9 @@ enum DeployCommand {
                     ? "the new release is in place, and the files that no longer belong are recorded in \(tool.target(Rclone.releasesName)) for the next deploy to it"
                     : indexMayBeSent ? "index.json may have been replaced or not, so readers get the previous release or the new one"
                     : "index.json was not replaced, so readers still get the previous release"
-                StopSignals.endByIt()
-                return .failure("deploying to \(remote) stopped (\(StopSignals.name(StopSignals.pending))) \(during ? "while" : "before") \(what): \(state)" + listSent(),
+                let sig = StopSignals.pending
+                StopSignals.endByIt(sig)
+                return .failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) \(during ? "while" : "before") \(what): \(state)" + listSent(),
                                 hint: "run 'relctl deploy \(dir) \(remote)' again: it finishes what is left")
             }
             for step in plan.steps {
@@ -216,8 +217,9 @@ enum DeployCommand {
             }
             // Stopped during the last step, which finished all the same: every file is sent.
             if StopSignals.pending != 0 {
-                StopSignals.endByIt()
-                throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(StopSignals.pending))) after its last step: the new release is in place; "
+                let sig = StopSignals.pending
+                StopSignals.endByIt(sig)
+                throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) after its last step: the new release is in place; "
                                           + "its record in \(tool.target(Rclone.releasesName)) is finished by the next deploy to it" + (pushSetup == nil ? "" : ", and nothing was pushed") + listSent(),
                                           hint: "run 'relctl deploy \(dir) \(remote)' again: it finishes what is left")
             }
@@ -459,7 +461,7 @@ struct Rclone {
     /// Replaces the record. A stop signal while it goes ends relctl once its temporary copy is removed
     /// (StopSignals.holding; in deploy's steps, a flag the step loop reads).
     func write(_ record: Record) throws {
-        try StopSignals.holding { try send(record) }
+        try StopSignals.holding("replacing \(target(Rclone.releasesName)); the files are live, and the next deploy finishes the record") { try send(record) }
     }
 
     private func send(_ record: Record) throws {

@@ -48,7 +48,9 @@ struct Curl {
     func send(_ requests: [HTTPRequest], maxTime: Int64 = 20) throws -> [HTTPResponse] {
         guard !requests.isEmpty else { return [] }
         // curl's config holds the services' tokens: a Ctrl-C while it runs ends relctl once the folder is gone.
-        return try StopSignals.holding { try sendFromFolder(requests, maxTime: maxTime) }
+        return try StopSignals.holding("sending \(requests.count == 1 ? "a request" : "\(requests.count) requests") to \(requests[0].url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/")); curl's folder is removed") {
+            try sendFromFolder(requests, maxTime: maxTime)
+        }
     }
 
     private func sendFromFolder(_ requests: [HTTPRequest], maxTime: Int64) throws -> [HTTPResponse] {

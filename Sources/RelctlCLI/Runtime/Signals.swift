@@ -25,14 +25,17 @@ public enum StopSignals {
         _ = child.load(ordering: .sequentiallyConsistent)
         var ignoring: Int32 = 0
         for sig in [SIGINT, SIGTERM] {
-            let previous = signal(sig) { s in
+            // Looked at before any handler is set: one that came meanwhile would be taken.
+            var was = sigaction()
+            if sigaction(sig, nil, &was) == 0,
+               unsafeBitCast(was.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                ignoring |= 1 << sig
+                continue
+            }
+            signal(sig) { s in
                 StopSignals.received.store(s, ordering: .sequentiallyConsistent)
                 let c = StopSignals.child.load(ordering: .sequentiallyConsistent)
                 if c > 0 { kill(c, s) }
-            }
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-                signal(sig, SIG_IGN)
-                ignoring |= 1 << sig
             }
         }
         ignored.store(ignoring, ordering: .relaxed)
@@ -47,15 +50,20 @@ public enum StopSignals {
 
     /// Runs `body` with SIGINT and SIGTERM held until it has returned and
     /// its own cleanup has run (files that hold secrets), then lets one that
-    /// came meanwhile end relctl as it would have. Inside a command that
-    /// already takes them as a flag, the flag is left for it.
-    static func holding<T>(_ body: () throws -> T) rethrows -> T {
+    /// came meanwhile end relctl as it would have, saying what it stopped
+    /// (`what`). Inside a command that already takes them as a flag, the flag is left for it.
+    static func holding<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) rethrows -> T {
         if isTaken { return try body() }
         install()
         defer {
             let sig = pending
             restore()
-            if sig != 0 { raise(sig) }
+            if sig != 0 {
+                // The command's own output is not flushed: what stopped is said here, at once.
+                let line = Array("relctl: stopped (\(name(sig))) while \(what())\n".utf8)
+                _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                raise(sig)
+            }
         }
         return try body()
     }
@@ -68,7 +76,7 @@ public enum StopSignals {
     /// A command stopped by a signal, which says where it stopped, marks the
     /// process to end by that signal once its message is out: a shell script
     /// running it stops too, as bash goes on after a child that exits normally.
-    static func endByIt() { ending.store(pending, ordering: .sequentiallyConsistent) }
+    static func endByIt(_ sig: Int32) { ending.store(sig, ordering: .sequentiallyConsistent) }
 
     /// Ends the process: by the signal a command stopped for (`endByIt`), else with `status`.
     public static func end(_ status: Int32) -> Never {
