@@ -179,7 +179,6 @@ extension Spawn {
         guard spawned else { return nil }
         // A stop signal taken as a flag meanwhile reaches it too (StopSignals), one that came just before as well.
         StopSignals.child.store(pid, ordering: .sequentiallyConsistent)
-        defer { StopSignals.child.store(0, ordering: .sequentiallyConsistent) }
         if StopSignals.isTaken && StopSignals.pending != 0 { kill(pid, StopSignals.pending) }
         var piped: [UInt8] = []
         if let limit {
