@@ -26,6 +26,7 @@ public final class Connection {
             flags |= SQLITE_OPEN_URI
             name = "file:" + Connection.uriEscaped(path) + "?immutable=1"
         }
+        _ = Connection.configured
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -37,6 +38,9 @@ public final class Connection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 15_000)
     }
+
+    /// SQLite's process-wide settings, made once before the first open.
+    private static let configured: Int32 = relctl_sqlite3_memstatus_off()
 
     /// A path as the path part of an SQLite URI: '%', '?' and '#' escaped.
     static func uriEscaped(_ path: String) -> String {
@@ -157,10 +161,20 @@ public final class Connection {
     }
 
     /// Whether result column `c` is a table column declared with an integer
-    /// type (INTEGER, INT, BIGINT, …; SQLite's rule for integer affinity).
+    /// type (INTEGER, INT, BIGINT, …; SQLite's rule for integer affinity:
+    /// "INT" anywhere, ASCII letters of either case). Asked of every column
+    /// of every query, so the bytes are read where they are.
     static func isDeclaredInteger(_ stmt: OpaquePointer, _ c: Int32) -> Bool {
         guard let declared = sqlite3_column_decltype(stmt, c) else { return false }
-        return String(cString: declared).uppercased().contains("INT")
+        return declared.withMemoryRebound(to: UInt8.self, capacity: 1) { p in
+            // A NUL never matches a letter, so no byte past it is read.
+            var i = 0
+            while p[i] != 0 {
+                if p[i] | 0x20 == UInt8(ascii: "i"), p[i + 1] | 0x20 == UInt8(ascii: "n"), p[i + 2] | 0x20 == UInt8(ascii: "t") { return true }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// The error for a value of an integer column that is not a whole

@@ -5,6 +5,7 @@ import XCTest
 @testable import RelctlModel
 @testable import RelctlStore
 @testable import SQLite
+import CSQLite
 
 final class StoreTests: XCTestCase {
     func testOnlyInitCreatesADatabase() {
@@ -35,6 +36,36 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try db.scalar("PRAGMA application_id"), .int(Schema.applicationID))
         let store = try Store(path: h.db, mode: .read, user: "t")
         XCTAssertEqual(try store.db.scalar("PRAGMA foreign_keys"), .int(1))
+    }
+
+    /// SQLite counts no allocation (its memory statistics take a global mutex
+    /// per allocation: an eighth of a `version add`'s instructions).
+    func testSQLiteKeepsNoMemoryStatistics() throws {
+        let h = Harness()
+        h.ok("init")
+        let db = try Connection(path: h.db, readOnly: true, create: false)
+        XCTAssertNotEqual(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger'"), .int(0))
+        XCTAssertEqual(sqlite3_memory_used(), 0)
+    }
+
+    /// A column declared with "INT" anywhere in its type, either case (SQLite's
+    /// rule for integer affinity), holding text is refused by name; any other is read.
+    func testAColumnIsIntegerBySQLitesRule() throws {
+        let h = Harness()
+        let db = try Connection(path: h.dir + "/affinity.db", readOnly: false, create: true)
+        let declared = ["BiGiNt": true, "POINT": true, "uint8": true, "PRINTER": true, "int": true,
+                        "TEXT": false, "I": false, "IN_T": false, "tin": false, "numeric": false, "ınt": false]
+        let columns = declared.keys.sorted()
+        try db.run("CREATE TABLE t(" + columns.enumerated().map { "c\($0.offset) \($0.element)" }.joined(separator: ", ") + ")")
+        try db.run("INSERT INTO t VALUES (" + columns.map { _ in "'x'" }.joined(separator: ", ") + ")")
+        for (i, type) in columns.enumerated() {
+            let read = Result { try db.query("SELECT c\(i) FROM t") }
+            if declared[type]! {
+                XCTAssertThrowsError(try read.get(), type) { XCTAssertTrue("\($0)".contains("t.c\(i) holds the text 'x' where a whole number belongs"), "\($0)") }
+            } else {
+                XCTAssertEqual(try read.get().first?[0], .text("x"), type)
+            }
+        }
     }
 
     /// A platform's versions, read by every write's lockout check, come from one index:
