@@ -120,7 +120,7 @@ final class HardeningRoundTwoTests: XCTestCase {
             if fm.fileExists(atPath: mark) { try fm.removeItem(atPath: mark) }
             try wrapper(bin + "/rclone", """
                 prev=""; for a in "$@"; do [ "$prev" = --files-from-raw ] && list="$a"; prev="$a"; done
-                if \(when) && [ ! -e \(mark) ]; then touch \(mark); \(then == ":" ? "trap '' INT TERM; " : "")kill -\(signal) $PPID; \(then == ":" ? "sleep 1" : then); fi
+                if \(when) && [ ! -e \(mark) ]; then touch \(mark); \(then == ":" ? "trap '' INT TERM HUP; " : "")kill -\(signal) $PPID; \(then == ":" ? "sleep 1" : then); fi
                 """)
         }
         // Stopped, said where, and ended by the signal, as a shell script running it expects.
@@ -153,9 +153,10 @@ final class HardeningRoundTwoTests: XCTestCase {
                 "the new release is in place, and the files that no longer belong are recorded in")
         XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
         XCTAssertTrue(fileTree(remote).keys.contains { $0.hasPrefix("shop/android/") }, "not deleted yet")
-        // The next deploy has only those deletions to make; stopped in them, the release is still said to be in place.
-        try signalling("INT", when: "[ \"$1\" = delete ]", then: "exec sleep 30")
-        stopped(try relctl(["deploy", out, remote]), SIGINT, "stopped (SIGINT) while deleting files that no longer belong: the new release is in place")
+        // The next deploy has only those deletions to make; stopped in them (the terminal closed), the release is still said to be in place.
+        try signalling("HUP", when: "[ \"$1\" = delete ]", then: "exec sleep 30")
+        stopped(try relctl(["deploy", out, remote]), SIGHUP, "stopped (SIGHUP) while deleting files that no longer belong: the new release is in place")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
         try wrapper(bin + "/rclone", "")
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)
         XCTAssertEqual(fileTree(remote), fileTree(out))

@@ -92,27 +92,30 @@ final class PushTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         try server.write("mode", "apns-slow\n")
         func folders() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).filter { $0.hasPrefix("relctl-push.") } }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Package.binary)
-        p.arguments = ["--db", h.db, "push"] + Harness.split(server.apns)
-        p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
-        let err = Pipe()
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = err
-        try p.run()
-        // Signalled while curl waits for the slow answer, its folder there.
-        let deadline = Date().addingTimeInterval(10)
-        while folders().isEmpty && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertFalse(folders().isEmpty, "curl's folder, while it waits")
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(p.processIdentifier, SIGINT)
-        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "ended by the signal, as before")
-        XCTAssertEqual(p.terminationStatus, SIGINT)
-        XCTAssertEqual(folders(), [], "no config with the services' tokens left")
-        XCTAssertTrue(said.contains("relctl: stopped (SIGINT) while sending 2 requests to https://127.0.0.1:"), said)
-        XCTAssertFalse(said.contains("/3/device/"), "no device token said")
+        // Ctrl-C, and the terminal closed on it.
+        for (sig, name) in [(SIGINT, "SIGINT"), (SIGHUP, "SIGHUP")] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Package.binary)
+            p.arguments = ["--db", h.db, "push"] + Harness.split(server.apns)
+            p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
+            let err = Pipe()
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = err
+            try p.run()
+            // Signalled while curl waits for the slow answer, its folder there.
+            let deadline = Date().addingTimeInterval(10)
+            while folders().isEmpty && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            XCTAssertFalse(folders().isEmpty, "curl's folder, while it waits")
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(p.processIdentifier, sig)
+            let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationReason, .uncaughtSignal, "ended by the signal, as before")
+            XCTAssertEqual(p.terminationStatus, sig)
+            XCTAssertEqual(folders(), [], "no config with the services' tokens left")
+            XCTAssertTrue(said.contains("relctl: stopped (\(name)) while sending 2 requests to https://127.0.0.1:"), said)
+            XCTAssertFalse(said.contains("/3/device/"), "no device token said")
+        }
     }
 
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {

@@ -24,7 +24,7 @@ enum ExportCommand {
         }
         let store = try inv.store(.read)
         let output = inv.value("output").flatMap { $0 == "-" ? nil : $0 }
-        // A file is written while it is made: Ctrl-C (or SIGTERM) between two projects stops
+        // A file is written while it is made: Ctrl-C (or SIGTERM, SIGHUP) between two projects stops
         // the export with nothing at the path and no temporary left beside it.
         if output != nil { StopSignals.install() }
         defer { if output != nil { StopSignals.restore() } }

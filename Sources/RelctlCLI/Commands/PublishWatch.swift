@@ -8,7 +8,7 @@ import RelctlPublish
 import RelctlStore
 
 /// `relctl publish DIR --watch`: publishes now, after every committed change
-/// to the database, and at each next-change instant, until SIGINT/SIGTERM.
+/// to the database, and at each next-change instant, until SIGINT, SIGTERM or SIGHUP.
 ///
 /// Change detection polls SQLite's data version (Store.dataVersion) on the
 /// open connection four times a second: it changes when any other connection (any

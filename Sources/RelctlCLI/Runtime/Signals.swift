@@ -5,10 +5,13 @@ import Darwin
 #endif
 import Synchronization
 
-/// SIGINT and SIGTERM turned into a flag that a long-running command
-/// (`publish --watch`) checks between steps, so a publish in progress
-/// finishes (its journal closed, no temporary file left) before it exits.
+/// SIGINT, SIGTERM and SIGHUP (the terminal closed) turned into a flag that a
+/// long-running command (`publish --watch`) checks between steps, so a
+/// publish in progress finishes (its journal closed, no temporary file left)
+/// before it exits.
 public enum StopSignals {
+    /// A window closed on a deploy or push must clean up as Ctrl-C does (curl's folder holds bearer tokens).
+    static let stops = [SIGINT, SIGTERM, SIGHUP]
     static let received = Atomic<Int32>(0)
     private static let installed = Atomic<Bool>(false)
     /// The signals relctl was started ignoring (a job a script put in the background): they stay ignored.
@@ -24,7 +27,7 @@ public enum StopSignals {
         // Made here, not first in the handler.
         _ = child.load(ordering: .sequentiallyConsistent)
         var ignoring: Int32 = 0
-        for sig in [SIGINT, SIGTERM] {
+        for sig in stops {
             // Looked at before any handler is set: one that came meanwhile would be taken.
             var was = sigaction()
             if sigaction(sig, nil, &was) == 0,
@@ -44,11 +47,11 @@ public enum StopSignals {
 
     static func restore() {
         let ignoring = ignored.load(ordering: .relaxed)
-        for sig in [SIGINT, SIGTERM] { signal(sig, ignoring & (1 << sig) != 0 ? SIG_IGN : SIG_DFL) }
+        for sig in stops { signal(sig, ignoring & (1 << sig) != 0 ? SIG_IGN : SIG_DFL) }
         installed.store(false, ordering: .relaxed)
     }
 
-    /// Runs `body` with SIGINT and SIGTERM held until it has returned and
+    /// Runs `body` with the stop signals held until it has returned and
     /// its own cleanup has run (files that hold secrets), then lets one that
     /// came meanwhile end relctl as it would have, saying what it stopped
     /// (`what`). Inside a command that already takes them as a flag, the flag is left for it.
@@ -88,7 +91,9 @@ public enum StopSignals {
         exit(status)
     }
 
-    static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal \(sig)" }
+    static func name(_ sig: Int32) -> String {
+        sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "signal \(sig)"
+    }
 
     /// Sleeps up to `seconds`, returning early when a stop signal arrives.
     static func sleep(_ seconds: Double) {
