@@ -9,6 +9,9 @@ public struct ConfigApplied: Sendable {
     public var warnings: [String]
     /// Windows on now that the file does not list, left on.
     public var keptWindows: [Int64]
+    /// The file's window ids that are another's here, by the id the window
+    /// was made or matched as: its history is that part's (`Lineage.Adopting.renumbering`).
+    public var renumbered: [Int64: Int64] = [:]
 }
 
 /// `relctl apply`: making a project hold what its configuration file says.
@@ -37,9 +40,11 @@ extension Session {
         // The platforms it names: the file's, and those it removes.
         let had = try store.project(slug: desired.slug).map { try store.platforms(project: $0.id).map(\.name) } ?? []
         let named = Set(had + desired.snapshot.platforms.map(\.name)).sorted()
+        // Known once the windows are matched and made: the histories are named by the ids they have here.
+        var renumbered: [Int64: Int64] = [:]
         let adopting = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited)
         let action = "apply \(desired.slug)" + (note.map { " (\($0))" } ?? "")
-        return try change(Change(.apply, project: desired.slug, platforms: named, action), now: now, adopting: adopting) {
+        return try change(Change(.apply, project: desired.slug, platforms: named, action), now: now, adopting: adopting.renumbering(renumbered)) {
             func run(_ sql: String, _ args: [SQLValue]) throws { try db.run(sql, args) }
             let want = desired.snapshot, f = want.project
             let settings: [SQLValue] = [.text(f.name), .text(f.defaultLocale), .text(f.locales.joined(separator: ",")), .text(f.timeZone), .text(f.rules.stored),
@@ -160,6 +165,7 @@ extension Session {
                 } else {
                     id = try insertWindow(project: project, platformID: pair.platformID, from: w.startsAt, until: w.endsAt, preferring: w.id == 0 ? nil : w.id, freeAbove: windowsGiven)
                 }
+                if w.id != 0 && w.id != id { renumbered[w.id] = id }
                 let had = pair.have?.copy ?? [:]
                 for locale in had.keys where w.copy[locale] == nil {
                     try run("DELETE FROM maintenance_copy WHERE window_id = ? AND locale = ?", [.int(id), .text(locale)])
@@ -191,7 +197,7 @@ extension Session {
                     }
                 }
             }
-            return ConfigApplied(warnings: warnings, keptWindows: kept)
+            return ConfigApplied(warnings: warnings, keptWindows: kept, renumbered: renumbered)
         }
     }
 

@@ -61,6 +61,30 @@ public enum Lineage {
         var slug: String
         var chains: [String: [Int64]]
         var edited: Set<String> = []
+
+        /// The file's histories with its windows' parts named by the ids
+        /// they have here (`ConfigApplied.renumbered`): a window whose id is
+        /// another's here is the part it was made or matched as, not one
+        /// that names no window of the project.
+        func renumbering(_ windows: [Int64: Int64]) -> Adopting {
+            guard !windows.isEmpty else { return self }
+            func renamed(_ part: String) -> String {
+                guard part.hasPrefix("window/"), let id = Int64(part.dropFirst(7)), let here = windows[id] else { return part }
+                return "window/\(here)"
+            }
+            // All at once (one window may take the id another file window had); the file's history
+            // of an id a window here now has, and is not that window's (one over), is not this part's.
+            let taken = Set(windows.values.map { "window/\($0)" })
+            func kept(_ part: String) -> String? {
+                let name = renamed(part)
+                return name == part && taken.contains(part) ? nil : name
+            }
+            var out = self
+            out.chains = [:]
+            for (part, chain) in chains { if let name = kept(part) { out.chains[name] = chain } }
+            out.edited = Set(edited.compactMap(kept))
+            return out
+        }
     }
 
     static func encode(_ chain: [Int64]) -> String { chain.map(String.init).joined(separator: " ") }
@@ -317,8 +341,11 @@ extension Session {
     /// in the file itself counts as a change of this database's (unless its
     /// history here already went past the file's: `Lineage.counted`), and a
     /// project the file lists as removed is known removed. Bookkeeping in the
-    /// apply's session: no log entry, no change users see.
-    public func adoptLineage(_ slug: String, chains: [String: [Int64]], edited: Set<String> = []) throws {
+    /// apply's session: no log entry, no change users see. `windows`: the
+    /// file's window ids that are another's here (`ConfigApplied.renumbered`).
+    public func adoptLineage(_ slug: String, chains: [String: [Int64]], edited: Set<String> = [], windows: [Int64: Int64] = [:]) throws {
+        let file = Lineage.Adopting(slug: slug, chains: chains, edited: edited).renumbering(windows)
+        let (chains, edited) = (file.chains, file.edited)
         guard !chains.isEmpty || !edited.isEmpty else { return }
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         try db.write {

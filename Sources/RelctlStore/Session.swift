@@ -70,14 +70,14 @@ public final class Session {
 
     /// Makes one change of a project's rows: `body` writes them; they are
     /// recorded under the change's audit row, with the parts they touched
-    /// stamped (Lineage). `adopting`: apply's file histories.
+    /// stamped (Lineage). `adopting`: apply's file histories, taken once the body has run.
     @discardableResult
-    func change<T>(_ change: Change, now: Int64, adopting: Lineage.Adopting? = nil, _ body: () throws -> T) throws -> T {
-        try self.change(now: now, adopting: adopting) { (try body(), change) }
+    func change<T>(_ change: Change, now: Int64, adopting: @autoclosure () -> Lineage.Adopting? = nil, _ body: () throws -> T) throws -> T {
+        try self.change(now: now, adopting: adopting()) { (try body(), change) }
     }
 
     /// The same, when the change's words need what the body made (a new id, the entries a revert took back).
-    func change<T>(now: Int64, adopting: Lineage.Adopting? = nil, _ body: () throws -> (T, Change)) throws -> T {
+    func change<T>(now: Int64, adopting: @autoclosure () -> Lineage.Adopting? = nil, _ body: () throws -> (T, Change)) throws -> T {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         var result: T? = nil
         let id: Int64
@@ -93,7 +93,7 @@ public final class Session {
                 guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
                 made = try store.rowChanges(of: id)
                 try guardStores(made, audit: id, now: now)
-                try Lineage.stamp(db, rows: made, adopting: adopting)
+                try Lineage.stamp(db, rows: made, adopting: adopting())
                 for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
                 return id
             }

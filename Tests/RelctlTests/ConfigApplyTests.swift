@@ -205,6 +205,62 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(missing.map(\.part), ["window/1"], "a remote's record of window/0 names no part to hold")
     }
 
+    /// A file's window whose id is another's in this database is made (or
+    /// matched) under another id: the file's history of it is that window's,
+    /// not one left under the file's id, which names no window of the project.
+    func testAWindowNumberedAnewKeepsTheFilesHistory() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop")
+        h.ok("version add 1.0 --platform ios --build 10")
+        h.ok("maintenance schedule --from 2027-01-10T00:00:00Z --for 2h --yes")
+        h.ok("maintenance edit 1 --until 2027-01-10T03:00:00Z --yes")
+        let shell = try XCTUnwrap(Proc.which("sqlite3"), "the sqlite3 shell is needed (scripts/deps.sh test installs it)")
+        func windows(_ db: String, _ slug: String) throws -> [String] {
+            try Proc.run(shell, [db, "SELECT part || '=' || chain FROM lineage WHERE project = '\(slug)' AND part LIKE 'window/%' ORDER BY part"])
+                .out.split(separator: "\n").map(String.init)
+        }
+        let theirs = try windows(h.db, "shop")
+        XCTAssertEqual(theirs.count, 1, "\(theirs)")
+        let revisions = try XCTUnwrap(theirs.first?.split(separator: "=").last).split(separator: " ").map(String.init)
+        XCTAssertEqual(revisions.count, 2, "scheduled and edited: \(theirs)")
+        let file = write(h, "shop.relctl.json", h.ok("export").out)
+        // Another database, whose window #1 is another project's.
+        let other = h.dir + "/other.db"
+        for line in ["init", "project add blog --name Blog", "-p blog platform add ios --bundle-id com.example.blog",
+                     "-p blog maintenance schedule --from 2027-02-01T00:00:00Z --for 1h --yes"] {
+            let r = h.run(Harness.split(line), database: other)
+            XCTAssertEqual(r.status, 0, "\(line): \(r.err)")
+        }
+        let applied = h.run(["apply", file, "--yes", "-q"], database: other)
+        XCTAssertEqual(applied.status, 0, applied.err)
+        let ours = try windows(other, "shop")
+        XCTAssertEqual(ours.map { $0.split(separator: "=")[0] }, ["window/2"], "one history, under the id the window has here: \(ours)")
+        let chain = try XCTUnwrap(ours.first?.split(separator: "=").last).split(separator: " ").map(String.init)
+        XCTAssertEqual(Array(chain.suffix(revisions.count)), revisions, "the file's revisions go on under it: \(ours) after \(theirs)")
+        XCTAssertEqual(try windows(other, "blog").count, 1, "blog's window #1 keeps its own")
+        // Its export names the window by its id here, with that history; applied again, nothing moves.
+        let again = h.run(["export", "-p", "shop"], database: other).out
+        XCTAssertTrue(again.contains("\"window/2\""), again)
+        XCTAssertFalse(again.contains("\"window/1\""), again)
+        let back = h.run(["apply", write(h, "again.relctl.json", again), "--yes", "-q"], database: other)
+        XCTAssertEqual(back.status, 0, back.err)
+        XCTAssertEqual(try windows(other, "shop"), ours)
+    }
+
+    /// Windows renumbered all at once: one may take the id another file
+    /// window had; a file history under an id a window here now has, and
+    /// that is not that window's (one over), names no part of the project.
+    func testWindowHistoriesAreRenamedAllAtOnce() {
+        let file = Lineage.Adopting(slug: "shop", chains: ["window/4": [9], "window/7": [8], "window/5": [3], "ios": [2], "window/8": [1]],
+                                    edited: ["window/4", "window/8", "ios"])
+        let here = file.renumbering([4: 7, 7: 9, 5: 8])
+        XCTAssertEqual(here.chains, ["window/7": [9], "window/9": [8], "window/8": [3], "ios": [2]])
+        XCTAssertEqual(here.edited, ["window/7", "ios"])
+        XCTAssertEqual(file.renumbering([:]).chains, file.chains)
+    }
+
     /// When a history has counted a file's edit (`Lineage.counted`), and what
     /// an apply then does with the file's history: takes only the older
     /// revisions it lacks; else the edit is a new revision on top of both.

@@ -317,7 +317,7 @@ enum ConfigCommands {
                                            note: breakGlass.map { "break-glass, \($0.required) approvals needed: \($0.reason)" }, now: now)
         let changed = session.entries.count > logged
         // What the file knows of parts this change did not touch, even when it touched none.
-        try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited)
+        try session.adoptLineage(p.slug, chains: p.lineage, edited: p.edited, windows: made.renumbered)
         var applied = Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
                               warnings: (changed ? made.warnings : []) + made.keptWindows.map {
                                   "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
