@@ -139,4 +139,38 @@ final class ExportTests: XCTestCase {
         h.fails("export -p nosuch", "no project 'nosuch'")
         h.fails("export -o \(h.dir)", "cannot write")
     }
+
+    /// An export killed before its rename (a kill, the machine's OOM killer)
+    /// leaves its temporary: the next export of that path removes it once
+    /// no writer holds it and it has been still for a minute.
+    func testAKilledExportsTemporaryIsRemovedByTheNext() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        let fm = FileManager.default
+        let out = h.dir + "/out", path = out + "/shop.relctl.json"
+        try fm.createDirectory(atPath: out, withIntermediateDirectories: true)
+        func temporaries() -> [String] { ((try? fm.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasPrefix(".relctl-tmp.") }.sorted() }
+        // Killed halfway through the first piece (a crash point: the process ends at once, as by SIGKILL).
+        let killed = try Proc.run(Package.binary, ["--db", h.db, "export", "-o", path], env: h.env.merging(["RELCTL_CRASH_AT": "2"]) { $1 })
+        XCTAssertEqual(killed.status, 86, killed.err)
+        let left = temporaries()
+        XCTAssertEqual(left.count, 1, "\(left)")
+        XCTAssertFalse(fm.fileExists(atPath: path))
+        // Beside it: one still being written (locked), one of another file, one of a name not relctl's pattern.
+        let writing = out + "/.relctl-tmp.shop.relctl.json.00000000000000aa", other = out + "/.relctl-tmp.blog.relctl.json.00000000000000bb"
+        let odd = out + "/.relctl-tmp.shop.relctl.json.keep"
+        for f in [writing, other, odd] { XCTAssertTrue(fm.createFile(atPath: f, contents: Data("x".utf8))) }
+        let held = open(writing, O_RDONLY)
+        defer { close(held) }
+        XCTAssertEqual(flock(held, LOCK_EX | LOCK_NB), 0)
+        // Just killed: left for now, as one another export has only just closed would be.
+        h.ok("export -o \(path)")
+        XCTAssertEqual(temporaries(), ([left[0]] + [writing, other, odd].map { ($0 as NSString).lastPathComponent }).sorted())
+        // A minute later: the abandoned one goes, the rest stay.
+        let minuteAgo = Date().addingTimeInterval(-61)
+        for f in temporaries() { try fm.setAttributes([.modificationDate: minuteAgo], ofItemAtPath: out + "/" + f) }
+        h.ok("export -o \(path)")
+        XCTAssertEqual(temporaries(), [writing, other, odd].map { ($0 as NSString).lastPathComponent }.sorted())
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), h.ok("export").out)
+    }
 }

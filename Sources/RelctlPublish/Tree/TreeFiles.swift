@@ -136,6 +136,10 @@ public enum TreeFiles {
             }
         }
 
+        /// Marks it as being written (`abandonedTemporaries` passes it over): a
+        /// lock the kernel lets go of when the writer ends, however it ends.
+        package func holdLock() { _ = flock(fd, LOCK_EX | LOCK_NB) }
+
         /// Closes and removes it: not wanted after all.
         package func discard() {
             if !closed { close(fd) }
@@ -252,6 +256,35 @@ public enum TreeFiles {
                 CrashPoints.step()
                 unlinkat(fd, name, 0)
             }
+        }
+    }
+
+    /// Removes the temporaries of `name` in `dir` that a writer killed
+    /// before its rename left (`FileSystem.writeFile`: an export of a fleet
+    /// is hundreds of megabytes): regular files of exactly that pattern,
+    /// locked by no writer (`NewFile.holdLock`) and untouched for a minute,
+    /// so one another export is making, or has just closed, is left.
+    package static func removeAbandonedTemporaries(of name: String, in dir: String, now: Int = time(nil)) {
+        let prefix = tempMarker + name + "."
+        guard let handle = opendir(dir) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let entry = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard entry.hasPrefix(prefix), entry.utf8.count == prefix.utf8.count + 16, isTemporaryName(entry) else { continue }
+            let path = dir + "/" + entry
+            let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var st = stat()
+            #if canImport(Darwin)
+            let touched = fstat(fd, &st) == 0 ? st.st_mtimespec.tv_sec : now
+            #else
+            let touched = fstat(fd, &st) == 0 ? st.st_mtim.tv_sec : now
+            #endif
+            guard st.st_mode & S_IFMT == S_IFREG, now - touched > 60, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // Still the file looked at, not one renamed to that name since.
+            var named = stat()
+            if lstat(path, &named) == 0, named.st_dev == st.st_dev, named.st_ino == st.st_ino { unlink(path) }
         }
     }
 
