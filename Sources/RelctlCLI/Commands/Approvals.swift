@@ -86,7 +86,7 @@ enum Approvals {
 
     /// Runs `body` with the path of a temporary file holding the message of `token`.
     static func withMessage<T>(_ inv: Invocation, _ token: String, _ body: (String) throws -> T) throws -> T {
-        var template = Array(((inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-approve.XXXXXX").utf8CString)
+        var template = Array((Spawn.temporaryFolder(inv.context.env) + "/relctl-approve.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw RelctlError.failure("cannot make a temporary file: \(String(cString: strerror(errno)))", hint: "check TMPDIR") }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

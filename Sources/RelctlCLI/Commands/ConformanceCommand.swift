@@ -38,7 +38,7 @@ enum ConformanceCommand {
         let t0 = Time.parseUTC(start)!
         // The scenarios' databases, made and removed here. A run killed before it
         // removed them is named by its process id: a later run removes its folder.
-        let tmp = inv.context.env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let tmp = Spawn.temporaryFolder(inv.context.env)
         removeLeftovers(in: tmp)
         var template = Array("\(tmp)/relctl-conformance.\(getpid()).XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {

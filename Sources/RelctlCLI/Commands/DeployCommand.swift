@@ -469,7 +469,7 @@ struct Rclone {
                                "deleting": .array(record.deleting.map { .string($0) }),
                                "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) }),
                                "seen": .object(record.seen.mapValues(JSON.string))])
-        let local = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
+        let local = Spawn.temporaryFolder(env) + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
         try FileSystem.writeFile(local, doc.compactBytes())
         defer { unlink(local) }
         guard let copy = Spawn.capture(path, ["copyto", local, target(Rclone.releasesName), "--header-upload", "Content-Type: application/json",
@@ -494,7 +494,7 @@ struct Rclone {
 
     /// Runs one step: the list of paths goes to rclone in a file, so a long list needs no long command line.
     func run(_ step: DeployPlan.Step, from root: String, intoEmpty: Bool) throws -> Spawn.Captured {
-        let listPath = (env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
+        let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
         try FileSystem.writeFile(listPath, Array(step.paths.map { $0 + "\n" }.joined().utf8))
         defer { unlink(listPath) }
         var args: [String]

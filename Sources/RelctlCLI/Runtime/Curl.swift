@@ -54,9 +54,9 @@ struct Curl {
     }
 
     private func sendFromFolder(_ requests: [HTTPRequest], maxTime: Int64) throws -> [HTTPResponse] {
-        var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-push.XXXXXX").utf8CString)
+        var template = Array((Spawn.temporaryFolder(env) + "/relctl-push.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw RelctlError.failure("cannot make a private folder in \(env["TMPDIR"] ?? "/tmp") for the requests", hint: "check TMPDIR is a writable folder")
+            throw RelctlError.failure("cannot make a private folder in \(Spawn.temporaryFolder(env)) for the requests", hint: "check TMPDIR is a writable folder")
         }
         let dir = String(cString: made)
         defer {

@@ -139,6 +139,11 @@ extension Spawn {
         }
     }
 
+    /// Where relctl's temporary files go: TMPDIR, unless unset or empty, else /tmp.
+    static func temporaryFolder(_ env: [String: String]) -> String {
+        env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     /// Runs `path` with `arguments`, stdin from `stdin` (a file; /dev/null
     /// by default), stdout and stderr captured through unlinked temporary
     /// files (no pipe to fill up and block on); nil when it could not start.
@@ -147,7 +152,7 @@ extension Spawn {
     /// bounded, and stdout then holds `limit + 1` bytes for the caller to refuse.
     static func capture(_ path: String, _ arguments: [String], env: [String: String], stdin: String = "/dev/null", limit: Int? = nil) -> Captured? {
         func temporary() -> Int32 {
-            var template = Array(((env["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/relctl-spawn.XXXXXX").utf8CString)
+            var template = Array((temporaryFolder(env) + "/relctl-spawn.XXXXXX").utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
             return fd
