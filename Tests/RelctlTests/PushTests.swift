@@ -118,6 +118,51 @@ final class PushTests: XCTestCase {
         }
     }
 
+    // Ctrl-C while a deploy's push waited on a service ended relctl at once: the
+    // changed list a CDN invalidates from, and the remote's record, were lost.
+    func testADeployStoppedWhilePushingStillListsWhatChanged() throws {
+        let (h, server) = try harness()
+        let fm = FileManager.default
+        let out = h.dir + "/out", remote = h.dir + "/remote", tmp = h.dir + "/tmp", list = h.dir + "/changed.txt"
+        for d in [remote, tmp] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        h.ok("publish \(out) -q")
+        try server.write("mode", "apns-slow\n")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Package.binary)
+        p.arguments = ["--db", h.db, "deploy", out, remote, "--push", "--changed-list", list] + Harness.split(server.apns)
+        p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
+        let (stdout, stderr) = (Pipe(), Pipe())
+        p.standardOutput = stdout
+        p.standardError = stderr
+        try p.run()
+        func pushing() -> Bool { ((try? fm.contentsOfDirectory(atPath: tmp)) ?? []).contains { $0.hasPrefix("relctl-push.") } }
+        let deadline = Date().addingTimeInterval(20)
+        while !pushing() && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(pushing(), "curl's folder, while the push waits")
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.processIdentifier, SIGINT)
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, said)
+        XCTAssertEqual(p.terminationStatus, SIGINT)
+        XCTAssertTrue(said.contains("stopped (SIGINT) after its files: the new release is in place; no push was sent to shop, owed to the next deploy --push to it"), said)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no curl folder or path list left")
+        // What changed is listed, for the CDN, and the record is finished: it owes the push, and no deletion.
+        let changed = try String(contentsOfFile: list, encoding: .utf8)
+        XCTAssertTrue(changed.contains("shop/control.json\n") && changed.contains("index.json\n"), changed)
+        XCTAssertEqual(printed, changed)
+        XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
+        let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: remote + "/relctl-releases.json"))) as? [String: Any])
+        XCTAssertNil((record["seen"] as? [String: Any])?["shop"], "the push is owed: \(record)")
+        // The next deploy --push sends it.
+        try server.write("mode", "")
+        let before = server.requests("apns").filter { $0["status"] as? Int == 200 }.count
+        let again = h.ok("deploy \(out) \(remote) --push \(server.apns)")
+        XCTAssertFalse(again.err.contains("no push"), again.err)
+        XCTAssertGreaterThan(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, before)
+    }
+
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {
         let (h, server) = try harness()
         let r = h.ok("push \(server.both) --json")

@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C, SIGTERM or SIGHUP stops it, and the rclone step it is in, leaving the remote as a failure there would; it says where it stopped, then ends by that signal. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C, SIGTERM or SIGHUP stops it, and the rclone step it is in, leaving the remote as a failure there would; it says where it stopped, then ends by that signal. Stopped while pushing, it first lists the changed paths and finishes the remote's record, the pushes not sent owed to the next deploy --push. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -157,6 +157,11 @@ enum DeployCommand {
         }
         // The record as it goes: deletions owed and what users see are updated after the steps.
         var pending = record
+        // Ctrl-C, SIGTERM or SIGHUP stops the deploy: the rclone step, or the curl of a push, is stopped
+        // with it (StopSignals passes the signal on); after the steps, the record and the changed
+        // list are still written, and then it says where it stopped and ends by the signal.
+        if !inv.dryRun { StopSignals.install() }
+        defer { if !inv.dryRun { StopSignals.restore() } }
         if !inv.dryRun {
             // The record goes just before index.json, which readers go by: it names the new release
             // and the deletions it owes, which only this record names once index.json is replaced.
@@ -167,11 +172,8 @@ enum DeployCommand {
                 // (which holds the one the remote had, unless taken back on purpose).
                 pending.lineage = lineage.mapValues { $0.compactMapValues(\.first) }
             }
-            // Ctrl-C, SIGTERM or SIGHUP stops the deploy: rclone's step is stopped with it (StopSignals passes the
-            // signal on), and the remote is left as a failure there would leave it (the next deploy
+            // Stopped in a step, the remote is left as a failure there would leave it (the next deploy
             // finishes it), with the step's path list removed and the state said.
-            StopSignals.install()
-            defer { StopSignals.restore() }
             // Without an index.json to send (only deletions owed), the release is in place already.
             var indexSent = !plan.steps.contains(where: \.isIndex)
             func stopped(_ what: String, during: Bool, indexMayBeSent: Bool = false) -> RelctlError {
@@ -232,6 +234,9 @@ enum DeployCommand {
         var seenMoves: [String: String?] = [:]
         // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
         var unreached: [(project: String, why: String)] = []
+        // Projects whose push a stop signal kept from being sent: owed to the next deploy --push.
+        var unsent: [String] = []
+        var recordFinished = true
         if let push {
             // Worked out while DIR is still held (a signed file's revision is read from it); then publishes may go on.
             var owed: [(PushHint, PushSetup.Target, first: Bool)] = []
@@ -246,7 +251,11 @@ enum DeployCommand {
                                       sha256: local.files[FileKinds.control.path(project: project.slug)]?.sha256), target, record.seen[project.slug] == nil))
             }
             lock = nil
-            for (hint, target, first) in owed {
+            for (i, (hint, target, first)) in owed.enumerated() {
+                if StopSignals.pending != 0 {
+                    unsent = owed[i...].map(\.0.project)
+                    break
+                }
                 var outcome: PushCommand.Outcome
                 do {
                     outcome = try PushCommand.send(inv, push.log, push.sender, hint, target,
@@ -258,6 +267,11 @@ enum DeployCommand {
                 }
                 if outcome.sent { seenMoves[hint.project] = .some(seen[hint.project]) }
                 pushed.append(outcome)
+                // Cut short by the signal (curl got it too): this push and the rest are owed.
+                if StopSignals.pending != 0 {
+                    unsent = (outcome.sent ? [] : [hint.project]) + owed[(i + 1)...].map(\.0.project)
+                    break
+                }
             }
             // Projects gone from the database are forgotten.
             for slug in record.seen.keys where seen[slug] == nil { seenMoves[slug] = .some(nil) }
@@ -270,6 +284,7 @@ enum DeployCommand {
             if lock == nil, let latest = try? tool.record(), latest != pending { final = latest } else { final.deleting = [] }
             for (slug, digest) in seenMoves { final.seen[slug] = digest }
             do { try tool.write(final) } catch {
+                recordFinished = false
                 inv.warn("cannot update \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); the files are live, and the next deploy finishes the record")
             }
         }
@@ -303,6 +318,14 @@ enum DeployCommand {
         }
         // The lock is held to the end (without --push): a publish waits until the upload is done.
         withExtendedLifetime(lock) {}
+        if StopSignals.pending != 0 {
+            let sig = StopSignals.pending
+            StopSignals.endByIt(sig)
+            let owedWords = unsent.isEmpty ? "" : "; no push was sent to \(Suggest.few(unsent)), owed to the next deploy --push to it"
+            throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) after its files: the new release is in place"
+                                      + (recordFinished ? "" : ", and its record is finished by the next deploy to it") + owedWords,
+                                      hint: unsent.isEmpty && recordFinished ? "nothing is left to do" : "run the same deploy again: it finishes what is left")
+        }
         if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
             throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not " + (failed.report.reachedAny ? "sent to all: " : "sent: ") + (failed.report.failures.first ?? "no service took it"),
                                       hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run the same deploy again: it sends the push it owes")
