@@ -185,7 +185,7 @@ extension Store {
         try db.query("SELECT \(Store.platformColumns) FROM platform ORDER BY project_id, name").map(platform)
     }
 
-    func versionRecord(_ r: Row) throws -> VersionRecord {
+    func versionRecord(_ r: Row, notesRead: Bool = true) throws -> VersionRecord {
         let version: Version
         func what() -> String { "version #\(r.int(0)!) of platform #\(r.int(1)!)" }
         do { version = try Version(r.text(2)) } catch let e as InputError {
@@ -206,7 +206,7 @@ extension Store {
             pin = p
         }
         return VersionRecord(id: r.int(0)!, platformID: r.int(1)!, version: version, build: r.int(3),
-                             releasedAt: try instant(r.int(4), what(), "released_at"), minOS: r.string(5), policy: pin, notes: [:])
+                             releasedAt: try instant(r.int(4), what(), "released_at"), minOS: r.string(5), policy: pin, notes: [:], notesRead: notesRead)
     }
 
     public func notes(version: Int64) throws -> [String: String] {
@@ -220,8 +220,8 @@ extension Store {
     /// Every version of a platform, oldest first by the version ordering,
     /// with its notes unless they are not wanted (then they are marked not read).
     public func versions(platform: Int64, withNotes: Bool = true) throws -> [VersionRecord] {
-        var list = try db.query(Store.platformVersions, [.int(platform)]).map(versionRecord)
-        if withNotes { try readNotes(platform: platform, into: &list) } else { list = list.map { $0.withoutNotes() } }
+        var list = try db.query(Store.platformVersions, [.int(platform)]).map { try versionRecord($0, notesRead: withNotes) }
+        if withNotes { try readNotes(platform: platform, into: &list) }
         return Store.sorted(list)
     }
 
@@ -280,12 +280,12 @@ extension Store {
 
     /// The platform's version with build `build`, if any (the build index).
     func version(build: Int64, platform: Int64) throws -> VersionRecord? {
-        try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map { try versionRecord($0).withoutNotes() }
+        try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map { try versionRecord($0, notesRead: false) }
     }
 
     /// Versions by id, in the platform's order (Store.sorted).
     func versions(ids: [Int64]) throws -> [VersionRecord] {
-        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map { try versionRecord($0).withoutNotes() } })
+        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map { try versionRecord($0, notesRead: false) } })
     }
 
     /// The version spelled exactly `text` on a platform, with its notes; the

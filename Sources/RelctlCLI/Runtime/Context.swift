@@ -59,8 +59,11 @@ public final class Context {
         var env: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            // Split as bytes: a String searched for "=" by Character was 3 % of a `version add`.
+            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                env[String(decoding: bytes[..<eq], as: UTF8.self)] = String(decoding: bytes[(eq + 1)...], as: UTF8.self)
+            }
             p += 1
         }
         let c = Context(stdout: Sink(fd: 1), stderr: Sink(fd: 2), env: env)

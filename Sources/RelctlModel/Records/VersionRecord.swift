@@ -42,10 +42,11 @@ public struct VersionRecord: Sendable {
     /// The policies a pin can hold.
     public static let policies = Pin.allCases.map(\.rawValue)
 
+    /// `notesRead` false: a record read without its notes, as `withoutNotes` makes one, made so at once rather than copied.
     public init(id: Int64, platformID: Int64, version: Version, build: Int64?, releasedAt: Int64?, minOS: String?,
-                policy: Pin?, notes: [String: String]) {
+                policy: Pin?, notes: [String: String], notesRead: Bool = true) {
         stored = CopyOnWrite(Fields(id: id, platformID: platformID, version: version, build: build, releasedAt: releasedAt,
-                                    minOS: minOS, policy: policy, notes: notes))
+                                    minOS: minOS, policy: policy, notes: notes, notesRead: notesRead))
     }
 
     /// The same record, its notes not read.
