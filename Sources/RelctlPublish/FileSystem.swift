@@ -48,9 +48,9 @@ public enum FileSystem {
     /// export of a fleet is hundreds of megabytes): nothing is at `path`
     /// until all are written, and nothing is left when `write` throws. A
     /// piece that cannot be written (a full disk) throws from `put`, so the
-    /// rest is not made. What a write of `path` killed before its rename
-    /// left beside it is removed.
-    public static func writeFile(_ path: String, pieces write: (_ put: (ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
+    /// rest is not made. With `removingAbandoned` (an export), what a write
+    /// of `path` killed before its rename left beside it is removed.
+    public static func writeFile(_ path: String, removingAbandoned: Bool = false, pieces write: (_ put: (ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
         let k = kind(of: path, followLinks: false)
         guard k == .missing || k == .file else {
             throw PublishError("cannot write \(path): it is \(k == .directory ? "a folder" : k == .symlink ? "a symbolic link" : "not a regular file")", hint: "give the path of a file")
@@ -59,8 +59,10 @@ public enum FileSystem {
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let file = try TreeFiles.NewFile.temporary(in: dir, for: name, naming: dir + "/" + name)
-        file.holdLock()
-        TreeFiles.removeAbandonedTemporaries(of: name, in: dir)
+        if removingAbandoned {
+            file.holdLock()
+            TreeFiles.removeAbandonedTemporaries(of: name, in: dir)
+        }
         let temp = file.path
         do {
             try write { piece in

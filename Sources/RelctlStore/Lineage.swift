@@ -62,27 +62,25 @@ public enum Lineage {
         var chains: [String: [Int64]]
         var edited: Set<String> = []
 
-        /// The file's histories with its windows' parts named by the ids
+        /// The file's histories with its windows' parts named also by the ids
         /// they have here (`ConfigApplied.renumbered`): a window whose id is
-        /// another's here is the part it was made or matched as, not one
-        /// that names no window of the project.
+        /// another's here continues the file's history of it under its own
+        /// id. The history stays under the file's id too: a remote's record
+        /// made from the file's database names it so, and a deploy from here
+        /// holds that change. Two histories meeting under one id are joined;
+        /// an edit in the file is the window's here.
         func renumbering(_ windows: [Int64: Int64]) -> Adopting {
             guard !windows.isEmpty else { return self }
-            func renamed(_ part: String) -> String {
-                guard part.hasPrefix("window/"), let id = Int64(part.dropFirst(7)), let here = windows[id] else { return part }
+            func here(_ part: String) -> String? {
+                guard part.hasPrefix("window/"), let id = Int64(part.dropFirst(7)), let here = windows[id] else { return nil }
                 return "window/\(here)"
             }
-            // All at once (one window may take the id another file window had); the file's history
-            // of an id a window here now has, and is not that window's (one over), is not this part's.
-            let taken = Set(windows.values.map { "window/\($0)" })
-            func kept(_ part: String) -> String? {
-                let name = renamed(part)
-                return name == part && taken.contains(part) ? nil : name
-            }
             var out = self
-            out.chains = [:]
-            for (part, chain) in chains { if let name = kept(part) { out.chains[name] = chain } }
-            out.edited = Set(edited.compactMap(kept))
+            for (part, chain) in chains {
+                guard let name = here(part) else { continue }
+                out.chains[name] = out.chains[name].map { Lineage.joined(nil, $0, chain) } ?? chain
+            }
+            out.edited = Set(edited.map { here($0) ?? $0 })
             return out
         }
     }

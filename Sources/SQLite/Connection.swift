@@ -26,7 +26,9 @@ public final class Connection {
             flags |= SQLITE_OPEN_URI
             name = "file:" + Connection.uriEscaped(path) + "?immutable=1"
         }
-        _ = Connection.configured
+        // Evaluated in every build; only checked in debug ones.
+        let configured = Connection.configured
+        assert(configured == SQLITE_OK, "SQLite was started before relctl could configure it")
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
@@ -163,18 +165,11 @@ public final class Connection {
     /// Whether result column `c` is a table column declared with an integer
     /// type (INTEGER, INT, BIGINT, …; SQLite's rule for integer affinity:
     /// "INT" anywhere, ASCII letters of either case). Asked of every column
-    /// of every query, so the bytes are read where they are.
+    /// of every query, so SQLite's own matcher reads the C string in place
+    /// (a String upper-cased and searched was 4 % of a `version add`).
     static func isDeclaredInteger(_ stmt: OpaquePointer, _ c: Int32) -> Bool {
         guard let declared = sqlite3_column_decltype(stmt, c) else { return false }
-        return declared.withMemoryRebound(to: UInt8.self, capacity: 1) { p in
-            // A NUL never matches a letter, so no byte past it is read.
-            var i = 0
-            while p[i] != 0 {
-                if p[i] | 0x20 == UInt8(ascii: "i"), p[i + 1] | 0x20 == UInt8(ascii: "n"), p[i + 2] | 0x20 == UInt8(ascii: "t") { return true }
-                i += 1
-            }
-            return false
-        }
+        return sqlite3_strglob("*[Ii][Nn][Tt]*", declared) == 0
     }
 
     /// The error for a value of an integer column that is not a whole

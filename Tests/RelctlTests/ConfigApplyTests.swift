@@ -206,8 +206,9 @@ final class ConfigApplyTests: XCTestCase {
     }
 
     /// A file's window whose id is another's in this database is made (or
-    /// matched) under another id: the file's history of it is that window's,
-    /// not one left under the file's id, which names no window of the project.
+    /// matched) under another id: the file's history of it goes on under
+    /// that id, and stays under the file's id, which a remote's record made
+    /// from the file's database names: a deploy from here is not refused.
     func testAWindowNumberedAnewKeepsTheFilesHistory() throws {
         let h = Harness()
         h.ok("init")
@@ -236,28 +237,32 @@ final class ConfigApplyTests: XCTestCase {
         let applied = h.run(["apply", file, "--yes", "-q"], database: other)
         XCTAssertEqual(applied.status, 0, applied.err)
         let ours = try windows(other, "shop")
-        XCTAssertEqual(ours.map { $0.split(separator: "=")[0] }, ["window/2"], "one history, under the id the window has here: \(ours)")
-        let chain = try XCTUnwrap(ours.first?.split(separator: "=").last).split(separator: " ").map(String.init)
-        XCTAssertEqual(Array(chain.suffix(revisions.count)), revisions, "the file's revisions go on under it: \(ours) after \(theirs)")
+        XCTAssertEqual(ours.map { $0.split(separator: "=")[0] }, ["window/1", "window/2"], "\(ours)")
+        XCTAssertEqual(ours.first, theirs.first, "the file's history, as the file names it")
+        let chain = try XCTUnwrap(ours.last?.split(separator: "=").last).split(separator: " ").map(String.init)
+        XCTAssertEqual(Array(chain.suffix(revisions.count)), revisions, "the file's revisions go on under the id here: \(ours) after \(theirs)")
         XCTAssertEqual(try windows(other, "blog").count, 1, "blog's window #1 keeps its own")
+        // A release the first database deployed is replaced from this one: it holds every change of it.
+        let first = try Store(path: h.db, mode: .read, user: "t").lineage()
+        let record = first.mapValues { $0.compactMapValues(\.first) }
+        XCTAssertEqual(DeployCommand.missing(from: try Store(path: other, mode: .read, user: "t").lineage(), in: record).map(\.part), [])
         // Its export names the window by its id here, with that history; applied again, nothing moves.
         let again = h.run(["export", "-p", "shop"], database: other).out
         XCTAssertTrue(again.contains("\"window/2\""), again)
-        XCTAssertFalse(again.contains("\"window/1\""), again)
         let back = h.run(["apply", write(h, "again.relctl.json", again), "--yes", "-q"], database: other)
         XCTAssertEqual(back.status, 0, back.err)
         XCTAssertEqual(try windows(other, "shop"), ours)
     }
 
-    /// Windows renumbered all at once: one may take the id another file
-    /// window had; a file history under an id a window here now has, and
-    /// that is not that window's (one over), names no part of the project.
+    /// Windows renumbered all at once (one may take the id another file
+    /// window had): each history also under the id here, two meeting there
+    /// joined; the file's edit is the window's here.
     func testWindowHistoriesAreRenamedAllAtOnce() {
         let file = Lineage.Adopting(slug: "shop", chains: ["window/4": [9], "window/7": [8], "window/5": [3], "ios": [2], "window/8": [1]],
                                     edited: ["window/4", "window/8", "ios"])
         let here = file.renumbering([4: 7, 7: 9, 5: 8])
-        XCTAssertEqual(here.chains, ["window/7": [9], "window/9": [8], "window/8": [3], "ios": [2]])
-        XCTAssertEqual(here.edited, ["window/7", "ios"])
+        XCTAssertEqual(here.chains, ["window/4": [9], "window/7": [9, 8], "window/5": [3], "ios": [2], "window/8": [3, 1], "window/9": [8]])
+        XCTAssertEqual(here.edited, ["window/7", "window/8", "ios"])
         XCTAssertEqual(file.renumbering([:]).chains, file.chains)
     }
 

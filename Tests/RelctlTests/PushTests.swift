@@ -122,23 +122,29 @@ final class PushTests: XCTestCase {
     // changed list a CDN invalidates from, and the remote's record, were lost.
     func testADeployStoppedWhilePushingStillListsWhatChanged() throws {
         let (h, server) = try harness()
+        // blog (FCM alone) is pushed first and at once; shop's FCM push goes, its APNs push waits.
+        h.ok("project add blog --name Blog")
+        h.ok("-p blog platform add android --bundle-id com.example.blog")
+        h.ok("-p blog version add 1.0 --platform android --build 10")
         let fm = FileManager.default
         let out = h.dir + "/out", remote = h.dir + "/remote", tmp = h.dir + "/tmp", list = h.dir + "/changed.txt"
         for d in [remote, tmp] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
         h.ok("publish \(out) -q")
         try server.write("mode", "apns-slow\n")
+        let push = ["--push"] + Harness.split(server.fcm) + Harness.split(server.apns)
+        func fcm(_ slug: String) -> Int {
+            server.requests("fcm").filter { (($0["body"] as? [String: Any])?["message"] as? [String: Any])?["topic"] as? String == "relctl-\(slug)" && $0["status"] as? Int == 200 }.count
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Package.binary)
-        p.arguments = ["--db", h.db, "deploy", out, remote, "--push", "--changed-list", list] + Harness.split(server.apns)
+        p.arguments = ["--db", h.db, "deploy", out, remote, "--changed-list", list] + push
         p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
         let (stdout, stderr) = (Pipe(), Pipe())
         p.standardOutput = stdout
         p.standardError = stderr
         try p.run()
-        func pushing() -> Bool { ((try? fm.contentsOfDirectory(atPath: tmp)) ?? []).contains { $0.hasPrefix("relctl-push.") } }
         let deadline = Date().addingTimeInterval(20)
-        while !pushing() && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertTrue(pushing(), "curl's folder, while the push waits")
+        while server.requests("apns").isEmpty && p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         Thread.sleep(forTimeInterval: 0.3)
         kill(p.processIdentifier, SIGINT)
         let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -146,21 +152,26 @@ final class PushTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .uncaughtSignal, said)
         XCTAssertEqual(p.terminationStatus, SIGINT)
-        XCTAssertTrue(said.contains("stopped (SIGINT) after its files: the new release is in place; no push was sent to shop, owed to the next deploy --push to it"), said)
+        XCTAssertEqual([fcm("blog"), fcm("shop")], [1, 1], "both FCM pushes went before the signal")
+        XCTAssertTrue(said.contains("stopped (SIGINT) after its files: the new release is in place; the push to shop (sent to some of its services) was not sent in full, owed to the next deploy --push to it"), said)
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no curl folder or path list left")
-        // What changed is listed, for the CDN, and the record is finished: it owes the push, and no deletion.
+        // What changed is listed, for the CDN, and the record is finished: blog's push is recorded, shop's owed.
         let changed = try String(contentsOfFile: list, encoding: .utf8)
-        XCTAssertTrue(changed.contains("shop/control.json\n") && changed.contains("index.json\n"), changed)
+        XCTAssertTrue(changed.contains("shop/control.json\n") && changed.contains("blog/control.json\n") && changed.contains("index.json\n"), changed)
         XCTAssertEqual(printed, changed)
         XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
         let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: remote + "/relctl-releases.json"))) as? [String: Any])
-        XCTAssertNil((record["seen"] as? [String: Any])?["shop"], "the push is owed: \(record)")
-        // The next deploy --push sends it.
+        let seen = record["seen"] as? [String: Any] ?? [:]
+        XCTAssertNotNil(seen["blog"], "blog's push is recorded: \(record)")
+        XCTAssertNil(seen["shop"], "shop's push is owed: \(record)")
+        // The next deploy --push sends shop's again, and not blog's.
         try server.write("mode", "")
-        let before = server.requests("apns").filter { $0["status"] as? Int == 200 }.count
-        let again = h.ok("deploy \(out) \(remote) --push \(server.apns)")
+        let apns = server.requests("apns").filter { $0["status"] as? Int == 200 }.count
+        let again = h.run(["deploy", out, remote] + push)
+        XCTAssertEqual(again.status, 0, again.err)
         XCTAssertFalse(again.err.contains("no push"), again.err)
-        XCTAssertGreaterThan(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, before)
+        XCTAssertEqual([fcm("blog"), fcm("shop")], [1, 2], again.err)
+        XCTAssertGreaterThan(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, apns)
     }
 
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {

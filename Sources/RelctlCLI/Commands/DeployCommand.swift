@@ -161,7 +161,13 @@ enum DeployCommand {
         // with it (StopSignals passes the signal on); after the steps, the record and the changed
         // list are still written, and then it says where it stopped and ends by the signal.
         if !inv.dryRun { StopSignals.install() }
-        defer { if !inv.dryRun { StopSignals.restore() } }
+        defer {
+            if !inv.dryRun {
+                // One that came after the last look still ends relctl by it.
+                if StopSignals.pending != 0 { StopSignals.endByIt(StopSignals.pending) }
+                StopSignals.restore()
+            }
+        }
         if !inv.dryRun {
             // The record goes just before index.json, which readers go by: it names the new release
             // and the deletions it owes, which only this record names once index.json is replaced.
@@ -234,8 +240,8 @@ enum DeployCommand {
         var seenMoves: [String: String?] = [:]
         // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
         var unreached: [(project: String, why: String)] = []
-        // Projects whose push a stop signal kept from being sent: owed to the next deploy --push.
-        var unsent: [String] = []
+        // Projects whose push a stop signal kept from being sent (or sent to some services only): owed to the next deploy --push.
+        var unsent: [String] = [], partly: Set<String> = []
         var recordFinished = true
         if let push {
             // Worked out while DIR is still held (a signed file's revision is read from it); then publishes may go on.
@@ -270,12 +276,17 @@ enum DeployCommand {
                 // Cut short by the signal (curl got it too): this push and the rest are owed.
                 if StopSignals.pending != 0 {
                     unsent = (outcome.sent ? [] : [hint.project]) + owed[(i + 1)...].map(\.0.project)
+                    if !outcome.sent && outcome.report.reachedAny { partly.insert(hint.project) }
                     break
                 }
             }
             // Projects gone from the database are forgotten.
             for slug in record.seen.keys where seen[slug] == nil { seenMoves[slug] = .some(nil) }
         }
+        // A stop during the pushes is taken now, its flag cleared: the record and the changed list are
+        // still written (Spawn stops at once what it starts while a stop is pending); a second stop cuts them short.
+        let stoppedBy = StopSignals.take()
+        if stoppedBy != 0 { StopSignals.endByIt(stoppedBy) }
         if !inv.dryRun, !pending.deleting.isEmpty || !seenMoves.isEmpty {
             // Made: the record no longer owes the deletions (left, the next deploy would only find them gone),
             // and says what users saw at the pushes sent. Once DIR was let go, another deploy may have
@@ -318,10 +329,11 @@ enum DeployCommand {
         }
         // The lock is held to the end (without --push): a publish waits until the upload is done.
         withExtendedLifetime(lock) {}
-        if StopSignals.pending != 0 {
-            let sig = StopSignals.pending
+        if stoppedBy != 0 || StopSignals.pending != 0 {
+            let sig = stoppedBy != 0 ? stoppedBy : StopSignals.pending
             StopSignals.endByIt(sig)
-            let owedWords = unsent.isEmpty ? "" : "; no push was sent to \(Suggest.few(unsent)), owed to the next deploy --push to it"
+            let named = unsent.map { partly.contains($0) ? "\($0) (sent to some of its services)" : $0 }
+            let owedWords = unsent.isEmpty ? "" : "; the push\(unsent.count == 1 ? "" : "es") to \(Suggest.few(named)) \(unsent.count == 1 ? "was" : "were") not sent in full, owed to the next deploy --push to it"
             throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) after its files: the new release is in place"
                                       + (recordFinished ? "" : ", and its record is finished by the next deploy to it") + owedWords,
                                       hint: unsent.isEmpty && recordFinished ? "nothing is left to do" : "run the same deploy again: it finishes what is left")

@@ -53,7 +53,7 @@ enum ExportCommand {
                 try render(piece: .max) { document = $0 }
                 return (projects.map(\.slug), document)
             }
-            try FileSystem.writeFile(output) { put in try render(piece: 1 << 20) { try put($0[...]) } }
+            try FileSystem.writeFile(output, removingAbandoned: true) { put in try render(piece: 1 << 20) { try put($0[...]) } }
             return (projects.map(\.slug), [])
         }
         if let output {

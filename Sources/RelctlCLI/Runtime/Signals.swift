@@ -76,6 +76,9 @@ public enum StopSignals {
 
     static var pending: Int32 { received.load(ordering: .sequentiallyConsistent) }
 
+    /// The stop signal that came, if any, and the flag cleared: what follows runs as if none had, until another comes.
+    static func take() -> Int32 { received.exchange(0, ordering: .sequentiallyConsistent) }
+
     /// A command stopped by a signal, which says where it stopped, marks the
     /// process to end by that signal once its message is out: a shell script
     /// running it stops too, as bash goes on after a child that exits normally.

@@ -260,7 +260,7 @@ public enum TreeFiles {
     }
 
     /// Removes the temporaries of `name` in `dir` that a writer killed
-    /// before its rename left (`FileSystem.writeFile`: an export of a fleet
+    /// before its rename left (`FileSystem.writeFile` of an export: a fleet's
     /// is hundreds of megabytes): regular files of exactly that pattern,
     /// locked by no writer (`NewFile.holdLock`) and untouched for a minute,
     /// so one another export is making, or has just closed, is left.
@@ -281,7 +281,8 @@ public enum TreeFiles {
             #else
             let touched = fstat(fd, &st) == 0 ? st.st_mtim.tv_sec : now
             #endif
-            guard st.st_mode & S_IFMT == S_IFREG, now - touched > 60, flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // Shared: it conflicts with the writer's lock as well, and NFS takes it on a descriptor open for reading.
+            guard st.st_mode & S_IFMT == S_IFREG, now - touched > 60, flock(fd, LOCK_SH | LOCK_NB) == 0 else { continue }
             // Still the file looked at, not one renamed to that name since.
             var named = stat()
             if lstat(path, &named) == 0, named.st_dev == st.st_dev, named.st_ino == st.st_ino { unlink(path) }
