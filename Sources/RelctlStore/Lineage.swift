@@ -65,22 +65,21 @@ public enum Lineage {
         /// The file's histories with its windows' parts named also by the ids
         /// they have here (`ConfigApplied.renumbered`): a window whose id is
         /// another's here continues the file's history of it under its own
-        /// id. The history stays under the file's id too: a remote's record
-        /// made from the file's database names it so, and a deploy from here
-        /// holds that change. Two histories meeting under one id are joined;
-        /// an edit in the file is the window's here.
+        /// id. The history stays under the file's id too, as a name only: a
+        /// remote's record made from the file's database names it so, and a
+        /// deploy from here holds that change. The file's history or edit of
+        /// another window under an id a window here now has is not this one's.
         func renumbering(_ windows: [Int64: Int64]) -> Adopting {
             guard !windows.isEmpty else { return self }
             func here(_ part: String) -> String? {
                 guard part.hasPrefix("window/"), let id = Int64(part.dropFirst(7)), let here = windows[id] else { return nil }
                 return "window/\(here)"
             }
+            let taken = Set(windows.values.map { "window/\($0)" })
             var out = self
-            for (part, chain) in chains {
-                guard let name = here(part) else { continue }
-                out.chains[name] = out.chains[name].map { Lineage.joined(nil, $0, chain) } ?? chain
-            }
-            out.edited = Set(edited.map { here($0) ?? $0 })
+            for part in chains.keys where taken.contains(part) && here(part) == nil { out.chains[part] = nil }
+            for (part, chain) in chains { if let name = here(part) { out.chains[name] = chain } }
+            out.edited = Set(edited.compactMap { part in here(part) ?? (taken.contains(part) ? nil : part) })
             return out
         }
     }

@@ -163,9 +163,9 @@ enum DeployCommand {
         if !inv.dryRun { StopSignals.install() }
         defer {
             if !inv.dryRun {
-                // One that came after the last look still ends relctl by it.
-                if StopSignals.pending != 0 { StopSignals.endByIt(StopSignals.pending) }
+                // One that came after the last look still ends relctl by it (once restored, one ends it at once).
                 StopSignals.restore()
+                if StopSignals.pending != 0 { StopSignals.endByIt(StopSignals.pending) }
             }
         }
         if !inv.dryRun {
@@ -241,7 +241,7 @@ enum DeployCommand {
         // Projects whose users see something new that no service given reaches: owed to a later deploy --push.
         var unreached: [(project: String, why: String)] = []
         // Projects whose push a stop signal kept from being sent (or sent to some services only): owed to the next deploy --push.
-        var unsent: [String] = [], partly: Set<String> = []
+        var unsent: [String] = []
         var recordFinished = true
         if let push {
             // Worked out while DIR is still held (a signed file's revision is read from it); then publishes may go on.
@@ -276,7 +276,6 @@ enum DeployCommand {
                 // Cut short by the signal (curl got it too): this push and the rest are owed.
                 if StopSignals.pending != 0 {
                     unsent = (outcome.sent ? [] : [hint.project]) + owed[(i + 1)...].map(\.0.project)
-                    if !outcome.sent && outcome.report.reachedAny { partly.insert(hint.project) }
                     break
                 }
             }
@@ -286,7 +285,10 @@ enum DeployCommand {
         // A stop during the pushes is taken now, its flag cleared: the record and the changed list are
         // still written (Spawn stops at once what it starts while a stop is pending); a second stop cuts them short.
         let stoppedBy = StopSignals.take()
-        if stoppedBy != 0 { StopSignals.endByIt(stoppedBy) }
+        if stoppedBy != 0 {
+            StopSignals.endByIt(stoppedBy)
+            inv.info("stopping (\(StopSignals.name(stoppedBy))): the changed paths and the remote's record are still written; a second \(StopSignals.name(stoppedBy)) leaves the record to the next deploy")
+        }
         if !inv.dryRun, !pending.deleting.isEmpty || !seenMoves.isEmpty {
             // Made: the record no longer owes the deletions (left, the next deploy would only find them gone),
             // and says what users saw at the pushes sent. Once DIR was let go, another deploy may have
@@ -332,11 +334,14 @@ enum DeployCommand {
         if stoppedBy != 0 || StopSignals.pending != 0 {
             let sig = stoppedBy != 0 ? stoppedBy : StopSignals.pending
             StopSignals.endByIt(sig)
-            let named = unsent.map { partly.contains($0) ? "\($0) (sent to some of its services)" : $0 }
-            let owedWords = unsent.isEmpty ? "" : "; the push\(unsent.count == 1 ? "" : "es") to \(Suggest.few(named)) \(unsent.count == 1 ? "was" : "were") not sent in full, owed to the next deploy --push to it"
+            // With those that failed before the signal (said above with the others).
+            let failed = pushed.filter { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }.map(\.hint.project)
+            let owed = failed + unsent.filter { !failed.contains($0) }
+            let named = owed.map { p in pushed.first { $0.hint.project == p }?.report.reachedAny == true ? "\(p) (sent to some of its services)" : p }
+            let owedWords = owed.isEmpty ? "" : "; the push\(owed.count == 1 ? "" : "es") to \(Suggest.few(named)) \(owed.count == 1 ? "was" : "were") not sent in full, owed to the next deploy --push to it"
             throw RelctlError.failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) after its files: the new release is in place"
                                       + (recordFinished ? "" : ", and its record is finished by the next deploy to it") + owedWords,
-                                      hint: unsent.isEmpty && recordFinished ? "nothing is left to do" : "run the same deploy again: it finishes what is left")
+                                      hint: owed.isEmpty && unreached.isEmpty && recordFinished ? "nothing is left to do" : "run the same deploy again: it finishes what is left")
         }
         if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
             throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not " + (failed.report.reachedAny ? "sent to all: " : "sent: ") + (failed.report.failures.first ?? "no service took it"),

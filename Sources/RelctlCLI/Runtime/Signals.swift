@@ -82,7 +82,10 @@ public enum StopSignals {
     /// A command stopped by a signal, which says where it stopped, marks the
     /// process to end by that signal once its message is out: a shell script
     /// running it stops too, as bash goes on after a child that exits normally.
-    static func endByIt(_ sig: Int32) { ending.store(sig, ordering: .sequentiallyConsistent) }
+    static func endByIt(_ sig: Int32) {
+        // The first: the one the message names (a second, SIGTERM after SIGINT, must not change how it ends).
+        _ = ending.compareExchange(expected: 0, desired: sig, ordering: .sequentiallyConsistent)
+    }
 
     /// Ends the process: by the signal a command stopped for (`endByIt`), else with `status`.
     public static func end(_ status: Int32) -> Never {
