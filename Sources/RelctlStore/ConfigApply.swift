@@ -10,7 +10,7 @@ public struct ConfigApplied: Sendable {
     /// Windows on now that the file does not list, left on.
     public var keptWindows: [Int64]
     /// The file's window ids that are another's here, by the id the window
-    /// was made or matched as: its history is that part's (`Lineage.Adopting.renumbering`).
+    /// was made or matched as: its history goes on under that id too (`Lineage.Adopting.renumbering`).
     public var renumbered: [Int64: Int64] = [:]
 }
 

@@ -136,7 +136,7 @@ public enum TreeFiles {
             }
         }
 
-        /// Marks it as being written (`abandonedTemporaries` passes it over): a
+        /// Marks it as being written (`removeAbandonedTemporaries` passes it over): a
         /// lock the kernel lets go of when the writer ends, however it ends.
         package func holdLock() { _ = flock(fd, LOCK_EX | LOCK_NB) }
 
