@@ -335,7 +335,7 @@ enum DeployCommand {
             let sig = stoppedBy != 0 ? stoppedBy : StopSignals.pending
             StopSignals.endByIt(sig)
             // With those that failed before the signal (said above with the others).
-            let failed = pushed.filter { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }.map(\.hint.project)
+            let failed = pushed.filter(\.failed).map(\.hint.project)
             let owed = failed + unsent.filter { !failed.contains($0) }
             let named = owed.map { p in pushed.first { $0.hint.project == p }?.report.reachedAny == true ? "\(p) (sent to some of its services)" : p }
             let owedWords = owed.isEmpty ? "" : "; the push\(owed.count == 1 ? "" : "es") to \(Suggest.few(named)) \(owed.count == 1 ? "was" : "were") not sent in full, owed to the next deploy --push to it"
@@ -343,7 +343,7 @@ enum DeployCommand {
                                       + (recordFinished ? "" : ", and its record is finished by the next deploy to it") + owedWords,
                                       hint: owed.isEmpty && unreached.isEmpty && recordFinished ? "nothing is left to do" : "run the same deploy again: it finishes what is left")
         }
-        if let failed = pushed.first(where: { !$0.dryRun && $0.heldBack == nil && !$0.report.delivered }) {
+        if let failed = pushed.first(where: \.failed) {
             throw RelctlError.failure("the files are live on \(remote), but the push to \(failed.hint.project) was not " + (failed.report.reachedAny ? "sent to all: " : "sent: ") + (failed.report.failures.first ?? "no service took it"),
                                       hint: "apps fetch the files at their next poll; to tell them now, fix the cause and run the same deploy again: it sends the push it owes")
         }

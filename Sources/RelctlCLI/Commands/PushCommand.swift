@@ -46,6 +46,8 @@ enum PushCommand {
         var dryRun = false
 
         var sent: Bool { heldBack == nil && report.delivered }
+        /// Tried and not delivered to every service: owed to the next push.
+        var failed: Bool { !dryRun && heldBack == nil && !report.delivered }
 
         var json: JSON {
             .fields([("project", .string(hint.project)), ("revision", .int(hint.revision)), ("sha256", .optional(hint.sha256)),
