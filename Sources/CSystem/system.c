@@ -3,10 +3,21 @@
 #endif
 #include "relctl_system.h"
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+
+int relctl_mkstemp_cloexec(char *template) {
+#ifdef __linux__
+    return mkostemp(template, O_CLOEXEC);
+#else
+    int fd = mkstemp(template);
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#endif
+}
 
 int relctl_pipe_cloexec(int fds[2]) {
 #ifdef __linux__

@@ -91,7 +91,7 @@ public final class SigningKey: @unchecked Sendable {
         guard length > 0, let pointer else { throw PublishError("libcrypto could not write the key") }
         let pem = [UInt8](UnsafeRawBufferPointer(start: pointer, count: length))
         // O_EXCL: made here or not at all (another process's file is never taken over), 0600 from the start.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw PublishError("cannot write \(path): \(String(cString: strerror(errno)))",
                                hint: "check the folder exists and is writable")

@@ -47,6 +47,17 @@ final class HardeningRoundTwoTests: XCTestCase {
         ["TZ": "UTC", "PATH": bin + ":/usr/local/bin:/usr/bin:/bin", "HOME": h.dir, "RCLONE_CONFIG": "/dev/null", "TMPDIR": h.dir]
     }
 
+    /// Whether process `pid` has ended within five seconds: gone, or a zombie nobody has reaped yet.
+    func ended(_ pid: pid_t) -> Bool {
+        for _ in 0..<50 {
+            guard let stat = fm.contents(atPath: "/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+                  close + 2 < stat.count else { return true }
+            if stat[close + 2] == UInt8(ascii: "Z") { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     func wrapper(_ path: String, _ body: String) throws {
         try ("#!/bin/sh\n" + body + "\nexec /usr/bin/rclone \"$@\"\n").write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertEqual(chmod(path, 0o755), 0)
@@ -102,6 +113,24 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertEqual(fileTree(remote), fileTree(out))
     }
 
+    // rclone got the files that capture another program's output twice: as its
+    // stdout and stderr, and again under the numbers relctl opened them by.
+    func testRcloneHoldsOnlyItsOwnOutput() throws {
+        let h = PublishTests.scenario()
+        let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin", seen = h.dir + "/seen"
+        for d in [remote, bin] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        let env = deployEnv(h, bin: bin)
+        // Listed by find into a file of its own: a redirection in the wrapper would keep a copy of its stdout.
+        try fm.createDirectory(atPath: seen, withIntermediateDirectories: true)
+        try wrapper(bin + "/rclone", "find /proc/$$/fd/ -mindepth 1 -fprintf \(seen)/$$ '%f %l\\n'")
+        XCTAssertEqual(try Proc.run(Package.binary, ["--db", h.db, "publish", out], env: env).status, 0)
+        XCTAssertEqual(try Proc.run(Package.binary, ["--db", h.db, "deploy", out, remote], env: env).status, 0)
+        let lines = try fm.contentsOfDirectory(atPath: seen).flatMap { String(decoding: fm.contents(atPath: seen + "/" + $0) ?? Data(), as: UTF8.self).split(separator: "\n") }
+        let captures = lines.filter { $0.contains("/relctl-spawn.") }
+        XCTAssertFalse(captures.isEmpty, "the wrapper ran")
+        XCTAssertEqual(captures.filter { !$0.hasPrefix("1 ") && !$0.hasPrefix("2 ") }, [], "only as its stdout and stderr")
+    }
+
     // Ctrl-C during a deploy ended relctl at once: the path list of the step it
     // was in stayed in TMPDIR for ever, and nothing said what the remote held.
     // It now stops the step (the signal is passed on to rclone, whoever was
@@ -141,6 +170,17 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "not after the step would have ended")
         stopped(during, SIGTERM, "stopped (SIGTERM) while uploading")
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no path list left")
+        // A wrapper that does not `exec` (the shell waits for what it started): the signal reached the
+        // shell alone, which ended, and the upload it started went on after relctl said it had stopped.
+        let upload = h.dir + "/upload.pid"
+        try wrapper(bin + "/rclone", """
+            [ "$1" = copy ] && sh -c 'echo $$ > \(upload); kill -TERM '$PPID'; exec sleep 30'
+            """)
+        let wrapped = Date()
+        stopped(try relctl(["deploy", out, remote]), SIGTERM, "stopped (SIGTERM) while uploading")
+        XCTAssertLessThan(Date().timeIntervalSince(wrapped), 20, "not after the upload would have ended")
+        let uploading = try XCTUnwrap(pid_t(String(decoding: fm.contents(atPath: upload) ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertTrue(ended(uploading), "what the wrapper started was told to stop too")
         // The next deploy finishes: the remote is the tree.
         try wrapper(bin + "/rclone", "")
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)

@@ -10,4 +10,8 @@ int relctl_become_subreaper(void);
 // one, which Swift cannot see without _GNU_SOURCE); 0 on success.
 int relctl_pipe_cloexec(int fds[2]);
 
+// mkstemp's file, close-on-exec from the start (mkostemp where there is one):
+// a program started meanwhile on another thread does not get it.
+int relctl_mkstemp_cloexec(char *template);
+
 #endif

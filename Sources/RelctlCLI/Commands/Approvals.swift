@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystem
 import RelctlCore
 import RelctlPublish
 import RelctlStore
@@ -87,7 +88,7 @@ enum Approvals {
     /// Runs `body` with the path of a temporary file holding the message of `token`.
     static func withMessage<T>(_ inv: Invocation, _ token: String, _ body: (String) throws -> T) throws -> T {
         var template = Array((Spawn.temporaryFolder(inv.context.env) + "/relctl-approve.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { relctl_mkstemp_cloexec($0.baseAddress!) }
         guard fd >= 0 else { throw RelctlError.failure("cannot make a temporary file: \(String(cString: strerror(errno)))", hint: "check TMPDIR") }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { close(fd); unlink(path) }

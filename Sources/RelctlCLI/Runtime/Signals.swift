@@ -16,8 +16,10 @@ public enum StopSignals {
     private static let installed = Atomic<Bool>(false)
     /// The signals relctl was started ignoring (a job a script put in the background): they stay ignored.
     private static let ignored = Atomic<Int32>(0)
-    /// The program a command waits for (Spawn.capture): a signal taken as a flag is passed on to it,
-    /// so that a step of rclone or curl ends now, not when it would have, whoever was signalled.
+    /// The program a command waits for (Spawn.capture), as kill(2) names it: its process group (a
+    /// negative id), in which it runs while signals are taken. A signal taken as a flag is passed on
+    /// to it, so that a step of rclone or curl, and whatever a wrapper of it started, ends now, not
+    /// when it would have, whoever was signalled.
     static let child = Atomic<Int32>(0)
     /// The signal a command stopped for and said so: the process ends by it (`end`).
     private static let ending = Atomic<Int32>(0)
@@ -38,7 +40,7 @@ public enum StopSignals {
             signal(sig) { s in
                 StopSignals.received.store(s, ordering: .sequentiallyConsistent)
                 let c = StopSignals.child.load(ordering: .sequentiallyConsistent)
-                if c > 0 { kill(c, s) }
+                if c != 0 { kill(c, s) }
             }
         }
         ignored.store(ignoring, ordering: .relaxed)

@@ -153,7 +153,8 @@ extension Spawn {
     static func capture(_ path: String, _ arguments: [String], env: [String: String], stdin: String = "/dev/null", limit: Int? = nil) -> Captured? {
         func temporary() -> Int32 {
             var template = Array((temporaryFolder(env) + "/relctl-spawn.XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            // Close-on-exec: the program gets it as its fd 1 or 2 (dup2), not again under this number.
+            let fd = template.withUnsafeMutableBufferPointer { relctl_mkstemp_cloexec($0.baseAddress!) }
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
             return fd
         }
@@ -178,13 +179,28 @@ extension Spawn {
         let envp: [String] = env.map { "\($0.key)=\($0.value)" }.sorted()
         var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        // Where stop signals are taken as a flag and passed on (StopSignals), the program runs in a
+        // process group of its own, which is what they are passed to: a wrapper that does not `exec`
+        // (a shell script around rclone) stops with what it started, not leaving it uploading after
+        // relctl said it stopped. Elsewhere it stays in relctl's group, where a terminal's Ctrl-C
+        // reaches it with relctl, and where it can still ask the terminal (ssh-keygen's passphrase).
+        let grouped = StopSignals.isTaken
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if grouped {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, &cArgs, &cEnv) == 0
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
+        // Its group's id is its pid: kill(2) takes a group as the negative id.
+        let target = grouped ? -pid : pid
         // A stop signal taken as a flag meanwhile reaches it too (StopSignals), one that came just before as well.
-        StopSignals.child.store(pid, ordering: .sequentiallyConsistent)
-        if StopSignals.isTaken && StopSignals.pending != 0 { kill(pid, StopSignals.pending) }
+        StopSignals.child.store(target, ordering: .sequentiallyConsistent)
+        if grouped && StopSignals.pending != 0 { kill(target, StopSignals.pending) }
         var piped: [UInt8] = []
         if let limit {
             // The write end is the child's alone now: the read sees its end of file.
@@ -194,10 +210,10 @@ extension Spawn {
                 let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 // A read that fails must not leave the program blocked on a full pipe while it is waited for.
-                if n < 0 { kill(pid, SIGKILL); break }
+                if n < 0 { kill(target, SIGKILL); break }
                 if n == 0 { break }
                 piped += buffer[0..<n]
-                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(pid, SIGKILL); break }
+                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(target, SIGKILL); break }
             }
         }
         var status: Int32 = 0
