@@ -9,9 +9,16 @@ import SQLite
 /// project's settings, a platform with its floors, a version with its
 /// notes and pin, a window with its copy, a kind's messages in a locale) has
 /// a history: the revisions of the last changes that made it what it is,
-/// newest first (`chainLength` of them). A change takes the database's
-/// highest revision plus one (a Lamport clock), so a change made after
-/// another counts above it. A configuration file carries each part's
+/// newest first (`chainLength` of them). A change counts one above the
+/// database's highest revision (a Lamport clock), so a change made after
+/// another counts above it. A count alone is not the change: two copies of a
+/// database that each edit a platform from the same state would give the
+/// two edits one number, and each would take the other's release for one it
+/// holds. So a revision is the count with a digest of what the part holds
+/// after the change in its low bits (`next`): two edits to different
+/// content are two revisions, and the same content reached the same way
+/// (CI applying one file to two databases alike) is one.
+/// A configuration file carries each part's
 /// history (`lineage`), and `apply` takes it: a database built afresh from
 /// the file holds what the one it was exported from held. A part removed
 /// keeps its history, the removal first. A database holds the change a
@@ -31,6 +38,25 @@ public enum Lineage {
 
     /// Far below Int64's end: a file's revision is checked against it before it is counted on.
     public static let maximum: Int64 = 1 << 50
+
+    /// A revision's low bits: the digest of the part's content after its change. The count
+    /// above them goes to 2^26 - 1 in a database, and to 2^24 in a file (ConfigRead's bound):
+    /// 16 million changes; two changes to different content at one count are one revision by
+    /// a chance of one in 2^24.
+    static let digestBits = 24
+
+    /// The revision after `clock` (a database's highest, or a file's) of a part whose content is
+    /// now `digest` (ConfigFormat.digests, `absent` for a part removed); nil past `maximum`. The
+    /// revisions from before the digests (1, 2, 3, ...) count below every one after them.
+    static func next(after clock: Int64, content digest: String) -> Int64? {
+        let count = (clock >> digestBits) + 1
+        guard clock >= 0, count < maximum >> digestBits else { return nil }
+        var salt = ConfigFormat.Digest()
+        salt.add(digest)
+        return count << digestBits | Int64(salt.h & (1 << digestBits - 1))
+    }
+
+    static let exhausted = StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup")
 
     /// A part as people name it: "settings", "ios", "ios 2.0", "window #4", "messages optional tr".
     public static func describe(_ part: String) -> String {
@@ -132,23 +158,30 @@ public enum Lineage {
     /// change merged from elsewhere; otherwise (the file older, or edited
     /// apart from it) the change is one of this database's own, on top of both.
     /// `rows`: the change's rows as recorded (`Store.rowChanges`), already read.
-    static func stamp(_ db: Connection, rows: [RowChange], adopting: Adopting?) throws {
+    static func stamp(_ store: Store, rows: [RowChange], adopting: Adopting?) throws {
+        let db = store.db
         let parts = try touched(rows, db)
         guard !parts.isEmpty else { return }
         var clock = try self.clock(db)
         if let a = adopting { clock = max(clock, a.chains.values.compactMap(\.first).max() ?? 0) }
-        guard clock < maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
+        guard next(after: clock, content: ConfigFormat.absent) != nil else { throw exhausted }
         let held = try chains(db, parts)
         var stamped: [(project: String, part: String, chain: [Int64])] = []
         stamped.reserveCapacity(parts.count)
+        var own: [(project: String, part: String)] = []
         for (project, part) in parts {
             let ours = held[project]?[part] ?? []
             if let a = adopting, a.slug == project, !a.edited.contains(part), let theirs = a.chains[part], let head = theirs.first,
                head > (ours.first ?? 0), ours.first.map(theirs.contains) ?? true {
                 stamped.append((project, part, theirs))
             } else {
-                stamped.append((project, part, joined(clock + 1, ours, adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? [])))
+                own.append((project, part))
             }
+        }
+        let contents = try store.partDigests(own)
+        for (project, part) in own {
+            let revision = next(after: clock, content: contents[project]?[part] ?? ConfigFormat.absent)!
+            stamped.append((project, part, joined(revision, held[project]?[part] ?? [], adopting.flatMap { $0.slug == project ? $0.chains[part] : nil } ?? [])))
         }
         try set(db, stamped)
     }
@@ -347,7 +380,6 @@ extension Session {
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         try db.write {
             var clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
-            guard clock < Lineage.maximum else { throw StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup") }
             let known = try store.lineage(project: slug)[slug] ?? [:]
             for (part, theirs) in chains where !edited.contains(part) {
                 let ours = known[part] ?? []
@@ -366,9 +398,81 @@ extension Session {
                     if merged != ours { try Lineage.set(db, slug, part, merged) }
                     continue
                 }
-                clock += 1
+                guard let revision = Lineage.next(after: clock, content: try store.partDigests([(slug, part)])[slug]?[part] ?? ConfigFormat.absent) else {
+                    throw Lineage.exhausted
+                }
+                clock = revision
                 try Lineage.set(db, slug, part, Lineage.joined(clock, ours, theirs))
             }
         }
+    }
+}
+
+extension Store {
+    /// What each part holds now, as a configuration file's digest of it
+    /// (ConfigFormat.digests; no entry for a part that is gone, or a window
+    /// cancelled, which no file lists): what a new revision of it is told
+    /// apart by (Lineage.next). Only the rows of those parts are read.
+    func partDigests(_ parts: [(project: String, part: String)]) throws -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        var byProject: [String: [String]] = [:], order: [String] = []
+        for (project, part) in parts {
+            if byProject[project] == nil { order.append(project) }
+            byProject[project, default: []].append(part)
+        }
+        for slug in order {
+            // Each kind of row read once, when a part needs it: a version added reads that version alone.
+            var project: ProjectRecord?? = nil, platforms: [String: PlatformRecord]? = nil
+            var windows: [Int64: MaintenanceWindow]? = nil, messages: [String: [String: [String: String]]]? = nil
+            func record() throws -> ProjectRecord? {
+                if project == nil { project = .some(try self.project(slug: slug)) }
+                return project!
+            }
+            func platform(_ name: String) throws -> PlatformRecord? {
+                if platforms == nil { platforms = try record().map { p in Dictionary(try self.platforms(project: p.id).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } ?? [:] }
+                return platforms![name]
+            }
+            var found: [String: String] = [:]
+            var versions: [String: [String]] = [:]
+            for part in byProject[slug]! {
+                if part.isEmpty {
+                    if let p = try record() { found[part] = ConfigFormat.digest(settings: p) }
+                } else if part.hasPrefix("window/") {
+                    if windows == nil { windows = try record().map { p in Dictionary(try maintenanceWindows(project: p.id).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }) } ?? [:] }
+                    if let id = Int64(part.dropFirst(7)), let w = windows![id], !w.isCancelled { found[part] = ConfigFormat.digest(window: w) }
+                } else if part.hasPrefix("messages/") {
+                    if messages == nil { messages = try record().map { try messageOverrides(project: $0.id) } ?? [:] }
+                    let names = part.split(separator: "/", maxSplits: 2).map(String.init)
+                    if names.count == 3, let fields = messages![names[1]]?[names[2]] { found[part] = ConfigFormat.digest(messages: fields) }
+                } else if let slash = part.firstIndex(of: "/") {
+                    versions[String(part[..<slash]), default: []].append(String(part[part.index(after: slash)...]))
+                } else if let p = try platform(part) {
+                    found[part] = ConfigFormat.digest(platform: p)
+                }
+            }
+            for (name, texts) in versions {
+                var rows: [VersionRecord] = []
+                if texts.count > 8 {
+                    // Many (an apply's): the platform's versions with every note, in one read.
+                    guard let p = try platform(name) else { continue }
+                    let wanted = Set(texts)
+                    rows = try self.versions(platform: p.id).filter { wanted.contains($0.version.text) }
+                } else {
+                    for text in texts {
+                        guard let row = try db.query("""
+                            SELECT \(Store.versionColumns.split(separator: ",").map { "v." + $0.trimmingSpaces() }.joined(separator: ", "))
+                            FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id
+                            WHERE p.slug = ? AND f.name = ? AND v.version = ?
+                            """, [.text(slug), .text(name), .text(text)]).first else { continue }
+                        var v = try versionRecord(row)
+                        v.notes = try notes(version: v.id)
+                        rows.append(v)
+                    }
+                }
+                for v in rows { found["\(name)/\(v.version.text)"] = ConfigFormat.digest(version: v) }
+            }
+            out[slug] = found
+        }
+        return out
     }
 }

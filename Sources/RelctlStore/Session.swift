@@ -93,7 +93,7 @@ public final class Session {
                 guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
                 made = try store.rowChanges(of: id)
                 try guardStores(made, audit: id, now: now)
-                try Lineage.stamp(db, rows: made, adopting: adopting())
+                try Lineage.stamp(store, rows: made, adopting: adopting())
                 for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
                 return id
             }

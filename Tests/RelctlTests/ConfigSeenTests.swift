@@ -139,6 +139,9 @@ final class ConfigSeenTests: XCTestCase {
     /// same histories as one that reads them all: a project whose section
     /// brings a history the database lacks, or a part the section edited,
     /// has it written either way.
+    /// A revision past every one these tests make (a change counted far ahead elsewhere).
+    static let later: Int64 = 1 << 40
+
     func testAnApplyWithNotesWritesWhatOneWithoutWrites() throws {
         let h = Harness()
         let path = fleet(h)
@@ -148,7 +151,7 @@ final class ConfigSeenTests: XCTestCase {
         let blog = try XCTUnwrap(text.range(of: "\"blog\": {"))
         let lineage = try XCTUnwrap(text.range(of: "\"lineage\": {", range: blog.upperBound..<text.endIndex))
         let chain = try XCTUnwrap(text.range(of: "\"ios/3.0\": [[", range: lineage.upperBound..<text.endIndex))
-        text.replaceSubrange(chain, with: "\"ios/3.0\": [[900,")
+        text.replaceSubrange(chain, with: "\"ios/3.0\": [[\(Self.later),")
         let histories = try XCTUnwrap(text.range(of: "\"lineage\": {", range: try XCTUnwrap(text.range(of: "\"blog\": {")).upperBound..<text.endIndex))
         let platform = try XCTUnwrap(text.range(of: #"\n *"ios": \[\[[0-9,]+\],"[0-9a-f]+"\],"#, options: .regularExpression, range: histories.upperBound..<text.endIndex))
         text.removeSubrange(platform)
@@ -165,7 +168,7 @@ final class ConfigSeenTests: XCTestCase {
         let known = try Store(path: h.db, mode: .read, user: "tester").configSeen(now: h.now)
         let cut = try Self.read(Array(try Data(contentsOf: URL(fileURLWithPath: edited))), known: known.mapValues(\.digest))
         XCTAssertEqual(cut.unread, ["blog"])
-        XCTAssertEqual(try XCTUnwrap(known["blog"]).lineage["ios/3.0"]?.first, 900, "the note keeps the section's histories")
+        XCTAssertEqual(try XCTUnwrap(known["blog"]).lineage["ios/3.0"]?.first, Self.later, "the note keeps the section's histories")
         XCTAssertTrue(try XCTUnwrap(known["blog"]).edited.contains("ios"), "and the parts it counts as edited")
         for db in [h.db, copy] {
             let r = h.run(["apply", edited, "--yes"], database: db)
@@ -181,7 +184,7 @@ final class ConfigSeenTests: XCTestCase {
         }
         let (warm, cold) = (try dump(h.db), try dump(copy))
         XCTAssertEqual(warm, cold)
-        XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios/3.0|900|") }, "blog's 3.0 took the file's later history")
+        XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios/3.0|\(Self.later)|") }, "blog's 3.0 took the file's later history")
         XCTAssertTrue(warm.contains { $0.hasPrefix("blog|ios|") }, "blog's ios, edited in the file, has a revision of its own")
     }
 

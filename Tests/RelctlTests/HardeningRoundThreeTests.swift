@@ -527,6 +527,36 @@ extension HardeningRoundThreeTests {
         XCTAssertEqual(t.run(colleague, "deploy \(h.dir)/colleague \(remote) --allow-older").status, 0)
     }
 
+    // Two copies of one database that each edited the same platform gave both edits
+    // one revision (the count of changes alone), so the copy that had not made the
+    // live release's change replaced it: a floor on the remote was taken back.
+    func testCopiesThatEachEditAPlatformDoNotReplaceEachOthersRelease() throws {
+        let t = try Team(), h = t.h, remote = t.remote
+        let base = h.dir + "/base.db"
+        for line in ["init", "project add shop --name Shop", "platform add ios --bundle-id com.example.shop",
+                     "version add 1.0 --platform ios --build 100", "version add 2.0 --platform ios --build 200"] { t.ok(base, line + " -q") }
+        let (ci, colleague, twin) = (h.dir + "/ci.db", h.dir + "/colleague.db", h.dir + "/twin.db")
+        for copy in [ci, colleague, twin] { try Connection(path: base, readOnly: true, create: false).run("VACUUM INTO ?", [.text(copy)]) }
+        func deploy(_ db: String) -> Harness.Result {
+            let out = db + ".out"
+            t.ok(db, "publish \(out) -q")
+            return t.run(db, "deploy \(out) \(remote)")
+        }
+        t.ok(ci, "force 2.0 --platform ios --yes -q")
+        XCTAssertEqual(deploy(ci).status, 0)
+        let live = fileTree(remote)
+        // Another edit of the same platform from the same state: not the change the release was made from.
+        t.ok(colleague, "recommend 2.0 --platform ios --yes -q")
+        let refused = deploy(colleague)
+        XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertTrue(refused.err.contains("holds a release made from changes this database does not hold: shop: ios (revision"), refused.err)
+        XCTAssertEqual(fileTree(remote), live, "the floor stays live")
+        // The same edit from the same state is the same change: that copy replaces the release.
+        t.ok(twin, "force 2.0 --platform ios --yes -q")
+        let same = deploy(twin)
+        XCTAssertEqual(same.status, 0, same.err)
+    }
+
     // 2. Removals through the file: a version deleted from the file by hand (its
     // lineage line kept), and a project removed and exported, deploy from CI's fresh database.
     func testRemovalsThroughTheFileDeployFromAFreshDatabase() throws {

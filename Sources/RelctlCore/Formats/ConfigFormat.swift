@@ -169,20 +169,27 @@ public enum ConfigFormat {
     /// (the file is what a team reviews). A version, most of a file, is
     /// hashed field by field; the few other parts as their compact JSON.
     public static func digests(_ s: ProjectSnapshot, overrides: [String: [String: [String: String]]], windows: [MaintenanceWindow]) -> [String: String] {
-        var out: [String: String] = ["": Digest(JSON.object(settingsMembers(s.project)).compactBytes()).hex]
+        var out: [String: String] = ["": digest(settings: s.project)]
         for platform in s.platforms {
-            out[platform.name] = Digest(JSON.object(platformMembers(platform)).compactBytes()).hex
-            for v in s.versions(of: platform) {
-                var d = Digest()
-                d.add(v.build.map(String.init)); d.add(v.releasedAt.map(String.init)); d.add(v.minOS); d.add(v.policy?.rawValue)
-                for locale in v.notes.keys.sorted() { d.add(locale); d.add(v.notes[locale]) }
-                out["\(platform.name)/\(v.version.text)"] = d.hex
-            }
+            out[platform.name] = digest(platform: platform)
+            for v in s.versions(of: platform) { out["\(platform.name)/\(v.version.text)"] = digest(version: v) }
         }
         // A window a file adds (no id) is no part until the database numbers it; made, it is stamped under its number.
-        for w in windows where w.id > 0 { out["window/\(w.id)"] = Digest(window(w).compactBytes()).hex }
-        for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = Digest(messages(fields).compactBytes()).hex } }
+        for w in windows where w.id > 0 { out["window/\(w.id)"] = digest(window: w) }
+        for (kind, locales) in overrides { for (locale, fields) in locales { out["messages/\(kind)/\(locale)"] = digest(messages: fields) } }
         return out
+    }
+
+    /// Each kind of part's digest, as `digests` gives it.
+    package static func digest(settings p: ProjectRecord) -> String { Digest(JSON.object(settingsMembers(p)).compactBytes()).hex }
+    package static func digest(platform: PlatformRecord) -> String { Digest(JSON.object(platformMembers(platform)).compactBytes()).hex }
+    package static func digest(window w: MaintenanceWindow) -> String { Digest(window(w).compactBytes()).hex }
+    package static func digest(messages fields: [String: String]) -> String { Digest(messages(fields).compactBytes()).hex }
+    package static func digest(version v: VersionRecord) -> String {
+        var d = Digest()
+        d.add(v.build.map(String.init)); d.add(v.releasedAt.map(String.init)); d.add(v.minOS); d.add(v.policy?.rawValue)
+        for locale in v.notes.keys.sorted() { d.add(locale); d.add(v.notes[locale]) }
+        return d.hex
     }
 
     /// The digest a file's lineage gives a part that is not in the file (removed, a window past).
@@ -193,16 +200,16 @@ public enum ConfigFormat {
     public static let unnumberedWindow = "window/0"
 
     /// 64-bit FNV-1a over fields, each ended by a byte no UTF-8 text holds.
-    struct Digest {
-        var h: UInt64 = 0xcbf29ce484222325
+    package struct Digest {
+        package var h: UInt64 = 0xcbf29ce484222325
 
-        init() {}
+        package init() {}
         init(_ bytes: [UInt8]) { for b in bytes { byte(b) } }
 
         mutating func byte(_ b: UInt8) { h = (h ^ UInt64(b)) &* 0x100000001b3 }
 
         /// A field: its text, or none (nil), then the end of the field.
-        mutating func add(_ text: String?) {
+        package mutating func add(_ text: String?) {
             if var t = text { t.withUTF8 { for b in $0 { byte(b) } } } else { byte(0xFE) }
             byte(0xFF)
         }
