@@ -27,15 +27,19 @@ extension Session {
     /// project's part histories before the apply; `logged`: the last audit
     /// entry before it. None for a file without histories (one written
     /// before relctl kept them): nothing tells its edits from the database's.
-    public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64) throws -> [Drift] {
+    /// `windows`: the file's window ids that are another's here (`ConfigApplied.renumbered`):
+    /// the rows name a window by its id here, the file by its own.
+    public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64,
+                      windows: [Int64: Int64] = [:]) throws -> [Drift] {
         guard !desired.lineage.isEmpty, !rows.isEmpty else { return [] }
+        let file = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited).renumbering(windows)
         // Read right after the change that made them, in this session.
         var resolver = Lineage.Resolver(db: db, rows: rows, afterIsCurrent: true)
         var out: [Drift] = []
         for (index, row) in zip(rows.indices, rows) {
             guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }
-            let inFile = desired.edited.contains(part)
-            let theirs = desired.lineage[part] ?? [], ours = histories[part]?.first
+            let inFile = file.edited.contains(part)
+            let theirs = file.chains[part] ?? [], ours = histories[part]?.first
             // The database's part moved on since the file knew it (a change logged since, a part added since).
             // (A history is kept to its newest Lineage.chainLength revisions: a database older than the
             // oldest of a full one is behind it, not moved on.)

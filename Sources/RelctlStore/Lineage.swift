@@ -43,7 +43,7 @@ public enum Lineage {
     /// above them goes to 2^26 - 1 in a database, and to 2^24 in a file (ConfigRead's bound):
     /// 16 million changes; two changes to different content at one count are one revision by
     /// a chance of one in 2^24.
-    static let digestBits = 24
+    package static let digestBits = 24
 
     /// The revision after `clock` (a database's highest, or a file's) of a part whose content is
     /// now `digest` (ConfigFormat.digests, `absent` for a part removed); nil past `maximum`. The

@@ -203,6 +203,13 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(taken.status, 0, taken.err)
         let missing = DeployCommand.missing(from: ["shop": ["ios": [3]]], in: ["shop": ["window/0": 9, "ios": 3, "window/1": 4]])
         XCTAssertEqual(missing.map(\.part), ["window/1"], "a remote's record of window/0 names no part to hold")
+        // A window's revision held by another window here is the same window numbered anew, once revisions carry
+        // their content; a count alone (before the digests), or another kind of part, is not.
+        let digested: Int64 = 3 << Lineage.digestBits | 0x5a5a
+        XCTAssertEqual(DeployCommand.missing(from: ["shop": ["window/1": [digested, 4]]], in: ["shop": ["window/2": digested]]).map(\.part), [])
+        XCTAssertEqual(DeployCommand.missing(from: ["shop": ["window/1": [digested, 4]]], in: ["shop": ["window/2": 4]]).map(\.part), ["window/2"])
+        XCTAssertEqual(DeployCommand.missing(from: ["shop": ["ios": [digested]]], in: ["shop": ["window/2": digested]]).map(\.part), ["window/2"])
+        XCTAssertEqual(DeployCommand.missing(from: ["blog": ["window/1": [digested]]], in: ["shop": ["window/2": digested]]).map(\.part), ["window/2"])
     }
 
     /// A file's window whose id is another's in this database is made (or
@@ -246,12 +253,23 @@ final class ConfigApplyTests: XCTestCase {
         let first = try Store(path: h.db, mode: .read, user: "t").lineage()
         let record = first.mapValues { $0.compactMapValues(\.first) }
         XCTAssertEqual(DeployCommand.missing(from: try Store(path: other, mode: .read, user: "t").lineage(), in: record).map(\.part), [])
+        // And the other way: a release this database deployed names the window #2; the first holds it as its #1.
+        let shopHere = try XCTUnwrap(try Store(path: other, mode: .read, user: "t").lineage()["shop"])
+        XCTAssertEqual(DeployCommand.missing(from: first, in: ["shop": shopHere.compactMapValues(\.first)]).map(\.part), [])
         // Its export names the window by its id here, with that history; applied again, nothing moves.
         let again = h.run(["export", "-p", "shop"], database: other).out
         XCTAssertTrue(again.contains("\"window/2\""), again)
         let back = h.run(["apply", write(h, "again.relctl.json", again), "--yes", "-q"], database: other)
         XCTAssertEqual(back.status, 0, back.err)
         XCTAssertEqual(try windows(other, "shop"), ours)
+        // The file's own edit of the window is no drift here (the rows name it #2, the file #1); an edit made here is.
+        let later = write(h, "later.relctl.json", try String(contentsOfFile: file, encoding: .utf8)
+            .replacingOccurrences(of: "\"until\":\"2027-01-10T03:00:00Z\"", with: "\"until\":\"2027-01-10T04:00:00Z\""))
+        let fileEdit = h.run(["plan", later], database: other)
+        XCTAssertTrue(fileEdit.out.contains("maintenance #2"), fileEdit.out + fileEdit.err)
+        XCTAssertFalse(fileEdit.out.contains("changed in the database since"), fileEdit.out)
+        XCTAssertEqual(h.run(["-p", "shop", "maintenance", "edit", "2", "--until", "2027-01-10T05:00:00Z", "--yes", "-q"], database: other).status, 0)
+        XCTAssertTrue(h.run(["plan", file], database: other).out.contains("changed in the database since"), "an edit here is drift")
     }
 
     /// Windows renumbered all at once (one may take the id another file

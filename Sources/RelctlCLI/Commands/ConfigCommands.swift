@@ -321,7 +321,8 @@ enum ConfigCommands {
         var applied = Applied(slug: p.slug, status: !changed ? "unchanged" : existed ? "changed" : "create", rows: rows..<session.rows.count,
                               warnings: (changed ? made.warnings : []) + made.keptWindows.map {
                                   "maintenance window #\($0) is on and the file does not list it: it stays on (--end-active-windows ends it now)" },
-                              drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry))
+                              drift: try session.drift(session.rows[rows..<session.rows.count], of: p, histories: histories, logged: lastEntry,
+                                                       windows: made.renumbered))
         // A window still to end is matched by rules that read other projects' window ids, which no
         // stamp of this project follows: a project with one is read in full each time.
         if !changed, applied.warnings.isEmpty, p.snapshot.windows.allSatisfy({ $0.isOver(at: now) }), let id = try store.project(slug: p.slug)?.id {

@@ -367,11 +367,17 @@ extension DeployCommand {
     }
 
     /// The parts whose revision in the remote's release is not in this database's history of them: changes it does not hold.
+    /// A window is also held under another id: `apply` numbers a file's window anew where its id is
+    /// another's (Lineage.Adopting.renumbering), so the database that deployed may name this one's
+    /// window #1 as its #2. A revision with a content digest (Lineage.next) in the history of a window
+    /// here is that window's content at that count; one from before the digests is a count alone.
     static func missing(from ours: [String: [String: [Int64]]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: [Int64])] {
         var out: [(slug: String, part: String, theirs: Int64, ours: [Int64])] = []
         for (slug, parts) in theirs.sorted(by: { $0.key < $1.key }) {
+            let windows = Set((ours[slug] ?? [:]).lazy.filter { $0.key.hasPrefix("window/") }.flatMap(\.value).filter { $0 >> Lineage.digestBits > 0 })
             // A remote's record of it (an earlier relctl's deploy) names no part to hold.
             for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where part != ConfigFormat.unnumberedWindow && !(ours[slug]?[part] ?? []).contains(rev) {
+                if part.hasPrefix("window/") && windows.contains(rev) { continue }
                 out.append((slug, part, rev, ours[slug]?[part] ?? []))
             }
         }
