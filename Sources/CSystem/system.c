@@ -7,7 +7,9 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #endif
+#include <errno.h>
 
 int relctl_mkstemp_cloexec(char *template) {
 #ifdef __linux__
@@ -34,6 +36,16 @@ int relctl_become_subreaper(void) {
 #ifdef __linux__
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 #else
+    return -1;
+#endif
+}
+
+int relctl_pidfd_open(int pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
     return -1;
 #endif
 }

@@ -379,30 +379,34 @@ extension Session {
         guard !chains.isEmpty || !edited.isEmpty else { return }
         guard isOpen else { throw StoreError("this session is already committed or dropped") }
         try db.write {
-            var clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
+            let clock = max(try Lineage.clock(db), chains.values.compactMap(\.first).max() ?? 0)
             let known = try store.lineage(project: slug)[slug] ?? [:]
             for (part, theirs) in chains where !edited.contains(part) {
                 let ours = known[part] ?? []
                 if let head = theirs.first, head > (ours.first ?? 0) { try Lineage.set(db, slug, part, Lineage.joined(nil, theirs, ours)) }
             }
+            var own: [String] = []
             for part in edited.sorted() {
-                let ours = known[part] ?? []
-                // Made by a change of this apply already (touched): its revision is the clock.
-                if ours.first == clock { continue }
-                let theirs = chains[part] ?? []
+                let ours = known[part] ?? [], theirs = chains[part] ?? []
                 // Untouched, the part holds what the file says (but a window kept on). A history here
-                // already past the file's has counted the edit: the same file applied again moves no
-                // history, as it changes nothing. Only the file's older revisions it lacks are taken.
+                // already past the file's has counted the edit (a change of this apply made it, or an
+                // earlier one): the same file applied again moves no history, as it changes nothing.
+                // Only the file's older revisions it lacks are taken.
                 if Lineage.counted(ours, after: theirs) {
                     let merged = Lineage.joined(nil, ours, theirs)
                     if merged != ours { try Lineage.set(db, slug, part, merged) }
-                    continue
+                } else {
+                    own.append(part)
                 }
-                guard let revision = Lineage.next(after: clock, content: try store.partDigests([(slug, part)])[slug]?[part] ?? ConfigFormat.absent) else {
-                    throw Lineage.exhausted
-                }
-                clock = revision
-                try Lineage.set(db, slug, part, Lineage.joined(clock, ours, theirs))
+            }
+            guard !own.isEmpty else { return }
+            // One count for them all, as for the parts of one change: a database built afresh from the
+            // file, where these edits are no rows, counts them as one made by rows elsewhere does.
+            guard Lineage.next(after: clock, content: ConfigFormat.absent) != nil else { throw Lineage.exhausted }
+            let contents = try store.partDigests(own.map { (slug, $0) })[slug] ?? [:]
+            for part in own {
+                let revision = Lineage.next(after: clock, content: contents[part] ?? ConfigFormat.absent)!
+                try Lineage.set(db, slug, part, Lineage.joined(revision, known[part] ?? [], chains[part] ?? []))
             }
         }
     }
@@ -432,6 +436,7 @@ extension Store {
                 if platforms == nil { platforms = try record().map { p in Dictionary(try self.platforms(project: p.id).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) } ?? [:] }
                 return platforms![name]
             }
+            func marks(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
             var found: [String: String] = [:]
             var versions: [String: [String]] = [:]
             for part in byProject[slug]! {
@@ -450,24 +455,25 @@ extension Store {
                     found[part] = ConfigFormat.digest(platform: p)
                 }
             }
+            // Those versions alone, many to a statement, with their notes (a version added: two reads).
+            let columns = Store.versionColumns.split(separator: ",").map { "v." + $0.trimmingSpaces() }.joined(separator: ", ")
             for (name, texts) in versions {
                 var rows: [VersionRecord] = []
-                if texts.count > 8 {
-                    // Many (an apply's): the platform's versions with every note, in one read.
-                    guard let p = try platform(name) else { continue }
-                    let wanted = Set(texts)
-                    rows = try self.versions(platform: p.id).filter { wanted.contains($0.version.text) }
-                } else {
-                    for text in texts {
-                        guard let row = try db.query("""
-                            SELECT \(Store.versionColumns.split(separator: ",").map { "v." + $0.trimmingSpaces() }.joined(separator: ", "))
-                            FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id
-                            WHERE p.slug = ? AND f.name = ? AND v.version = ?
-                            """, [.text(slug), .text(name), .text(text)]).first else { continue }
-                        var v = try versionRecord(row)
-                        v.notes = try notes(version: v.id)
-                        rows.append(v)
+                for start in stride(from: 0, to: texts.count, by: Lineage.slice) {
+                    let some = Array(texts[start..<min(start + Lineage.slice, texts.count)])
+                    var made = try db.query("""
+                        SELECT \(columns) FROM version v JOIN platform f ON f.id = v.platform_id JOIN project p ON p.id = f.project_id
+                        WHERE p.slug = ? AND f.name = ? AND v.version IN (\(marks(some.count)))
+                        """, [.text(slug), .text(name)] + some.map { .text($0) }).map { try versionRecord($0) }
+                    var index: [Int64: Int] = [:]
+                    for (i, v) in made.enumerated() { index[v.id] = i }
+                    if !made.isEmpty {
+                        for r in try db.query("SELECT version_id, locale, body FROM note WHERE version_id IN (\(marks(made.count)))", made.map { .int($0.id) }) {
+                            guard let id = r.int(0), let i = index[id] else { continue }
+                            made[i].notes[try locale(r.text(1), "a note of version #\(id)", "its locale")] = try noteBody(r.text(2), version: id)
+                        }
                     }
+                    rows += made
                 }
                 for v in rows { found["\(name)/\(v.version.text)"] = ConfigFormat.digest(version: v) }
             }

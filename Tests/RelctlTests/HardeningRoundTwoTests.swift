@@ -114,21 +114,30 @@ final class HardeningRoundTwoTests: XCTestCase {
     }
 
     // rclone got the files that capture another program's output twice: as its
-    // stdout and stderr, and again under the numbers relctl opened them by.
-    func testRcloneHoldsOnlyItsOwnOutput() throws {
+    // stdout and stderr, and again under the numbers relctl opened them by. It runs
+    // in relctl's process group: a terminal's Ctrl-C and Ctrl-Z, and a group's SIGKILL,
+    // reach it with relctl, and what runs under it can still ask the terminal.
+    func testRcloneHoldsOnlyItsOwnOutputInRelctlsGroup() throws {
         let h = PublishTests.scenario()
         let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin", seen = h.dir + "/seen"
         for d in [remote, bin] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
         let env = deployEnv(h, bin: bin)
         // Listed by find into a file of its own: a redirection in the wrapper would keep a copy of its stdout.
         try fm.createDirectory(atPath: seen, withIntermediateDirectories: true)
-        try wrapper(bin + "/rclone", "find /proc/$$/fd/ -mindepth 1 -fprintf \(seen)/$$ '%f %l\\n'")
+        let groups = h.dir + "/groups"
+        try wrapper(bin + "/rclone", """
+            find /proc/$$/fd/ -mindepth 1 -fprintf \(seen)/$$ '%f %l\\n'
+            echo "$(cut -d' ' -f5 /proc/$$/stat) $(cut -d' ' -f5 /proc/$PPID/stat)" >> \(groups)
+            """)
         XCTAssertEqual(try Proc.run(Package.binary, ["--db", h.db, "publish", out], env: env).status, 0)
         XCTAssertEqual(try Proc.run(Package.binary, ["--db", h.db, "deploy", out, remote], env: env).status, 0)
         let lines = try fm.contentsOfDirectory(atPath: seen).flatMap { String(decoding: fm.contents(atPath: seen + "/" + $0) ?? Data(), as: UTF8.self).split(separator: "\n") }
         let captures = lines.filter { $0.contains("/relctl-spawn.") }
         XCTAssertFalse(captures.isEmpty, "the wrapper ran")
         XCTAssertEqual(captures.filter { !$0.hasPrefix("1 ") && !$0.hasPrefix("2 ") }, [], "only as its stdout and stderr")
+        let pairs = String(decoding: fm.contents(atPath: groups) ?? Data(), as: UTF8.self).split(separator: "\n")
+        XCTAssertFalse(pairs.isEmpty)
+        for pair in pairs { XCTAssertEqual(Set(pair.split(separator: " ")).count, 1, "rclone's group is relctl's: \(pair)") }
     }
 
     // Ctrl-C during a deploy ended relctl at once: the path list of the step it

@@ -14,4 +14,8 @@ int relctl_pipe_cloexec(int fds[2]);
 // a program started meanwhile on another thread does not get it.
 int relctl_mkstemp_cloexec(char *template);
 
+// A descriptor that polls readable once process `pid` (a child) has ended
+// (Linux 5.3 and later; -1 elsewhere). Close-on-exec.
+int relctl_pidfd_open(int pid);
+
 #endif

@@ -13,21 +13,18 @@ public enum StopSignals {
     /// A window closed on a deploy or push must clean up as Ctrl-C does (curl's folder holds bearer tokens).
     static let stops = [SIGINT, SIGTERM, SIGHUP]
     static let received = Atomic<Int32>(0)
+    /// How many have come: each is passed on to the program a command waits for (Spawn.capture).
+    static let arrivals = Atomic<Int>(0)
     private static let installed = Atomic<Bool>(false)
     /// The signals relctl was started ignoring (a job a script put in the background): they stay ignored.
     private static let ignored = Atomic<Int32>(0)
-    /// The program a command waits for (Spawn.capture), as kill(2) names it: its process group (a
-    /// negative id), in which it runs while signals are taken. A signal taken as a flag is passed on
-    /// to it, so that a step of rclone or curl, and whatever a wrapper of it started, ends now, not
-    /// when it would have, whoever was signalled.
-    static let child = Atomic<Int32>(0)
     /// The signal a command stopped for and said so: the process ends by it (`end`).
     private static let ending = Atomic<Int32>(0)
 
     static func install() {
         received.store(0, ordering: .sequentiallyConsistent)
         // Made here, not first in the handler.
-        _ = child.load(ordering: .sequentiallyConsistent)
+        _ = arrivals.load(ordering: .sequentiallyConsistent)
         var ignoring: Int32 = 0
         for sig in stops {
             // Looked at before any handler is set: one that came meanwhile would be taken.
@@ -37,10 +34,10 @@ public enum StopSignals {
                 ignoring |= 1 << sig
                 continue
             }
+            // The program a command waits for is told by the waiting (Spawn.capture), with what it started.
             signal(sig) { s in
                 StopSignals.received.store(s, ordering: .sequentiallyConsistent)
-                let c = StopSignals.child.load(ordering: .sequentiallyConsistent)
-                if c != 0 { kill(c, s) }
+                StopSignals.arrivals.add(1, ordering: .sequentiallyConsistent)
             }
         }
         ignored.store(ignoring, ordering: .relaxed)

@@ -179,48 +179,63 @@ extension Spawn {
         let envp: [String] = env.map { "\($0.key)=\($0.value)" }.sorted()
         var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
-        // Where stop signals are taken as a flag and passed on (StopSignals), the program runs in a
-        // process group of its own, which is what they are passed to: a wrapper that does not `exec`
-        // (a shell script around rclone) stops with what it started, not leaving it uploading after
-        // relctl said it stopped. Elsewhere it stays in relctl's group, where a terminal's Ctrl-C
-        // reaches it with relctl, and where it can still ask the terminal (ssh-keygen's passphrase).
-        let grouped = StopSignals.isTaken
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        if grouped {
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, &cArgs, &cEnv) == 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
-        // Its group's id is its pid: kill(2) takes a group as the negative id.
-        let target = grouped ? -pid : pid
-        // A stop signal taken as a flag meanwhile reaches it too (StopSignals), one that came just before as well.
-        StopSignals.child.store(target, ordering: .sequentiallyConsistent)
-        if grouped && StopSignals.pending != 0 { kill(target, StopSignals.pending) }
+        // While stop signals are taken as a flag (StopSignals), one that comes is passed on, so a step of
+        // rclone or curl ends now, whoever was signalled: to the program and to everything below it, found
+        // before any of them is told (a wrapper that does not `exec` ends at once, and what it started
+        // would then be init's, out of reach, uploading after relctl said it stopped). The program stays
+        // in relctl's process group: a terminal's Ctrl-C and Ctrl-Z, and a group's SIGKILL, reach it as
+        // they reach relctl, and what runs under it can still ask the terminal (ssh's host key question).
+        let passing = StopSignals.isTaken
+        var passed = 0
+        func passOn() {
+            let sig = StopSignals.pending, arrived = StopSignals.arrivals.load(ordering: .sequentiallyConsistent)
+            guard passing, sig != 0, arrived != passed else { return }
+            passed = arrived
+            for p in [pid] + Spawn.descendants(of: pid) { kill(p, sig) }
+        }
+        // Waits for `fd` to be readable, or for a signal, or a moment, then passes on a stop that came.
+        // The process's end is its pidfd (Linux 5.3 and later); without one, a short sleep between looks.
+        let ends = passing ? relctl_pidfd_open(pid) : -1
+        defer { if ends >= 0 { close(ends) } }
+        @discardableResult
+        func watch(_ fd: Int32) -> Bool {
+            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, fd >= 0 ? 1 : 0, fd >= 0 ? 100 : 10) > 0 && watched.revents != 0
+            passOn()
+            return ready
+        }
         var piped: [UInt8] = []
         if let limit {
             // The write end is the child's alone now: the read sees its end of file.
             close(pipeEnds[1])
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
+                // Read once there is something to read (or its end): a read would wait through a stop.
+                if passing && !watch(pipeEnds[0]) { continue }
                 let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 // A read that fails must not leave the program blocked on a full pipe while it is waited for.
-                if n < 0 { kill(target, SIGKILL); break }
+                if n < 0 { kill(pid, SIGKILL); break }
                 if n == 0 { break }
                 piped += buffer[0..<n]
-                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(target, SIGKILL); break }
+                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(pid, SIGKILL); break }
             }
         }
         var status: Int32 = 0
         // Ended, and not yet reaped: its pid is no one else's until then, so no signal goes astray.
         var ended = siginfo_t()
-        while waitid(P_PID, id_t(pid), &ended, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        StopSignals.child.store(0, ordering: .sequentiallyConsistent)
+        while true {
+            if passing { passOn() }
+            ended = siginfo_t()
+            let r = waitid(P_PID, id_t(pid), &ended, WEXITED | WNOWAIT | (passing ? WNOHANG : 0))
+            if r == 0 && (!passing || ended._sifields._sigchld.si_pid == pid) { break }
+            if r < 0 && errno != EINTR { break }
+            if passing { watch(ends) }
+        }
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return nil }
         }
