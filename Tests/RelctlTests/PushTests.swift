@@ -118,11 +118,13 @@ final class PushTests: XCTestCase {
         }
     }
 
-    // Ctrl-C while a deploy's push waited on a service ended relctl at once: the
-    // changed list a CDN invalidates from, and the remote's record, were lost.
-    func testADeployStoppedWhilePushingStillListsWhatChanged() throws {
-        let (h, server) = try harness()
-        // blog (FCM alone) is pushed first and at once; shop's FCM push goes, its APNs push waits.
+    /// A deploy --push of blog (FCM alone, pushed first) and shop (FCM and APNs), with the
+    /// push service in `mode`, told SIGINT once shop's APNs push is waited on: what it said,
+    /// printed and left (the changed list, the remote's record).
+    struct StoppedWhilePushing {
+        var said: String, printed: String, changed: String, seen: [String: Any], status: Int32, bySignal: Bool
+    }
+    func stopWhilePushing(_ h: Harness, _ server: PushServer, mode: String) throws -> StoppedWhilePushing {
         h.ok("project add blog --name Blog")
         h.ok("-p blog platform add android --bundle-id com.example.blog")
         h.ok("-p blog version add 1.0 --platform android --build 10")
@@ -130,14 +132,10 @@ final class PushTests: XCTestCase {
         let out = h.dir + "/out", remote = h.dir + "/remote", tmp = h.dir + "/tmp", list = h.dir + "/changed.txt"
         for d in [remote, tmp] { try fm.createDirectory(atPath: d, withIntermediateDirectories: true) }
         h.ok("publish \(out) -q")
-        try server.write("mode", "apns-slow\n")
-        let push = ["--push"] + Harness.split(server.fcm) + Harness.split(server.apns)
-        func fcm(_ slug: String) -> Int {
-            server.requests("fcm").filter { (($0["body"] as? [String: Any])?["message"] as? [String: Any])?["topic"] as? String == "relctl-\(slug)" && $0["status"] as? Int == 200 }.count
-        }
+        try server.write("mode", mode)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Package.binary)
-        p.arguments = ["--db", h.db, "deploy", out, remote, "--changed-list", list] + push
+        p.arguments = ["--db", h.db, "deploy", out, remote, "--changed-list", list, "--push"] + Harness.split(server.fcm) + Harness.split(server.apns)
         p.environment = h.env.merging(["TMPDIR": tmp]) { $1 }
         let (stdout, stderr) = (Pipe(), Pipe())
         p.standardOutput = stdout
@@ -150,28 +148,54 @@ final class PushTests: XCTestCase {
         let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let printed = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationReason, .uncaughtSignal, said)
-        XCTAssertEqual(p.terminationStatus, SIGINT)
-        XCTAssertEqual([fcm("blog"), fcm("shop")], [1, 1], "both FCM pushes went before the signal")
-        XCTAssertTrue(said.contains("stopped (SIGINT) after its files: the new release is in place; the push to shop (sent to some of its services) was not sent in full, owed to the next deploy --push to it"), said)
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: tmp), [], "no curl folder or path list left")
-        // What changed is listed, for the CDN, and the record is finished: blog's push is recorded, shop's owed.
-        let changed = try String(contentsOfFile: list, encoding: .utf8)
-        XCTAssertTrue(changed.contains("shop/control.json\n") && changed.contains("blog/control.json\n") && changed.contains("index.json\n"), changed)
-        XCTAssertEqual(printed, changed)
         XCTAssertEqual(fm.contents(atPath: remote + "/index.json"), fm.contents(atPath: out + "/index.json"))
         let record = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: remote + "/relctl-releases.json"))) as? [String: Any])
-        let seen = record["seen"] as? [String: Any] ?? [:]
-        XCTAssertNotNil(seen["blog"], "blog's push is recorded: \(record)")
-        XCTAssertNil(seen["shop"], "shop's push is owed: \(record)")
+        return StoppedWhilePushing(said: said, printed: printed, changed: try String(contentsOfFile: list, encoding: .utf8),
+                                   seen: record["seen"] as? [String: Any] ?? [:], status: p.terminationStatus, bySignal: p.terminationReason == .uncaughtSignal)
+    }
+
+    func fcm(_ server: PushServer, _ slug: String) -> Int {
+        server.requests("fcm").filter { (($0["body"] as? [String: Any])?["message"] as? [String: Any])?["topic"] as? String == "relctl-\(slug)" && $0["status"] as? Int == 200 }.count
+    }
+
+    // Ctrl-C while a deploy's push waited on a service ended relctl at once: the
+    // changed list a CDN invalidates from, and the remote's record, were lost.
+    func testADeployStoppedWhilePushingStillListsWhatChanged() throws {
+        let (h, server) = try harness()
+        // blog (FCM alone) is pushed first and at once; shop's FCM push goes, its APNs push waits.
+        let stop = try stopWhilePushing(h, server, mode: "apns-slow\n")
+        XCTAssertTrue(stop.bySignal && stop.status == SIGINT, stop.said)
+        XCTAssertEqual([fcm(server, "blog"), fcm(server, "shop")], [1, 1], "both FCM pushes went before the signal")
+        XCTAssertTrue(stop.said.contains("stopped (SIGINT) after its files: the new release is in place; the push to shop (sent to some of its services) was not sent in full, owed to the next deploy --push to it"), stop.said)
+        // What changed is listed, for the CDN, and the record is finished: blog's push is recorded, shop's owed.
+        XCTAssertTrue(stop.changed.contains("shop/control.json\n") && stop.changed.contains("blog/control.json\n") && stop.changed.contains("index.json\n"), stop.changed)
+        XCTAssertEqual(stop.printed, stop.changed)
+        XCTAssertNotNil(stop.seen["blog"], "blog's push is recorded: \(stop.seen)")
+        XCTAssertNil(stop.seen["shop"], "shop's push is owed: \(stop.seen)")
         // The next deploy --push sends shop's again, and not blog's.
         try server.write("mode", "")
         let apns = server.requests("apns").filter { $0["status"] as? Int == 200 }.count
-        let again = h.run(["deploy", out, remote] + push)
+        let push = ["--push"] + Harness.split(server.fcm) + Harness.split(server.apns)
+        let again = h.run(["deploy", h.dir + "/out", h.dir + "/remote"] + push)
         XCTAssertEqual(again.status, 0, again.err)
         XCTAssertFalse(again.err.contains("no push"), again.err)
-        XCTAssertEqual([fcm("blog"), fcm("shop")], [1, 2], again.err)
+        XCTAssertEqual([fcm(server, "blog"), fcm(server, "shop")], [1, 2], again.err)
         XCTAssertGreaterThan(server.requests("apns").filter { $0["status"] as? Int == 200 }.count, apns)
+    }
+
+    // A push that failed before the stop is owed with the one the stop cut short, said once.
+    func testADeployStoppedWhilePushingOwesThePushThatFailedBefore() throws {
+        let (h, server) = try harness()
+        // FCM refuses every push (blog's, then shop's); shop's APNs push waits.
+        let stop = try stopWhilePushing(h, server, mode: "fcm-quota\napns-slow\n")
+        XCTAssertTrue(stop.bySignal && stop.status == SIGINT, stop.said)
+        XCTAssertTrue(stop.said.contains("stopped (SIGINT) after its files: the new release is in place; the pushes to blog, shop were not sent in full, owed to the next deploy --push to it"), stop.said)
+        XCTAssertEqual(stop.said.components(separatedBy: "blog: push: fcm topic relctl-blog: not sent: 429").count, 2, "its failure said once: \(stop.said)")
+        XCTAssertTrue(stop.said.contains("shop: push: apns com.example.shop: sent to 0 of 2 devices; 2 failed: stopped (SIGINT) before an answer"), stop.said)
+        XCTAssertTrue(stop.changed.contains("blog/control.json\n") && stop.changed.contains("index.json\n"), stop.changed)
+        XCTAssertNil(stop.seen["blog"], "blog's push is owed: \(stop.seen)")
+        XCTAssertNil(stop.seen["shop"], "shop's push is owed: \(stop.seen)")
     }
 
     func testAPushReachesFCMAndAPNsAsTheServicesRequire() throws {

@@ -94,7 +94,10 @@ struct Curl {
         guard let got = Spawn.capture(path, args, env: env, limit: 256 * requests.count + 4096) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that curl runs: curl --version")
         }
-        var answers = requests.map { _ in HTTPResponse(status: 0, error: "curl gave no answer (\(got.lastErrorLine))") }
+        // Ended by a stop passed on to it (StopSignals), curl says nothing of why.
+        let unanswered = got.status < 0 && StopSignals.pending != 0 ? "stopped (\(StopSignals.name(StopSignals.pending))) before an answer"
+            : "curl gave no answer (\(got.lastErrorLine))"
+        var answers = requests.map { _ in HTTPResponse(status: 0, error: unanswered) }
         for line in String(decoding: got.stdout, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
             guard parts.count >= 3, let i = Int(parts[0]), answers.indices.contains(i), let status = Int(parts[1]), let exit = Int(parts[2]) else { continue }
