@@ -56,6 +56,13 @@ public enum Lineage {
         return count << digestBits | Int64(salt.h & (1 << digestBits - 1))
     }
 
+    /// Whether `revision` counts a change with its content digested (not a count from before
+    /// the digests) that left content, not a part removed: the digest of "absent" is one
+    /// constant, shared by every part removed at one count.
+    package static func holdsContent(_ revision: Int64) -> Bool {
+        revision >> digestBits > 0 && revision & (1 << digestBits - 1) != next(after: 0, content: ConfigFormat.absent)! & (1 << digestBits - 1)
+    }
+
     static let exhausted = StoreError("the database's lineage has reached its highest revision", hint: "restore the database from a backup")
 
     /// A part as people name it: "settings", "ios", "ios 2.0", "window #4", "messages optional tr".

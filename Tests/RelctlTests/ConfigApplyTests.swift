@@ -210,6 +210,9 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(DeployCommand.missing(from: ["shop": ["window/1": [digested, 4]]], in: ["shop": ["window/2": 4]]).map(\.part), ["window/2"])
         XCTAssertEqual(DeployCommand.missing(from: ["shop": ["ios": [digested]]], in: ["shop": ["window/2": digested]]).map(\.part), ["window/2"])
         XCTAssertEqual(DeployCommand.missing(from: ["blog": ["window/1": [digested]]], in: ["shop": ["window/2": digested]]).map(\.part), ["window/2"])
+        // Two windows cancelled or removed at one count have one revision: another's removal here is not this one's.
+        let removed = try XCTUnwrap(Lineage.next(after: digested, content: ConfigFormat.absent))
+        XCTAssertEqual(DeployCommand.missing(from: ["shop": ["window/4": [removed, digested]]], in: ["shop": ["window/5": removed]]).map(\.part), ["window/5"])
     }
 
     /// A file's window whose id is another's in this database is made (or

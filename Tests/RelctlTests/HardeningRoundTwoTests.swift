@@ -190,6 +190,16 @@ final class HardeningRoundTwoTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(wrapped), 20, "not after the upload would have ended")
         let uploading = try XCTUnwrap(pid_t(String(decoding: fm.contents(atPath: upload) ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
         XCTAssertTrue(ended(uploading), "what the wrapper started was told to stop too")
+        // One the wrapper left behind (started in the background, its parent gone) is relctl's to tell too.
+        try fm.removeItem(atPath: upload)
+        try wrapper(bin + "/rclone", """
+            [ "$1" = copy ] && { ( sh -c 'echo $$ > \(upload); exec sleep 30' & ); sleep 0.3; kill -TERM $PPID; sleep 1; }
+            """)
+        let behind = Date()
+        stopped(try relctl(["deploy", out, remote]), SIGTERM, "stopped (SIGTERM) while uploading")
+        XCTAssertLessThan(Date().timeIntervalSince(behind), 20, "not after what was left behind would have ended")
+        let leftBehind = try XCTUnwrap(pid_t(String(decoding: fm.contents(atPath: upload) ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertTrue(ended(leftBehind), "what the wrapper left behind was told to stop too")
         // The next deploy finishes: the remote is the tree.
         try wrapper(bin + "/rclone", "")
         XCTAssertEqual(try relctl(["deploy", out, remote]).status, 0)

@@ -371,11 +371,12 @@ extension DeployCommand {
     /// another's (Lineage.Adopting.renumbering), so the database that deployed may name this one's
     /// window #1 as its #2, with this one's history of it. A revision with a content digest
     /// (Lineage.next) that is in the history of a window here is that history's: another window's
-    /// edit would match it by a chance of one in 2^24. One from before the digests is a count alone.
+    /// edit would match it by a chance of one in 2^24 (a window's digest holds its id). Not a removal:
+    /// every part removed at one count has the same revision. Nor one from before the digests, a count alone.
     static func missing(from ours: [String: [String: [Int64]]], in theirs: [String: [String: Int64]]) -> [(slug: String, part: String, theirs: Int64, ours: [Int64])] {
         var out: [(slug: String, part: String, theirs: Int64, ours: [Int64])] = []
         for (slug, parts) in theirs.sorted(by: { $0.key < $1.key }) {
-            let windows = Set((ours[slug] ?? [:]).lazy.filter { $0.key.hasPrefix("window/") }.flatMap(\.value).filter { $0 >> Lineage.digestBits > 0 })
+            let windows = Set((ours[slug] ?? [:]).lazy.filter { $0.key.hasPrefix("window/") }.flatMap(\.value).filter(Lineage.holdsContent))
             // A remote's record of it (an earlier relctl's deploy) names no part to hold.
             for (part, rev) in parts.sorted(by: { $0.key < $1.key }) where part != ConfigFormat.unnumberedWindow && !(ours[slug]?[part] ?? []).contains(rev) {
                 if part.hasPrefix("window/") && windows.contains(rev) { continue }

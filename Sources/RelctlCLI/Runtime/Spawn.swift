@@ -179,50 +179,68 @@ extension Spawn {
         let envp: [String] = env.map { "\($0.key)=\($0.value)" }.sorted()
         var cEnv: [UnsafeMutablePointer<CChar>?] = envp.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        // While stop signals are taken as a flag (StopSignals), one that comes is passed on, so a step of
+        // rclone or curl ends now, whoever was signalled: to the program and to everything below it, found
+        // before any of them is told (a wrapper that does not `exec` ends at once, and what it started would
+        // be out of reach, uploading after relctl said it stopped). As subreaper, relctl is handed what
+        // the program leaves behind, which is told too. The program stays in relctl's process group: a
+        // terminal's Ctrl-C and Ctrl-Z, and a group's SIGKILL, reach it as they reach relctl, and what runs
+        // under it can still ask the terminal (ssh's host key question).
+        let passing = StopSignals.isTaken
+        if passing { Spawn.becomeSubreaper() }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
-        // While stop signals are taken as a flag (StopSignals), one that comes is passed on, so a step of
-        // rclone or curl ends now, whoever was signalled: to the program and to everything below it, found
-        // before any of them is told (a wrapper that does not `exec` ends at once, and what it started
-        // would then be init's, out of reach, uploading after relctl said it stopped). The program stays
-        // in relctl's process group: a terminal's Ctrl-C and Ctrl-Z, and a group's SIGKILL, reach it as
-        // they reach relctl, and what runs under it can still ask the terminal (ssh's host key question).
-        let passing = StopSignals.isTaken
-        var passed = 0
+        func tree() -> [pid_t] { [pid] + Spawn.descendants(of: pid) }
+        var passed = 0, told = Set<pid_t>()
         func passOn() {
-            let sig = StopSignals.pending, arrived = StopSignals.arrivals.load(ordering: .sequentiallyConsistent)
-            guard passing, sig != 0, arrived != passed else { return }
+            let sig = StopSignals.pending
+            guard passing, sig != 0 else { return }
+            // Each stop that comes is passed to all of them; one found later (started since, or left behind) is told then.
+            let arrived = StopSignals.arrivals.load(ordering: .sequentiallyConsistent), again = arrived != passed
             passed = arrived
-            for p in [pid] + Spawn.descendants(of: pid) { kill(p, sig) }
+            for p in tree() where again || !told.contains(p) {
+                kill(p, sig)
+                told.insert(p)
+            }
         }
-        // Waits for `fd` to be readable, or for a signal, or a moment, then passes on a stop that came.
-        // The process's end is its pidfd (Linux 5.3 and later); without one, a short sleep between looks.
+        // Waits until one of `fds` is readable (a negative one is passed over), a signal comes, or a moment
+        // passes, then passes on a stop that came; which were readable. The program's end is its pidfd
+        // (Linux 5.3 and later); without one, a short sleep between looks.
         let ends = passing ? relctl_pidfd_open(pid) : -1
         defer { if ends >= 0 { close(ends) } }
         @discardableResult
-        func watch(_ fd: Int32) -> Bool {
-            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watched, fd >= 0 ? 1 : 0, fd >= 0 ? 100 : 10) > 0 && watched.revents != 0
+        func watch(_ fds: [Int32]) -> [Bool] {
+            var watched = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let any = poll(&watched, nfds_t(watched.count), ends >= 0 ? 100 : 10) > 0
             passOn()
-            return ready
+            return watched.map { any && $0.revents != 0 }
         }
         var piped: [UInt8] = []
         if let limit {
             // The write end is the child's alone now: the read sees its end of file.
             close(pipeEnds[1])
             var buffer = [UInt8](repeating: 0, count: 65536)
+            var running = ends
             while true {
-                // Read once there is something to read (or its end): a read would wait through a stop.
-                if passing && !watch(pipeEnds[0]) { continue }
+                if passing {
+                    let ready = watch([pipeEnds[0], running])
+                    if ready[1] {
+                        // Ended, told to stop: what it left holding its output is not waited for.
+                        if passed != 0 { break }
+                        running = -1
+                    }
+                    // Read once there is something to read (or its end): a read would wait through a stop.
+                    if !ready[0] { continue }
+                }
                 let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 // A read that fails must not leave the program blocked on a full pipe while it is waited for.
-                if n < 0 { kill(pid, SIGKILL); break }
+                if n < 0 { for p in tree() { kill(p, SIGKILL) }; break }
                 if n == 0 { break }
                 piped += buffer[0..<n]
-                if piped.count > limit { piped.removeLast(piped.count - limit - 1); kill(pid, SIGKILL); break }
+                if piped.count > limit { piped.removeLast(piped.count - limit - 1); for p in tree() { kill(p, SIGKILL) }; break }
             }
         }
         var status: Int32 = 0
@@ -234,7 +252,7 @@ extension Spawn {
             let r = waitid(P_PID, id_t(pid), &ended, WEXITED | WNOWAIT | (passing ? WNOHANG : 0))
             if r == 0 && (!passing || ended._sifields._sigchld.si_pid == pid) { break }
             if r < 0 && errno != EINTR { break }
-            if passing { watch(ends) }
+            if passing { watch([ends]) }
         }
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return nil }
