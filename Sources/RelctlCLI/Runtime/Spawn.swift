@@ -65,9 +65,10 @@ enum Spawn {
     }
 
     /// The live processes below `root`, and those this process adopted as
-    /// subreaper (each of its children but `root`), with theirs; zombies
-    /// among the adopted are reaped on the way. From /proc: none elsewhere.
-    static func descendants(of root: pid_t) -> [pid_t] {
+    /// subreaper (each of its children but `root` and those in `adoptedBut`;
+    /// none with nil), with theirs; zombies among the adopted are reaped on
+    /// the way. From /proc: none elsewhere.
+    static func descendants(of root: pid_t, adoptedBut known: Set<pid_t>? = []) -> [pid_t] {
         guard let dir = opendir("/proc") else { return [] }
         defer { closedir(dir) }
         var children: [pid_t: [pid_t]] = [:]
@@ -82,13 +83,13 @@ enum Spawn {
             if fields[0].first == UInt8(ascii: "Z") { zombies.insert(pid) }
             children[ppid, default: []].append(pid)
         }
-        let me = getpid()
-        for adopted in children[me] ?? [] where adopted != root && zombies.contains(adopted) {
+        let adopted = known.map { known in (children[getpid()] ?? []).filter { $0 != root && !known.contains($0) } } ?? []
+        for pid in adopted where zombies.contains(pid) {
             var status: Int32 = 0
-            _ = waitpid(adopted, &status, WNOHANG)
+            _ = waitpid(pid, &status, WNOHANG)
         }
         var out: [pid_t] = []
-        var queue = [root] + (children[me] ?? []).filter { $0 != root && !zombies.contains($0) }
+        var queue = [root] + adopted.filter { !zombies.contains($0) }
         var seen = Set(queue)
         out += queue.dropFirst()
         while let next = queue.popLast() {
@@ -188,11 +189,13 @@ extension Spawn {
         // under it can still ask the terminal (ssh's host key question).
         let passing = StopSignals.isTaken
         if passing { Spawn.becomeSubreaper() }
+        // Children this process had already (others' in a test run in-process) are none of the program's.
+        let known: Set<pid_t>? = passing ? Set(Spawn.descendants(of: getpid(), adoptedBut: nil)) : nil
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv) == 0
         if limit != nil && !spawned { close(pipeEnds[1]) }
         guard spawned else { return nil }
-        func tree() -> [pid_t] { [pid] + Spawn.descendants(of: pid) }
+        func tree() -> [pid_t] { [pid] + Spawn.descendants(of: pid, adoptedBut: known) }
         var passed = 0, told = Set<pid_t>()
         func passOn() {
             let sig = StopSignals.pending
