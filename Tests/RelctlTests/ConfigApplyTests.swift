@@ -287,6 +287,21 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(file.renumbering([:]).chains, file.chains)
     }
 
+    /// Shop's 1.0 and 1.1 (builds 10 and 11), each with the history [8, 6] here, after an apply
+    /// that brings `chains` and counts both as the file's own edits: the harness (which keeps the
+    /// database's folder while it is held), the store and the histories.
+    static func adopted(_ chains: [String: [Int64]]) throws -> (Harness, Store, [String: [Int64]]) {
+        let h = Harness()
+        for line in ["init", "project add shop --name Shop", "platform add ios --bundle-id com.example.shop",
+                     "version add 1.0 --platform ios --build 10", "version add 1.1 --platform ios --build 11"] { h.ok(line) }
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        for part in ["ios/1.0", "ios/1.1"] { try Lineage.set(store.db, "shop", part, [8, 6]) }
+        let session = try store.session()
+        try session.adoptLineage("shop", chains: chains, edited: ["ios/1.0", "ios/1.1"])
+        try session.commit()
+        return (h, store, try XCTUnwrap(store.lineage(project: "shop")["shop"]))
+    }
+
     /// When a history has counted a file's edit (`Lineage.counted`), and what
     /// an apply then does with the file's history: takes only the older
     /// revisions it lacks; else the edit is a new revision on top of both.
@@ -301,23 +316,12 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertTrue(Lineage.counted(full, after: [9]), "older than a full history keeps")
         XCTAssertFalse(Lineage.counted(Array(full.prefix(15)), after: [9]))
 
-        let h = Harness()
-        h.ok("init")
-        h.ok("project add shop --name Shop")
-        h.ok("platform add ios --bundle-id com.example.shop")
-        h.ok("version add 1.0 --platform ios --build 10")
-        h.ok("version add 1.1 --platform ios --build 11")
-        let store = try Store(path: h.db, mode: .write, user: "tester")
-        try Lineage.set(store.db, "shop", "ios/1.0", [8, 6])
-        try Lineage.set(store.db, "shop", "ios/1.1", [8, 6])
-        let session = try store.session()
-        try session.adoptLineage("shop", chains: ["ios/1.0": [6, 4], "ios/1.1": [9, 6]], edited: ["ios/1.0", "ios/1.1"])
-        try session.commit()
-        let now = try XCTUnwrap(store.lineage(project: "shop")["shop"])
+        let (h, store, now) = try Self.adopted(["ios/1.0": [6, 4], "ios/1.1": [9, 6]])
         XCTAssertEqual(now["ios/1.0"], [8, 6, 4], "counted: the file's older revision taken, no new one")
         let counted = try XCTUnwrap(now["ios/1.1"])
         XCTAssertEqual(Array(counted.dropFirst()), [9, 8, 6], "not counted: a revision after the file's and this database's")
         XCTAssertEqual(counted.first, try Lineage.clock(store.db), "a change of this database's, counted past every revision it holds")
+        withExtendedLifetime(h) {}
     }
 
     /// On a database whose change capture notes every row (an orphan row left

@@ -66,22 +66,11 @@ extension LineageRevisionTests {
     /// The parts an apply counts as the file's own edits, not made by its rows, take one count,
     /// as the parts of one change do: a database where those edits were rows counts them alike.
     func testAnApplysOwnEditsTakeOneCount() throws {
-        let h = Harness()
-        h.ok("init")
-        h.ok("project add shop --name Shop")
-        h.ok("platform add ios --bundle-id com.example.shop")
-        h.ok("version add 1.0 --platform ios --build 10")
-        h.ok("version add 1.1 --platform ios --build 11")
-        let store = try Store(path: h.db, mode: .write, user: "tester")
-        try Lineage.set(store.db, "shop", "ios/1.0", [8, 6])
-        try Lineage.set(store.db, "shop", "ios/1.1", [8, 6])
-        let session = try store.session()
-        try session.adoptLineage("shop", chains: ["ios/1.0": [9, 6], "ios/1.1": [9, 6]], edited: ["ios/1.0", "ios/1.1"])
-        try session.commit()
-        let now = try XCTUnwrap(store.lineage(project: "shop")["shop"])
+        let (h, store, now) = try ConfigApplyTests.adopted(["ios/1.0": [9, 6], "ios/1.1": [9, 6]])
         let heads = try ["ios/1.0", "ios/1.1"].map { try XCTUnwrap(now[$0]?.first) }
         XCTAssertEqual(Set(heads.map { $0 >> Lineage.digestBits }).count, 1, "one count: \(heads)")
         XCTAssertNotEqual(heads[0], heads[1], "two versions of different content: two revisions")
         XCTAssertEqual(heads.max(), try Lineage.clock(store.db))
+        withExtendedLifetime(h) {}
     }
 }
