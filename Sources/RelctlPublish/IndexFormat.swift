@@ -285,6 +285,14 @@ public enum IndexFormat {
         return index
     }
 
+    /// The generator an index.json names, its other members unread (an index
+    /// the parser refuses, of another relctl's format, still names one).
+    package static func generator(of bytes: [UInt8]) -> String? {
+        guard let members = try? JSONReader.members(bytes), let range = members["generator"],
+              case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return nil }
+        return generator
+    }
+
     /// `files` as runs by key, those paths a publish may touch. A size or
     /// a digest not as relctl writes them becomes one that matches no file
     /// (0, none): the path is still replaced or removed, its bytes compared.

@@ -152,7 +152,7 @@ public enum Publisher {
                 index.carried = plan.carried
                 unchanged += plan.unchanged
                 let toRender = plan.render
-                let stage = Staging(previous: previous, plan: plan)
+                let stage = try Staging(previous: previous, plan: plan)
                 staging = stage
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.

@@ -317,6 +317,71 @@ final class PublishTests: XCTestCase {
         XCTAssertTrue(notDir.err.contains("is not a directory"))
     }
 
+    /// DIR may hold files relctl did not write (a site, a conformance suite):
+    /// a publish that would write over one refuses, naming it, and leaves
+    /// DIR as it was; a dry run says the same. What relctl wrote, as its
+    /// index.json or a killed publish's journal names it, is its own.
+    func testFilesRelctlDidNotWriteAreNeverReplaced() throws {
+        let h = scenario()
+        let fm = FileManager.default
+        // Every entry under `dir`, hidden ones and folders too (nil), with its bytes.
+        func entries(_ dir: String) -> [String: Data?] {
+            Dictionary(uniqueKeysWithValues: ((try? fm.subpathsOfDirectory(atPath: dir)) ?? []).map { path in
+                var isDir: ObjCBool = false
+                _ = fm.fileExists(atPath: dir + "/" + path, isDirectory: &isDir)
+                return (path, isDir.boolValue ? nil : fm.contents(atPath: dir + "/" + path))
+            })
+        }
+        func refused(_ dir: String, _ extra: [String] = [], naming path: String, file: StaticString = #filePath, line: UInt = #line) {
+            let before = entries(dir)
+            let r = publish(h, dir, extra)
+            XCTAssertEqual(r.status, 1, r.err, file: file, line: line)
+            XCTAssertTrue(r.err.hasPrefix("relctl: \(dir)/\(path) is not a file relctl published"), r.err, file: file, line: line)
+            XCTAssertTrue(r.err.contains("move the file away"), r.err, file: file, line: line)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err, file: file, line: line)
+            XCTAssertEqual(entries(dir), before, "DIR is left as it was", file: file, line: line)
+        }
+        // A site's own page where relctl writes its status page.
+        let site = h.dir + "/site"
+        try fm.createDirectory(atPath: site + "/assets", withIntermediateDirectories: true)
+        try Data("<html>my site</html>".utf8).write(to: URL(fileURLWithPath: site + "/index.html"))
+        refused(site, naming: "index.html")
+        refused(site, ["--dry-run"], naming: "index.html")
+        // Without the status pages nothing is in the way; relctl's index.json then does not list the page either.
+        XCTAssertEqual(publish(h, site, ["--no-pages"]).status, 0)
+        XCTAssertEqual(fm.contents(atPath: site + "/index.html"), Data("<html>my site</html>".utf8))
+        refused(site, naming: "index.html")
+        // Someone else's file inside a project's folder.
+        let out = h.dir + "/out"
+        try fm.createDirectory(atPath: out + "/shop", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
+        refused(out, naming: "shop/control.json")
+        // A conformance suite, index.json and all.
+        let suite = h.dir + "/suite"
+        h.ok("conformance export \(suite)")
+        refused(suite, naming: "index.json")
+
+        // A file relctl published and someone edited is put back.
+        let tree = h.dir + "/tree"
+        XCTAssertEqual(publish(h, tree).status, 0)
+        let page = fm.contents(atPath: tree + "/index.html")
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: tree + "/index.html"))
+        XCTAssertEqual(publish(h, tree).status, 0)
+        XCTAssertEqual(fm.contents(atPath: tree + "/index.html"), page)
+        // relctl's tree whose index.json went (its state is still there) is still relctl's.
+        try fm.removeItem(atPath: tree + "/index.json")
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: tree + "/index.html"))
+        XCTAssertEqual(publish(h, tree).status, 0)
+        XCTAssertEqual(fm.contents(atPath: tree + "/index.html"), page)
+        // A first publish killed between its renames: its journal names the files it put in place.
+        let killed = h.dir + "/killed"
+        try fm.createDirectory(atPath: killed + "/shop", withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: URL(fileURLWithPath: killed + "/shop/control.json"))
+        try Data(#"{"paths":["shop/control.json"]}"#.utf8).write(to: URL(fileURLWithPath: killed + "/.relctl-journal"))
+        XCTAssertEqual(publish(h, killed).status, 0)
+        XCTAssertEqual(fm.contents(atPath: killed + "/shop/control.json"), fm.contents(atPath: tree + "/shop/control.json"))
+    }
+
     /// What a killed publish left (a staging folder with folders, files and a link
     /// in it, and the journal's first form) goes with the next publish; a link named
     /// like a staging folder stays, and what any link points to is never touched.

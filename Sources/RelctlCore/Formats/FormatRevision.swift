@@ -15,4 +15,7 @@ public enum FormatRevision {
 
     /// `generator` of a tree this relctl writes.
     public static func generator(version: String) -> String { "relctl \(version) (formats \(number))" }
+
+    /// A generator any relctl wrote, whatever its version: the files its index.json lists are relctl's.
+    public static func isRelctl(generator: String) -> Bool { generator.hasPrefix("relctl ") }
 }

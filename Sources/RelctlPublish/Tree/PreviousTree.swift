@@ -28,6 +28,8 @@ public final class PreviousTree {
         package var record: TreeState?
         package var folderCheck: TreeState.FolderCheck?
         package var interrupted = false
+        /// index.json names relctl as its generator (IndexFormat.generator).
+        package var byRelctl = false
     }
 
     public let root: String
@@ -49,6 +51,8 @@ public final class PreviousTree {
     package let folderCheck: TreeState.FolderCheck?
     /// A publish was cut short (TreeLock.interrupted).
     package let interrupted: Bool
+    /// index.json is one a relctl wrote: the files it lists are relctl's to replace.
+    package let byRelctl: Bool
     private var checkedDirectories: Set<String> = []
 
     package init(_ found: Found, lock: TreeLock) {
@@ -63,6 +67,7 @@ public final class PreviousTree {
         record = found.record
         folderCheck = found.folderCheck
         interrupted = found.interrupted
+        byRelctl = found.byRelctl
     }
 
     /// The old index, when this relctl (`generator`) wrote it and no publish
@@ -89,6 +94,29 @@ public final class PreviousTree {
     /// them, and those too recent to vouch for their files (TreeState.checkFolders);
     /// nil without a state.
     package var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
+
+    /// Whether relctl may replace what is at `relative` (a path it is about
+    /// to write, where something is): a file relctl published, as the old
+    /// index lists it (`listed`) or an unfinished publish's journal names
+    /// it. A DIR holding relctl's state but no index.json of relctl's (removed, or
+    /// replaced by a copy or by hand) is relctl's whole: nothing there says
+    /// which files it wrote. Anything else is someone else's, never replaced.
+    package func mayReplace(_ relative: String, listed: Bool) -> Bool {
+        listed || lock.unfinished.contains(relative) || (!byRelctl && record != nil)
+    }
+
+    /// Refuses a DIR whose index.json relctl did not write, unless DIR holds
+    /// relctl's state (mayReplace): a folder of someone else's, a site or a
+    /// conformance suite, is not published over.
+    package func refuseForeignIndex() throws {
+        guard !byRelctl, record == nil, FileSystem.kind(of: root + "/index.json", followLinks: false) != .missing else { return }
+        throw PreviousTree.foreign(root + "/index.json")
+    }
+
+    package static func foreign(_ path: String) -> PublishError {
+        PublishError("\(path) is not a file relctl published, and relctl does not replace it",
+                     hint: "publish into an empty folder or one only relctl publishes into, or move the file away to let relctl replace it")
+    }
 
     /// Whether a file the old index lists is still as published: a regular
     /// file of that size, reached without a link, not modified since the
@@ -129,6 +157,7 @@ public final class PreviousTree {
             let recorded = read.statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
             read.index = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
             if !read.statesIndex { read.index?.verbatim = [:] }
+            read.byRelctl = (read.index?.generator ?? IndexFormat.generator(of: bytes)).map(FormatRevision.isRelctl) ?? false
             // Its runs move here; an index the parser refuses still names files to replace or remove.
             read.runs = read.index?.carried ?? IndexFormat.runs(of: TreeFiles.readIndex(bytes))
             read.index?.carried = [:]

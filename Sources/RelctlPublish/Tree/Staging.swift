@@ -44,7 +44,9 @@ public final class Staging {
     /// Committed or aborted: nothing more may be staged.
     private var ended = false
 
-    package init(previous: PreviousTree, plan: IncrementalPlan) {
+    /// Refuses a DIR whose index.json relctl did not write (PreviousTree.refuseForeignIndex).
+    package init(previous: PreviousTree, plan: IncrementalPlan) throws {
+        try previous.refuseForeignIndex()
         lock = previous.lock
         self.previous = previous
         replaced = plan.replaced
@@ -119,6 +121,8 @@ public final class Staging {
         if existing == .directory {
             throw PublishError("\(target) is a directory where relctl publishes a file", hint: "remove it")
         }
+        // Someone else's file (a site's page, a suite's file) is never written over.
+        if existing != .missing && !previous.mayReplace(relative, listed: replaced[relative] != nil) { throw PreviousTree.foreign(target) }
         if lock.dryRun { return existing == .missing ? .added : .changed }
         try markStaging()
         let temp = try TreeFiles.writeTemporary(bytes, in: dir, for: name)
