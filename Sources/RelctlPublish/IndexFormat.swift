@@ -285,12 +285,20 @@ public enum IndexFormat {
         return index
     }
 
-    /// The generator an index.json names, its other members unread (an index
-    /// the parser refuses, of another relctl's format, still names one).
-    package static func generator(of bytes: [UInt8]) -> String? {
-        guard let members = try? JSONReader.members(bytes), let range = members["generator"],
-              case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return nil }
-        return generator
+    /// Who wrote an index.json found in DIR: nobody it can tell (not a JSON
+    /// object: cut short, garbage), a relctl (its `generator` says so, any
+    /// version), or someone else (an object that does not name relctl).
+    package enum Author { case unknown, relctl, other }
+
+    /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
+    /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
+    package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
+        if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
+        // Not an object: no member to read (and no array read whole only to be refused).
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let members = try? JSONReader.members(bytes) else { return .unknown }
+        guard let range = members["generator"], case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
+        return FormatRevision.isRelctl(generator: generator) ? .relctl : .other
     }
 
     /// `files` as runs by key, those paths a publish may touch. A size or

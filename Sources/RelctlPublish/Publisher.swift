@@ -96,8 +96,6 @@ public enum Publisher {
             if request.project == nil && !full && resign.isEmpty,
                let outcome = try nothingToDo(lock, store: store, at: at, pages: pages, generator: generator) { return outcome }
             var index = PublishedIndex(generator: generator, revision: 0, validFrom: nil, nextChange: nil)
-            // The runs of the projects rendered wait on the disk, not in memory (a dry run writes nothing in DIR).
-            if !dryRun { index.spill = RunSpill(in: lock.root) }
             var added = PathList(), changed = PathList(), unchanged = 0
             var findings: [Finding] = []
             var rendered: [String] = []
@@ -152,8 +150,11 @@ public enum Publisher {
                 index.carried = plan.carried
                 unchanged += plan.unchanged
                 let toRender = plan.render
-                let stage = try Staging(previous: previous, plan: plan)
+                let stage = Staging(previous: previous, plan: plan)
                 staging = stage
+                try stage.refuseForeign(pages: pages)
+                // The runs of the projects rendered wait on the disk, not in memory (a dry run writes nothing in DIR).
+                if !dryRun { index.spill = RunSpill(in: lock.root) }
                 // Snapshots are read here, on the connection's thread, rendered on the
                 // other cores, and their files staged here in project order.
                 // Fewer projects than cores: each one's platforms are rendered at once.

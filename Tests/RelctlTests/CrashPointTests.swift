@@ -119,4 +119,39 @@ final class CrashPointTests: XCTestCase {
             }
         }
     }
+
+    /// A file a publish cut short put in place, found as wanted by the next
+    /// publish, which is cut short too (before index.json), is still named
+    /// by the journal: it stays relctl's, and a later publish that changes
+    /// it replaces it rather than refusing it as someone else's.
+    func testAFileACutPublishPutInPlaceStaysRelctlsThroughASecondCut() throws {
+        let h = PublishTests.scenario()
+        let fm = FileManager.default
+        let fresh = h.dir + "/fresh", work = h.dir + "/work", other = h.dir + "/other.db", freshOther = h.dir + "/fresh-other"
+        XCTAssertEqual(try publish(h.db, fresh).status, 0)
+        let paths = snapshot(fresh).files.keys.filter { $0 != "index.json" }.sorted()
+        // Another database, whose shop/control.json differs.
+        try fm.copyItem(atPath: h.db, toPath: other)
+        XCTAssertEqual(h.run(["force", "2.0", "--platform", "ios", "--yes", "-q"], database: other).status, 0)
+        XCTAssertEqual(try publish(other, freshOther).status, 0)
+        let expected = snapshot(freshOther)
+        XCTAssertNotEqual(expected.files["shop/control.json"], snapshot(fresh).files["shop/control.json"])
+        var cuts = 0
+        // Every third step: the renames, where the second cut matters, are most of them.
+        for step in stride(from: 1, through: 400, by: 3) {
+            // A first publish cut short after it renamed shop/control.json into place.
+            try? fm.removeItem(atPath: work)
+            try fm.createDirectory(atPath: work + "/shop", withIntermediateDirectories: true)
+            try fm.copyItem(atPath: fresh + "/shop/control.json", toPath: work + "/shop/control.json")
+            try JSON.object(["paths": .array(paths.map(JSON.string))]).rendered().write(toFile: work + "/.relctl-journal", atomically: true, encoding: .utf8)
+            let cut = try publish(h.db, work, crashAt: step)
+            if cut.status == 0 { break }
+            XCTAssertEqual(cut.status, 86, cut.err)
+            cuts += 1
+            let next = try publish(other, work)
+            XCTAssertEqual(next.status, 0, "cut at \(step): \(next.err)")
+            XCTAssertEqual(snapshot(work).files, expected.files, "cut at \(step)")
+        }
+        XCTAssertGreaterThan(cuts, 10)
+    }
 }

@@ -341,12 +341,20 @@ final class PublishTests: XCTestCase {
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err, file: file, line: line)
             XCTAssertEqual(entries(dir), before, "DIR is left as it was", file: file, line: line)
         }
-        // A site's own page where relctl writes its status page.
+        func modified(_ path: String) throws -> Date? { try fm.attributesOfItem(atPath: path)[.modificationDate] as? Date }
+        // A site's own page where relctl writes its status page: found before anything is written.
         let site = h.dir + "/site"
         try fm.createDirectory(atPath: site + "/assets", withIntermediateDirectories: true)
         try Data("<html>my site</html>".utf8).write(to: URL(fileURLWithPath: site + "/index.html"))
+        let siteTime = try modified(site)
         refused(site, naming: "index.html")
         refused(site, ["--dry-run"], naming: "index.html")
+        XCTAssertEqual(try modified(site), siteTime, "nothing was written in DIR and taken back")
+        // What a publish killed there left (its journal naming nothing, a temporary) goes with the refusal.
+        try Data(#"{"paths":[]}"#.utf8).write(to: URL(fileURLWithPath: site + "/.relctl-journal"))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: site + "/assets/.relctl-tmp.en.json.0123456789abcdef"))
+        XCTAssertEqual(publish(h, site).status, 1)
+        XCTAssertEqual(Set(entries(site).keys), ["assets", "index.html"])
         // Without the status pages nothing is in the way; relctl's index.json then does not list the page either.
         XCTAssertEqual(publish(h, site, ["--no-pages"]).status, 0)
         XCTAssertEqual(fm.contents(atPath: site + "/index.html"), Data("<html>my site</html>".utf8))
@@ -356,10 +364,20 @@ final class PublishTests: XCTestCase {
         try fm.createDirectory(atPath: out + "/shop", withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
         refused(out, naming: "shop/control.json")
-        // A conformance suite, index.json and all.
-        let suite = h.dir + "/suite"
+        // A conformance suite, index.json and all; and one exported over a tree relctl published.
+        let suite = h.dir + "/suite", over = h.dir + "/over"
         h.ok("conformance export \(suite)")
-        refused(suite, naming: "index.json")
+        XCTAssertEqual(publish(h, over).status, 0)
+        h.ok("conformance export \(over)")
+        for dir in [suite, over] {
+            for extra in [[], ["--dry-run"]] {
+                let before = entries(dir)
+                let r = publish(h, dir, extra)
+                XCTAssertEqual(r.status, 1, r.err)
+                XCTAssertTrue(r.err.hasPrefix("relctl: \(dir)/index.json is not an index relctl wrote"), r.err)
+                XCTAssertEqual(entries(dir), before)
+            }
+        }
 
         // A file relctl published and someone edited is put back.
         let tree = h.dir + "/tree"
@@ -373,6 +391,14 @@ final class PublishTests: XCTestCase {
         try Data("edited".utf8).write(to: URL(fileURLWithPath: tree + "/index.html"))
         XCTAssertEqual(publish(h, tree).status, 0)
         XCTAssertEqual(fm.contents(atPath: tree + "/index.html"), page)
+        // Also after a publish cut short there (a journal naming nothing, a temporary left).
+        try fm.removeItem(atPath: tree + "/index.json")
+        try Data(#"{"paths":[]}"#.utf8).write(to: URL(fileURLWithPath: tree + "/.relctl-journal"))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: tree + "/shop/.relctl-tmp.control.json.0123456789abcdef"))
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: tree + "/index.html"))
+        XCTAssertEqual(publish(h, tree).status, 0)
+        XCTAssertEqual(fm.contents(atPath: tree + "/index.html"), page)
+        XCTAssertEqual(Set(entries(tree).keys.filter { $0.contains(".relctl-tmp") || $0.hasSuffix("journal") }), [])
         // A first publish killed between its renames: its journal names the files it put in place.
         let killed = h.dir + "/killed"
         try fm.createDirectory(atPath: killed + "/shop", withIntermediateDirectories: true)

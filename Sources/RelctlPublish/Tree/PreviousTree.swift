@@ -28,8 +28,8 @@ public final class PreviousTree {
         package var record: TreeState?
         package var folderCheck: TreeState.FolderCheck?
         package var interrupted = false
-        /// index.json names relctl as its generator (IndexFormat.generator).
-        package var byRelctl = false
+        /// Who wrote index.json (none there: unknown).
+        package var author = IndexFormat.Author.unknown
     }
 
     public let root: String
@@ -51,8 +51,11 @@ public final class PreviousTree {
     package let folderCheck: TreeState.FolderCheck?
     /// A publish was cut short (TreeLock.interrupted).
     package let interrupted: Bool
-    /// index.json is one a relctl wrote: the files it lists are relctl's to replace.
-    package let byRelctl: Bool
+    /// Who wrote index.json: the files a relctl's lists are relctl's to replace.
+    package let author: IndexFormat.Author
+    /// DIR holds relctl's state (its checksum holding), whichever index.json
+    /// it names and whether or not a publish was cut short since: relctl published here.
+    package private(set) lazy var stateFound: Bool = record != nil || TreeState.unchecked(root: root) != nil
     private var checkedDirectories: Set<String> = []
 
     package init(_ found: Found, lock: TreeLock) {
@@ -67,7 +70,7 @@ public final class PreviousTree {
         record = found.record
         folderCheck = found.folderCheck
         interrupted = found.interrupted
-        byRelctl = found.byRelctl
+        author = found.author
     }
 
     /// The old index, when this relctl (`generator`) wrote it and no publish
@@ -96,26 +99,36 @@ public final class PreviousTree {
     package var folders: (changed: Set<String>, unsure: Set<String>)? { folderCheck.map { ($0.changed, $0.unsure) } }
 
     /// Whether relctl may replace what is at `relative` (a path it is about
-    /// to write, where something is): a file relctl published, as the old
-    /// index lists it (`listed`) or an unfinished publish's journal names
-    /// it. A DIR holding relctl's state but no index.json of relctl's (removed, or
-    /// replaced by a copy or by hand) is relctl's whole: nothing there says
-    /// which files it wrote. Anything else is someone else's, never replaced.
+    /// to write, where something is): a file relctl published, as a relctl's
+    /// index.json lists it (`listed`) or an unfinished publish's journal names
+    /// it. A DIR holding relctl's state and no index.json anyone can be told
+    /// the author of (removed, cut short, garbage) is relctl's whole: nothing
+    /// there says which files it wrote. Anything else is someone else's.
     package func mayReplace(_ relative: String, listed: Bool) -> Bool {
-        listed || lock.unfinished.contains(relative) || (!byRelctl && record != nil)
+        listed || lock.unfinished.contains(relative) || (author == .unknown && stateFound)
     }
 
-    /// Refuses a DIR whose index.json relctl did not write, unless DIR holds
-    /// relctl's state (mayReplace): a folder of someone else's, a site or a
-    /// conformance suite, is not published over.
-    package func refuseForeignIndex() throws {
-        guard !byRelctl, record == nil, FileSystem.kind(of: root + "/index.json", followLinks: false) != .missing else { return }
-        throw PreviousTree.foreign(root + "/index.json")
+    /// Refuses a DIR whose index.json someone else wrote (a suite's), or,
+    /// without relctl's state, one whose index.json nobody can be told the
+    /// author of; and, when `pages`, whose index.html relctl may not replace,
+    /// before a file is rendered: a site's page, the usual case, is found
+    /// before a fleet is staged.
+    package func refuseForeign(pages: Bool) throws {
+        let index = root + "/index.json"
+        if author == .other || (author == .unknown && FileSystem.kind(of: index, followLinks: false) != .missing && !stateFound) {
+            throw PublishError("\(index) is not an index relctl wrote, and relctl does not replace it",
+                               hint: "publish into an empty folder or one only relctl publishes into")
+        }
+        let page = "index.html"
+        if pages, FileSystem.kind(of: root + "/" + page, followLinks: false) != .missing,
+           !mayReplace(page, listed: author == .relctl && runs[page]?.contains(page) ?? false) {
+            throw PreviousTree.foreign(root + "/" + page)
+        }
     }
 
     package static func foreign(_ path: String) -> PublishError {
         PublishError("\(path) is not a file relctl published, and relctl does not replace it",
-                     hint: "publish into an empty folder or one only relctl publishes into, or move the file away to let relctl replace it")
+                     hint: "publish into an empty folder or one only relctl publishes into, or move the file away for relctl to write its own")
     }
 
     /// Whether a file the old index lists is still as published: a regular
@@ -157,7 +170,7 @@ public final class PreviousTree {
             let recorded = read.statesIndex ? state?.fileList.map { ($0, state!.runs) } : nil
             read.index = IndexFormat.parse(bytes, files: .runs, recorded: recorded)
             if !read.statesIndex { read.index?.verbatim = [:] }
-            read.byRelctl = (read.index?.generator ?? IndexFormat.generator(of: bytes)).map(FormatRevision.isRelctl) ?? false
+            read.author = IndexFormat.author(of: bytes, parsed: read.index)
             // Its runs move here; an index the parser refuses still names files to replace or remove.
             read.runs = read.index?.carried ?? IndexFormat.runs(of: TreeFiles.readIndex(bytes))
             read.index?.carried = [:]

@@ -44,9 +44,7 @@ public final class Staging {
     /// Committed or aborted: nothing more may be staged.
     private var ended = false
 
-    /// Refuses a DIR whose index.json relctl did not write (PreviousTree.refuseForeignIndex).
-    package init(previous: PreviousTree, plan: IncrementalPlan) throws {
-        try previous.refuseForeignIndex()
+    package init(previous: PreviousTree, plan: IncrementalPlan) {
         lock = previous.lock
         self.previous = previous
         replaced = plan.replaced
@@ -58,6 +56,11 @@ public final class Staging {
     }
 
     private var root: String { lock.root }
+
+    /// Refuses a DIR whose index.json, or (`pages`: status pages published)
+    /// index.html, is someone else's (PreviousTree.refuseForeign), before
+    /// anything is staged; the abort that follows still sweeps what a publish cut short left.
+    package func refuseForeign(pages: Bool) throws { try previous.refuseForeign(pages: pages) }
 
     /// Stages one file; returns what will happen to it. `sha256` allows the
     /// quick check rsync makes: a file the previous index lists with the same
@@ -316,7 +319,10 @@ public final class Staging {
         var fresh: Set<String> = []
         if !pending.isEmpty || !stagedFolders.isEmpty || !stale.isEmpty {
             committing = true
-            let temp = try TreeFiles.writeTemporary(Staging.journal(stagedFiles, adding: pending.map(\.relative) + stale), in: root, for: TreeFiles.journalName)
+            // And what the journal of a publish cut short named: a file of it this publish found
+            // as wanted is in none of its lists, and a kill before index.json would leave it named nowhere.
+            let carried = lock.interrupted ? Array(lock.unfinished) : []
+            let temp = try TreeFiles.writeTemporary(Staging.journal(stagedFiles, adding: pending.map(\.relative) + stale + carried), in: root, for: TreeFiles.journalName)
             pending.insert((temp, journal, TreeFiles.journalName), at: 0)
             // Staged data and the journal reach the disk before any rename can expose them:
             // one syncfs instead of an fsync per file, but for a few files (flushedOneByOne).
@@ -364,6 +370,14 @@ public final class Staging {
         stagedFolders.removeAll()
         // The journal first: DIR, when this publish made it, goes only empty.
         if marked && !committing { unlink(root + "/" + TreeFiles.journalName) }
+        // A journal left naming nothing: the publish cut short renamed nothing, so what it left
+        // is only temporaries. They go now, with it, not at the next publish that gets as far as
+        // its commit: in a folder of someone else's (refused) there may never be one.
+        if lock.interrupted && lock.unfinished.isEmpty && !committing && !lock.dryRun {
+            TreeFiles.sweepTemporaries(in: root, under: "", recursive: true, sparing: [], emptied: false)
+            let journal = root + "/" + TreeFiles.journalName
+            if FileSystem.kind(of: journal, followLinks: false) == .file { unlink(journal) }
+        }
     }
 }
 

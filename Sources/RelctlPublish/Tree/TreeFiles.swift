@@ -306,7 +306,8 @@ public enum TreeFiles {
     /// owns any), and folders they leave empty: regular files and staging
     /// folders (with all they hold) whose name matches the pattern; never a
     /// link, nothing else, and not the folders in `sparing` (this publish made them).
-    package static func sweepTemporaries(in root: String, under relative: String, recursive: Bool, sparing: Set<String>) {
+    /// `emptied`: whether a folder they leave empty goes too (not in a folder that may be someone else's).
+    package static func sweepTemporaries(in root: String, under relative: String, recursive: Bool, sparing: Set<String>, emptied: Bool = true) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }
         var names: [String] = []
@@ -327,11 +328,11 @@ public enum TreeFiles {
                 removeTree(path)
                 swept = true
             case .directory where recursive && !sparing.contains(path):
-                sweepTemporaries(in: root, under: relative.isEmpty ? name : relative + "/" + name, recursive: true, sparing: sparing)
+                sweepTemporaries(in: root, under: relative.isEmpty ? name : relative + "/" + name, recursive: true, sparing: sparing, emptied: emptied)
             default: break
             }
         }
-        if swept, !relative.isEmpty, isEmptyDirectory(dirPath) {
+        if swept, emptied, !relative.isEmpty, isEmptyDirectory(dirPath) {
             CrashPoints.step()
             rmdir(dirPath)
         }
