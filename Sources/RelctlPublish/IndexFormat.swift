@@ -285,18 +285,20 @@ public enum IndexFormat {
         return index
     }
 
-    /// Who wrote an index.json found in DIR: nobody it can tell (not a JSON
-    /// object: cut short, garbage), a relctl (its `generator` says so, any
-    /// version), or someone else (an object that does not name relctl).
+    /// Who wrote an index.json found in DIR: nobody it can tell (not JSON:
+    /// cut short, garbage), a relctl (its `generator` says so, any version),
+    /// or someone else (JSON that does not name relctl: a site's search index is an array).
     package enum Author { case unknown, relctl, other }
 
     /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
     /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
     package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
         if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
-        // Not an object: no member to read (and no array read whole only to be refused).
-        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let members = try? JSONReader.members(bytes) else { return .unknown }
+        // Not an object: someone else's if it is JSON at all.
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else {
+            return (try? JSONReader.parse(bytes)) != nil ? .other : .unknown
+        }
+        guard let members = try? JSONReader.members(bytes) else { return .unknown }
         guard let range = members["generator"], case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
         return FormatRevision.isRelctl(generator: generator) ? .relctl : .other
     }

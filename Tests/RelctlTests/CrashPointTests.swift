@@ -137,7 +137,7 @@ final class CrashPointTests: XCTestCase {
         let expected = snapshot(freshOther)
         XCTAssertNotEqual(expected.files["shop/control.json"], snapshot(fresh).files["shop/control.json"])
         var cuts = 0
-        // Every third step: the renames, where the second cut matters, are most of them.
+        // Every third step: the second cut matters between its journal's rename and index.json's, a few steps wide.
         for step in stride(from: 1, through: 400, by: 3) {
             // A first publish cut short after it renamed shop/control.json into place.
             try? fm.removeItem(atPath: work)

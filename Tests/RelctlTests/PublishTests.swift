@@ -336,8 +336,9 @@ final class PublishTests: XCTestCase {
             let before = entries(dir)
             let r = publish(h, dir, extra)
             XCTAssertEqual(r.status, 1, r.err, file: file, line: line)
-            XCTAssertTrue(r.err.hasPrefix("relctl: \(dir)/\(path) is not a file relctl published"), r.err, file: file, line: line)
-            XCTAssertTrue(r.err.contains("move the file away"), r.err, file: file, line: line)
+            let index = path == "index.json"
+            XCTAssertTrue(r.err.hasPrefix("relctl: \(dir)/\(path) " + (index ? "is not an index relctl wrote" : "is not a file relctl published")), r.err, file: file, line: line)
+            XCTAssertTrue(r.err.contains(index ? "publish into an empty folder" : "move the file away"), r.err, file: file, line: line)
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err, file: file, line: line)
             XCTAssertEqual(entries(dir), before, "DIR is left as it was", file: file, line: line)
         }
@@ -350,7 +351,11 @@ final class PublishTests: XCTestCase {
         refused(site, naming: "index.html")
         refused(site, ["--dry-run"], naming: "index.html")
         XCTAssertEqual(try modified(site), siteTime, "nothing was written in DIR and taken back")
-        // What a publish killed there left (its journal naming nothing, a temporary) goes with the refusal.
+        // What a publish killed there left goes with the refusal: a spill file at DIR's root (before any
+        // journal); then a journal naming nothing, and a temporary in a folder (the folder stays).
+        try Data("runs".utf8).write(to: URL(fileURLWithPath: site + "/.relctl-tmp.runs.0123456789abcdef"))
+        XCTAssertEqual(publish(h, site).status, 1)
+        XCTAssertEqual(Set(entries(site).keys), ["assets", "index.html"])
         try Data(#"{"paths":[]}"#.utf8).write(to: URL(fileURLWithPath: site + "/.relctl-journal"))
         try Data("half".utf8).write(to: URL(fileURLWithPath: site + "/assets/.relctl-tmp.en.json.0123456789abcdef"))
         XCTAssertEqual(publish(h, site).status, 1)
@@ -359,6 +364,12 @@ final class PublishTests: XCTestCase {
         XCTAssertEqual(publish(h, site, ["--no-pages"]).status, 0)
         XCTAssertEqual(fm.contents(atPath: site + "/index.html"), Data("<html>my site</html>".utf8))
         refused(site, naming: "index.html")
+        // Nor does the state that publish recorded, once relctl's index.json is gone.
+        try fm.removeItem(atPath: site + "/index.json")
+        refused(site, naming: "index.html")
+        // A site's index.json that is JSON but no object (a search index) is someone else's too, state or not.
+        try Data(#"[{"title":"Home","url":"/"}]"#.utf8).write(to: URL(fileURLWithPath: site + "/index.json"))
+        refused(site, ["--no-pages"], naming: "index.json")
         // Someone else's file inside a project's folder.
         let out = h.dir + "/out"
         try fm.createDirectory(atPath: out + "/shop", withIntermediateDirectories: true)

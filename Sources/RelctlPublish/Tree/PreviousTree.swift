@@ -53,9 +53,9 @@ public final class PreviousTree {
     package let interrupted: Bool
     /// Who wrote index.json: the files a relctl's lists are relctl's to replace.
     package let author: IndexFormat.Author
-    /// DIR holds relctl's state (its checksum holding), whichever index.json
-    /// it names and whether or not a publish was cut short since: relctl published here.
-    package private(set) lazy var stateFound: Bool = record != nil || TreeState.unchecked(root: root) != nil
+    /// DIR's state (its checksum holding), whichever index.json it names and
+    /// whether or not a publish was cut short since: relctl published here, the files at DIR's root and the folders it names.
+    private lazy var stateFound: TreeState? = record ?? TreeState.unchecked(root: root)
     private var checkedDirectories: Set<String> = []
 
     package init(_ found: Found, lock: TreeLock) {
@@ -101,21 +101,25 @@ public final class PreviousTree {
     /// Whether relctl may replace what is at `relative` (a path it is about
     /// to write, where something is): a file relctl published, as a relctl's
     /// index.json lists it (`listed`) or an unfinished publish's journal names
-    /// it. A DIR holding relctl's state and no index.json anyone can be told
-    /// the author of (removed, cut short, garbage) is relctl's whole: nothing
-    /// there says which files it wrote. Anything else is someone else's.
+    /// it. In a DIR holding relctl's state and no index.json anyone can be
+    /// told the author of (removed, cut short, not JSON), nothing says which
+    /// files relctl wrote: a file at DIR's root the state records, or in a
+    /// folder it records, is taken as relctl's. Anything else is someone else's.
     package func mayReplace(_ relative: String, listed: Bool) -> Bool {
-        listed || lock.unfinished.contains(relative) || (author == .unknown && stateFound)
+        if listed || lock.unfinished.contains(relative) { return true }
+        guard author == .unknown, let state = stateFound else { return false }
+        guard let slash = relative.utf8.lastIndex(of: slashByte) else { return state.rootFiles[relative] != nil }
+        return state.folders[String(relative[..<slash])] != nil
     }
 
     /// Refuses a DIR whose index.json someone else wrote (a suite's), or,
     /// without relctl's state, one whose index.json nobody can be told the
-    /// author of; and, when `pages`, whose index.html relctl may not replace,
-    /// before a file is rendered: a site's page, the usual case, is found
-    /// before a fleet is staged.
+    /// author of; and, when `pages`, whose index.html relctl may not replace
+    /// (whatever its bytes), before anything is staged: a site's page, the
+    /// usual case, is found before a fleet is.
     package func refuseForeign(pages: Bool) throws {
         let index = root + "/index.json"
-        if author == .other || (author == .unknown && FileSystem.kind(of: index, followLinks: false) != .missing && !stateFound) {
+        if author == .other || (author == .unknown && FileSystem.kind(of: index, followLinks: false) != .missing && stateFound == nil) {
             throw PublishError("\(index) is not an index relctl wrote, and relctl does not replace it",
                                hint: "publish into an empty folder or one only relctl publishes into")
         }

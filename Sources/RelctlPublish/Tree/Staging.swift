@@ -370,14 +370,16 @@ public final class Staging {
         stagedFolders.removeAll()
         // The journal first: DIR, when this publish made it, goes only empty.
         if marked && !committing { unlink(root + "/" + TreeFiles.journalName) }
-        // A journal left naming nothing: the publish cut short renamed nothing, so what it left
-        // is only temporaries. They go now, with it, not at the next publish that gets as far as
-        // its commit: in a folder of someone else's (refused) there may never be one.
-        if lock.interrupted && lock.unfinished.isEmpty && !committing && !lock.dryRun {
-            TreeFiles.sweepTemporaries(in: root, under: "", recursive: true, sparing: [], emptied: false)
-            let journal = root + "/" + TreeFiles.journalName
-            if FileSystem.kind(of: journal, followLinks: false) == .file { unlink(journal) }
-        }
+        guard !lock.dryRun, !committing else { return }
+        // A journal left naming nothing: the publish cut short renamed nothing (but maybe
+        // index.json, which no journal names), so what it left is only temporaries. They go
+        // now, with it, not at the next publish that gets as far as its commit: in a folder
+        // of someone else's (refused) there may never be one. Else those at DIR's root (a
+        // kill's, before any journal: the runs' spill file), as a commit sweeps them.
+        let journal = root + "/" + TreeFiles.journalName
+        let swept = lock.interrupted && lock.unfinished.isEmpty && FileSystem.kind(of: journal, followLinks: false) == .file
+        TreeFiles.sweepTemporaries(in: root, under: "", recursive: swept, sparing: [], emptied: false)
+        if swept { unlink(journal) }
     }
 }
 
