@@ -317,7 +317,28 @@ final class IncrementalPublishTests: XCTestCase {
         }
     }
 
-    /// The state's bytes carry their SHA-256: one edited by hand (a folder's
+    /// The state's checksum changes with any byte changed, and with the
+    /// length where the bytes differ only by zeros at the end (its padding).
+    func testTheStateChecksumTellsEveryEdit() {
+        let bytes = (0..<1001).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let sum = TreeState.checksum(bytes[...])
+        XCTAssertEqual(sum.count, 64)
+        XCTAssertTrue(sum.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }, sum)
+        var seen: Set<String> = [sum]
+        for i in bytes.indices {
+            for flip: UInt8 in [1, 0x80] {
+                var edited = bytes
+                edited[i] ^= flip
+                XCTAssertTrue(seen.insert(TreeState.checksum(edited[...])).inserted, "byte \(i) ^ \(flip)")
+            }
+        }
+        for zeros in 1...40 {
+            XCTAssertTrue(seen.insert(TreeState.checksum((bytes + [UInt8](repeating: 0, count: zeros))[...])).inserted, "\(zeros) zeros")
+        }
+        XCTAssertEqual(TreeState.checksum(bytes[...]), sum, "the same bytes, the same sum")
+    }
+
+    /// The state's bytes carry their checksum: one edited by hand (a folder's
     /// time, a run's place) is no record, and the publish goes by the files.
     func testAStateEditedByHandIsNoRecord() throws {
         let h = fleet()
