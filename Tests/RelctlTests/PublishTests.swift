@@ -375,11 +375,22 @@ final class PublishTests: XCTestCase {
         try fm.createDirectory(atPath: out + "/shop", withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
         refused(out, naming: "shop/control.json")
-        // A conformance suite, index.json and all; and one exported over a tree relctl published.
+        // A conformance suite, index.json and all; and its index.json copied over a tree relctl published
+        // (an export there is refused: it would replace the published index).
         let suite = h.dir + "/suite", over = h.dir + "/over"
         h.ok("conformance export \(suite)")
         XCTAssertEqual(publish(h, over).status, 0)
-        h.ok("conformance export \(over)")
+        let published = entries(over)
+        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into")
+        XCTAssertEqual(entries(over), published, "nothing was written")
+        // Known by its index.json alone too (a copy of the tree, without the state).
+        let state = try Data(contentsOf: URL(fileURLWithPath: over + "/.relctl-state"))
+        try fm.removeItem(atPath: over + "/.relctl-state")
+        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into")
+        try state.write(to: URL(fileURLWithPath: over + "/.relctl-state"))
+        XCTAssertEqual(entries(over), published, "nothing was written")
+        try fm.removeItem(atPath: over + "/index.json")
+        try fm.copyItem(atPath: suite + "/index.json", toPath: over + "/index.json")
         for dir in [suite, over] {
             for extra in [[], ["--dry-run"]] {
                 let before = entries(dir)

@@ -31,10 +31,17 @@ enum ConformanceCommand {
     static let export: RunnableCommand = RunnableCommand(
         "export", abstract: "Write the conformance suite for clients of control.json to DIR.",
         discussion: "Writes DIR/index.json (the suite's version and its suites), per suite DIR/NAME/control.json (the published state) and DIR/NAME/cases.json (installs at instants, with the answer relctl's evaluator gives), and DIR/README.md (how to run it). schema/conformance.schema.json describes the files. Needs no database: every scenario is built on a fresh one, in TMPDIR, and removed after (a killed run's by the next run).",
-        arguments: [Argument("DIR", help: "The folder to write (created; files in it replaced).", completion: .directory)],
+        arguments: [Argument("DIR", help: "The folder to write (created; files in it replaced; never a folder relctl publishes into).", completion: .directory)],
         examples: [Example("relctl conformance export ./suite", "Write the suite to ./suite.")]
     ) { inv in
         let dir = inv.arg("DIR")!
+        // The suite's index.json would replace a publish's, which deploy and verify then refuse.
+        let published = dir + "/index.json"
+        if FileSystem.kind(of: dir + "/" + TreeState.name, followLinks: false) == .file
+            || (FileSystem.kind(of: published, followLinks: false) == .file && (try? FileSystem.readFile(published)).map({ IndexFormat.author(of: $0, parsed: nil) }) == .relctl) {
+            throw RelctlError.failure("\(dir) is a folder relctl publishes into: the suite's index.json would replace the published one; nothing was written",
+                                      hint: "export the suite into a folder of its own")
+        }
         let t0 = Time.parseUTC(start)!
         // The scenarios' databases, made and removed here. A run killed before it
         // removed them is named by its process id: a later run removes its folder.
