@@ -287,20 +287,126 @@ public enum IndexFormat {
 
     /// Who wrote an index.json found in DIR: nobody it can tell (not JSON:
     /// cut short, garbage), a relctl (its `generator` says so, any version),
-    /// or someone else (JSON that does not name relctl: a site's search index is an array).
+    /// or someone else (JSON that does not name relctl: a site's search index).
     package enum Author { case unknown, relctl, other }
 
     /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
     /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
     package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
         if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
-        // Not an object: someone else's if it is JSON at all.
-        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") else {
-            return (try? JSONReader.parse(bytes)) != nil ? .other : .unknown
-        }
-        guard let members = try? JSONReader.members(bytes) else { return .unknown }
-        guard let range = members["generator"], case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
+        // JSON by its grammar alone: relctl's reader bounds numbers and depth, which another's file need not keep.
+        guard isJSON(bytes) else { return .unknown }
+        guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
+              let members = try? JSONReader.members(bytes), let range = members["generator"],
+              case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
         return FormatRevision.isRelctl(generator: generator) ? .relctl : .other
+    }
+
+    /// Whether `b` is one JSON text (RFC 8259) by the grammar alone: any
+    /// number, any depth (a stack, not recursion), strings checked for their
+    /// escapes and control characters but not their UTF-8.
+    package static func isJSON(_ b: [UInt8]) -> Bool {
+        let n = b.count
+        var i = 0
+        var open: [UInt8] = []
+        func space() { while i < n, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 } }
+        func digit() -> Bool { i < n && b[i] >= 0x30 && b[i] <= 0x39 }
+        func hex(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66) }
+        func string() -> Bool {
+            guard i < n, b[i] == 0x22 else { return false }
+            i += 1
+            while i < n {
+                switch b[i] {
+                case 0x22: i += 1; return true
+                case 0..<0x20: return false
+                case 0x5C:
+                    guard i + 1 < n else { return false }
+                    switch b[i + 1] {
+                    case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74: i += 2
+                    case 0x75:
+                        guard i + 5 < n, b[(i + 2)...(i + 5)].allSatisfy(hex) else { return false }
+                        i += 6
+                    default: return false
+                    }
+                default: i += 1
+                }
+            }
+            return false
+        }
+        func literal(_ word: String) -> Bool {
+            let w = Array(word.utf8)
+            guard i + w.count <= n, b[i..<(i + w.count)].elementsEqual(w) else { return false }
+            i += w.count
+            return true
+        }
+        func number() -> Bool {
+            if i < n, b[i] == 0x2D { i += 1 }
+            guard digit() else { return false }
+            if b[i] == 0x30 { i += 1 } else { while digit() { i += 1 } }
+            if i < n, b[i] == 0x2E {
+                i += 1
+                guard digit() else { return false }
+                while digit() { i += 1 }
+            }
+            if i < n, b[i] | 0x20 == 0x65 {
+                i += 1
+                if i < n, b[i] == 0x2B || b[i] == 0x2D { i += 1 }
+                guard digit() else { return false }
+                while digit() { i += 1 }
+            }
+            return true
+        }
+        /// A member's name and its colon, after `{` or a comma inside an object.
+        func name() -> Bool {
+            space()
+            guard string() else { return false }
+            space()
+            guard i < n, b[i] == 0x3A else { return false }
+            i += 1
+            return true
+        }
+        space()
+        while true {
+            // A value.
+            space()
+            guard i < n else { return false }
+            switch b[i] {
+            case 0x7B:
+                i += 1
+                space()
+                if i < n, b[i] == 0x7D { i += 1 } else {
+                    guard name() else { return false }
+                    open.append(0x7B)
+                    continue
+                }
+            case 0x5B:
+                i += 1
+                space()
+                if i < n, b[i] == 0x5D { i += 1 } else {
+                    open.append(0x5B)
+                    continue
+                }
+            case 0x22: guard string() else { return false }
+            case 0x74: guard literal("true") else { return false }
+            case 0x66: guard literal("false") else { return false }
+            case 0x6E: guard literal("null") else { return false }
+            default: guard number() else { return false }
+            }
+            // After it: containers closed, then a comma for the next value, or the end.
+            while true {
+                space()
+                guard let top = open.last else { return i == n }
+                guard i < n else { return false }
+                if b[i] == 0x2C {
+                    i += 1
+                    if top == 0x7B, !name() { return false }
+                    break
+                }
+                guard b[i] == top + 2 else { return false }  // `}` is `{` + 2, `]` is `[` + 2
+                i += 1
+                open.removeLast()
+            }
+        }
     }
 
     /// `files` as runs by key, those paths a publish may touch. A size or

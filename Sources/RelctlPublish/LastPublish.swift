@@ -54,7 +54,7 @@ package struct LastPublish: Equatable {
 
     /// What `bytes` wrote; nil for anything else. Where the limits come
     /// last, after every other member `bytes` writes, they are not scanned:
-    /// the state's SHA-256 holds for them (TreeState.checked), and a publish
+    /// the state's check holds for them (TreeState.checked), and a publish
     /// with nothing to do spent a tenth of its time scanning them. Any other
     /// record (keys sorted, as relctl wrote it before) is read whole.
     package init?(bytes: [UInt8]) {

@@ -317,6 +317,45 @@ final class IncrementalPublishTests: XCTestCase {
         }
     }
 
+    /// XXH64 as the reference gives it (the values are the reference
+    /// implementation's, by Python's xxhash 3), on every path through it:
+    /// no stripe, stripes, and a tail of 8-, 4- and 1-byte steps.
+    func testXXH64MatchesTheReference() {
+        let long = Array((0..<768).map { UInt8($0 % 256) })
+        for (bytes, seed, expected): ([UInt8], UInt64, String) in [
+            ([], 0, "ef46db3751d8e999"), (Array("a".utf8), 0, "d24ec4f1a98c6e5b"), (Array("abc".utf8), 0, "44bc2cf5ad770999"),
+            (Array("abc".utf8), 1, "bea9ca8199328908"), (long, 0, "8e03c838c596036f"), (long + Array("xyz1234".utf8), 3, "9dd0b87c16d8300e"),
+        ] {
+            XCTAssertEqual(String(XXH64.hash(bytes[...], seed: seed), radix: 16), expected, "\(bytes.count) bytes, seed \(seed)")
+        }
+    }
+
+    /// A state the relctl before recorded (version 1, its check SHA-256) is
+    /// still the tree's record; one claiming the other version is not.
+    func testAVersionOneStateIsStillARecord() throws {
+        let h = fleet()
+        let out = h.dir + "/out", path = out + "/" + publishState
+        _ = publish(h, out)
+        let state = try XCTUnwrap(TreeState.read(root: out))
+        func written(version: Int, check: ([UInt8]) -> String) throws {
+            var bytes = state.bytes
+            let marker = Array(#""version":2"#.utf8)
+            let at = try XCTUnwrap((0...(bytes.count - marker.count)).first { bytes[$0..<($0 + marker.count)].elementsEqual(marker) })
+            bytes[at + marker.count - 1] = UInt8(ascii: "0") + UInt8(version)
+            let room = 75
+            let body = [UInt8(ascii: "{")] + bytes[(room + 1)...]
+            bytes.replaceSubrange(0..<room, with: Array(#"{"check":""#.utf8) + Array(check(body).utf8) + [34])
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        try written(version: 1) { SHA256.hex($0) }
+        XCTAssertEqual(TreeState.read(root: out), state, "a version-1 state, as relctl wrote it before")
+        XCTAssertEqual(h.run(["verify", out]).status, 0)
+        try written(version: 2) { SHA256.hex($0) }
+        XCTAssertNil(TreeState.read(root: out), "SHA-256 is version 1's check only")
+        try written(version: 1) { TreeState.checksum($0[...]) }
+        XCTAssertNil(TreeState.read(root: out), "and the new check version 2's")
+    }
+
     /// The state's checksum changes with any byte changed, and with the
     /// length where the bytes differ only by zeros at the end (its padding).
     func testTheStateChecksumTellsEveryEdit() {
@@ -336,6 +375,10 @@ final class IncrementalPublishTests: XCTestCase {
             XCTAssertTrue(seen.insert(TreeState.checksum((bytes + [UInt8](repeating: 0, count: zeros))[...])).inserted, "\(zeros) zeros")
         }
         XCTAssertEqual(TreeState.checksum(bytes[...]), sum, "the same bytes, the same sum")
+        // Changes in two words of one lane that a lone multiply and shift let cancel out.
+        var paired = bytes
+        paired[7] ^= 0x80; paired[39] ^= 0x80; paired[36] ^= 0x04
+        XCTAssertTrue(seen.insert(TreeState.checksum(paired[...])).inserted)
     }
 
     /// The state's bytes carry their checksum: one edited by hand (a folder's

@@ -367,9 +367,11 @@ final class PublishTests: XCTestCase {
         // Nor does the state that publish recorded, once relctl's index.json is gone.
         try fm.removeItem(atPath: site + "/index.json")
         refused(site, naming: "index.html")
-        // A site's index.json that is JSON but no object (a search index) is someone else's too, state or not.
-        try Data(#"[{"title":"Home","url":"/"}]"#.utf8).write(to: URL(fileURLWithPath: site + "/index.json"))
-        refused(site, ["--no-pages"], naming: "index.json")
+        // A site's index.json (a search index, with numbers relctl's reader would not take) is someone else's too, state or not.
+        for text in [#"[{"title":"Home","url":"/"}]"#, #"{"pages":[{"url":"/","score":0.5,"hits":12345678901234567890}]}"#] {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: site + "/index.json"))
+            refused(site, ["--no-pages"], naming: "index.json")
+        }
         // Someone else's file inside a project's folder.
         let out = h.dir + "/out"
         try fm.createDirectory(atPath: out + "/shop", withIntermediateDirectories: true)
@@ -381,12 +383,19 @@ final class PublishTests: XCTestCase {
         h.ok("conformance export \(suite)")
         XCTAssertEqual(publish(h, over).status, 0)
         let published = entries(over)
-        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into")
-        XCTAssertEqual(entries(over), published, "nothing was written")
-        // Known by its index.json alone too (a copy of the tree, without the state).
+        // Known by its state, its index.json or a journal alone.
         let state = try Data(contentsOf: URL(fileURLWithPath: over + "/.relctl-state"))
+        let index = try Data(contentsOf: URL(fileURLWithPath: over + "/index.json"))
+        try fm.removeItem(atPath: over + "/index.json")
+        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into (its .relctl-state is relctl's)")
+        try index.write(to: URL(fileURLWithPath: over + "/index.json"))
         try fm.removeItem(atPath: over + "/.relctl-state")
-        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into")
+        h.fails("conformance export \(over)", "\(over) is a folder relctl publishes into (its index.json is relctl's)")
+        let cut = h.dir + "/cut"
+        try fm.createDirectory(atPath: cut, withIntermediateDirectories: true)
+        try Data(#"{"paths":[]}"#.utf8).write(to: URL(fileURLWithPath: cut + "/.relctl-journal"))
+        h.fails("conformance export \(cut)", "(its .relctl-journal is relctl's)")
+        XCTAssertEqual(Set(entries(cut).keys), [".relctl-journal"], "nothing was written")
         try state.write(to: URL(fileURLWithPath: over + "/.relctl-state"))
         XCTAssertEqual(entries(over), published, "nothing was written")
         try fm.removeItem(atPath: over + "/index.json")
@@ -428,6 +437,25 @@ final class PublishTests: XCTestCase {
         try Data(#"{"paths":["shop/control.json"]}"#.utf8).write(to: URL(fileURLWithPath: killed + "/.relctl-journal"))
         XCTAssertEqual(publish(h, killed).status, 0)
         XCTAssertEqual(fm.contents(atPath: killed + "/shop/control.json"), fm.contents(atPath: tree + "/shop/control.json"))
+    }
+
+    /// JSON by its grammar alone, however deep and whatever its numbers:
+    /// what tells someone else's index.json from one cut short.
+    func testJSONIsToldByItsGrammar() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        for text in ["{}", "[]", " 0 ", "-0.5e-7", "1E+400", "123456789012345678901234567890", "true", "null", #""a\u00e9\n""#,
+                     #"{"a":[1,2.5,{"b":null}],"c":"\"","d":{}}"#, " [ 1 , [ ] , { \"x\" : false } ] ", deep] {
+            XCTAssertTrue(IndexFormat.isJSON(Array(text.utf8)), text.prefix(40).description)
+        }
+        for text in ["", " ", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "01", "-", "1.", "1e", ".5", "+1", "tru", "nul", "[1] x", "\"a", "\"\\x\"",
+                     "\"\\u12G4\"", "\"a\u{01}b\"", "\u{FEFF}{}", "{1:2}", "[1 2]", String(deep.dropLast())] {
+            XCTAssertFalse(IndexFormat.isJSON(Array(text.utf8)), text.prefix(40).description)
+        }
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"relctl 9.9 (formats 9)","files":{"a":{}}}"#.utf8), parsed: nil), .relctl)
+        // What relctl's reader cannot read is not an index relctl wrote, whatever it says.
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"relctl 9.9 (formats 9)","files":{"a":1.5}}"#.utf8), parsed: nil), .other)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"hugo","score":0.5}"#.utf8), parsed: nil), .other)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"relctl 1 (formats 5)","files":{"#.utf8), parsed: nil), .unknown)
     }
 
     /// What a killed publish left (a staging folder with folders, files and a link

@@ -35,11 +35,15 @@ enum ConformanceCommand {
         examples: [Example("relctl conformance export ./suite", "Write the suite to ./suite.")]
     ) { inv in
         let dir = inv.arg("DIR")!
-        // The suite's index.json would replace a publish's, which deploy and verify then refuse.
+        // The suite's index.json would replace a publish's (which deploy and verify then refuse), or
+        // stand where a publish cut short is to put one. A folder is relctl's by its index.json, its
+        // state or its journal.
         let published = dir + "/index.json"
-        if FileSystem.kind(of: dir + "/" + TreeState.name, followLinks: false) == .file
-            || (FileSystem.kind(of: published, followLinks: false) == .file && (try? FileSystem.readFile(published)).map({ IndexFormat.author(of: $0, parsed: nil) }) == .relctl) {
-            throw RelctlError.failure("\(dir) is a folder relctl publishes into: the suite's index.json would replace the published one; nothing was written",
+        let sign = [TreeState.name, TreeFiles.journalName].first { FileSystem.kind(of: dir + "/" + $0, followLinks: false) == .file }
+            ?? ((FileSystem.kind(of: published, followLinks: false) == .file
+                 && (try? FileSystem.readFile(published)).map({ IndexFormat.author(of: $0, parsed: nil) }) == .relctl) ? "index.json" : nil)
+        if let sign {
+            throw RelctlError.failure("\(dir) is a folder relctl publishes into (its \(sign) is relctl's): the suite's files would be mixed with the published ones; nothing was written",
                                       hint: "export the suite into a folder of its own")
         }
         let t0 = Time.parseUTC(start)!

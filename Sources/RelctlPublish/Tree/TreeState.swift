@@ -167,13 +167,13 @@ package struct TreeState: Equatable {
     /// still be the ones it recorded: LastPublish.indexSha256).
     package static func unchecked(root: String) -> TreeState? {
         let path = root + "/" + name
-        guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let body = checked(bytes),
+        guard Stamp(path) != nil, let bytes = try? FileSystem.readFile(path), let (body, version) = checked(bytes),
               // The last publish's record is written last, and not read here (the checksum holds for it).
               let members = try? JSONReader.members(body, scan: ("last", { _ in body.count - 1 })) else { return nil }
         // Member by member: the last publish's record stays bytes.
         var top: [String: JSON] = [:]
         for (key, range) in members where key != "last" { top[key] = try? JSONReader.parse(body[range]) }
-        guard top["version"] == .int(2),
+        guard top["version"] == .int(version),
               let index = top["index"].flatMap(Stamp.init(json:)), case .int(let files)? = top["files"], files >= 0,
               case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
@@ -242,7 +242,7 @@ package struct TreeState: Equatable {
             }
             out.append(125)
         }
-        // 2: the checksum is `checksum`'s (1: SHA-256's, no record now).
+        // 2: the check is `checksum`'s (1: SHA-256's, still read).
         name("version"); out.append(50)
         name("index"); stamp(index)
         name("files"); out.append(contentsOf: String(files).utf8)
@@ -262,56 +262,28 @@ package struct TreeState: Equatable {
 
     /// The JSON the state's bytes carry, when they carry its checksum first
     /// (`bytes`): `{"check":"DIGEST",` and the rest of that JSON.
-    package static func checked(_ bytes: [UInt8]) -> [UInt8]? {
+    /// `version`: the state's version its check is of (2: `checksum`; 1: SHA-256, written by relctl before).
+    package static func checked(_ bytes: [UInt8]) -> (body: [UInt8], version: Int64)? {
         let head = Array(#"{"check":""#.utf8), digest = head.count..<(head.count + 64)
         guard bytes.count > digest.upperBound + 2, bytes.starts(with: head),
               bytes[digest.upperBound] == UInt8(ascii: "\""), bytes[digest.upperBound + 1] == UInt8(ascii: ",") else { return nil }
         let body = [UInt8(ascii: "{")] + bytes[(digest.upperBound + 2)...]
-        return checksum(body[...]).utf8.elementsEqual(bytes[digest]) ? body : nil
+        if checksum(body[...]).utf8.elementsEqual(bytes[digest]) { return (body, 2) }
+        // A state the relctl before this one recorded still vouches for its tree (deploy and verify go by it).
+        return SHA256.hex(body).utf8.elementsEqual(bytes[digest]) ? (body, 1) : nil
     }
 
-    /// The state's own check, 64 hex digits: four lanes of a 64-bit
-    /// multiply and shift over the bytes' words, each lane finished with the
-    /// length. It tells a state edited by hand or torn; it is no defence
-    /// against forgery, which it never was (whoever can write the state can
-    /// write the files it vouches for). SHA-256 of the 430 KB state of the
+    /// The state's own check, 64 hex digits: XXH64 of its bytes under four
+    /// seeds. It tells a state changed by accident (edited by hand, torn,
+    /// another relctl's); it is no defence against forgery, which it never
+    /// was (whoever can write the state can write the files it vouches for).
+    /// SHA-256, its check before (version 1), over the 430 KB state of the
     /// benchmark fleet was a third of a publish with nothing to do.
     package static func checksum(_ bytes: ArraySlice<UInt8>) -> String {
-        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func mix(_ x: UInt64) -> UInt64 { let m = x &* k; return m ^ (m >> 29) }
-        var lanes: [UInt64] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89]
-        bytes.withUnsafeBytes { raw in
-            var (a, b, c, d) = (lanes[0], lanes[1], lanes[2], lanes[3])
-            var i = 0
-            while i + 32 <= raw.count {
-                a = mix(a ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                b = mix(b ^ raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                c = mix(c ^ raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
-                d = mix(d ^ raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
-                i += 32
-            }
-            // The last bytes, zero-padded to a full round: the length, mixed in below, tells them apart.
-            var tail = [UInt8](repeating: 0, count: 32)
-            for j in i..<raw.count { tail[j - i] = raw[j] }
-            tail.withUnsafeBytes { t in
-                a = mix(a ^ t.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-                b = mix(b ^ t.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                c = mix(c ^ t.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
-                d = mix(d ^ t.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
-            }
-            lanes = [a, b, c, d]
-        }
-        var out = ""
-        for (n, lane) in lanes.enumerated() {
-            // splitmix64's finisher, over the lane, the length and the lane's place.
-            var z = lane ^ (UInt64(bytes.count) &* k) ^ UInt64(n)
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let hex = String(z, radix: 16)
-            out += String(repeating: "0", count: 16 - hex.count) + hex
-        }
-        return out
+        (0..<4).map { seed -> String in
+            let hex = String(XXH64.hash(bytes, seed: UInt64(seed)), radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     /// What `checkFolders` found: the top folders (one per project) with a
