@@ -304,10 +304,11 @@ public enum IndexFormat {
 
     /// Whether `b` is one JSON text (RFC 8259) by the grammar alone: any
     /// number, any depth (a stack, not recursion), strings checked for their
-    /// escapes and control characters but not their UTF-8.
+    /// escapes and control characters but not their UTF-8, a byte order mark
+    /// first allowed (RFC 8259 8.1: Windows tools write one).
     package static func isJSON(_ b: [UInt8]) -> Bool {
         let n = b.count
-        var i = 0
+        var i = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var open: [UInt8] = []
         func space() { while i < n, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 } }
         func digit() -> Bool { i < n && b[i] >= 0x30 && b[i] <= 0x39 }

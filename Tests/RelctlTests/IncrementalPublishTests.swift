@@ -325,6 +325,7 @@ final class IncrementalPublishTests: XCTestCase {
         for (bytes, seed, expected): ([UInt8], UInt64, String) in [
             ([], 0, "ef46db3751d8e999"), (Array("a".utf8), 0, "d24ec4f1a98c6e5b"), (Array("abc".utf8), 0, "44bc2cf5ad770999"),
             (Array("abc".utf8), 1, "bea9ca8199328908"), (long, 0, "8e03c838c596036f"), (long + Array("xyz1234".utf8), 3, "9dd0b87c16d8300e"),
+            (long + Array("xyz1234abcdefgh".utf8), 2, "5460b0c11bfff63e"), (Array("Nobody inspects the spammish repetition".utf8), 0, "fbcea83c8a378bf1"),
         ] {
             XCTAssertEqual(String(XXH64.hash(bytes[...], seed: seed), radix: 16), expected, "\(bytes.count) bytes, seed \(seed)")
         }
@@ -348,8 +349,16 @@ final class IncrementalPublishTests: XCTestCase {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         try written(version: 1) { SHA256.hex($0) }
-        XCTAssertEqual(TreeState.read(root: out), state, "a version-1 state, as relctl wrote it before")
-        XCTAssertEqual(h.run(["verify", out]).status, 0)
+        var old = state
+        old.version = 1
+        XCTAssertEqual(TreeState.read(root: out), old, "a version-1 state, as relctl wrote it before")
+        let verified = h.run(["verify", out])
+        XCTAssertEqual(verified.status, 0, verified.err)
+        XCTAssertFalse((verified.out + verified.err).contains("holds no record"), verified.err)
+        // A publish with nothing to do records it again in the current version.
+        XCTAssertEqual(publish(h, out)["rendered"] as? [String], [])
+        XCTAssertEqual(TreeState.read(root: out)?.version, TreeState.current)
+        try written(version: 1) { SHA256.hex($0) }
         try written(version: 2) { SHA256.hex($0) }
         XCTAssertNil(TreeState.read(root: out), "SHA-256 is version 1's check only")
         try written(version: 1) { TreeState.checksum($0[...]) }
@@ -357,7 +366,7 @@ final class IncrementalPublishTests: XCTestCase {
     }
 
     /// The state's checksum changes with any byte changed, and with the
-    /// length where the bytes differ only by zeros at the end (its padding).
+    /// length where the bytes differ only by zeros at the end.
     func testTheStateChecksumTellsEveryEdit() {
         let bytes = (0..<1001).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let sum = TreeState.checksum(bytes[...])

@@ -444,11 +444,11 @@ final class PublishTests: XCTestCase {
     func testJSONIsToldByItsGrammar() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         for text in ["{}", "[]", " 0 ", "-0.5e-7", "1E+400", "123456789012345678901234567890", "true", "null", #""a\u00e9\n""#,
-                     #"{"a":[1,2.5,{"b":null}],"c":"\"","d":{}}"#, " [ 1 , [ ] , { \"x\" : false } ] ", deep] {
+                     #"{"a":[1,2.5,{"b":null}],"c":"\"","d":{}}"#, " [ 1 , [ ] , { \"x\" : false } ] ", "\u{FEFF}{}", deep] {
             XCTAssertTrue(IndexFormat.isJSON(Array(text.utf8)), text.prefix(40).description)
         }
         for text in ["", " ", "{", "[1,]", "{\"a\"}", "{\"a\":1,}", "01", "-", "1.", "1e", ".5", "+1", "tru", "nul", "[1] x", "\"a", "\"\\x\"",
-                     "\"\\u12G4\"", "\"a\u{01}b\"", "\u{FEFF}{}", "{1:2}", "[1 2]", String(deep.dropLast())] {
+                     "\"\\u12G4\"", "\"a\u{01}b\"", "\u{FEFF}", "{1:2}", "[1 2]", String(deep.dropLast())] {
             XCTAssertFalse(IndexFormat.isJSON(Array(text.utf8)), text.prefix(40).description)
         }
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"relctl 9.9 (formats 9)","files":{"a":{}}}"#.utf8), parsed: nil), .relctl)

@@ -108,8 +108,15 @@ public final class TreeLock {
     /// vouch for: records the state again, as captured when the folders were
     /// looked at, once that is late enough to vouch for every folder, so the
     /// next publish need not look at those files. Not in a dry run.
+    /// A state of an older version (its check SHA-256) is recorded again as
+    /// it is, in the current one: its check costs a no-op publish more.
     package func recordAgain() {
-        guard !dryRun, var state, let check = foundFolders, !check.unsure.isEmpty, check.changed.isEmpty else { return }
+        guard !dryRun, var state else { return }
+        if state.version != TreeState.current {
+            state.version = TreeState.current
+            try? TreeFiles.replace(TreeState.name, in: root, with: state.bytes)
+        }
+        guard let check = foundFolders, !check.unsure.isEmpty, check.changed.isEmpty else { return }
         state.captured = check.lookedAt
         let trusted = state.vouchedBefore
         guard state.folders.values.allSatisfy({ $0.instant < trusted }) else { return }

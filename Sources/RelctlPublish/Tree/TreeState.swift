@@ -53,6 +53,12 @@ package struct TreeState: Equatable {
     /// (LastPublish), as its compact JSON: read only by a publish with
     /// nothing to do. Nil when not recorded.
     package var last: [UInt8]? = nil
+    /// The version it was read at (`bytes` writes the current one): a
+    /// version-1 state, its check SHA-256, is recorded again as it is read.
+    package var version: Int64 = TreeState.current
+
+    /// What `bytes` writes: 2, its check `checksum`'s (1: SHA-256's).
+    package static let current: Int64 = 2
 
     package struct Stamp: Equatable {
         package var inode: UInt64
@@ -178,6 +184,7 @@ package struct TreeState: Equatable {
               case .int(let revision)? = top["revision"], let captured = top["captured"].flatMap(Stamp.init(json:)),
               case .object(let folderList)? = top["folders"], case .object(let rootList)? = top["rootFiles"] else { return nil }
         var state = TreeState(index: index, files: Int(files), revision: revision, folders: [:], rootFiles: [:], captured: captured)
+        state.version = version
         state.last = members["last"].flatMap { body[$0].first == UInt8(ascii: "{") ? Array(body[$0]) : nil }
         state.folders.reserveCapacity(folderList.count)
         for (path, value) in folderList {
@@ -242,8 +249,7 @@ package struct TreeState: Equatable {
             }
             out.append(125)
         }
-        // 2: the check is `checksum`'s (1: SHA-256's, still read).
-        name("version"); out.append(50)
+        name("version"); out.append(contentsOf: String(TreeState.current).utf8)
         name("index"); stamp(index)
         name("files"); out.append(contentsOf: String(files).utf8)
         name("revision"); out.append(contentsOf: String(revision).utf8)
