@@ -152,7 +152,9 @@ public enum Publisher {
                 let toRender = plan.render
                 let stage = Staging(previous: previous, plan: plan)
                 staging = stage
-                try stage.refuseForeign(pages: pages)
+                // Someone else's index.json or page refuses it before anything is staged; the staging
+                // is made first so that the abort still sweeps what a publish cut short left.
+                try previous.refuseForeign(pages: pages)
                 // The runs of the projects rendered wait on the disk, not in memory (a dry run writes nothing in DIR).
                 if !dryRun { index.spill = RunSpill(in: lock.root) }
                 // Snapshots are read here, on the connection's thread, rendered on the

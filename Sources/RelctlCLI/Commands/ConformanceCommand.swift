@@ -40,8 +40,7 @@ enum ConformanceCommand {
         // state or its journal.
         let published = dir + "/index.json"
         let sign = [TreeState.name, TreeFiles.journalName].first { FileSystem.kind(of: dir + "/" + $0, followLinks: false) == .file }
-            ?? ((FileSystem.kind(of: published, followLinks: false) == .file
-                 && (try? FileSystem.readFile(published)).map({ IndexFormat.author(of: $0, parsed: nil) }) == .relctl) ? "index.json" : nil)
+            ?? (FileSystem.regularFile(published).map { IndexFormat.author(of: $0, parsed: nil) } == .relctl ? "index.json" : nil)
         if let sign {
             throw RelctlError.failure("\(dir) is a folder relctl publishes into (its \(sign) is relctl's): the suite's files would be mixed with the published ones; nothing was written",
                                       hint: "export the suite into a folder of its own")

@@ -57,11 +57,6 @@ public final class Staging {
 
     private var root: String { lock.root }
 
-    /// Refuses a DIR whose index.json, or (`pages`: status pages published)
-    /// index.html, is someone else's (PreviousTree.refuseForeign), before
-    /// anything is staged; the abort that follows still sweeps what a publish cut short left.
-    package func refuseForeign(pages: Bool) throws { try previous.refuseForeign(pages: pages) }
-
     /// Stages one file; returns what will happen to it. `sha256` allows the
     /// quick check rsync makes: a file the previous index lists with the same
     /// size, not modified since that index was written, is unchanged without
