@@ -15,6 +15,9 @@ package struct DeployPlan {
     package var steps: [Step] = []
     package var uploads: [String] = []
     package var deletions: [String] = []
+    /// Uploads at paths the remote's index.json does not list (index.json
+    /// aside): new to the remote, or there as someone else's files.
+    package var unlisted: [String] = []
     package var unchanged = 0
     package var capped = false
     package var capSeconds: Int64 = 0
@@ -32,13 +35,15 @@ package struct DeployPlan {
     /// index.json: never a file of a release, so never deleted or sent as one.
     package static let recordName = "relctl-releases.json"
 
-    /// `owed`: deletions an earlier deploy to this remote recorded there and did not finish.
+    /// `owed`: paths an earlier deploy to this remote recorded there, to delete or sending, that
+    /// its index.json may not list: deleted unless this tree holds them.
     package init(local: PublishedIndex, localIndex: [UInt8], remote: (index: PublishedIndex?, bytes: [UInt8]?), owed: [String] = [], now: Int64) {
         // An index of another relctl version (or the old rclone sync) still names what is there.
         let theirs = remote.index?.files ?? remote.bytes.map(TreeFiles.readIndex) ?? [:]
         var data: [String] = [], control: [String] = []
         for (path, entry) in local.files.sorted(by: { $0.key < $1.key }) {
             if let t = theirs[path], t == entry { unchanged += 1; continue }
+            if theirs[path] == nil { unlisted.append(path) }
             if path.hasSuffix("/control.json") { control.append(path) } else { data.append(path) }
         }
         deletions = Set(theirs.keys).union(owed).filter {

@@ -292,13 +292,19 @@ public enum IndexFormat {
 
     /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
     /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
+    /// relctl before the `generator` field (before 546116d) wrote `publishedAt` beside `files`.
     package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
         if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
         // JSON by its grammar alone: relctl's reader bounds numbers and depth, which another's file need not keep.
         guard isJSON(bytes) else { return .unknown }
         guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
-              let members = try? JSONReader.members(bytes), let range = members["generator"],
-              case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
+              let members = try? JSONReader.members(bytes) else { return .other }
+        guard let range = members["generator"] else {
+            guard let at = members["publishedAt"], let files = members["files"], case .string? = try? JSONReader.parse(bytes[at]),
+                  case .object? = try? JSONReader.parse(bytes[files]) else { return .other }
+            return .relctl
+        }
+        guard case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
         return FormatRevision.isRelctl(generator: generator) ? .relctl : .other
     }
 

@@ -3,6 +3,7 @@ import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
+import RelctlPublish
 
 /// `relctl deploy` through the real rclone: to a local path, and to a real
 /// S3 API (moto's server, started here, scripts/s3-test-server.py) whose
@@ -59,11 +60,12 @@ final class DeployTests: XCTestCase {
         XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
         XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
-        // A remote index of an older relctl (publishedAt, no projects) still names what is there: stale files go.
+        // A remote index of an older relctl (publishedAt, no generator, no projects) still names what is there: stale files go.
         let stale = "shop/android/retired/en.json"
         try FileManager.default.createDirectory(atPath: remote + "/shop/android/retired", withIntermediateDirectories: true)
         try "{}".write(toFile: remote + "/" + stale, atomically: true, encoding: .utf8)
-        try #"{"files":{"\#(stale)":{"sha256":"00","size":2}},"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#
+        let listed = fileTree(remote).filter { $0.key != "index.json" && $0.key != stale }.map { #""\#($0.key)":{"sha256":"\#(SHA256.hex(Array($0.value)))","size":\#($0.value.count)}"# }
+        try #"{"files":{\#(listed.sorted().joined(separator: ",")),"\#(stale)":{"sha256":"00","size":2}},"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#
             .write(toFile: remote + "/index.json", atomically: true, encoding: .utf8)
         let old = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((old.json as? [String: Any])?["deleted"] as? [String], [stale])
@@ -97,6 +99,79 @@ final class DeployTests: XCTestCase {
         try Data("{}".utf8).write(to: URL(fileURLWithPath: out + "/shop/control.json"))
         let edited = h.fails("deploy \(out) \(h.dir)", "differs from")
         XCTAssertTrue(edited.err.contains("relctl publish \(out) --full"), "a plain publish trusts the folder times: \(edited.err)")
+    }
+
+    /// A remote may hold files relctl did not deploy (a site): deploy sends
+    /// only over files a relctl index.json there lists, or a deploy cut short
+    /// recorded sending, and refuses, naming the file, before sending anything.
+    func testDeployNeverReplacesFilesItDidNotDeploy() throws {
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h)
+        let out = h.dir + "/out", remote = h.dir + "/remote"
+        try FileManager.default.createDirectory(atPath: remote + "/blog", withIntermediateDirectories: true)
+        _ = published(h, out)
+        XCTAssertNotNil(fileTree(out)["index.html"], "the tree holds the status page a site's index.html would meet")
+        // A site: its home page is at a path the tree holds, its blog is not.
+        try "<html>my site</html>".write(toFile: remote + "/index.html", atomically: true, encoding: .utf8)
+        try "<html>post</html>".write(toFile: remote + "/blog/post.html", atomically: true, encoding: .utf8)
+        let site = fileTree(remote)
+        h.fails("deploy \(out) \(remote)", "\(remote)/index.html is not a file relctl deployed, and deploy does not replace it; nothing was uploaded")
+        h.fails("deploy \(out) \(remote) --dry-run", "\(remote)/index.html is not a file relctl deployed")
+        XCTAssertEqual(fileTree(remote), site)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/" + releasesRecord), "nothing was written, not even the record")
+        // Someone else's index.json: neither replaced nor read for files to delete.
+        try FileManager.default.removeItem(atPath: remote + "/index.html")
+        try #"{"pages":["blog/post.html"],"files":{"blog/post.html":{"sha256":"00","size":2}}}"#.write(toFile: remote + "/index.json", atomically: true, encoding: .utf8)
+        let search = fileTree(remote)
+        h.fails("deploy \(out) \(remote)", "\(remote)/index.json is not an index relctl wrote, and deploy does not replace it; nothing was uploaded")
+        XCTAssertEqual(fileTree(remote), search)
+        // Beside files at paths the tree does not hold, it deploys, and leaves them be.
+        try FileManager.default.removeItem(atPath: remote + "/index.json")
+        h.ok("deploy \(out) \(remote)")
+        XCTAssertEqual(fileTree(remote), fileTree(out).merging(["blog/post.html": site["blog/post.html"]!]) { a, _ in a })
+        // A later release's new path where someone put a file: refused, the live release as it was.
+        h.ok("project edit shop --locales en,tr,he,de")
+        let added = (published(h, out)["added"] as? [String] ?? []).sorted()
+        let taken = try XCTUnwrap(added.first { $0.hasSuffix("/de.json") }, "\(added)")
+        try FileManager.default.createDirectory(atPath: remote + "/" + (taken as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "{\"theirs\":true}".write(toFile: remote + "/" + taken, atomically: true, encoding: .utf8)
+        let live = fileTree(remote)
+        h.fails("deploy \(out) \(remote)", "\(remote)/\(taken) is not a file relctl deployed")
+        XCTAssertEqual(fileTree(remote), live)
+        try FileManager.default.removeItem(atPath: remote + "/" + taken)
+        h.ok("deploy \(out) \(remote)")
+        XCTAssertEqual(fileTree(remote)["index.json"], fileTree(out)["index.json"])
+        XCTAssertEqual(fileTree(remote)["blog/post.html"], site["blog/post.html"])
+    }
+
+    /// A first deploy cut short after some files arrived: its record of what
+    /// it was sending makes them relctl's, for the next deploy to replace, or
+    /// to delete when its tree no longer holds them.
+    func testFilesADeployCutShortSentAreStillRelctls() throws {
+        let h = PublishTests.scenario()
+        h.env = rcloneEnv(h)
+        let out = h.dir + "/out", remote = h.dir + "/remote", bin = h.dir + "/bin", failing = h.dir + "/failing"
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        // While `failing` exists, the copy of the control.json files sends them and then fails, as a connection lost at its end would.
+        try "#!/bin/sh\nif [ \"$1\" = copy ] && [ -e \(failing) ] && grep -q control.json \"$5\"; then /usr/bin/rclone \"$@\"; echo 'ERROR : cut by the test' >&2; exit 1; fi\nexec /usr/bin/rclone \"$@\"\n"
+            .write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/rclone", 0o755), 0)
+        h.env["PATH"] = bin + ":/usr/bin:/bin"
+        _ = published(h, out)
+        XCTAssertTrue(FileManager.default.createFile(atPath: failing, contents: Data()))
+        h.fails("deploy \(out) \(remote)", "index.json was not replaced")
+        XCTAssertNil(fileTree(remote)["index.json"])
+        let arrived = Set(fileTree(remote).keys)
+        XCTAssertTrue(arrived.contains("shop/control.json"), "every file but index.json arrived: \(arrived.sorted())")
+        // The tree changes before the next deploy: the android files that arrived no longer belong.
+        h.ok("platform rm android --yes")
+        let removed = Set((published(h, out)["removed"] as? [String]) ?? [])
+        XCTAssertFalse(arrived.intersection(removed).isEmpty, "some of the files that arrived are gone from the tree: \(arrived.sorted())")
+        try FileManager.default.removeItem(atPath: failing)
+        let finished = h.ok("deploy \(out) \(remote) --json")
+        XCTAssertEqual(fileTree(remote), fileTree(out), "the files that arrived were replaced or deleted, nothing else refused")
+        XCTAssertEqual(Set((finished.json as? [String: Any])?["deleted"] as? [String] ?? []), arrived.intersection(removed))
     }
 
     /// What must not go out does not: a tree gone stale, a tree older than
@@ -224,6 +299,13 @@ final class DeployTests: XCTestCase {
         let out = h.dir + "/out"
         _ = published(h, out)
         h.fails("deploy \(out) t:nobucket/prod", "cannot reach the remote t:nobucket/prod")
+        // A site's page at a path the tree holds, found through S3's listing: refused, nothing written.
+        let page = h.dir + "/page.html"
+        try "<html>my site</html>".write(toFile: page, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["copyto", page, "t:bucket/site/index.html"], env: h.env).status, 0)
+        let mark0 = server.requests().count
+        h.fails("deploy \(out) t:bucket/site", "t:bucket/site/index.html is not a file relctl deployed")
+        XCTAssertEqual(server.requests().count, mark0, "nothing was written")
 
         func puts(from: Int) -> [[String: Any]] {
             server.requests().dropFirst(from).filter { ($0["method"] as? String) == "PUT" && ($0["path"] as? String)?.hasPrefix("/bucket/prod/") == true }
@@ -246,7 +328,7 @@ final class DeployTests: XCTestCase {
         let mark = server.requests().count
         h.ok("deploy \(out) t:bucket/prod")
         let retried = puts(from: mark).map(key)
-        XCTAssertEqual(Set(retried).intersection(failed), [], "nothing that arrived is sent twice")
+        XCTAssertEqual(Set(retried).intersection(failed), [releasesRecord], "nothing that arrived is sent twice, but the record")
         let again = copyLines().dropFirst(first.count)
         XCTAssertTrue(!again.isEmpty && again.allSatisfy { $0.contains("--checksum") && !$0.contains("--no-check-dest") }, "a remote holding files is asked: \(again)")
         XCTAssertEqual(Set(failed + retried), Set(fileTree(out).keys).union([releasesRecord]))
@@ -256,7 +338,8 @@ final class DeployTests: XCTestCase {
         let order = all.map(key)
         XCTAssertEqual(order.last, "index.json", "index.json last")
         let sent = puts(from: 0).map(key)
-        XCTAssertEqual(sent.firstIndex(of: releasesRecord).map { $0 + 1 }, sent.lastIndex(of: "index.json"), "the record just before index.json: \(sent)")
+        XCTAssertEqual(sent.lastIndex(of: releasesRecord).map { $0 + 1 }, sent.lastIndex(of: "index.json"), "the record just before index.json: \(sent)")
+        XCTAssertEqual(sent.firstIndex(of: releasesRecord), 0, "the record of what the first deploy sends, before its first file: \(sent)")
         let lastData = order.lastIndex { !$0.hasSuffix("control.json") && $0 != "index.json" }!
         XCTAssertTrue(order.enumerated().allSatisfy { !$0.element.hasSuffix("control.json") || $0.offset > lastData }, "control.json after every data file: \(order)")
         for r in all {

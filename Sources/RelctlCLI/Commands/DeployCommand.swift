@@ -22,7 +22,7 @@ import RelctlStore
 enum DeployCommand {
     static let command: RunnableCommand = RunnableCommand(
         "deploy", abstract: "Upload a published tree to object storage or a folder with rclone: changed files first, index.json last, with cache headers.",
-        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C, SIGTERM or SIGHUP stops it, and the rclone step it is in, leaving the remote as a failure there would; it says where it stopped, then ends by that signal. Stopped while pushing, it first lists the changed paths and finishes the remote's record, the pushes not sent owed to the next deploy --push. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew, with a digest of what the part then holds, so two copies' different edits of one part are two revisions); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
+        discussion: "DIR is a tree 'relctl publish' wrote; REMOTE is anything rclone takes (s3:bucket/updates, r2:bucket, a local path). The files that differ from the remote's index.json are uploaded (checked against the remote's checksums, unless it is empty), data files first, then control.json files, then index.json, and files that no longer belong are deleted last. Each file gets Content-Type (application/json; application/rss+xml for appcasts; text/html for the status pages) and a Cache-Control max-age by class: control.json, index.json and the status pages 60 s, Retired, AndVersion, Siren, Prince of Versions and appcast files 300 s, what's-new and lookup files 3600 s, never past the next change index.json names. The changed paths are printed (and written with --changed-list) for a CDN invalidation. A failed upload leaves the remote's index.json as it was; run the same command again to finish. Ctrl-C, SIGTERM or SIGHUP stops it, and the rclone step it is in, leaving the remote as a failure there would; it says where it stopped, then ends by that signal. Stopped while pushing, it first lists the changed paths and finishes the remote's record, the pushes not sent owed to the next deploy --push. The deletions are recorded in the remote's relctl-releases.json before index.json is sent, so a deploy that fails or is killed after index.json leaves them to the next deploy to that remote, from any folder on any machine, which makes them. Files at the remote that relctl did not deploy are never replaced: an index.json there that a relctl did not write, or a file at a path this tree holds that the remote's index.json does not list (a site's index.html) and no deploy recorded sending, refuses the deploy, named, before anything is sent. The paths a deploy sends that the remote's index.json does not list are recorded in relctl-releases.json before the first of them, so files a deploy cut short left are the next one's to replace, or to delete when its tree lacks them. A tree past its next change or published for a later instant is not sent, nor one from a database that lacks a change the remote's release was made from. The remote keeps a record (relctl-releases.json, sent just before index.json) of the releases it served and of the revision of every part of the configuration its release was made from (each change to a project's settings, a platform, a version, a window or a locale's messages counts one up from the highest its database knew, with a digest of what the part then holds, so two copies' different edits of one part are two revisions); a database whose history of a part (its last 16 changes to it) lacks that revision (one restored from a backup, a colleague's that missed a change CI deployed, even after an edit of its own to the same part) does not replace the release without --allow-older. The configuration file carries the histories (relctl export), so a database built afresh from it (relctl apply) holds what the one it was exported from held, and a part edited in the file itself counts as a change of its own. With --push, the record also keeps a digest of what each project's users saw at its last push (every recorded install's answer, as 'relctl check' gives it, on each OS band and rollout side, and the floors): a project whose digest now differs (a window starting or ending, a floor, pin, rule or rollout step, an undo) gets a push once index.json is in place, within the limit 'relctl push' keeps; one held back, failed or reached by no service given stays owed to the next deploy --push. The first deploy --push to a remote that recorded none pushes every project.",
         arguments: [Argument("DIR", help: "A directory written by 'relctl publish'.", completion: .directory),
                     Argument("REMOTE", help: "Where to upload: an rclone remote and path (s3:bucket/updates) or a local path.")],
         options: [Option("changed-list", value: "FILE", help: "Also write the changed paths (uploaded and deleted, relative to DIR), one per line, to FILE; after a failed step, the paths sent so far.", completion: .file),
@@ -118,7 +118,16 @@ enum DeployCommand {
         }
 
         let remoteIndex = try tool.remoteIndex(limit: max(FileSystem.inputLimit, 2 * indexBytes.count))
-        let record = remoteIndex.bytes == nil ? Rclone.Record() : try tool.record()
+        // Read even without an index.json there: a first deploy cut short left its record of what it was sending.
+        let record = remoteIndex.empty ? Rclone.Record() : try tool.record()
+        // Someone else's index.json (a site's search index) is neither replaced nor read for files to delete.
+        if let bytes = remoteIndex.bytes {
+            let author = IndexFormat.author(of: bytes, parsed: remoteIndex.index)
+            if author == .other || (author == .unknown && record.releases.isEmpty) {
+                throw RelctlError.failure("\(tool.target("index.json")) is not an index relctl wrote, and deploy does not replace it; nothing was uploaded",
+                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or move that file away")
+            }
+        }
         let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
         let theirs = remoteIndex.index?.treeSha256
         // Releases are told apart by what they hold (index.json's treeSha256), so a database built
@@ -134,7 +143,20 @@ enum DeployCommand {
                                       hint: "bring the database up to date (apply the team's configuration file, or use the database that made them), publish, then deploy; to take the remote back to this release on purpose, add --allow-older")
         }
         // Deletions a deploy cut short owes this remote are in the remote's record, so any DIR on any machine finishes them.
-        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: (remoteIndex.index, remoteIndex.bytes), owed: record.deleting, now: now)
+        // Files an earlier deploy was sending and its release does not list are relctl's too: replaced, or deleted when this tree lacks them.
+        let plan = DeployPlan(local: local, localIndex: indexBytes, remote: (remoteIndex.index, remoteIndex.bytes), owed: record.deleting + record.sending, now: now)
+        // A path the remote's index.json does not list, nor the record of a deploy cut short, is new
+        // to the remote: a file already there is someone else's (a site's index.html), never replaced.
+        let journaled = Set(record.sending)
+        let fresh = plan.unlisted.filter { !journaled.contains($0) }
+        if !remoteIndex.empty, !fresh.isEmpty {
+            let there = try tool.existing(fresh)
+            if let first = there.first {
+                throw RelctlError.failure("\(tool.target(first)) is not a file relctl deployed, and deploy does not replace it"
+                                          + (there.count > 1 ? " (nor \(there.count - 1) more there at paths this tree holds)" : "") + "; nothing was uploaded",
+                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or move the file away")
+            }
+        }
         let changed = plan.changedPaths
         // What goes up must be what index.json says: a file edited since the publish is not sent.
         for path in plan.uploads where path != "index.json" {
@@ -172,6 +194,7 @@ enum DeployCommand {
             // The record goes just before index.json, which readers go by: it names the new release
             // and the deletions it owes, which only this record names once index.json is replaced.
             pending.deleting = plan.deletions
+            pending.sending = plan.unlisted
             if theirs != ours {
                 pending.releases = Rclone.Record.adding(Rclone.Release(digest: ours, at: inv.now), to: record.releases)
                 // What the remote's release is now made from: each part's newest revision here
@@ -182,6 +205,8 @@ enum DeployCommand {
             // finishes it), with the step's path list removed and the state said.
             // Without an index.json to send (only deletions owed), the release is in place already.
             var indexSent = !plan.steps.contains(where: \.isIndex)
+            // The record as the remote holds it.
+            var written = record
             func stopped(_ what: String, during: Bool, indexMayBeSent: Bool = false) -> RelctlError {
                 let state = indexSent
                     ? "the new release is in place, and the files that no longer belong are recorded in \(tool.target(Rclone.releasesName)) for the next deploy to it"
@@ -192,9 +217,22 @@ enum DeployCommand {
                 return .failure("deploying to \(remote) stopped (\(StopSignals.name(sig))) \(during ? "while" : "before") \(what): \(state)" + listSent(),
                                 hint: "run 'relctl deploy \(dir) \(remote)' again: it finishes what is left")
             }
+            // Before the first file at a path the remote's index.json does not list: the record of what
+            // is being sent, by which the next deploy knows those files for relctl's should this one be cut short.
+            if !Set(plan.unlisted).isSubset(of: journaled) {
+                var journal = record
+                journal.sending = Array(journaled.union(plan.unlisted)).sorted()
+                if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: false) }
+                do { try tool.write(journal) } catch {
+                    if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: true) }
+                    throw RelctlError.failure("deploying to \(remote) failed while recording what it sends in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); nothing was uploaded" + listSent(),
+                                              hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again")
+                }
+                written = journal
+            }
             for step in plan.steps {
                 if StopSignals.pending != 0 { throw stopped(step.what, during: false) }
-                if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && pending != record {
+                if (step.isIndex || (step.isDeletion && !plan.steps.contains(where: \.isIndex))) && pending != written {
                     do { try tool.write(pending) } catch {
                         if StopSignals.pending != 0 { throw stopped("recording the release in \(tool.target(Rclone.releasesName))", during: true) }
                         throw RelctlError.failure("deploying to \(remote) failed while recording the release in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); index.json was not replaced, so readers still get the previous release" + listSent(),
@@ -294,7 +332,7 @@ enum DeployCommand {
             // and says what users saw at the pushes sent. Once DIR was let go, another deploy may have
             // written the record since: then only what this one pushed is changed in theirs.
             var final = pending
-            if lock == nil, let latest = try? tool.record(), latest != pending { final = latest } else { final.deleting = [] }
+            if lock == nil, let latest = try? tool.record(), latest != pending { final = latest } else { final.deleting = []; final.sending = [] }
             for (slug, digest) in seenMoves { final.seen[slug] = digest }
             do { try tool.write(final) } catch {
                 recordFinished = false
@@ -447,6 +485,9 @@ struct Rclone {
     struct Record: Equatable {
         var releases: [Release] = []
         var deleting: [String] = []
+        /// What a deploy was sending to paths the remote's index.json did not list (written before
+        /// the first of them): relctl's files, should that deploy be cut short before index.json.
+        var sending: [String] = []
         /// The revisions of every part the remote's release was made from (Lineage), by project.
         var lineage: [String: [String: Int64]] = [:]
         /// What each project's users saw at its last push, by slug (Impact.seen; only deploy --push writes it).
@@ -503,6 +544,9 @@ struct Rclone {
         if case .array(let list)? = top["deleting"] {
             out.deleting = list.compactMap { if case .string(let p) = $0 { return p } else { return nil } }
         }
+        if case .array(let list)? = top["sending"] {
+            out.sending = list.compactMap { if case .string(let p) = $0, TreeFiles.isSafe(p) { return p } else { return nil } }
+        }
         return out
     }
 
@@ -515,6 +559,7 @@ struct Rclone {
     private func send(_ record: Record) throws {
         let doc = JSON.object(["releases": .array(record.releases.map { .object(["treeSha256": .string($0.digest), "deployedAt": .time($0.at)]) }),
                                "deleting": .array(record.deleting.map { .string($0) }),
+                               "sending": .array(record.sending.map { .string($0) }),
                                "lineage": .object(record.lineage.mapValues { .object($0.mapValues { .int($0) }) }),
                                "seen": .object(record.seen.mapValues(JSON.string))])
         let local = Spawn.temporaryFolder(env) + "/relctl-releases.\(getpid()).\(UInt32.random(in: .min ... .max)).json"
@@ -538,6 +583,22 @@ struct Rclone {
         let parent = String(r[..<slash])
         if colon != nil && r[pathStart..<slash].isEmpty { return nil }
         return parent.isEmpty ? "/" : parent
+    }
+
+    /// Which of `paths` (under REMOTE) are there: rclone lists only the folders that hold them.
+    func existing(_ paths: [String]) throws -> [String] {
+        let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
+        try FileSystem.writeFile(listPath, Array(paths.map { $0 + "\n" }.joined().utf8))
+        defer { unlink(listPath) }
+        guard let list = Spawn.capture(path, ["lsf", "--files-only", "-R", "--files-from-raw", listPath, remote], env: env) else {
+            throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
+        }
+        guard list.status == 0 else {
+            throw RelctlError.failure("cannot list \(remote) for files that are not relctl's: \(list.lastErrorLine); nothing was uploaded",
+                                      hint: "check the remote and its permissions ('rclone lsf \(remote)'), then deploy again")
+        }
+        let wanted = Set(paths)
+        return String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map(String.init).filter(wanted.contains).sorted()
     }
 
     /// Runs one step: the list of paths goes to rclone in a file, so a long list needs no long command line.
