@@ -292,20 +292,28 @@ public enum IndexFormat {
 
     /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
     /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
-    /// relctl before the `generator` field (before 546116d) wrote `publishedAt` beside `files`.
+    /// relctl before the `generator` field (before 546116d) wrote `revision`, `files` (each
+    /// entry its `size` and `sha256`) and, from 066c36f, `publishedAt`: nothing else.
     package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
         if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
         // JSON by its grammar alone: relctl's reader bounds numbers and depth, which another's file need not keep.
         guard isJSON(bytes) else { return .unknown }
         guard bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{"),
               let members = try? JSONReader.members(bytes) else { return .other }
-        guard let range = members["generator"] else {
-            guard let at = members["publishedAt"], let files = members["files"], case .string? = try? JSONReader.parse(bytes[at]),
-                  case .object? = try? JSONReader.parse(bytes[files]) else { return .other }
-            return .relctl
-        }
+        guard let range = members["generator"] else { return isOldIndex(bytes, members) ? .relctl : .other }
         guard case .string(let generator)? = try? JSONReader.parse(bytes[range]) else { return .other }
         return FormatRevision.isRelctl(generator: generator) ? .relctl : .other
+    }
+
+    /// An index.json as relctl wrote it before its `generator` field, by its members alone.
+    private static func isOldIndex(_ bytes: [UInt8], _ members: [String: Range<Int>]) -> Bool {
+        guard Set(members.keys).isSubset(of: ["revision", "publishedAt", "files"]), let revision = members["revision"], let files = members["files"],
+              case .int? = try? JSONReader.parse(bytes[revision]), case .object(let entries)? = try? JSONReader.parse(bytes[files]) else { return false }
+        if let at = members["publishedAt"] { guard case .string? = try? JSONReader.parse(bytes[at]) else { return false } }
+        return entries.values.allSatisfy { entry in
+            guard case .object(let e) = entry, e.count == 2, case .int? = e["size"], case .string? = e["sha256"] else { return false }
+            return true
+        }
     }
 
     /// Whether `b` is one JSON text (RFC 8259) by the grammar alone: any

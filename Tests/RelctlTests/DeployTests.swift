@@ -135,9 +135,10 @@ final class DeployTests: XCTestCase {
         let taken = try XCTUnwrap(added.first { $0.hasSuffix("/de.json") }, "\(added)")
         try FileManager.default.createDirectory(atPath: remote + "/" + (taken as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try "{\"theirs\":true}".write(toFile: remote + "/" + taken, atomically: true, encoding: .utf8)
-        let live = fileTree(remote)
+        let live = fileTree(remote), record = try Data(contentsOf: URL(fileURLWithPath: remote + "/" + releasesRecord))
         h.fails("deploy \(out) \(remote)", "\(remote)/\(taken) is not a file relctl deployed")
         XCTAssertEqual(fileTree(remote), live)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: remote + "/" + releasesRecord)), record, "not even the record of what it would send")
         try FileManager.default.removeItem(atPath: remote + "/" + taken)
         h.ok("deploy \(out) \(remote)")
         XCTAssertEqual(fileTree(remote)["index.json"], fileTree(out)["index.json"])
@@ -172,6 +173,30 @@ final class DeployTests: XCTestCase {
         let finished = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual(fileTree(remote), fileTree(out), "the files that arrived were replaced or deleted, nothing else refused")
         XCTAssertEqual(Set((finished.json as? [String: Any])?["deleted"] as? [String] ?? []), arrived.intersection(removed))
+        // A locale removed, its files' deletion cut short, then added back: the files owed for deletion are relctl's.
+        try "#!/bin/sh\n[ \"$1\" = delete ] && { echo 'ERROR : refused by the test' >&2; exit 1; }\nexec /usr/bin/rclone \"$@\"\n".write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/rclone", 0o755), 0)
+        h.ok("project edit shop --locales en,tr")
+        let dropped = (published(h, out)["removed"] as? [String]) ?? []
+        XCTAssertTrue(dropped.contains { $0.hasSuffix("/he.json") }, "\(dropped)")
+        h.fails("deploy \(out) \(remote)", "that no longer belong may still be there")
+        try "#!/bin/sh\nexec /usr/bin/rclone \"$@\"\n".write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(bin + "/rclone", 0o755), 0)
+        h.ok("project edit shop --locales en,tr,he")
+        _ = published(h, out)
+        h.ok("deploy \(out) \(remote)")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // An index.json cut short where relctl's record names a release (a backend that writes in place,
+        // stopped): nothing tells relctl's files apart, and the remote is relctl's alone.
+        let index = try Data(contentsOf: URL(fileURLWithPath: remote + "/index.json"))
+        try index.prefix(index.count / 2).write(to: URL(fileURLWithPath: remote + "/index.json"))
+        h.ok("deploy \(out) \(remote)")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // Without such a record, the same bytes are nobody's to replace.
+        let bare = h.dir + "/bare"
+        try FileManager.default.createDirectory(atPath: bare, withIntermediateDirectories: true)
+        try index.prefix(index.count / 2).write(to: URL(fileURLWithPath: bare + "/index.json"))
+        h.fails("deploy \(out) \(bare)", "\(bare)/index.json is not an index relctl wrote")
     }
 
     /// What must not go out does not: a tree gone stale, a tree older than
@@ -299,12 +324,13 @@ final class DeployTests: XCTestCase {
         let out = h.dir + "/out"
         _ = published(h, out)
         h.fails("deploy \(out) t:nobucket/prod", "cannot reach the remote t:nobucket/prod")
-        // A site's page at a path the tree holds, found through S3's listing: refused, nothing written.
+        // A site's pages at paths the tree holds, found through S3's listing: refused, nothing written.
         let page = h.dir + "/page.html"
         try "<html>my site</html>".write(toFile: page, atomically: true, encoding: .utf8)
         XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["copyto", page, "t:bucket/site/index.html"], env: h.env).status, 0)
+        XCTAssertEqual(try Proc.run("/usr/bin/rclone", ["copyto", page, "t:bucket/site/shop/status.html"], env: h.env).status, 0)
         let mark0 = server.requests().count
-        h.fails("deploy \(out) t:bucket/site", "t:bucket/site/index.html is not a file relctl deployed")
+        h.fails("deploy \(out) t:bucket/site", "t:bucket/site/index.html, t:bucket/site/shop/status.html are not files relctl deployed")
         XCTAssertEqual(server.requests().count, mark0, "nothing was written")
 
         func puts(from: Int) -> [[String: Any]] {

@@ -455,7 +455,11 @@ final class PublishTests: XCTestCase {
         // What relctl's reader cannot read is not an index relctl wrote, whatever it says.
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"relctl 9.9 (formats 9)","files":{"a":1.5}}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"generator":"hugo","score":0.5}"#.utf8), parsed: nil), .other)
-        // relctl before the generator field: files and publishedAt, as the oldest releases wrote them.
+        // relctl before the generator field: revision, files and (later) publishedAt, nothing else.
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2}},"revision":1}"#.utf8), parsed: nil), .relctl)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"revision":1,"title":"My site"}"#.utf8), parsed: nil), .other)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2,"url":"/a"}},"revision":1}"#.utf8), parsed: nil), .other)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"publishedAt":"2026-11-29T12:00:00Z","revision":"1"}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2}},"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#.utf8), parsed: nil), .relctl)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"publishedAt":3}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":[],"publishedAt":"2026-11-29T12:00:00Z"}"#.utf8), parsed: nil), .other)

@@ -121,12 +121,16 @@ enum DeployCommand {
         // Read even without an index.json there: a first deploy cut short left its record of what it was sending.
         let record = remoteIndex.empty ? Rclone.Record() : try tool.record()
         // Someone else's index.json (a site's search index) is neither replaced nor read for files to delete.
+        // One cut short (not JSON: a backend that writes in place, stopped) where relctl's record names a
+        // release leaves nothing to tell relctl's files by: the remote is taken as relctl's alone.
+        var remoteIsRelctls = false
         if let bytes = remoteIndex.bytes {
             let author = IndexFormat.author(of: bytes, parsed: remoteIndex.index)
             if author == .other || (author == .unknown && record.releases.isEmpty) {
                 throw RelctlError.failure("\(tool.target("index.json")) is not an index relctl wrote, and deploy does not replace it; nothing was uploaded",
-                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or move that file away")
+                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or remove that file if it is not needed: rclone deletefile \(tool.target("index.json"))")
             }
+            remoteIsRelctls = author == .unknown
         }
         let ours = local.treeSha256 ?? SHA256.hex(indexBytes)
         let theirs = remoteIndex.index?.treeSha256
@@ -147,14 +151,16 @@ enum DeployCommand {
         let plan = DeployPlan(local: local, localIndex: indexBytes, remote: (remoteIndex.index, remoteIndex.bytes), owed: record.deleting + record.sending, now: now)
         // A path the remote's index.json does not list, nor the record of a deploy cut short, is new
         // to the remote: a file already there is someone else's (a site's index.html), never replaced.
-        let journaled = Set(record.sending)
+        // Deletions owed are of relctl's files too (a locale removed, its deletion cut short, added back).
+        let journaled = Set(record.sending).union(record.deleting)
         let fresh = plan.unlisted.filter { !journaled.contains($0) }
-        if !remoteIndex.empty, !fresh.isEmpty {
+        if !remoteIndex.empty, !remoteIsRelctls, !fresh.isEmpty {
             let there = try tool.existing(fresh)
             if let first = there.first {
-                throw RelctlError.failure("\(tool.target(first)) is not a file relctl deployed, and deploy does not replace it"
-                                          + (there.count > 1 ? " (nor \(there.count - 1) more there at paths this tree holds)" : "") + "; nothing was uploaded",
-                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or move the file away")
+                let named = Suggest.few(there.map(tool.target))
+                throw RelctlError.failure(there.count == 1 ? "\(named) is not a file relctl deployed, and deploy does not replace it; nothing was uploaded"
+                                                           : "\(named) are not files relctl deployed, and deploy does not replace them; nothing was uploaded",
+                                          hint: "deploy to a folder or prefix only relctl deploys to (s3:bucket/updates), or remove what is not needed there: rclone deletefile \(tool.target(first))")
             }
         }
         let changed = plan.changedPaths
@@ -225,7 +231,7 @@ enum DeployCommand {
                 if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: false) }
                 do { try tool.write(journal) } catch {
                     if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: true) }
-                    throw RelctlError.failure("deploying to \(remote) failed while recording what it sends in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); nothing was uploaded" + listSent(),
+                    throw RelctlError.failure("deploying to \(remote) failed while recording what it sends in \(tool.target(Rclone.releasesName)): \(RelctlError.from(error).message); nothing was uploaded",
                                               hint: "fix the cause and run 'relctl deploy \(dir) \(remote)' again")
                 }
                 written = journal
@@ -590,7 +596,8 @@ struct Rclone {
         let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
         try FileSystem.writeFile(listPath, Array(paths.map { $0 + "\n" }.joined().utf8))
         defer { unlink(listPath) }
-        guard let list = Spawn.capture(path, ["lsf", "--files-only", "-R", "--files-from-raw", listPath, remote], env: env) else {
+        // -L: a link at such a path is listed as what it points to (a dangling one fails: refused), not skipped and replaced.
+        guard let list = Spawn.capture(path, ["lsf", "--files-only", "-R", "-L", "--files-from-raw", listPath, remote], env: env) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
         }
         guard list.status == 0 else {
