@@ -293,7 +293,8 @@ public enum IndexFormat {
     /// The author of the index.json `bytes` (`parsed`: as IndexFormat.parse read
     /// it); one the parser refuses, of another relctl's format, is read for its generator alone.
     /// relctl before the `generator` field (before 546116d) wrote `revision`, `files` (each
-    /// entry its `size` and `sha256`) and, from 066c36f, `publishedAt`: nothing else.
+    /// entry its `size` and `sha256`), from 066c36f `publishedAt`, and from deea5d6
+    /// `nextChange` (null, or its `at` and `causes`): nothing else.
     package static func author(of bytes: [UInt8], parsed: PublishedIndex?) -> Author {
         if let parsed { return FormatRevision.isRelctl(generator: parsed.generator) ? .relctl : .other }
         // JSON by its grammar alone: relctl's reader bounds numbers and depth, which another's file need not keep.
@@ -307,9 +308,18 @@ public enum IndexFormat {
 
     /// An index.json as relctl wrote it before its `generator` field, by its members alone.
     private static func isOldIndex(_ bytes: [UInt8], _ members: [String: Range<Int>]) -> Bool {
-        guard Set(members.keys).isSubset(of: ["revision", "publishedAt", "files"]), let revision = members["revision"], let files = members["files"],
+        guard Set(members.keys).isSubset(of: ["revision", "publishedAt", "nextChange", "files"]), let revision = members["revision"], let files = members["files"],
               case .int? = try? JSONReader.parse(bytes[revision]), case .object(let entries)? = try? JSONReader.parse(bytes[files]) else { return false }
         if let at = members["publishedAt"] { guard case .string? = try? JSONReader.parse(bytes[at]) else { return false } }
+        if let next = members["nextChange"] {
+            switch try? JSONReader.parse(bytes[next]) {
+            case .null?: break
+            case .object(let n)? where n.count == 2:
+                guard case .string? = n["at"], case .array(let causes)? = n["causes"],
+                      causes.allSatisfy({ if case .string = $0 { return true } else { return false } }) else { return false }
+            default: return false
+            }
+        }
         return entries.values.allSatisfy { entry in
             guard case .object(let e) = entry, e.count == 2, case .int? = e["size"], case .string? = e["sha256"] else { return false }
             return true

@@ -115,7 +115,8 @@ final class DeployTests: XCTestCase {
         try "<html>my site</html>".write(toFile: remote + "/index.html", atomically: true, encoding: .utf8)
         try "<html>post</html>".write(toFile: remote + "/blog/post.html", atomically: true, encoding: .utf8)
         let site = fileTree(remote)
-        h.fails("deploy \(out) \(remote)", "\(remote)/index.html is not a file relctl deployed, and deploy does not replace it; nothing was uploaded")
+        let refused = h.fails("deploy \(out) \(remote)", "\(remote)/index.html is not a file relctl deployed, and deploy does not replace it; nothing was uploaded")
+        XCTAssertTrue(refused.err.contains("rclone deletefile \(remote)/index.html"), refused.err)
         h.fails("deploy \(out) \(remote) --dry-run", "\(remote)/index.html is not a file relctl deployed")
         XCTAssertEqual(fileTree(remote), site)
         XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/" + releasesRecord), "nothing was written, not even the record")
@@ -139,7 +140,15 @@ final class DeployTests: XCTestCase {
         h.fails("deploy \(out) \(remote)", "\(remote)/\(taken) is not a file relctl deployed")
         XCTAssertEqual(fileTree(remote), live)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: remote + "/" + releasesRecord)), record, "not even the record of what it would send")
+        // A link there (a local remote) is someone's too, whether it leads anywhere or not; one beside the tree's paths is no matter.
         try FileManager.default.removeItem(atPath: remote + "/" + taken)
+        try FileManager.default.createSymbolicLink(atPath: remote + "/" + taken, withDestinationPath: remote + "/blog/post.html")
+        try FileManager.default.createSymbolicLink(atPath: remote + "/" + taken + ".old", withDestinationPath: "/nonexistent")
+        h.fails("deploy \(out) \(remote)", "\(remote)/\(taken) is not a file relctl deployed")
+        try FileManager.default.removeItem(atPath: remote + "/" + taken)
+        try FileManager.default.createSymbolicLink(atPath: remote + "/" + taken, withDestinationPath: "/nonexistent")
+        h.fails("deploy \(out) \(remote)", "\(remote)/\(taken) is not a file relctl deployed")
+        for link in [taken, taken + ".old"] { try FileManager.default.removeItem(atPath: remote + "/" + link) }
         h.ok("deploy \(out) \(remote)")
         XCTAssertEqual(fileTree(remote)["index.json"], fileTree(out)["index.json"])
         XCTAssertEqual(fileTree(remote)["blog/post.html"], site["blog/post.html"])
@@ -190,6 +199,10 @@ final class DeployTests: XCTestCase {
         // stopped): nothing tells relctl's files apart, and the remote is relctl's alone.
         let index = try Data(contentsOf: URL(fileURLWithPath: remote + "/index.json"))
         try index.prefix(index.count / 2).write(to: URL(fileURLWithPath: remote + "/index.json"))
+        h.ok("deploy \(out) \(remote)")
+        XCTAssertEqual(fileTree(remote), fileTree(out))
+        // Removed by hand beside that record: the same.
+        try FileManager.default.removeItem(atPath: remote + "/index.json")
         h.ok("deploy \(out) \(remote)")
         XCTAssertEqual(fileTree(remote), fileTree(out))
         // Without such a record, the same bytes are nobody's to replace.

@@ -458,6 +458,9 @@ final class PublishTests: XCTestCase {
         // relctl before the generator field: revision, files and (later) publishedAt, nothing else.
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2}},"revision":1}"#.utf8), parsed: nil), .relctl)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"revision":1,"title":"My site"}"#.utf8), parsed: nil), .other)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"nextChange":null,"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#.utf8), parsed: nil), .relctl)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"nextChange":{"at":"2026-11-29T12:30:00Z","causes":["a window starts"]},"revision":1}"#.utf8), parsed: nil), .relctl)
+        XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"nextChange":{"at":"2026-11-29T12:30:00Z"},"revision":1}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2,"url":"/a"}},"revision":1}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{},"publishedAt":"2026-11-29T12:00:00Z","revision":"1"}"#.utf8), parsed: nil), .other)
         XCTAssertEqual(IndexFormat.author(of: Array(#"{"files":{"a.json":{"sha256":"00","size":2}},"publishedAt":"2026-11-29T12:00:00Z","revision":1}"#.utf8), parsed: nil), .relctl)
