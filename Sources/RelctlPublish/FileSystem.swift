@@ -59,10 +59,9 @@ public enum FileSystem {
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let file = try TreeFiles.NewFile.temporary(in: dir, for: name, naming: dir + "/" + name)
-        if removingAbandoned {
-            file.holdLock()
-            TreeFiles.removeAbandonedTemporaries(of: name, in: dir)
-        }
+        // Held while it is written: a publish into the same folder sweeping what killed writes left spares it.
+        file.holdLock()
+        if removingAbandoned { TreeFiles.removeAbandonedTemporaries(of: name, in: dir) }
         let temp = file.path
         do {
             try write { piece in

@@ -140,6 +140,27 @@ final class ExportTests: XCTestCase {
         h.fails("export -o \(h.dir)", "cannot write")
     }
 
+    /// A publish into a folder another relctl command is writing into (an
+    /// export, a --changed-list) sweeps the temporaries killed writes left,
+    /// never the one being written.
+    func testAPublishSparesAWriteInProgressInItsFolder() throws {
+        let h = PublishTests.scenario()
+        let fm = FileManager.default
+        let out = h.dir + "/out", path = out + "/shop.relctl.json", killed = out + "/.relctl-tmp.blog.relctl.json.00000000000000cc"
+        XCTAssertEqual(h.run(["publish", out, "--at", PublishTests.at]).status, 0)
+        var publish: Harness.Result?
+        try FileSystem.writeFile(path) { put in
+            try put(Array("{\"first\": ".utf8)[...])
+            XCTAssertTrue(fm.createFile(atPath: killed, contents: Data("x".utf8)))
+            publish = h.run(["publish", out, "--at", PublishTests.at])
+            try put(Array("true}".utf8)[...])
+        }
+        XCTAssertEqual(publish?.status, 0, publish?.err ?? "")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "{\"first\": true}")
+        XCTAssertFalse(fm.fileExists(atPath: killed), "what a killed write left is swept")
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(".relctl-tmp.") }, [])
+    }
+
     /// An export killed before its rename (a kill, the machine's OOM killer)
     /// leaves its temporary: the next export of that path removes it once
     /// no writer holds it and it has been still for a minute.

@@ -289,6 +289,16 @@ public enum TreeFiles {
         }
     }
 
+    /// Whether a temporary is another command's write in progress (FileSystem.writeFile
+    /// holds a lock on each of its own: an export or a --changed-list into DIR), not a cut one.
+    package static func isBeingWritten(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        // Shared: it conflicts with the writer's lock as well, and NFS takes it on a descriptor open for reading.
+        return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
     /// Whether the folder `dir` holds what `sweepTemporaries` removes (a write cut short).
     package static func hasTemporaries(in dir: String) -> Bool {
         guard let handle = opendir(dir) else { return true }
@@ -297,7 +307,10 @@ public enum TreeFiles {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard isTemporaryName(name) else { continue }
             // As the sweep finds it: anything else of that name is never removed, so never waited for.
-            if [.file, .directory].contains(FileSystem.kind(of: dir + "/" + name, followLinks: false)) { return true }
+            switch FileSystem.kind(of: dir + "/" + name, followLinks: false) {
+            case .file where !isBeingWritten(dir + "/" + name), .directory: return true
+            default: continue
+            }
         }
         return false
     }
@@ -305,8 +318,8 @@ public enum TreeFiles {
     /// Temporaries a killed publish left (under the lock, no other publish
     /// owns any), and folders they leave empty: regular files and staging
     /// folders (with all they hold) whose name matches the pattern; never a
-    /// link, nothing else, and not the folders in `sparing` (this publish made them).
-    /// `emptied`: whether a folder they leave empty goes too (not in a folder that may be someone else's).
+    /// link, nothing else, and not the folders in `sparing` (this publish made them), nor a file
+    /// another command is writing (isBeingWritten). `emptied`: whether a folder they leave empty goes too (not in a folder that may be someone else's).
     package static func sweepTemporaries(in root: String, under relative: String, recursive: Bool, sparing: Set<String>, emptied: Bool = true) {
         let dirPath = relative.isEmpty ? root : root + "/" + relative
         guard let dir = opendir(dirPath) else { return }
@@ -320,7 +333,7 @@ public enum TreeFiles {
         for name in names {
             let path = dirPath + "/" + name
             switch FileSystem.kind(of: path, followLinks: false) {
-            case .file where isTemporaryName(name):
+            case .file where isTemporaryName(name) && !isBeingWritten(path):
                 CrashPoints.step()
                 unlink(path)
                 swept = true
