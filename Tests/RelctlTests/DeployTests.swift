@@ -126,8 +126,22 @@ final class DeployTests: XCTestCase {
         let search = fileTree(remote)
         h.fails("deploy \(out) \(remote)", "\(remote)/index.json is not an index relctl wrote, and deploy does not replace it; nothing was uploaded")
         XCTAssertEqual(fileTree(remote), search)
-        // Beside files at paths the tree does not hold, it deploys, and leaves them be.
         try FileManager.default.removeItem(atPath: remote + "/index.json")
+        // A folder of the tree's that is a link to one outside: nothing is written through it,
+        // however quiet the user's rclone is set to be, or whichever links it skips.
+        let outside = h.dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try "theirs".write(toFile: outside + "/control.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: remote + "/shop", withDestinationPath: outside)
+        let quiet = h.env
+        h.env["RCLONE_LOG_LEVEL"] = "ERROR"
+        h.env["RCLONE_SKIP_LINKS"] = "true"
+        h.fails("deploy \(out) \(remote)", "\(remote)/shop/")
+        h.env = quiet
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), ["control.json"])
+        XCTAssertEqual(try String(contentsOfFile: outside + "/control.json", encoding: .utf8), "theirs")
+        try FileManager.default.removeItem(atPath: remote + "/shop")
+        // Beside files at paths the tree does not hold, it deploys, and leaves them be.
         h.ok("deploy \(out) \(remote)")
         XCTAssertEqual(fileTree(remote), fileTree(out).merging(["blog/post.html": site["blog/post.html"]!]) { a, _ in a })
         // A later release's new path where someone put a file: refused, the live release as it was.

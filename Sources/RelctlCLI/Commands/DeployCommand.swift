@@ -595,24 +595,39 @@ struct Rclone {
     }
 
     /// Which of `paths` (under REMOTE) are there: rclone lists only the folders that hold them.
+    /// A link (a local remote's) is not listed but said, "NOTICE: a/b: Can't follow symlink …",
+    /// and a copy would write through one: a link at a path, or at a folder above it, counts as
+    /// there. The folders go in the list so that rclone says so of a linked one, and the call
+    /// runs with rclone's defaults for what it logs and how it takes links, whatever the user's
+    /// environment sets (a quiet CI, RCLONE_SKIP_LINKS).
     func existing(_ paths: [String]) throws -> [String] {
+        var asked = Set(paths)
+        for p in paths {
+            var folder = Substring(p)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard asked.insert(String(folder)).inserted else { break }
+            }
+        }
         let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
-        try FileSystem.writeFile(listPath, Array(paths.map { $0 + "\n" }.joined().utf8))
+        try FileSystem.writeFile(listPath, Array(asked.sorted().map { $0 + "\n" }.joined().utf8))
         defer { unlink(listPath) }
-        guard let list = Spawn.capture(path, ["lsf", "--files-only", "-R", "--files-from-raw", listPath, remote], env: env) else {
+        let quietOrLinks = ["RCLONE_LOG_LEVEL", "RCLONE_QUIET", "RCLONE_VERBOSE", "RCLONE_LOG_FILE", "RCLONE_USE_JSON_LOG", "RCLONE_SKIP_LINKS", "RCLONE_LINKS", "RCLONE_COPY_LINKS"]
+        guard let list = Spawn.capture(path, ["lsf", "--files-only", "-R", "--files-from-raw", listPath, remote], env: env.filter { !quietOrLinks.contains($0.key) }) else {
             throw RelctlError.failure("cannot start \(path)", hint: "check that rclone runs: rclone version")
         }
         guard list.status == 0 else {
             throw RelctlError.failure("cannot list \(remote) for files that are not relctl's: \(list.lastErrorLine); nothing was uploaded",
                                       hint: "check the remote and its permissions ('rclone lsf \(remote)'), then deploy again")
         }
-        let wanted = Set(paths)
-        // A link (a local remote's) is not listed but said: "NOTICE: a/b.json: Can't follow symlink …"; it is there all the same.
         let links = String(decoding: list.stderr, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
-            guard let end = line.firstRange(of: ": Can't follow symlink"), let start = line.firstRange(of: "NOTICE: ") else { return nil }
-            return String(line[start.upperBound..<end.lowerBound])
+            let tail = ": Can't follow symlink without -L/--copy-links"
+            guard line.hasSuffix(tail), let start = line.firstRange(of: "NOTICE: ") else { return nil }
+            let end = line.index(line.endIndex, offsetBy: -tail.count)
+            return start.upperBound <= end ? String(line[start.upperBound..<end]) : nil
         }
-        return Set(String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map(String.init) + links).filter(wanted.contains).sorted()
+        let listed = Set(String(decoding: list.stdout, as: UTF8.self).split(separator: "\n").map(String.init))
+        return paths.filter { p in listed.contains(p) || links.contains { p == $0 || p.hasPrefix($0 + "/") } }.sorted()
     }
 
     /// Runs one step: the list of paths goes to rclone in a file, so a long list needs no long command line.

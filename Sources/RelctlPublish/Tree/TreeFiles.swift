@@ -291,9 +291,10 @@ public enum TreeFiles {
 
     /// Whether a temporary is another command's write in progress (FileSystem.writeFile
     /// holds a lock on each of its own: an export or a --changed-list into DIR), not a cut one.
+    /// One that cannot be opened (another user's, private) is taken as being written: left alone.
     package static func isBeingWritten(_ path: String) -> Bool {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return errno == EACCES }
         defer { close(fd) }
         // Shared: it conflicts with the writer's lock as well, and NFS takes it on a descriptor open for reading.
         return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
