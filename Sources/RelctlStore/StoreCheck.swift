@@ -163,6 +163,11 @@ extension Session {
     /// The platform's versions before the change: those it made taken out, those it changed or removed put back as they were.
     static func versions(_ now: [VersionRecord], undoing changes: [(before: [String: JSON]?, after: [String: JSON]?)]) -> [VersionRecord] {
         guard !changes.isEmpty else { return now }
+        // Only rows made (a version added): taken out, the rest in the order they were read.
+        if changes.allSatisfy({ $0.before == nil }) {
+            let made = Set(changes.compactMap { if case .int(let id)? = $0.after?["id"] { return id } else { return nil } })
+            return now.filter { !made.contains($0.id) }
+        }
         var byID = Dictionary(now.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // Latest first: a row added then changed in one session is taken back to nothing.
         for (before, after) in changes.reversed() {

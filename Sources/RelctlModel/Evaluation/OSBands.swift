@@ -49,8 +49,12 @@ public enum OSBands {
     /// below it.
     public static func of(_ platform: PlatformRecord, _ versions: [VersionRecord]) -> [OSBand] {
         var minima: [String] = []
+        // Most versions share a few minima spelled alike: those are passed over without comparing them as versions.
+        var spelled = Set<String>(), last: String?
         for v in versions {
-            guard let m = minimum(v, platform), !minima.contains(where: { OSVersion.same($0, m) }) else { continue }
+            guard let m = minimum(v, platform), m != last else { continue }
+            last = m
+            guard spelled.insert(m).inserted, !minima.contains(where: { OSVersion.same($0, m) }) else { continue }
             minima.append(m)
         }
         minima.sort { OSVersion.isBelow($0, $1) }
