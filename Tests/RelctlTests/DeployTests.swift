@@ -39,6 +39,9 @@ final class DeployTests: XCTestCase {
         let out = h.dir + "/out", remote = h.dir + "/remote", list = h.dir + "/changed.txt"
         try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
         _ = published(h, out)
+        // An environment that would have rclone send nothing, or not every file, and say it did.
+        let plain = h.env
+        for (k, v) in ["RCLONE_DRY_RUN": "true", "RCLONE_MAX_DEPTH": "1", "RCLONE_IGNORE_EXISTING": "true", "RCLONE_UPDATE": "true"] { h.env[k] = v }
         let first = h.ok("deploy \(out) \(remote) --changed-list \(list)")
         XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(first.out.split(separator: "\n").count, fileTree(out).count, "a first deploy sends every file")
@@ -59,6 +62,7 @@ final class DeployTests: XCTestCase {
         let third = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
         XCTAssertEqual(fileTree(remote), fileTree(out))
+        h.env = plain
         XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
         // A remote index of an older relctl (publishedAt, no generator, no projects) still names what is there: stale files go.
         let stale = "shop/android/retired/en.json"
@@ -136,6 +140,8 @@ final class DeployTests: XCTestCase {
         let quiet = h.env
         h.env["RCLONE_LOG_LEVEL"] = "ERROR"
         h.env["RCLONE_SKIP_LINKS"] = "true"
+        h.env["RCLONE_LOCAL_SKIP_LINKS"] = "true"
+        h.env["RCLONE_MAX_DEPTH"] = "1"
         h.fails("deploy \(out) \(remote)", "\(remote)/shop/")
         h.env = quiet
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), ["control.json"])

@@ -291,10 +291,19 @@ public enum TreeFiles {
 
     /// Whether a temporary is another command's write in progress (FileSystem.writeFile
     /// holds a lock on each of its own: an export or a --changed-list into DIR), not a cut one.
-    /// One that cannot be opened (another user's, private) is taken as being written: left alone.
-    package static func isBeingWritten(_ path: String) -> Bool {
+    /// One that cannot be opened (another user's, private) is taken as being written while it
+    /// was changed in the last minute, as `removeAbandonedTemporaries` takes one: then it is litter.
+    package static func isBeingWritten(_ path: String, now: Int = time(nil)) -> Bool {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return errno == EACCES }
+        guard fd >= 0 else {
+            guard errno == EACCES else { return false }
+            var st = stat()
+            #if canImport(Darwin)
+            return lstat(path, &st) == 0 && now - st.st_mtimespec.tv_sec <= 60
+            #else
+            return lstat(path, &st) == 0 && now - st.st_mtim.tv_sec <= 60
+            #endif
+        }
         defer { close(fd) }
         // Shared: it conflicts with the writer's lock as well, and NFS takes it on a descriptor open for reading.
         return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
