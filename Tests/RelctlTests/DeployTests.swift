@@ -41,7 +41,11 @@ final class DeployTests: XCTestCase {
         _ = published(h, out)
         // An environment that would have rclone send nothing, or not every file, and say it did.
         let plain = h.env
-        for (k, v) in ["RCLONE_DRY_RUN": "true", "RCLONE_MAX_DEPTH": "1", "RCLONE_IGNORE_EXISTING": "true", "RCLONE_UPDATE": "true"] { h.env[k] = v }
+        let elsewhere = h.dir + "/elsewhere", other = h.dir + "/other.list"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try "blog/post.html\n".write(toFile: other, atomically: true, encoding: .utf8)
+        for (k, v) in ["RCLONE_DRY_RUN": "true", "RCLONE_MAX_DEPTH": "1", "RCLONE_IGNORE_EXISTING": "true", "RCLONE_UPDATE": "true", "RCLONE_SIZE_ONLY": "true",
+                       "RCLONE_BACKUP_DIR": elsewhere, "RCLONE_FILES_FROM_RAW": other, "RCLONE_ERROR_ON_NO_TRANSFER": "true"] { h.env[k] = v }
         let first = h.ok("deploy \(out) \(remote) --changed-list \(list)")
         XCTAssertEqual(fileTree(remote), fileTree(out))
         XCTAssertEqual(first.out.split(separator: "\n").count, fileTree(out).count, "a first deploy sends every file")
@@ -62,6 +66,7 @@ final class DeployTests: XCTestCase {
         let third = h.ok("deploy \(out) \(remote) --json")
         XCTAssertEqual((third.json as? [String: Any])?["deleted"] as? [String], (removal["removed"] as? [String])?.sorted())
         XCTAssertEqual(fileTree(remote), fileTree(out))
+        XCTAssertEqual(fileTree(elsewhere), [:], "nothing was moved aside")
         h.env = plain
         XCTAssertEqual(try SchemaValidator(path: Package.root + "/schema/json/deploy.schema.json").validate(try JSONReader.parse(Array(third.out.utf8))), [])
         // A remote index of an older relctl (publishedAt, no generator, no projects) still names what is there: stale files go.

@@ -291,12 +291,12 @@ public enum TreeFiles {
 
     /// Whether a temporary is another command's write in progress (FileSystem.writeFile
     /// holds a lock on each of its own: an export or a --changed-list into DIR), not a cut one.
-    /// One that cannot be opened (another user's, private) is taken as being written while it
-    /// was changed in the last minute, as `removeAbandonedTemporaries` takes one: then it is litter.
+    /// One that cannot be opened (another user's, private; no descriptor left) is taken as being
+    /// written while it was changed in the last minute: after that, it is litter.
     package static func isBeingWritten(_ path: String, now: Int = time(nil)) -> Bool {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            guard errno == EACCES else { return false }
+            guard errno != ENOENT else { return false }
             var st = stat()
             #if canImport(Darwin)
             return lstat(path, &st) == 0 && now - st.st_mtimespec.tv_sec <= 60
