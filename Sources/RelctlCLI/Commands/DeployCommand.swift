@@ -230,7 +230,7 @@ enum DeployCommand {
             // is being sent, by which the next deploy knows those files for relctl's should this one be cut short.
             if !Set(plan.unlisted).isSubset(of: journaled) {
                 var journal = record
-                journal.sending = Array(journaled.union(plan.unlisted)).sorted()
+                journal.sending = Array(Set(record.sending).union(plan.unlisted)).sorted()
                 if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: false) }
                 do { try tool.write(journal) } catch {
                     if StopSignals.pending != 0 { throw stopped("recording what it sends in \(tool.target(Rclone.releasesName))", during: true) }
