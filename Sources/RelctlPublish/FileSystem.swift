@@ -142,10 +142,16 @@ public enum FileSystem {
                 }
             }
             if failure != 0 { throw PublishError("cannot read \(name): \(String(cString: strerror(failure)))") }
-            // Grown since the fstat: the rest comes in chunks.
             guard bytes.count == size else { return bytes }
-            let rest = try readChunks(fd: fd, name: name, limit: limit - size)
-            return rest.isEmpty ? bytes : bytes + rest
+            // Grown since the fstat? A byte more says so, and only then the rest comes in chunks: a
+            // 64 KiB buffer zeroed for every file was 7 % of a verify's instructions (10,803 files).
+            var more: UInt8 = 0
+            var n: Int
+            repeat { n = read(fd, &more, 1) } while n < 0 && errno == EINTR
+            if n < 0 { throw PublishError("cannot read \(name): \(String(cString: strerror(errno)))") }
+            guard n == 1 else { return bytes }
+            guard size < limit else { throw tooLarge(name, limit) }
+            return bytes + [more] + (try readChunks(fd: fd, name: name, limit: limit - size - 1))
         }
         return try readChunks(fd: fd, name: name, limit: limit)
     }
