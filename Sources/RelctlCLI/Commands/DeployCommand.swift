@@ -611,8 +611,7 @@ struct Rclone {
                 guard asked.insert(String(folder)).inserted else { break }
             }
         }
-        let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
-        try FileSystem.writeFile(listPath, Array(asked.sorted().map { $0 + "\n" }.joined().utf8))
+        let listPath = try writeList(asked.sorted())
         defer { unlink(listPath) }
         // Flags beat the environment (RCLONE_LOCAL_SKIP_LINKS, RCLONE_MAX_DEPTH); logging is left to its defaults.
         let logging = ["RCLONE_LOG_LEVEL", "RCLONE_QUIET", "RCLONE_VERBOSE", "RCLONE_LOG_FILE", "RCLONE_USE_JSON_LOG", "RCLONE_SYSLOG"]
@@ -649,10 +648,17 @@ struct Rclone {
         return env.filter { !changesWhat.contains($0.key) }
     }
 
+    /// A list of paths for rclone's --files-from-raw, one a line, in a file of its own (the caller removes it):
+    /// a long list needs no long command line.
+    private func writeList(_ paths: [String]) throws -> String {
+        let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
+        try FileSystem.writeFile(listPath, Array(paths.map { $0 + "\n" }.joined().utf8))
+        return listPath
+    }
+
     /// Runs one step: the list of paths goes to rclone in a file, so a long list needs no long command line.
     func run(_ step: DeployPlan.Step, from root: String, intoEmpty: Bool) throws -> Spawn.Captured {
-        let listPath = Spawn.temporaryFolder(env) + "/relctl-deploy.\(getpid()).\(UInt32.random(in: .min ... .max)).list"
-        try FileSystem.writeFile(listPath, Array(step.paths.map { $0 + "\n" }.joined().utf8))
+        let listPath = try writeList(step.paths)
         defer { unlink(listPath) }
         var args: [String]
         switch step.kind {

@@ -296,13 +296,8 @@ public enum TreeFiles {
     package static func isBeingWritten(_ path: String, now: Int = time(nil)) -> Bool {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            guard errno != ENOENT else { return false }
-            var st = stat()
-            #if canImport(Darwin)
-            return lstat(path, &st) == 0 && now - st.st_mtimespec.tv_sec <= 60
-            #else
-            return lstat(path, &st) == 0 && now - st.st_mtim.tv_sec <= 60
-            #endif
+            guard errno != ENOENT, let modified = FileSystem.modified(path) else { return false }
+            return Int64(now) - modified <= 60
         }
         defer { close(fd) }
         // Shared: it conflicts with the writer's lock as well, and NFS takes it on a descriptor open for reading.
