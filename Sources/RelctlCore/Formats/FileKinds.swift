@@ -18,16 +18,33 @@ public struct FileKind: Sendable, Equatable {
     /// Compared and cut as bytes: the proof asks for a path at every file it
     /// reads back, and comparing characters was 3% of a verify.
     public func path(project: String, platform: String = "", locale: String = "") -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(pattern.utf8.count + project.utf8.count + platform.utf8.count + locale.utf8.count)
-        for segment in pattern.utf8.split(separator: UInt8(ascii: "/")) {
-            if !out.isEmpty { out += "/" }
-            if segment.starts(with: "<project>".utf8) { out += project; out += Substring(segment.dropFirst(9)) }
-            else if segment.starts(with: "<platform>".utf8) { out += platform; out += Substring(segment.dropFirst(10)) }
-            else if segment.starts(with: "<locale>".utf8) { out += locale; out += Substring(segment.dropFirst(8)) }
-            else { out += Substring(segment) }
+        // Segment by segment over the pattern's bytes, empty segments left out; a `<…>` opens its segment.
+        func fill(_ p: UnsafeBufferPointer<UInt8>) {
+            func opens(_ at: Int, _ end: Int, _ name: StaticString) -> Bool {
+                let n = name.utf8CodeUnitCount
+                guard end - at >= n else { return false }
+                for k in 0..<n where p[at + k] != name.utf8Start[k] { return false }
+                return true
+            }
+            var i = 0
+            while i < p.count {
+                var end = i
+                while end < p.count && p[end] != UInt8(ascii: "/") { end += 1 }
+                if end > i {
+                    if !out.isEmpty { out.append(UInt8(ascii: "/")) }
+                    var rest = i
+                    if opens(i, end, "<project>") { out += project.utf8; rest += 9 }
+                    else if opens(i, end, "<platform>") { out += platform.utf8; rest += 10 }
+                    else if opens(i, end, "<locale>") { out += locale.utf8; rest += 8 }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: p[rest..<end]))
+                }
+                i = end + 1
+            }
         }
-        return out
+        if pattern.utf8.withContiguousStorageIfAvailable(fill) == nil { Array(pattern.utf8).withUnsafeBufferPointer(fill) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `path` (relative to DIR) is one of these: the same number of

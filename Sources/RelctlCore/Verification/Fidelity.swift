@@ -200,13 +200,26 @@ struct PlatformCheck {
     /// The version texts of the records: a probe of one of them is another build of it
     /// (a set, as every probe asks: a scan each would cost the square of the versions).
     let recordedTexts: Set<String>
+    /// Per install: whether a device on `state.os` can install it (every probe, and every
+    /// version on the newest OS), asked once, not by each client and locale.
+    let installable: [Bool]
+    let platform: PlatformRecord
+    /// The records' indices by version, every spelling of one together, in the records' order: what
+    /// `attribute` asks of the other spellings and builds of an install's version, without a scan each.
+    let recordsByVersion: [VersionKey: [Int]]
+    struct VersionKey: Hashable {
+        let high: UInt64, low: UInt64
+        init(_ v: Version) { (high, low) = v.sortKey }
+    }
 
     /// `newest`: the same platform's state on the newest OS at the same instant (Fidelity.run),
     /// whose verdicts of the records are what a band state's are held to on the newest.
     init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil,
          newest: PlatformState? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
+        platform = state.platform
         recordedTexts = Set(state.versions.map(\.version.text))
+        recordsByVersion = Dictionary(grouping: state.verdicts.indices) { VersionKey(state.verdicts[$0].0.version) }
         let probes = PlatformCheck.probes(state)
         var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
         if !probes.isEmpty {
@@ -233,17 +246,19 @@ struct PlatformCheck {
             band = nil
         }
         versions = rows
+        installable = state.os.map { os in rows.map { $0.id < 0 || OSBands.installable($0, on: os, state.platform) } } ?? Array(repeating: true, count: rows.count)
         self.verdicts = verdicts
         probeKinds = kinds
         expected = verdicts.map { PlatformCheck.decision($0.kind) }
         // Spared: some install below is not forced. For a probe, some install of a lower
         // release, probes included (a strict order for the sort: a build after none; equal
         // releases grouped); for a record, some record before it, as the records are ordered.
-        let order = rows.indices.sorted { a, b in
-            let x = rows[a], y = rows[b]
+        // By keys worked out once: a record copied out for each comparison retained its every string.
+        let keys = rows.indices.map { i in (version: rows[i].version.sortKey, build: rows[i].build ?? -1, index: i) }
+        let order = keys.sorted { x, y in
             if x.version != y.version { return x.version < y.version }
-            return (x.build ?? -1, a) < (y.build ?? -1, b)
-        }
+            return (x.build, x.index) < (y.build, y.index)
+        }.map(\.index)
         var spared = [Bool](repeating: false, count: rows.count)
         var free = false, group: [Int] = [], groupFree = false
         for i in order {
@@ -280,7 +295,6 @@ struct PlatformCheck {
         return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid)
     }
 
-    var platform: PlatformRecord { state.platform }
     var base: String { "\(state.project.slug)/\(platform.name)" }
     var locales: [String] { state.snapshot.publishedLocales }
     /// The device languages notes are asked for: every published locale, and one
@@ -363,7 +377,7 @@ struct PlatformCheck {
             // client that decides by the code alone: only the probes with one are asked.
             if versions[i].id < 0 && versions[i].build == nil && byCode(client) { continue }
             // A device on an older OS runs only the versions it can install.
-            if let os = state.os, versions[i].id >= 0, !OSBands.installable(versions[i], on: os, platform) { continue }
+            if !installable[i] { continue }
             decisions += 1
             let actual = decided(i)
             if actual == expected[i] { continue }
@@ -464,9 +478,9 @@ struct PlatformCheck {
         if platform.isAndroid { clients.append((.andVersionAndroid, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
         else if platform.isApple { clients.append((.andVersionIOS, FileKinds.andVersion.path(project: state.project.slug, platform: platform.name))) }
         clients = clients.filter { serves($0.0) }
-        guard let newest = onNewestOS, let os = state.os,
+        guard let newest = onNewestOS,
               let i = versions.indices.first(where: { i in
-                  (versions[i].id < 0 || OSBands.installable(versions[i], on: os, platform)) && expected[i] != newest[i]
+                  installable[i] && expected[i] != newest[i]
               }) else { return }
         for (client, path) in clients {
             decisions += 1
@@ -521,7 +535,7 @@ struct PlatformCheck {
                 // file): below it Siren is silent, which is said once, by the first install told otherwise.
                 if let os = state.os, let minimum = client.lookup?.minimumOS, OSVersion.isBelow(os, minimum) {
                     if let i = versions.indices.first(where: { i in
-                        (versions[i].id < 0 || OSBands.installable(versions[i], on: os, platform)) && expected[i] != .none
+                        installable[i] && expected[i] != .none
                     }) {
                         decisions += 1
                         note(.siren, lookupPath, versions[i], locale: locale, expected: "\(verdicts[i].kind.rawValue) (\(verdicts[i].decidedBy.rawValue))", actual: "none",
@@ -623,7 +637,7 @@ struct PlatformCheck {
             for i in versions.indices {
                 decisions += 1
                 let kind = blocked?.kind ?? verdicts[i].kind
-                if let os = state.os, i < listed, !OSBands.installable(versions[i], on: os, platform) { decisions -= 1; continue }
+                if !installable[i] { decisions -= 1; continue }
                 var actual = client.decide(platform: platform.name, version: versions[i].version.text, build: versions[i].build, os: state.os, inRollout: inRollout)
                 if i >= listed, case .ignored = actual {
                     // Text an import refuses (an old database can hold it) keeps the document
@@ -828,14 +842,17 @@ struct PlatformCheck {
             if let (kind, f) = floor, f.build != nil { shape("\(kind) floor \(f.text)", "compares marketing versions, not builds") }
         }
         // The app always reports a build, which the file's builds are compared with.
-        if povApple, v.build == nil, state.verdicts.contains(where: { $0.0.version == v.version && $0.0.build != nil })
+        let sameVersion = recordsByVersion[VersionKey(v.version)] ?? []
+        if povApple, v.build == nil, sameVersion.contains(where: { state.verdicts[$0].0.build != nil })
             || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
             shape(v.id < 0 ? "installs nobody recorded, known by their version alone" : "\(v.version.text) without a recorded build",
                   "compares the app's build (CFBundleVersion) with the builds in the file")
         }
         // The same marketing version spelled twice, or told apart by builds:
         // iOS clients compare marketing versions only, each its own way.
-        func twin() -> VersionRecord? { state.verdicts.first { $0.0.id != v.id && $0.0.version == v.version && $0.1.kind != verdict.kind }?.0 }
+        func twin() -> VersionRecord? {
+            sameVersion.first { state.verdicts[$0].0.id != v.id && state.verdicts[$0].1.kind != verdict.kind }.map { state.verdicts[$0].0 }
+        }
         if client == .andVersionIOS || client == .siren || client == .upgrader || povApple, let other = twin() ?? verdict.target ?? state.current, other.id != v.id, other.version == v.version {
             let reason = client == .siren || client == .upgrader ? "compares marketing versions with missing components as 0, not builds"
                 : povApple ? "compares versions with missing components as 0, so spellings without builds are one version"

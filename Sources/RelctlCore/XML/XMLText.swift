@@ -8,6 +8,14 @@ enum XMLText {
     /// CR survives line-end normalisation), and the characters XML 1.0 does
     /// not allow at all (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
     static func escape(_ s: String, into out: inout [UInt8]) {
+        // Most text (versions, notes) is plain printable ASCII: appended whole, looked at as bytes.
+        var s = s
+        let plain = s.withUTF8 { bytes -> Bool in
+            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain { return }
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x26: out += "&amp;".utf8
@@ -19,7 +27,7 @@ enum XMLText {
             case 0x0A: out += "&#10;".utf8
             case 0x0D: out += "&#13;".utf8
             case 0x00..<0x20, 0xFFFE, 0xFFFF: out += "\u{FFFD}".utf8
-            default: out += String(scalar).utf8
+            default: UTF8.encode(scalar) { out.append($0) }
             }
         }
     }
