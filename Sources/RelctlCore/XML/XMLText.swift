@@ -8,14 +8,7 @@ enum XMLText {
     /// CR survives line-end normalisation), and the characters XML 1.0 does
     /// not allow at all (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
     static func escape(_ s: String, into out: inout [UInt8]) {
-        // Most text (versions, notes) is plain printable ASCII: appended whole, looked at as bytes.
-        var s = s
-        let plain = s.withUTF8 { bytes -> Bool in
-            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain { return }
+        if appendPlain(s, into: &out) { return }
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x26: out += "&amp;".utf8
@@ -29,6 +22,19 @@ enum XMLText {
             case 0x00..<0x20, 0xFFFE, 0xFFFF: out += "\u{FFFD}".utf8
             default: UTF8.encode(scalar) { out.append($0) }
             }
+        }
+    }
+
+    /// Appends `s` as it is when it is printable ASCII without a markup
+    /// character, which XML and HTML alike take unescaped; false (nothing
+    /// appended) otherwise. Most text is (versions, sentences, notes), and
+    /// looking at it as bytes is a fraction of walking its scalars.
+    static func appendPlain(_ s: String, into out: inout [UInt8]) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes -> Bool in
+            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return false }
+            out.append(contentsOf: bytes)
+            return true
         }
     }
 

@@ -42,15 +42,8 @@ struct HTML {
     /// reports as errors (C0 and C1 controls other than tab, LF, FF and CR,
     /// and noncharacters) become U+FFFD, so a strict parser accepts every page.
     static func escape(_ s: String, into out: inout [UInt8]) {
-        // Most text (versions, sentences) is plain printable ASCII: appended
-        // whole, looked at as bytes (a row per version of every platform).
-        var s = s
-        let plain = s.withUTF8 { bytes -> Bool in
-            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain { return }
+        // A row per version of every platform: plain text is appended whole.
+        if XMLText.appendPlain(s, into: &out) { return }
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x26: out += "&amp;".utf8
