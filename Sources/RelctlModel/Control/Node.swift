@@ -13,8 +13,15 @@ package struct Node {
     }
 
     package func required(_ key: String) throws(ImportProblem) -> Node {
-        guard let n = member(key) else { throw ImportProblem("\(name(key)) is missing") }
-        return n
+        Node(try value(key), name(key))
+    }
+
+    /// A member's value, as `required` finds it, without a node: most reads
+    /// are of a leaf, whose path is spelled only for its error (a fleet's
+    /// file has a version entry's half-dozen leaves 40,000 times over).
+    private func value(_ key: String) throws(ImportProblem) -> JSON {
+        guard case .object(let o) = json, let v = o[key] else { throw ImportProblem("\(name(key)) is missing") }
+        return v
     }
 
     package func object(_ key: String) throws(ImportProblem) -> Node {
@@ -35,8 +42,7 @@ package struct Node {
     }
 
     package func string(_ key: String) throws(ImportProblem) -> String {
-        let n = try required(key)
-        guard case .string(let s) = n.json else { throw ImportProblem("\(n.path) must be a string") }
+        guard case .string(let s) = try value(key) else { throw ImportProblem("\(name(key)) must be a string") }
         return s
     }
 
@@ -48,8 +54,7 @@ package struct Node {
 
     /// null or a string checked like input.
     package func optional(_ key: String, _ check: (String) throws -> String) throws(ImportProblem) -> String? {
-        let n = try required(key)
-        if case .null = n.json { return nil }
+        if case .null = try value(key) { return nil }
         return try checked(key, check)
     }
 
@@ -97,26 +102,24 @@ package struct Node {
     }
 
     package func build(_ key: String) throws(ImportProblem) -> Int64? {
-        let n = try required(key)
-        switch n.json {
+        switch try value(key) {
         case .null: return nil
         case .int(let b):
-            do { return try parseBuild(String(b)) } catch { throw ImportProblem("\(n.path): \(Node.reason(error))") }
-        default: throw ImportProblem("\(n.path) must be a whole number or null")
+            do { return try parseBuild(String(b)) } catch { throw ImportProblem("\(name(key)): \(Node.reason(error))") }
+        default: throw ImportProblem("\(name(key)) must be a whole number or null")
         }
     }
 
     package func count(_ key: String, max: Int64) throws(ImportProblem) -> Int64 {
-        let n = try required(key)
-        guard case .int(let v) = n.json, v >= 0, v <= max else { throw ImportProblem("\(n.path) must be a whole number from 0 to \(max)") }
+        guard case .int(let v) = try value(key), v >= 0, v <= max else { throw ImportProblem("\(name(key)) must be a whole number from 0 to \(max)") }
         return v
     }
 
     package func time(_ key: String) throws(ImportProblem) -> Int64? {
-        let n = try required(key)
-        if case .null = n.json { return nil }
-        guard case .string(let s) = n.json, let t = Time.parseUTC(s), Time.isInRange(t) else {
-            throw ImportProblem("\(n.path) must be a UTC time between the years 0001 and 9999, like \"2026-12-01T02:00:00Z\", or null")
+        let v = try value(key)
+        if case .null = v { return nil }
+        guard case .string(let s) = v, let t = Time.parseUTC(s), Time.isInRange(t) else {
+            throw ImportProblem("\(name(key)) must be a UTC time between the years 0001 and 9999, like \"2026-12-01T02:00:00Z\", or null")
         }
         return t
     }
