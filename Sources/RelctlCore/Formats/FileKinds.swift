@@ -54,23 +54,32 @@ public struct FileKind: Sendable, Equatable {
     /// component at a time with nothing made: a signed publish asks it of
     /// each of a project's files per platform.
     public func matches(_ path: String) -> Bool {
-        let slash = UInt8(ascii: "/")
-        var want = pattern.utf8[...], have = path.utf8[...]
-        while true {
-            let w = want.prefix { $0 != slash }, h = have.prefix { $0 != slash }
-            if w.first == UInt8(ascii: "<"), let close = w.firstIndex(of: UInt8(ascii: ">")) {
-                let suffix = w[w.index(after: close)...]
-                guard h.count > suffix.count, h.suffix(suffix.count).elementsEqual(suffix) else { return false }
-            } else if !w.elementsEqual(h) {
-                return false
+        func match(_ want: UnsafeBufferPointer<UInt8>, _ have: UnsafeBufferPointer<UInt8>) -> Bool {
+            let slash = UInt8(ascii: "/")
+            var w = 0, h = 0
+            while true {
+                var wEnd = w, hEnd = h
+                while wEnd < want.count && want[wEnd] != slash { wEnd += 1 }
+                while hEnd < have.count && have[hEnd] != slash { hEnd += 1 }
+                if wEnd > w, want[w] == UInt8(ascii: "<"), let close = (w..<wEnd).first(where: { want[$0] == UInt8(ascii: ">") }) {
+                    // `<name>suffix`: a non-empty name, then the suffix.
+                    let suffix = wEnd - close - 1
+                    guard hEnd - h > suffix else { return false }
+                    for k in 0..<suffix where want[close + 1 + k] != have[hEnd - suffix + k] { return false }
+                } else {
+                    guard wEnd - w == hEnd - h else { return false }
+                    for k in 0..<(wEnd - w) where want[w + k] != have[h + k] { return false }
+                }
+                // Both ended, or both go on past a slash.
+                guard wEnd < want.count, hEnd < have.count else { return wEnd >= want.count && hEnd >= have.count }
+                w = wEnd + 1
+                h = hEnd + 1
             }
-            want = want[w.endIndex...]
-            have = have[h.endIndex...]
-            // Both ended, or both go on past a slash.
-            guard !want.isEmpty, !have.isEmpty else { return want.isEmpty && have.isEmpty }
-            want = want.dropFirst()
-            have = have.dropFirst()
         }
+        func over(_ have: UnsafeBufferPointer<UInt8>) -> Bool {
+            pattern.utf8.withContiguousStorageIfAvailable { match($0, have) } ?? Array(pattern.utf8).withUnsafeBufferPointer { match($0, have) }
+        }
+        return path.utf8.withContiguousStorageIfAvailable(over) ?? Array(path.utf8).withUnsafeBufferPointer(over)
     }
 }
 
