@@ -417,7 +417,7 @@ final class FileKindTests: XCTestCase {
                      "shop/control.json", "shop//control.json", "/control.json", "shop/control.json/", "shop/control.jsonx",
                      "shop/prince-of-versions.json", "shop/ios/prince-of-versions.json",
                      "shop/ios/retired/en.json", "shop/ios/retired/.json", "shop/ios/retired/json", "shop/ios/retired/en.json/",
-                     "shop/ios/retired//en.json", "shop/ios/lookup/pt-BR.json", "shop/android/lookup/en.json", "shop/ios/siren.json",
+                     "shop/ios/retired//en.json", "shop/ios/retired/en.jsox", "shop/ios/whatsnew/en-json", "shop/ios/lookup/pt-BR.json", "shop/android/lookup/en.json", "shop/ios/siren.json",
                      "shop/android/siren.json", "shop/ios/appcast.xml", "shop/ios/appcast.xm", "shop/ios/whatsnew/zh-Hant.json",
                      "shop/status.html", "shop/ios/status.html", "shop/ios/andversion.json", "a/b/c/d/e"]
         paths += paths.filter { $0.contains("/") }.map { $0.replacingOccurrences(of: "/", with: "\\") }
