@@ -71,17 +71,7 @@ public enum Lockouts {
             let released = versions.filter { $0.isReleased(at: t) }
             self.released = released
             bands = OSBands.of(platform, versions).dropFirst().compactMap { band in
-                band.os.map { os in
-                    // Neighbours mostly need the same minimum: each is compared with the band's OS once in a row.
-                    var last: (minimum: String?, installs: Bool)?
-                    return (band, os, released.map { v in
-                        let m = OSBands.minimum(v, platform)
-                        if let last, last.minimum == m { return last.installs }
-                        let installs = OSBands.installable(v, on: os, platform)
-                        last = (m, installs)
-                        return installs
-                    })
-                }
+                band.os.map { os in (band, os, OSBands.installable(released, on: os, platform)) }
             }
         }
     }

@@ -93,7 +93,8 @@ enum ControlFormat {
     static func byOS(_ s: PlatformState) -> [Int: [(band: OSBand, verdict: Verdict)]] {
         var out: [Int: [(band: OSBand, verdict: Verdict)]] = [:]
         for (band, b) in s.bands().dropFirst() {
-            for i in s.verdicts.indices where OSBands.installable(s.versions[i], on: band.os!, s.platform) {
+            let installs = OSBands.installable(s.versions, on: band.os!, s.platform)
+            for i in s.verdicts.indices where installs[i] {
                 let top = s.verdicts[i].1, here = b.verdicts[i].1
                 if here.kind != top.kind || here.target?.id != top.target?.id { out[i, default: []].append((band, here)) }
             }

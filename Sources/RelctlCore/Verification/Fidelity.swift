@@ -246,7 +246,10 @@ struct PlatformCheck {
             band = nil
         }
         versions = rows
-        installable = state.os.map { os in rows.map { $0.id < 0 || OSBands.installable($0, on: os, state.platform) } } ?? Array(repeating: true, count: rows.count)
+        installable = state.os.map { os in
+            let fits = OSBands.installable(rows, on: os, state.platform)
+            return rows.indices.map { rows[$0].id < 0 || fits[$0] }
+        } ?? Array(repeating: true, count: rows.count)
         self.verdicts = verdicts
         probeKinds = kinds
         expected = verdicts.map { PlatformCheck.decision($0.kind) }

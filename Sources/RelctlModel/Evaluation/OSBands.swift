@@ -43,6 +43,19 @@ public enum OSBands {
         minimum(v, platform).map { !OSVersion.isBelow(os, $0) } ?? true
     }
 
+    /// The same of each of `versions`, in order. Neighbours mostly need the same
+    /// minimum: each run of one is compared with `os` once, not every version.
+    package static func installable(_ versions: [VersionRecord], on os: String, _ platform: PlatformRecord) -> [Bool] {
+        var last: (minimum: String?, installs: Bool)?
+        return versions.map { v in
+            let m = minimum(v, platform)
+            if let last, last.minimum == m { return last.installs }
+            let installs = installable(v, on: os, platform)
+            last = (m, installs)
+            return installs
+        }
+    }
+
     /// The bands of a platform, newest first: one per distinct minimum OS its
     /// versions need, and the one below them all. A platform whose versions
     /// need no minimum, or all the same one, has the newest band and the one
