@@ -137,8 +137,9 @@ package enum ParallelRender {
     /// `alone`: no other project is checked beside it, so its platforms and instants take the cores.
     package static func verify(_ snapshot: ProjectSnapshot, at: Int64, files: [String: [UInt8]], alone: Bool) -> Verified {
         let forEach = alone ? everyCore : Parallel.serial
-        let now = Fidelity.run(snapshot, at: at, forEach: forEach) { files[$0] }
-        let coming = Fidelity.sweep(snapshot, after: at, forEach: forEach)
+        // Verify reads each limit's first finding and every disagreement.
+        let now = Fidelity.run(snapshot, at: at, forEach: forEach, limitsOnce: true) { files[$0] }
+        let coming = Fidelity.sweep(snapshot, after: at, forEach: forEach, limitsOnce: true)
         let findings = Fidelity.merged(now: now.findings, coming: coming.findings)
         return Verified(disagreements: findings.filter(\.isDisagreement), limits: Finding.distinctLimits(findings).map(\.limit),
                         decisions: now.decisions + coming.decisions)

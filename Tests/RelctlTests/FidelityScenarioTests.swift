@@ -107,6 +107,37 @@ final class FidelityScenarioTests: XCTestCase {
     }
 }
 
+extension FidelityScenarioTests {
+    /// A publish and verify keep each limit's first finding and every
+    /// disagreement (`limitsOnce`): they say the same limits, in the same
+    /// order with the same examples, the same disagreements and decisions,
+    /// now and in the sweep, as the proof that keeps every finding.
+    func testFirstFindingOfEachLimitSaysWhatEveryFindingSays() throws {
+        let now = FidelityScenarioTests.now
+        var every = 0, kept = 0, sweeps = 0
+        for seed in UInt64(1)...60 {
+            let s = FidelityScenarioTests.scenario(seed)
+            var warnings: [String] = []
+            let files = Dictionary(ProjectFiles.render(s, at: now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+            let all = Fidelity.run(s, at: now) { files[$0] }, once = Fidelity.run(s, at: now, limitsOnce: true) { files[$0] }
+            let allComing = Fidelity.sweep(s, after: now), onceComing = Fidelity.sweep(s, after: now, limitsOnce: true)
+            func said(_ findings: [Finding]) -> [String] {
+                Finding.distinctLimits(findings).map { "\($0.project) \($0.limit)" } + findings.filter(\.isDisagreement).map { "\($0.from ?? 0) \($0)" }
+            }
+            XCTAssertEqual(said(once.findings), said(all.findings), "seed \(seed)")
+            XCTAssertEqual(once.decisions, all.decisions, "seed \(seed)")
+            XCTAssertEqual(said(Fidelity.merged(now: once.findings, coming: onceComing.findings)),
+                           said(Fidelity.merged(now: all.findings, coming: allComing.findings)), "seed \(seed)")
+            XCTAssertEqual(onceComing.decisions, allComing.decisions, "seed \(seed)")
+            every += all.findings.count + allComing.findings.count
+            kept += once.findings.count + onceComing.findings.count
+            if !allComing.findings.isEmpty { sweeps += 1 }
+        }
+        XCTAssertGreaterThan(sweeps, 10, "the sweep must find something in some scenarios")
+        XCTAssertLessThan(kept * 2, every, "most findings repeat a limit: keeping the first must leave most out")
+    }
+}
+
 extension Array {
     func randomElement(using r: inout SplitMix) -> Element? { isEmpty ? nil : self[r.below(count)] }
 }

@@ -54,7 +54,8 @@ public enum ProjectFiles {
     /// The files and what each client does with them (Fidelity), now and at
     /// every coming instant the answer changes (Fidelity.sweep), each worked
     /// out once: the status page lists the limits found, and is for people,
-    /// so no client simulation reads it.
+    /// so no client simulation reads it. Of the findings, each limit's first
+    /// and every disagreement: all a publish reads of them (`limitsOnce`).
     /// The project's summary for DIR/index.html comes too, page or not: the
     /// index records it, so a later publish that leaves this project alone
     /// can still list it there.
@@ -66,8 +67,9 @@ public enum ProjectFiles {
         snapshot.messages.remember(locales: snapshot.publishedLocales)
         var (files, states) = clientFiles(snapshot, at: at, warnings: &warnings, forEach: forEach)
         let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
-        let now = Fidelity.run(states: states, forEach: forEach) { byPath[$0] }.findings
-        let findings = Fidelity.merged(now: now, coming: Fidelity.sweep(snapshot, after: at, forEach: forEach).findings)
+        // Only what a publish reads of the findings: each limit's first, and every disagreement.
+        let now = Fidelity.run(states: states, forEach: forEach, limitsOnce: true) { byPath[$0] }.findings
+        let findings = Fidelity.merged(now: now, coming: Fidelity.sweep(snapshot, after: at, forEach: forEach, limitsOnce: true).findings)
         let summary = StatusSummary(snapshot, states: states, at: at)
         if let page {
             let limits = Finding.distinctLimits(findings).map(\.limit)

@@ -11,10 +11,12 @@ public enum Fidelity {
     }
 
     /// The findings and how many client decisions were compared.
-    public static func run(_ snapshot: ProjectSnapshot, at: Int64, forEach: ForEachIndex = Parallel.serial, file: @escaping (String) -> [UInt8]?)
-        -> (findings: [Finding], decisions: Int) {
+    /// `limitsOnce`: of the findings of a limit, only the first (and every disagreement): what
+    /// a publish and verify read of them (Finding.distinctLimits), as `PlatformCheck.saysNothingNew` says.
+    public static func run(_ snapshot: ProjectSnapshot, at: Int64, forEach: ForEachIndex = Parallel.serial, limitsOnce: Bool = false,
+                           file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         let evaluator = Evaluator(snapshot)
-        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, forEach: forEach, decodeControl: true, file: file)
+        return run(states: snapshot.platforms.map { PlatformState(evaluator, $0, at: at) }, forEach: forEach, decodeControl: true, limitsOnce: limitsOnce, file: file)
     }
 
     /// The same from the platforms' states the files were rendered from
@@ -26,8 +28,8 @@ public enum Fidelity {
     /// changed). A publish, whose control.json is written from the snapshot
     /// it is checked against, leaves that reading to verify: it was a third
     /// of the proof's cost.
-    static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, decodeControl: Bool = false, file: @escaping (String) -> [UInt8]?)
-        -> (findings: [Finding], decisions: Int) {
+    static func run(states: [PlatformState], forEach: ForEachIndex = Parallel.serial, decodeControl: Bool = false, limitsOnce: Bool = false,
+                    file: @escaping (String) -> [UInt8]?) -> (findings: [Finding], decisions: Int) {
         // control.json is the project's, the same for every platform: read once.
         let raw = states.first.flatMap { file(FileKinds.control.path(project: $0.project.slug)) }
         // As an app that pins the project's keys reads it: a signature that fails is a file ignored.
@@ -68,6 +70,7 @@ public enum Fidelity {
             // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
             var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: i < asked.count ? asked[i].newest : nil)
             check.feeds = feeds
+            check.limitsOnce = limitsOnce
             if i >= asked.count { check.otherSide = others[i - asked.count].inside }
             check.run()
             return (check.findings, check.decisions)
@@ -109,15 +112,15 @@ extension Fidelity {
     /// The snapshot must hold the notes shown at every such instant (Store.snapshot).
     /// `scoped` false: every platform at every instant (what the tests hold the scoped sweep to).
     /// `forEach`: how the instants are gone through (each is rendered and checked apart).
-    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, scoped: Bool = true, forEach: ForEachIndex = Parallel.serial)
-        -> (findings: [Finding], decisions: Int) {
+    public static func sweep(_ snapshot: ProjectSnapshot, after at: Int64, scoped: Bool = true, forEach: ForEachIndex = Parallel.serial,
+                             limitsOnce: Bool = false) -> (findings: [Finding], decisions: Int) {
         let instants = coming(snapshot, after: at)
         let runs = Parallel.map(instants.count, forEach) { i -> (findings: [Finding], decisions: Int) in
             let touched = scoped ? instants[i].platforms : nil
             var warnings: [String] = []
             let (files, states) = ProjectFiles.clientFiles(snapshot, at: instants[i].at, warnings: &warnings, only: touched, checked: true)
             let byPath = Dictionary(files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { _, last in last })
-            return Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states) { byPath[$0] }
+            return Fidelity.run(states: touched.map { ids in states.filter { ids.contains($0.platform.id) } } ?? states, limitsOnce: limitsOnce) { byPath[$0] }
         }
         // In time order: what an earlier instant found is not said again.
         var out: [Finding] = [], decisions = 0
@@ -170,6 +173,12 @@ struct PlatformCheck {
     let decoded: ProjectSnapshot?
     var findings: [Finding] = []
     var decisions = 0
+    /// Keep only a limit's first finding, and every disagreement (publish, verify:
+    /// `saysNothingNew`); false: a finding for every install and locale (`check`).
+    var limitsOnce = false
+    /// The limits found so far, by what names one (Fidelity.key), where `limitsOnce`.
+    var saidLimits = Set<Said>()
+    struct Said: Hashable { let platform: String, client: Client, intent: String }
     /// The other side of a rollout (Fidelity.run), whose installs are in it
     /// (true) or not: only control.json carries it. Nil: the files' own state.
     var otherSide: Bool? = nil
@@ -348,6 +357,24 @@ struct PlatformCheck {
 
     mutating func note(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
                        expected: String, actual: String, limits: [Limit]) {
+        if saysNothingNew(limits) { return }
+        record(client, path, v, locale: locale, expected: expected, actual: actual, limits: limits)
+    }
+
+    /// Whether a finding of `limits` would tell a publish or verify nothing: each limit was
+    /// found before by this check (only where `limitsOnce` keeps the first), and a finding
+    /// with limits is no disagreement. Those read a limit once (Finding.distinctLimits),
+    /// its first finding's, and each install it touches made a Finding of its own: 718 per
+    /// project of the benchmark fleet for 16 limits, built, copied and sorted out again.
+    mutating func saysNothingNew(_ limits: [Limit]) -> Bool {
+        guard limitsOnce, !limits.isEmpty else { return false }
+        var new = false
+        for l in limits where saidLimits.insert(Said(platform: l.platform, client: l.client, intent: l.intent)).inserted { new = true }
+        return !new
+    }
+
+    mutating func record(_ client: Client, _ path: String, _ v: VersionRecord?, locale: String? = nil,
+                         expected: String, actual: String, limits: [Limit]) {
         var f = Finding(project: state.project.slug, platform: platform.name, client: client, file: path,
                         version: v?.version.text, build: v?.build, locale: locale,
                         expected: expected, actual: actual, limits: limits)
@@ -393,7 +420,8 @@ struct PlatformCheck {
                 explained?.limits[i] = found
                 return found
             }()
-            note(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
+            if saysNothingNew(limits) { continue }
+            record(client, path, v, locale: locale, expected: "\(verdict.kind.rawValue) (\(verdict.decidedBy.rawValue))", actual: actual.word, limits: limits)
         }
     }
 
