@@ -350,6 +350,11 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(value("versions"), .int(4))
         XCTAssertNil(value("ver"))
         XCTAssertEqual(Set(o.byName.keys), ["v", "version", "Kéy", "K", "versions", "é"])
+        // The clients' reading of entries (`values`) finds every name as `last` does, each the last of its spellings.
+        let names = ["version", "Kéy", "K", "\u{212A}", "e\u{301}", "versions", "ver", "v"]
+        XCTAssertEqual(JSONReader.values(bytes, at: 0..<bytes.count, of: names.map(JSONReader.Name.init)), names.map { o.last($0) })
+        XCTAssertEqual(JSONReader.values(plainK, at: 0..<plainK.count, of: [JSONReader.Name("\u{212A}")]), [5..<6])
+        XCTAssertNil(JSONReader.values(Array("[1]".utf8), at: 0..<3, of: [JSONReader.Name("v")]), "an array has no members")
         let escaped = Array(#"{"\u0076ersion":"a","v\u0065rsions":1}"#.utf8)
         let e = try XCTUnwrap(JSONReader.object(escaped, at: 0..<escaped.count))
         XCTAssertEqual(e.last("version").flatMap { JSONReader.value(escaped, at: $0) }, .string("a"))

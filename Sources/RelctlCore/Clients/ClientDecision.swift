@@ -78,4 +78,14 @@ enum ClientJSON {
         guard case .string(let s)? = value else { throw .crash("\(what()) is \(value == nil ? "missing" : "not a string")") }
         return s
     }
+
+    /// The same of a member's value by its range in an accepted document (nil: absent): a string is read
+    /// without a JSON value made first (a version list has thousands), anything else fails as above.
+    static func string(_ bytes: [UInt8], _ range: Range<Int>?, _ what: @autoclosure () -> String) throws(ClientFailure) -> String {
+        if let r = range, bytes[r.lowerBound] == UInt8(ascii: "\"") {
+            var i = r.lowerBound
+            if let s = try? JSONReader.parseString(bytes, &i) { return s }
+        }
+        return try string(range.flatMap { JSONReader.value(bytes, at: $0) }, what())
+    }
 }

@@ -26,16 +26,15 @@ public struct ControlClient: Sendable {
         var byPlatform: [String: [String: String]] = [:]
         var byOS: [String: [String: [(from: String?, below: String, update: String)]]] = [:]
         var inRollout: [String: [String: (update: String, byOS: [(from: String?, below: String, update: String)])]] = [:]
-        func bands(_ value: JSON?, _ path: String) throws(ClientFailure) -> [(from: String?, below: String, update: String)] {
-            guard case .array(let list)? = value else { throw .crash("\(path) is not an array") }
-            return try list.map { (e: JSON) throws(ClientFailure) in
-                let band = try ClientJSON.object(e, "byOs[]")
+        // An entry's members are found by name and only their values read: no JSON value is made of an entry.
+        func bands(_ range: Range<Int>, _ path: @autoclosure () -> String) throws(ClientFailure) -> [(from: String?, below: String, update: String)] {
+            guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("\(path()) is not an array") }
+            return try list.map { (e: Range<Int>) throws(ClientFailure) in
+                guard let band = JSONReader.values(bytes, at: e, of: ControlClient.bandMembers) else { throw .crash("byOs[] is not an object") }
+                // A value of an accepted document that starts with n is null.
                 let from: String?
-                switch band["from"] {
-                case .null?: from = nil
-                default: from = try ClientJSON.string(band["from"], "byOs[].from")
-                }
-                return (from, try ClientJSON.string(band["below"], "byOs[].below"), try ClientJSON.string(band["update"], "byOs[].update"))
+                if let r = band[0], bytes[r.lowerBound] == UInt8(ascii: "n") { from = nil } else { from = try ClientJSON.string(bytes, band[0], "byOs[].from") }
+                return (from, try ClientJSON.string(bytes, band[1], "byOs[].below"), try ClientJSON.string(bytes, band[2], "byOs[].update"))
             }
         }
         for (name, range) in platforms {
@@ -43,18 +42,21 @@ public struct ControlClient: Sendable {
             guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
             var updates: [String: String] = [:]
             for v in versions {
-                guard let o = JSONReader.object(bytes, at: v) else { throw .crash("platforms.\(name).versions[] is not an object") }
-                let text = try ClientJSON.string(value(o.last("version")), "version")
-                let build = value(o.last("build")).flatMap { if case .int(let n) = $0 { return String(n) } else { return nil } }
+                guard let o = JSONReader.values(bytes, at: v, of: ControlClient.versionMembers) else { throw .crash("platforms.\(name).versions[] is not an object") }
+                let text = try ClientJSON.string(bytes, o[0], "version")
+                // Only an integer is a build (a JSON value of any other kind is none).
+                let build = o[1].flatMap { JSONReader.integer(bytes, $0) }.map { String($0) }
                 let key = ControlClient.key(text, build)
-                updates[key] = try ClientJSON.string(value(o.last("update")), "update")
-                if let r = o.last("rollout") {
-                    let alt = try ClientJSON.object(value(r), "platforms.\(name).versions[].rollout")
-                    inRollout[name, default: [:]][key] = (try ClientJSON.string(alt["update"], "rollout.update"),
-                                                          try alt["byOs"].map { (b: JSON) throws(ClientFailure) in try bands(b, "platforms.\(name).versions[].rollout.byOs") } ?? [])
+                updates[key] = try ClientJSON.string(bytes, o[2], "update")
+                if let r = o[3] {
+                    guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers) else {
+                        throw .crash("platforms.\(name).versions[].rollout is not an object")
+                    }
+                    inRollout[name, default: [:]][key] = (try ClientJSON.string(bytes, alt[0], "rollout.update"),
+                                                          try alt[1].map { (b: Range<Int>) throws(ClientFailure) in try bands(b, "platforms.\(name).versions[].rollout.byOs") } ?? [])
                 }
-                guard let list = o.last("byOs") else { continue }
-                byOS[name, default: [:]][key] = try bands(value(list), "platforms.\(name).versions[].byOs")
+                guard let list = o[4] else { continue }
+                byOS[name, default: [:]][key] = try bands(list, "platforms.\(name).versions[].byOs")
             }
             byPlatform[name] = updates
         }
@@ -71,6 +73,11 @@ public struct ControlClient: Sendable {
     }
 
     static func key(_ version: String, _ build: String?) -> String { build.map { "\(version)+\($0)" } ?? version }
+
+    /// The members of a version entry, of its rollout and of a band that this client reads, in the order their values are used.
+    static let versionMembers = ["version", "build", "update", "rollout", "byOs"].map(JSONReader.Name.init)
+    static let rolloutMembers = ["update", "byOs"].map(JSONReader.Name.init)
+    static let bandMembers = ["from", "below", "update"].map(JSONReader.Name.init)
 
     /// What the document says of installs it does not list: its platforms,
     /// releases, floors with their deadlines, pins, rules and windows, read

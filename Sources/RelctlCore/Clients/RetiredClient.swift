@@ -34,15 +34,17 @@ public struct RetiredClient: Sendable, Equatable {
         var policies: [String: String] = [:]
         policies.reserveCapacity(list.count)
         for (i, entry) in list.enumerated() {
-            guard let e = JSONReader.object(bytes, at: entry) else { throw .crash("versions[\(i)] is not an object") }
-            let version = try ClientJSON.string(e.last("version").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].version")
-            let policy = try ClientJSON.string(e.last("policy").flatMap { JSONReader.value(bytes, at: $0) }, "versions[\(i)].policy")
+            guard let e = JSONReader.values(bytes, at: entry, of: RetiredClient.entryMembers) else { throw .crash("versions[\(i)] is not an object") }
+            let version = try ClientJSON.string(bytes, e[0], "versions[\(i)].version")
+            let policy = try ClientJSON.string(bytes, e[1], "versions[\(i)].policy")
             if policies[version] == nil { policies[version] = policy }
         }
         self.policies = policies
         memo?.bytes = Array(bytes[range])
         memo?.policies = policies
     }
+
+    static let entryMembers = ["version", "policy"].map(JSONReader.Name.init)
 
     /// The app reports CFBundleShortVersionString; an unlisted one gets nothing.
     public func decide(_ installed: String) -> ClientDecision {

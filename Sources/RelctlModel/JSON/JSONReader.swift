@@ -67,12 +67,35 @@ public enum JSONReader {
     /// not an object. `ObjectMembers.last` finds a name as a decoder does.
     package static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
         var out = ObjectMembers(bytes: b)
-        let ok = b.withUnsafeBufferPointer { p -> Bool in
+        out.list.reserveCapacity(8)
+        return eachMember(b, at: range) { out.list.append(($1, $2, $3)) } ? out : nil
+    }
+
+    /// The value of each of `names` in the object at `range` of an accepted
+    /// document, the last where a name is repeated (as a decoder keeps it),
+    /// nil where it is absent; nil when the value there is not an object.
+    /// Neither a list of members nor a JSON value is made: a version list has
+    /// hundreds of objects, and a client reads two or three members of each.
+    package static func values(_ b: [UInt8], at range: Range<Int>, of names: [Name]) -> [Range<Int>?]? {
+        var found = [Range<Int>?](repeating: nil, count: names.count)
+        let isObject = eachMember(b, at: range) { p, name, plain, value in
+            // Every name it is: two names asked for can be one (K and U+212A KELVIN SIGN).
+            for k in names.indices where names[k].matches(b, p, name, plain: plain) { found[k] = value }
+        }
+        return isObject ? found : nil
+    }
+
+    /// Calls `body` with each member of the object at `range` of an accepted
+    /// document, in order: the document's bytes, the member's name as the
+    /// bytes between its quotes (plain: ASCII without an escape) and its
+    /// value's range. False when the value there is not an object.
+    private static func eachMember(_ b: [UInt8], at range: Range<Int>,
+                                   _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ plain: Bool, _ value: Range<Int>) -> Void) -> Bool {
+        b.withUnsafeBufferPointer { p -> Bool in
             var i = range.lowerBound
             // Within the document: the walk below reads without bounds checks.
             guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return false }
             i += 1
-            out.list.reserveCapacity(8)
             skipSpace(p, &i)
             if i < p.count, p[i] == UInt8(ascii: "}") { return true }
             while i < range.upperBound {
@@ -95,43 +118,52 @@ public enum JSONReader {
                 skipSpace(p, &i)
                 let start = i
                 skipChecked(p, &i)
-                out.list.append((name, plain, start..<i))
+                body(p, name, plain, start..<i)
                 skipSpace(p, &i)
                 guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
                 i += 1
             }
             return true
         }
-        return ok ? out : nil
+    }
+
+    /// A member name looked for (`ObjectMembers.last`, `values`), its bytes worked out once.
+    package struct Name: Sendable {
+        let text: String
+        let utf8: [UInt8]
+        let ascii: Bool
+        package init(_ text: String) {
+            self.text = text
+            utf8 = Array(text.utf8)
+            ascii = !utf8.contains { $0 >= 0x80 }
+        }
+
+        /// Whether the name between the quotes at `raw` of `b` (whose bytes `p` holds) is
+        /// this one, as a decoder compares keys. Two all-ASCII texts are equal strings exactly
+        /// when their bytes are; any other name (an escape, a non-ASCII character) is decoded
+        /// and compared as Swift compares strings.
+        func matches(_ b: [UInt8], _ p: UnsafeBufferPointer<UInt8>, _ raw: Range<Int>, plain: Bool) -> Bool {
+            if plain && ascii {
+                guard raw.count == utf8.count else { return false }
+                for k in utf8.indices where p[raw.lowerBound + k] != utf8[k] { return false }
+                return true
+            }
+            var i = raw.lowerBound - 1
+            return (try? JSONReader.parseString(b, &i)) == text
+        }
     }
 
     package struct ObjectMembers {
         let bytes: [UInt8]
         /// Each member's name, as the bytes between its quotes (plain: ASCII
-        /// without an escape), and its value. Names are not made into
-        /// strings: a version list has hundreds of objects, and a reader
-        /// looks up two or three names of each.
+        /// without an escape), and its value.
         var list: [(name: Range<Int>, plain: Bool, range: Range<Int>)] = []
 
         /// A member's value, the last one when the name is repeated (as in a
-        /// dictionary). Two all-ASCII texts are equal strings exactly when
-        /// their bytes are; any other name (an escape, a non-ASCII character)
-        /// is decoded and compared as Swift compares strings.
+        /// dictionary), compared as `Name.matches` says.
         package func last(_ name: String) -> Range<Int>? {
-            var name = name
-            return name.withUTF8 { n in
-                let ascii = !n.contains { $0 >= 0x80 }
-                return bytes.withUnsafeBufferPointer { p -> Range<Int>? in
-                    for m in list.reversed() {
-                        if m.plain && ascii {
-                            if m.name.count == n.count, (0..<n.count).allSatisfy({ n[$0] == p[m.name.lowerBound + $0] }) { return m.range }
-                        } else if decoded(m.name) == String(decoding: n, as: UTF8.self) {
-                            return m.range
-                        }
-                    }
-                    return nil
-                }
-            }
+            let wanted = Name(name)
+            return bytes.withUnsafeBufferPointer { p in list.last { wanted.matches(bytes, p, $0.name, plain: $0.plain) }?.range }
         }
 
         package func decoded(_ raw: Range<Int>) -> String? {
@@ -580,6 +612,10 @@ public enum JSONReader {
 
     /// What Int64(String) makes of the bytes, without making the string: an
     /// optional minus, then at least one digit, within Int64's range.
+    /// The integer spanning `range` of `b`, as `integer(_:)` reads it, read in this module, where
+    /// the generic reading is specialised (called from another, it cost 5,000 instructions).
+    package static func integer(_ b: [UInt8], _ range: Range<Int>) -> Int64? { integer(b[range]) }
+
     package static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
         var digits = b[...]
         let negative = digits.first == UInt8(ascii: "-")
