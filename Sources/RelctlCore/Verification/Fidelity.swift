@@ -66,9 +66,12 @@ public enum Fidelity {
         }
         var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
         for (f, result) in zip(feedPaths, parsed) { if let result { feeds[f.path] = result } }
+        // Each platform's records, for all its checks.
+        let records = Dictionary(states.map { ($0.platform.id, PlatformCheck.Records($0.versions)) }, uniquingKeysWith: { first, _ in first })
         let checks = Parallel.map(all.count, forEach) { i in
             // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
-            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: i < asked.count ? asked[i].newest : nil)
+            var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: i < asked.count ? asked[i].newest : nil,
+                                      records: records[all[i].platform.id])
             check.feeds = feeds
             check.limitsOnce = limitsOnce
             if i >= asked.count { check.otherSide = others[i - asked.count].inside }
@@ -198,7 +201,6 @@ struct PlatformCheck {
     /// "spared"), and the platform's first versionCode out of order; worked
     /// out once, not for every difference.
     let spared: [Bool]
-    let disorderedBuild: String?
     /// On an older OS (`state.os`): what each install is told on the newest,
     /// so a client that knows nothing of the OS is held to that, and the
     /// band the OS is in, as people name it.
@@ -206,29 +208,51 @@ struct PlatformCheck {
     let band: String?
     /// The release below which the manifests force everything (AndVersionFormat.minimum), worked out once.
     let threshold: Release?
-    /// The version texts of the records: a probe of one of them is another build of it
-    /// (a set, as every probe asks: a scan each would cost the square of the versions).
-    let recordedTexts: Set<String>
+    /// What `attribute` asks of the platform's records (`Records`).
+    let records: Records
     /// Per install: whether a device on `state.os` can install it (every probe, and every
     /// version on the newest OS), asked once, not by each client and locale.
     let installable: [Bool]
     let platform: PlatformRecord
-    /// The records' indices by version, every spelling of one together, in the records' order: what
-    /// `attribute` asks of the other spellings and builds of an install's version, without a scan each.
-    let recordsByVersion: [VersionKey: [Int]]
     struct VersionKey: Hashable {
         let high: UInt64, low: UInt64
         init(_ v: Version) { (high, low) = v.sortKey }
     }
 
+    /// What explaining a difference asks of a platform's records, worked out
+    /// once, not for every difference; the same for each of its OS bands and
+    /// rollout sides, which hold the same records (Fidelity.run makes it once
+    /// for them all).
+    struct Records: Sendable {
+        /// The records' ids, to tell whether a state holds these records.
+        let ids: [Int64]
+        /// The version texts: a probe of one of them is another build of it
+        /// (a set, as every probe asks: a scan each would cost the square of the versions).
+        let texts: Set<String>
+        /// The records' indices by version, every spelling of one together, in the records' order:
+        /// the other spellings and builds of an install's version, without a scan each.
+        let byVersion: [VersionKey: [Int]]
+        /// The platform's first versionCode out of order.
+        let disorderedBuild: String?
+
+        init(_ versions: [VersionRecord]) {
+            ids = versions.map(\.id)
+            texts = Set(versions.map(\.version.text))
+            byVersion = Dictionary(grouping: versions.indices) { VersionKey(versions[$0].version) }
+            disorderedBuild = PlatformCheck.disorderedBuild(versions)
+        }
+
+        func hold(_ versions: [VersionRecord]) -> Bool { versions.count == ids.count && zip(versions, ids).allSatisfy { $0.id == $1 } }
+    }
+
     /// `newest`: the same platform's state on the newest OS at the same instant (Fidelity.run),
     /// whose verdicts of the records are what a band state's are held to on the newest.
+    /// `records`: the platform's, made for another of its checks (used where they hold this state's).
     init(state: PlatformState, file: @escaping (String) -> [UInt8]?, control: Result<ControlClient, ClientFailure>?, decoded: ProjectSnapshot? = nil,
-         newest: PlatformState? = nil) {
+         newest: PlatformState? = nil, records: Records? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
         platform = state.platform
-        recordedTexts = Set(state.versions.map(\.version.text))
-        recordsByVersion = Dictionary(grouping: state.verdicts.indices) { VersionKey(state.verdicts[$0].0.version) }
+        self.records = records.flatMap { $0.hold(state.versions) ? $0 : nil } ?? Records(state.versions)
         let probes = PlatformCheck.probes(state)
         var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
         if !probes.isEmpty {
@@ -288,7 +312,6 @@ struct PlatformCheck {
             if state.verdicts[i].1.kind != .required { recordFree = true }
         }
         self.spared = spared
-        disorderedBuild = PlatformCheck.disorderedBuild(state.versions)
         threshold = AndVersionFormat.release(AndVersionFormat.minimum(state))
     }
 
@@ -763,7 +786,7 @@ struct PlatformCheck {
         // Retired matches the listed text exactly: an install it has no entry for gets no prompt,
         // and every build of a listed version is told what the listed one is.
         if client == .retired && v.id < 0 {
-            if recordedTexts.contains(v.version.text) {
+            if records.texts.contains(v.version.text) {
                 return [Limit(client: client, platform: platform.name, intent: "builds relctl has no record of",
                               reason: "reads no builds: every build of a listed version is told what the listed one is", example: example(v))]
             }
@@ -783,7 +806,7 @@ struct PlatformCheck {
         }
         // Versions whose versionCodes do not grow with them (a database from
         // before relctl refused such builds): Android ranks by the code.
-        if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = disorderedBuild {
+        if client == .andVersionAndroid || (client == .princeOfVersions && platform.isAndroid), let disorder = records.disorderedBuild {
             intent("versionCodes out of version order (\(disorder))", "compares versionCodes: fix the builds with 'relctl version edit VERSION --build N --platform \(platform.name) -p \(state.project.slug)'")
         }
         if client == .andVersionAndroid && verdict.kind == .optional && actual == .none {
@@ -873,7 +896,7 @@ struct PlatformCheck {
             if let (kind, f) = floor, f.build != nil { shape("\(kind) floor \(f.text)", "compares marketing versions, not builds") }
         }
         // The app always reports a build, which the file's builds are compared with.
-        let sameVersion = recordsByVersion[VersionKey(v.version)] ?? []
+        let sameVersion = records.byVersion[VersionKey(v.version)] ?? []
         if povApple, v.build == nil, sameVersion.contains(where: { state.verdicts[$0].0.build != nil })
             || [platform.force, platform.recommend].contains(where: { $0?.version == v.version && $0?.build != nil }) {
             shape(v.id < 0 ? "installs nobody recorded, known by their version alone" : "\(v.version.text) without a recorded build",
