@@ -111,29 +111,56 @@ extension FidelityScenarioTests {
     /// A publish and verify keep each limit's first finding and every
     /// disagreement (`limitsOnce`): they say the same limits, in the same
     /// order with the same examples, the same disagreements and decisions,
-    /// now and in the sweep, as the proof that keeps every finding.
+    /// now and in the sweep, as the proof that keeps every finding: on the
+    /// files as published (publish's reading, and verify's, which also reads
+    /// control.json as a project) and on files changed after (disagreements).
     func testFirstFindingOfEachLimitSaysWhatEveryFindingSays() throws {
         let now = FidelityScenarioTests.now
-        var every = 0, kept = 0, sweeps = 0
+        var every = 0, kept = 0, sweeps = 0, disagreements = 0
+        func said(_ findings: [Finding]) -> [String] {
+            Finding.distinctLimits(findings).map { "\($0.project) \($0.limit)" } + findings.filter(\.isDisagreement).map { "\($0.from ?? 0) \($0)" }
+        }
+        func isSubsequence(_ some: [Finding], of all: [Finding]) -> Bool {
+            var rest = all.map { "\($0)" }[...]
+            return some.allSatisfy { f in
+                guard let i = rest.firstIndex(of: "\(f)") else { return false }
+                rest = rest[(i + 1)...]
+                return true
+            }
+        }
         for seed in UInt64(1)...60 {
             let s = FidelityScenarioTests.scenario(seed)
             var warnings: [String] = []
-            let files = Dictionary(ProjectFiles.render(s, at: now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+            var files = Dictionary(ProjectFiles.render(s, at: now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+            // Publish's reading of the files it wrote.
+            let states = s.platforms.map { PlatformState(Evaluator(s), $0, at: now) }
+            let published = Fidelity.run(states: states) { files[$0] }, publishedOnce = Fidelity.run(states: states, limitsOnce: true) { files[$0] }
+            XCTAssertEqual(said(publishedOnce.findings), said(published.findings), "seed \(seed)")
+            XCTAssertEqual(publishedOnce.decisions, published.decisions, "seed \(seed)")
+            // Verify's, of files changed since: a forced version let go in one locale, a required update made none.
+            for (path, bytes) in files where path.contains("/retired/") || path.hasSuffix("control.json") {
+                let text = String(decoding: bytes, as: UTF8.self)
+                let changed = path.hasSuffix("control.json") ? text.replacing("\"update\":\"required\"", with: "\"update\":\"none\"", maxReplacements: 1)
+                                                              : text.replacing("\"policy\":\"force\"", with: "\"policy\":\"none\"", maxReplacements: 1)
+                if changed != text && (path.hasSuffix("control.json") || path.hasSuffix("/en.json")) { files[path] = Array(changed.utf8) }
+            }
             let all = Fidelity.run(s, at: now) { files[$0] }, once = Fidelity.run(s, at: now, limitsOnce: true) { files[$0] }
             let allComing = Fidelity.sweep(s, after: now), onceComing = Fidelity.sweep(s, after: now, limitsOnce: true)
-            func said(_ findings: [Finding]) -> [String] {
-                Finding.distinctLimits(findings).map { "\($0.project) \($0.limit)" } + findings.filter(\.isDisagreement).map { "\($0.from ?? 0) \($0)" }
-            }
             XCTAssertEqual(said(once.findings), said(all.findings), "seed \(seed)")
             XCTAssertEqual(once.decisions, all.decisions, "seed \(seed)")
+            XCTAssertTrue(isSubsequence(once.findings, of: all.findings), "seed \(seed): only findings are left out, none changed or moved")
+            // The sweep says each limit and disagreement once either way.
+            XCTAssertEqual(onceComing.findings.map { "\($0)" }, allComing.findings.map { "\($0)" }, "seed \(seed)")
+            XCTAssertEqual(onceComing.decisions, allComing.decisions, "seed \(seed)")
             XCTAssertEqual(said(Fidelity.merged(now: once.findings, coming: onceComing.findings)),
                            said(Fidelity.merged(now: all.findings, coming: allComing.findings)), "seed \(seed)")
-            XCTAssertEqual(onceComing.decisions, allComing.decisions, "seed \(seed)")
-            every += all.findings.count + allComing.findings.count
-            kept += once.findings.count + onceComing.findings.count
+            every += all.findings.count + published.findings.count
+            kept += once.findings.count + publishedOnce.findings.count
+            disagreements += once.findings.filter(\.isDisagreement).count
             if !allComing.findings.isEmpty { sweeps += 1 }
         }
         XCTAssertGreaterThan(sweeps, 10, "the sweep must find something in some scenarios")
+        XCTAssertGreaterThan(disagreements, 60, "the changed files must disagree, or the disagreements kept prove nothing")
         XCTAssertLessThan(kept * 2, every, "most findings repeat a limit: keeping the first must leave most out")
     }
 }

@@ -3,9 +3,7 @@
 /// contract (README) adds one step Siren lacks: below `forceFloor` the app
 /// forces the update, behind Siren's own gates.
 public struct SirenClient: Sendable, Equatable {
-    let alerts: [String]
-    let delayDays: Int64
-    let forceFloor: [Int]?
+    let config: Config
     let lookup: Lookup?
 
     /// What Siren reads of the lookup file. A struct, so == (Fidelity reuses
@@ -16,26 +14,41 @@ public struct SirenClient: Sendable, Equatable {
         let minimumOS: String
     }
 
+    /// What Siren reads of siren.json: the same for every locale's lookup file, so read once (Fidelity).
+    struct Config: Sendable, Equatable {
+        let alerts: [String]
+        let delayDays: Int64
+        let forceFloor: [Int]?
+
+        init(_ config: [UInt8]) throws(ClientFailure) {
+            let top = try ClientJSON.object(try ClientJSON.parse(config), "siren.json")
+            var alerts: [String] = []
+            for type in ["major", "minor", "patch", "revision"] {
+                let rule = try ClientJSON.object(top["\(type)UpdateRules"], "\(type)UpdateRules")
+                let alert = try ClientJSON.string(rule["alertType"], "\(type)UpdateRules.alertType")
+                guard ["force", "option", "skip", "none"].contains(alert) else { throw .crash("\(type)UpdateRules.alertType '\(alert)' is not a Siren alert type") }
+                alerts.append(alert)
+            }
+            self.alerts = alerts
+            guard case .int(let days)? = top["showAlertAfterCurrentVersionHasBeenReleasedForDays"], days >= 0 else {
+                throw .crash("showAlertAfterCurrentVersionHasBeenReleasedForDays is not a whole number")
+            }
+            delayDays = days
+            switch top["forceFloor"] {
+            case .string(let s)?: forceFloor = SirenClient.components(s)
+            case .null?, nil: forceFloor = nil
+            default: throw .crash("forceFloor is not a string")
+            }
+        }
+    }
+
     /// `lookup` nil: no lookup file for this locale (Siren sees no update).
     public init(config: [UInt8], lookup: [UInt8]?) throws(ClientFailure) {
-        let top = try ClientJSON.object(try ClientJSON.parse(config), "siren.json")
-        var alerts: [String] = []
-        for type in ["major", "minor", "patch", "revision"] {
-            let rule = try ClientJSON.object(top["\(type)UpdateRules"], "\(type)UpdateRules")
-            let alert = try ClientJSON.string(rule["alertType"], "\(type)UpdateRules.alertType")
-            guard ["force", "option", "skip", "none"].contains(alert) else { throw .crash("\(type)UpdateRules.alertType '\(alert)' is not a Siren alert type") }
-            alerts.append(alert)
-        }
-        self.alerts = alerts
-        guard case .int(let days)? = top["showAlertAfterCurrentVersionHasBeenReleasedForDays"], days >= 0 else {
-            throw .crash("showAlertAfterCurrentVersionHasBeenReleasedForDays is not a whole number")
-        }
-        delayDays = days
-        switch top["forceFloor"] {
-        case .string(let s)?: forceFloor = SirenClient.components(s)
-        case .null?, nil: forceFloor = nil
-        default: throw .crash("forceFloor is not a string")
-        }
+        try self.init(config: Config(config), lookup: lookup)
+    }
+
+    init(config: Config, lookup: [UInt8]?) throws(ClientFailure) {
+        self.config = config
         guard let lookup else { self.lookup = nil; return }
         // A result that fails to decode is an error Siren reports: no alert.
         guard case .object(let l)? = try? JSONReader.parse(lookup), case .int(1)? = l["resultCount"],
@@ -84,12 +97,12 @@ public struct SirenClient: Sendable, Equatable {
     /// alert, forced or not.
     public func decide(_ installed: String, at now: Int64, os: String? = nil) -> ClientDecision {
         let version = SirenClient.components(installed)
-        guard let lookup, lookup.releasedAt + delayDays * 86400 <= now else { return .none }
+        guard let lookup, lookup.releasedAt + config.delayDays * 86400 <= now else { return .none }
         if let os, OSVersion.isBelow(os, lookup.minimumOS) { return .none }
-        if let forceFloor, SirenClient.compare(version, forceFloor).below { return .required }
+        if let forceFloor = config.forceFloor, SirenClient.compare(version, forceFloor).below { return .required }
         let c = SirenClient.compare(version, lookup.version)
         guard c.below else { return .none }
-        switch alerts[min(c.type, 3)] {
+        switch config.alerts[min(c.type, 3)] {
         case "force": return .required
         case "none": return .none
         default: return .optional

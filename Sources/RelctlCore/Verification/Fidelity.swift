@@ -579,11 +579,13 @@ struct PlatformCheck {
         guard let config = file(configPath) else { unusable(.siren, configPath, .ignored("the file is missing")); return }
         // Lookup files differ by their notes alone: decisions of an equal client are reused, as for Retired.
         var proven: (client: SirenClient, decisions: [ClientDecision], explained: Explained)? = nil
+        // siren.json is the same file for every locale: read once, and what it does said for each.
+        let settings = Result { () throws(ClientFailure) in try SirenClient.Config(config) }
         for locale in locales {
             let lookupPath = FileKinds.lookup.path(project: state.project.slug, platform: platform.name, locale: locale)
             do {
                 let lookup = file(lookupPath)
-                let client = try SirenClient(config: config, lookup: lookup)
+                let client = try SirenClient(config: settings.get(), lookup: lookup)
                 let at = state.at
                 // The lookup names one version and its minimum OS (the same in every locale's
                 // file): below it Siren is silent, which is said once, by the first install told otherwise.

@@ -610,12 +610,12 @@ public enum JSONReader {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// What Int64(String) makes of the bytes, without making the string: an
-    /// optional minus, then at least one digit, within Int64's range.
     /// The integer spanning `range` of `b`, as `integer(_:)` reads it, read in this module, where
     /// the generic reading is specialised (called from another, it cost 5,000 instructions).
     package static func integer(_ b: [UInt8], _ range: Range<Int>) -> Int64? { integer(b[range]) }
 
+    /// What Int64(String) makes of the bytes, without making the string: an
+    /// optional minus, then at least one digit, within Int64's range.
     package static func integer<Bytes: Collection<UInt8>>(_ b: Bytes) -> Int64? {
         var digits = b[...]
         let negative = digits.first == UInt8(ascii: "-")
