@@ -118,4 +118,35 @@ final class ClientSimulationTests: XCTestCase {
         if case .ignored = c.decide(platform: "ios", version: "3.0", build: nil) {} else { XCTFail("an unlisted version is not decided") }
         crashes { try ControlClient(bytes(#"{"platforms":{}}"#)) }
     }
+
+    /// An entry is read as a decoder reads it: a repeated member is its last,
+    /// an escaped name is its text, a build is an integer or none, and each
+    /// member of the wrong kind is named, the entry's members in order.
+    func testControlEntriesAreReadAsADecoderReadsThem() throws {
+        func document(_ entry: String) -> [UInt8] {
+            bytes(#"{"maintenance":{"active":[]},"platforms":{"ios":{"versions":["# + entry + "]}}}")
+        }
+        func failure(_ entry: String) -> ClientFailure? {
+            do { _ = try ControlClient(document(entry)); return nil } catch { return error }
+        }
+        let repeated = try ControlClient(document(#"{"version":"1.0","build":7,"update":"none","upd\u0061te":"required"}"#))
+        XCTAssertEqual(repeated.decide(platform: "ios", version: "1.0", build: 7), .required, "the last of two spellings of one member")
+        let textBuild = try ControlClient(document(#"{"version":"1.0","build":"7","update":"required"}"#))
+        XCTAssertEqual(textBuild.decide(platform: "ios", version: "1.0", build: nil), .required, "a build that is not an integer is none")
+        let banded = try ControlClient(document(#"{"version":"1.0","update":"none","byOs":[{"from":null,"below":"16.0","update":"required"},{"from":"16.0","below":"17.0","update":"optional"}]}"#))
+        XCTAssertEqual(banded.decide(platform: "ios", version: "1.0", build: nil, os: "15.2"), .required)
+        XCTAssertEqual(banded.decide(platform: "ios", version: "1.0", build: nil, os: "16.1"), .optional)
+        XCTAssertEqual(banded.decide(platform: "ios", version: "1.0", build: nil, os: "17.0"), .none)
+        XCTAssertEqual(failure(#"{"version":1,"update":2}"#), .crash("version is not a string"), "the entry's members in order")
+        XCTAssertEqual(failure(#"{"update":"none"}"#), .crash("version is missing"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":null}"#), .crash("update is not a string"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","rollout":null}"#), .crash("platforms.ios.versions[].rollout is not an object"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","rollout":{"update":"none","byOs":{}}}"#), .crash("platforms.ios.versions[].rollout.byOs is not an array"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":{}}"#), .crash("platforms.ios.versions[].byOs is not an array"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[1]}"#), .crash("byOs[] is not an object"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"below":"16.0","update":"none"}]}"#), .crash("byOs[].from is missing"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":1,"below":"16.0","update":"none"}]}"#), .crash("byOs[].from is not a string"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":null,"update":"none"}]}"#), .crash("byOs[].below is missing"))
+        XCTAssertEqual(failure(#""1.0""#), .crash("platforms.ios.versions[] is not an object"))
+    }
 }

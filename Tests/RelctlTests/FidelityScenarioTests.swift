@@ -163,6 +163,30 @@ extension FidelityScenarioTests {
         XCTAssertGreaterThan(disagreements, 60, "the changed files must disagree, or the disagreements kept prove nothing")
         XCTAssertLessThan(kept * 2, every, "most findings repeat a limit: keeping the first must leave most out")
     }
+
+    /// A platform's records are shared by its checks only where they hold the
+    /// check's own records: another platform's are made again.
+    func testRecordsAreSharedOnlyWithTheStateTheyHold() throws {
+        var shared = 0, remade = 0
+        for seed in UInt64(1)...40 {
+            let s = FidelityScenarioTests.scenario(seed)
+            let states = s.platforms.map { PlatformState(Evaluator(s), $0, at: FidelityScenarioTests.now) }
+            for state in states {
+                for other in states {
+                    let given = PlatformCheck.Records(other.versions)
+                    let check = PlatformCheck(state: state, file: { _ in nil }, control: nil, records: given)
+                    let own = PlatformCheck.Records(state.versions)
+                    XCTAssertEqual(check.records.ids, own.ids, "seed \(seed)")
+                    XCTAssertEqual(check.records.texts, own.texts)
+                    XCTAssertEqual(check.records.byVersion, own.byVersion)
+                    XCTAssertEqual(check.records.disorderedBuild, own.disorderedBuild)
+                    if other.platform.id == state.platform.id { shared += 1 } else if other.versions.map(\.id) != state.versions.map(\.id) { remade += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(shared, 40)
+        XCTAssertGreaterThan(remade, 10, "some platforms must hold other records, or the fallback is never asked")
+    }
 }
 
 extension Array {
