@@ -184,6 +184,39 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(Time.format(0), "1970-01-01T00:00:00Z")
     }
 
+    /// The instants relctl writes are read back as the reading of their digits
+    /// as numbers says: every one formatted, and text of their shape that is
+    /// none (a month 13, a 30 February, a letter or a non-ASCII digit for a digit).
+    func testParseUTCReadsWhatFormatWrites() {
+        func reference(_ s: String) -> Int64? {
+            let b = Array(s.utf8)
+            guard b.count == 20, b[4] == 45, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58, b[19] == 90 else { return nil }
+            func n(_ r: Range<Int>) -> Int? { b[r].allSatisfy { $0 >= 48 && $0 <= 57 } ? Int(String(decoding: b[r], as: UTF8.self)) : nil }
+            guard let y = n(0..<4), let mo = n(5..<7), let d = n(8..<10), let h = n(11..<13), let mi = n(14..<16), let sec = n(17..<19),
+                  (1...12).contains(mo), (1...Time.daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, sec < 60 else { return nil }
+            return Int64(Time.daysFromCivil(y, mo, d)) * 86400 + Int64(h * 3600 + mi * 60 + sec)
+        }
+        var r = SystemRandomNumberGenerator()
+        var valid = 0
+        for _ in 0..<20_000 {
+            let t = Int64.random(in: Time.earliest...Time.latest, using: &r)
+            XCTAssertEqual(Time.parseUTC(Time.format(t)), t)
+            var b = Array(Time.format(t).unicodeScalars)
+            // A character or two changed, some to what a date holds, some to what it must not.
+            for _ in 0..<Int.random(in: 1...2, using: &r) {
+                b[Int.random(in: 0..<b.count, using: &r)] = ["0", "1", "2", "3", "9", "-", ":", "T", "Z", "x", " ", "\u{0663}"].randomElement(using: &r)!
+            }
+            let text = String(String.UnicodeScalarView(b))
+            XCTAssertEqual(Time.parseUTC(text), reference(text), text)
+            if reference(text) != nil { valid += 1 }
+        }
+        XCTAssertGreaterThan(valid, 1_000, "changed texts that still read must be among those asked")
+        for text in ["2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2024-02-29T24:00:00Z", "2026-12-01T00:00:00", "2026-12-01 00:00:00Z", ""] {
+            XCTAssertNil(Time.parseUTC(text), text)
+        }
+        XCTAssertEqual(Time.parseUTC("2024-02-29T23:59:59Z"), reference("2024-02-29T23:59:59Z"))
+    }
+
     func testLocalTimesUseTZ() throws {
         XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-12-01T06:00:00Z")
         XCTAssertEqual(Time.format(try TimeInput.parse("2026-07-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-07-01T05:00:00Z")
