@@ -148,5 +148,10 @@ final class ClientSimulationTests: XCTestCase {
         XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":1,"below":"16.0","update":"none"}]}"#), .crash("byOs[].from is not a string"))
         XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":null,"update":"none"}]}"#), .crash("byOs[].below is missing"))
         XCTAssertEqual(failure(#""1.0""#), .crash("platforms.ios.versions[] is not an object"))
+        XCTAssertEqual(failure(#"{"version":1,"version":"1.0","update":"none"}"#), nil, "the last of a repeated member, whatever the first")
+        XCTAssertEqual(failure(#"{"version":"1.0","version":1,"update":"none"}"#), .crash("version is not a string"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","rollout":{"byOs":[]}}"#), .crash("rollout.update is missing"))
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":1,"below":2,"update":3}]}"#), .crash("byOs[].from is not a string"), "a band's members in order")
+        XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":null,"below":"16.0","update":3}]}"#), .crash("byOs[].update is not a string"))
     }
 }

@@ -111,12 +111,12 @@ extension FidelityScenarioTests {
     /// A publish and verify keep each limit's first finding and every
     /// disagreement (`limitsOnce`): they say the same limits, in the same
     /// order with the same examples, the same disagreements and decisions,
-    /// now and in the sweep, as the proof that keeps every finding: on the
-    /// files as published (publish's reading, and verify's, which also reads
-    /// control.json as a project) and on files changed after (disagreements).
+    /// now and in the sweep, as the proof that keeps every finding: publish's
+    /// reading of the files as published, and verify's (which also reads
+    /// control.json as a project) of files changed after (disagreements).
     func testFirstFindingOfEachLimitSaysWhatEveryFindingSays() throws {
         let now = FidelityScenarioTests.now
-        var every = 0, kept = 0, sweeps = 0, disagreements = 0
+        var every = 0, kept = 0, sweeps = 0, disagreements = 0, publishedEvery = 0, publishedKept = 0
         func said(_ findings: [Finding]) -> [String] {
             Finding.distinctLimits(findings).map { "\($0.project) \($0.limit)" } + findings.filter(\.isDisagreement).map { "\($0.from ?? 0) \($0)" }
         }
@@ -131,12 +131,15 @@ extension FidelityScenarioTests {
         for seed in UInt64(1)...60 {
             let s = FidelityScenarioTests.scenario(seed)
             var warnings: [String] = []
-            var files = Dictionary(ProjectFiles.render(s, at: now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
-            // Publish's reading of the files it wrote.
-            let states = s.platforms.map { PlatformState(Evaluator(s), $0, at: now) }
+            // Publish's reading of the files it wrote, from the states it wrote them from.
+            let (rendered, states) = ProjectFiles.clientFiles(s, at: now, warnings: &warnings)
+            var files = Dictionary(rendered.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
             let published = Fidelity.run(states: states) { files[$0] }, publishedOnce = Fidelity.run(states: states, limitsOnce: true) { files[$0] }
             XCTAssertEqual(said(publishedOnce.findings), said(published.findings), "seed \(seed)")
             XCTAssertEqual(publishedOnce.decisions, published.decisions, "seed \(seed)")
+            XCTAssertTrue(isSubsequence(publishedOnce.findings, of: published.findings), "seed \(seed)")
+            publishedEvery += published.findings.count
+            publishedKept += publishedOnce.findings.count
             // Verify's, of files changed since: a forced version let go in one locale, a required update made none.
             for (path, bytes) in files where path.contains("/retired/") || path.hasSuffix("control.json") {
                 let text = String(decoding: bytes, as: UTF8.self)
@@ -162,6 +165,8 @@ extension FidelityScenarioTests {
         XCTAssertGreaterThan(sweeps, 10, "the sweep must find something in some scenarios")
         XCTAssertGreaterThan(disagreements, 60, "the changed files must disagree, or the disagreements kept prove nothing")
         XCTAssertLessThan(kept * 2, every, "most findings repeat a limit: keeping the first must leave most out")
+        XCTAssertGreaterThan(publishedKept, 0, "publish's reading must find limits")
+        XCTAssertLessThan(publishedKept * 2, publishedEvery, "and leave most of their findings out")
     }
 
     /// A platform's records are shared by its checks only where they hold the
@@ -186,6 +191,39 @@ extension FidelityScenarioTests {
         }
         XCTAssertGreaterThan(shared, 40)
         XCTAssertGreaterThan(remade, 10, "some platforms must hold other records, or the fallback is never asked")
+        // The same platform with a version fewer (another instant's snapshot, say) is not given the full list's.
+        for seed in UInt64(1)...10 {
+            var s = FidelityScenarioTests.scenario(seed)
+            let platform = s.platforms[0]
+            let full = PlatformCheck.Records(s.versions(of: platform))
+            guard var list = s.versions[platform.id], list.count > 1 else { continue }
+            list.removeFirst()
+            s.versions[platform.id] = list
+            let state = PlatformState(Evaluator(s), platform, at: FidelityScenarioTests.now)
+            let check = PlatformCheck(state: state, file: { _ in nil }, control: nil, records: full)
+            XCTAssertEqual(check.records.ids, state.versions.map(\.id), "seed \(seed)")
+            XCTAssertNotEqual(check.records.ids, full.ids)
+        }
+    }
+
+    /// An unreadable siren.json is said once for each locale's lookup file,
+    /// in the locales' order, as when each read it again.
+    func testAnUnreadableSirenConfigIsSaidForEachLocale() throws {
+        var asked = 0
+        for seed in UInt64(1)...20 {
+            let s = FidelityScenarioTests.scenario(seed)
+            guard s.platforms.contains(where: { $0.name == "ios" }), s.project.formats.serves(Client.siren.format) else { continue }
+            var warnings: [String] = []
+            var files = Dictionary(ProjectFiles.render(s, at: FidelityScenarioTests.now, warnings: &warnings).map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+            let config = FileKinds.siren.path(project: s.project.slug, platform: "ios")
+            guard let bytes = files[config] else { continue }
+            files[config] = Array(String(decoding: bytes, as: UTF8.self).replacing("\"alertType\":\"", with: "\"alertType\":\"loud", maxReplacements: 1).utf8)
+            let said = Fidelity.check(s, at: FidelityScenarioTests.now) { files[$0] }.filter { $0.client == .siren && $0.file == config }
+            XCTAssertEqual(said.map(\.locale), s.publishedLocales.map { Optional($0) }, "seed \(seed)")
+            XCTAssertTrue(said.allSatisfy { $0.isDisagreement && $0.actual.hasPrefix("crash (majorUpdateRules.alertType") }, "seed \(seed): \(said.map(\.actual))")
+            asked += 1
+        }
+        XCTAssertGreaterThan(asked, 3)
     }
 }
 
