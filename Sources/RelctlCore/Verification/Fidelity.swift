@@ -177,7 +177,7 @@ struct PlatformCheck {
     var findings: [Finding] = []
     var decisions = 0
     /// Keep only a limit's first finding, and every disagreement (publish, verify:
-    /// `saysNothingNew`); false: a finding for every install and locale (`check`).
+    /// `saysNothingNew`); false: a finding for every install and locale (`Fidelity.check`).
     var limitsOnce = false
     /// The limits found so far, by what names one (Fidelity.key), where `limitsOnce`.
     var saidLimits = Set<Said>()
@@ -198,8 +198,7 @@ struct PlatformCheck {
     /// What each probe stands for ("between 1.1 and 1.2"), by its index in `versions`.
     let probeKinds: [Int: String]
     /// Per version: whether a version below it is not forced (attribute's
-    /// "spared"), and the platform's first versionCode out of order; worked
-    /// out once, not for every difference.
+    /// "spared"), worked out once, not for every difference.
     let spared: [Bool]
     /// On an older OS (`state.os`): what each install is told on the newest,
     /// so a client that knows nothing of the OS is held to that, and the
