@@ -178,6 +178,13 @@ extension Session {
         return Store.sorted(Array(byID.values))
     }
 
+    /// Whether a version row's image names a minimum OS of its own.
+    static func namesMinOS(_ image: [String: JSON]?) -> Bool {
+        guard let value = image?["min_os"] else { return false }
+        if case .null = value { return false }
+        return true
+    }
+
     /// A version row's image as a record (without notes); nil for an image that is not one.
     static func version(_ image: [String: JSON]) -> VersionRecord? {
         guard case .int(let id)? = image["id"], case .int(let platform)? = image["platform_id"],
@@ -210,7 +217,12 @@ extension Session {
         for (id, change) in Self.touched(rows).sorted(by: { $0.key < $1.key }) {
             // A platform removed has no lockout left.
             guard let platform = try store.platform(id: id) else { continue }
+            // Read whole even so: a row damaged by hand stops the write before it commits.
             let versions = try store.versions(platform: id, withNotes: false)
+            // Versions that name no minimum OS, before the change and after, all need the platform's own
+            // (or none): one band runs the app and nobody is locked out. A row the change altered is
+            // judged by its image as it was too.
+            guard versions.contains(where: { $0.minOS != nil }) || change.versions.contains(where: { Self.namesMinOS($0.before) }) else { continue }
             after += Lockouts.of(platform, versions, at: now)
             if change.created { continue }
             let was = change.platformBefore.map { Self.floors($0, on: platform) } ?? platform

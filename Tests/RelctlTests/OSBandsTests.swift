@@ -197,6 +197,43 @@ final class OSBandsTests: XCTestCase {
         XCTAssertFalse(h.ok("version edit 2.0 --platform ios --min-os 18.0").err.contains("cannot install"))
     }
 
+    /// A write's lockout check works lockouts out only on a platform where
+    /// a version names a minimum OS of its own, now or before the change:
+    /// with none, every version needs the platform's minimum (or none), one
+    /// band runs the app and nobody is locked out. Both halves stay exact:
+    /// as working them out from every version finds them, and as they were
+    /// before a change that took the last such minimum away.
+    func testTheLockoutCheckSkipsOnlyPlatformsWithOneMinimum() throws {
+        let h = lockable()
+        h.ok("force 2.0 --platform ios --allow-lockout --yes")
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let project = try XCTUnwrap(store.project(slug: "shop"))
+        let ios = try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" })
+        let now: Int64 = 1_796_000_000
+        func full() throws -> [Lockout] {
+            Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now)
+        }
+        let locked = try full()
+        XCTAssertFalse(locked.isEmpty, "2.0 needs iOS 17: users on iOS 15 and 16 are locked out by the floor")
+        // A version added beside 2.0: the lockout is there before and after.
+        var session = try store.session()
+        _ = try session.addVersion(try Version("2.1"), build: 210, releasedAt: now - 10, minOS: nil, notes: nil, on: [ios], of: project, now: now)
+        var (before, after) = try session.lockoutsTouched(at: now)
+        XCTAssertEqual(after, try full())
+        XCTAssertEqual(before, locked)
+        session.drop()
+        // 2.0 removed: no version names a minimum of its own now; before the change 2.0 did,
+        // and what it locked out is still known from its row as it was.
+        session = try store.session()
+        try session.removeVersion("2.0", on: [ios], of: project, now: now)
+        XCTAssertFalse(try store.versions(platform: ios.id, withNotes: false).contains { $0.minOS != nil })
+        (before, after) = try session.lockoutsTouched(at: now)
+        XCTAssertEqual(after, [])
+        XCTAssertEqual(after, try full(), "one minimum, one band: nothing to lock out")
+        XCTAssertEqual(before, locked)
+        session.drop()
+    }
+
     /// The real clients' logic, at device OS versions on both sides of every
     /// recorded minimum, against what `check --os` says: Prince of Versions
     /// (iOS and Android), upgrader's appcast and control.json agree; Retired,
