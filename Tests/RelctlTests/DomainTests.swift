@@ -220,6 +220,57 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(Time.parseUTC("2024-02-29T23:59:59Z"), reference("2024-02-29T23:59:59Z"))
     }
 
+    /// An instant for people is written in place (a status page writes one
+    /// per version): the same text as made from `format`'s, in every zone,
+    /// with and without seconds, on the same day as UTC or another, at the
+    /// ends of the calendar; and a page's numbers as `String` writes them.
+    func testPeopleWritesWhatFormatsTextSays() {
+        func reference(_ t: Int64, _ zone: ZoneRules?) -> String {
+            func wall(_ formatted: String) -> String {
+                var b = Array(formatted.utf8)
+                b.removeLast()
+                if b[17] == 48, b[18] == 48 { b.removeLast(3) }
+                b[10] = 32
+                return String(decoding: b, as: UTF8.self)
+            }
+            let utc = wall(Time.format(t))
+            guard let zone else { return utc + " UTC" }
+            let (offset, name) = zone.local(at: t)
+            guard offset != 0 else { return utc + " " + (name.isEmpty ? "UTC" : name) }
+            let local = wall(Time.format(min(max(t + offset, Time.earliest), Time.latest)))
+            let label = name.isEmpty ? LocalDate.zone(offset) : name
+            return "\(local) \(label) (\(local.prefix(10) == utc.prefix(10) ? String(utc.dropFirst(11)) : utc) UTC)"
+        }
+        let zones: [ZoneRules?] = [
+            nil, ZoneRules(initial: (0, ""), transitions: []), ZoneRules(initial: (0, "GMT"), transitions: []),
+            ZoneRules(initial: (3600, "CET"), transitions: []), ZoneRules(initial: (-18000, "EST"), transitions: []),
+            ZoneRules(initial: (19800, ""), transitions: []), ZoneRules(initial: (50400, "+14"), transitions: []),
+            ZoneRules(initial: (3600, "CET"), transitions: [(at: 1_790_000_000, offset: 7200, name: "CEST"), (at: 1_800_000_000, offset: 0, name: "")]),
+        ]
+        var r = SystemRandomNumberGenerator()
+        var instants: [Int64] = [0, 59, 60, 61, 3599, 82_800, 86_399, -1, -86_400, Time.earliest, Time.earliest + 59, Time.latest, Time.latest - 59,
+                                 1_790_000_000, 1_796_000_000, 1_796_000_030, 1_799_999_999, 1_800_000_000]
+        for _ in 0..<2_000 {
+            let t = Int64.random(in: Time.earliest...Time.latest, using: &r)
+            instants += [t, t - t % 60, t - t % 86_400 + 82_800]
+        }
+        var sameDay = 0, otherDay = 0
+        for zone in zones {
+            for t in instants where Time.isInRange(t) {
+                let text = Time.people(t, zone: zone)
+                XCTAssertEqual(text, reference(t, zone), "\(t) in \(zone.map { "\($0.local(at: t))" } ?? "no zone")")
+                if text.hasSuffix(" UTC)") { if text.count < 40 { sameDay += 1 } else { otherDay += 1 } }
+            }
+        }
+        XCTAssertGreaterThan(sameDay, 100)
+        XCTAssertGreaterThan(otherDay, 100)
+        for n: Int64 in [0, 7, 10, 199, -1, -18_000, 50_400, Int64.max, Int64.min] + (0..<200).map({ _ in Int64.random(in: Int64.min...Int64.max, using: &r) }) {
+            var h = HTML()
+            h.number(n)
+            XCTAssertEqual(String(decoding: h.out, as: UTF8.self), String(n))
+        }
+    }
+
     func testLocalTimesUseTZ() throws {
         XCTAssertEqual(Time.format(try TimeInput.parse("2026-12-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-12-01T06:00:00Z")
         XCTAssertEqual(Time.format(try TimeInput.parse("2026-07-01 07:00", now: now, timeZone: "Europe/Berlin")), "2026-07-01T05:00:00Z")

@@ -34,22 +34,34 @@ extension Time {
     /// CET (08:00 UTC)", seconds only when there are some, the UTC date when
     /// it is another day. In UTC or without a zone: "2026-12-08 08:00 UTC".
     public static func people(_ t: Int64, zone: ZoneRules?) -> String {
-        let utc = wall(format(t))
-        guard let zone else { return utc + " UTC" }
-        let (offset, name) = zone.local(at: t)
-        guard offset != 0 else { return utc + " " + (name.isEmpty ? "UTC" : name) }
-        let local = wall(format(min(max(t + offset, earliest), latest)))
-        let label = name.isEmpty ? LocalDate.zone(offset) : name
-        let sameDay = local.prefix(10) == utc.prefix(10)
-        return "\(local) \(label) (\(sameDay ? String(utc.dropFirst(11)) : utc) UTC)"
+        var out: [UInt8] = []
+        people(t, zone: zone, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// "2026-12-08T08:00:00Z" as "2026-12-08 08:00" (":30" when there are seconds).
-    package static func wall(_ formatted: String) -> String {
-        var b = Array(formatted.utf8)
-        b.removeLast()
-        if b.count == 19, b[17] == 48, b[18] == 48 { b.removeLast(3) }
-        if b.count > 10 { b[10] = 32 }
-        return String(decoding: b, as: UTF8.self)
+    /// The same, appended to `out` (the status pages write one per version).
+    package static func people(_ t: Int64, zone: ZoneRules?, into out: inout [UInt8]) {
+        guard let zone else {
+            append(t, wall: true, to: &out)
+            out += " UTC".utf8
+            return
+        }
+        let (offset, name) = zone.local(at: t)
+        guard offset != 0 else {
+            append(t, wall: true, to: &out)
+            out.append(32)
+            out += (name.isEmpty ? "UTC" : name).utf8
+            return
+        }
+        let local = out.count
+        append(min(max(t + offset, earliest), latest), wall: true, to: &out)
+        out.append(32)
+        out += (name.isEmpty ? LocalDate.zone(offset) : name).utf8
+        out += " (".utf8
+        let utc = out.count
+        append(t, wall: true, to: &out)
+        // The UTC date only when it is another day than the local one.
+        if out[local..<local + 10] == out[utc..<utc + 10] { out.removeSubrange(utc..<utc + 11) }
+        out += " UTC)".utf8
     }
 }

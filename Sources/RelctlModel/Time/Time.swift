@@ -20,22 +20,39 @@ public enum Time {
     }
 
     public static func format(_ t: Int64) -> String {
+        String(unsafeUninitializedCapacity: 20) { write(t, wall: false, into: $0) }
+    }
+
+    /// The same, appended to `out` (the status pages write one per version).
+    public static func format(_ t: Int64, into out: inout [UInt8]) { append(t, wall: false, to: &out) }
+
+    static func append(_ t: Int64, wall: Bool, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<write(t, wall: wall, into: b)]))
+        }
+    }
+
+    /// `t` into `b` (20 bytes), as `format` writes it or, for people
+    /// (`wall`), "2026-12-08 08:00" with ":30" when there are seconds; returns
+    /// how many bytes. Written in place (years are 0001 to 9999): every file,
+    /// page and verdict of a publish formats instants.
+    private static func write(_ t: Int64, wall: Bool, into b: UnsafeMutableBufferPointer<UInt8>) -> Int {
         // Out of range only for values no caller lets through; clamp rather than print a broken date.
         let t = min(max(t, earliest), latest)
         let days = t >= 0 ? t / 86400 : (t - 86399) / 86400
         let secs = Int(t - days * 86400)
         let (y, m, d) = civil(fromDays: days)
-        // Twenty ASCII bytes written in place (years are 0001 to 9999): every
-        // file, page and verdict of a publish formats instants.
-        return String(unsafeUninitializedCapacity: 20) { b in
-            func put(_ n: Int64, _ at: Int, _ width: Int) {
-                var n = n
-                for i in stride(from: at + width - 1, through: at, by: -1) { b[i] = UInt8(48 + n % 10); n /= 10 }
-            }
-            put(y, 0, 4); b[4] = 45; put(m, 5, 2); b[7] = 45; put(d, 8, 2); b[10] = 84
-            put(Int64(secs / 3600), 11, 2); b[13] = 58; put(Int64(secs / 60 % 60), 14, 2); b[16] = 58; put(Int64(secs % 60), 17, 2); b[19] = 90
-            return 20
+        func put(_ n: Int64, _ at: Int, _ width: Int) {
+            var n = n
+            for i in stride(from: at + width - 1, through: at, by: -1) { b[i] = UInt8(48 + n % 10); n /= 10 }
         }
+        put(y, 0, 4); b[4] = 45; put(m, 5, 2); b[7] = 45; put(d, 8, 2); b[10] = wall ? 32 : 84
+        put(Int64(secs / 3600), 11, 2); b[13] = 58; put(Int64(secs / 60 % 60), 14, 2)
+        if wall && secs % 60 == 0 { return 16 }
+        b[16] = 58; put(Int64(secs % 60), 17, 2)
+        if wall { return 19 }
+        b[19] = 90
+        return 20
     }
 
     /// A duration as `parseDuration` reads it back, largest units first: "1d", "1d12h", "90s" → "1m30s".

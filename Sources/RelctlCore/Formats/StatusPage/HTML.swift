@@ -71,8 +71,24 @@ struct HTML {
     /// some), inside <time> with its offset, so the script can add the
     /// reader's own time when it is another.
     mutating func time(_ t: Int64) {
-        raw("<time datetime=\""); raw(Time.format(t)); raw("\" data-offset=\"\(zone?.offset(at: t) ?? 0)\">")
-        raw(when(t)); raw("</time>")
+        // Written straight into the page: the ladder has a row per version.
+        raw("<time datetime=\""); Time.format(t, into: &out); raw("\" data-offset=\""); number(zone?.offset(at: t) ?? 0); raw("\">")
+        Time.people(t, zone: zone, into: &out); raw("</time>")
+    }
+
+    /// An integer in decimal, as `String(n)` writes it.
+    mutating func number(_ n: Int64) {
+        // Digits from the right into 20 bytes (Int64.min is 19 and a sign), appended once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+            var i = 20, rest = n.magnitude
+            repeat {
+                i -= 1
+                b[i] = UInt8(48 + rest % 10)
+                rest /= 10
+            } while rest > 0
+            if n < 0 { i -= 1; b[i] = UInt8(ascii: "-") }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i...]))
+        }
     }
 
     /// The same as plain text (titles, labels).

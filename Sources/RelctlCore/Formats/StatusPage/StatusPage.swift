@@ -275,12 +275,12 @@ public enum StatusPage {
             }
             let shown = blocked ?? update
             // Appended piece by piece: a row per version of every platform.
-            let build = v.build.map(String.init)
-            h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\""); h.raw(build ?? "")
+            h.raw("<tr data-version=\""); h.text(v.version.text); h.raw("\" data-build=\""); if let b = v.build { h.number(b) }
             h.raw("\" data-verdict=\""); h.raw(shown.kind.rawValue); h.raw("\"><td><strong>")
             h.text(v.version.text); h.raw("</strong>")
             if let policy = v.policy { h.raw("<span class=\"tag\">pinned: "); h.text(policy.rawValue); h.raw("</span>") }
-            h.raw("</td><td>"); h.raw(build ?? "—"); h.raw("</td><td>"); h.verdict(shown.kind)
+            h.raw("</td><td>"); if let b = v.build { h.number(b) } else { h.raw("—") }
+            h.raw("</td><td>"); h.verdict(shown.kind)
             if let t = shown.target { h.raw(" <span class=\"mut\">→ "); h.text(t.version.text); h.raw("</span>") }
             if let d = shown.deadline { h.raw("<br><span class=\"mut\">required from "); h.time(d); h.raw("</span>") }
             for (band, verdict) in byOS[index] ?? [] where blocked == nil {
