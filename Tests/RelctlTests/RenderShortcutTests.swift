@@ -98,6 +98,54 @@ final class RenderShortcutTests: XCTestCase {
         XCTAssertNil(MessageResolver.fillBytes("{\u{301}app}", values), "a brace with a combining mark is left to the Character walk")
     }
 
+    /// Templates of braces, placeholders and scalars of every kind that
+    /// joins (or not) a brace into one Character: the bytes fill exactly as
+    /// the Character walk, and takes the templates whose braces stand
+    /// alone, as most translations' do ("{app}の更新", "«{version}»").
+    func testFillOnBytesMatchesTheCharacterWalkForAnyScalarBesideABrace() {
+        let values = ["app": "Shop", "version": "2.1.0", "の": "x"]
+        func walk(_ template: String) -> String {
+            var walked = ""
+            var rest = Substring(template)
+            while let open = rest.firstIndex(of: "{") {
+                walked += rest[..<open]
+                let after = rest[rest.index(after: open)...]
+                if let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] {
+                    walked += value
+                    rest = after[after.index(after: close)...]
+                } else {
+                    walked += "{"
+                    rest = after
+                }
+            }
+            return walked + rest
+        }
+        // Letters of other scripts, a combining mark (GB9), a joiner (GB9), a spacing mark (GB9a),
+        // prepends (GB9b), an emoji, a regional indicator, a line break.
+        let joiners = ["\u{301}", "\u{200D}", "\u{903}", "\u{600}", "\u{110BD}"]
+        let pieces = ["{", "}", "app", "version", "a", " ", "の", "é", "Ж", "«", "»", "\u{1F600}", "\u{1F1EB}", "\r\n"] + joiners
+        var r = SystemRandomNumberGenerator()
+        var taken = 0, left = 0
+        for _ in 0..<5_000 {
+            let template = (0..<Int.random(in: 1...9, using: &r)).map { _ in pieces.randomElement(using: &r)! }.joined()
+            XCTAssertEqual(MessageResolver.fill(template, values), walk(template), template.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+            if let bytes = MessageResolver.fillBytes(template, values) {
+                XCTAssertEqual(bytes, walk(template))
+                taken += 1
+            } else {
+                left += 1
+            }
+        }
+        XCTAssertGreaterThan(taken, 1_000)
+        XCTAssertGreaterThan(left, 100)
+        for template in ["{app}の更新", "«{version}»", "Обновите {app} до {version}", "{app}\u{1F600}"] {
+            XCTAssertEqual(MessageResolver.fillBytes(template, values), walk(template), template)
+        }
+        for template in ["{\u{301}app}", "\u{600}{app}", "{app}\u{200D}", "{app}\u{903}"] {
+            XCTAssertNil(MessageResolver.fillBytes(template, values), template)
+        }
+    }
+
     func testUpgraderVersionParseMatchesTheSplitReading() {
         func split(_ s: String) -> [Int]? {
             var out: [Int] = []

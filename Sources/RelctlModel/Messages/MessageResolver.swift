@@ -96,16 +96,27 @@ public struct MessageResolver: Sendable {
         return out + rest
     }
 
-    /// `fill` on the UTF-8 bytes, when every brace stands between ASCII
-    /// characters and so is a whole Character (no combining mark or prepend
-    /// joins it): the Character walk gives the same text at several times
-    /// the cost, and publish fills every message of every locale. nil: walk
-    /// the Characters.
+    /// `fill` on the UTF-8 bytes, when every brace is a whole Character (no
+    /// combining mark, joiner or spacing mark after it, no prepend before
+    /// it): the Character walk gives the same text at several times the
+    /// cost, and publish fills every message of every locale. nil: walk the
+    /// Characters.
     package static func fillBytes(_ template: String, _ values: [String: String]) -> String? {
         let b = Array(template.utf8)
         for (i, c) in b.enumerated() where c == UInt8(ascii: "{") || c == UInt8(ascii: "}") {
-            if i > 0, b[i - 1] >= 0x80 { return nil }
-            if i + 1 < b.count, b[i + 1] >= 0x80 { return nil }
+            // Beside ASCII a brace stands alone; beside another scalar, it does when the two are two
+            // Characters (grapheme breaks join a brace only to the scalar next to it: Unicode's GB9,
+            // GB9a, GB9b). Most catalogs' translations put letters right beside their placeholders.
+            if i > 0, b[i - 1] >= 0x80 {
+                var start = i - 1
+                while b[start] & 0xC0 == 0x80 { start -= 1 }
+                if String(decoding: b[start...i], as: UTF8.self).count != 2 { return nil }
+            }
+            if i + 1 < b.count, b[i + 1] >= 0x80 {
+                var end = i + 2
+                while end < b.count, b[end] & 0xC0 == 0x80 { end += 1 }
+                if String(decoding: b[i..<end], as: UTF8.self).count != 2 { return nil }
+            }
         }
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 32)
