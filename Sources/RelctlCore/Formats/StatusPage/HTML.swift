@@ -95,7 +95,11 @@ struct HTML {
     func when(_ t: Int64) -> String { Time.people(t, zone: zone) }
 
     /// A sentence from the core with its RFC 3339 instants as people read them here.
-    mutating func sentence(_ s: String) { text(Time.rewritingInstants(s, when)) }
+    mutating func sentence(_ s: String) {
+        // A closure of the zone alone: `when` would copy the page into a context made for each sentence.
+        let zone = zone
+        text(Time.rewritingInstants(s) { Time.people($0, zone: zone) })
+    }
 
     /// A verdict in colour and in words: the colour is never the only sign.
     mutating func verdict(_ kind: Verdict.Kind) {
