@@ -199,11 +199,12 @@ final class OSBandsTests: XCTestCase {
 
     /// A write's lockout check works lockouts out only on a platform where
     /// a version names a minimum OS of its own, now or before the change:
-    /// with none, every version needs the platform's minimum (or none), one
-    /// band runs the app and nobody is locked out. Both halves stay exact:
-    /// as working them out from every version finds them, and as they were
-    /// before a change that took the last such minimum away.
-    func testTheLockoutCheckSkipsOnlyPlatformsWithOneMinimum() throws {
+    /// with none, every version needs the platform's minimum (or none), and
+    /// nobody is locked out. What it returns stays exact: as working the
+    /// lockouts out from every version finds them, and as they were before
+    /// a change that took the last such minimum away or moved the
+    /// platform's own. (That the work is skipped shows in callgrind only.)
+    func testTheLockoutCheckIsExactWhereNoVersionNamesAMinimum() throws {
         let h = lockable()
         h.ok("force 2.0 --platform ios --allow-lockout --yes")
         let store = try Store(path: h.db, mode: .write, user: "tester")
@@ -231,6 +232,14 @@ final class OSBandsTests: XCTestCase {
         XCTAssertEqual(after, [])
         XCTAssertEqual(after, try full(), "one minimum, one band: nothing to lock out")
         XCTAssertEqual(before, locked)
+        try session.commit()
+        // Then the platform's own minimum raised, no version naming one on either side.
+        let was = try full()
+        session = try store.session()
+        try session.editPlatform(ios, of: project, bundleID: nil, appStoreID: nil, minOS: "16.0", storeURL: nil, now: now)
+        (before, after) = try session.lockoutsTouched(at: now)
+        XCTAssertEqual(before, was)
+        XCTAssertEqual(after, try full())
         session.drop()
     }
 
