@@ -225,11 +225,11 @@ enum ChangeCapture {
     /// a row that ends as it began is left out. Then the rows made in the change (above the
     /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
     /// many rows it stored.
-    /// A statement for each half (and one that asks which are needed): a row at a time
-    /// from Swift was a third of applying a fleet's file.
+    /// A statement for the noted rows and one for each table with made rows (and one that
+    /// asks which are needed): a row at a time from Swift was a third of applying a fleet's file.
     static func record(_ db: Connection, audit: Int64) throws -> Int {
-        // Each statement is prepared anew by every relctl command, and the two that record
-        // name every table: only what the change left is asked for (`version add` notes
+        // Each statement is prepared anew by every relctl command, and the one that records
+        // names every table: only what the change left is asked for (`version add` notes
         // nothing and makes rows in one or two tables).
         let row = try db.query(leaving)[0]  // (a SELECT without FROM: one row)
         let left = (0...tables.count).map { row.int($0) != 0 }
@@ -238,18 +238,26 @@ enum ChangeCapture {
             try db.run(recording, [.int(audit)])
             stored += db.changes
         }
-        let made = tables.indices.filter { left[$0 + 1] }
-        if !made.isEmpty {
-            try db.run(recordingMade(made), [.int(audit)])
+        // The made rows are numbered after every note, table by table (parents first), each
+        // table in key order: a statement per table scans it in that order and sorts nothing,
+        // where one over all the tables sorted every image (a sixth of recording an apply into
+        // an empty database). The last note's number is read before `recording` runs, which
+        // writes only audit_change (no trigger is on it), so it is the number `recording` saw.
+        var last = row.int(tables.count + 1) ?? 0
+        for rank in tables.indices where left[rank + 1] {
+            try db.run(recordingMade[rank], [.int(audit), .int(last)])
+            last += Int64(db.changes)
             stored += db.changes
         }
         try end(db)
         return stored
     }
 
-    /// Whether any row was noted, then for each table whether it holds a row above its mark.
+    /// Whether any row was noted, then for each table whether it holds a row above its mark,
+    /// then the last note's number.
     private static let leaving: String = "SELECT EXISTS (SELECT 1 FROM row_change), "
         + tables.map { "EXISTS (SELECT 1 FROM \($0.name) WHERE \(isMade($0)))" }.joined(separator: ", ")
+        + ", (SELECT coalesce(max(seq), 0) FROM row_change)"
 
     /// A row of `t` made in the change: above its mark (no mark: none is).
     private static func isMade(_ t: Table) -> String { "\(t.mark.column) > (SELECT \(t.mark.above) FROM capture_on)" }
@@ -274,22 +282,12 @@ enum ChangeCapture {
         """
     }()
 
-    /// The rows made in the change in the tables `which` (indices into `tables`: those
-    /// holding any), table by table (parents first), each in key order, numbered after
-    /// every note.
-    private static func recordingMade(_ which: [Int]) -> String {
-        let width = tables.map(\.key.count).max()!
-        let made = which.map { rank in
-            let t = tables[rank]
-            let keys = (0..<width).map { "\($0 < t.key.count ? t.key[$0] : "NULL") AS k\($0)" }.joined(separator: ", ")
-            return "SELECT \(rank) AS rank, \(keys), '\(t.name)' AS tbl, \(key(t, t.name)) AS row_key, \(image(t, t.name)) AS after FROM \(t.name)"
-                + " WHERE \(isMade(t))"
-        }.joined(separator: "\n        UNION ALL ")
-        let order = (0..<width).map { "k\($0)" }.joined(separator: ", ")
-        return """
+    /// For each table, its rows made in the change, in key order, numbered after ?2.
+    private static let recordingMade: [String] = tables.map { t in
+        """
         INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after)
-            SELECT ?1, (SELECT coalesce(max(seq), 0) FROM row_change) + row_number() OVER (ORDER BY rank, \(order)), tbl, row_key, NULL, after
-            FROM (\(made))
+            SELECT ?1, ?2 + row_number() OVER (ORDER BY \(t.key.joined(separator: ", "))), '\(t.name)', \(key(t, t.name)), NULL, \(image(t, t.name))
+            FROM \(t.name) WHERE \(isMade(t))
         """
     }
 

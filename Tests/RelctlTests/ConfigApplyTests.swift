@@ -3,7 +3,9 @@ import XCTest
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
+@testable import RelctlPublish
 @testable import RelctlStore
+@testable import SQLite
 
 /// `relctl plan` and `relctl apply`: the exported file as the configuration a team keeps in git.
 final class ConfigApplyTests: XCTestCase {
@@ -393,6 +395,100 @@ final class ConfigApplyTests: XCTestCase {
         let id = try XCTUnwrap(entry["id"] as? Int)
         try sqlite3(h, "UPDATE audit_change SET after = 'x' WHERE audit_id = \(id) AND seq IN (3000, 4000)")
         h.fails("log --limit 1", "bad row: audit_change row 3000 of audit entry #\(id): its after is not a JSON object")
+    }
+
+    /// The rows of the last change logged in `db`, in `seq` order: its number, table,
+    /// key, and whether it was made (no image before).
+    func loggedRows(_ db: String) throws -> [(seq: Int64, table: String, key: [JSON], made: Bool)] {
+        let c = try Connection(path: db, readOnly: true, create: false)
+        return try c.query("""
+            SELECT seq, tbl, row_key, before IS NULL FROM audit_change
+            WHERE audit_id = (SELECT max(audit_id) FROM audit_change) ORDER BY seq
+            """).map { r in
+            guard case .array(let key) = try JSONReader.parse(Array(r.text(2).utf8)) else { throw StoreError("row_key \(r.text(2))") }
+            return (r.int(0)!, r.text(1), key, r.int(3) == 1)
+        }
+    }
+
+    /// Where `a` sorts before `b` as the tables' keys sort in SQLite: table by table
+    /// (parents first), then column by column, ids as numbers and text by its bytes.
+    static func keyOrder(_ a: (table: String, key: [JSON]), _ b: (table: String, key: [JSON])) -> Bool {
+        let ra = ChangeCapture.rank(a.table)!, rb = ChangeCapture.rank(b.table)!
+        if ra != rb { return ra < rb }
+        for (x, y) in zip(a.key, b.key) where x != y {
+            switch (x, y) {
+            case (.int(let m), .int(let n)): return m < n
+            case (.string(let s), .string(let t)): return s.utf8.lexicographicallyPrecedes(t.utf8)
+            default: XCTFail("a key of mixed kinds: \(x), \(y)"); return false
+            }
+        }
+        return false
+    }
+
+    /// The rows a change makes are logged after those it notes, table by table
+    /// (parents first), each table in the order SQLite sorts its key (ids as
+    /// numbers, text by its bytes), numbered without a gap: the order `log`, a
+    /// trial and a plan's token read them in (ChangeCapture.record, a statement
+    /// per table).
+    func testTheRowsAChangeMakesAreNumberedTableByTableInKeyOrder() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        // Ids past 9 (whose text sorts before 9's), and locales, kinds and fields whose bytes sort otherwise than they were written.
+        for k in 0..<12 { h.ok("version add 3.\(k) --platform android --build \(300 + k) --released 2026-02-01T00:00:00Z --notes \"n\(k)\"") }
+        h.ok("notes set 3.1 --platform android --locale de \"d\"")
+        h.ok("message set required --locale de --title \"Muss\"")
+        h.ok("message set required --locale en --message \"Update now\"")
+        h.ok("maintenance schedule --from 2026-12-09T02:00:00Z --for 1h --message \"Zurück\" --yes")
+        h.ok("maintenance message 2 --locale de --title \"Wartung\"")
+
+        // Every row made in one change: the project applied into an empty database.
+        let path = try shopFile(h, "all.json") { _ in }
+        let empty = h.dir + "/empty.db"
+        XCTAssertEqual(h.run(["init", "-q"], database: empty).status, 0)
+        let applied = h.run(["apply", path, "--yes", "-q"], database: empty)
+        XCTAssertEqual(applied.status, 0, applied.err)
+        let all = try loggedRows(empty)
+        XCTAssertEqual(Set(all.map(\.table)), Set(ChangeCapture.tables.map(\.name)), "a row of every table")
+        XCTAssertTrue(all.allSatisfy(\.made))
+        XCTAssertEqual(all.map(\.seq), Array(1...Int64(all.count)))
+        XCTAssertEqual(all.map { "\($0.table) \($0.key)" }, all.sorted { Self.keyOrder(($0.table, $0.key), ($1.table, $1.key)) }.map { "\($0.table) \($0.key)" })
+
+        // Noted and made in one change: a floor moved, and versions with their notes added.
+        let edited = try shopFile(h, "edited.json") { versions in
+            for k in 0..<11 { versions["4.\(k)"] = Self.fileVersion(build: 400 + k, "en \(k)", "de \(k)") }
+        }
+        var text = try String(contentsOfFile: edited, encoding: .utf8)
+        XCTAssertNotNil(text.range(of: #""version":"1.1""#), "the force floor as exported")
+        text = text.replacingOccurrences(of: #""version":"1.1""#, with: #""version":"2.0""#)
+        try text.write(toFile: edited, atomically: true, encoding: .utf8)
+        h.ok("apply \(edited) --yes -q")
+        let rows = try loggedRows(h.db)
+        let noted = rows.filter { !$0.made }, made = rows.filter(\.made)
+        XCTAssertEqual(noted.map(\.table), ["platform"], "the floor")
+        XCTAssertEqual(made.count, 11 * 3, "each version and its two notes")
+        XCTAssertGreaterThan(made.first!.seq, noted.map(\.seq).max()!)
+        XCTAssertEqual(made.map(\.seq), Array(made.first!.seq..<(made.first!.seq + Int64(made.count))))
+        XCTAssertEqual(made.map { "\($0.table) \($0.key)" }, made.sorted { Self.keyOrder(($0.table, $0.key), ($1.table, $1.key)) }.map { "\($0.table) \($0.key)" })
+    }
+
+    /// A plan's token hashes the file, then each row as `[table,key,before]`
+    /// written compact: the bytes approvals are signed over, the same as when
+    /// each row was made into an array to be written.
+    func testAPlansTokenHashesTheRowsAsTheyWereWritten() {
+        let file = Array(#"{"format":1}"#.utf8)
+        let rows = [
+            RowChange(table: "version", key: [.int(7)], before: nil, after: ["id": .int(7)]),
+            RowChange(table: "note", key: [.int(7), .string("de")],
+                      before: ["body": .string("a \"q\" \\ \u{2028} é\n"), "locale": .string("de"), "version_id": .int(7)], after: nil),
+            RowChange(table: "message", key: [.int(1), .string("required"), .string("en"), .string("title")], before: ["value": .null], after: [:]),
+        ]
+        var written: [UInt8] = []
+        for row in rows {
+            written.append(10)
+            JSON.array([.string(row.table), .array(row.key), row.before.map { .object($0) } ?? .null]).writeCompact(to: &written)
+        }
+        XCTAssertEqual(ConfigCommands.expectToken(file, rows), String(SHA256.hex(file, then: written).prefix(16)))
+        XCTAssertNotEqual(ConfigCommands.expectToken(file, rows), ConfigCommands.expectToken(file, Array(rows.reversed())))
     }
 
     /// export → apply on an empty database → export gives the same bytes; applying again changes and logs nothing.
