@@ -330,6 +330,36 @@ final class UndoTests: XCTestCase {
         XCTAssertNotEqual(try stamps()["shop"], edited["shop"], "a version made in a project that was there stamps it")
     }
 
+    /// A note's and a window copy's writes stamp their project when their parent
+    /// (version, window) was there before the change, and, made with their
+    /// parent, leave it the stamp the parent's insert gave (schema 19: told by
+    /// the parent's mark, Schema.stampTriggers): each of these changes moves
+    /// shop's stamp and no other project's.
+    func testNotesAndWindowCopiesStampTheirProjectWhetherOrNotTheirParentIsNew() throws {
+        let h = fixture()
+        h.ok("project add blog --name Blog")
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        func stamps() throws -> [String: Int64] {
+            var out: [String: Int64] = [:]
+            for r in try c.query("SELECT p.slug, e.edits FROM project_edit e JOIN project p ON p.id = e.project_id") { out[r.text(0)] = r.int(1) }
+            return out
+        }
+        for line in [
+            "-p shop notes set 1.1 --platform ios --locale fr \"Meilleur\"",       // a note of a version that was there
+            "-p shop notes rm 1.1 --platform ios --locale fr --yes",                 // and its removal
+            "-p shop notes set 1.9 --platform android --locale fr \"Neuf\"",       // of the newest version, the one at the mark
+            "-p shop maintenance message 1 --locale fr --title \"Maintenance\"",    // a copy of a window that was there
+            "-p shop version add 5.0 --platform ios --build 500 --notes \"Five\"",  // a version made with its note
+            "-p shop maintenance schedule --from 2026-12-20T02:00:00Z --for 1h --message \"Soon\" --yes",  // a window made with its copy
+        ] {
+            let before = try stamps()
+            h.ok(line)
+            let after = try stamps()
+            XCTAssertNotEqual(after["shop"], before["shop"], line)
+            XCTAssertEqual(after["blog"], before["blog"], line)
+        }
+    }
+
     /// The marks are each table's highest id, or none with an orphan row below a parent above one.
     func testAChangeBeginsWithEachTablesHighestIdAsItsMark() throws {
         let h = fixture()

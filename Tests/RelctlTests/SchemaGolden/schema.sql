@@ -1,4 +1,4 @@
--- user_version 18
+-- user_version 19
 -- index audit_change_row
 CREATE INDEX audit_change_row ON audit_change(tbl, row_key, audit_id);
 -- index lineage_head
@@ -242,20 +242,20 @@ CREATE TRIGGER capture_version_updated AFTER UPDATE ON version WHEN EXISTS (SELE
     INSERT INTO row_change(tbl, row_key, before) SELECT 'version', json_array(OLD.id), json_object('id', OLD.id, 'platform_id', OLD.platform_id, 'version', OLD.version, 'build', OLD.build, 'released_at', OLD.released_at, 'min_os', OLD.min_os, 'policy', OLD.policy) WHERE EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NULL OR OLD.id <= version_mark);
     INSERT INTO row_change(tbl, row_key, before) SELECT 'version', json_array(NEW.id), NULL WHERE NOT (OLD.id IS NEW.id) AND EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NULL OR NEW.id <= version_mark); END;
 -- trigger maintenance_copy_deleted
-CREATE TRIGGER maintenance_copy_deleted AFTER DELETE ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT project_id FROM maintenance WHERE id = OLD.window_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER maintenance_copy_deleted AFTER DELETE ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE window_mark IS NOT NULL AND OLD.window_id > window_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = OLD.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_inserted
-CREATE TRIGGER maintenance_copy_inserted AFTER INSERT ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT project_id FROM maintenance WHERE id = NEW.window_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER maintenance_copy_inserted AFTER INSERT ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE window_mark IS NOT NULL AND NEW.window_id > window_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = NEW.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_moved
-CREATE TRIGGER maintenance_copy_moved AFTER UPDATE OF window_id ON maintenance_copy WHEN OLD.window_id IS NOT NEW.window_id AND NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT project_id FROM maintenance WHERE id = OLD.window_id) > project_mark)
+CREATE TRIGGER maintenance_copy_moved AFTER UPDATE OF window_id ON maintenance_copy WHEN OLD.window_id IS NOT NEW.window_id AND NOT EXISTS (SELECT 1 FROM capture_on WHERE window_mark IS NOT NULL AND OLD.window_id > window_mark)
     BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = OLD.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_copy_updated
-CREATE TRIGGER maintenance_copy_updated AFTER UPDATE ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT project_id FROM maintenance WHERE id = NEW.window_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER maintenance_copy_updated AFTER UPDATE ON maintenance_copy WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE window_mark IS NOT NULL AND NEW.window_id > window_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT project_id FROM maintenance WHERE id = NEW.window_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger maintenance_deleted
@@ -303,20 +303,20 @@ CREATE TRIGGER message_updated AFTER UPDATE ON message WHEN NOT EXISTS (SELECT 1
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT NEW.project_id AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_deleted
-CREATE TRIGGER note_deleted AFTER DELETE ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER note_deleted AFTER DELETE ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NOT NULL AND OLD.version_id > version_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_inserted
-CREATE TRIGGER note_inserted AFTER INSERT ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER note_inserted AFTER INSERT ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NOT NULL AND NEW.version_id > version_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_moved
-CREATE TRIGGER note_moved AFTER UPDATE OF version_id ON note WHEN OLD.version_id IS NOT NEW.version_id AND NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) > project_mark)
+CREATE TRIGGER note_moved AFTER UPDATE OF version_id ON note WHEN OLD.version_id IS NOT NEW.version_id AND NOT EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NOT NULL AND OLD.version_id > version_mark)
     BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = OLD.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger note_updated
-CREATE TRIGGER note_updated AFTER UPDATE ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) > project_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
+CREATE TRIGGER note_updated AFTER UPDATE ON note WHEN NOT EXISTS (SELECT 1 FROM capture_on WHERE version_mark IS NOT NULL AND NEW.version_id > version_mark) BEGIN INSERT INTO edit_count(id, n) VALUES (0, random()) ON CONFLICT(id) DO UPDATE SET n = excluded.n;
 INSERT INTO project_edit(project_id, edits) SELECT id, (SELECT n FROM edit_count WHERE id = 0) FROM (SELECT (SELECT p.project_id FROM version v JOIN platform p ON p.id = v.platform_id WHERE v.id = NEW.version_id) AS id)
     WHERE id IS NOT NULL ON CONFLICT(project_id) DO UPDATE SET edits = excluded.edits; END;
 -- trigger platform_deleted
