@@ -241,15 +241,17 @@ public enum Lineage {
         var resolver = Resolver(db: db, rows: rows, afterIsCurrent: true)
         var out: [(String, String)] = [], seen = Set<String>()
         var notesOf = Set<Int64>(), copiesOf = Set<Int64>()
+        func add(_ table: String, _ image: [String: JSON]) throws {
+            // A version's notes, and a window's copies, are one part: one of them names it
+            // (an apply into an empty database records 800,000 notes).
+            if table == "note", case .int(let version)? = image["version_id"], !notesOf.insert(version).inserted { return }
+            if table == "maintenance_copy", case .int(let window)? = image["window_id"], !copiesOf.insert(window).inserted { return }
+            guard let part = try resolver.part(table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { return }
+            out.append(part)
+        }
         for row in rows {
-            for image in [row.before, row.after].compactMap({ $0 }) {
-                // A version's notes, and a window's copies, are one part: one of them names it
-                // (an apply into an empty database records 800,000 notes).
-                if row.table == "note", case .int(let version)? = image["version_id"], !notesOf.insert(version).inserted { continue }
-                if row.table == "maintenance_copy", case .int(let window)? = image["window_id"], !copiesOf.insert(window).inserted { continue }
-                guard let part = try resolver.part(row.table, image), seen.insert(part.0 + "\u{0}" + part.1).inserted else { continue }
-                out.append(part)
-            }
+            if let before = row.before { try add(row.table, before) }
+            if let after = row.after { try add(row.table, after) }
         }
         return out
     }
@@ -273,9 +275,11 @@ public enum Lineage {
         init(db: Connection, rows: some Sequence<RowChange>, afterIsCurrent: Bool = false) {
             self.db = db
             for row in rows {
-                for image in [row.before, row.after].compactMap({ $0 }) {
-                    if case .int(let id)? = image["id"] { images[row.table, default: [:]][id] = image }
-                }
+                // Only a parent is looked up (`row`): the notes of an apply into an empty database,
+                // most of its rows, were each asked for an id they do not have.
+                guard Resolver.parents.contains(row.table) else { continue }
+                if case .int(let id)? = row.before?["id"] { images[row.table, default: [:]][id] = row.before }
+                if case .int(let id)? = row.after?["id"] { images[row.table, default: [:]][id] = row.after }
                 guard afterIsCurrent, case .int(let id)? = (row.after ?? row.before)?["id"] else { continue }
                 // The last change of a row in the rows is what it is now; removed, the database is asked (as without).
                 current[row.table, default: [:]][id] = row.after
@@ -294,6 +298,9 @@ public enum Lineage {
             }
             return images[table]?[id]
         }
+
+        /// The tables `row` reads a parent from.
+        static let parents: Set<String> = ["project", "platform", "version", "maintenance"]
 
         static func int(_ image: [String: JSON]?, _ column: String) -> Int64? {
             if case .int(let n)? = image?[column] { return n } else { return nil }
