@@ -287,6 +287,7 @@ public enum Lineage {
         }
 
         func row(_ table: String, _ id: Int64?, _ columns: String) throws -> [String: JSON]? {
+            assert(Resolver.parents.contains(table), "\(table) is looked up as a parent: add it to Resolver.parents")
             guard let id else { return nil }
             if let now = current[table]?[id] ?? nil { return now }
             if let found = try db.query("SELECT \(columns) FROM \(table) WHERE id = ?", [.int(id)]).first {

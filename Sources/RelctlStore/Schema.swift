@@ -249,15 +249,19 @@ enum Schema {
 
     /// The stamped tables whose rows are told made by their parent's mark (ChangeCapture's
     /// `mark` is the parent's id), and whose project is a lookup through other tables.
+    /// Only these get a `parentMark`: for the other tables the mark is the row's own id, and
+    /// a row of theirs made in the change must stamp its project.
     static var byParentMark: [StampedTable] {
-        stamped(ChangeCapture.tables.filter { ["note", "maintenance_copy"].contains($0.name) })
+        ChangeCapture.tables.filter { ["note", "maintenance_copy"].contains($0.name) }.map {
+            StampedTable(name: $0.name, parent: $0.parent, replaceable: $0.replaceable, project: $0.project, parentMark: $0.mark)
+        }
     }
 
     /// The tables whose rows belong to a project, and how a row names it: the captured tables.
     static var stamped: [StampedTable] { stamped(ChangeCapture.tables) }
 
     static func stamped(_ tables: [CapturedTable]) -> [StampedTable] {
-        tables.map { StampedTable(name: $0.name, parent: $0.parent, replaceable: $0.replaceable, project: $0.project, parentMark: $0.mark) }
+        tables.map { StampedTable(name: $0.name, parent: $0.parent, replaceable: $0.replaceable, project: $0.project) }
     }
 
     static func dropStampTriggers(_ tables: [StampedTable]) -> String {

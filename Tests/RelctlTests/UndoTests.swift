@@ -346,9 +346,11 @@ final class UndoTests: XCTestCase {
         }
         for line in [
             "-p shop notes set 1.1 --platform ios --locale fr \"Meilleur\"",       // a note of a version that was there
+            "-p shop notes set 1.1 --platform ios --locale en \"Better!\"",        // one edited
             "-p shop notes rm 1.1 --platform ios --locale fr --yes",                 // and its removal
             "-p shop notes set 1.9 --platform android --locale fr \"Neuf\"",       // of the newest version, the one at the mark
             "-p shop maintenance message 1 --locale fr --title \"Maintenance\"",    // a copy of a window that was there
+            "-p shop maintenance message 1 --locale en --title \"Planned work\"",   // one edited
             "-p shop version add 5.0 --platform ios --build 500 --notes \"Five\"",  // a version made with its note
             "-p shop maintenance schedule --from 2026-12-20T02:00:00Z --for 1h --message \"Soon\" --yes",  // a window made with its copy
         ] {

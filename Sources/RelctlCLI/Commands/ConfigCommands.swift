@@ -411,7 +411,12 @@ enum ConfigCommands {
     }
 
     static func counts(_ rows: ArraySlice<RowChange>) -> String {
-        let added = rows.filter { $0.before == nil }.count, removed = rows.filter { $0.after == nil }.count
+        // Counted, not filtered: a filter copied each of an apply's 850,000 rows twice.
+        var added = 0, removed = 0
+        for row in rows {
+            if row.before == nil { added += 1 }
+            if row.after == nil { removed += 1 }
+        }
         return "\(rows.count) row\(rows.count == 1 ? "" : "s"): \(added) added, \(rows.count - added - removed) changed, \(removed) removed"
     }
 }

@@ -235,7 +235,7 @@ extension Invocation {
     /// The projects as a trial compares them: without their notes, which no
     /// verdict, lockout or coming instant reads (a version read without them
     /// traps if asked for them). An apply into an empty database read every
-    /// note it had just written back, a twentieth of its plan. So a note
+    /// note it had just written back, a thirteenth of its plan. So a note
     /// damaged by hand no longer stops an asked write at its trial, as it never
     /// stopped one made with --yes -q; publish and status still name it.
     func snapshots(_ store: Store, _ slugs: [String]) throws -> [ProjectSnapshot?] {
