@@ -330,11 +330,11 @@ final class UndoTests: XCTestCase {
         XCTAssertNotEqual(try stamps()["shop"], edited["shop"], "a version made in a project that was there stamps it")
     }
 
-    /// A note's and a window copy's writes stamp their project when their parent
-    /// (version, window) was there before the change, and, made with their
-    /// parent, leave it the stamp the parent's insert gave (schema 19: told by
-    /// the parent's mark, Schema.stampTriggers): each of these changes moves
-    /// shop's stamp and no other project's.
+    /// Every write of a note or a window copy gives its project a new stamp,
+    /// whether the row's parent (version, window) was there before the change
+    /// or made in it (schema 19 tells the latter by the parent's mark and leaves
+    /// the stamp to the parent's insert, Schema.stampTriggers): each of these
+    /// changes moves shop's stamp and no other project's.
     func testNotesAndWindowCopiesStampTheirProjectWhetherOrNotTheirParentIsNew() throws {
         let h = fixture()
         h.ok("project add blog --name Blog")
