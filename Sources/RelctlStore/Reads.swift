@@ -267,25 +267,9 @@ extension Store {
     /// A platform's versions: read from index version_rows alone (schema 18), not a page per row.
     static let platformVersions = "SELECT \(versionColumns) FROM version WHERE platform_id = ?"
 
-    /// A platform's version spellings by id, read from the (platform, version)
-    /// index alone: a version's checks need no more, and a platform's rows lie
-    /// on as many pages as it has versions.
-    func versionSpellings(platform: Int64) throws -> [(id: Int64, version: Version)] {
-        try db.query("SELECT id, version FROM version WHERE platform_id = ?", [.int(platform)]).map { r in
-            do { return (r.int(0)!, try Version(r.text(1))) } catch let e as InputError {
-                throw badRow("version #\(r.int(0)!) of platform #\(platform)", e.message)
-            }
-        }
-    }
-
     /// The platform's version with build `build`, if any (the build index).
     func version(build: Int64, platform: Int64) throws -> VersionRecord? {
         try db.query("SELECT \(Store.versionColumns) FROM version WHERE platform_id = ? AND build = ?", [.int(platform), .int(build)]).first.map { try versionRecord($0, notesRead: false) }
-    }
-
-    /// Versions by id, in the platform's order (Store.sorted).
-    func versions(ids: [Int64]) throws -> [VersionRecord] {
-        Store.sorted(try ids.compactMap { id in try db.query("SELECT \(Store.versionColumns) FROM version WHERE id = ?", [.int(id)]).first.map { try versionRecord($0, notesRead: false) } })
     }
 
     /// The version spelled exactly `text` on a platform, with its notes; the

@@ -31,6 +31,11 @@ public final class Session {
     public var allowStoreRisk = false
     /// What the store guard said of the changes made (StoreCheck).
     public internal(set) var storeNotes: [StoreNote] = []
+    /// Platforms whose every version was read whole inside this session's
+    /// transaction (a row damaged by hand would have stopped it then), none
+    /// of them naming a minimum OS: with the session's own rows, what the
+    /// lockout check needs to know nobody is locked out (`lockoutsTouched`).
+    var versionsWithoutMinOS: Set<Int64> = []
 
     init(_ store: Store) throws {
         self.store = store

