@@ -20,7 +20,8 @@ public final class Session {
     let db: Connection
     /// Every row the session's changes made, before → after: per change, the rows it
     /// noted in the order first noted, then those above the marks, table by table
-    /// (ChangeCapture.record).
+    /// (ChangeCapture.record). Every write of a version row is among them, which the
+    /// lockout check counts on (`versionsWithoutMinOS`).
     public private(set) var rows: [RowChange] = []
     /// The audit entries it wrote, in order.
     public private(set) var entries: [Int64] = []

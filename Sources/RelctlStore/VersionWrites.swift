@@ -10,14 +10,16 @@ extension Session {
     public func addVersion(_ version: Version, build: Int64?, releasedAt: Int64?, minOS: String?, notes: (locale: String, text: String)?,
                            on platforms: [PlatformRecord], of project: ProjectRecord, now: Int64) throws -> [(platform: String, siblings: [String])] {
         let names = platforms.map(\.name).joined(separator: ",")
-        return try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
+        // Taken by the lockout check once the change is made, not by a change rolled back.
+        var withoutMinOS: [Int64] = []
+        let added = try change(Change(.versionAdd, project: project.slug, platforms: platforms.map(\.name), "version add \(names) \(version.text)\(build.map { " build \($0)" } ?? "")"), now: now) {
             try platforms.map { platform in
                 // Every version read whole, once: the spellings, the builds and Android's build order are
                 // checked on them, and a row damaged by hand stops the write before anything is written.
                 // The lockout check then reads the platform again only when a version names a minimum OS
                 // (Session.lockoutsTouched): reading them twice was a third of the command.
                 let existing = try store.versions(platform: platform.id, withNotes: false)
-                if !existing.contains(where: { $0.minOS != nil }) { versionsWithoutMinOS.insert(platform.id) }
+                if !existing.contains(where: { $0.minOS != nil }) { withoutMinOS.append(platform.id) }
                 if existing.contains(where: { $0.version.text == version.text }) {
                     // The values typed, so the fix pastes as it is; "--build N" only when none was.
                     // Not the release time: `version add` defaults it to now, and pasted it would move the release.
@@ -39,6 +41,8 @@ extension Session {
                 return (platform.name, siblings)
             }
         }
+        versionsWithoutMinOS.formUnion(withoutMinOS)
+        return added
     }
 
     private func checkBuildFree(_ build: Int64?, on platform: PlatformRecord, among existing: [VersionRecord], except id: Int64?) throws {
@@ -58,8 +62,8 @@ extension Session {
     public func editVersion(_ text: String, build: Int64?, minOS: String?, release: ReleaseChange,
                             on platform: PlatformRecord, of project: ProjectRecord, now: Int64) throws {
         try change(Change(.versionEdit, project: project.slug, platforms: [platform.name], "version edit \(platform.name) \(text)"), now: now) {
-            // Reads the platform's every version (a row damaged by hand is named first), then as
-            // `addVersion`: every version again only for Android's build order.
+            // Reads the platform's every version (a row damaged by hand is named first), then every
+            // version again only for Android's build order; elsewhere a build is looked up by its index.
             let v = try store.version(text, on: platform)
             if platform.isAndroid && (build ?? v.build) != nil {
                 let existing = try store.versions(platform: platform.id, withNotes: false)

@@ -159,12 +159,12 @@ final class VersionCommandTests: XCTestCase {
         }
     }
 
-    /// `version add` checks a platform's spellings and builds by its
-    /// indexes and reads its rows whole once, after the insert (Android's
-    /// build order aside): every refusal of the whole read still holds,
-    /// every spelling of an equal version is named, and a row damaged by
-    /// hand stops it, and every other version command, before anything is
-    /// committed.
+    /// `version add` reads its platform's rows whole once, before the
+    /// insert, and checks the spelling, the build and Android's build order
+    /// on them: every refusal holds, every spelling of an equal version is
+    /// named, and a row damaged by hand stops it, and every other version
+    /// command, before anything is committed; for `version add`, before a
+    /// refusal of the version itself (2.0 is there already).
     func testVersionWritesRefuseAsTheWholeReadDid() throws {
         let h = Harness()
         h.sample()
@@ -181,7 +181,7 @@ final class VersionCommandTests: XCTestCase {
         for (damage, named) in [("UPDATE version SET policy = 'maybe' WHERE version = '1.0'", "policy 'maybe'"),
                                 ("UPDATE version SET version = '1.x' WHERE version = '1.1'", "component 'x'")] {
             try db.execute("BEGIN; \(damage); COMMIT")
-            for line in ["version add 3.0 --platform ios --build 300", "version edit 2.0 --platform ios --build 299", "version edit 2.0 --platform ios --build 200",
+            for line in ["version add 3.0 --platform ios --build 300", "version add 2.0 --platform ios", "version edit 2.0 --platform ios --build 299", "version edit 2.0 --platform ios --build 200",
                          "version show 2.0 --platform ios", "notes set 2.0 --platform ios --locale de Neu", "version release 2.0 --platform ios --at 2026-11-01T00:00:00Z"] {
                 let r = h.fails(line, "has a bad row")
                 XCTAssertTrue(r.err.contains(named), "\(damage) → \(line): \(r.err)")

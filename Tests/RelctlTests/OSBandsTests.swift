@@ -263,11 +263,34 @@ final class OSBandsTests: XCTestCase {
         let session = try store.session()
         defer { session.drop() }
         _ = try session.addVersion(try Version("1.5"), build: 150, releasedAt: now - 10, minOS: nil, notes: nil, on: [ios], of: project, now: now)
+        XCTAssertEqual(session.versionsWithoutMinOS, [ios.id], "the add's read is the one the check takes")
         XCTAssertEqual(try session.lockoutsTouched(at: now).after, [], "no version names a minimum: one band, nobody locked out")
         try session.editVersion("2.0", build: nil, minOS: "17.0", release: .keep, on: ios, of: project, now: now)
         let after = try session.lockoutsTouched(at: now).after
         XCTAssertFalse(after.isEmpty, "the floor 2.0 needs iOS 17 now: users on iOS 15 and 16 are locked out")
         XCTAssertEqual(after, Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now))
+    }
+
+    /// The same read, after a change of the session took away the last
+    /// version that named a minimum: what that version locked out before is
+    /// known from its row as it was, so the check does not take the read.
+    func testTheLockoutCheckKeepsWhatARemovedMinimumLockedOutBeforeTheRead() throws {
+        let h = lockable()
+        h.ok("force 2.0 --platform ios --allow-lockout --yes")
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let project = try XCTUnwrap(store.project(slug: "shop"))
+        let ios = try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" })
+        let now: Int64 = 1_796_000_000
+        let locked = Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now)
+        XCTAssertFalse(locked.isEmpty, "2.0 needs iOS 17: users on iOS 15 and 16 are locked out by the floor")
+        let session = try store.session()
+        defer { session.drop() }
+        try session.removeVersion("2.0", on: [ios], of: project, now: now)
+        _ = try session.addVersion(try Version("2.1"), build: 210, releasedAt: now - 10, minOS: nil, notes: nil, on: [ios], of: project, now: now)
+        XCTAssertEqual(session.versionsWithoutMinOS, [ios.id])
+        let (before, after) = try session.lockoutsTouched(at: now)
+        XCTAssertEqual(before, locked)
+        XCTAssertEqual(after, [])
     }
 
     /// The real clients' logic, at device OS versions on both sides of every
