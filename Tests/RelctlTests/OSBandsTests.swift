@@ -27,6 +27,17 @@ final class OSBandsTests: XCTestCase {
         return h
     }
 
+    /// `lockable()` with the iOS floor at 2.0, which needs iOS 17: users on
+    /// iOS 15 and 16 are locked out. The harness comes back too: the
+    /// database lives as long as it does.
+    func lockedOut() throws -> (Harness, Store, ProjectRecord, PlatformRecord) {
+        let h = lockable()
+        h.ok("force 2.0 --platform ios --allow-lockout --yes")
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let project = try XCTUnwrap(store.project(slug: "shop"))
+        return (h, store, project, try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" }))
+    }
+
     func testBandsAreNamedAsPeopleSayThem() throws {
         func bands(_ minima: [String?], _ platform: String = "ios") -> [String] {
             let p = PlatformRecord(id: 1, projectID: 1, name: platform, bundleID: nil, appStoreID: nil, storeURL: nil, minOS: nil, force: nil, recommend: nil)
@@ -205,11 +216,8 @@ final class OSBandsTests: XCTestCase {
     /// a change that took the last such minimum away or moved the
     /// platform's own. (That the work is skipped shows in callgrind only.)
     func testTheLockoutCheckIsExactWhereNoVersionNamesAMinimum() throws {
-        let h = lockable()
-        h.ok("force 2.0 --platform ios --allow-lockout --yes")
-        let store = try Store(path: h.db, mode: .write, user: "tester")
-        let project = try XCTUnwrap(store.project(slug: "shop"))
-        let ios = try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" })
+        let (h, store, project, ios) = try lockedOut()
+        defer { withExtendedLifetime(h) {} }
         let now: Int64 = 1_796_000_000
         func full() throws -> [Lockout] {
             Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now)
@@ -275,11 +283,8 @@ final class OSBandsTests: XCTestCase {
     /// version that named a minimum: what that version locked out before is
     /// known from its row as it was, so the check does not take the read.
     func testTheLockoutCheckKeepsWhatARemovedMinimumLockedOutBeforeTheRead() throws {
-        let h = lockable()
-        h.ok("force 2.0 --platform ios --allow-lockout --yes")
-        let store = try Store(path: h.db, mode: .write, user: "tester")
-        let project = try XCTUnwrap(store.project(slug: "shop"))
-        let ios = try XCTUnwrap(store.platforms(project: project.id).first { $0.name == "ios" })
+        let (h, store, project, ios) = try lockedOut()
+        defer { withExtendedLifetime(h) {} }
         let now: Int64 = 1_796_000_000
         let locked = Lockouts.of(try XCTUnwrap(store.platform(id: ios.id)), try store.versions(platform: ios.id, withNotes: false), at: now)
         XCTAssertFalse(locked.isEmpty, "2.0 needs iOS 17: users on iOS 15 and 16 are locked out by the floor")
