@@ -285,7 +285,7 @@ enum ChangeCapture {
     }()
 
     /// The rows of `t` made in the change, in key order, numbered after ?2. Made for the
-    /// tables a change made rows in, not for all nine at once: building every statement was
+    /// tables a change made rows in, not for all seven at once: building every statement was
     /// 2 % of a `version add` (callgrind), which makes rows in one table.
     private static func recordingMade(_ t: Table) -> String {
         """
