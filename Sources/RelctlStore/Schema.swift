@@ -244,7 +244,7 @@ enum Schema {
         // looking its project up through two tables for every row: the parent's own insert
         // stamped the project already (Schema.stampTriggers). An apply into an empty
         // database writes 800,000 notes.
-        Schema.dropStampTriggers(Schema.byParentMark) + Schema.stampTriggers(Schema.byParentMark, counting: false, marked: true, byParentMark: true),
+        Schema.dropStampTriggers(Schema.byParentMark) + Schema.stampTriggers(Schema.byParentMark, counting: false, marked: true),
     ]
 
     /// The stamped tables whose rows are told made by their parent's mark (ChangeCapture's
@@ -283,7 +283,7 @@ enum Schema {
         let project: @Sendable (String) -> String
         /// The column of a row and the column of capture_on that tell whether the row's
         /// parent was made in the change being recorded (ChangeCapture's marks), for
-        /// `stampTriggers(byParentMark:)`.
+        /// `stampTriggers`.
         var parentMark: (column: String, above: String)? = nil
     }
 
@@ -301,12 +301,12 @@ enum Schema {
     /// recorded (above capture_on's mark) stamps nothing; the project's own
     /// row, made in the same change, stamped it. An apply into an empty
     /// database writes 850,000 such rows.
-    /// `byParentMark` (schema 19 on, for the tables `byParentMark` names): a row
+    /// A table with a `parentMark` (schema 19 on, those `byParentMark` names): a row
     /// whose parent was made in the change stamps nothing. Its parent's insert
     /// stamped the project (or, the project made too, the project's own row
     /// did), as a later move of that parent stamps the project it moves to; a
     /// stamp is only ever compared for equality, so one is as good as several.
-    static func stampTriggers(_ tables: [StampedTable], counting: Bool, marked: Bool, byParentMark: Bool = false) -> String {
+    static func stampTriggers(_ tables: [StampedTable], counting: Bool, marked: Bool) -> String {
         func stamp(_ project: String) -> String {
             """
             INSERT INTO edit_count(id, n) VALUES (0, \(counting ? "1" : "random()")) ON CONFLICT(id) DO UPDATE SET n = \(counting ? "n + 1" : "excluded.n");
@@ -318,7 +318,7 @@ enum Schema {
             /// The conditions on a trigger, with whether the row's project was there before the change now recorded.
             func when(_ row: String, _ conditions: String...) -> String {
                 var old = marked && t.name != "project" ? ["NOT EXISTS (SELECT 1 FROM capture_on WHERE project_mark IS NOT NULL AND \(t.project(row)) > project_mark)"] : []
-                if byParentMark, let m = t.parentMark {
+                if let m = t.parentMark {
                     old = ["NOT EXISTS (SELECT 1 FROM capture_on WHERE \(m.above) IS NOT NULL AND \(row).\(m.column) > \(m.above))"]
                 }
                 let all = conditions + old
