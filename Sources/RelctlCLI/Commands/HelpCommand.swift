@@ -11,7 +11,7 @@ enum HelpCommand {
         var path = [Relctl.tree.model]
         for word in inv.args("COMMAND") {
             guard let sub = path.last!.subcommand(word) else {
-                let names = path.last!.visibleSubcommands.map(\.name)
+                let names = path.last!.visibleSubcommandNames
                 throw RelctlError.usage("unknown command '\(word)' for '\(Parser.displayName(path))'\(Suggest.didYouMean(word, names))",
                                         hint: "run '\(Parser.displayName(path)) --help' to see the commands")
             }

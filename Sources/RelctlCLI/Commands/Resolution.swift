@@ -38,10 +38,18 @@ extension Invocation {
             if name.isEmpty {
                 throw RelctlError.usage("an empty platform name in --platform", hint: "separate names with one comma, like --platform ios,android")
             }
-            let p = try platform(in: store, project: project, named: name)
+            let p = try platform(named: name, among: all, project: project)
             if !chosen.contains(where: { $0.id == p.id }) { chosen.append(p) }
         }
         return chosen
+    }
+
+    /// The platform `name` among the project's platforms `all`, as read once.
+    private func platform(named name: String, among all: [PlatformRecord], project: ProjectRecord) throws -> PlatformRecord {
+        let wanted = name.lowercased()
+        if let p = all.first(where: { $0.name == wanted }) { return p }
+        throw RelctlError.failure("project '\(project.slug)' has no platform '\(name)'\(Suggest.didYouMean(name, all.map(\.name)))",
+                                  hint: all.isEmpty ? "add one with 'relctl platform add \(wanted) --bundle-id ID'" : "its platforms: \(all.map(\.name).joined(separator: ", "))")
     }
 
     func project(in store: Store) throws -> ProjectRecord {
@@ -73,12 +81,7 @@ extension Invocation {
             throw RelctlError.usage("'\(command)' takes one platform, not '\(given)'",
                                     hint: "run it once per platform: " + names.map { "--platform \($0)" }.joined(separator: ", then "))
         }
-        if let name = name ?? value("platform") {
-            let wanted = name.lowercased()
-            if let p = all.first(where: { $0.name == wanted }) { return p }
-            throw RelctlError.failure("project '\(project.slug)' has no platform '\(name)'\(Suggest.didYouMean(name, all.map(\.name)))",
-                                      hint: all.isEmpty ? "add one with 'relctl platform add \(wanted) --bundle-id ID'" : "its platforms: \(all.map(\.name).joined(separator: ", "))")
-        }
+        if let name = name ?? value("platform") { return try platform(named: name, among: all, project: project) }
         switch all.count {
         case 0: throw RelctlError.failure("project '\(project.slug)' has no platform yet", hint: "add one with 'relctl platform add ios --bundle-id ID'")
         case 1: return all[0]

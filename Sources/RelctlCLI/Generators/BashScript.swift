@@ -16,7 +16,7 @@ enum BashScript {
         for entry in entries {
             let cmd = entry.command
             let options = cmd.options.filter { !$0.hidden } + (entry.path.count == 1 ? [Globals.version] : [])
-            let subs = cmd.subcommands.filter { !$0.hidden }.map(\.name).joined(separator: " ")
+            let subs = cmd.visibleSubcommandNames.joined(separator: " ")
             let flags = options.filter { !$0.takesValue }.map { "--" + $0.long }.joined(separator: " ")
             let valued = options.filter(\.takesValue).map { "--" + $0.long }.joined(separator: " ")
             let repeatable = options.filter(\.repeatable).map { "--" + $0.long }.joined(separator: " ")

@@ -76,7 +76,7 @@ public enum ManPage {
         """
         for o in Globals.options + [Globals.version] { out += option(o) }
         out += ".El\n.Sh COMMANDS\n.Bl -tag -width Ds\n"
-        for entry in ModelWalk.entries(root) where entry.path.count > 1 && entry.command.subcommands.isEmpty {
+        for entry in ModelWalk.entries(root) where entry.path.count > 1 && !entry.command.hasSubcommands {
             out += ".It \(synopsis(entry))\n\(text(entry.command.abstract))\n"
             if !entry.command.discussion.isEmpty { out += ".Pp\n\(text(entry.command.discussion))\n" }
             let options = entry.command.options.filter { !$0.hidden }

@@ -16,7 +16,7 @@ public enum Parser {
     public static func usageLine(_ path: [Command]) -> String {
         let command = path.last!
         var parts = ["relctl"] + path.dropFirst().map(\.name)
-        if !command.visibleSubcommands.isEmpty { parts.append("<command>") }
+        if !command.visibleSubcommandNames.isEmpty { parts.append("<command>") }
         if !command.options.filter({ !$0.hidden }).isEmpty || path.count == 1 { parts.append("[options]") }
         parts += command.arguments.map(\.usage)
         return "usage: " + parts.joined(separator: " ")
@@ -49,9 +49,9 @@ public enum Parser {
             i += 1
             let command = path.last!
             if endOfOptions || token == "-" || !token.hasPrefix("-") || isNegativeNumber(token) {
-                if !endOfOptions, !command.subcommands.isEmpty, positionals.isEmpty, !isNegativeNumber(token) {
+                if !endOfOptions, command.hasSubcommands, positionals.isEmpty, !isNegativeNumber(token) {
                     guard let sub = command.subcommand(token) else {
-                        let names = command.subcommands.filter { !$0.hidden }.map(\.name)
+                        let names = command.visibleSubcommandNames
                         let scope = displayName(path)
                         throw usage("unknown command '\(token)' for '\(scope)'\(Suggest.didYouMean(token, names))",
                                     hint: "run '\(scope) --help' to see the commands")
@@ -140,7 +140,7 @@ public enum Parser {
     /// `--` are arguments, never commands.
     public static func missingSubcommand(_ parsed: ParsedCommand) -> RelctlError {
         let scope = displayName(parsed.path)
-        let names = parsed.command.visibleSubcommands.map(\.name)
+        let names = parsed.command.visibleSubcommandNames
         if let word = parsed.positionals.first {
             let hint = names.contains(word) ? "commands go before '--': run '\(scope) \(word)'" : "run '\(scope) --help' to see the commands"
             return .usage("unexpected argument '\(word)'", hint: hint, usage: usageLine(parsed.path))
