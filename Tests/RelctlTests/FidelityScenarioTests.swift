@@ -169,6 +169,40 @@ extension FidelityScenarioTests {
         XCTAssertLessThan(publishedKept * 2, publishedEvery, "and leave most of their findings out")
     }
 
+    /// Probes made from what the records know, made once (`Probes.Known`): none repeats a
+    /// record or another probe, none without a build names a recorded version, none on a
+    /// platform ranked by build carries a recorded code; and a `Known` made for the other
+    /// ranking is not used.
+    func testProbesKeepClearOfTheRecordsTheyAreToldOf() throws {
+        var probed = 0
+        for seed in UInt64(1)...60 {
+            let s = FidelityScenarioTests.scenario(seed)
+            for platform in s.platforms {
+                let versions = s.versions(of: platform)
+                let marked = Set(versions.indices.filter { $0 % 3 == 0 })
+                let lines = [platform.force?.release, platform.recommend?.release].compactMap { $0 }
+                let records = Set(versions.map { "\($0.version.text) \($0.build ?? -1)" }), texts = Set(versions.map(\.version.text))
+                let codes = Set(versions.compactMap(\.build))
+                for ordered in [false, true] {
+                    let probes = Probes.installs(versions, marked: marked, lines: lines, buildOrdered: ordered, known: Probes.Known(versions, buildOrdered: ordered))
+                    let keys = probes.map { "\($0.release.version.text) \($0.release.build ?? -1)" }
+                    XCTAssertEqual(Set(keys).count, keys.count, "seed \(seed)")
+                    XCTAssertTrue(records.isDisjoint(with: keys), "seed \(seed)")
+                    XCTAssertFalse(probes.contains { $0.release.build == nil && texts.contains($0.release.version.text) }, "seed \(seed)")
+                    if ordered { XCTAssertFalse(probes.contains { $0.release.build.map(codes.contains) ?? false }, "seed \(seed)") }
+                    let other = Probes.installs(versions, marked: marked, lines: lines, buildOrdered: ordered, known: Probes.Known(versions, buildOrdered: !ordered))
+                    XCTAssertEqual(other.map { "\($0.release.version.text) \($0.release.build ?? -1) \($0.kind)" }, probes.map { "\($0.release.version.text) \($0.release.build ?? -1) \($0.kind)" })
+                    probed += probes.count
+                }
+            }
+        }
+        XCTAssertGreaterThan(probed, 500)
+        // Two builds of one version: the build below the newer one is the older record, not a probe.
+        let twice = try [(5 as Int64, 1 as Int64), (6, 2)].map { VersionRecord(id: $0.1, platformID: 1, version: try Version("1.0"), build: $0.0, releasedAt: nil, minOS: nil, policy: nil, notes: [:]) }
+        let probes = Probes.installs(twice, marked: [0, 1], lines: [], buildOrdered: false, known: Probes.Known(twice, buildOrdered: false))
+        XCTAssertTrue(probes.contains { $0.release.build == 7 } && !probes.contains { $0.release.build == 5 || $0.release.build == 6 })
+    }
+
     /// A platform's records are shared by its checks only where they hold the
     /// check's own records: another platform's are made again.
     func testRecordsAreSharedOnlyWithTheStateTheyHold() throws {
@@ -178,13 +212,17 @@ extension FidelityScenarioTests {
             let states = s.platforms.map { PlatformState(Evaluator(s), $0, at: FidelityScenarioTests.now) }
             for state in states {
                 for other in states {
-                    let given = PlatformCheck.Records(other.versions)
+                    let given = PlatformCheck.Records(other.versions, other.platform)
                     let check = PlatformCheck(state: state, file: { _ in nil }, control: nil, records: given)
-                    let own = PlatformCheck.Records(state.versions)
+                    let own = PlatformCheck.Records(state.versions, state.platform)
                     XCTAssertEqual(check.records.ids, own.ids, "seed \(seed)")
                     XCTAssertEqual(check.records.texts, own.texts)
                     XCTAssertEqual(check.records.byVersion, own.byVersion)
                     XCTAssertEqual(check.records.disorderedBuild, own.disorderedBuild)
+                    // The probes, made from what the shared records know, are those made from its own.
+                    let fresh = PlatformCheck(state: state, file: { _ in nil }, control: nil)
+                    XCTAssertEqual(check.versions.map { "\($0.version.text) \($0.build ?? -1)" }, fresh.versions.map { "\($0.version.text) \($0.build ?? -1)" }, "seed \(seed)")
+                    XCTAssertEqual(check.probeKinds, fresh.probeKinds, "seed \(seed)")
                     if other.platform.id == state.platform.id { shared += 1 } else if other.versions.map(\.id) != state.versions.map(\.id) { remade += 1 }
                 }
             }
@@ -195,7 +233,7 @@ extension FidelityScenarioTests {
         for seed in UInt64(1)...10 {
             var s = FidelityScenarioTests.scenario(seed)
             let platform = s.platforms[0]
-            let full = PlatformCheck.Records(s.versions(of: platform))
+            let full = PlatformCheck.Records(s.versions(of: platform), platform)
             guard var list = s.versions[platform.id], list.count > 1 else { continue }
             list.removeFirst()
             s.versions[platform.id] = list

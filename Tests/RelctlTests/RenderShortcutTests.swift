@@ -50,6 +50,21 @@ final class RenderShortcutTests: XCTestCase {
         XCTAssertTrue(s.verdicts.contains { $0.1.kind == .optional } && s.verdicts.contains { $0.1.kind == .required })
     }
 
+    func testABandEntryIsWrittenAsTheJSONWriterWritesIt() throws {
+        let s = try state()
+        let bands = [OSBand(from: nil, below: "15.0", os: "14.0"), OSBand(from: "15.0", below: "16.\"0\"", os: "15.0"), OSBand(from: "16.0", below: nil, os: nil)]
+        for band in bands {
+            for (v, verdict) in s.verdicts {
+                var out: [UInt8] = []
+                ControlFormat.writeBand(band, verdict, into: &out)
+                var general: [UInt8] = []
+                ControlFormat.bandJSON(band, verdict).writeCompact(to: &general)
+                XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: general, as: UTF8.self), v.version.text)
+            }
+        }
+        XCTAssertTrue(s.verdicts.contains { $0.1.target != nil } && s.verdicts.contains { $0.1.target == nil })
+    }
+
     func testRetiredVersionsWriterMatchesTheGeneralRenderer() throws {
         let s = try state()
         XCTAssertEqual(String(decoding: RetiredFormat.versions(s).compactBytes(), as: UTF8.self),

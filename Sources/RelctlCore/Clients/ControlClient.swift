@@ -1,12 +1,19 @@
 /// A client of relctl's own control.json (schema/control.schema.json): the
 /// verdict per version as published, and maintenance first.
 public struct ControlClient: Sendable {
-    let platforms: [String: [String: String]]
+    let platforms: [String: [Key: String]]
     /// Per platform and version key, the answers on older OS (`byOs`).
-    let byOS: [String: [String: [(from: String?, below: String, update: String)]]]
+    let byOS: [String: [Key: [(from: String?, below: String, update: String)]]]
     let maintenance: [String?]
     /// Per platform and version key, what an install in the rollout sees where it differs (`rollout`).
-    let inRollout: [String: [String: (update: String, byOS: [(from: String?, below: String, update: String)])]]
+    let inRollout: [String: [Key: (update: String, byOS: [(from: String?, below: String, update: String)])]]
+
+    /// A version entry's version and build: what an install is looked up by. Made of the
+    /// values, not spelled into one text (a proof asks it of every install on every OS band).
+    struct Key: Hashable {
+        let version: String
+        let build: Int64?
+    }
 
     /// The whole document is checked first, as a decoder reads it; then
     /// only the members this client uses are made into values (a version
@@ -23,9 +30,9 @@ public struct ControlClient: Sendable {
         }
         func value(_ range: Range<Int>?) -> JSON? { range.flatMap { JSONReader.value(bytes, at: $0) } }
         guard let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { throw .crash("platforms is not an object") }
-        var byPlatform: [String: [String: String]] = [:]
-        var byOS: [String: [String: [(from: String?, below: String, update: String)]]] = [:]
-        var inRollout: [String: [String: (update: String, byOS: [(from: String?, below: String, update: String)])]] = [:]
+        var byPlatform: [String: [Key: String]] = [:]
+        var byOS: [String: [Key: [(from: String?, below: String, update: String)]]] = [:]
+        var inRollout: [String: [Key: (update: String, byOS: [(from: String?, below: String, update: String)])]] = [:]
         // An entry's members are found by name and only their values read: no JSON value is made of an entry.
         func bands(_ range: Range<Int>, _ path: @autoclosure () -> String) throws(ClientFailure) -> [(from: String?, below: String, update: String)] {
             guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("\(path()) is not an array") }
@@ -40,13 +47,12 @@ public struct ControlClient: Sendable {
         for (name, range) in platforms {
             guard let p = JSONReader.object(bytes, at: range) else { throw .crash("platforms.\(name) is not an object") }
             guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
-            var updates: [String: String] = [:]
+            var updates: [Key: String] = [:]
             for v in versions {
                 guard let o = JSONReader.values(bytes, at: v, of: ControlClient.versionMembers) else { throw .crash("platforms.\(name).versions[] is not an object") }
                 let text = try ClientJSON.string(bytes, o[0], "version")
                 // Only an integer is a build (a JSON value of any other kind is none).
-                let build = o[1].flatMap { JSONReader.integer(bytes, $0) }.map { String($0) }
-                let key = ControlClient.key(text, build)
+                let key = Key(version: text, build: o[1].flatMap { JSONReader.integer(bytes, $0) })
                 updates[key] = try ClientJSON.string(bytes, o[2], "update")
                 if let r = o[3] {
                     guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers) else {
@@ -71,8 +77,6 @@ public struct ControlClient: Sendable {
             return nil
         }
     }
-
-    static func key(_ version: String, _ build: String?) -> String { build.map { "\(version)+\($0)" } ?? version }
 
     /// The members of a version entry, of its rollout and of a band that this client reads, in the order their values are used.
     static let versionMembers = ["version", "build", "update", "rollout", "byOs"].map(JSONReader.Name.init)
@@ -99,7 +103,7 @@ public struct ControlClient: Sendable {
     /// `inRollout`: the install is in the platform's rollout (its answer is the version's `rollout` one where it has one).
     public func decide(platform: String, version: String, build: Int64?, os: String? = nil, inRollout staged: Bool = false) -> ClientDecision {
         if maintenance.contains(where: { $0 == nil || $0 == platform }) { return .maintenance }
-        let key = ControlClient.key(version, build.map(String.init))
+        let key = Key(version: version, build: build)
         let alt = staged ? inRollout[platform]?[key] : nil
         let band = os.flatMap { os in
             (alt?.byOS ?? byOS[platform]?[key])?.first { b in (b.from.map { !OSVersion.isBelow(os, $0) } ?? true) && OSVersion.isBelow(os, b.below) }

@@ -115,8 +115,12 @@ enum ControlFormat {
             out += #"{"build":"#.utf8
             if let b = v.build { out += String(b).utf8 } else { out += "null".utf8 }
             if let entries = byOS[i] {
-                out += #","byOs":"#.utf8
-                JSON.array(entries.map { bandJSON($0.band, $0.verdict) }).writeCompact(to: &out)
+                out += #","byOs":["#.utf8
+                for (n, e) in entries.enumerated() {
+                    if n > 0 { out.append(44) }
+                    writeBand(e.band, e.verdict, into: &out)
+                }
+                out.append(93)
             }
             out += #","minOs":"#.utf8
             if let m = v.minOS { JSON.quoteBytes(m, into: &out) } else { out += "null".utf8 }
@@ -149,6 +153,22 @@ enum ControlFormat {
         o += [("skipAllowed", .bool(verdict.kind == .optional && verdict.rule?.skipAllowed == true)),
               ("target", .optional(verdict.target?.version.text)), ("update", .string(verdict.kind.rawValue))]
         return .fields(o)
+    }
+
+    /// What `bandJSON` makes, written straight to bytes: an entry per older OS band
+    /// of every version one reads otherwise (a JSON value each was most of control.json's
+    /// cost in a fleet whose versions need a newer OS).
+    static func writeBand(_ band: OSBand, _ verdict: Verdict, into out: inout [UInt8]) {
+        out += #"{"below":"#.utf8
+        if let b = band.below { JSON.quoteBytes(b, into: &out) } else { out += "null".utf8 }
+        out += #","from":"#.utf8
+        if let f = band.from { JSON.quoteBytes(f, into: &out) } else { out += "null".utf8 }
+        out += (verdict.kind == .optional && verdict.rule?.skipAllowed == true ? #","skipAllowed":true"# : #","skipAllowed":false"#).utf8
+        out += #","target":"#.utf8
+        if let t = verdict.target?.version.text { JSON.quoteBytes(t, into: &out) } else { out += "null".utf8 }
+        out += #","update":"#.utf8
+        JSON.quoteBytes(verdict.kind.rawValue, into: &out)
+        out.append(125)
     }
 
     static func bandJSON(_ band: OSBand, _ verdict: Verdict) -> JSON {

@@ -67,7 +67,7 @@ public enum Fidelity {
         var feeds: [String: Result<UpgraderClient, ClientFailure>] = [:]
         for (f, result) in zip(feedPaths, parsed) { if let result { feeds[f.path] = result } }
         // Each platform's records, for all its checks.
-        let records = Dictionary(states.map { ($0.platform.id, PlatformCheck.Records($0.versions)) }, uniquingKeysWith: { first, _ in first })
+        let records = Dictionary(states.map { ($0.platform.id, PlatformCheck.Records($0.versions, $0.platform)) }, uniquingKeysWith: { first, _ in first })
         let checks = Parallel.map(all.count, forEach) { i in
             // A rollout's side is asked of control.json alone, which reads no verdict on the newest OS.
             var check = PlatformCheck(state: all[i], file: file, control: control, decoded: decoded, newest: i < asked.count ? asked[i].newest : nil,
@@ -225,18 +225,20 @@ struct PlatformCheck {
     struct Records: Sendable {
         /// The records' ids, to tell whether a state holds these records.
         let ids: [Int64]
-        /// The version texts: a probe of one of them is another build of it
-        /// (a set, as every probe asks: a scan each would cost the square of the versions).
-        let texts: Set<String>
+        /// What probing them asks of the records (`Probes.Known`); its version texts tell
+        /// a probe that is another build of a record (a set, as every probe asks: a scan
+        /// each would cost the square of the versions).
+        let known: Probes.Known
+        var texts: Set<String> { known.texts }
         /// The records' indices by version, every spelling of one together, in the records' order:
         /// the other spellings and builds of an install's version, without a scan each.
         let byVersion: [VersionKey: [Int]]
         /// The platform's first versionCode out of order.
         let disorderedBuild: String?
 
-        init(_ versions: [VersionRecord]) {
+        init(_ versions: [VersionRecord], _ platform: PlatformRecord) {
             ids = versions.map(\.id)
-            texts = Set(versions.map(\.version.text))
+            known = Probes.Known(versions, buildOrdered: platform.isAndroid)
             byVersion = Dictionary(grouping: versions.indices) { VersionKey(versions[$0].version) }
             disorderedBuild = PlatformCheck.disorderedBuild(versions)
         }
@@ -251,8 +253,8 @@ struct PlatformCheck {
          newest: PlatformState? = nil, records: Records? = nil) {
         self.state = state; self.file = file; self.controlFile = control; self.decoded = decoded
         platform = state.platform
-        self.records = records.flatMap { $0.hold(state.versions) ? $0 : nil } ?? Records(state.versions)
-        let probes = PlatformCheck.probes(state)
+        self.records = records.flatMap { $0.hold(state.versions) ? $0 : nil } ?? Records(state.versions, state.platform)
+        let probes = PlatformCheck.probes(state, known: self.records.known)
         var rows = state.versions, verdicts = state.verdicts.map(\.1), kinds: [Int: String] = [:]
         if !probes.isEmpty {
             let facts = Evaluator.PlatformFacts(state.snapshot, state.platform, at: state.at, os: state.os)
@@ -317,7 +319,7 @@ struct PlatformCheck {
     /// The probe installs of a platform: around the records where the
     /// verdict changes, the versions the files offer, pinned versions and
     /// the floors.
-    static func probes(_ state: PlatformState) -> [Probes.Install] {
+    static func probes(_ state: PlatformState, known: Probes.Known? = nil) -> [Probes.Install] {
         let versions = state.versions
         guard !versions.isEmpty else { return [] }
         var marked: Set<Int> = [0, versions.count - 1]
@@ -326,7 +328,7 @@ struct PlatformCheck {
         for (i, v) in versions.enumerated() where v.policy != nil || named.contains(v.id) { marked.insert(i) }
         let p = state.platform
         let lines = [p.force?.release, p.recommend?.release, state.source.rollout?.floor.release].compactMap { $0 }
-        return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid)
+        return Probes.installs(versions, marked: marked, lines: lines, buildOrdered: p.isAndroid, known: known)
     }
 
     var base: String { "\(state.project.slug)/\(platform.name)" }

@@ -66,16 +66,17 @@ public enum Probes {
     /// the code just below and the lowest and highest recorded (a code just
     /// below a release's reports the release before it, as codes grow with
     /// versions). None repeats a recorded install.
-    public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Release], buildOrdered: Bool) -> [Install] {
+    /// `known`: made from these `versions` (`Known`), once for every state that holds
+    /// them; made here when not given, or given for the other ranking.
+    public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Release], buildOrdered: Bool, known: Known? = nil) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
+        let known = known.flatMap { $0.buildOrdered == buildOrdered && $0.count == versions.count ? $0 : nil } ?? Known(versions, buildOrdered: buildOrdered)
         var out: [Install] = []
-        var seen = Set(versions.map { Key($0.version.text, $0.build) })
-        let texts = Set(versions.map(\.version.text))
-        // A code is one build: an install reporting a recorded code is that release.
-        let codes = buildOrdered ? Set(versions.compactMap(\.build)) : []
+        var added = Set<Key>()
         func add(_ v: Version?, build: Int64?, _ kind: String) {
-            guard let v, !(build == nil && texts.contains(v.text)), !(build.map(codes.contains) ?? false),
-                  seen.insert(Key(v.text, build)).inserted else { return }
+            guard let v, !(build == nil && known.texts.contains(v.text)), !(build.map(known.codes.contains) ?? false) else { return }
+            let key = Key(v.text, build)
+            guard !known.installs.contains(key), added.insert(key).inserted else { return }
             out.append(Install(release: Release(v, build: build), kind: kind))
         }
         add(below(first.version), build: nil, "below the oldest record, \(first.version.text)")
@@ -115,7 +116,29 @@ public enum Probes {
         return out
     }
 
-    private struct Key: Hashable {
+    /// What `installs` asks of a platform's records, whatever it probes around: the
+    /// installs they are, their versions' texts and, where builds rank, their codes.
+    /// The same for each OS band and rollout side of one platform's records, which
+    /// made these sets anew for each (a tenth of a fleet's proof with OS bands).
+    public struct Known: Sendable {
+        fileprivate let installs: Set<Key>
+        /// The records' version texts.
+        public let texts: Set<String>
+        /// A code is one build: an install reporting a recorded code is that release.
+        fileprivate let codes: Set<Int64>
+        fileprivate let buildOrdered: Bool
+        fileprivate let count: Int
+
+        public init(_ versions: [VersionRecord], buildOrdered: Bool) {
+            installs = Set(versions.map { Key($0.version.text, $0.build) })
+            texts = Set(versions.map(\.version.text))
+            codes = buildOrdered ? Set(versions.compactMap(\.build)) : []
+            self.buildOrdered = buildOrdered
+            count = versions.count
+        }
+    }
+
+    fileprivate struct Key: Hashable {
         let text: String, build: Int64?
         package init(_ text: String, _ build: Int64?) { self.text = text; self.build = build }
     }
