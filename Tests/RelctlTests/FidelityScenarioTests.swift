@@ -201,6 +201,10 @@ extension FidelityScenarioTests {
         let twice = try [(5 as Int64, 1 as Int64), (6, 2)].map { VersionRecord(id: $0.1, platformID: 1, version: try Version("1.0"), build: $0.0, releasedAt: nil, minOS: nil, policy: nil, notes: [:]) }
         let probes = Probes.installs(twice, marked: [0, 1], lines: [], buildOrdered: false, known: Probes.Known(twice, buildOrdered: false))
         XCTAssertTrue(probes.contains { $0.release.build == 7 } && !probes.contains { $0.release.build == 5 || $0.release.build == 6 })
+        // What other records of as many versions know is not used.
+        let others = try [(8 as Int64, 3 as Int64), (9, 4)].map { VersionRecord(id: $0.1, platformID: 1, version: try Version("2.0"), build: $0.0, releasedAt: nil, minOS: nil, policy: nil, notes: [:]) }
+        let misgiven = Probes.installs(twice, marked: [0, 1], lines: [], buildOrdered: false, known: Probes.Known(others, buildOrdered: false))
+        XCTAssertEqual(misgiven.map { "\($0.release.version.text) \($0.release.build ?? -1) \($0.kind)" }, probes.map { "\($0.release.version.text) \($0.release.build ?? -1) \($0.kind)" })
     }
 
     /// A platform's records are shared by its checks only where they hold the

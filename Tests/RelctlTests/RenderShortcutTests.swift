@@ -63,6 +63,7 @@ final class RenderShortcutTests: XCTestCase {
             }
         }
         XCTAssertTrue(s.verdicts.contains { $0.1.target != nil } && s.verdicts.contains { $0.1.target == nil })
+        XCTAssertTrue(s.verdicts.contains { $0.1.kind == .optional && $0.1.rule?.skipAllowed == true }, "a band entry that allows a skip")
     }
 
     func testRetiredVersionsWriterMatchesTheGeneralRenderer() throws {

@@ -17,7 +17,7 @@ public struct Command: Sendable {
     /// A subcommand known by its name and whether it is hidden before it is
     /// built: the root's groups are declared so (`RunnableCommand.Group`),
     /// and a command line builds the tree of its own group, not of all of
-    /// them (a twentieth of a `relctl version add`, `docs/performance.md`).
+    /// them (4 % of a `relctl version add`'s instructions, `docs/performance.md`).
     struct Member: Sendable {
         let name: String
         let hidden: Bool

@@ -12,7 +12,7 @@ public enum Help {
                 out += paragraph.isEmpty ? "\n" : wrap(String(paragraph), width: width, indent: 0) + "\n"
             }
         }
-        if !command.visibleSubcommands.isEmpty {
+        if !command.visibleSubcommandNames.isEmpty {
             out += "\nCOMMANDS\n" + table(command.visibleSubcommands.map { ($0.name, $0.abstract) }, width: width)
         }
         if !command.arguments.isEmpty {
@@ -35,7 +35,7 @@ public enum Help {
             out += "\nENVIRONMENT\n" + table(Environment.variables, width: width)
         }
         out += "\nEXIT STATUS\n" + wrap(ExitStatus.text, width: width, indent: 2) + "\n"
-        if !command.visibleSubcommands.isEmpty {
+        if !command.visibleSubcommandNames.isEmpty {
             out += "\nRun '\(name) <command> --help' for a command's options.\n"
         }
         return out

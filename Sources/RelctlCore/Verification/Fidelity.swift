@@ -224,7 +224,7 @@ struct PlatformCheck {
     /// for them all).
     struct Records: Sendable {
         /// The records' ids, to tell whether a state holds these records.
-        let ids: [Int64]
+        var ids: [Int64] { known.ids }
         /// What probing them asks of the records (`Probes.Known`); its version texts tell
         /// a probe that is another build of a record (a set, as every probe asks: a scan
         /// each would cost the square of the versions).
@@ -237,13 +237,12 @@ struct PlatformCheck {
         let disorderedBuild: String?
 
         init(_ versions: [VersionRecord], _ platform: PlatformRecord) {
-            ids = versions.map(\.id)
             known = Probes.Known(versions, buildOrdered: platform.isAndroid)
             byVersion = Dictionary(grouping: versions.indices) { VersionKey(versions[$0].version) }
             disorderedBuild = PlatformCheck.disorderedBuild(versions)
         }
 
-        func hold(_ versions: [VersionRecord]) -> Bool { versions.count == ids.count && zip(versions, ids).allSatisfy { $0.id == $1 } }
+        func hold(_ versions: [VersionRecord]) -> Bool { known.holds(versions) }
     }
 
     /// `newest`: the same platform's state on the newest OS at the same instant (Fidelity.run),

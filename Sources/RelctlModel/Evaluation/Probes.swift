@@ -67,10 +67,11 @@ public enum Probes {
     /// below a release's reports the release before it, as codes grow with
     /// versions). None repeats a recorded install.
     /// `known`: made from these `versions` (`Known`), once for every state that holds
-    /// them; made here when not given, or given for the other ranking.
+    /// them; made here when not given, or made from other records (told by their ids)
+    /// or for the other ranking.
     public static func installs(_ versions: [VersionRecord], marked: Set<Int>, lines: [Release], buildOrdered: Bool, known: Known? = nil) -> [Install] {
         guard let first = versions.first, let last = versions.last else { return [] }
-        let known = known.flatMap { $0.buildOrdered == buildOrdered && $0.count == versions.count ? $0 : nil } ?? Known(versions, buildOrdered: buildOrdered)
+        let known = known.flatMap { $0.buildOrdered == buildOrdered && $0.holds(versions) ? $0 : nil } ?? Known(versions, buildOrdered: buildOrdered)
         var out: [Install] = []
         var added = Set<Key>()
         func add(_ v: Version?, build: Int64?, _ kind: String) {
@@ -127,15 +128,19 @@ public enum Probes {
         /// A code is one build: an install reporting a recorded code is that release.
         fileprivate let codes: Set<Int64>
         fileprivate let buildOrdered: Bool
-        fileprivate let count: Int
+        /// The records' ids, in order: what tells the records these were made from.
+        public let ids: [Int64]
 
         public init(_ versions: [VersionRecord], buildOrdered: Bool) {
             installs = Set(versions.map { Key($0.version.text, $0.build) })
             texts = Set(versions.map(\.version.text))
             codes = buildOrdered ? Set(versions.compactMap(\.build)) : []
             self.buildOrdered = buildOrdered
-            count = versions.count
+            ids = versions.map(\.id)
         }
+
+        /// Whether these were made from `versions` (by their ids).
+        public func holds(_ versions: [VersionRecord]) -> Bool { versions.count == ids.count && zip(versions, ids).allSatisfy { $0.id == $1 } }
     }
 
     fileprivate struct Key: Hashable {
