@@ -15,7 +15,7 @@ public struct Command: Sendable {
     let members: [Member]
 
     /// A subcommand known by its name and whether it is hidden before it is
-    /// built: the root's groups are declared so (`RunnableCommand.Group`),
+    /// built: the root's groups are declared so (a runnable command's `Group`),
     /// and a command line builds the tree of its own group, not of all of
     /// them (4 % of a `relctl version add`'s instructions, `docs/performance.md`).
     struct Member: Sendable {

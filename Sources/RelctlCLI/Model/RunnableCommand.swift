@@ -11,7 +11,7 @@ public struct RunnableCommand: Sendable {
 
     /// A subcommand declared by its name (and whether it is hidden), built
     /// when a command line or the whole model asks for it (`Command.Member`).
-    /// `Relctl.tree`'s groups: a test holds each name to the one its command has.
+    /// The root's groups: a test holds each name to the one its command has.
     public struct Group: Sendable {
         let name: String
         let hidden: Bool
