@@ -120,7 +120,8 @@ public enum Probes {
     /// What `installs` asks of a platform's records, whatever it probes around: the
     /// installs they are, their versions' texts and, where builds rank, their codes.
     /// The same for each OS band and rollout side of one platform's records, which
-    /// made these sets anew for each (a tenth of a fleet's proof with OS bands).
+    /// made these sets anew for each: half of what probing cost in a fleet with OS
+    /// bands (`docs/performance.md`).
     public struct Known: Sendable {
         fileprivate let installs: Set<Key>
         /// The records' version texts.
