@@ -154,4 +154,130 @@ final class ClientSimulationTests: XCTestCase {
         XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":1,"below":2,"update":3}]}"#), .crash("byOs[].from is not a string"), "a band's members in order")
         XCTAssertEqual(failure(#"{"version":"1.0","update":"none","byOs":[{"from":null,"below":"16.0","update":3}]}"#), .crash("byOs[].update is not a string"))
     }
+
+    /// The platforms are read in one walk, as a decoder's dictionaries keep
+    /// them: of a repeated platform or version list, the last; the platform
+    /// named when one is refused is the first in the document.
+    func testControlPlatformsAreReadAsADecoderKeepsThem() throws {
+        func document(_ platforms: String) -> [UInt8] { bytes(#"{"maintenance":{"active":[]},"platforms":{"# + platforms + "}}") }
+        func failure(_ platforms: String) -> ClientFailure? {
+            do { _ = try ControlClient(document(platforms)); return nil } catch { return error }
+        }
+        let list = #"[{"version":"1.0","update":"required"},{"version":"2.0","update":"none","byOs":[{"from":null,"below":"16.0","update":"optional"}]}]"#
+        let twice = try ControlClient(document(#""ios":{"versions":[{"version":"1.0","update":"none"}]},"android":{"versions":[]},"io\u0073":{"minOs":"15.0","versions":"# + list + "}"))
+        XCTAssertEqual(twice.decide(platform: "ios", version: "1.0", build: nil), .required, "the last entry of a repeated platform")
+        XCTAssertEqual(twice.decide(platform: "ios", version: "2.0", build: nil, os: "15.0"), .optional, "members after the list are read past")
+        XCTAssertEqual(twice.decide(platform: "ios", version: "2.0", build: nil), .none)
+        if case .ignored = twice.decide(platform: "android", version: "1.0", build: nil) {} else { XCTFail("android lists nothing") }
+        let lists = try ControlClient(document(#""ios":{"versions":7,"versions":"# + list + #","rules":{"a":[1,{"b":2}]}}"#))
+        XCTAssertEqual(lists.decide(platform: "ios", version: "1.0", build: nil), .required, "the last of two version lists, whatever the first")
+        XCTAssertEqual(failure(#""ios":{"versions":"# + list + #","versions":[1]}"#), .crash("platforms.ios.versions[] is not an object"))
+        XCTAssertEqual(failure(#""ios":[],"ios":{"versions":[]}"#), nil, "a refused entry that a later one of its name replaces")
+        XCTAssertEqual(failure(#""ios":{"versions":[]},"ios":[]"#), .crash("platforms.ios is not an object"))
+        XCTAssertEqual(failure(#""watchos":{"versions":[]},"ios":{"minOs":"15.0"},"android":7"#), .crash("platforms.ios.versions is not an array"),
+                       "the first refused platform in the document, not in a dictionary's order")
+        XCTAssertEqual(failure(#""android":{"versions":{}},"ios":7"#), .crash("platforms.android.versions is not an array"))
+        XCTAssertEqual(try ControlClient(document("")).decide(platform: "ios", version: "1.0", build: nil), .ignored("ios 1.0 is not listed"))
+        crashes { try ControlClient(bytes(#"{"maintenance":{"active":[]},"platforms":[]}"#)) }
+    }
+}
+
+/// control.json's one-walk reader against the reading it replaced, level by
+/// level (object, then elements, then values of each), kept here as the
+/// reference: random documents with repeated and escaped names, members of
+/// the wrong kind and lists in any place give the same answers, or both refuse.
+final class ControlClientWalkTests: XCTestCase {
+    typealias Band = ControlClient.Band
+    struct Tables: Equatable {
+        var platforms: [String: [ControlClient.Key: String]] = [:]
+        var byOS: [String: [ControlClient.Key: String]] = [:]
+        var inRollout: [String: [ControlClient.Key: String]] = [:]
+    }
+    static func spelled(_ bands: [Band]) -> String { bands.map { "\($0.from ?? "-")<\($0.below)=\($0.update)" }.joined(separator: ";") }
+
+    /// What ControlClient read (its tables, the bands spelled out).
+    static func tables(_ c: ControlClient) -> Tables {
+        Tables(platforms: c.platforms, byOS: c.byOS.mapValues { $0.mapValues(spelled) }.filter { !$0.value.isEmpty },
+               inRollout: c.inRollout.mapValues { $0.mapValues { "\($0.update)|" + spelled($0.byOS) } }.filter { !$0.value.isEmpty })
+    }
+
+    /// The former reading: every level found by its members, each platform's entry by name.
+    static func reference(_ bytes: [UInt8]) -> Tables? {
+        guard let top = try? JSONReader.members(bytes), let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { return nil }
+        func string(_ r: Range<Int>?) -> String? { r.flatMap { JSONReader.value(bytes, at: $0) }.flatMap { if case .string(let s) = $0 { s } else { nil } } }
+        func bands(_ range: Range<Int>) -> String? {
+            guard let list = JSONReader.elements(bytes, at: range) else { return nil }
+            var out: [Band] = []
+            for e in list {
+                guard let b = JSONReader.values(bytes, at: e, of: ControlClient.bandMembers) else { return nil }
+                let from: String?
+                if let r = b[0], bytes[r.lowerBound] == UInt8(ascii: "n") { from = nil } else { guard let f = string(b[0]) else { return nil }; from = f }
+                guard let below = string(b[1]), let update = string(b[2]) else { return nil }
+                out.append((from, below, update))
+            }
+            return spelled(out)
+        }
+        var t = Tables()
+        for (name, range) in platforms {
+            guard let p = JSONReader.object(bytes, at: range), let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { return nil }
+            var updates: [ControlClient.Key: String] = [:]
+            for v in versions {
+                guard let o = JSONReader.values(bytes, at: v, of: ControlClient.versionMembers), let text = string(o[0]) else { return nil }
+                let key = ControlClient.Key(version: text, build: o[1].flatMap { JSONReader.integer(bytes, $0) })
+                guard let update = string(o[2]) else { return nil }
+                updates[key] = update
+                if let r = o[3] {
+                    guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers), let u = string(alt[0]) else { return nil }
+                    var spelledBands = ""
+                    if let b = alt[1] { guard let s = bands(b) else { return nil }; spelledBands = s }
+                    t.inRollout[name, default: [:]][key] = "\(u)|" + spelledBands
+                }
+                if let b = o[4] { guard let s = bands(b) else { return nil }; t.byOS[name, default: [:]][key] = s }
+            }
+            t.platforms[name] = updates
+        }
+        guard case .object(let m)? = top["maintenance"].flatMap({ JSONReader.value(bytes, at: $0) }), case .array? = m["active"] else { return nil }
+        return t
+    }
+
+    func testTheWalkReadsAsTheLevelsDid() throws {
+        var rng = SplitMix(seed: UInt64(ProcessInfo.processInfo.environment["RELCTL_SEED"] ?? "") ?? 4242)
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        func chance(_ n: UInt64) -> Bool { rng.next() % n == 0 }
+        func string() -> String { pick([#""1.0""#, #""2.0""#, #""1.0.0""#, #""required""#, #""none""#, #""optional""#, #""16.0""#, #""15.\u0030""#]) }
+        func odd() -> String { pick(["1", "null", "true", "[]", "{}", #"{"a":[1,{"b":"]"}]}"#, #""x\"]}""#]) }
+        func value(_ s: @autoclosure () -> String) -> String { chance(9) ? odd() : s() }
+        func band() -> String {
+            chance(12) ? odd() : "{" + [#""from":"# + (chance(3) ? "null" : value(string())), #""below":"# + value(string()), #""update":"# + value(string())]
+                .filter { _ in !chance(15) }.shuffled(using: &rng).joined(separator: ",") + "}"
+        }
+        func list(_ item: () -> String, _ most: UInt64) -> String { "[" + (0..<Int(rng.next() % most)).map { _ in item() }.joined(separator: ",") + "]" }
+        func entry() -> String {
+            if chance(20) { return odd() }
+            var members = [#""version":"# + value(string()), #""update":"# + value(string())]
+            if !chance(2) { members.append(#""build":"# + pick(["1", "7", #""7""#, "null", "2.5"])) }
+            if chance(3) { members.append(#""byOs":"# + (chance(10) ? odd() : list(band, 3))) }
+            if chance(4) { members.append(#""rollout":"# + (chance(8) ? odd() : "{" + #""update":"# + value(string()) + (chance(2) ? #","byOs":"# + list(band, 3) : "") + "}")) }
+            if chance(3) { members.append(pick([#""target":"2.0""#, #""skipAllowed":false"#, #""upd\u0061te":"none""#, #""version":"2.0""#])) }
+            return "{" + members.filter { _ in !chance(25) }.shuffled(using: &rng).joined(separator: ", ") + "}"
+        }
+        func platform() -> String {
+            if chance(15) { return odd() }
+            var members = (0..<Int(rng.next() % 3 + (chance(10) ? 0 : 1))).map { _ in #""versions":"# + (chance(12) ? odd() : list(entry, 6)) }
+            members += [#""minOs":"15.0""#, #""rules":{"versions":[1,{"x":"}"}]}"#, #""v\u0065rsions":[]"#].filter { _ in chance(3) }
+            return "{" + members.shuffled(using: &rng).joined(separator: ",") + "}"
+        }
+        var accepted = 0, refused = 0
+        for _ in 0..<3000 {
+            let names = (0..<Int(rng.next() % 4)).map { _ in pick([#""ios""#, #""android""#, #""io\u0073""#, #""macos""#]) }
+            let doc = #"{"maintenance":{"active":[]},"platforms":{"# + names.map { $0 + ":" + platform() }.joined(separator: ",") + #"},"schemaVersion":1}"#
+            let bytes = Array(doc.utf8)
+            let walked = try? ControlClient(bytes)
+            XCTAssertEqual(walked.map(Self.tables), Self.reference(bytes), doc)
+            if walked == nil { refused += 1 } else { accepted += 1 }
+        }
+        // Both kinds are tried, many times each.
+        XCTAssertGreaterThan(accepted, 500)
+        XCTAssertGreaterThan(refused, 500)
+    }
 }

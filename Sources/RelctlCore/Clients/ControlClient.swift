@@ -3,10 +3,10 @@
 public struct ControlClient: Sendable {
     let platforms: [String: [Key: String]]
     /// Per platform and version key, the answers on older OS (`byOs`).
-    let byOS: [String: [Key: [(from: String?, below: String, update: String)]]]
+    let byOS: [String: [Key: [Band]]]
     let maintenance: [String?]
     /// Per platform and version key, what an install in the rollout sees where it differs (`rollout`).
-    let inRollout: [String: [Key: (update: String, byOS: [(from: String?, below: String, update: String)])]]
+    let inRollout: [String: [Key: (update: String, byOS: [Band])]]
 
     /// A version entry's version and build: what an install is looked up by. Made of the
     /// values, not spelled into one text (a proof asks it of every install on every OS band).
@@ -15,9 +15,20 @@ public struct ControlClient: Sendable {
         let build: Int64?
     }
 
-    /// The whole document is checked first, as a decoder reads it; then
-    /// only the members this client uses are made into values (a version
-    /// list holds hundreds of objects whose other members it never reads).
+    /// A platform's answers as one platform entry gives them (`Platform.read`).
+    private struct Answers {
+        var updates: [Key: String] = [:]
+        var byOS: [Key: [Band]] = [:]
+        var inRollout: [Key: (update: String, byOS: [Band])] = [:]
+    }
+    typealias Band = (from: String?, below: String, update: String)
+
+    /// The whole document is checked first, as a decoder reads it; then only
+    /// the members this client uses are made into values, in one walk over
+    /// the platforms (a version list holds hundreds of objects whose other
+    /// members it never reads). Where a name is repeated, the last counts, as
+    /// in a decoder's dictionary; the first platform, in the document's
+    /// order, that a decoder refuses is the one named.
     public init(_ bytes: [UInt8]) throws(ClientFailure) {
         // RelctlClient refuses a larger document unread, and keeps its last one.
         guard bytes.count <= ControlDocument.maximumBytes else {
@@ -29,42 +40,81 @@ public struct ControlClient: Sendable {
             throw .crash("the file is not an object")
         }
         func value(_ range: Range<Int>?) -> JSON? { range.flatMap { JSONReader.value(bytes, at: $0) } }
-        guard let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { throw .crash("platforms is not an object") }
-        var byPlatform: [String: [Key: String]] = [:]
-        var byOS: [String: [Key: [(from: String?, below: String, update: String)]]] = [:]
-        var inRollout: [String: [Key: (update: String, byOS: [(from: String?, below: String, update: String)])]] = [:]
-        // An entry's members are found by name and only their values read: no JSON value is made of an entry.
-        func bands(_ range: Range<Int>, _ path: @autoclosure () -> String) throws(ClientFailure) -> [(from: String?, below: String, update: String)] {
-            guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("\(path()) is not an array") }
-            return try list.map { (e: Range<Int>) throws(ClientFailure) in
-                guard let band = JSONReader.values(bytes, at: e, of: ControlClient.bandMembers) else { throw .crash("byOs[] is not an object") }
+        func bands(_ range: Range<Int>, _ path: @autoclosure () -> String) throws(ClientFailure) -> [Band] {
+            var out: [Band] = []
+            let list = try JSONReader.eachObject(bytes, at: range, of: ControlClient.bandMembers) { (band: [Range<Int>?]?) throws(ClientFailure) in
+                guard let band else { throw .crash("byOs[] is not an object") }
                 // A value of an accepted document that starts with n is null.
                 let from: String?
                 if let r = band[0], bytes[r.lowerBound] == UInt8(ascii: "n") { from = nil } else { from = try ClientJSON.string(bytes, band[0], "byOs[].from") }
-                return (from, try ClientJSON.string(bytes, band[1], "byOs[].below"), try ClientJSON.string(bytes, band[2], "byOs[].update"))
+                out.append((from, try ClientJSON.string(bytes, band[1], "byOs[].below"), try ClientJSON.string(bytes, band[2], "byOs[].update")))
+            }
+            guard list != nil else { throw .crash("\(path()) is not an array") }
+            return out
+        }
+        // One platform's version list, from where it starts: its answers, or why a decoder refuses
+        // it; and where the list ends.
+        func versions(_ name: String, at start: Int) -> (Result<Answers, ClientFailure>, end: Int) {
+            var end: Int? = nil
+            let answers = Result { () throws(ClientFailure) -> Answers in
+                var a = Answers()
+                // Room for the entries up to the document's end, without growing: an entry relctl
+                // writes is about 130 bytes, and what follows the platforms is small.
+                a.updates.reserveCapacity((bytes.count - start) / 128)
+                end = try JSONReader.eachObject(bytes, at: start..<bytes.count, of: ControlClient.versionMembers) { (o: [Range<Int>?]?) throws(ClientFailure) in
+                    guard let o else { throw .crash("platforms.\(name).versions[] is not an object") }
+                    let text = try ClientJSON.string(bytes, o[0], "version")
+                    // Only an integer is a build (a JSON value of any other kind is none).
+                    let key = Key(version: text, build: o[1].flatMap { JSONReader.integer(bytes, $0) })
+                    a.updates[key] = try ClientJSON.string(bytes, o[2], "update")
+                    if let r = o[3] {
+                        guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers) else {
+                            throw .crash("platforms.\(name).versions[].rollout is not an object")
+                        }
+                        a.inRollout[key] = (try ClientJSON.string(bytes, alt[0], "rollout.update"),
+                                            try alt[1].map { (b: Range<Int>) throws(ClientFailure) in try bands(b, "platforms.\(name).versions[].rollout.byOs") } ?? [])
+                    }
+                    if let list = o[4] { a.byOS[key] = try bands(list, "platforms.\(name).versions[].byOs") }
+                }
+                guard end != nil else { throw .crash("platforms.\(name).versions is not an array") }
+                return a
+            }
+            // Refused part of the way: gone over again to its end.
+            if end == nil { var i = start; JSONReader.skipChecked(bytes, &i); end = i }
+            return (answers, end!)
+        }
+        // Each platform's answers by name, the last entry of a name kept, in the order names first come.
+        var names: [String] = []
+        var read: [String: Result<Answers, ClientFailure>] = [:]
+        let platforms = top["platforms"].flatMap { range in
+            JSONReader.walk(bytes, at: range) { raw, _, start in
+                var i = raw.lowerBound - 1
+                // An accepted document's names all decode.
+                guard let name = try? JSONReader.parseString(bytes, &i) else { return nil }
+                var found: Result<Answers, ClientFailure>? = nil
+                let end = JSONReader.walk(bytes, at: start..<bytes.count) { member, plain, at in
+                    guard ControlClient.versionsName.matches(bytes, member, plain: plain) else { return nil }
+                    // Each list of the entry is read, and only its last counts.
+                    let (list, end) = versions(name, at: at)
+                    found = list
+                    return end
+                }
+                if read.updateValue(end == nil ? .failure(.crash("platforms.\(name) is not an object"))
+                                    : found ?? .failure(.crash("platforms.\(name).versions is not an array")), forKey: name) == nil {
+                    names.append(name)
+                }
+                return end
             }
         }
-        for (name, range) in platforms {
-            guard let p = JSONReader.object(bytes, at: range) else { throw .crash("platforms.\(name) is not an object") }
-            guard let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { throw .crash("platforms.\(name).versions is not an array") }
-            var updates: [Key: String] = [:]
-            for v in versions {
-                guard let o = JSONReader.values(bytes, at: v, of: ControlClient.versionMembers) else { throw .crash("platforms.\(name).versions[] is not an object") }
-                let text = try ClientJSON.string(bytes, o[0], "version")
-                // Only an integer is a build (a JSON value of any other kind is none).
-                let key = Key(version: text, build: o[1].flatMap { JSONReader.integer(bytes, $0) })
-                updates[key] = try ClientJSON.string(bytes, o[2], "update")
-                if let r = o[3] {
-                    guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers) else {
-                        throw .crash("platforms.\(name).versions[].rollout is not an object")
-                    }
-                    inRollout[name, default: [:]][key] = (try ClientJSON.string(bytes, alt[0], "rollout.update"),
-                                                          try alt[1].map { (b: Range<Int>) throws(ClientFailure) in try bands(b, "platforms.\(name).versions[].rollout.byOs") } ?? [])
-                }
-                guard let list = o[4] else { continue }
-                byOS[name, default: [:]][key] = try bands(list, "platforms.\(name).versions[].byOs")
-            }
-            byPlatform[name] = updates
+        guard platforms != nil else { throw .crash("platforms is not an object") }
+        var byPlatform: [String: [Key: String]] = [:]
+        var byOS: [String: [Key: [Band]]] = [:]
+        var inRollout: [String: [Key: (update: String, byOS: [Band])]] = [:]
+        for name in names {
+            let a = try read[name]!.get()
+            byPlatform[name] = a.updates
+            if !a.byOS.isEmpty { byOS[name] = a.byOS }
+            if !a.inRollout.isEmpty { inRollout[name] = a.inRollout }
         }
         self.platforms = byPlatform
         self.byOS = byOS
@@ -78,6 +128,7 @@ public struct ControlClient: Sendable {
         }
     }
 
+    static let versionsName = JSONReader.Name("versions")
     /// The members of a version entry, of its rollout and of a band that this client reads, in the order their values are used.
     static let versionMembers = ["version", "build", "update", "rollout", "byOs"].map(JSONReader.Name.init)
     static let rolloutMembers = ["update", "byOs"].map(JSONReader.Name.init)

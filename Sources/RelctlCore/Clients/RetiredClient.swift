@@ -29,16 +29,19 @@ public struct RetiredClient: Sendable, Equatable {
             policies = memo.policies
             return
         }
-        // Read by its parts (the document is checked): two members of each entry are used.
-        guard let list = JSONReader.elements(bytes, at: range) else { throw .crash("versions is not an array") }
+        // Read by its parts (the document is checked), in one pass: two members of each entry are used.
         var policies: [String: String] = [:]
-        policies.reserveCapacity(list.count)
-        for (i, entry) in list.enumerated() {
-            guard let e = JSONReader.values(bytes, at: entry, of: RetiredClient.entryMembers) else { throw .crash("versions[\(i)] is not an object") }
+        // An entry is at least 32 bytes ({"version":"1","policy":"force"}): room for all, without growing.
+        policies.reserveCapacity(range.count / 32)
+        var i = 0
+        let list = try JSONReader.eachObject(bytes, at: range, of: RetiredClient.entryMembers) { (e: [Range<Int>?]?) throws(ClientFailure) in
+            guard let e else { throw .crash("versions[\(i)] is not an object") }
             let version = try ClientJSON.string(bytes, e[0], "versions[\(i)].version")
             let policy = try ClientJSON.string(bytes, e[1], "versions[\(i)].policy")
             if policies[version] == nil { policies[version] = policy }
+            i += 1
         }
+        guard list != nil else { throw .crash("versions is not an array") }
         self.policies = policies
         memo?.bytes = Array(bytes[range])
         memo?.policies = policies

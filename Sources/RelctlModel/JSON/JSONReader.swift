@@ -68,7 +68,7 @@ public enum JSONReader {
     package static func object(_ b: [UInt8], at range: Range<Int>) -> ObjectMembers? {
         var out = ObjectMembers(bytes: b)
         out.list.reserveCapacity(8)
-        return eachMember(b, at: range) { out.list.append(($1, $2, $3)) } ? out : nil
+        return eachMember(b, at: range) { out.list.append(($1, $2, $3)) } != nil ? out : nil
     }
 
     /// The value of each of `names` in the object at `range` of an accepted
@@ -77,30 +77,110 @@ public enum JSONReader {
     /// Neither a list of members nor a JSON value is made: a version list has
     /// hundreds of objects, and a client reads two or three members of each.
     package static func values(_ b: [UInt8], at range: Range<Int>, of names: [Name]) -> [Range<Int>?]? {
+        valuesEnding(b, at: range, of: names)?.values
+    }
+
+    /// The same, with where the object ends: `range` may run past it (to the document's end).
+    private static func valuesEnding(_ b: [UInt8], at range: Range<Int>, of names: [Name]) -> (values: [Range<Int>?], end: Int)? {
         var found = [Range<Int>?](repeating: nil, count: names.count)
-        let isObject = eachMember(b, at: range) { p, name, plain, value in
+        let end = eachMember(b, at: range) { p, name, plain, value in
             // Every name it is: two names asked for can be one (K and U+212A KELVIN SIGN).
             for k in names.indices where names[k].matches(b, p, name, plain: plain) { found[k] = value }
         }
-        return isObject ? found : nil
+        return end.map { (found, $0) }
+    }
+
+    /// Each element of the array at `range` of an accepted document (the range
+    /// may run past it), in one pass: `body` gets the values of `names` in the
+    /// element as `values` finds them, nil when it is not an object. Where the
+    /// array ends; nil when the value there is not an array. `elements`, then
+    /// `values` of each, went over every element twice: a control.json's
+    /// version list is most of it, read back at every instant a publish proves.
+    package static func eachObject<E: Error>(_ b: [UInt8], at range: Range<Int>, of names: [Name],
+                                             _ body: (_ values: [Range<Int>?]?) throws(E) -> Void) throws(E) -> Int? {
+        try b.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(E) -> Int? in
+            var i = range.lowerBound
+            // Within the document: the walk below reads without bounds checks.
+            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
+            i += 1
+            skipSpace(p, &i)
+            if i < p.count, p[i] == UInt8(ascii: "]") { return i + 1 }
+            while i < range.upperBound {
+                skipSpace(p, &i)
+                if let (found, end) = valuesEnding(b, at: i..<range.upperBound, of: names) {
+                    try body(found)
+                    i = min(end, p.count)
+                } else {
+                    try body(nil)
+                    skipChecked(p, &i)
+                }
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+                i += 1
+            }
+            return i + 1
+        }
+    }
+
+    /// Each member of the object at `range` of an accepted document (the range
+    /// may run past it), in one pass: `body` gets the member's name (the bytes
+    /// between its quotes; plain: ASCII without an escape) and where its value
+    /// starts, and returns where the value ends when it read the value itself,
+    /// nil to have it skipped. Where the object ends; nil when the value there
+    /// is not an object. A reader that goes into some members this way goes
+    /// over their bytes once, where `object` of each level went over them once per level.
+    package static func walk<E: Error>(_ b: [UInt8], at range: Range<Int>,
+                                       _ body: (_ name: Range<Int>, _ plain: Bool, _ value: Int) throws(E) -> Int?) throws(E) -> Int? {
+        try b.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(E) -> Int? in
+            var i = range.lowerBound
+            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return nil }
+            i += 1
+            skipSpace(p, &i)
+            if i < p.count, p[i] == UInt8(ascii: "}") { return i + 1 }
+            while i < range.upperBound {
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
+                let nameStart = i + 1
+                var plain = true
+                i += 1
+                while i < p.count, p[i] != UInt8(ascii: "\"") {
+                    if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
+                    i += 1
+                }
+                guard i < p.count else { return nil }
+                let name = nameStart..<i
+                i += 1
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                skipSpace(p, &i)
+                // A value read by `body` ends within the document.
+                if let end = try body(name, plain, i) { i = min(end, p.count) } else { skipChecked(p, &i) }
+                skipSpace(p, &i)
+                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+                i += 1
+            }
+            return i + 1
+        }
     }
 
     /// Calls `body` with each member of the object at `range` of an accepted
     /// document, in order: the document's bytes, the member's name as the
     /// bytes between its quotes (plain: ASCII without an escape) and its
-    /// value's range. False when the value there is not an object.
+    /// value's range. Where the object ends (`range` may run past it); nil
+    /// when the value there is not an object.
     private static func eachMember(_ b: [UInt8], at range: Range<Int>,
-                                   _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ plain: Bool, _ value: Range<Int>) -> Void) -> Bool {
-        b.withUnsafeBufferPointer { p -> Bool in
+                                   _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ plain: Bool, _ value: Range<Int>) -> Void) -> Int? {
+        b.withUnsafeBufferPointer { p -> Int? in
             var i = range.lowerBound
             // Within the document: the walk below reads without bounds checks.
-            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return false }
+            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return nil }
             i += 1
             skipSpace(p, &i)
-            if i < p.count, p[i] == UInt8(ascii: "}") { return true }
+            if i < p.count, p[i] == UInt8(ascii: "}") { return i + 1 }
             while i < range.upperBound {
                 skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return false }
+                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
                 // The name, and whether it is plain ASCII without an escape.
                 let nameStart = i + 1
                 var plain = true
@@ -109,11 +189,11 @@ public enum JSONReader {
                     if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
                     i += 1
                 }
-                guard i < p.count else { return false }
+                guard i < p.count else { return nil }
                 let name = nameStart..<i
                 i += 1
                 skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ":") else { return false }
+                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
                 skipSpace(p, &i)
                 let start = i
@@ -123,7 +203,7 @@ public enum JSONReader {
                 guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
                 i += 1
             }
-            return true
+            return i + 1
         }
     }
 
@@ -150,6 +230,11 @@ public enum JSONReader {
             }
             var i = raw.lowerBound - 1
             return (try? JSONReader.parseString(b, &i)) == text
+        }
+
+        /// The same of a name `walk` gives.
+        package func matches(_ b: [UInt8], _ raw: Range<Int>, plain: Bool) -> Bool {
+            b.withUnsafeBufferPointer { matches(b, $0, raw, plain: plain) }
         }
     }
 
