@@ -30,6 +30,12 @@ final class ClientSimulationTests: XCTestCase {
         XCTAssertEqual(good.decide("1.0.0"), .none, "exact text: 1.0.0 is not 1.0")
         XCTAssertEqual(good.decide("1.2"), .none, "an unknown policy means none")
         XCTAssertEqual(good.decide("9.9"), .none, "an unlisted version gets nothing")
+        // A file laid out by hand (relctl import retired takes one) reads alike; of a version listed twice, the first counts.
+        let pretty = try RetiredClient(bytes("{\n  \(ClientSimulationTests.messaging),\n  \"versions\" : [\n    { \"version\" : \"1.0\",\t\"policy\" : \"force\" } ,\r\n"
+                                             + "    {\"policy\":\"recommend\", \"version\":\"1.1\"},\n    { \"version\": \"1.0\", \"policy\": \"none\" }\n  ]\n}\n"))
+        XCTAssertEqual(pretty.decide("1.0"), .required)
+        XCTAssertEqual(pretty.decide("1.1"), .optional)
+        crashes { try RetiredClient(bytes("{\(ClientSimulationTests.messaging), \"versions\": [ {\"version\": \"1\", \"policy\": \"force\"} , 7 ]}")) }
         // Crash shapes.
         crashes { try RetiredClient(bytes(#"{"messaging":{"forced":{"title":"T","message":"M","continueButtonText":"U"}},"versions":[]}"#)) }
         crashes { try RetiredClient(bytes(#"{"versions":[]}"#)) }
@@ -166,11 +172,12 @@ final class ClientSimulationTests: XCTestCase {
         let list = #"[{"version":"1.0","update":"required"},{"version":"2.0","update":"none","byOs":[{"from":null,"below":"16.0","update":"optional"}]}]"#
         let twice = try ControlClient(document(#""ios":{"versions":[{"version":"1.0","update":"none"}]},"android":{"versions":[]},"io\u0073":{"minOs":"15.0","versions":"# + list + "}"))
         XCTAssertEqual(twice.decide(platform: "ios", version: "1.0", build: nil), .required, "the last entry of a repeated platform")
-        XCTAssertEqual(twice.decide(platform: "ios", version: "2.0", build: nil, os: "15.0"), .optional, "members after the list are read past")
+        XCTAssertEqual(twice.decide(platform: "ios", version: "2.0", build: nil, os: "15.0"), .optional)
         XCTAssertEqual(twice.decide(platform: "ios", version: "2.0", build: nil), .none)
         if case .ignored = twice.decide(platform: "android", version: "1.0", build: nil) {} else { XCTFail("android lists nothing") }
         let lists = try ControlClient(document(#""ios":{"versions":7,"versions":"# + list + #","rules":{"a":[1,{"b":2}]}}"#))
         XCTAssertEqual(lists.decide(platform: "ios", version: "1.0", build: nil), .required, "the last of two version lists, whatever the first")
+        XCTAssertEqual(lists.decide(platform: "ios", version: "2.0", build: nil, os: "15.0"), .optional, "a member after the list is gone past")
         XCTAssertEqual(failure(#""ios":{"versions":"# + list + #","versions":[1]}"#), .crash("platforms.ios.versions[] is not an object"))
         XCTAssertEqual(failure(#""ios":[],"ios":{"versions":[]}"#), nil, "a refused entry that a later one of its name replaces")
         XCTAssertEqual(failure(#""ios":{"versions":[]},"ios":[]"#), .crash("platforms.ios is not an object"))
@@ -201,12 +208,32 @@ final class ControlClientWalkTests: XCTestCase {
                inRollout: c.inRollout.mapValues { $0.mapValues { "\($0.update)|" + spelled($0.byOS) } }.filter { !$0.value.isEmpty })
     }
 
+    /// The elements of the array at `range`, as ranges (the former `JSONReader.elements`).
+    static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
+        var i = range.lowerBound
+        guard i < range.upperBound, b[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        var out: [Range<Int>] = []
+        JSONReader.skipSpace(b, &i)
+        if b[i] == UInt8(ascii: "]") { return out }
+        while i < range.upperBound {
+            JSONReader.skipSpace(b, &i)
+            let start = i
+            JSONReader.skipChecked(b, &i)
+            out.append(start..<i)
+            JSONReader.skipSpace(b, &i)
+            guard i < b.count, b[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        return out
+    }
+
     /// The former reading: every level found by its members, each platform's entry by name.
     static func reference(_ bytes: [UInt8]) -> Tables? {
         guard let top = try? JSONReader.members(bytes), let platforms = top["platforms"].flatMap({ JSONReader.object(bytes, at: $0) })?.byName else { return nil }
         func string(_ r: Range<Int>?) -> String? { r.flatMap { JSONReader.value(bytes, at: $0) }.flatMap { if case .string(let s) = $0 { s } else { nil } } }
         func bands(_ range: Range<Int>) -> String? {
-            guard let list = JSONReader.elements(bytes, at: range) else { return nil }
+            guard let list = elements(bytes, at: range) else { return nil }
             var out: [Band] = []
             for e in list {
                 guard let b = JSONReader.values(bytes, at: e, of: ControlClient.bandMembers) else { return nil }
@@ -219,7 +246,7 @@ final class ControlClientWalkTests: XCTestCase {
         }
         var t = Tables()
         for (name, range) in platforms {
-            guard let p = JSONReader.object(bytes, at: range), let versions = p.last("versions").flatMap({ JSONReader.elements(bytes, at: $0) }) else { return nil }
+            guard let p = JSONReader.object(bytes, at: range), let versions = p.last("versions").flatMap({ elements(bytes, at: $0) }) else { return nil }
             var updates: [ControlClient.Key: String] = [:]
             for v in versions {
                 guard let o = JSONReader.values(bytes, at: v, of: ControlClient.versionMembers), let text = string(o[0]) else { return nil }
@@ -244,34 +271,45 @@ final class ControlClientWalkTests: XCTestCase {
         var rng = SplitMix(seed: UInt64(ProcessInfo.processInfo.environment["RELCTL_SEED"] ?? "") ?? 4242)
         func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
         func chance(_ n: UInt64) -> Bool { rng.next() % n == 0 }
+        // Space between tokens, as a file edited by hand has it; mostly none, as relctl writes.
+        func sp() -> String { chance(4) ? pick([" ", "\n", "\n  ", "\t", " \r\n "]) : "" }
+        func object(_ members: [String]) -> String { "{" + sp() + members.joined(separator: sp() + "," + sp()) + sp() + "}" }
+        func member(_ name: String, _ value: String) -> String { name + sp() + ":" + sp() + value }
         func string() -> String { pick([#""1.0""#, #""2.0""#, #""1.0.0""#, #""required""#, #""none""#, #""optional""#, #""16.0""#, #""15.\u0030""#]) }
-        func odd() -> String { pick(["1", "null", "true", "[]", "{}", #"{"a":[1,{"b":"]"}]}"#, #""x\"]}""#]) }
+        func odd() -> String { pick(["1", "null", "true", "[]", "{}", "[ ]", #"{"a":[1,{"b":"]"}]}"#, #""x\"]}""#]) }
         func value(_ s: @autoclosure () -> String) -> String { chance(9) ? odd() : s() }
         func band() -> String {
-            chance(12) ? odd() : "{" + [#""from":"# + (chance(3) ? "null" : value(string())), #""below":"# + value(string()), #""update":"# + value(string())]
-                .filter { _ in !chance(15) }.shuffled(using: &rng).joined(separator: ",") + "}"
+            chance(12) ? odd() : object([member(#""from""#, chance(3) ? "null" : value(string())), member(#""below""#, value(string())), member(#""update""#, value(string()))]
+                .filter { _ in !chance(15) }.shuffled(using: &rng))
         }
-        func list(_ item: () -> String, _ most: UInt64) -> String { "[" + (0..<Int(rng.next() % most)).map { _ in item() }.joined(separator: ",") + "]" }
+        func list(_ item: () -> String, _ most: UInt64) -> String {
+            "[" + sp() + (0..<Int(rng.next() % most)).map { _ in item() }.joined(separator: sp() + "," + sp()) + sp() + "]"
+        }
         func entry() -> String {
             if chance(20) { return odd() }
-            var members = [#""version":"# + value(string()), #""update":"# + value(string())]
-            if !chance(2) { members.append(#""build":"# + pick(["1", "7", #""7""#, "null", "2.5"])) }
-            if chance(3) { members.append(#""byOs":"# + (chance(10) ? odd() : list(band, 3))) }
-            if chance(4) { members.append(#""rollout":"# + (chance(8) ? odd() : "{" + #""update":"# + value(string()) + (chance(2) ? #","byOs":"# + list(band, 3) : "") + "}")) }
+            var members = [member(#""version""#, value(string())), member(#""update""#, value(string()))]
+            // A build of another kind is none: never a fraction, which the document's check refuses before any reading.
+            if !chance(2) { members.append(member(#""build""#, pick(["1", "7", #""7""#, "null", "-1", "true"]))) }
+            if chance(3) { members.append(member(#""byOs""#, chance(10) ? odd() : list(band, 3))) }
+            if chance(4) {
+                members.append(member(#""rollout""#, chance(8) ? odd()
+                                      : object([member(#""update""#, value(string()))] + (chance(2) ? [member(#""byOs""#, list(band, 3))] : []))))
+            }
             if chance(3) { members.append(pick([#""target":"2.0""#, #""skipAllowed":false"#, #""upd\u0061te":"none""#, #""version":"2.0""#])) }
-            return "{" + members.filter { _ in !chance(25) }.shuffled(using: &rng).joined(separator: ", ") + "}"
+            return object(members.filter { _ in !chance(25) }.shuffled(using: &rng))
         }
         func platform() -> String {
             if chance(15) { return odd() }
-            var members = (0..<Int(rng.next() % 3 + (chance(10) ? 0 : 1))).map { _ in #""versions":"# + (chance(12) ? odd() : list(entry, 6)) }
+            var members = (0..<Int(rng.next() % 3 + (chance(10) ? 0 : 1))).map { _ in member(#""versions""#, chance(12) ? odd() : list(entry, 6)) }
             members += [#""minOs":"15.0""#, #""rules":{"versions":[1,{"x":"}"}]}"#, #""v\u0065rsions":[]"#].filter { _ in chance(3) }
-            return "{" + members.shuffled(using: &rng).joined(separator: ",") + "}"
+            return object(members.shuffled(using: &rng))
         }
         var accepted = 0, refused = 0
         for _ in 0..<3000 {
             let names = (0..<Int(rng.next() % 4)).map { _ in pick([#""ios""#, #""android""#, #""io\u0073""#, #""macos""#]) }
-            let doc = #"{"maintenance":{"active":[]},"platforms":{"# + names.map { $0 + ":" + platform() }.joined(separator: ",") + #"},"schemaVersion":1}"#
+            let doc = sp() + object([#""maintenance":{"active":[]}"#, member(#""platforms""#, object(names.map { member($0, platform()) })), #""schemaVersion":1"#]) + sp()
             let bytes = Array(doc.utf8)
+            XCTAssertNoThrow(try JSONReader.members(bytes), "every document is one the check accepts, which the reading then walks: \(doc)")
             let walked = try? ControlClient(bytes)
             XCTAssertEqual(walked.map(Self.tables), Self.reference(bytes), doc)
             if walked == nil { refused += 1 } else { accepted += 1 }

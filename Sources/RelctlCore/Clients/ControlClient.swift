@@ -15,7 +15,7 @@ public struct ControlClient: Sendable {
         let build: Int64?
     }
 
-    /// A platform's answers as one platform entry gives them (`Platform.read`).
+    /// A platform's answers, as one of its version lists gives them.
     private struct Answers {
         var updates: [Key: String] = [:]
         var byOS: [Key: [Band]] = [:]
@@ -27,8 +27,9 @@ public struct ControlClient: Sendable {
     /// the members this client uses are made into values, in one walk over
     /// the platforms (a version list holds hundreds of objects whose other
     /// members it never reads). Where a name is repeated, the last counts, as
-    /// in a decoder's dictionary; the first platform, in the document's
-    /// order, that a decoder refuses is the one named.
+    /// in a decoder's dictionary. Of several platforms refused, the one named
+    /// is the first, in the order names first come, whose last entry a decoder
+    /// refuses: the same on every run, as a dictionary's order was not.
     public init(_ bytes: [UInt8]) throws(ClientFailure) {
         // RelctlClient refuses a larger document unread, and keeps its last one.
         guard bytes.count <= ControlDocument.maximumBytes else {
@@ -42,14 +43,14 @@ public struct ControlClient: Sendable {
         func value(_ range: Range<Int>?) -> JSON? { range.flatMap { JSONReader.value(bytes, at: $0) } }
         func bands(_ range: Range<Int>, _ path: @autoclosure () -> String) throws(ClientFailure) -> [Band] {
             var out: [Band] = []
-            let list = try JSONReader.eachObject(bytes, at: range, of: ControlClient.bandMembers) { (band: [Range<Int>?]?) throws(ClientFailure) in
+            let listEnd = try JSONReader.eachObject(bytes, at: range, of: ControlClient.bandMembers) { (band: [Range<Int>?]?) throws(ClientFailure) in
                 guard let band else { throw .crash("byOs[] is not an object") }
                 // A value of an accepted document that starts with n is null.
                 let from: String?
                 if let r = band[0], bytes[r.lowerBound] == UInt8(ascii: "n") { from = nil } else { from = try ClientJSON.string(bytes, band[0], "byOs[].from") }
                 out.append((from, try ClientJSON.string(bytes, band[1], "byOs[].below"), try ClientJSON.string(bytes, band[2], "byOs[].update")))
             }
-            guard list != nil else { throw .crash("\(path()) is not an array") }
+            guard listEnd != nil else { throw .crash("\(path()) is not an array") }
             return out
         }
         // One platform's version list, from where it starts: its answers, or why a decoder refuses
@@ -58,15 +59,15 @@ public struct ControlClient: Sendable {
             var end: Int? = nil
             let answers = Result { () throws(ClientFailure) -> Answers in
                 var a = Answers()
-                // Room for the entries up to the document's end, without growing: an entry relctl
-                // writes is about 130 bytes, and what follows the platforms is small.
-                a.updates.reserveCapacity((bytes.count - start) / 128)
+                // Gathered in order, then made a table of their own number: a table grown entry by
+                // entry is rehashed at each doubling, and one sized from the bytes can be far too large.
+                var updates: [(Key, String)] = []
                 end = try JSONReader.eachObject(bytes, at: start..<bytes.count, of: ControlClient.versionMembers) { (o: [Range<Int>?]?) throws(ClientFailure) in
                     guard let o else { throw .crash("platforms.\(name).versions[] is not an object") }
                     let text = try ClientJSON.string(bytes, o[0], "version")
                     // Only an integer is a build (a JSON value of any other kind is none).
                     let key = Key(version: text, build: o[1].flatMap { JSONReader.integer(bytes, $0) })
-                    a.updates[key] = try ClientJSON.string(bytes, o[2], "update")
+                    updates.append((key, try ClientJSON.string(bytes, o[2], "update")))
                     if let r = o[3] {
                         guard let alt = JSONReader.values(bytes, at: r, of: ControlClient.rolloutMembers) else {
                             throw .crash("platforms.\(name).versions[].rollout is not an object")
@@ -77,6 +78,8 @@ public struct ControlClient: Sendable {
                     if let list = o[4] { a.byOS[key] = try bands(list, "platforms.\(name).versions[].byOs") }
                 }
                 guard end != nil else { throw .crash("platforms.\(name).versions is not an array") }
+                a.updates.reserveCapacity(updates.count)
+                for (key, update) in updates { a.updates[key] = update }
                 return a
             }
             // Refused part of the way: gone over again to its end.
@@ -86,17 +89,19 @@ public struct ControlClient: Sendable {
         // Each platform's answers by name, the last entry of a name kept, in the order names first come.
         var names: [String] = []
         var read: [String: Result<Answers, ClientFailure>] = [:]
-        let platforms = top["platforms"].flatMap { range in
+        let platformsEnd = top["platforms"].flatMap { range in
             JSONReader.walk(bytes, at: range) { raw, _, start in
                 var i = raw.lowerBound - 1
                 // An accepted document's names all decode.
-                guard let name = try? JSONReader.parseString(bytes, &i) else { return nil }
+                guard let decoded = try? JSONReader.parseString(bytes, &i) else { return nil }
+                // A name spelled twice (two Unicode forms of one text) is said as first spelled, as a dictionary keeps its first key.
+                let name = read.index(forKey: decoded).map { read[$0].key } ?? decoded
                 var found: Result<Answers, ClientFailure>? = nil
                 let end = JSONReader.walk(bytes, at: start..<bytes.count) { member, plain, at in
                     guard ControlClient.versionsName.matches(bytes, member, plain: plain) else { return nil }
                     // Each list of the entry is read, and only its last counts.
-                    let (list, end) = versions(name, at: at)
-                    found = list
+                    let (answers, end) = versions(name, at: at)
+                    found = answers
                     return end
                 }
                 if read.updateValue(end == nil ? .failure(.crash("platforms.\(name) is not an object"))
@@ -106,7 +111,7 @@ public struct ControlClient: Sendable {
                 return end
             }
         }
-        guard platforms != nil else { throw .crash("platforms is not an object") }
+        guard platformsEnd != nil else { throw .crash("platforms is not an object") }
         var byPlatform: [String: [Key: String]] = [:]
         var byOS: [String: [Key: [Band]]] = [:]
         var inRollout: [String: [Key: (update: String, byOS: [Band])]] = [:]

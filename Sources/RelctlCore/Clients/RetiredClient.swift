@@ -30,18 +30,17 @@ public struct RetiredClient: Sendable, Equatable {
             return
         }
         // Read by its parts (the document is checked), in one pass: two members of each entry are used.
-        var policies: [String: String] = [:]
-        // An entry is at least 32 bytes ({"version":"1","policy":"force"}): room for all, without growing.
-        policies.reserveCapacity(range.count / 32)
-        var i = 0
-        let list = try JSONReader.eachObject(bytes, at: range, of: RetiredClient.entryMembers) { (e: [Range<Int>?]?) throws(ClientFailure) in
+        // Gathered in order, then made a table of their own number (ControlClient.init says why).
+        var entries: [(version: String, policy: String)] = []
+        let listEnd = try JSONReader.eachObject(bytes, at: range, of: RetiredClient.entryMembers) { (e: [Range<Int>?]?) throws(ClientFailure) in
+            let i = entries.count
             guard let e else { throw .crash("versions[\(i)] is not an object") }
-            let version = try ClientJSON.string(bytes, e[0], "versions[\(i)].version")
-            let policy = try ClientJSON.string(bytes, e[1], "versions[\(i)].policy")
-            if policies[version] == nil { policies[version] = policy }
-            i += 1
+            entries.append((try ClientJSON.string(bytes, e[0], "versions[\(i)].version"), try ClientJSON.string(bytes, e[1], "versions[\(i)].policy")))
         }
-        guard list != nil else { throw .crash("versions is not an array") }
+        guard listEnd != nil else { throw .crash("versions is not an array") }
+        var policies: [String: String] = [:]
+        policies.reserveCapacity(entries.count)
+        for e in entries where policies[e.version] == nil { policies[e.version] = e.policy }
         self.policies = policies
         memo?.bytes = Array(bytes[range])
         memo?.policies = policies

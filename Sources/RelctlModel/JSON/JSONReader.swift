@@ -93,9 +93,9 @@ public enum JSONReader {
     /// Each element of the array at `range` of an accepted document (the range
     /// may run past it), in one pass: `body` gets the values of `names` in the
     /// element as `values` finds them, nil when it is not an object. Where the
-    /// array ends; nil when the value there is not an array. `elements`, then
-    /// `values` of each, went over every element twice: a control.json's
-    /// version list is most of it, read back at every instant a publish proves.
+    /// array ends; nil when the value there is not an array. One pass, not one
+    /// to find the elements and one for each: a control.json's version list is
+    /// most of it, read back at every instant a publish proves.
     package static func eachObject<E: Error>(_ b: [UInt8], at range: Range<Int>, of names: [Name],
                                              _ body: (_ values: [Range<Int>?]?) throws(E) -> Void) throws(E) -> Int? {
         try b.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(E) -> Int? in
@@ -107,9 +107,10 @@ public enum JSONReader {
             if i < p.count, p[i] == UInt8(ascii: "]") { return i + 1 }
             while i < range.upperBound {
                 skipSpace(p, &i)
+                guard i < range.upperBound else { break }
                 if let (found, end) = valuesEnding(b, at: i..<range.upperBound, of: names) {
                     try body(found)
-                    i = min(end, p.count)
+                    i = max(i, min(end, p.count))
                 } else {
                     try body(nil)
                     skipChecked(p, &i)
@@ -154,8 +155,8 @@ public enum JSONReader {
                 guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
                 skipSpace(p, &i)
-                // A value read by `body` ends within the document.
-                if let end = try body(name, plain, i) { i = min(end, p.count) } else { skipChecked(p, &i) }
+                // A value read by `body` ends after it starts, within the document.
+                if let end = try body(name, plain, i) { i = max(i, min(end, p.count)) } else { skipChecked(p, &i) }
                 skipSpace(p, &i)
                 guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
                 i += 1
@@ -259,29 +260,6 @@ public enum JSONReader {
         /// Each name once, with its last value.
         package var byName: [String: Range<Int>] {
             Dictionary(list.compactMap { m in decoded(m.name).map { ($0, m.range) } }, uniquingKeysWith: { _, last in last })
-        }
-    }
-
-    /// The elements of the array at `range` of an accepted document, as
-    /// ranges; nil when the value there is not an array.
-    package static func elements(_ b: [UInt8], at range: Range<Int>) -> [Range<Int>]? {
-        b.withUnsafeBufferPointer { p -> [Range<Int>]? in
-            var i = range.lowerBound
-            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "[") else { return nil }
-            i += 1
-            var out: [Range<Int>] = []
-            skipSpace(p, &i)
-            if i < p.count, p[i] == UInt8(ascii: "]") { return out }
-            while i < range.upperBound {
-                skipSpace(p, &i)
-                let start = i
-                skipChecked(p, &i)
-                out.append(start..<i)
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
-                i += 1
-            }
-            return out
         }
     }
 
