@@ -32,6 +32,9 @@ extension Session {
     public func drift(_ rows: ArraySlice<RowChange>, of desired: ConfigProject, histories: [String: [Int64]], logged: Int64,
                       windows: [Int64: Int64] = [:]) throws -> [Drift] {
         guard !desired.lineage.isEmpty, !rows.isEmpty else { return [] }
+        // Without a history here, only a row the database had can be drift (below): rows all made by
+        // the change (a project new to the database) are none, and are not each resolved to a part.
+        if histories.isEmpty, rows.allSatisfy({ $0.before == nil }) { return [] }
         let file = Lineage.Adopting(slug: desired.slug, chains: desired.lineage, edited: desired.edited).renumbering(windows)
         // Read right after the change that made them, in this session.
         var resolver = Lineage.Resolver(db: db, rows: rows, afterIsCurrent: true)

@@ -99,6 +99,26 @@ final class TeamPlanTests: XCTestCase {
         XCTAssertTrue(empty.out.contains("shop: created") && !empty.out.contains("applying takes"), empty.out)
     }
 
+    /// A project the database holds without any history (its rows made by
+    /// hand, with sqlite3): a row the file changes is drift, one it adds is not.
+    func testARowMadeByHandWithoutHistoryIsDrift() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.execute("DELETE FROM lineage")
+        try c.execute("UPDATE version SET min_os = '14.0' WHERE version = '1.0'")
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("applying takes it back:"), r.out)
+        XCTAssertTrue(r.out.contains("~ version ios 1.0: min os '14.0' → none") && r.out.contains("(by hand)"), r.out)
+        // Only the rows it adds: nothing here to take back.
+        try c.execute("DELETE FROM version WHERE version = '1.0'")
+        let added = h.run(["plan", path])
+        XCTAssertTrue(added.out.contains("+ version ios 1.0"), added.out)
+        XCTAssertFalse(added.out.contains("applying takes"), added.out)
+    }
+
     /// An active window the file does not list (an on-call's emergency window,
     /// started after the export) stays on: plan and apply say so, and only
     /// --end-active-windows ends it.
