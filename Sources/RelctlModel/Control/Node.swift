@@ -1,9 +1,14 @@
 /// A value of the control document with the path that names it in errors.
 package struct Node {
     package var json: JSON
-    package var path: String
+    /// The value's path, or the path of the array it is element `index` of:
+    /// an element's path is spelled only for an error (control.json's
+    /// version list, read as a project by verify, has hundreds of them).
+    private let base: String, index: Int?
+    package var path: String { index.map { "\(base)[\($0)]" } ?? base }
 
-    package init(_ json: JSON, _ path: String) { self.json = json; self.path = path }
+    package init(_ json: JSON, _ path: String) { self.json = json; base = path; index = nil }
+    private init(_ json: JSON, element index: Int, of array: String) { self.json = json; base = array; self.index = index }
 
     package func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -38,7 +43,8 @@ package struct Node {
     package func array(_ key: String) throws(ImportProblem) -> [Node] {
         let n = try required(key)
         guard case .array(let items) = n.json else { throw ImportProblem("\(n.path) must be an array") }
-        return items.enumerated().map { Node($1, "\(n.path)[\($0)]") }
+        let path = n.path
+        return items.enumerated().map { Node($1, element: $0, of: path) }
     }
 
     package func string(_ key: String) throws(ImportProblem) -> String {
