@@ -186,6 +186,10 @@ final class ClientSimulationTests: XCTestCase {
         XCTAssertEqual(failure(#""android":{"versions":{}},"ios":7"#), .crash("platforms.android.versions is not an array"))
         XCTAssertEqual(try ControlClient(document("")).decide(platform: "ios", version: "1.0", build: nil), .ignored("ios 1.0 is not listed"))
         crashes { try ControlClient(bytes(#"{"maintenance":{"active":[]},"platforms":[]}"#)) }
+        // One name in two Unicode forms is one platform, read by its last entry and said as first spelled.
+        let spelled = failure(#""\u00e9":{"versions":[]},"e\u0301":{"versions":{}}"#)
+        guard case .crash(let message)? = spelled else { return XCTFail("refused: \(String(describing: spelled))") }
+        XCTAssertEqual(Array(message.unicodeScalars), Array("platforms.\u{e9}.versions is not an array".unicodeScalars))
     }
 }
 

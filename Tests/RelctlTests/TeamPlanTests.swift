@@ -113,10 +113,25 @@ final class TeamPlanTests: XCTestCase {
         XCTAssertTrue(r.out.contains("applying takes it back:"), r.out)
         XCTAssertTrue(r.out.contains("~ version ios 1.0: min os '14.0' → none") && r.out.contains("(by hand)"), r.out)
         // Only the rows it adds: nothing here to take back.
+        try c.execute("PRAGMA foreign_keys = ON")
         try c.execute("DELETE FROM version WHERE version = '1.0'")
         let added = h.run(["plan", path])
         XCTAssertTrue(added.out.contains("+ version ios 1.0"), added.out)
         XCTAssertFalse(added.out.contains("applying takes"), added.out)
+    }
+
+    /// Rows all added can still be drift where the database has a history:
+    /// a version removed since the export keeps its part's, the removal first.
+    func testAVersionRemovedSinceTheFileIsDriftWhenTheFileBringsItBack() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        h.ok("version rm 1.0 --platform ios --yes")
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        let heading = try XCTUnwrap(lines.firstIndex { $0.contains("applying takes them back:") }, r.out)
+        XCTAssertTrue(lines[(heading + 1)...].prefix { $0.hasPrefix("    ") }.contains { $0.contains("+ version ios 1.0") }, r.out)
     }
 
     /// An active window the file does not list (an on-call's emergency window,
