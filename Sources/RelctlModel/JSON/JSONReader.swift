@@ -132,37 +132,7 @@ public enum JSONReader {
     /// over their bytes once, where `object` of each level went over them once per level.
     package static func walk<E: Error>(_ b: [UInt8], at range: Range<Int>,
                                        _ body: (_ name: Range<Int>, _ plain: Bool, _ value: Int) throws(E) -> Int?) throws(E) -> Int? {
-        try b.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(E) -> Int? in
-            var i = range.lowerBound
-            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return nil }
-            i += 1
-            skipSpace(p, &i)
-            if i < p.count, p[i] == UInt8(ascii: "}") { return i + 1 }
-            while i < range.upperBound {
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
-                let nameStart = i + 1
-                var plain = true
-                i += 1
-                while i < p.count, p[i] != UInt8(ascii: "\"") {
-                    if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
-                    i += 1
-                }
-                guard i < p.count else { return nil }
-                let name = nameStart..<i
-                i += 1
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                skipSpace(p, &i)
-                // A value read by `body` ends after it starts, within the document.
-                if let end = try body(name, plain, i) { i = max(i, min(end, p.count)) } else { skipChecked(p, &i) }
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
-                i += 1
-            }
-            return i + 1
-        }
+        try b.withUnsafeBufferPointer { (p: UnsafeBufferPointer<UInt8>) throws(E) -> Int? in try walk(p, at: range, body) }
     }
 
     /// Calls `body` with each member of the object at `range` of an accepted
@@ -173,39 +143,48 @@ public enum JSONReader {
     private static func eachMember(_ b: [UInt8], at range: Range<Int>,
                                    _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>, _ plain: Bool, _ value: Range<Int>) -> Void) -> Int? {
         b.withUnsafeBufferPointer { p -> Int? in
-            var i = range.lowerBound
-            // Within the document: the walk below reads without bounds checks.
-            guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return nil }
-            i += 1
+            walk(p, at: range) { name, plain, start in
+                var end = start
+                skipChecked(p, &end)
+                body(p, name, plain, start..<end)
+                return end
+            }
+        }
+    }
+
+    /// `walk` on the document's bytes, which it reads without bounds checks: every index is tested against them.
+    private static func walk<E: Error>(_ p: UnsafeBufferPointer<UInt8>, at range: Range<Int>,
+                                       _ body: (_ name: Range<Int>, _ plain: Bool, _ value: Int) throws(E) -> Int?) throws(E) -> Int? {
+        var i = range.lowerBound
+        guard range.upperBound <= p.count, i < range.upperBound, p[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipSpace(p, &i)
+        if i < p.count, p[i] == UInt8(ascii: "}") { return i + 1 }
+        while i < range.upperBound {
             skipSpace(p, &i)
-            if i < p.count, p[i] == UInt8(ascii: "}") { return i + 1 }
-            while i < range.upperBound {
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
-                // The name, and whether it is plain ASCII without an escape.
-                let nameStart = i + 1
-                var plain = true
-                i += 1
-                while i < p.count, p[i] != UInt8(ascii: "\"") {
-                    if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
-                    i += 1
-                }
-                guard i < p.count else { return nil }
-                let name = nameStart..<i
-                i += 1
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
-                i += 1
-                skipSpace(p, &i)
-                let start = i
-                skipChecked(p, &i)
-                body(p, name, plain, start..<i)
-                skipSpace(p, &i)
-                guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+            guard i < p.count, p[i] == UInt8(ascii: "\"") else { return nil }
+            // The name, and whether it is plain ASCII without an escape.
+            let nameStart = i + 1
+            var plain = true
+            i += 1
+            while i < p.count, p[i] != UInt8(ascii: "\"") {
+                if p[i] == UInt8(ascii: "\\") { plain = false; i += 1 } else if p[i] >= 0x80 { plain = false }
                 i += 1
             }
-            return i + 1
+            guard i < p.count else { return nil }
+            let name = nameStart..<i
+            i += 1
+            skipSpace(p, &i)
+            guard i < p.count, p[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipSpace(p, &i)
+            // A value read by `body` ends after it starts, within the document.
+            if let end = try body(name, plain, i) { i = max(i, min(end, p.count)) } else { skipChecked(p, &i) }
+            skipSpace(p, &i)
+            guard i < p.count, p[i] == UInt8(ascii: ",") else { break }
+            i += 1
         }
+        return i + 1
     }
 
     /// A member name looked for (`ObjectMembers.last`, `values`), its bytes worked out once.
