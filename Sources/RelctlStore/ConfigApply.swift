@@ -77,9 +77,6 @@ extension Session {
 
             var warnings: [String] = [], kept: [Int64] = []
             let had = try store.platforms(project: project.id)
-            for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
-                try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
-            }
             // Platform ids of the database by name, for the windows.
             var ids: [String: Int64] = [:]
             for w in want.platforms {
@@ -122,6 +119,11 @@ extension Session {
                     // As the lines above, a message without its fix: the store spells no command.
                     warnings.append("and \(count - outOfOrder.count) more \(w.name) versions of \(f.slug) with builds out of order")
                 }
+            }
+            // Removed once the file's platforms and versions are made, as versions are (applyVersions):
+            // a platform made in the change never takes a removed one's id, nor its versions theirs.
+            for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
+                try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
             }
 
             // Windows: the file's still to come or on, matched to the database's live ones.
@@ -210,11 +212,17 @@ extension Session {
         var byText: [String: VersionRecord] = [:]
         for v in had { byText[v.version.text] = v }
         let wantedTexts = Set(wanted.map(\.version.text))
-        for gone in had where !wantedTexts.contains(gone.version.text) {
-            try run("DELETE FROM version WHERE id = ?", [.int(gone.id)])
-        }
+        // The versions the file does not list are removed last: removed first, the newest id's
+        // would be given again to a version the change makes, whose row the log and the preview
+        // would then show as the removed one edited ("version '2.1' → '1.0'").
+        let gone = had.filter { !wantedTexts.contains($0.version.text) }
         // A build moving from one version to another would meet itself in the
-        // unique index half-way: the builds that change are cleared first.
+        // unique index half-way: the builds that change, or go with a version
+        // removed, are cleared first.
+        let wantedBuilds = Set(wanted.compactMap(\.build))
+        for v in gone where v.build.map(wantedBuilds.contains) == true {
+            try run("UPDATE version SET build = NULL WHERE id = ?", [.int(v.id)])
+        }
         for w in wanted {
             if let v = byText[w.version.text], v.build != w.build, v.build != nil {
                 try run("UPDATE version SET build = NULL WHERE id = ?", [.int(v.id)])
@@ -235,7 +243,8 @@ extension Session {
         // lists the rows a change notes in the order made: the versions get ids
         // above the change's mark, so none is noted (ChangeCapture.begin), or
         // they are made one by one, as before (no marks: an orphan row; ids at
-        // or below it: the highest were removed earlier in the change).
+        // or below it, had the highest been removed earlier in the change, which
+        // the removals coming last keep from happening).
         func inRuns() throws -> Bool {
             try db.scalar("SELECT version_mark IS NOT NULL AND (SELECT coalesce(max(id), 0) FROM version) >= version_mark FROM capture_on").intValue == 1
         }
@@ -279,6 +288,7 @@ extension Session {
             out.append(made)
         }
         try makeFresh()
+        for v in gone { try run("DELETE FROM version WHERE id = ?", [.int(v.id)]) }
         return (out, touched, warnings)
     }
 }

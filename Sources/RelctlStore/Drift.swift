@@ -39,6 +39,8 @@ extension Session {
         // Read right after the change that made them, in this session.
         var resolver = Lineage.Resolver(db: db, rows: rows, afterIsCurrent: true)
         var out: [Drift] = []
+        // Rows the database lacks, which the file brings back: their causes are found by what they are, below.
+        var brought: [(drift: Int, row: RowIdentity)] = []
         for (index, row) in zip(rows.indices, rows) {
             guard let (slug, part) = try resolver.part(row.table, row.after ?? row.before ?? [:]), slug == desired.slug else { continue }
             let inFile = file.edited.contains(part)
@@ -60,9 +62,69 @@ extension Session {
                 // No history here: a row the database has came by hand; one it lacks, the file brings.
                 drifted = row.before != nil
             }
-            if drifted { out.append(Drift(index: index, entry: try lastLogged(row, upTo: logged), alsoInFile: inFile)) }
+            guard drifted else { continue }
+            if row.before == nil, let after = row.after {
+                brought.append((out.count, RowIdentity(table: row.table, part: part, within: RowIdentity.within(row.table, after))))
+                out.append(Drift(index: index, entry: nil, alsoInFile: inFile))
+            } else {
+                out.append(Drift(index: index, entry: try lastLogged(row, upTo: logged), alsoInFile: inFile))
+            }
+        }
+        if !brought.isEmpty {
+            let removals = try lastRemovals(Set(brought.map(\.row)), of: desired.slug, upTo: logged)
+            for b in brought { out[b.drift].entry = removals[b.row] }
         }
         return out
+    }
+
+    /// A row by what it is rather than by its id: its part (Lineage) and its place in the part
+    /// (a note's locale, a message's field). A row made again has an id of its own.
+    struct RowIdentity: Hashable {
+        var table: String
+        var part: String
+        var within: String
+
+        static func within(_ table: String, _ image: [String: JSON]) -> String {
+            let column = switch table { case "note", "maintenance_copy": "locale"; case "message": "field"; default: "" }
+            if case .string(let s)? = image[column] { return s } else { return "" }
+        }
+    }
+
+    /// The entry, up to `logged`, that last removed each of `rows` from project `slug`, when it
+    /// is the project's last logged change of that row; none when the last one left the row there
+    /// (it went by hand since) or none is logged. The project's entries are read newest first
+    /// until every row is settled: only when a file brings back rows the database lacks.
+    private func lastRemovals(_ rows: Set<RowIdentity>, of slug: String, upTo logged: Int64) throws -> [RowIdentity: AuditEntry] {
+        let tables = Set(rows.map(\.table))
+        var found: [RowIdentity: AuditEntry] = [:], settled = Set<RowIdentity>()
+        let ids = try db.query("SELECT id FROM audit WHERE id <= ? AND (project = ? OR project IS NULL) ORDER BY id DESC",
+                               [.int(logged), .text(slug)]).compactMap { $0.int(0) }
+        for id in ids where settled.count < rows.count {
+            let entry = try store.auditEntry(id)
+            guard entry.changes.contains(where: { tables.contains($0.table) }) else { continue }
+            // Parents are named as the entry left them (a version it removed with its notes), else as they are now.
+            var resolver = Lineage.Resolver(db: db, rows: [RowChange]())
+            for c in entry.changes where Lineage.Resolver.parents.contains(c.table) {
+                let image = c.after ?? c.before
+                if case .int(let key)? = image?["id"] { resolver.current[c.table, default: [:]][key] = .some(image) }
+            }
+            func identity(_ c: RowChange, _ image: [String: JSON]?) throws -> RowIdentity? {
+                guard let image, let (s, part) = try resolver.part(c.table, image), s == slug else { return nil }
+                let r = RowIdentity(table: c.table, part: part, within: RowIdentity.within(c.table, image))
+                return rows.contains(r) && !settled.contains(r) ? r : nil
+            }
+            var removed: [RowIdentity] = [], left: [RowIdentity] = []
+            for c in entry.changes where tables.contains(c.table) {
+                let after = try identity(c, c.after), before = try identity(c, c.before)
+                if let after { left.append(after) }
+                // (A log written before the removals came last may hold a row removed and its id given
+                // to another in one change: it left the second and removed the first.)
+                if let before, before != after { removed.append(before) }
+            }
+            for r in removed where !left.contains(r) { found[r] = entry }
+            settled.formUnion(removed + left)
+        }
+        return found
     }
 
     /// The last logged change of the row up to entry `logged`, when the row is as it left it.

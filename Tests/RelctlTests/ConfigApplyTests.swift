@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import SQLite
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
@@ -344,11 +345,12 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(tables, Array(repeating: ["version", "note", "note"], count: 3).flatMap { $0 })
     }
 
-    /// New versions whose ids are at or below the change's mark (ids freed by
-    /// earlier removals, free again once the change removes the highest) are
-    /// noted by the change: made one by one, the log lists each version before
-    /// its notes, in the order made.
-    func testVersionsTakingFreedIdsAreLoggedInTheOrderMade() throws {
+    /// Where earlier removals freed ids and the change removes the highest,
+    /// the versions it makes still take ids above every one the database had:
+    /// it removes last. Taken again, a freed id would show a version made as
+    /// the removed one edited. The log lists the rows removed, then those
+    /// made, table by table.
+    func testVersionsAnApplyMakesTakeNoFreedId() throws {
         let h = Harness()
         h.ok("init")
         h.ok("project add shop --name Shop --locales en")
@@ -367,8 +369,11 @@ final class ConfigApplyTests: XCTestCase {
             let image = (row["after"] as? [String: Any]) ?? (row["before"] as? [String: Any]) ?? [:]
             return "\(row["table"] as? String ?? "?") \(image["version"] as? String ?? image["body"] as? String ?? "?")"
         }
-        XCTAssertEqual(rows, ["note Old4", "version 1.4", "version 2.0", "note Neu0", "note New0", "version 2.1", "note Neu1", "note New1",
-                              "version 2.2", "note Neu2", "note New2"])
+        XCTAssertEqual(rows, ["note Old4", "version 1.4", "version 2.0", "version 2.1", "version 2.2", "note Neu0", "note New0", "note Neu1", "note New1",
+                              "note Neu2", "note New2"])
+        let c = try Connection(path: h.db, readOnly: true, create: false)
+        let ids = try c.query("SELECT id FROM version WHERE version IN ('2.0', '2.1', '2.2') ORDER BY id", []).compactMap { $0.int(0) }
+        XCTAssertEqual(ids, [6, 7, 8], "above the five versions the database had")
     }
 
     /// A change of thousands of rows is read back on every core (Store.rowChanges):

@@ -131,7 +131,72 @@ final class TeamPlanTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         let lines = r.out.split(separator: "\n").map(String.init)
         let heading = try XCTUnwrap(lines.firstIndex { $0.contains("applying takes them back:") }, r.out)
-        XCTAssertTrue(lines[(heading + 1)...].prefix { $0.hasPrefix("    ") }.contains { $0.contains("+ version ios 1.0") }, r.out)
+        let drift = lines[(heading + 1)...].prefix { $0.hasPrefix("    ") }
+        // Made again, the row has an id of its own: its cause is found by what it is, the removal.
+        let removal = "version rm ios 1.0, by "
+        XCTAssertTrue(drift.contains { $0.contains("+ version ios 1.0") && $0.contains(removal) }, r.out)
+        XCTAssertTrue(drift.contains { $0.contains("+ note en of ios 1.0") && $0.contains(removal) }, r.out)
+        XCTAssertFalse(r.out.contains("by hand"), r.out)
+    }
+
+    /// A row the database lacks is "by hand" when the last logged change of
+    /// it left it there: removed with sqlite3, or after a logged removal
+    /// made again and then removed by hand.
+    func testARowRemovedByHandIsSaidToBe() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        h.ok("version rm 1.0 --platform ios --yes")
+        h.ok("version add 1.0 --platform ios --build 100 --released 2026-01-01T00:00:00Z --notes First")
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.execute("PRAGMA foreign_keys = ON")
+        try c.execute("DELETE FROM version WHERE version = '1.1'")
+        try c.execute("DELETE FROM version WHERE version = '1.0'")
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        for row in ["+ version ios 1.0", "+ note en of ios 1.0", "+ version ios 1.1", "+ note en of ios 1.1"] {
+            XCTAssertTrue(r.out.split(separator: "\n").contains { $0.contains(row) && $0.hasSuffix("(by hand)") }, "\(row): \(r.out)")
+        }
+        XCTAssertFalse(r.out.contains("version rm"), r.out)
+    }
+
+    /// A version or a platform the file brings back while the database's
+    /// newest (added since) goes: the change makes the one and removes the
+    /// other, and never gives the removed one's id to the one it makes,
+    /// which the plan, the log and undo would show as one row renamed.
+    func testARowTheApplyRemovesIsNotShownAsTheOneItMakes() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        // Android 1.9 has the newest id; 1.8 takes it again, and its build.
+        h.ok("version rm 1.9 --platform android --yes")
+        h.ok("version add 1.8 --platform android --build 190 --notes Fixes")
+        // The log names each change's rows by its own images, though the two versions had one id.
+        let both = h.ok("log --limit 2").out
+        XCTAssertTrue(both.contains("+ note en of android 1.8") && both.contains("- version android 1.9"), both)
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("~ version"), r.out)
+        XCTAssertTrue(r.out.split(separator: "\n").contains { $0.contains("- version android 1.8 (#") && $0.contains(" version add android 1.8 build 190, by ") }, r.out)
+        XCTAssertTrue(r.out.split(separator: "\n").contains { $0.contains("+ version android 1.9 (#") && $0.contains(" version rm android 1.9, by ") }, r.out)
+        h.ok("apply \(path) --yes")
+        let log = h.ok("log --limit 1").out
+        XCTAssertTrue(log.contains("- version android 1.8") && log.contains("- note en of android 1.8") && log.contains("+ version android 1.9")
+                      && !log.contains("~ "), log)
+        XCTAssertTrue(h.ok("plan \(path)").out.contains("no changes"))
+        h.ok("undo --yes")
+        let versions = h.ok("version list --platform android --json").out
+        XCTAssertTrue(versions.contains("\"1.8\"") && !versions.contains("\"1.9\""), versions)
+
+        // A platform: android removed, ipados added since (it takes android's id).
+        h.ok("apply \(path) --yes")
+        h.ok("platform rm android --yes")
+        h.ok("platform add ipados --bundle-id com.example.shop")
+        let p = h.run(["plan", path])
+        XCTAssertEqual(p.status, 0, p.err)
+        XCTAssertFalse(p.out.contains("~ platform"), p.out)
+        XCTAssertTrue(p.out.contains("- platform ipados (#") && p.out.contains("+ platform android (#"), p.out)
+        XCTAssertTrue(p.out.contains("+ version android 1.9 (#") && !p.out.contains("by hand"), p.out)
     }
 
     /// An active window the file does not list (an on-call's emergency window,
