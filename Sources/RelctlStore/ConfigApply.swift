@@ -75,7 +75,7 @@ extension Session {
                 project = try store.project(slug: f.slug)!
             }
 
-            var warnings: [String] = [], kept: [Int64] = []
+            var warnings: [String] = [], kept: [Int64] = [], removedVersions: [Int64] = []
             let had = try store.platforms(project: project.id)
             // Platform ids of the database by name, for the windows.
             var ids: [String: Int64] = [:]
@@ -93,8 +93,9 @@ extension Session {
                             [SQLValue(w.bundleID), SQLValue(w.appStoreID), SQLValue(w.storeURL), SQLValue(w.minOS),
                              .text(w.storefronts.joined(separator: ",")), .int(c.id)])
                 }
-                let (all, touched, notesTooLong) = try applyVersions(want.versions(of: w), to: c, run: run)
+                let (all, touched, notesTooLong, gone) = try applyVersions(want.versions(of: w), to: c, run: run)
                 warnings += notesTooLong
+                removedVersions += gone
                 if c.force != w.force {
                     try run("UPDATE platform SET force_version = ?, force_build = ?, force_deadline = ? WHERE id = ?",
                             [SQLValue(w.force?.version.text), SQLValue(w.force?.build), SQLValue(w.force?.deadline), .int(c.id)])
@@ -120,8 +121,11 @@ extension Session {
                     warnings.append("and \(count - outOfOrder.count) more \(w.name) versions of \(f.slug) with builds out of order")
                 }
             }
-            // Removed once the file's platforms and versions are made, as versions are (applyVersions):
-            // a platform made in the change never takes a removed one's id, nor its versions theirs.
+            // Removed once every platform and version the file adds is made: removed first, the
+            // highest id would be given again to a row the change makes (SQLite gives it out again),
+            // whose row the log and the preview would show as the removed one edited
+            // ("version '2.1' → '1.0'"), on its platform or another.
+            for id in removedVersions { try run("DELETE FROM version WHERE id = ?", [.int(id)]) }
             for gone in had where !want.platforms.contains(where: { $0.name == gone.name }) {
                 try run("DELETE FROM platform WHERE id = ?", [.int(gone.id)])
             }
@@ -205,16 +209,15 @@ extension Session {
 
     /// Makes a platform's versions, their pins and notes, what the file
     /// lists; returns them as they now are, the ids of those added or given
-    /// another build, and a warning for each note written that is longer than the store allows.
+    /// another build, a warning for each note written that is longer than the store allows,
+    /// and the ids of the versions the file does not list, which the caller removes.
     private func applyVersions(_ wanted: [VersionRecord], to platform: PlatformRecord,
-                               run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>, [String]) {
+                               run: (String, [SQLValue]) throws -> Void) throws -> ([VersionRecord], Set<Int64>, [String], [Int64]) {
         let had = try store.versions(platform: platform.id, withNotes: true)
         var byText: [String: VersionRecord] = [:]
         for v in had { byText[v.version.text] = v }
         let wantedTexts = Set(wanted.map(\.version.text))
-        // The versions the file does not list are removed last: removed first, the newest id's
-        // would be given again to a version the change makes, whose row the log and the preview
-        // would then show as the removed one edited ("version '2.1' → '1.0'").
+        // The versions the file does not list: the caller removes them, once every platform's are made.
         let gone = had.filter { !wantedTexts.contains($0.version.text) }
         // A build moving from one version to another would meet itself in the
         // unique index half-way: the builds that change, or go with a version
@@ -288,8 +291,7 @@ extension Session {
             out.append(made)
         }
         try makeFresh()
-        for v in gone { try run("DELETE FROM version WHERE id = ?", [.int(v.id)]) }
-        return (out, touched, warnings)
+        return (out, touched, warnings, gone.map(\.id))
     }
 }
 

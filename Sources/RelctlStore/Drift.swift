@@ -92,39 +92,53 @@ extension Session {
 
     /// The entry, up to `logged`, that last removed each of `rows` from project `slug`, when it
     /// is the project's last logged change of that row; none when the last one left the row there
-    /// (it went by hand since) or none is logged. The project's entries are read newest first
-    /// until every row is settled: only when a file brings back rows the database lacks.
+    /// (it went by hand since) or none is logged. Only when a file brings back rows the database
+    /// lacks: the project's entries that changed rows of those tables are read newest first, each
+    /// only its rows of those tables and their parents', until every row is settled or the entry
+    /// that made the project is passed.
     private func lastRemovals(_ rows: Set<RowIdentity>, of slug: String, upTo logged: Int64) throws -> [RowIdentity: AuditEntry] {
         let tables = Set(rows.map(\.table))
-        var found: [RowIdentity: AuditEntry] = [:], settled = Set<RowIdentity>()
-        let ids = try db.query("SELECT id FROM audit WHERE id <= ? AND (project = ? OR project IS NULL) ORDER BY id DESC",
-                               [.int(logged), .text(slug)]).compactMap { $0.int(0) }
+        let read = Array(tables.union(Lineage.Resolver.parents)).sorted()
+        let marks = tables.map { _ in "?" }.joined(separator: ", ")
+        // (A change of no project, a publish or a deploy, changes no rows.)
+        let ids = try db.query("""
+            SELECT a.id FROM audit a WHERE a.id <= ? AND (a.project = ? OR a.project IS NULL)
+                AND EXISTS (SELECT 1 FROM audit_change c WHERE c.audit_id = a.id AND c.tbl IN (\(marks)))
+            ORDER BY a.id DESC
+            """, [.int(logged), .text(slug)] + tables.sorted().map { .text($0) }).compactMap { $0.int(0) }
+        var found: [RowIdentity: Int64] = [:], settled = Set<RowIdentity>()
         for id in ids where settled.count < rows.count {
-            let entry = try store.auditEntry(id)
-            guard entry.changes.contains(where: { tables.contains($0.table) }) else { continue }
-            // Parents are named as the entry left them (a version it removed with its notes), else as they are now.
-            var resolver = Lineage.Resolver(db: db, rows: [RowChange]())
-            for c in entry.changes where Lineage.Resolver.parents.contains(c.table) {
-                let image = c.after ?? c.before
-                if case .int(let key)? = image?["id"] { resolver.current[c.table, default: [:]][key] = .some(image) }
+            let changes = try store.rowChanges(of: id, tables: read)
+            // Parents are named as the entry found or left them (a version it removed with its
+            // notes, or whose id it gave another), else as they are now: an image before by the
+            // entry's images before, one after by those after.
+            var before = Lineage.Resolver(db: db, rows: [RowChange]()), after = before
+            var made = false
+            for c in changes where Lineage.Resolver.parents.contains(c.table) {
+                if let image = c.before, case .int(let key)? = image["id"] { before.current[c.table, default: [:]][key] = .some(image) }
+                if let image = c.after, case .int(let key)? = image["id"] { after.current[c.table, default: [:]][key] = .some(image) }
+                if c.table == "project", c.before == nil, case .string(slug)? = c.after?["slug"] { made = true }
             }
-            func identity(_ c: RowChange, _ image: [String: JSON]?) throws -> RowIdentity? {
+            func identity(_ c: RowChange, _ image: [String: JSON]?, _ resolver: inout Lineage.Resolver) throws -> RowIdentity? {
                 guard let image, let (s, part) = try resolver.part(c.table, image), s == slug else { return nil }
                 let r = RowIdentity(table: c.table, part: part, within: RowIdentity.within(c.table, image))
                 return rows.contains(r) && !settled.contains(r) ? r : nil
             }
-            var removed: [RowIdentity] = [], left: [RowIdentity] = []
-            for c in entry.changes where tables.contains(c.table) {
-                let after = try identity(c, c.after), before = try identity(c, c.before)
-                if let after { left.append(after) }
-                // (A log written before the removals came last may hold a row removed and its id given
-                // to another in one change: it left the second and removed the first.)
-                if let before, before != after { removed.append(before) }
+            var removed: [RowIdentity] = [], left = Set<RowIdentity>()
+            for c in changes where tables.contains(c.table) {
+                let was = try identity(c, c.before, &before), now = try identity(c, c.after, &after)
+                if let now { left.insert(now) }
+                if let was, was != now { removed.append(was) }
             }
-            for r in removed where !left.contains(r) { found[r] = entry }
-            settled.formUnion(removed + left)
+            for r in removed where !left.contains(r) { found[r] = id }
+            settled.formUnion(removed)
+            settled.formUnion(left)
+            // Before the entry that made the project, none of its rows was.
+            if made { break }
         }
-        return found
+        var entries: [Int64: AuditEntry] = [:]
+        for id in Set(found.values) { entries[id] = try store.auditEntry(id) }
+        return found.mapValues { entries[$0]! }
     }
 
     /// The last logged change of the row up to entry `logged`, when the row is as it left it.

@@ -25,6 +25,8 @@ public final class Session {
     public private(set) var rows: [RowChange] = []
     /// The audit entries it wrote, in order.
     public private(set) var entries: [Int64] = []
+    /// Where each entry's rows begin among `rows` (an id one change removed, the next may make again).
+    public private(set) var changeStarts: [Int] = []
     /// The projects its changes name; nil once a change names none.
     public private(set) var projectsChanged: Set<String>? = []
     public private(set) var isOpen = true
@@ -109,6 +111,7 @@ public final class Session {
         // Counted once its savepoint is released: a change rolled back is none of the session's.
         entries.append(id)
         if let named { projectsChanged?.insert(named) } else { projectsChanged = nil }
+        changeStarts.append(rows.count)
         rows += made
         return result!
     }

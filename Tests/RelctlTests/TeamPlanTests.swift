@@ -171,9 +171,11 @@ final class TeamPlanTests: XCTestCase {
         // Android 1.9 has the newest id; 1.8 takes it again, and its build.
         h.ok("version rm 1.9 --platform android --yes")
         h.ok("version add 1.8 --platform android --build 190 --notes Fixes")
+        h.ok("notes rm 1.8 --platform android --locale en --yes")
         // The log names each change's rows by its own images, though the two versions had one id.
-        let both = h.ok("log --limit 2").out
-        XCTAssertTrue(both.contains("+ note en of android 1.8") && both.contains("- version android 1.9"), both)
+        let three = h.ok("log --limit 3").out
+        XCTAssertTrue(three.contains("- note en of android 1.8") && three.contains("+ note en of android 1.8") && three.contains("- version android 1.9"), three)
+        h.ok("notes set 1.8 --platform android --locale en Fixes")
         let r = h.run(["plan", path])
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertFalse(r.out.contains("~ version"), r.out)
@@ -197,6 +199,87 @@ final class TeamPlanTests: XCTestCase {
         XCTAssertFalse(p.out.contains("~ platform"), p.out)
         XCTAssertTrue(p.out.contains("- platform ipados (#") && p.out.contains("+ platform android (#"), p.out)
         XCTAssertTrue(p.out.contains("+ version android 1.9 (#") && !p.out.contains("by hand"), p.out)
+    }
+
+    /// The versions the file drops go once every platform's are made: a
+    /// platform taken later never takes the id another platform freed.
+    func testAVersionRemovedOnOnePlatformLeavesItsIdToNoneMadeOnAnother() throws {
+        let h = Harness()
+        h.sample()
+        let path = exported(h)
+        // Android (taken first) gets the newest id; the file drops it and brings back iOS 2.0.
+        h.ok("version rm 2.0 --platform ios --yes")
+        h.ok("version add 2.1 --platform android --build 210")
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("~ version"), r.out)
+        let lines = r.out.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains("- version android 2.1 (#") && $0.contains(" version add android 2.1 build 210, by ") }, r.out)
+        XCTAssertTrue(lines.contains { $0.contains("+ version ios 2.0 (#") && $0.contains(" version rm ios 2.0, by ") }, r.out)
+    }
+
+    /// Several projects' changes in one plan: each change's rows are named by
+    /// its own, though one project's removed version and another's made one
+    /// had one id.
+    func testEachProjectsRowsAreNamedByItsOwnChange() throws {
+        let h = Harness()
+        h.ok("init")
+        for slug in ["a", "b"] {
+            h.ok("project add \(slug) --name \(slug.uppercased())")
+            h.ok("platform add ios -p \(slug) --bundle-id com.example.\(slug)")
+            h.ok("version add 1.0 -p \(slug) --platform ios --build 100 --notes First")
+        }
+        let path = h.dir + "/fleet.json"
+        h.ok("export --all-projects -o \(path)")
+        // b's 1.0 goes; a's 3.0 takes its id. The plan removes a's 3.0, then makes b's 1.0 again on that id.
+        h.ok("version rm 1.0 -p b --platform ios --yes")
+        h.ok("version add 3.0 -p a --platform ios --build 300 --notes Third")
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("- note en of ios 3.0 (#"), r.out)
+        XCTAssertTrue(r.out.contains("+ note en of ios 1.0 (#"), r.out)
+        XCTAssertFalse(r.out.contains("note en of ios 1.0 (#") && r.out.contains("- note en of ios 1.0"), r.out)
+    }
+
+    /// A log written before apply removed last may hold, in one entry, a
+    /// version removed and another made on its id, with their notes: each
+    /// image is named by the entry's images on its side, in the log and
+    /// when a file brings the removed one back.
+    func testAnEntryThatGaveARemovedIdAgainIsReadSideBySide() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("notes set 1.0 --platform ios --locale de Erste")
+        let path = exported(h)
+        h.ok("version rm 1.0 --platform ios --yes")
+        h.ok("version add 2.1 --platform ios --build 210 --notes Fixes")
+        // As an apply before that change logged it: one entry, 2.1 made on 1.0's id.
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        let removal = try XCTUnwrap(try c.query("SELECT max(audit_id) - 1 FROM audit_change", []).first?.int(0))
+        let made = removal + 1
+        let old = try XCTUnwrap(try c.query("SELECT json_extract(before, '$.id') FROM audit_change WHERE audit_id = ? AND tbl = 'version'", [.int(removal)]).first?.int(0))
+        let new = try XCTUnwrap(try c.query("SELECT id FROM version WHERE version = '2.1'", []).first?.int(0))
+        try sqlite3(h, """
+            UPDATE version SET id = \(old) WHERE id = \(new);
+            UPDATE note SET version_id = \(old) WHERE version_id = \(new);
+            UPDATE audit_change SET before = (SELECT before FROM audit_change r WHERE r.audit_id = \(removal) AND r.tbl = audit_change.tbl
+                                              AND r.row_key = replace(audit_change.row_key, '\(new)', '\(old)')),
+                row_key = replace(row_key, '\(new)', '\(old)'),
+                after = replace(replace(after, '"id":\(new)', '"id":\(old)'), '"version_id":\(new)', '"version_id":\(old)'),
+                audit_id = \(removal), seq = seq + 100
+                WHERE audit_id = \(made);
+            DELETE FROM audit_change WHERE audit_id = \(removal) AND seq < 100 AND tbl || row_key IN
+                (SELECT tbl || row_key FROM audit_change WHERE audit_id = \(removal) AND seq >= 100);
+            DELETE FROM audit WHERE id = \(made);
+            """)
+        let log = h.ok("log --limit 1").out
+        XCTAssertTrue(log.contains("- note de of ios 1.0"), log)
+        XCTAssertTrue(log.contains("~ version ios 2.1: build 100 → 210"), log)
+        let r = h.run(["plan", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n")
+        for row in ["+ version ios 1.0 (#", "+ note en of ios 1.0 (#", "+ note de of ios 1.0 (#"] {
+            XCTAssertTrue(lines.contains { $0.contains(row) && $0.contains(" version rm ios 1.0, by ") }, "\(row): \(r.out)")
+        }
     }
 
     /// An active window the file does not list (an on-call's emergency window,

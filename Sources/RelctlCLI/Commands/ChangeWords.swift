@@ -5,56 +5,92 @@ import RelctlStore
 /// and revert): the row by its names ("version ios 2.1.0"), and each column
 /// that changed, before → after, times in the reader's zone.
 struct ChangeWords {
-    private var platforms: [Int64: String] = [:]
-    private var versions: [Int64: (platform: Int64, text: String)] = [:]
+    private let rows: [RowChange]
+    /// Where each change's rows begin, and the names each change's rows go by.
+    private let starts: [Int]
+    private let names: [Names]
     private let time: (Int64) -> String
     /// The captured tables' declarations, whose words name the columns.
     private let tables: [CapturedTable]
 
-    /// Names come from the rows the changes hold (a platform removed is still named), then from the database.
-    init(_ changes: [RowChange], store: Store, time: @escaping (Int64) -> String, tables: [CapturedTable] = CapturedTable.all) throws {
-        self.time = time
-        self.tables = tables
-        var wantPlatforms = Set<Int64>(), wantVersions = Set<Int64>()
-        for c in changes {
-            for image in [c.before, c.after].compactMap({ $0 }) {
-                switch c.table {
-                case "platform":
-                    if case .int(let id)? = image["id"], case .string(let name)? = image["name"] { platforms[id] = name }
-                case "version":
-                    if case .int(let id)? = image["id"], case .int(let p)? = image["platform_id"], case .string(let text)? = image["version"] {
-                        versions[id] = (p, text)
-                        wantPlatforms.insert(p)
-                    }
-                case "note":
-                    if case .int(let v)? = image["version_id"] { wantVersions.insert(v) }
-                default: break
-                }
-            }
-        }
-        let found = try store.rowNames(platforms: wantPlatforms.subtracting(platforms.keys), versions: wantVersions.subtracting(versions.keys))
-        platforms.merge(found.platforms) { old, _ in old }
-        versions.merge(found.versions) { old, _ in old }
+    /// The platforms and versions rows name by id. A change names them by its own rows first:
+    /// SQLite gives a removed row's id to the next row made (the highest id is given again), so
+    /// one id may be two versions in two changes, or in the two images of one logged before
+    /// apply removed last. A row removed is named by the images before; any other, by those after.
+    private struct Names {
+        var platforms: [Int64: String] = [:], platformsBefore: [Int64: String] = [:]
+        var versions: [Int64: (platform: Int64, text: String)] = [:], versionsBefore: [Int64: (platform: Int64, text: String)] = [:]
     }
 
-    /// "+ version ios 2.1.0", "- note tr of ios 2.1.0", "~ platform ios: force version 1.0 → 2.0".
-    func line(_ c: RowChange) -> String {
+    /// `rows`: the rows of one change, or of several, each starting at an index of `changes`
+    /// (a session's, in order). Names come from the change's rows (a platform removed is still
+    /// named), then from the database.
+    init(_ rows: [RowChange], changes: [Int] = [], store: Store, time: @escaping (Int64) -> String, tables: [CapturedTable] = CapturedTable.all) throws {
+        self.rows = rows
+        self.time = time
+        self.tables = tables
+        let starts = changes.first == 0 ? changes : [0] + changes.filter { $0 > 0 }
+        self.starts = starts
+        var names: [Names] = []
+        for (k, from) in starts.enumerated() {
+            var n = Names()
+            var wantPlatforms = Set<Int64>(), wantVersions = Set<Int64>()
+            for c in rows[from..<(k + 1 < starts.count ? starts[k + 1] : rows.count)] {
+                for (image, after) in [(c.before, false), (c.after, true)] {
+                    guard let image else { continue }
+                    switch c.table {
+                    case "platform":
+                        if case .int(let id)? = image["id"], case .string(let name)? = image["name"] {
+                            if after { n.platforms[id] = name } else { n.platformsBefore[id] = name }
+                        }
+                    case "version":
+                        if case .int(let id)? = image["id"], case .int(let p)? = image["platform_id"], case .string(let text)? = image["version"] {
+                            if after { n.versions[id] = (p, text) } else { n.versionsBefore[id] = (p, text) }
+                            wantPlatforms.insert(p)
+                        }
+                    case "note":
+                        if case .int(let v)? = image["version_id"] { wantVersions.insert(v) }
+                    default: break
+                    }
+                }
+            }
+            let found = try store.rowNames(platforms: wantPlatforms.subtracting(n.platforms.keys).subtracting(n.platformsBefore.keys),
+                                           versions: wantVersions.subtracting(n.versions.keys).subtracting(n.versionsBefore.keys))
+            n.platforms.merge(found.platforms) { old, _ in old }
+            n.versions.merge(found.versions) { old, _ in old }
+            names.append(n)
+        }
+        self.names = names
+    }
+
+    /// Row `i`: "+ version ios 2.1.0", "- note tr of ios 2.1.0", "~ platform ios: force version 1.0 → 2.0".
+    func line(_ i: Int) -> String {
+        let c = rows[i]
         let sign = c.before == nil ? "+" : c.after == nil ? "-" : "~"
-        guard c.before != nil && c.after != nil else { return "\(sign) \(row(c))" }
+        guard c.before != nil && c.after != nil else { return "\(sign) \(row(i))" }
         let fields = c.changedColumns.map { name in
             let column = CapturedTable.column(c.table, name, in: tables)
             return "\(column.words) \(value(column, c.before?[name])) → \(value(column, c.after?[name]))"
         }
-        return "\(sign) \(row(c)): " + fields.joined(separator: ", ")
+        return "\(sign) \(row(i)): " + fields.joined(separator: ", ")
     }
 
-    func row(_ c: RowChange) -> String {
+    func row(_ i: Int) -> String {
+        let c = rows[i]
+        var change = starts.count - 1
+        while starts[change] > i { change -= 1 }
+        let n = names[change], removed = c.after == nil
         let image = c.after ?? c.before ?? [:]
         func int(_ k: String) -> Int64? { if case .int(let n)? = image[k] { return n } else { return nil } }
         func text(_ k: String) -> String { if case .string(let s)? = image[k] { return s } else { return "?" } }
-        func platform(_ id: Int64?) -> String { id.flatMap { platforms[$0] } ?? id.map { "platform #\($0)" } ?? "every platform" }
+        func platform(_ id: Int64?) -> String {
+            guard let id else { return "every platform" }
+            return (removed ? n.platformsBefore[id] ?? n.platforms[id] : n.platforms[id] ?? n.platformsBefore[id]) ?? "platform #\(id)"
+        }
         func version(_ id: Int64?) -> String {
-            guard let id, let v = versions[id] else { return id.map { "version #\($0)" } ?? "?" }
+            guard let id, let v = removed ? n.versionsBefore[id] ?? n.versions[id] : n.versions[id] ?? n.versionsBefore[id] else {
+                return id.map { "version #\($0)" } ?? "?"
+            }
             return "\(platform(v.platform)) \(v.text)"
         }
         switch c.table {

@@ -50,9 +50,9 @@ enum ConfigCommands {
                 text += "\(p.slug): \(p.status == "create" ? "created" : p.status)\(p.rows.isEmpty ? "" : " (\(counts(trial.rows[p.rows])))")\n"
                 // The rows that take back a change made in the database since the file, apart.
                 let apart = Set(p.drift.map(\.index))
-                let rows = trial.rows[p.rows].indices.filter { !apart.contains($0) }.map { trial.rows[$0] }
+                let rows = trial.rows[p.rows].indices.filter { !apart.contains($0) }
                 text += rows.prefix(Trial.linesShown).map { "  " + words.line($0) + "\n" }.joined()
-                text += driftLines(p, trial.rows, words, inv).map { "  " + $0 + "\n" }.joined()
+                text += driftLines(p, words, inv).map { "  " + $0 + "\n" }.joined()
                 if rows.count > Trial.linesShown { text += "  … and \(rows.count - Trial.linesShown) more rows (--json lists every one)\n" }
                 text += p.warnings.map { "  warning: \($0)\n" }.joined()
             }
@@ -125,7 +125,7 @@ enum ConfigCommands {
         }
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
         asking.remade = { glass != nil }
-        asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, rows, words, inv) }) }
+        asking.apart = { applied, rows, words in (Set(applied.flatMap { $0.drift.map(\.index) }), applied.flatMap { driftLines($0, words, inv) }) }
         // Asked first, the change is made again after the question: the file is read again then.
         let outcome = try inv.write(store, projects: file.slugs, asking: asking) {
             try write(file, $0, endingActive: inv.flag("end-active-windows"), breakGlass: glass, now: now)
@@ -220,12 +220,12 @@ enum ConfigCommands {
     }
 
     /// The drift of one project, for people: a heading, then each row with the change it takes back.
-    static func driftLines(_ p: Applied, _ rows: [RowChange], _ words: ChangeWords, _ inv: Invocation) -> [String] {
+    static func driftLines(_ p: Applied, _ words: ChangeWords, _ inv: Invocation) -> [String] {
         guard !p.drift.isEmpty else { return [] }
         return ["changed in the database since the file was exported or applied; applying takes \(p.drift.count == 1 ? "it" : "them") back:"]
             + p.drift.map { d in
                 let cause = d.entry.map { "#\($0.id) \($0.action), by \($0.user) \(inv.people($0.at))" } ?? "by hand"
-                return "  " + words.line(rows[d.index]) + " (\(d.alsoInFile ? "edited in the file too; " : "")\(inv.people(in: cause)))"
+                return "  " + words.line(d.index) + " (\(d.alsoInFile ? "edited in the file too; " : "")\(inv.people(in: cause)))"
             }
     }
 

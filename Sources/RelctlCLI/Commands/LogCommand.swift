@@ -28,9 +28,10 @@ enum LogCommand {
         let store = try inv.store(.read)
         let entries = try store.auditEntries(limit: limit, filter: AuditFilter(project: inv.value("project"), platform: platform, action: action, since: since))
         if entries.isEmpty && !inv.json { inv.info("no logged change matches") }
-        // Each entry's rows named by its own images first: an id removed in one change may be given
-        // to another row in a later one (SQLite gives the highest again).
-        let words = try entries.map { try ChangeWords($0.changes, store: store, time: inv.people) }
+        // Each entry's rows are named by its own images first (ChangeWords.Names).
+        var starts: [Int] = [], count = 0
+        for e in entries { starts.append(count); count += e.changes.count }
+        let words = try ChangeWords(entries.flatMap(\.changes), changes: starts, store: store, time: inv.people)
         inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
             // Each entry's row, then what it changed, one row a line, before → after.
             if entries.isEmpty { return "" }
@@ -38,7 +39,7 @@ enum LogCommand {
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             // A project removed may have touched thousands of rows: the first few, then their count (--json has them all).
             for (i, entry) in entries.enumerated().reversed() where !entry.changes.isEmpty {
-                var shown = entry.changes.prefix(LogCommand.rowsShown).map { "    " + words[i].line($0) }
+                var shown = entry.changes.indices.prefix(LogCommand.rowsShown).map { "    " + words.line(starts[i] + $0) }
                 if entry.changes.count > LogCommand.rowsShown { shown.append("    … and \(entry.changes.count - LogCommand.rowsShown) more rows (relctl log --json)") }
                 lines.insert(contentsOf: shown, at: i + 2)
             }

@@ -197,7 +197,7 @@ extension Invocation {
         // The rows said apart are not said twice.
         var lines = trial.changeLines
         if !apartRows.isEmpty {
-            lines = trial.rows.indices.filter { !apartRows.contains($0) }.prefix(Trial<T>.linesShown).map { trial.words.line(trial.rows[$0]) }
+            lines = trial.rows.indices.filter { !apartRows.contains($0) }.prefix(Trial<T>.linesShown).map(trial.words.line)
         }
         var rows = dryRun ? heading ?? "" : (heading ?? "changes:\n") + lines.map { "  \($0)\n" }.joined()
         rows += apartLines.map { "\($0)\n" }.joined()
@@ -279,8 +279,8 @@ extension Invocation {
             before = try snapshots(try session.store.committed(), slugs)
         }
         let after = try snapshots(session.store, slugs)
-        let words = try ChangeWords(rows, store: session.store, time: people)
-        var changeLines = rows.prefix(Trial<T>.linesShown).map(words.line)
+        let words = try ChangeWords(rows, changes: session.changeStarts, store: session.store, time: people)
+        var changeLines = rows.indices.prefix(Trial<T>.linesShown).map(words.line)
         if rows.count > Trial<T>.linesShown {
             changeLines.append("… and \(rows.count - Trial<T>.linesShown) more rows (--json lists every one)")
         }
@@ -329,7 +329,7 @@ extension Session: Written {
 
     func dryRunLines(_ inv: Invocation) -> [String] {
         guard isOpen, !rows.isEmpty else { return [] }
-        let words = try? ChangeWords(rows, store: store, time: inv.people)
-        return rows.map { words?.line($0) ?? "\($0.table) \($0.key)" }
+        let words = try? ChangeWords(rows, changes: changeStarts, store: store, time: inv.people)
+        return rows.indices.map { words?.line($0) ?? "\(rows[$0].table) \(rows[$0].key)" }
     }
 }
