@@ -144,6 +144,56 @@ final class HardeningRoundThreeTests: XCTestCase {
         XCTAssertThrowsError(try client.load(bytes))
     }
 
+    /// control.json read as a project (import, verify) looks for a lone
+    /// surrogate and a fractional number only once its parse refuses the
+    /// document: it names them as the text check before the parse did, on
+    /// published documents edited at random (an escape or a fraction where a
+    /// value starts, a byte put in or left out).
+    func testControlReadNamesWhatTheTextCheckNames() throws {
+        let h = PublishTests.scenario()
+        let out = h.dir + "/out"
+        XCTAssertEqual(h.run(["publish", out]).status, 0)
+        let base = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json")))
+        XCTAssertNoThrow(try ControlImport.read(base))
+        let starts = base.indices.filter { base[$0] == UInt8(ascii: ":") }.map { $0 + 1 }
+        let values = [#""\ud800"#, #""a\udc00"#, #""\uDBFF\u0041"#, "1.5", "-2e3", "0.0", "\u{FF}", "x", "{"].map { Array($0.utf8) }
+        let bytes: [UInt8] = [0xFF, UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "e")]
+        var rng = SplitMix(seed: 44)
+        var named = 0, invalid = 0, read = 0
+        for _ in 0..<1_500 {
+            var doc = base
+            for _ in 0...rng.below(2) {
+                if rng.chance(70) {
+                    // Where a value starts: a string's escape, or a number in a value's place.
+                    doc.insert(contentsOf: rng.pick(values), at: min(rng.pick(starts), doc.count))
+                } else if rng.chance(50) {
+                    doc.insert(rng.pick(bytes), at: rng.below(doc.count))
+                } else {
+                    doc.remove(at: rng.below(doc.count))
+                }
+            }
+            let checked: String? = { () -> String? in
+                do throws(ImportProblem) { try ImportProblem.checkText(doc); return nil } catch { return error.message }
+            }()
+            do throws(ImportProblem) {
+                _ = try ControlImport.read(doc)
+                XCTAssertNil(checked, "read, though the text check names \(checked ?? "")")
+                read += 1
+            } catch {
+                if let checked {
+                    XCTAssertEqual(error.message, checked)
+                    named += 1
+                } else {
+                    invalid += 1
+                }
+            }
+        }
+        // Each outcome is met often: documents named by the text check, refused otherwise, and read.
+        XCTAssertGreaterThan(named, 300, "named \(named), refused \(invalid), read \(read)")
+        XCTAssertGreaterThan(invalid, 100, "named \(named), refused \(invalid), read \(read)")
+        XCTAssertGreaterThan(read, 30, "named \(named), refused \(invalid), read \(read)")
+    }
+
     // 9. A leading zero is no JSON number.
     func testALeadingZeroIsNoNumber() {
         for text in ["01", "-01", "00", "[1, 02]", "{\"build\": 0100}"] { XCTAssertNil(try? JSONReader.parse(Array(text.utf8)), text) }

@@ -15,12 +15,19 @@ public struct ImportProblem: Error, Equatable, Sendable {
             at = skipped.upperBound
         }
         parts.append(at..<bytes.count)
-        if let place = JSONReader.invalidUTF8(bytes, in: parts) { throw ImportProblem("\(place): holds bytes that are not UTF-8 text") }
+        try checkUTF8(bytes, in: parts)
         if let place = JSONReader.loneSurrogate(bytes, in: parts) {
             throw ImportProblem("\(place): holds a \\u escape of half a character (a lone surrogate, like \\ud800), which is no text: write the character itself, or both halves of its pair")
         }
         if let number = JSONReader.fractionalNumber(bytes, in: parts) {
             throw ImportProblem("\(number.path) is the number \(number.text), where a string is expected: write it in quotes, \"\(number.text)\"")
         }
+    }
+
+    /// The first of those checks alone: what JSONReader.parse takes (as U+FFFD) and must not.
+    /// It refuses a lone surrogate and a fractional number itself, and a caller whose parse
+    /// succeeded need not look for them (`checkText` names them once it fails).
+    package static func checkUTF8(_ bytes: [UInt8], in parts: [Range<Int>]? = nil) throws(ImportProblem) {
+        if let place = JSONReader.invalidUTF8(bytes, in: parts) { throw ImportProblem("\(place): holds bytes that are not UTF-8 text") }
     }
 }
