@@ -9,12 +9,7 @@ public struct ImportProblem: Error, Equatable, Sendable {
     /// sections a plan leaves unread), in order: a plan of a fleet's file that
     /// the database holds walked its 60 MB twice for nothing, 38 % of its samples.
     package static func checkText(_ bytes: [UInt8], skipping: [Range<Int>] = []) throws(ImportProblem) {
-        var parts: [Range<Int>] = [], at = 0
-        for skipped in skipping {
-            parts.append(at..<skipped.lowerBound)
-            at = skipped.upperBound
-        }
-        parts.append(at..<bytes.count)
+        let parts = parts(of: bytes, skipping: skipping)
         try checkUTF8(bytes, in: parts)
         if let place = JSONReader.loneSurrogate(bytes, in: parts) {
             throw ImportProblem("\(place): holds a \\u escape of half a character (a lone surrogate, like \\ud800), which is no text: write the character itself, or both halves of its pair")
@@ -22,6 +17,17 @@ public struct ImportProblem: Error, Equatable, Sendable {
         if let number = JSONReader.fractionalNumber(bytes, in: parts) {
             throw ImportProblem("\(number.path) is the number \(number.text), where a string is expected: write it in quotes, \"\(number.text)\"")
         }
+    }
+
+    /// The ranges of `bytes` between those `skipping`.
+    package static func parts(of bytes: [UInt8], skipping: [Range<Int>]) -> [Range<Int>] {
+        var parts: [Range<Int>] = [], at = 0
+        for skipped in skipping {
+            parts.append(at..<skipped.lowerBound)
+            at = skipped.upperBound
+        }
+        parts.append(at..<bytes.count)
+        return parts
     }
 
     /// The first of those checks alone: what JSONReader.parse takes (as U+FFFD) and must not.
