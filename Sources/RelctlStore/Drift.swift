@@ -95,7 +95,8 @@ extension Session {
     /// (it went by hand since) or none is logged. Only when a file brings back rows the database
     /// lacks: the project's entries that changed rows of those tables are read newest first, each
     /// only its rows of those tables and their parents', until every row is settled or the entry
-    /// that made the project is passed.
+    /// that made the project is passed (unless a project of that slug was removed before it: the
+    /// rows of the one before count too, as its lineage does).
     private func lastRemovals(_ rows: Set<RowIdentity>, of slug: String, upTo logged: Int64) throws -> [RowIdentity: AuditEntry] {
         let tables = Set(rows.map(\.table))
         let read = Array(tables.union(Lineage.Resolver.parents)).sorted()
@@ -106,13 +107,21 @@ extension Session {
                 AND EXISTS (SELECT 1 FROM audit_change c WHERE c.audit_id = a.id AND c.tbl IN (\(marks)))
             ORDER BY a.id DESC
             """, [.int(logged), .text(slug)] + tables.sorted().map { .text($0) }).compactMap { $0.int(0) }
+        // The entries that removed a project of this slug: one made again after them does not end the scan.
+        let projectRemovals = try db.query("""
+            SELECT audit_id FROM audit_change WHERE tbl = 'project' AND after IS NULL AND audit_id <= ? AND json_extract(before, '$.slug') = ?
+            """, [.int(logged), .text(slug)]).compactMap { $0.int(0) }
         var found: [RowIdentity: Int64] = [:], settled = Set<RowIdentity>()
         for id in ids where settled.count < rows.count {
             let changes = try store.rowChanges(of: id, tables: read)
             // Parents are named as the entry found or left them (a version it removed with its
-            // notes, or whose id it gave another), else as they are now: an image before by the
-            // entry's images before, one after by those after.
+            // notes, or whose id it gave another): an image before by the entry's images before,
+            // one after by those after; a parent it did not change, as the log last left it before
+            // (a platform since removed with its project may have given its id to another), else
+            // as it is now.
             var before = Lineage.Resolver(db: db, rows: [RowChange]()), after = before
+            before.logged = { table, key in try self.loggedImage(table, key, before: id) }
+            after.logged = before.logged
             var made = false
             for c in changes where Lineage.Resolver.parents.contains(c.table) {
                 if let image = c.before, case .int(let key)? = image["id"] { before.current[c.table, default: [:]][key] = .some(image) }
@@ -133,12 +142,21 @@ extension Session {
             for r in removed where !left.contains(r) { found[r] = id }
             settled.formUnion(removed)
             settled.formUnion(left)
-            // Before the entry that made the project, none of its rows was.
-            if made { break }
+            // Before the entry that made the project, none of its rows was, unless one of its slug was removed before.
+            if made, !projectRemovals.contains(where: { $0 < id }) { break }
         }
         var entries: [Int64: AuditEntry] = [:]
         for id in Set(found.values) { entries[id] = try store.auditEntry(id) }
         return found.mapValues { entries[$0]! }
+    }
+
+    /// Row `key` of `table` as the last logged change before entry `entry` left it; nil when none
+    /// is logged, or it was removed.
+    private func loggedImage(_ table: String, _ key: Int64, before entry: Int64) throws -> [String: JSON]? {
+        guard let text = try db.query("SELECT after FROM audit_change WHERE tbl = ? AND row_key = json_array(?) AND audit_id < ? ORDER BY audit_id DESC LIMIT 1",
+                                      [.text(table), .int(key), .int(entry)]).first?.string(0) else { return nil }
+        if case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) { return o }
+        throw store.badRow("the last audit_change row of \(table) \(key) before audit entry #\(entry)", "its after is not a JSON object")
     }
 
     /// The last logged change of the row up to entry `logged`, when the row is as it left it.

@@ -267,6 +267,9 @@ public enum Lineage {
 
         /// Rows as the change left them, by table and id, when they are what the database holds now.
         var current: [String: [Int64: [String: JSON]?]] = [:]
+        /// A parent as it was when an older change was made (its image in the log), asked before
+        /// the database: an id removed since may be another row's now. Nil: none logged.
+        var logged: ((String, Int64) throws -> [String: JSON]?)? = nil
 
         /// `rows`: the change's rows, whose images stand in for parents it removed.
         /// `afterIsCurrent`: the rows were recorded by the session just now, so the last
@@ -290,6 +293,7 @@ public enum Lineage {
             assert(Resolver.parents.contains(table), "\(table) is looked up as a parent: add it to Resolver.parents")
             guard let id else { return nil }
             if let now = current[table]?[id] ?? nil { return now }
+            if let then = try logged?(table, id) { return then }
             if let found = try db.query("SELECT \(columns) FROM \(table) WHERE id = ?", [.int(id)]).first {
                 var out: [String: JSON] = [:]
                 for (i, name) in columns.split(separator: ",").map({ $0.trimmingSpaces() }).enumerated() {

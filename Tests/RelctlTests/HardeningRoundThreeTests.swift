@@ -146,46 +146,93 @@ final class HardeningRoundThreeTests: XCTestCase {
 
     /// control.json read as a project (import, verify) looks for a lone
     /// surrogate and a fractional number only once its parse refuses the
-    /// document: it names them as the text check before the parse did, on
-    /// published documents edited at random (an escape or a fraction where a
-    /// value starts, a byte put in or left out).
+    /// document: it names them as the text check before the parse did. On
+    /// published documents with one value replaced by such a string or
+    /// number (and the same with a plain one, which is read), then edited at
+    /// random (values replaced, a byte put in or left out).
     func testControlReadNamesWhatTheTextCheckNames() throws {
         let h = PublishTests.scenario()
         let out = h.dir + "/out"
         XCTAssertEqual(h.run(["publish", out]).status, 0)
         let base = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json")))
         XCTAssertNoThrow(try ControlImport.read(base))
-        let starts = base.indices.filter { base[$0] == UInt8(ascii: ":") }.map { $0 + 1 }
-        let values = [#""\ud800"#, #""a\udc00"#, #""\uDBFF\u0041"#, "1.5", "-2e3", "0.0", "\u{FF}", "x", "{"].map { Array($0.utf8) }
-        let bytes: [UInt8] = [0xFF, UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "e")]
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        func isNumber(_ c: UInt8) -> Bool { (48...57).contains(c) || c == UInt8(ascii: "-") }
+        // The value starting at `at` (a string or a number) replaced by `new`; false where none starts.
+        func replace(_ doc: inout [UInt8], at: Int, with new: [UInt8]) -> Bool {
+            guard at < doc.count else { return false }
+            var end = at + 1
+            if doc[at] == quote {
+                while end < doc.count, doc[end] != quote { end += doc[end] == backslash ? 2 : 1 }
+                end += 1
+            } else if isNumber(doc[at]) {
+                while end < doc.count, isNumber(doc[end]) { end += 1 }
+            } else {
+                return false
+            }
+            doc.replaceSubrange(at..<min(end, doc.count), with: new)
+            return true
+        }
+        // Where a member's value starts: after each colon outside a string.
+        func starts(_ doc: [UInt8]) -> [Int] {
+            var out: [Int] = [], i = 0, inString = false
+            while i < doc.count {
+                if inString {
+                    if doc[i] == backslash { i += 1 } else if doc[i] == quote { inString = false }
+                } else if doc[i] == quote {
+                    inString = true
+                } else if doc[i] == UInt8(ascii: ":") {
+                    out.append(i + 1)
+                }
+                i += 1
+            }
+            return out
+        }
+        func checked(_ doc: [UInt8]) -> String? {
+            do throws(ImportProblem) { try ImportProblem.checkText(doc); return nil } catch { return error.message }
+        }
+        func refusal(_ doc: [UInt8]) -> String? {
+            do throws(ImportProblem) { _ = try ControlImport.read(doc); return nil } catch { return error.message }
+        }
+        let strange = [#""\ud800""#, #""a\udc00b""#, #""\uDBFF\u0041""#, "1.5", "-2e3", "0.0"].map { Array($0.utf8) }
+        // One value replaced: the escape or the fraction is the document's only problem.
+        let first = (string: try XCTUnwrap(starts(base).first { base[$0] == quote && base[$0 + 1] != quote }),
+                     number: try XCTUnwrap(starts(base).first { isNumber(base[$0]) }))
+        for piece in strange {
+            let at = piece[0] == quote ? first.string : first.number
+            var plain = base, doc = base
+            XCTAssertTrue(replace(&plain, at: at, with: Array((piece[0] == quote ? #""plain""# : "1").utf8)))
+            XCTAssertNotNil(try? JSONReader.parse(plain), "replaced plainly, the document is JSON")
+            XCTAssertTrue(replace(&doc, at: at, with: piece))
+            let named = try XCTUnwrap(checked(doc), String(decoding: piece, as: UTF8.self))
+            XCTAssertEqual(refusal(doc), named)
+        }
+        let bytes: [UInt8] = [0xFF, backslash, quote, UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "e")]
+        let values = strange + [#""x""#, "7", "-1"].map { Array($0.utf8) }
         var rng = SplitMix(seed: 44)
         var named = 0, invalid = 0, read = 0
         for _ in 0..<1_500 {
             var doc = base
             for _ in 0...rng.below(2) {
                 if rng.chance(70) {
-                    // Where a value starts: a string's escape, or a number in a value's place.
-                    doc.insert(contentsOf: rng.pick(values), at: min(rng.pick(starts), doc.count))
+                    _ = replace(&doc, at: rng.pick(starts(doc)), with: rng.pick(values))
                 } else if rng.chance(50) {
                     doc.insert(rng.pick(bytes), at: rng.below(doc.count))
                 } else {
                     doc.remove(at: rng.below(doc.count))
                 }
             }
-            let checked: String? = { () -> String? in
-                do throws(ImportProblem) { try ImportProblem.checkText(doc); return nil } catch { return error.message }
-            }()
-            do throws(ImportProblem) {
-                _ = try ControlImport.read(doc)
-                XCTAssertNil(checked, "read, though the text check names \(checked ?? "")")
-                read += 1
-            } catch {
-                if let checked {
-                    XCTAssertEqual(error.message, checked)
+            let problem = checked(doc)
+            if let refused = refusal(doc) {
+                if let problem {
+                    XCTAssertEqual(refused, problem)
                     named += 1
                 } else {
                     invalid += 1
                 }
+            } else {
+                XCTAssertNil(problem, "read, though the text check names \(problem ?? "")")
+                read += 1
             }
         }
         // Each outcome is met often: documents named by the text check, refused otherwise, and read.

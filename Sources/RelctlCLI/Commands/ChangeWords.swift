@@ -77,8 +77,12 @@ struct ChangeWords {
 
     func row(_ i: Int) -> String {
         let c = rows[i]
-        var change = starts.count - 1
-        while starts[change] > i { change -= 1 }
+        // The last change starting at or before i (a change without rows starts where the next does).
+        var change = 0, high = starts.count - 1
+        while change < high {
+            let mid = (change + high + 1) / 2
+            if starts[mid] <= i { change = mid } else { high = mid - 1 }
+        }
         let n = names[change], removed = c.after == nil
         let image = c.after ?? c.before ?? [:]
         func int(_ k: String) -> Int64? { if case .int(let n)? = image[k] { return n } else { return nil } }

@@ -65,6 +65,8 @@ extension ConfigFormat {
         // Bytes that are not UTF-8 the parse would take (as U+FFFD). A lone surrogate or a fractional
         // number it refuses: they are looked for, to be named first, only once the read fails (the
         // two walks over a fleet's 60 MB were a tenth of a second before any project was read).
+        // So such a problem in a large file's later part is named once the projects before it are
+        // given (as any other problem there is), and what `each` made of them is the caller's to drop.
         try ImportProblem.checkUTF8(bytes, in: ImportProblem.parts(of: bytes, skipping: unread))
         do {
             return try readChecked(bytes, cut: sections, forEach: forEach, ahead: ahead, skipping: skipping, only: only, chunk: chunk, check: check, each: each)
