@@ -26,26 +26,33 @@ package struct RenderedProject: Sendable {
     package var limits: [Limit]
     /// For DIR/index.html (recorded in index.json).
     package var summary: StatusSummary
+    /// A project that trusts keys: what signing it gave.
+    package var signed: Signing.Outcome?
 }
 
 /// Renders, verifies and hashes projects on every core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 package enum ParallelRender {
-    /// One project's files, checked and hashed; `page` asks for its status page.
+    /// One project's files, checked, signed (with `signing`, when the project
+    /// trusts keys) and hashed; `page` asks for its status page.
     /// `alone`: no other project is rendered beside it, so its platforms take the cores.
-    package static func render(_ snapshot: ProjectSnapshot, at: Int64, page wanted: Bool, alone: Bool = false) -> RenderedProject {
+    package static func render(_ snapshot: ProjectSnapshot, at: Int64, page wanted: Bool, alone: Bool = false,
+                               signing: Signing.Request? = nil) -> RenderedProject {
         var warnings: [String] = []
         let page = wanted ? StatusPageOptions() : nil
-        let (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
+        var (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
                                                                     forEach: alone ? everyCore : Parallel.serial)
         // One the files a publish writes later would show is no reason to refuse these: it is said.
         let disagreements = findings.filter(\.isDisagreement)
         warnings += disagreements.compactMap { f in
             f.from.map { "from \(Time.format($0)) the files a publish then writes would differ from 'relctl check': \(FindingsReport.disagreementLine(f)); please report it" }
         }
+        // Signed last, over the bytes checked.
+        let signed = signing.flatMap { r in snapshot.project.trustedKeys.isEmpty ? nil : Signing.sign(&files, project: snapshot.project, r) }
         return RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
                                warnings: warnings, disagreements: disagreements.filter { $0.from == nil },
-                               limits: Finding.distinctLimits(findings).map(\.limit) + Signing.limits(snapshot, paths: files.map(\.path)), summary: summary)
+                               limits: Finding.distinctLimits(findings).map(\.limit) + Signing.limits(snapshot, paths: files.map(\.path)), summary: summary,
+                               signed: signed)
     }
 
     /// The calls spread over the cores, for the platforms of a project rendered alone.

@@ -88,6 +88,8 @@ public enum Publisher {
         let lock = try lock ?? Publisher.lock(request)
         // The status pages: each project's from its own revision, DIR/index.html from every project's summary.
         let pages = request.pages
+        // Projects that trust keys are signed on the cores that render them, each file hashed once.
+        let signing = Signing.Request(keys: request.signingKeys, dir: dir, now: request.now ?? at, dryRun: dryRun)
         let full = request.full
         var staging: Staging?
         do {
@@ -134,7 +136,7 @@ public enum Publisher {
                     for slug in changed {
                         let s = try snapshot(slug)
                         let alone = changed.count < ParallelRender.cores
-                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, page: pages, alone: alone) })
+                        early[slug] = (s, Pending { ParallelRender.render(s, at: at, page: pages, alone: alone, signing: signing) })
                     }
                     return (all, revisions, try request.project.map { try store.requireProject($0).slug }, early)
                 }
@@ -165,15 +167,16 @@ public enum Publisher {
                     let slug = toRender[i]
                     if let (s, started) = early.removeValue(forKey: slug) { return (s, started) }
                     return (try snapshot(slug), nil)
-                }, work: { ParallelRender.render($0, at: at, page: pages, alone: alone) }, take: { i, snapshot, result in
+                }, work: { ParallelRender.render($0, at: at, page: pages, alone: alone, signing: signing) }, take: { i, snapshot, result in
                     let slug = snapshot.project.slug
                     request.progress?(i, toRender.count, slug)
                     rendered.append(slug)
                     findings += result.disagreements
-                    var files = result.files, next = NextChange.after(snapshot, at: at), warnings = result.warnings
-                    if !snapshot.project.trustedKeys.isEmpty, let seal = try Signing.sign(&files, project: snapshot.project, keys: request.signingKeys, dir: dir,
-                                                                                           now: request.now ?? at, dryRun: dryRun, warnings: &warnings) {
-                        // Signed last, over the bytes checked; signed again before the signature lapses.
+                    var next = NextChange.after(snapshot, at: at), warnings = result.warnings
+                    let signed = try result.signed?.get()
+                    if let warning = signed?.warning { warnings.append(warning) }
+                    if let seal = signed?.seal {
+                        // Signed again before the signature lapses.
                         let renew = max(at, seal.issuedAt) + Signing.renewAfter, cause = "the signature of \(slug)'s files is renewed"
                         if next == nil || renew < next!.at { next = NextChange(at: renew, causes: [cause]) }
                         else if renew == next!.at { next!.causes.append(cause) }
@@ -183,7 +186,7 @@ public enum Publisher {
                         validFrom: NextChange.since(snapshot, at: at), nextChange: next,
                         disagreements: result.disagreements.count, warnings: warnings, limits: result.limits, summary: result.summary)
                     var listed: [String: (size: Int, sha256: String)] = [:]
-                    for file in files {
+                    for file in result.files {
                         // --full compares every file's bytes, whatever its size and time say.
                         tally(try stage.stage(file.path, file.bytes, sha256: full ? nil : file.sha256), file.path)
                         listed[file.path] = (file.bytes.count, file.sha256)

@@ -103,27 +103,41 @@ public enum Signing {
         feed + Array("<!-- sparkle-signatures:\nedSignature: \(Base64.encode(key.sign(feed)))\nlength: \(feed.count)\n-->\n".utf8)
     }
 
-    /// Signs the project's files in place at `now`; returns the seal of its
-    /// control.json. A dry run with no trusted key given signs nothing (a
-    /// preview needs no secret) and says so.
-    static func sign(_ files: inout [HashedFile], project: ProjectRecord, keys given: [SigningKey], dir: String, now: Int64,
-                     dryRun: Bool, warnings: inout [String]) throws -> SignedDocument.Seal? {
+    /// What the cores that render a publish's projects need to sign them:
+    /// the keys given, DIR (whose live control.json's revision a new one
+    /// passes), the clock, and whether it is a dry run.
+    package struct Request: Sendable {
+        package var keys: [SigningKey]
+        package var dir: String
+        package var now: Int64
+        package var dryRun: Bool
+    }
+
+    /// What signing one project gave: its control.json's seal (nil when
+    /// nothing was signed) and what a dry run without its key says; or the
+    /// reason it cannot be signed, thrown when the project is taken in order.
+    package typealias Outcome = Result<(seal: SignedDocument.Seal?, warning: String?), Error>
+
+    /// Signs the project's files in place at `request.now`, before they are
+    /// hashed (a file is hashed once, as written). A dry run with no trusted
+    /// key given signs nothing (a preview needs no secret) and says so.
+    static func sign(_ files: inout [PublishedFile], project: ProjectRecord, _ request: Request) -> Outcome {
         let keys: [SigningKey]
-        do { keys = try Signing.keys(for: project, from: given) } catch let e as PublishError where dryRun {
-            warnings.append("\(project.slug): a dry run without its signing key: the files are shown unsigned (\(e.message))")
-            return nil
-        }
+        do { keys = try Signing.keys(for: project, from: request.keys) } catch let e as PublishError where request.dryRun {
+            return .success((nil, "\(project.slug): a dry run without its signing key: the files are shown unsigned (\(e.message))"))
+        } catch { return .failure(error) }
         let controlPath = FileKinds.control.path(project: project.slug)
-        let seal = try seal(project: project.slug, now: now, live: liveRevision(dir, project: project))
+        let seal: SignedDocument.Seal
+        do { seal = try Signing.seal(project: project.slug, now: request.now, live: liveRevision(request.dir, project: project)) }
+        catch { return .failure(error) }
         for i in files.indices {
             let path = files[i].path
             if path == controlPath {
                 files[i].bytes = signControl(files[i].bytes, seal: seal, keys: keys)
             } else if FileKinds.appcast.matches(path) {
                 files[i].bytes = signAppcast(files[i].bytes, key: keys[0])
-            } else { continue }
-            files[i].sha256 = SHA256.hex(files[i].bytes)
+            }
         }
-        return seal
+        return .success((seal, nil))
     }
 }

@@ -189,8 +189,18 @@ final class SignedFilesTests: XCTestCase {
         h.fails("publish \(out) --signing-key \(h.dir)/other.pem", "is not one of them")
         h.ok("project rm blog --yes")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/index.json"), "a refused publish wrote nothing")
+        // A preview needs no secret: shown unsigned, and said.
+        let dry = h.ok("publish \(out) --dry-run")
+        XCTAssertTrue(dry.err.contains("shop: a dry run without its signing key: the files are shown unsigned"), dry.err)
         h.env["RELCTL_SIGNING_KEY"] = pem
         h.ok("publish \(out)")
+        // index.json records the digests of the signed files, as written.
+        let index = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/index.json"))) as? [String: Any])
+        let listed = try XCTUnwrap(index["files"] as? [String: [String: Any]])
+        for path in ["shop/control.json", "shop/ios/appcast.xml"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: out + "/" + path)))
+            XCTAssertEqual(listed[path]?["sha256"] as? String, SHA256.hex(bytes), path)
+        }
         let envelope = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/shop/control.json"))) as? [String: Any])
         XCTAssertEqual(Set(envelope.keys), ["payload", "signatures"])
         let payload = try XCTUnwrap(Data(base64Encoded: envelope["payload"] as! String))
