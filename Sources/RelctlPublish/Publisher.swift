@@ -223,9 +223,11 @@ public enum Publisher {
             // What the publish says, and records for the next one, is worked out while the commit waits for the disk.
             nonisolated(unsafe) let tree = index
             // Limits the tree's last index already announced are not said again (--json and verify carry them all).
-            let known = Set((stage.previous.index?.projects ?? [:]).flatMap { slug, p in p.limits.map { limitKey(slug, $0) } })
-            let saying = Pending { [order] in
-                let (warnings, limits) = said(tree, order: order, known: known, dir: dir)
+            // A project not rendered keeps that index's entry, so only those rendered can say a new one.
+            let old = stage.previous.index?.projects ?? [:]
+            let known = Set(rendered.flatMap { slug in (old[slug]?.limits ?? []).map { limitKey(slug, $0) } })
+            let saying = Pending { [order, rendered] in
+                let (warnings, limits) = said(tree, order: order, known: known, fresh: Set(rendered), dir: dir)
                 return (warnings: warnings, limits: limits,
                         last: LastPublish(of: tree, generator: generator, warnings: warnings, limits: limits, indexSha256: indexFile.sha256).bytes)
             }
@@ -264,10 +266,11 @@ public enum Publisher {
     /// compact JSON array).
     /// `known`: limits (limitKey) said before, by the publish that wrote the tree's last index: only new
     /// and changed ones are said, each once per cause and tree revision.
-    package static func said(_ index: PublishedIndex, order: [String], known: Set<String> = [], dir: String) -> (warnings: [String], limits: [UInt8]) {
+    /// `fresh`: the projects whose entries this publish made; the others' limits were all said before.
+    package static func said(_ index: PublishedIndex, order: [String], known: Set<String>, fresh: Set<String>, dir: String) -> (warnings: [String], limits: [UInt8]) {
         let published = order.compactMap { slug in index.projects[slug].map { (slug, $0) } }
         let limits = published.flatMap { slug, p in p.limits.map { (project: slug, limit: $0) } }
-        let new = limits.filter { !known.contains(limitKey($0.project, $0.limit)) }
+        let new = limits.filter { fresh.contains($0.project) && !known.contains(limitKey($0.project, $0.limit)) }
         let seeAll = "each project's: relctl status -p SLUG; every one: relctl verify \(dir.shellWord) --json"
         // The array written a limit at a time: for a thousand projects, the whole
         // array as JSON values at once was megabytes of a publish's peak.
