@@ -476,16 +476,42 @@ extension Store {
 extension Store {
     /// Names of platforms and versions by id, for wording row changes
     /// (`relctl log`): those still in the database.
-    public func rowNames(platforms: Set<Int64>, versions: Set<Int64>) throws -> (platforms: [Int64: String], versions: [Int64: (platform: Int64, text: String)]) {
+    /// `asOf`: an audit entry, whose rows are named as they were when it was made: as the
+    /// log left them by then, or, when it has no change of them by then, as the first change
+    /// after found them. SQLite gives a removed row's id to the next row made, so the database
+    /// may hold another version under an old entry's id. The database answers for rows the log
+    /// never saw change.
+    public func rowNames(platforms: Set<Int64>, versions: Set<Int64>, asOf entry: Int64? = nil) throws
+        -> (platforms: [Int64: String], versions: [Int64: (platform: Int64, text: String)]) {
         var p: [Int64: String] = [:], v: [Int64: (platform: Int64, text: String)] = [:]
         for id in versions {
-            if let r = try db.query("SELECT platform_id, version FROM version WHERE id = ?", [.int(id)]).first, let platform = r.int(0) {
+            if let entry, let then = try loggedRow("version", id, asOf: entry) {
+                if case .int(let platform)? = then["platform_id"], case .string(let text)? = then["version"] { v[id] = (platform, text) }
+            } else if let r = try db.query("SELECT platform_id, version FROM version WHERE id = ?", [.int(id)]).first, let platform = r.int(0) {
                 v[id] = (platform, r.text(1))
             }
         }
         for id in platforms.union(v.values.map(\.platform)) {
-            if let r = try db.query("SELECT name FROM platform WHERE id = ?", [.int(id)]).first { p[id] = r.text(0) }
+            if let entry, let then = try loggedRow("platform", id, asOf: entry) {
+                if case .string(let name)? = then["name"] { p[id] = name }
+            } else if let r = try db.query("SELECT name FROM platform WHERE id = ?", [.int(id)]).first { p[id] = r.text(0) }
         }
         return (p, v)
+    }
+
+    /// Row `id` of `table` as it was at audit entry `entry`, by the log: the image the last
+    /// change of it up to the entry left, else the one the first change after it found.
+    /// Nil when the log has neither, or says the row was not there.
+    private func loggedRow(_ table: String, _ id: Int64, asOf entry: Int64) throws -> [String: JSON]? {
+        let m = RowID(table: table, key: [.int(id)]).match
+        let found = try db.query("SELECT audit_id, after FROM audit_change WHERE \(m.sql) AND audit_id <= ? ORDER BY audit_id DESC LIMIT 1",
+                                 m.args + [.int(entry)]).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+            ?? db.query("SELECT audit_id, before FROM audit_change WHERE \(m.sql) AND audit_id > ? ORDER BY audit_id LIMIT 1",
+                        m.args + [.int(entry)]).first.map { ($0.int(0) ?? 0, $0.string(1)) }
+        guard let (audit, text) = found, let text else { return nil }
+        guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else {
+            throw badRow("the audit_change row of \(table) \(id) in audit entry #\(audit)", "its image is not a JSON object")
+        }
+        return o
     }
 }

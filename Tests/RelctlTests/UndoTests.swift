@@ -139,6 +139,41 @@ final class UndoTests: XCTestCase {
         h.fails("revert \(forced) --yes", "is already taken back, by #\(entries.first!["id"] as! Int)")
     }
 
+    /// An old entry names a version it does not hold (a note's) as the log
+    /// had it then, not as the database has that id now: SQLite gave the
+    /// removed version's id to the next one made.
+    func testAnOldEntryNamesItsRowsAsTheyWereThen() throws {
+        let h = Harness()
+        h.sample()
+        h.ok("notes set 1.9 --platform android --locale en \"Nine\"")
+        let noted = lastID(h)
+        h.ok("version rm 1.9 --platform android --yes")
+        h.ok("version add 3.0.0 --platform android --build 300")
+        let entries = (h.ok("--json log --limit 3").json as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        func ids(_ entry: [String: Any]?, _ table: String, _ column: String) -> [Int] {
+            ((entry?["changes"] as? [[String: Any]]) ?? []).filter { $0["table"] as? String == table }
+                .compactMap { (($0["after"] as? [String: Any]) ?? ($0["before"] as? [String: Any]))?[column] as? Int }
+        }
+        let note = entries.first { $0["id"] as? Int == noted }
+        XCTAssertEqual(ids(note, "note", "versionId").count, 1, "\(entries)")
+        XCTAssertEqual(ids(entries.first, "version", "id"), ids(note, "note", "versionId"), "3.0.0 was given 1.9's id")
+        let log = h.ok("log --limit 3").out
+        XCTAssertTrue(log.contains("+ note en of android 1.9"), log)
+        XCTAssertFalse(log.contains("note en of android 3.0.0"), log)
+        // Once the version is edited after the note, its name as the log had it then is still 1.9.
+        h.ok("version edit 3.0.0 --platform android --build 301")
+        XCTAssertTrue(h.ok("log --limit 4").out.contains("+ note en of android 1.9"))
+        // A version made by hand, which the log never saw made, is named as the first change after found it.
+        let c = try Connection(path: h.db, readOnly: false, create: false)
+        try c.run("INSERT INTO version(platform_id, version, build, released_at) SELECT platform_id, '3.1.0', 310, released_at FROM version WHERE version = '3.0.0'")
+        h.ok("notes set 3.1.0 --platform android --locale en \"By hand\"")
+        h.ok("version rm 3.1.0 --platform android --yes")
+        h.ok("version add 3.2.0 --platform android --build 320")
+        let handLog = h.ok("log --limit 3").out
+        XCTAssertTrue(handLog.contains("+ note en of android 3.1.0"), handLog)
+        XCTAssertFalse(handLog.contains("note en of android 3.2.0"), handLog)
+    }
+
     /// A later change to the same rows refuses, naming it, the database
     /// unchanged; --with-later takes both back, newest first, in one entry.
     func testALaterChangeToTheSameRowsIsNamedOrTakenBackToo() throws {

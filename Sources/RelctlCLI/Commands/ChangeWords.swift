@@ -24,8 +24,12 @@ struct ChangeWords {
 
     /// `rows`: the rows of one change, or of several, each starting at an index of `changes`
     /// (a session's, in order). Names come from the change's rows (a platform removed is still
-    /// named), then from the database.
-    init(_ rows: [RowChange], changes: [Int] = [], store: Store, time: @escaping (Int64) -> String, tables: [CapturedTable] = CapturedTable.all) throws {
+    /// named), then from the database, or, with `logged` (each change's audit entry, as
+    /// `relctl log` shows them), from the log as it stood at that entry (Store.rowNames).
+    init(_ rows: [RowChange], changes: [Int] = [], logged: [Int64]? = nil, store: Store, time: @escaping (Int64) -> String,
+         tables: [CapturedTable] = CapturedTable.all) throws {
+        // The log's changes start at 0, so each is the change of its index.
+        precondition(logged.map { $0.count == changes.count && (changes.isEmpty || changes[0] == 0) } ?? true, "an audit entry for each change")
         self.rows = rows
         self.time = time
         self.tables = tables
@@ -55,7 +59,8 @@ struct ChangeWords {
                 }
             }
             let found = try store.rowNames(platforms: wantPlatforms.subtracting(n.platforms.keys).subtracting(n.platformsBefore.keys),
-                                           versions: wantVersions.subtracting(n.versions.keys).subtracting(n.versionsBefore.keys))
+                                           versions: wantVersions.subtracting(n.versions.keys).subtracting(n.versionsBefore.keys),
+                                           asOf: logged.flatMap { k < $0.count ? $0[k] : nil })
             n.platforms.merge(found.platforms) { old, _ in old }
             n.versions.merge(found.versions) { old, _ in old }
             names.append(n)

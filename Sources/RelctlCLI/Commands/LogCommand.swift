@@ -31,7 +31,7 @@ enum LogCommand {
         // Each entry's rows are named by its own images first (ChangeWords.Names).
         var starts: [Int] = [], count = 0
         for e in entries { starts.append(count); count += e.changes.count }
-        let words = try ChangeWords(entries.flatMap(\.changes), changes: starts, store: store, time: inv.people)
+        let words = try ChangeWords(entries.flatMap(\.changes), changes: starts, logged: entries.map(\.id), store: store, time: inv.people)
         inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
             // Each entry's row, then what it changed, one row a line, before → after.
             if entries.isEmpty { return "" }
