@@ -393,6 +393,47 @@ final class JSONTests: XCTestCase {
         XCTAssertThrowsError(try XMLReader.parse(Array((String(repeating: "<a>", count: 300_000) + String(repeating: "</a>", count: 300_000)).utf8)))
     }
 
+    /// A string's plain bytes end at the first quote or backslash, found
+    /// eight bytes at a time as one at a time, from every start; and long
+    /// strings (a signed control.json's payload) read and check as short ones.
+    func testStringsEndWhereTheirFirstQuoteOrEscapeIs() throws {
+        var rng = SplitMix(seed: 4242)
+        let alphabet: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF, 0x61]
+        for _ in 0..<3_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &rng)).map { _ in
+                Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+            }
+            bytes.withUnsafeBufferPointer { p in
+                for from in 0...bytes.count {
+                    let expected = bytes[from...].firstIndex { $0 == 0x22 || $0 == 0x5C } ?? bytes.count
+                    XCTAssertEqual(JSONReader.nextQuoteOrEscape(p, from: from), expected, "\(bytes) from \(from)")
+                }
+            }
+        }
+        let pieces: [(text: String, means: String)] = [("a", "a"), ("é", "é"), ("😀", "😀"), ("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"),
+                                                      ("\\u00e9", "é"), ("\\uD83D\\uDE00", "😀"), ("\\/", "/"), ("0123456789abcdef", "0123456789abcdef")]
+        for _ in 0..<2_000 {
+            let chosen = (0..<Int.random(in: 0...60, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+            let text = "{\"k\":\"" + chosen.map(\.text).joined() + "\"}"
+            var bytes = Array(text.utf8)
+            // Where each escape begins: its backslash.
+            var escapes: [Int] = [], at = 6
+            for piece in chosen {
+                if piece.text.hasPrefix("\\") { escapes.append(at) }
+                at += piece.text.utf8.count
+            }
+            guard case .object(let o) = try JSONReader.parse(bytes), case .string(let s)? = o["k"] else { return XCTFail(text) }
+            XCTAssertEqual(s, chosen.map(\.means).joined(), text)
+            XCTAssertNotNil(try? JSONReader.members(bytes), text)
+            // Cut short, or an escape spoiled: both readers refuse it.
+            if Bool.random(using: &rng) { bytes.removeLast(Int.random(in: 2...min(6, bytes.count), using: &rng)) }
+            else if let slash = escapes.randomElement(using: &rng) { bytes[slash + 1] = UInt8(ascii: "x") }
+            else { continue }
+            XCTAssertNil(try? JSONReader.parse(bytes), String(decoding: bytes, as: UTF8.self))
+            XCTAssertNil(try? JSONReader.members(bytes), String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     /// Checking a document member by member (what the client simulations
     /// read back) accepts exactly what parsing it does, on random texts.
     func testCheckingAcceptsWhatParsingAccepts() {
