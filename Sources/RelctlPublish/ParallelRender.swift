@@ -26,18 +26,19 @@ package struct RenderedProject: Sendable {
     package var limits: [Limit]
     /// For DIR/index.html (recorded in index.json).
     package var summary: StatusSummary
-    /// A project that trusts keys: what signing it gave.
-    package var signed: Signing.Outcome?
+    /// A project that trusts keys: its control.json's seal (nil: a dry run without its key),
+    /// or why it cannot be signed, thrown when the project is taken, in project order.
+    package var signed: Result<SignedDocument.Seal?, Error>?
 }
 
 /// Renders, verifies and hashes projects on every core: rendering and
 /// hashing are most of a publish, and each project's files depend on it alone.
 package enum ParallelRender {
-    /// One project's files, checked, signed (with `signing`, when the project
-    /// trusts keys) and hashed; `page` asks for its status page.
+    /// One project's files, checked, signed as `signing` says (when the
+    /// project trusts keys) and hashed; `page` asks for its status page.
     /// `alone`: no other project is rendered beside it, so its platforms take the cores.
     package static func render(_ snapshot: ProjectSnapshot, at: Int64, page wanted: Bool, alone: Bool = false,
-                               signing: Signing.Request? = nil) -> RenderedProject {
+                               signing: Signing.Request) -> RenderedProject {
         var warnings: [String] = []
         let page = wanted ? StatusPageOptions() : nil
         var (files, findings, summary) = ProjectFiles.renderChecked(snapshot, at: at, warnings: &warnings, page: page,
@@ -48,7 +49,8 @@ package enum ParallelRender {
             f.from.map { "from \(Time.format($0)) the files a publish then writes would differ from 'relctl check': \(FindingsReport.disagreementLine(f)); please report it" }
         }
         // Signed last, over the bytes checked.
-        let signed = signing.flatMap { r in snapshot.project.trustedKeys.isEmpty ? nil : Signing.sign(&files, project: snapshot.project, r) }
+        let signed = snapshot.project.trustedKeys.isEmpty ? nil
+            : Result { try Signing.sign(&files, project: snapshot.project, signing, warnings: &warnings) }
         return RenderedProject(files: files.map { HashedFile(path: $0.path, bytes: $0.bytes, sha256: SHA256.hex($0.bytes)) },
                                warnings: warnings, disagreements: disagreements.filter { $0.from == nil },
                                limits: Finding.distinctLimits(findings).map(\.limit) + Signing.limits(snapshot, paths: files.map(\.path)), summary: summary,

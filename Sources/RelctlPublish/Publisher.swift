@@ -172,10 +172,9 @@ public enum Publisher {
                     request.progress?(i, toRender.count, slug)
                     rendered.append(slug)
                     findings += result.disagreements
-                    var next = NextChange.after(snapshot, at: at), warnings = result.warnings
-                    let signed = try result.signed?.get()
-                    if let warning = signed?.warning { warnings.append(warning) }
-                    if let seal = signed?.seal {
+                    var next = NextChange.after(snapshot, at: at)
+                    precondition(snapshot.project.trustedKeys.isEmpty || result.signed != nil, "a project that trusts keys rendered without signing")
+                    if let seal = try result.signed?.get() {
                         // Signed again before the signature lapses.
                         let renew = max(at, seal.issuedAt) + Signing.renewAfter, cause = "the signature of \(slug)'s files is renewed"
                         if next == nil || renew < next!.at { next = NextChange(at: renew, causes: [cause]) }
@@ -184,7 +183,7 @@ public enum Publisher {
                     index.projects[slug] = PublishedProject(
                         revision: revisions.revision(slug), edits: revisions.edits[slug],
                         validFrom: NextChange.since(snapshot, at: at), nextChange: next,
-                        disagreements: result.disagreements.count, warnings: warnings, limits: result.limits, summary: result.summary)
+                        disagreements: result.disagreements.count, warnings: result.warnings, limits: result.limits, summary: result.summary)
                     var listed: [String: (size: Int, sha256: String)] = [:]
                     for file in result.files {
                         // --full compares every file's bytes, whatever its size and time say.

@@ -113,23 +113,18 @@ public enum Signing {
         package var dryRun: Bool
     }
 
-    /// What signing one project gave: its control.json's seal (nil when
-    /// nothing was signed) and what a dry run without its key says; or the
-    /// reason it cannot be signed, thrown when the project is taken in order.
-    package typealias Outcome = Result<(seal: SignedDocument.Seal?, warning: String?), Error>
-
     /// Signs the project's files in place at `request.now`, before they are
-    /// hashed (a file is hashed once, as written). A dry run with no trusted
-    /// key given signs nothing (a preview needs no secret) and says so.
-    static func sign(_ files: inout [PublishedFile], project: ProjectRecord, _ request: Request) -> Outcome {
+    /// hashed (a file is hashed once, as written); returns the seal of its
+    /// control.json. A dry run with no trusted key given signs nothing (a
+    /// preview needs no secret) and says so in `warnings`.
+    static func sign(_ files: inout [PublishedFile], project: ProjectRecord, _ request: Request, warnings: inout [String]) throws -> SignedDocument.Seal? {
         let keys: [SigningKey]
         do { keys = try Signing.keys(for: project, from: request.keys) } catch let e as PublishError where request.dryRun {
-            return .success((nil, "\(project.slug): a dry run without its signing key: the files are shown unsigned (\(e.message))"))
-        } catch { return .failure(error) }
+            warnings.append("\(project.slug): a dry run without its signing key: the files are shown unsigned (\(e.message))")
+            return nil
+        }
         let controlPath = FileKinds.control.path(project: project.slug)
-        let seal: SignedDocument.Seal
-        do { seal = try Signing.seal(project: project.slug, now: request.now, live: liveRevision(request.dir, project: project)) }
-        catch { return .failure(error) }
+        let seal = try Signing.seal(project: project.slug, now: request.now, live: liveRevision(request.dir, project: project))
         for i in files.indices {
             let path = files[i].path
             if path == controlPath {
@@ -138,6 +133,6 @@ public enum Signing {
                 files[i].bytes = signAppcast(files[i].bytes, key: keys[0])
             }
         }
-        return .success((seal, nil))
+        return seal
     }
 }

@@ -9,6 +9,9 @@ import RelctlCore
 /// An Ed25519 private key, read from a PKCS#8 PEM file (`relctl keys
 /// generate`, `openssl genpkey -algorithm ed25519`). It stays in memory
 /// for the run: relctl never writes it into a database, a tree or a log.
+/// Sendable: a publish signs with one key on every core at once. Each
+/// signature has a context of its own; libcrypto reads a key it never
+/// changes from many threads (SignedFilesTests.testOneKeySignsOnManyThreadsAtOnce).
 public final class SigningKey: @unchecked Sendable {
     private let key: OpaquePointer
     /// The 32 raw bytes apps pin, and their short id.

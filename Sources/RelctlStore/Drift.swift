@@ -153,11 +153,7 @@ extension Session {
     /// Row `key` of `table` as the last logged change before entry `entry` left it; nil when none
     /// is logged, or it was removed.
     private func loggedImage(_ table: String, _ key: Int64, before entry: Int64) throws -> [String: JSON]? {
-        let m = RowID(table: table, key: [.int(key)]).match
-        guard let text = try db.query("SELECT after FROM audit_change WHERE \(m.sql) AND audit_id < ? ORDER BY audit_id DESC LIMIT 1",
-                                      m.args + [.int(entry)]).first?.string(0) else { return nil }
-        if case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) { return o }
-        throw store.badRow("the last audit_change row of \(table) \(key) before audit entry #\(entry)", "its after is not a JSON object")
+        try store.lastLogged(table, key, before: entry) ?? nil
     }
 
     /// The last logged change of the row up to entry `logged`, when the row is as it left it.

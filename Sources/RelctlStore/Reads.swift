@@ -479,38 +479,49 @@ extension Store {
     /// `asOf`: an audit entry, whose rows are named as they were when it was made: as the
     /// log left them by then, or, when it has no change of them by then, as the first change
     /// after found them. SQLite gives a removed row's id to the next row made, so the database
-    /// may hold another version under an old entry's id. The database answers for rows the log
-    /// never saw change.
+    /// may hold another version under an old entry's id. The database answers only for rows
+    /// the log never saw; a row the log says was not there is left unnamed.
     public func rowNames(platforms: Set<Int64>, versions: Set<Int64>, asOf entry: Int64? = nil) throws
         -> (platforms: [Int64: String], versions: [Int64: (platform: Int64, text: String)]) {
+        func then(_ table: String, _ id: Int64) throws -> [String: JSON]?? {
+            guard let entry else { return nil }
+            return try lastLogged(table, id, before: entry + 1) ?? firstLogged(table, id, after: entry)
+        }
         var p: [Int64: String] = [:], v: [Int64: (platform: Int64, text: String)] = [:]
         for id in versions {
-            if let entry, let then = try loggedRow("version", id, asOf: entry) {
-                if case .int(let platform)? = then["platform_id"], case .string(let text)? = then["version"] { v[id] = (platform, text) }
+            if let logged = try then("version", id) {
+                if case .int(let platform)? = logged?["platform_id"], case .string(let text)? = logged?["version"] { v[id] = (platform, text) }
             } else if let r = try db.query("SELECT platform_id, version FROM version WHERE id = ?", [.int(id)]).first, let platform = r.int(0) {
                 v[id] = (platform, r.text(1))
             }
         }
         for id in platforms.union(v.values.map(\.platform)) {
-            if let entry, let then = try loggedRow("platform", id, asOf: entry) {
-                if case .string(let name)? = then["name"] { p[id] = name }
+            if let logged = try then("platform", id) {
+                if case .string(let name)? = logged?["name"] { p[id] = name }
             } else if let r = try db.query("SELECT name FROM platform WHERE id = ?", [.int(id)]).first { p[id] = r.text(0) }
         }
         return (p, v)
     }
 
-    /// Row `id` of `table` as it was at audit entry `entry`, by the log: the image the last
-    /// change of it up to the entry left, else the one the first change after it found.
-    /// Nil when the log has neither, or says the row was not there.
-    private func loggedRow(_ table: String, _ id: Int64, asOf entry: Int64) throws -> [String: JSON]? {
+    /// Row `id` of `table` as the last logged change before audit entry `bound` left it:
+    /// nil when the log has no change of it before then, .some(nil) when that change removed it.
+    func lastLogged(_ table: String, _ id: Int64, before bound: Int64) throws -> [String: JSON]?? {
+        try loggedImage(table, id, image: "after", where: "audit_id < ? ORDER BY audit_id DESC", bound)
+    }
+
+    /// Row `id` of `table` as the first logged change after audit entry `entry` found it:
+    /// nil when the log has no change of it after then, .some(nil) when that change made it.
+    func firstLogged(_ table: String, _ id: Int64, after entry: Int64) throws -> [String: JSON]?? {
+        try loggedImage(table, id, image: "before", where: "audit_id > ? ORDER BY audit_id", entry)
+    }
+
+    private func loggedImage(_ table: String, _ id: Int64, image: String, where bound: String, _ entry: Int64) throws -> [String: JSON]?? {
         let m = RowID(table: table, key: [.int(id)]).match
-        let found = try db.query("SELECT audit_id, after FROM audit_change WHERE \(m.sql) AND audit_id <= ? ORDER BY audit_id DESC LIMIT 1",
-                                 m.args + [.int(entry)]).first.map { ($0.int(0) ?? 0, $0.string(1)) }
-            ?? db.query("SELECT audit_id, before FROM audit_change WHERE \(m.sql) AND audit_id > ? ORDER BY audit_id LIMIT 1",
-                        m.args + [.int(entry)]).first.map { ($0.int(0) ?? 0, $0.string(1)) }
-        guard let (audit, text) = found, let text else { return nil }
+        guard let row = try db.query("SELECT audit_id, seq, \(image) FROM audit_change WHERE \(m.sql) AND \(bound) LIMIT 1", m.args + [.int(entry)]).first
+        else { return nil }
+        guard let text = row.string(2) else { return .some(nil) }
         guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else {
-            throw badRow("the audit_change row of \(table) \(id) in audit entry #\(audit)", "its image is not a JSON object")
+            throw badRow("audit_change row \(row.int(1) ?? 0) of audit entry #\(row.int(0) ?? 0)", "its \(image) is not a JSON object")
         }
         return o
     }

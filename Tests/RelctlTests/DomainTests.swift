@@ -425,6 +425,16 @@ final class JSONTests: XCTestCase {
             guard case .object(let o) = try JSONReader.parse(bytes), case .string(let s)? = o["k"] else { return XCTFail(text) }
             XCTAssertEqual(s, chosen.map(\.means).joined(), text)
             XCTAssertNotNil(try? JSONReader.members(bytes), text)
+            // Skipped, a string ends just past its closing quote; cut short anywhere in its last bytes, it is refused.
+            let string = Array(("\"" + chosen.map(\.text).joined() + "\"").utf8)
+            var end = 0
+            try JSONReader.skipString(string + Array(",1".utf8), &end)
+            XCTAssertEqual(end, string.count, text)
+            for cut in 1...min(6, string.count) {
+                var from = 0
+                XCTAssertThrowsError(try JSONReader.skipString(Array(string.dropLast(cut)), &from), text)
+                XCTAssertThrowsError(try JSONReader.parse(Array(string.dropLast(cut))), text)
+            }
             // Cut short, or an escape spoiled: both readers refuse it.
             if Bool.random(using: &rng) { bytes.removeLast(Int.random(in: 2...min(6, bytes.count), using: &rng)) }
             else if let slash = escapes.randomElement(using: &rng) { bytes[slash + 1] = UInt8(ascii: "x") }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Synchronization
 @testable import RelctlCLI
 @testable import RelctlCore
 @testable import RelctlModel
@@ -84,6 +85,25 @@ final class Ed25519Tests: XCTestCase {
     /// relctl signs the same bytes OpenSSL does (Ed25519 is deterministic),
     /// OpenSSL accepts relctl's signatures, relctl accepts OpenSSL's, and
     /// both refuse the same altered ones.
+    /// A publish signs on every core with one key: what each thread signs is
+    /// what one thread alone signs (Ed25519 is deterministic), and verifies.
+    func testOneKeySignsOnManyThreadsAtOnce() throws {
+        let key = try SigningKey.fromSeed((0..<32).map { UInt8($0 * 7 & 0xFF) }, name: "threads")
+        var generator = SplitMix(seed: 99)
+        let messages = (0..<2_000).map { _ in (0..<Int.random(in: 0...4_000, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        let alone = messages.map(key.sign)
+        let together = Mutex<[Int: [UInt8]]>([:])
+        DispatchQueue.concurrentPerform(iterations: messages.count) { i in
+            let signature = key.sign(messages[i])
+            together.withLock { $0[i] = signature }
+        }
+        let signed = together.withLock { $0 }
+        for i in messages.indices {
+            XCTAssertEqual(signed[i], alone[i], "message \(i)")
+            XCTAssertTrue(Ed25519.isValid(signature: signed[i] ?? [], message: messages[i], publicKey: key.publicKey), "message \(i)")
+        }
+    }
+
     func testAgreesWithOpenSSLOnRandomKeysAndMessages() throws {
         let openssl = try XCTUnwrap(Proc.which("openssl"), "openssl is needed (scripts/deps.sh test installs it)")
         let dir = NSTemporaryDirectory() + "relctl-ed25519-" + UUID().uuidString

@@ -147,9 +147,11 @@ final class UndoTests: XCTestCase {
         h.sample()
         h.ok("notes set 1.9 --platform android --locale en \"Nine\"")
         let noted = lastID(h)
+        // A publish between the changes: an entry without rows.
+        h.ok("publish \(h.dir)/out -q")
         h.ok("version rm 1.9 --platform android --yes")
         h.ok("version add 3.0.0 --platform android --build 300")
-        let entries = (h.ok("--json log --limit 3").json as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        let entries = (h.ok("--json log --limit 4").json as? [String: Any])?["entries"] as? [[String: Any]] ?? []
         func ids(_ entry: [String: Any]?, _ table: String, _ column: String) -> [Int] {
             ((entry?["changes"] as? [[String: Any]]) ?? []).filter { $0["table"] as? String == table }
                 .compactMap { (($0["after"] as? [String: Any]) ?? ($0["before"] as? [String: Any]))?[column] as? Int }
@@ -157,12 +159,12 @@ final class UndoTests: XCTestCase {
         let note = entries.first { $0["id"] as? Int == noted }
         XCTAssertEqual(ids(note, "note", "versionId").count, 1, "\(entries)")
         XCTAssertEqual(ids(entries.first, "version", "id"), ids(note, "note", "versionId"), "3.0.0 was given 1.9's id")
-        let log = h.ok("log --limit 3").out
+        let log = h.ok("log --limit 4").out
         XCTAssertTrue(log.contains("+ note en of android 1.9"), log)
         XCTAssertFalse(log.contains("note en of android 3.0.0"), log)
         // Once the version is edited after the note, its name as the log had it then is still 1.9.
         h.ok("version edit 3.0.0 --platform android --build 301")
-        XCTAssertTrue(h.ok("log --limit 4").out.contains("+ note en of android 1.9"))
+        XCTAssertTrue(h.ok("log --limit 5").out.contains("+ note en of android 1.9"))
         // A version made by hand, which the log never saw made, is named as the first change after found it.
         let c = try Connection(path: h.db, readOnly: false, create: false)
         try c.run("INSERT INTO version(platform_id, version, build, released_at) SELECT platform_id, '3.1.0', 310, released_at FROM version WHERE version = '3.0.0'")
@@ -172,6 +174,17 @@ final class UndoTests: XCTestCase {
         let handLog = h.ok("log --limit 3").out
         XCTAssertTrue(handLog.contains("+ note en of android 3.1.0"), handLog)
         XCTAssertFalse(handLog.contains("note en of android 3.2.0"), handLog)
+        // Made and removed by hand: the first change after found no row there, so the log cannot name it,
+        // and the version that took its id is not named in its place.
+        try c.run("INSERT INTO version(platform_id, version, build, released_at) SELECT platform_id, '3.3.0', 330, released_at FROM version WHERE version = '3.2.0'")
+        h.ok("notes set 3.3.0 --platform android --locale en \"Gone by hand\"")
+        let gone = try XCTUnwrap(c.query("SELECT max(id) FROM version").first?.int(0))
+        try c.run("DELETE FROM version WHERE id = ?", [.int(gone)])
+        h.ok("version add 3.4.0 --platform android --build 340")
+        XCTAssertEqual(try c.query("SELECT id FROM version WHERE version = '3.4.0'").first?.int(0), gone, "3.4.0 was given 3.3.0's id")
+        let goneLog = h.ok("log --limit 2").out
+        XCTAssertTrue(goneLog.contains("+ note en of version #\(gone)"), goneLog)
+        XCTAssertFalse(goneLog.contains("note en of android 3.4.0"), goneLog)
     }
 
     /// A later change to the same rows refuses, naming it, the database

@@ -31,10 +31,11 @@ enum LogCommand {
         // Each entry's rows are named by its own images first (ChangeWords.Names).
         var starts: [Int] = [], count = 0
         for e in entries { starts.append(count); count += e.changes.count }
-        let words = try ChangeWords(entries.flatMap(\.changes), changes: starts, logged: entries.map(\.id), store: store, time: inv.people)
+        // Rows are named for people only: --json gives each row whole.
+        let words = inv.json ? nil : try ChangeWords(entries.flatMap(\.changes), changes: starts, logged: entries.map(\.id), store: store, time: inv.people)
         inv.render(.object(["entries": .array(entries.map(LogCommand.json))])) {
             // Each entry's row, then what it changed, one row a line, before → after.
-            if entries.isEmpty { return "" }
+            guard let words, !entries.isEmpty else { return "" }
             let table = Table.render(["ID", "WHEN", "USER", "PROJECT", "CHANGE"], entries.map { [String($0.id), inv.people($0.at), $0.user, $0.project ?? "-", inv.people(in: $0.action)] })
             var lines = table.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             // A project removed may have touched thousands of rows: the first few, then their count (--json has them all).
