@@ -475,7 +475,8 @@ extension Store {
 
 extension Store {
     /// Names of platforms and versions by id, for wording row changes
-    /// (`relctl log`): those still in the database.
+    /// (`relctl log`, previews): those in the database now, or, with `asOf`,
+    /// as the log has them.
     /// `asOf`: an audit entry, whose rows are named as they were when it was made: as the
     /// log left them by then, or, when it has no change of them by then, as the first change
     /// after found them. SQLite gives a removed row's id to the next row made, so the database
@@ -485,7 +486,7 @@ extension Store {
         -> (platforms: [Int64: String], versions: [Int64: (platform: Int64, text: String)]) {
         func then(_ table: String, _ id: Int64) throws -> [String: JSON]?? {
             guard let entry else { return nil }
-            return try lastLogged(table, id, before: entry + 1) ?? firstLogged(table, id, after: entry)
+            return try lastLogged(table, id, upTo: entry) ?? firstLogged(table, id, after: entry)
         }
         var p: [Int64: String] = [:], v: [Int64: (platform: Int64, text: String)] = [:]
         for id in versions {
@@ -507,6 +508,11 @@ extension Store {
     /// nil when the log has no change of it before then, .some(nil) when that change removed it.
     func lastLogged(_ table: String, _ id: Int64, before bound: Int64) throws -> [String: JSON]?? {
         try loggedImage(table, id, image: "after", where: "audit_id < ? ORDER BY audit_id DESC", bound)
+    }
+
+    /// The same, up to and with entry `entry` (an id read from the database: never one more).
+    func lastLogged(_ table: String, _ id: Int64, upTo entry: Int64) throws -> [String: JSON]?? {
+        try loggedImage(table, id, image: "after", where: "audit_id <= ? ORDER BY audit_id DESC", entry)
     }
 
     /// Row `id` of `table` as the first logged change after audit entry `entry` found it:
