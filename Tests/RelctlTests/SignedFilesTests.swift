@@ -81,10 +81,6 @@ final class Ed25519Tests: XCTestCase {
         XCTAssertEqual(Base64.decode("QQ=="), [65])
     }
 
-    /// Against OpenSSL's own command, on many random keys and messages:
-    /// relctl signs the same bytes OpenSSL does (Ed25519 is deterministic),
-    /// OpenSSL accepts relctl's signatures, relctl accepts OpenSSL's, and
-    /// both refuse the same altered ones.
     /// A publish signs on every core with one key: what each thread signs is
     /// what one thread alone signs (Ed25519 is deterministic), and verifies.
     func testOneKeySignsOnManyThreadsAtOnce() throws {
@@ -104,6 +100,10 @@ final class Ed25519Tests: XCTestCase {
         }
     }
 
+    /// Against OpenSSL's own command, on many random keys and messages:
+    /// relctl signs the same bytes OpenSSL does (Ed25519 is deterministic),
+    /// OpenSSL accepts relctl's signatures, relctl accepts OpenSSL's, and
+    /// both refuse the same altered ones.
     func testAgreesWithOpenSSLOnRandomKeysAndMessages() throws {
         let openssl = try XCTUnwrap(Proc.which("openssl"), "openssl is needed (scripts/deps.sh test installs it)")
         let dir = NSTemporaryDirectory() + "relctl-ed25519-" + UUID().uuidString
