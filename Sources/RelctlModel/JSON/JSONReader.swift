@@ -633,41 +633,44 @@ public enum JSONReader {
             i = end + 1
             return s
         }
+        // Escapes (a note's new lines): the plain bytes between them copied a run at a time.
         var out: [UInt8] = []
-        while i < b.count, b[i] != UInt8(ascii: "\"") {
-            if b[i] == UInt8(ascii: "\\") {
-                i += 1
-                guard i < b.count else { throw Failure() }
-                switch b[i] {
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "r"): out.append(13)
-                case UInt8(ascii: "t"): out.append(9)
-                case UInt8(ascii: "b"): out.append(8)
-                case UInt8(ascii: "f"): out.append(12)
-                case UInt8(ascii: "u"):
-                    guard let code = hex4(b, i + 1) else { throw Failure() }
-                    i += 4
-                    var scalar = code
-                    // A surrogate stands only as the first of a pair: a lone one is no
-                    // character (a reader would store U+FFFD, text nobody wrote).
-                    if (0xDC00..<0xE000).contains(code) { throw Failure() }
-                    if (0xD800..<0xDC00).contains(code) {
-                        guard i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
-                              let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) else { throw Failure() }
-                        scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        i += 6
-                    }
-                    guard let character = Unicode.Scalar(scalar) else { throw Failure() }
-                    UTF8.encode(character) { out.append($0) }
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b[i])
-                default: throw Failure()
+        out.reserveCapacity(end - i + 64)
+        var run = end
+        while true {
+            out.append(contentsOf: b[i..<run])
+            i = run
+            guard i < b.count else { throw Failure() }
+            if b[i] == UInt8(ascii: "\"") { break }
+            i += 1
+            guard i < b.count else { throw Failure() }
+            switch b[i] {
+            case UInt8(ascii: "n"): out.append(10)
+            case UInt8(ascii: "r"): out.append(13)
+            case UInt8(ascii: "t"): out.append(9)
+            case UInt8(ascii: "b"): out.append(8)
+            case UInt8(ascii: "f"): out.append(12)
+            case UInt8(ascii: "u"):
+                guard let code = hex4(b, i + 1) else { throw Failure() }
+                i += 4
+                var scalar = code
+                // A surrogate stands only as the first of a pair: a lone one is no
+                // character (a reader would store U+FFFD, text nobody wrote).
+                if (0xDC00..<0xE000).contains(code) { throw Failure() }
+                if (0xD800..<0xDC00).contains(code) {
+                    guard i + 2 < b.count, b[i + 1] == UInt8(ascii: "\\"), b[i + 2] == UInt8(ascii: "u"),
+                          let low = hex4(b, i + 3), (0xDC00..<0xE000).contains(low) else { throw Failure() }
+                    scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
                 }
-            } else {
-                out.append(b[i])
+                guard let character = Unicode.Scalar(scalar) else { throw Failure() }
+                UTF8.encode(character) { out.append($0) }
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(b[i])
+            default: throw Failure()
             }
             i += 1
+            run = b.withUnsafeBufferPointer { nextQuoteOrEscape($0, from: i) }
         }
-        guard i < b.count else { throw Failure() }
         i += 1
         return String(decoding: out, as: UTF8.self)
     }
