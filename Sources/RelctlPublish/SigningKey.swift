@@ -11,7 +11,7 @@ import RelctlCore
 /// for the run: relctl never writes it into a database, a tree or a log.
 /// Sendable: a publish signs with one key on every core at once. Each
 /// signature has a context of its own; libcrypto reads a key it never
-/// changes from many threads (SignedFilesTests.testOneKeySignsOnManyThreadsAtOnce).
+/// changes from many threads (Ed25519Tests.testOneKeySignsOnManyThreadsAtOnce).
 public final class SigningKey: @unchecked Sendable {
     private let key: OpaquePointer
     /// The 32 raw bytes apps pin, and their short id.

@@ -507,23 +507,25 @@ extension Store {
     /// Row `id` of `table` as the last logged change before audit entry `bound` left it:
     /// nil when the log has no change of it before then, .some(nil) when that change removed it.
     func lastLogged(_ table: String, _ id: Int64, before bound: Int64) throws -> [String: JSON]?? {
-        try loggedImage(table, id, image: "after", where: "audit_id < ? ORDER BY audit_id DESC", bound)
+        try loggedImage(table, id, image: "after", "<", bound)
     }
 
     /// The same, up to and with entry `entry` (an id read from the database: never one more).
     func lastLogged(_ table: String, _ id: Int64, upTo entry: Int64) throws -> [String: JSON]?? {
-        try loggedImage(table, id, image: "after", where: "audit_id <= ? ORDER BY audit_id DESC", entry)
+        try loggedImage(table, id, image: "after", "<=", entry)
     }
 
     /// Row `id` of `table` as the first logged change after audit entry `entry` found it:
     /// nil when the log has no change of it after then, .some(nil) when that change made it.
     func firstLogged(_ table: String, _ id: Int64, after entry: Int64) throws -> [String: JSON]?? {
-        try loggedImage(table, id, image: "before", where: "audit_id > ? ORDER BY audit_id", entry)
+        try loggedImage(table, id, image: "before", ">", entry)
     }
 
-    private func loggedImage(_ table: String, _ id: Int64, image: String, where bound: String, _ entry: Int64) throws -> [String: JSON]?? {
-        let m = RowID(table: table, key: [.int(id)]).match
-        guard let row = try db.query("SELECT audit_id, seq, \(image) FROM audit_change WHERE \(m.sql) AND \(bound) LIMIT 1", m.args + [.int(entry)]).first
+    /// The image of the row's change nearest `entry` on the side `comparison` gives (`<`, `<=`: the last; `>`: the first).
+    private func loggedImage(_ table: String, _ id: Int64, image: String, _ comparison: String, _ entry: Int64) throws -> [String: JSON]?? {
+        let m = RowID(table: table, key: [.int(id)]).match, order = comparison == ">" ? "ASC" : "DESC"
+        guard let row = try db.query("SELECT audit_id, seq, \(image) FROM audit_change WHERE \(m.sql) AND audit_id \(comparison) ? ORDER BY audit_id \(order), seq \(order) LIMIT 1",
+                                     m.args + [.int(entry)]).first
         else { return nil }
         guard let text = row.string(2) else { return .some(nil) }
         guard case .object(let o)? = try? JSONReader.parse(Array(text.utf8)) else {

@@ -412,6 +412,12 @@ final class JSONTests: XCTestCase {
         }
         let pieces: [(text: String, means: String)] = [("a", "a"), ("é", "é"), ("😀", "😀"), ("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"),
                                                       ("\\u00e9", "é"), ("\\uD83D\\uDE00", "😀"), ("\\/", "/"), ("0123456789abcdef", "0123456789abcdef")]
+        // A string that ends inside a surrogate pair or its escape.
+        for cut in [#""\uD83D"#, #""\uD83D\"#, #""\uD83D\u"#, #""\uD83D\uDE0"#, #""a\"#, #""a\u00"#] {
+            var from = 0
+            XCTAssertThrowsError(try JSONReader.skipString(Array(cut.utf8), &from), cut)
+            XCTAssertThrowsError(try JSONReader.parse(Array(cut.utf8)), cut)
+        }
         for _ in 0..<2_000 {
             let chosen = (0..<Int.random(in: 0...60, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
             let text = "{\"k\":\"" + chosen.map(\.text).joined() + "\"}"

@@ -638,7 +638,7 @@ public enum JSONReader {
         out.reserveCapacity(end - i + 64)
         var run = end
         while true {
-            out.append(contentsOf: b[i..<run])
+            if run > i { out.append(contentsOf: b[i..<run]) }
             i = run
             guard i < b.count else { throw Failure() }
             if b[i] == UInt8(ascii: "\"") { break }
