@@ -264,7 +264,11 @@ extension Session {
                 out.append(v)
                 touched.insert(id)
             }
-            try NoteRows.upsert(db, notes)
+            if try ChangeCapture.leftAlone(db, notesOf: ids) {
+                try db.withoutTriggers { try NoteRows.upsert(db, notes) }
+            } else {
+                try NoteRows.upsert(db, notes)
+            }
             fresh = []
         }
         for w in wanted {

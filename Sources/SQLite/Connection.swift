@@ -60,6 +60,7 @@ public final class Connection {
         if holding { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
         for (_, stmt) in statements { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
+        rowCount?.deallocate()
     }
 
     /// Turns SQLite's errors into the owner's, so that they never reach
@@ -212,12 +213,47 @@ public final class Connection {
         try query(sql, args)
     }
 
+    /// What `relctl_row(base)` adds to its base (relctl_sqlite3_row_function), once it is made.
+    private var rowCount: UnsafeMutablePointer<Int64>?
+
+    /// Runs `sql`, in which `relctl_row(base)` is base + 1, base + 2, ...:
+    /// one more each time SQLite calls it, which for rows that one scan
+    /// gives, unsorted, is the order they come in.
+    public func runNumbering(_ sql: String, _ args: [SQLValue] = []) throws {
+        let count: UnsafeMutablePointer<Int64>
+        if let rowCount { count = rowCount } else {
+            count = .allocate(capacity: 1)
+            let rc = relctl_sqlite3_row_function(handle, count)
+            guard rc == SQLITE_OK else { count.deallocate(); throw error(rc) }
+            rowCount = count
+        }
+        count.pointee = 0
+        try run(sql, args)
+    }
+
     public func scalar(_ sql: String, _ args: [SQLValue] = []) throws -> SQLValue {
         try query(sql, args).first?[0] ?? .null
     }
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows written since the connection opened, those its triggers wrote included.
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
+    /// Runs `body` with the database's triggers off on this connection
+    /// (SQLITE_DBCONFIG_ENABLE_TRIGGER; TEMP triggers and RETURNING still
+    /// run), for rows every trigger leaves alone, where merely firing them
+    /// was most of the insert. Each switch has every statement prepared
+    /// again at its next use. The triggers are on again however `body` ends.
+    public func withoutTriggers<T>(_ body: () throws -> T) throws -> T {
+        guard relctl_sqlite3_triggers(handle, 0) == 0 else {
+            throw translate(SQLiteError(code: SQLITE_MISUSE, message: "SQLite did not turn the triggers off"))
+        }
+        // Turning them on cannot fail (a flag of the connection); were it to, every later write
+        // would go unlogged, so it stops the process rather than go on.
+        defer { precondition(relctl_sqlite3_triggers(handle, 1) == 1, "SQLite did not turn the triggers back on") }
+        return try body()
+    }
 
     /// Whether a transaction is held open (`hold`): writes and reads happen
     /// inside it, and it ends, rolled back, with the connection.

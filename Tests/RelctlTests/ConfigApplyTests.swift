@@ -345,6 +345,61 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(tables, Array(repeating: ["version", "note", "note"], count: 3).flatMap { $0 })
     }
 
+    /// The notes of versions an apply makes are written with the triggers off
+    /// (ChangeCapture.leftAlone), which holds only while every trigger leaves
+    /// such a note alone: with them on, inserting the notes writes nothing
+    /// but the notes themselves (SQLite's count of changes includes every
+    /// row a trigger writes). A version the database had is under the mark,
+    /// and its notes are not left alone.
+    func testEveryTriggerLeavesTheNotesOfAVersionMadeInTheChangeAlone() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z --notes Old")
+        let db = try Store(path: h.db, mode: .write, user: "tester").db
+        let platform = try XCTUnwrap(try db.scalar("SELECT id FROM platform").intValue)
+        let had = try XCTUnwrap(try db.scalar("SELECT id FROM version").intValue)
+        let version = VersionRecord(id: 0, platformID: platform, version: try Version("2.0"), build: 2, releasedAt: 1_767_225_600,
+                                    minOS: nil, policy: nil, notes: [:])
+        /// Thrown to roll the change back once it is looked at.
+        struct Looked: Error {}
+        XCTAssertThrowsError(try db.write {
+            try ChangeCapture.begin(db)
+            let made = try NoteRows.insert(db, platform: platform, [version])
+            XCTAssertTrue(try ChangeCapture.leftAlone(db, notesOf: made))
+            XCTAssertFalse(try ChangeCapture.leftAlone(db, notesOf: made + [had]), "a version the database had")
+            let before = db.totalChanges
+            try NoteRows.upsert(db, made.flatMap { id in [(id, "en", "New"), (id, "de", "Neu"), (id, "fr", "Nouveau")] })
+            XCTAssertEqual(db.totalChanges - before, 3, "the notes, and nothing a trigger wrote")
+            let noted = db.totalChanges
+            try NoteRows.upsert(db, version: had, [(locale: "de", body: "Alt")])
+            XCTAssertGreaterThan(db.totalChanges - noted, 1, "a note of a version the database had is noted by its triggers")
+            throw Looked()
+        }) { XCTAssertTrue($0 is Looked, "\($0)") }
+        XCTAssertFalse(try ChangeCapture.leftAlone(db, notesOf: [had + 1]), "outside a change: no marks")
+    }
+
+    /// Once a version's id is at the top of SQLite's range, new ids are picked
+    /// at random, at or below the change's mark: their notes are written with
+    /// the triggers on, and every row the apply made is in its log.
+    func testVersionsGivenIdsBelowTheMarkAreLoggedWhole() throws {
+        let h = Harness()
+        h.ok("init")
+        h.ok("project add shop --name Shop --locales en,de")
+        h.ok("platform add ios --bundle-id com.example.shop --app-store-id 1")
+        h.ok("version add 1.0 --platform ios --build 1 --released 2026-01-01T00:00:00Z --notes Old")
+        try sqlite3(h, "UPDATE version SET id = 9223372036854775807")
+        let path = try shopFile(h, "more.json") { versions in
+            for k in 0..<3 { versions["2.\(k)"] = Self.fileVersion(build: 20 + k, "en \(k)", "de \(k)") }
+        }
+        h.ok("apply \(path) --yes -q")
+        let rows = try loggedRows(h.db)
+        XCTAssertEqual(rows.filter { $0.table == "version" }.count, 3)
+        XCTAssertEqual(rows.filter { $0.table == "note" }.count, 6, "every note of the three versions")
+        XCTAssertTrue(rows.allSatisfy(\.made))
+    }
+
     /// Where earlier removals freed ids and the change removes the highest,
     /// the versions it makes still take ids above every one the database had:
     /// it removes last. Taken again, a freed id would show a version made as

@@ -68,6 +68,35 @@ final class StoreTests: XCTestCase {
         }
     }
 
+    /// `relctl_row(base)` numbers a statement's rows from base + 1, again from
+    /// 1 in the next statement, and refuses a number past the largest integer
+    /// rather than wrap; no trigger of a database can call it. The triggers
+    /// are off only inside `withoutTriggers`, and on again after it throws.
+    func testRowsAreNumberedAndTriggersTurnedOffOnlyWhereAsked() throws {
+        let h = Harness()
+        let db = try Connection(path: h.dir + "/rows.db", readOnly: false, create: true)
+        try db.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, n INTEGER); CREATE TABLE u(n INTEGER); CREATE TABLE fired(n INTEGER);"
+                       + "CREATE TRIGGER t_fired AFTER INSERT ON u BEGIN INSERT INTO fired VALUES (NEW.n); END;")
+        try db.run("INSERT INTO t(k) VALUES (30), (10), (20)")
+        try db.runNumbering("UPDATE t SET n = relctl_row(?1) WHERE k IN (SELECT k FROM t ORDER BY k)", [.int(100)])
+        XCTAssertEqual(try db.query("SELECT n FROM t ORDER BY k").map { $0[0] }, [.int(101), .int(102), .int(103)])
+        try db.runNumbering("INSERT INTO u SELECT relctl_row(?1) FROM t ORDER BY k", [.int(0)])
+        XCTAssertEqual(try db.query("SELECT n FROM u ORDER BY n").map { $0[0] }, [.int(1), .int(2), .int(3)], "counted again from 1")
+        XCTAssertThrowsError(try db.runNumbering("INSERT INTO u SELECT relctl_row(?1) FROM t", [.int(Int64.max - 1)])) {
+            XCTAssertTrue("\($0)".contains("past the largest integer"), "\($0)")
+        }
+        XCTAssertThrowsError(try db.execute("CREATE TRIGGER numbered AFTER INSERT ON t BEGIN UPDATE t SET n = relctl_row(0); END; INSERT INTO t(k) VALUES (40)")) {
+            XCTAssertTrue("\($0)".contains("relctl_row"), "\($0)")
+        }
+        try db.execute("DROP TRIGGER IF EXISTS numbered; DELETE FROM fired")
+
+        try db.withoutTriggers { try db.run("INSERT INTO u VALUES (7)") }
+        struct Stop: Error {}
+        XCTAssertThrowsError(try db.withoutTriggers { try db.run("INSERT INTO u VALUES (8)"); throw Stop() })
+        try db.run("INSERT INTO u VALUES (9)")
+        XCTAssertEqual(try db.query("SELECT n FROM fired").map { $0[0] }, [.int(9)], "fired only with the triggers on, after one threw")
+    }
+
     /// A platform's versions, read by every write's lockout check, come from one index:
     /// rows added as releases come lie a page apart, one page read for each through the table.
     func testAPlatformsVersionsAreReadFromOneIndex() throws {
