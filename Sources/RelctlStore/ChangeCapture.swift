@@ -222,14 +222,16 @@ enum ChangeCapture {
             """)
     }
 
-    /// Whether every trigger leaves alone the rows under versions `ids` (their
-    /// notes): each is above the change's version mark, so no capture trigger
-    /// notes them (`record` reads them from their table) and no edit stamp
-    /// counts them (the version's own insert did). They may then be written
-    /// with the triggers off (`Connection.withoutTriggers`): firing three
-    /// triggers that do nothing was two thirds of inserting a note. False
-    /// without marks, and for an id at or below the mark (SQLite picks ids at
-    /// random once one is at the top of the range).
+    /// Whether every one of versions `ids` is above the change's version mark,
+    /// where each of the schema's triggers on `note` leaves their notes alone:
+    /// no capture trigger notes them (`record` reads them from their table)
+    /// and no edit stamp counts them (the version's own insert did). Their
+    /// notes may then be written with the triggers off
+    /// (`Connection.withoutTriggers`): firing three triggers that do nothing
+    /// was two thirds of inserting a note. A test holds the triggers on
+    /// `note` to those this was worked out for. False without marks, and for
+    /// an id at or below the mark (SQLite picks ids at random once one is at
+    /// the top of the range).
     static func leftAlone(_ db: Connection, notesOf ids: [Int64]) throws -> Bool {
         guard let mark = try db.scalar("SELECT version_mark FROM capture_on").intValue else { return false }
         return ids.allSatisfy { $0 > mark }
@@ -304,7 +306,7 @@ enum ChangeCapture {
     /// primary key gives them, which is the order asked for: `row_number()` buffered every
     /// row, a third of the statement. Were SQLite ever to sort instead, each row would still
     /// carry a number of its own, in the scan's order (a test holds the order to the key's).
-    private static func recordingMade(_ t: Table) -> String {
+    static func recordingMade(_ t: Table) -> String {
         """
         INSERT INTO audit_change(audit_id, seq, tbl, row_key, before, after)
             SELECT ?1, relctl_row(?2), '\(t.name)', \(key(t, t.name)), NULL, \(image(t, t.name))

@@ -34,7 +34,13 @@ public final class Connection {
             if let db { sqlite3_close_v2(db) }
             throw SQLiteError(code: rc, message: message)
         }
+        guard let count = relctl_sqlite3_row_function(db) else {
+            let message = String(cString: sqlite3_errmsg(db))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: SQLITE_NOMEM, message: "cannot make relctl_row: \(message)")
+        }
         handle = db
+        rowCount = count
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 15_000)
     }
@@ -60,7 +66,6 @@ public final class Connection {
         if holding { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
         for (_, stmt) in statements { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
-        rowCount?.deallocate()
     }
 
     /// Turns SQLite's errors into the owner's, so that they never reach
@@ -213,21 +218,14 @@ public final class Connection {
         try query(sql, args)
     }
 
-    /// What `relctl_row(base)` adds to its base (relctl_sqlite3_row_function), once it is made.
-    private var rowCount: UnsafeMutablePointer<Int64>?
+    /// What `relctl_row(base)` adds to its base (relctl_sqlite3_row_function), SQLite's to free.
+    private let rowCount: UnsafeMutablePointer<Int64>
 
     /// Runs `sql`, in which `relctl_row(base)` is base + 1, base + 2, ...:
     /// one more each time SQLite calls it, which for rows that one scan
     /// gives, unsorted, is the order they come in.
     public func runNumbering(_ sql: String, _ args: [SQLValue] = []) throws {
-        let count: UnsafeMutablePointer<Int64>
-        if let rowCount { count = rowCount } else {
-            count = .allocate(capacity: 1)
-            let rc = relctl_sqlite3_row_function(handle, count)
-            guard rc == SQLITE_OK else { count.deallocate(); throw error(rc) }
-            rowCount = count
-        }
-        count.pointee = 0
+        rowCount.pointee = 0
         try run(sql, args)
     }
 
@@ -237,18 +235,21 @@ public final class Connection {
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
-    /// Rows written since the connection opened, those its triggers wrote included.
+    /// Rows written since the connection opened, those its triggers wrote
+    /// included (tests: that a statement's triggers wrote nothing).
     public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 
     /// Runs `body` with the database's triggers off on this connection
     /// (SQLITE_DBCONFIG_ENABLE_TRIGGER; TEMP triggers and RETURNING still
     /// run), for rows every trigger leaves alone, where merely firing them
-    /// was most of the insert. Each switch has every statement prepared
-    /// again at its next use. The triggers are on again however `body` ends.
+    /// was most of the insert. Each switch has SQLite prepare every statement
+    /// again at its next use, which is also what keeps a statement prepared
+    /// with them off from running without them later. Afterwards they are as
+    /// they were, however `body` ends; were SQLite to refuse to turn them
+    /// off, `body` runs with them on.
     public func withoutTriggers<T>(_ body: () throws -> T) throws -> T {
-        guard relctl_sqlite3_triggers(handle, 0) == 0 else {
-            throw translate(SQLiteError(code: SQLITE_MISUSE, message: "SQLite did not turn the triggers off"))
-        }
+        let was = relctl_sqlite3_triggers(handle, -1)
+        guard was == 1, relctl_sqlite3_triggers(handle, 0) == 0 else { return try body() }
         // Turning them on cannot fail (a flag of the connection); were it to, every later write
         // would go unlogged, so it stops the process rather than go on.
         defer { precondition(relctl_sqlite3_triggers(handle, 1) == 1, "SQLite did not turn the triggers back on") }

@@ -90,11 +90,17 @@ final class StoreTests: XCTestCase {
         }
         try db.execute("DROP TRIGGER IF EXISTS numbered; DELETE FROM fired")
 
-        try db.withoutTriggers { try db.run("INSERT INTO u VALUES (7)") }
+        // One statement, prepared with the triggers off and run again with them on, fires them then.
+        let insert = "INSERT INTO u VALUES (?)"
+        try db.withoutTriggers {
+            try db.run(insert, [.int(7)])
+            try db.withoutTriggers { try db.run(insert, [.int(6)]) }
+            try db.run(insert, [.int(5)])
+        }
         struct Stop: Error {}
-        XCTAssertThrowsError(try db.withoutTriggers { try db.run("INSERT INTO u VALUES (8)"); throw Stop() })
-        try db.run("INSERT INTO u VALUES (9)")
-        XCTAssertEqual(try db.query("SELECT n FROM fired").map { $0[0] }, [.int(9)], "fired only with the triggers on, after one threw")
+        XCTAssertThrowsError(try db.withoutTriggers { try db.run(insert, [.int(8)]); throw Stop() })
+        try db.run(insert, [.int(9)])
+        XCTAssertEqual(try db.query("SELECT n FROM fired").map { $0[0] }, [.int(9)], "fired only with the triggers on, after one threw; a nested call left them off")
     }
 
     /// A platform's versions, read by every write's lockout check, come from one index:
