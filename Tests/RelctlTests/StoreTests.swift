@@ -71,7 +71,8 @@ final class StoreTests: XCTestCase {
     /// `relctl_row(base)` numbers a statement's rows from base + 1, again from
     /// 1 in the next statement, and refuses a number past the largest integer
     /// rather than wrap; no trigger of a database can call it. The triggers
-    /// are off only inside `withoutTriggers`, and on again after it throws.
+    /// are off only inside `withoutTriggers`, and as they were after it,
+    /// nested in another or thrown out of.
     func testRowsAreNumberedAndTriggersTurnedOffOnlyWhereAsked() throws {
         let h = Harness()
         let db = try Connection(path: h.dir + "/rows.db", readOnly: false, create: true)
