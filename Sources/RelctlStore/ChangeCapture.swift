@@ -237,37 +237,77 @@ enum ChangeCapture {
         return ids.allSatisfy { $0 > mark }
     }
 
+    /// What `record` stored and read: how many rows were noted (each stored), the number of
+    /// the last note, and the rows the change made, read from their tables.
+    struct Recorded {
+        var noted: Int
+        var lastNote: Int64
+        var made: [RowChange]
+    }
+
     /// Stores the net effect of what the triggers noted as the changes of audit row `audit`:
     /// per row, as it was before its first note and as it is now, in the order first noted;
     /// a row that ends as it began is left out. Then the rows made in the change (above the
-    /// marks), table by table, parents first, each as it is now. Noting stops. Returns how
-    /// many rows it stored.
+    /// marks), table by table, parents first, each as it is now, which it also returns as
+    /// read from their tables. Noting stops.
     /// A statement for the noted rows and one for each table with made rows (and one that
     /// asks which are needed): a row at a time from Swift was a third of applying a fleet's file.
-    static func record(_ db: Connection, audit: Int64) throws -> Int {
+    /// `loggingMade` false (a preview's session, never committed: Session.forPreview): the
+    /// made rows are read but not stored, which was a quarter of a plan into an empty database.
+    static func record(_ db: Connection, audit: Int64, loggingMade: Bool = true) throws -> Recorded {
         // Each statement is prepared anew by every relctl command, and the one that records
         // names every table: only what the change left is asked for (`version add` notes
         // nothing and makes rows in one or two tables).
         let row = try db.query(leaving)[0]  // (a SELECT without FROM: one row)
         let left = (0...tables.count).map { row.int($0) != 0 }
-        var stored = 0
+        var noted = 0
         if left[0] {
             try db.run(recording, [.int(audit)])
-            stored += db.changes
+            noted = db.changes
         }
         // The made rows are numbered after every note, table by table (parents first), each
         // table in key order: a statement per table scans it in that order and sorts nothing,
         // where one over all the tables sorted every image (a sixth of recording an apply into
         // an empty database). The last note's number is read before `recording` runs, which
         // writes only audit_change (no trigger is on it), so it is the number `recording` saw.
-        var last = row.int(tables.count + 1) ?? 0
+        let lastNote = row.int(tables.count + 1) ?? 0
+        var last = lastNote
+        var made: [RowChange] = []
         for rank in tables.indices where left[rank + 1] {
-            try db.runNumbering(recordingMade(tables[rank]), [.int(audit), .int(last)])
-            last += Int64(db.changes)
-            stored += db.changes
+            if loggingMade {
+                try db.runNumbering(recordingMade(tables[rank]), [.int(audit), .int(last)])
+                last += Int64(db.changes)
+            }
+            try readMade(db, tables[rank], into: &made)
         }
         try end(db, noted: left[0])
-        return stored
+        return Recorded(noted: noted, lastNote: lastNote, made: made)
+    }
+
+    /// The rows of `t` made in the change, in key order (the order `recordingMade` logs
+    /// them in), each as the log's image of it reads back: every column, an integer as a
+    /// JSON integer, text as a JSON string, NULL as null (a test holds the two to one
+    /// answer). Read from the table, not parsed back from the log's JSON: that parse was
+    /// a sixth of a plan into an empty database.
+    static func readMade(_ db: Connection, _ t: Table, into out: inout [RowChange]) throws {
+        let columns = t.columns, keys = t.key.map { columns.firstIndex(of: $0)! }
+        try db.each("SELECT \(columns.joined(separator: ", ")) FROM \(t.name) WHERE \(isMade(t)) ORDER BY \(t.key.joined(separator: ", "))") { c in
+            // Sized when made: reserveCapacity on an empty dictionary cost 1,300 instructions a row.
+            var after = [String: JSON](minimumCapacity: columns.count)
+            var values: [JSON] = []
+            values.reserveCapacity(columns.count)
+            for i in columns.indices {
+                let value: JSON
+                switch try c.value(Int32(i)) {
+                case .null: value = .null
+                case .int(let n): value = .int(n)
+                case .text(let s): value = .string(s)
+                }
+                values.append(value)
+                after[columns[i]] = value
+            }
+            out.append(RowChange(table: t.name, key: keys.map { values[$0] }, before: nil, after: after))
+        }
     }
 
     /// Whether any row was noted, then for each table whether it holds a row above its mark,

@@ -446,13 +446,13 @@ extension Store {
     }
 
     /// The rows audit entry `id` changed, in order. The images of a large
-    /// change (an apply into an empty database: 850,000 rows) are parsed on
-    /// every core, a fifth of such an apply on one.
-    /// `tables`: only the rows of those tables.
-    public func rowChanges(of id: Int64, tables: [String]? = nil) throws -> [RowChange] {
+    /// change (an apply into an empty database: 850,000 rows, read back by
+    /// `log` or `undo`) are parsed on every core, a fifth of such an apply on one.
+    /// `tables`: only the rows of those tables. `last`: only those numbered up to it.
+    public func rowChanges(of id: Int64, tables: [String]? = nil, upTo last: Int64? = nil) throws -> [RowChange] {
         let only = tables.map { " AND tbl IN (" + $0.map { _ in "?" }.joined(separator: ", ") + ")" } ?? ""
-        let rows = try db.query("SELECT seq, tbl, row_key, before, after FROM audit_change WHERE audit_id = ?\(only) ORDER BY seq",
-                                [.int(id)] + (tables ?? []).map { .text($0) })
+        let rows = try db.query("SELECT seq, tbl, row_key, before, after FROM audit_change WHERE audit_id = ?\(only)\(last == nil ? "" : " AND seq <= ?") ORDER BY seq",
+                                [.int(id)] + (tables ?? []).map { .text($0) } + (last.map { [.int($0)] } ?? []))
         func change(_ r: Row) throws -> RowChange {
             let what = "audit_change row \(r.int(0) ?? 0) of audit entry #\(id)"
             func object(_ i: Int) throws -> [String: JSON]? {

@@ -40,8 +40,13 @@ public final class Session {
     /// lockout check needs to know nobody is locked out (`lockoutsTouched`).
     var versionsWithoutMinOS: Set<Int64> = []
 
-    init(_ store: Store) throws {
+    /// A preview's session (`plan`): only read, then dropped, never committed. The rows its
+    /// changes make are read from their tables but not logged (ChangeCapture.record).
+    public let forPreview: Bool
+
+    init(_ store: Store, forPreview: Bool = false) throws {
         self.store = store
+        self.forPreview = forPreview
         db = store.db
         // One session per connection: a second would share (and end) the first's transaction.
         guard !db.holding else { throw StoreError("a second write session was opened on the database \(store.path) while one was open", hint: "this is a defect of relctl; please report it") }
@@ -58,6 +63,11 @@ public final class Session {
     /// question waited, and then nothing is committed.
     public func commit(expecting shown: [RowChange]? = nil) throws {
         guard isOpen else { return }
+        // Its log lacks the rows its changes made: committed, nothing could undo them.
+        if forPreview {
+            drop()
+            throw StoreError("a preview's changes were about to be committed; nothing was changed", hint: "this is a defect of relctl; please report it")
+        }
         if let shown, shown != rows {
             drop()
             throw StoreError("the database changed while the change was shown; nothing was changed", hint: "run the command again to see its effect now")
@@ -98,8 +108,10 @@ public final class Session {
                 result = r
                 named = change.project
                 let id = try log(change, now: now)
-                guard try ChangeCapture.record(db, audit: id) > 0 else { throw NothingChanged() }
-                made = try store.rowChanges(of: id)
+                let recorded = try ChangeCapture.record(db, audit: id, loggingMade: !forPreview)
+                guard recorded.noted + recorded.made.count > 0 else { throw NothingChanged() }
+                // Not copied when nothing was noted: an apply into an empty database makes 850,000 rows.
+                made = recorded.noted > 0 ? try store.rowChanges(of: id, upTo: recorded.lastNote) + recorded.made : recorded.made
                 try guardStores(made, audit: id, now: now)
                 try Lineage.stamp(store, rows: made, adopting: adopting())
                 for reverted in change.reverts { try db.run("INSERT INTO audit_revert(audit_id, reverted) VALUES (?, ?)", [.int(id), .int(reverted)]) }
@@ -112,7 +124,7 @@ public final class Session {
         entries.append(id)
         if let named { projectsChanged?.insert(named) } else { projectsChanged = nil }
         changeStarts.append(rows.count)
-        rows += made
+        if rows.isEmpty { rows = made } else { rows += made }
         return result!
     }
 
@@ -145,7 +157,8 @@ public final class Session {
 
 extension Store {
     /// Opens a session: the command's writes go through it.
-    public func session() throws -> Session { try Session(self) }
+    /// `forPreview`: a session that is only read and dropped (Session.forPreview).
+    public func session(forPreview: Bool = false) throws -> Session { try Session(self, forPreview: forPreview) }
 
     /// Writes through a session of its own, committed when `body` returns and dropped when it throws.
     public func write<T>(_ body: (Session) throws -> T) throws -> T {

@@ -35,4 +35,14 @@ public struct Cursor {
     public func text(_ i: Int32) throws -> String? {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : try Connection.text(stmt, i)
     }
+
+    /// The value as `query` gives it: an integer, text, or NULL.
+    public func value(_ i: Int32) throws -> SQLValue {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, i))
+        case _ where integers[Int(i)]: throw Connection.notAnInteger(stmt, i)
+        default: return .text(try Connection.text(stmt, i))
+        }
+    }
 }

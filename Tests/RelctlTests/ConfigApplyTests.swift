@@ -560,6 +560,43 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertEqual(made.map { "\($0.table) \($0.key)" }, made.sorted { Self.keyOrder(($0.table, $0.key), ($1.table, $1.key)) }.map { "\($0.table) \($0.key)" })
     }
 
+    /// The rows a change makes are read from their tables (ChangeCapture.readMade), not
+    /// parsed back from the log, and a plan does not log them at all (Session.forPreview):
+    /// each must read as the log's image of it. A plan's rows, those an apply's --json
+    /// says it would change, and those `log --json` parses from what the apply logged are
+    /// one list, in one order: integers, NULLs, and text with quotes, backslashes, line
+    /// breaks and characters beyond ASCII, in every table.
+    func testTheRowsAChangeMakesReadAsTheLogHasThem() throws {
+        let h = Harness()
+        ExportTests.configured(h)
+        let odd = "a \"quoted\" \\ back/slash é ß 漢 🚀 \u{2028}"
+        h.ok("version add 3.0 --platform ios --build 300 --unreleased")
+        for args in [["notes", "set", "3.0", "--platform", "ios", "--locale", "de", odd + "\nline two"], ["message", "set", "required", "--locale", "de", "--title", odd],
+                     ["maintenance", "message", "1", "--locale", "de", "--title", odd, "--message", "x"]] {
+            let r = h.run(args)
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        let path = try shopFile(h, "all.json") { _ in }
+        let empty = h.dir + "/empty.db"
+        XCTAssertEqual(h.run(["init", "-q"], database: empty).status, 0)
+
+        func rows(_ r: Harness.Result, _ list: ([String: Any]) -> Any?) throws -> [NSDictionary] {
+            XCTAssertEqual(r.status, 0, r.err)
+            let doc = try XCTUnwrap(r.json as? [String: Any], r.out)
+            return try XCTUnwrap(list(doc) as? [NSDictionary], r.out)
+        }
+        let planned = try rows(h.run(["plan", path, "--json"], database: empty)) { (($0["projects"] as? [[String: Any]])?.first)?["rows"] }
+        let tried = try rows(h.run(["apply", path, "--dry-run", "--json"], database: empty)) { $0["changes"] }
+        XCTAssertEqual(h.run(["apply", path, "--yes", "-q"], database: empty).status, 0)
+        let logged = try rows(h.run(["log", "--json", "--limit", "1"], database: empty)) { (($0["entries"] as? [[String: Any]])?.first)?["changes"] }
+
+        XCTAssertGreaterThan(logged.count, 20)
+        XCTAssertEqual(Set(logged.compactMap { $0["table"] as? String }).count, ChangeCapture.tables.count, "a row of every table")
+        XCTAssertTrue(logged.description.contains("🚀"), "the odd text is among them")
+        XCTAssertEqual(planned, logged, "plan")
+        XCTAssertEqual(tried, logged, "apply --dry-run")
+    }
+
     /// A plan's token hashes the file, then each row as `[table,key,before]`
     /// written compact: the bytes approvals are signed over, the same as when
     /// each row was made into an array to be written.

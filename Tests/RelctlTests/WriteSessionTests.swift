@@ -55,6 +55,41 @@ final class WriteSessionTests: XCTestCase {
         XCTAssertEqual((last?["reverts"] as? [Int])?.count, 3, "the floor and both later floors, taken back: \(String(describing: last))")
     }
 
+    /// A preview's session (a plan's) reads the rows its changes make but logs none of
+    /// them: such a session is never committed, however asked, and leaves the database
+    /// as it was. The same change in an ordinary session logs them, and both hold the
+    /// same rows.
+    func testAPreviewsSessionLogsNoRowItMakesAndIsNeverCommitted() throws {
+        let h = Harness()
+        h.sample()
+        let before = try state(h)
+        let store = try Store(path: h.db, mode: .write, user: "tester")
+        let shop = try store.requireProject("shop")
+        let ios = try store.platforms(project: shop.id).filter { $0.name == "ios" }
+        func add(_ session: Session) throws -> (rows: [RowChange], logged: Int64) {
+            _ = try session.addVersion(try Version("9.0"), build: 900, releasedAt: nil, minOS: nil, notes: (locale: "en", text: "Nine"), on: ios, of: shop, now: h.now)
+            return (session.rows, try store.db.scalar("SELECT count(*) FROM audit_change WHERE after IS NOT NULL AND before IS NULL").intValue ?? -1)
+        }
+        let madeBefore = try store.db.scalar("SELECT count(*) FROM audit_change WHERE after IS NOT NULL AND before IS NULL").intValue ?? -1
+
+        let preview = try store.session(forPreview: true)
+        let seen = try add(preview)
+        XCTAssertEqual(seen.rows.map(\.table), ["version", "note"], "the version and its note, read")
+        XCTAssertEqual(seen.logged, madeBefore, "neither logged")
+        XCTAssertFalse(preview.isEmpty, "the change has its audit entry")
+        XCTAssertThrowsError(try preview.commit()) { XCTAssertTrue("\($0)".contains("preview"), "\($0)") }
+        XCTAssertEqual(try state(h), before, "nothing committed")
+        let again = try store.session(forPreview: true)
+        XCTAssertEqual(try add(again).rows, seen.rows)
+        XCTAssertThrowsError(try again.commit(expecting: seen.rows), "nor when its rows are the ones shown")
+        XCTAssertEqual(try state(h), before)
+
+        let logged = try store.write { session in try add(session) }
+        XCTAssertEqual(logged.rows, seen.rows)
+        XCTAssertEqual(logged.logged, madeBefore + 2, "both logged")
+        XCTAssertNotEqual(try state(h), before)
+    }
+
     func testApplyRefusesAChangeMadeWhileItAsks() throws {
         let h = Harness()
         h.sample()

@@ -166,7 +166,8 @@ enum ConfigCommands {
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
         try store.cachePages(megabytes: fleetCache)
         let slugs = file.slugs
-        let session = try store.session()
+        // Dropped once seen: the rows it makes are read, not logged (Session.forPreview).
+        let session = try store.session(forPreview: true)
         // A plan shows what the stores do not serve; apply refuses it (unless allowed).
         session.allowStoreRisk = true
         defer { session.drop() }
