@@ -164,7 +164,7 @@ public enum Lineage {
     /// when that history is the later one and holds the database's, as a
     /// change merged from elsewhere; otherwise (the file older, or edited
     /// apart from it) the change is one of this database's own, on top of both.
-    /// `rows`: the change's rows as recorded (`Store.rowChanges`), already read.
+    /// `rows`: the change's rows as recorded (ChangeCapture.record), already read.
     static func stamp(_ store: Store, rows: [RowChange], adopting: Adopting?) throws {
         let db = store.db
         let parts = try touched(rows, db)

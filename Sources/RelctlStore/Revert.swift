@@ -116,6 +116,8 @@ extension Session {
     /// Takes back the change `id` (and with `withLater`, every later change
     /// to the rows it touched, or to rows that putting them back would change).
     public func revert(_ id: Int64, withLater: Bool, now: Int64) throws -> Store.Reverted {
+        // A revert reads the log, this session's entries among them, which a preview's lacks the made rows of.
+        guard !forPreview else { throw StoreError("a revert was made in a preview's session", hint: "this is a defect of relctl; please report it") }
         let target = try store.auditEntry(id)
         guard !target.changes.isEmpty else {
             throw StoreError("change #\(id) (\(target.action)) recorded no rows to put back: \(target.kind == "init" || target.project == nil ? "it is not a change to a project" : "it was made before relctl recorded changes as data, or changed no configuration")",

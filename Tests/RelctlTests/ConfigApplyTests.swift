@@ -595,6 +595,36 @@ final class ConfigApplyTests: XCTestCase {
         XCTAssertTrue(logged.description.contains("🚀"), "the odd text is among them")
         XCTAssertEqual(planned, logged, "plan")
         XCTAssertEqual(tried, logged, "apply --dry-run")
+
+        // Rows noted and made in one plan of two projects: a new project (made), then shop's
+        // force floor moved (noted) with a version added (made) in one change, over a
+        // colleague's floor the file takes back (drift, read from the log of entries up to
+        // shop's change, the new project's among them in a plan).
+        h.ok("project add blog --name Blog")
+        h.ok("-p blog platform add android --bundle-id com.example.blog")
+        h.ok("-p blog version add 1.0 --build 10 --released 2026-01-01T00:00:00Z --notes \"First\"")
+        h.ok("project use shop")
+        h.ok("version add 4.0 --platform ios --build 400 --released 2026-02-01T00:00:00Z --notes \"Four\"")
+        let both = h.ok("export --all-projects").out
+        XCTAssertNotNil(both.range(of: #""version":"1.1""#), "shop's force floor as exported")
+        let two = write(h, "two.relctl.json", both.replacingOccurrences(of: #""version":"1.1""#, with: #""version":"2.0""#))
+        XCTAssertEqual(h.run(["-p", "shop", "force", "1.2", "--platform", "ios", "--yes", "-q"], database: empty).status, 0)
+        let plan2 = h.run(["plan", two, "--json"], database: empty)
+        let projects = try XCTUnwrap((plan2.json as? [String: Any])?["projects"] as? [[String: Any]], plan2.out)
+        XCTAssertEqual(projects.map { $0["project"] as? String }, ["blog", "shop"])
+        XCTAssertFalse((projects[1]["drift"] as? [Any] ?? []).isEmpty, "the colleague's floor: \(plan2.out)")
+        let planned2 = projects.flatMap { $0["rows"] as? [NSDictionary] ?? [] }
+        let tried2 = try rows(h.run(["apply", two, "--dry-run", "--json"], database: empty)) { $0["changes"] }
+        let token = try XCTUnwrap((plan2.json as? [String: Any])?["expect"] as? String)
+        let applied2 = h.run(["apply", two, "--expect", token, "--yes", "-q"], database: empty)
+        XCTAssertEqual(applied2.status, 0, "the plan's token is the apply's: \(applied2.err)")
+        let entries = try XCTUnwrap((h.run(["log", "--json", "--limit", "2"], database: empty).json as? [String: Any])?["entries"] as? [[String: Any]])
+        let logged2 = entries.reversed().flatMap { $0["changes"] as? [NSDictionary] ?? [] }
+        let shopRows = entries[0]["changes"] as? [NSDictionary] ?? []
+        XCTAssertTrue(shopRows.contains { $0["before"] is NSNull } && shopRows.contains { !($0["before"] is NSNull) && !($0["after"] is NSNull) },
+                      "shop's change made rows and changed one: \(shopRows)")
+        XCTAssertEqual(planned2, logged2, "plan of two projects")
+        XCTAssertEqual(tried2, logged2, "apply --dry-run of two projects")
     }
 
     /// A plan's token hashes the file, then each row as `[table,key,before]`

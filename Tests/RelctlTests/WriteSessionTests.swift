@@ -56,8 +56,8 @@ final class WriteSessionTests: XCTestCase {
     }
 
     /// A preview's session (a plan's) reads the rows its changes make but logs none of
-    /// them: such a session is never committed, however asked, and leaves the database
-    /// as it was. The same change in an ordinary session logs them, and both hold the
+    /// them: such a session reverts nothing (a revert reads the log) and is never
+    /// committed, however asked, and leaves the database as it was. The same change in an ordinary session logs them, and both hold the
     /// same rows.
     func testAPreviewsSessionLogsNoRowItMakesAndIsNeverCommitted() throws {
         let h = Harness()
@@ -81,6 +81,10 @@ final class WriteSessionTests: XCTestCase {
         XCTAssertEqual(try state(h), before, "nothing committed")
         let again = try store.session(forPreview: true)
         XCTAssertEqual(try add(again).rows, seen.rows)
+        let last = try XCTUnwrap(again.entries.last)
+        XCTAssertThrowsError(try again.revert(last, withLater: false, now: h.now), "a revert reads the log, which lacks the rows") {
+            XCTAssertTrue("\($0)".contains("preview"), "\($0)")
+        }
         XCTAssertThrowsError(try again.commit(expecting: seen.rows), "nor when its rows are the ones shown")
         XCTAssertEqual(try state(h), before)
 
