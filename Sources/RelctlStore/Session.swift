@@ -6,9 +6,9 @@ import SQLite
 /// committed or dropped, so everything it makes reads back, and nothing
 /// reaches the file until `commit`. Each change in it is a savepoint with
 /// its audit row and the rows it made (ChangeCapture; a preview's session,
-/// never committed, logs only the rows it changed, not those it made); a change that
-/// leaves every row as it was is rolled back and logs nothing: unchanged is
-/// "no rows". A session dropped, or never committed, leaves the database
+/// never committed, logs only the rows it changed, not those it made); a
+/// change that leaves every row as it was is rolled back and logs nothing:
+/// unchanged is "no rows". A session dropped, or never committed, leaves the database
 /// as it was (closing the connection rolls it back too).
 ///
 /// The same session type serves every protocol a command follows: a trial

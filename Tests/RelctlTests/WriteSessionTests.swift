@@ -56,9 +56,9 @@ final class WriteSessionTests: XCTestCase {
     }
 
     /// A preview's session (a plan's) reads the rows its changes make but logs none of
-    /// them: such a session reverts nothing (a revert reads the log) and is never
-    /// committed, however asked, and leaves the database as it was. The same change in an ordinary session logs them, and both hold the
-    /// same rows.
+    /// them: such a session reverts nothing (a revert reads the log), is never
+    /// committed, however asked, and leaves the database as it was. The same change
+    /// in an ordinary session logs them, and both hold the same rows.
     func testAPreviewsSessionLogsNoRowItMakesAndIsNeverCommitted() throws {
         let h = Harness()
         h.sample()
