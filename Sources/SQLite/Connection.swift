@@ -122,22 +122,16 @@ public final class Connection {
         }
         var rows: [Row] = []
         let columns = sqlite3_column_count(stmt)
-        let integers = (0..<columns).map { Connection.isDeclaredInteger(stmt, $0) }
+        let cursor = Cursor(stmt: stmt, integers: (0..<columns).map { Connection.isDeclaredInteger(stmt, $0) })
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw error(rc) }
             var values: [SQLValue] = []
             values.reserveCapacity(Int(columns))
-            for c in 0..<columns {
-                switch sqlite3_column_type(stmt, c) {
-                case SQLITE_NULL: values.append(.null)
-                case SQLITE_INTEGER: values.append(.int(sqlite3_column_int64(stmt, c)))
-                case _ where integers[Int(c)]: throw translate(Connection.notAnInteger(stmt, c))
-                default:
-                    do { values.append(.text(try Connection.text(stmt, c))) } catch let e as SQLiteError { throw translate(e) }
-                }
-            }
+            do {
+                for c in 0..<columns { values.append(try cursor.value(c)) }
+            } catch let e as SQLiteError { throw translate(e) }
             rows.append(Row(values: values))
         }
         return rows

@@ -36,7 +36,7 @@ public struct Cursor {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : try Connection.text(stmt, i)
     }
 
-    /// The value as `query` gives it: an integer, text, or NULL.
+    /// An integer, text, or NULL (`query`'s values); text or a real in an integer column is an error.
     public func value(_ i: Int32) throws -> SQLValue {
         switch sqlite3_column_type(stmt, i) {
         case SQLITE_NULL: return .null
