@@ -1,4 +1,5 @@
 import CCrypto
+import RelctlCore
 
 /// SHA-256 of published files, for index.json.
 public enum SHA256 {
@@ -7,23 +8,39 @@ public enum SHA256 {
     /// Of part of a buffer, read where it is (index.json's file list is most of a megabyte).
     public static func hex(_ data: ArraySlice<UInt8>) -> String { data.withUnsafeBytes { hex(raw: $0) } }
 
-    /// Of one buffer followed by another, neither copied (a plan's token: a 60 MB file, then its rows).
-    public static func hex(_ data: [UInt8], then more: [UInt8]) -> String {
-        data.withUnsafeBytes { a in more.withUnsafeBytes { b in hex(raw: a, b) } }
-    }
-
-    private static func hex(raw data: UnsafeRawBufferPointer, _ more: UnsafeRawBufferPointer? = nil) -> String {
+    private static func hex(raw data: UnsafeRawBufferPointer) -> String {
         var hasher = Hasher()
         hasher.update(data)
-        if let more { hasher.update(more) }
         return hasher.finish()
     }
 
+    /// A digest whose first bytes are hashed on another core while this one goes on (a plan's
+    /// token: its file, 60 MB for a fleet, hashed while the plan is made); `hasher()` waits
+    /// for them and gives the digest to go on with.
+    public final class Begun {
+        private let first: Box
+        private let hashed: () -> Void
+
+        /// A hasher the one task `init` starts writes, read only once `hashed` has returned.
+        private final class Box: @unchecked Sendable { var hasher = Hasher() }
+
+        public init(_ data: [UInt8], start: StartEach) {
+            let first = Box()
+            self.first = first
+            hashed = start(1) { _ in first.hasher.update(data) }
+        }
+
+        public func hasher() -> Hasher {
+            hashed()
+            return first.hasher
+        }
+    }
+
     /// Of bytes handed over a piece at a time (index.json, written as it is made).
-    struct Hasher {
+    public struct Hasher {
         private var context = SHA256_CTX()
 
-        init() {
+        public init() {
             // Each call fails only on a null argument.
             precondition(SHA256_Init(&context) == 1, "libcrypto could not compute SHA-256")
         }
@@ -34,7 +51,10 @@ public enum SHA256 {
 
         mutating func update(_ data: ArraySlice<UInt8>) { data.withUnsafeBytes { update($0) } }
 
-        func finish() -> String {
+        /// Read where it is, not copied.
+        public mutating func update(_ data: [UInt8]) { data.withUnsafeBytes { update($0) } }
+
+        public func finish() -> String {
             var digest = [UInt8](repeating: 0, count: 32), context = context
             precondition(SHA256_Final(&digest, &context) == 1, "libcrypto could not compute SHA-256")
             let chars = Array("0123456789abcdef".utf8)

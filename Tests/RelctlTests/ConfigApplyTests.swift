@@ -643,7 +643,17 @@ final class ConfigApplyTests: XCTestCase {
             written.append(10)
             JSON.array([.string(row.table), .array(row.key), row.before.map { .object($0) } ?? .null]).writeCompact(to: &written)
         }
-        XCTAssertEqual(ConfigCommands.expectToken(file, rows), String(SHA256.hex(file, then: written).prefix(16)))
+        XCTAssertEqual(ConfigCommands.expectToken(file, rows), String(SHA256.hex(file + written).prefix(16)))
+        // Begun on another core, and with rows enough to be hashed in many pieces: the same bytes.
+        let many = (0..<3_000).map { RowChange(table: "note", key: [.int(Int64($0)), .string("de")], before: rows[1].before, after: nil) }
+        var manyWritten: [UInt8] = []
+        for row in many {
+            manyWritten.append(10)
+            JSON.array([.string(row.table), .array(row.key), row.before.map { .object($0) } ?? .null]).writeCompact(to: &manyWritten)
+        }
+        XCTAssertGreaterThan(manyWritten.count, 3 << 16)
+        XCTAssertEqual(ConfigCommands.expectToken(SHA256.Begun(file, start: Parallel.ahead), many), String(SHA256.hex(file + manyWritten).prefix(16)))
+        XCTAssertEqual(ConfigCommands.expectToken(file, many), String(SHA256.hex(file + manyWritten).prefix(16)))
         XCTAssertNotEqual(ConfigCommands.expectToken(file, rows), ConfigCommands.expectToken(file, Array(rows.reversed())))
     }
 

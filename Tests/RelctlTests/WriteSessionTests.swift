@@ -55,6 +55,23 @@ final class WriteSessionTests: XCTestCase {
         XCTAssertEqual((last?["reverts"] as? [Int])?.count, 3, "the floor and both later floors, taken back: \(String(describing: last))")
     }
 
+    /// A write's rows, and a plan's, are left for the process's end to free
+    /// (Context.leaveToExit) only in relctl's own process: a test that runs
+    /// command after command in one process frees each one's as it ends.
+    func testOnlyTheProcessLeavesItsRowsForItsEnd() throws {
+        final class Probe {}
+        weak var inTests: Probe?, inProcess: Probe?
+        do {
+            let a = Probe(), b = Probe()
+            inTests = a
+            inProcess = b
+            Context(env: [:], clock: { 0 }, user: "tester").leaveToExit(a)
+            Context.process().leaveToExit(b)
+        }
+        XCTAssertNil(inTests, "freed once the command is done with it")
+        XCTAssertNotNil(inProcess, "kept to the process's end")
+    }
+
     /// A preview's session (a plan's) reads the rows its changes make but logs none of
     /// them: such a session reverts nothing (a revert reads the log), is never
     /// committed, however asked, and leaves the database as it was. The same change

@@ -20,14 +20,16 @@ enum ConfigCommands {
                    Example("relctl plan fleet.relctl.json --exit-code", "In CI: exit \(ExitStatus.changes) when the database differs from the file, 1 or 2 on an error.")]
     ) { inv in
         let file = try read(inv)
-        let (path, bytes) = (file.path, file.bytes)
+        let path = file.path
+        // The file's part of the token, hashed on the other core while the plan is made.
+        let digest = SHA256.Begun(file.bytes, start: Parallel.ahead)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
         let (applied, trial) = try planned(inv, file)
         guard let trial else {
             let unchanged = applied.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
-            let token = expectToken(bytes, [])
+            let token = expectToken(digest, [])
             inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
                 "no changes: the database already holds what \(path) says (\(Suggest.few(applied.map(\.slug))))\n"
                     + applied.flatMap { p in p.warnings.map { "warning: \(p.slug): \($0)\n" } }.joined()
@@ -35,7 +37,7 @@ enum ConfigCommands {
             }
             return
         }
-        let token = expectToken(bytes, trial.rows)
+        let token = expectToken(digest, trial.rows)
         let words = trial.words
         inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token),
                             "projects": .array(trial.result.map { p in
@@ -61,6 +63,7 @@ enum ConfigCommands {
             return text
         }
         if inv.flag("exit-code") { inv.exitStatus = ExitStatus.changes }
+        inv.context.leaveToExit(trial)
     }
 
     static let apply: RunnableCommand = RunnableCommand(
@@ -395,10 +398,23 @@ enum ConfigCommands {
     /// not part of the plan: a window it ends is ended when it is applied).
     static func expectToken(_ bytes: [UInt8], _ rows: [RowChange]) -> String {
         // The file is hashed where it is: a copy to append the rows to was 60 MB for a fleet.
+        var file = SHA256.Hasher()
+        file.update(bytes)
+        return token(file, rows)
+    }
+
+    /// The same, the file's part begun on another core (SHA256.Begun).
+    static func expectToken(_ file: SHA256.Begun, _ rows: [RowChange]) -> String { token(file.hasher(), rows) }
+
+    /// The token, given the file's digest: its rows after it.
+    private static func token(_ file: SHA256.Hasher, _ rows: [RowChange]) -> String {
+        var hasher = file
         // Each row is `[table,key,before]` as `JSON.writeCompact` writes it, in place: an
         // array made of them to be written was most of the token of an apply into an empty
-        // database (850,000 rows). The bytes must not change: approvals sign the token.
+        // database (850,000 rows). Hashed 64 KiB at a time, not gathered whole (38 MB for a
+        // fleet). The bytes must not change: approvals sign the token.
         var more: [UInt8] = []
+        more.reserveCapacity(Self.tokenPiece + 4096)
         for row in rows {
             more += "\n[".utf8
             JSON.quoteBytes(row.table, into: &more)
@@ -407,9 +423,16 @@ enum ConfigCommands {
             more.append(UInt8(ascii: ","))
             if let before = row.before { JSON.object(before).writeCompact(to: &more) } else { more += "null".utf8 }
             more.append(UInt8(ascii: "]"))
+            if more.count >= Self.tokenPiece {
+                hasher.update(more)
+                more.removeAll(keepingCapacity: true)
+            }
         }
-        return String(SHA256.hex(bytes, then: more).prefix(16))
+        hasher.update(more)
+        return String(hasher.finish().prefix(16))
     }
+
+    private static let tokenPiece = 1 << 16
 
     static func counts(_ rows: ArraySlice<RowChange>) -> String {
         // Counted, not filtered: a filter copied each of an apply's 850,000 rows twice.

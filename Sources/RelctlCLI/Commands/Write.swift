@@ -22,7 +22,11 @@ extension Invocation {
     /// The command's write session (`written`): committed, or for a --dry-run held open until the command has said what it made.
     var session: Session? {
         get { written as? Session }
-        set { written = newValue }
+        set {
+            written = newValue
+            // Its rows, once it is done with: an apply into an empty database made 850,000.
+            if let rows = newValue?.rows { context.leaveToExit(rows) }
+        }
     }
 
     /// How a change is shown and asked about; `T` is what its write returns.
