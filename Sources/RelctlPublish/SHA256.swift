@@ -16,8 +16,8 @@ public enum SHA256 {
 
     /// A digest whose first bytes are hashed on another core while this one goes on (a plan's
     /// token: its file, 60 MB for a fleet, hashed while the plan is made); `hasher()` waits
-    /// for them and gives the digest to go on with.
-    public final class Begun {
+    /// for them and gives the digest to go on with, on any thread (the wait is a DispatchGroup's).
+    public final class Begun: @unchecked Sendable {
         private let first: Box
         private let hashed: () -> Void
 

@@ -32,8 +32,8 @@ enum ApproveCommand {
             token = given
         } else {
             let file = try ConfigCommands.read(inv)
-            let (_, trial) = try ConfigCommands.planned(inv, file)
-            token = ConfigCommands.expectToken(file.bytes, trial?.rows ?? [])
+            let (_, _, planned) = try ConfigCommands.plannedWithToken(inv, file)
+            token = planned()
         }
         let signature = try Approvals.sign(inv, token: token, key: keyPath)
         let folder = Approvals.folder(path, given: inv.value("approvals"))

@@ -21,25 +21,21 @@ enum ConfigCommands {
     ) { inv in
         let file = try read(inv)
         let path = file.path
-        // The file's part of the token, hashed on the other core while the plan is made.
-        let digest = SHA256.Begun(file.bytes, start: Parallel.ahead)
         // No database yet: the plan is made against an empty one, as terraform plans from empty state.
-        let (applied, trial) = try planned(inv, file)
+        let (applied, trial, token) = try plannedWithToken(inv, file)
         guard let trial else {
             let unchanged = applied.map { p in
                 JSON.object(["project": .string(p.slug), "status": .string("unchanged"), "rows": .array([]), "warnings": .array(p.warnings.map { .string($0) })]) }
             // A plan of no change has its token too: CI applies the plan reviewed, whatever it was.
-            let token = expectToken(digest, [])
-            inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token), "projects": .array(unchanged), "impact": .array([])])) {
+            inv.render(.object(["file": .string(path), "changes": .bool(false), "expect": .string(token()), "projects": .array(unchanged), "impact": .array([])])) {
                 "no changes: the database already holds what \(path) says (\(Suggest.few(applied.map(\.slug))))\n"
                     + applied.flatMap { p in p.warnings.map { "warning: \(p.slug): \($0)\n" } }.joined()
-                    + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
+                    + "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token())\n"
             }
             return
         }
-        let token = expectToken(digest, trial.rows)
         let words = trial.words
-        inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token),
+        inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token()),
                             "projects": .array(trial.result.map { p in
                                 .object(["project": .string(p.slug), "status": .string(p.status), "rows": .array(trial.rows[p.rows].map(LogCommand.json)),
                                          "drift": .array(p.drift.map { driftJSON($0, trial.rows) }),
@@ -59,7 +55,7 @@ enum ConfigCommands {
                 text += p.warnings.map { "  warning: \($0)\n" }.joined()
             }
             text += "impact:\n" + trial.impact.map { "  \($0)\n" }.joined()
-            text += "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token)\n"
+            text += "apply exactly this plan with: relctl apply \(PastedHints.quoted(path)) --expect \(token())\n"
             return text
         }
         if inv.flag("exit-code") { inv.exitStatus = ExitStatus.changes }
@@ -108,23 +104,28 @@ enum ConfigCommands {
         let expected = inv.value("expect")
         // Set when the plan is applied with fewer approvals than required (--break-glass), before the write that records it.
         var glass: BreakGlass? = nil
-        let vet: (([RowChange]) throws -> Void)? = expected == nil && required == nil ? nil : { rows in
-            let current = expectToken(bytes, rows)
-            if let token = expected, current != token {
-                throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (its token is now \(current)); nothing was applied",
-                                          hint: "see it again with: relctl plan \(PastedHints.quoted(path))")
+        var vet: (([RowChange]) throws -> Void)? = nil
+        if expected != nil || required != nil {
+            // The file's part of the token, hashed on the other core while the change is made.
+            let digest = SHA256.Begun(bytes, start: Parallel.ahead)
+            vet = { rows in
+                let current = expectToken(digest, rows)
+                if let token = expected, current != token {
+                    throw RelctlError.failure("the change is no longer the plan \(token): the database or \(path) changed since (its token is now \(current)); nothing was applied",
+                                              hint: "see it again with: relctl plan \(PastedHints.quoted(path))")
+                }
+                guard let (count, signers) = required, !rows.isEmpty else { return }
+                let folder = Approvals.folder(path, given: inv.value("approvals"))
+                let (approved, refused) = try Approvals.principals(inv, token: current, folder: folder, signers: signers)
+                guard approved.count < count else { return }
+                let found = "\(approved.count) of the \(count) approvals it needs" + (approved.isEmpty ? "" : " (\(approved.joined(separator: ", ")))")
+                guard inv.flag("break-glass") else {
+                    throw RelctlError.failure("the plan \(current) of \(path) has \(found)\(refused.isEmpty ? "" : "; refused: " + refused.prefix(3).joined(separator: "; ")); nothing was applied",
+                                              hint: "each approver runs 'relctl approve \(PastedHints.quoted(path)) --key KEY' and commits \(folder); or, in an emergency, --break-glass --reason TEXT")
+                }
+                glass = BreakGlass(token: current, at: now, user: inv.context.user, reason: inv.value("reason")!, required: Int64(count),
+                                   approvals: folder, signers: signers)
             }
-            guard let (count, signers) = required, !rows.isEmpty else { return }
-            let folder = Approvals.folder(path, given: inv.value("approvals"))
-            let (approved, refused) = try Approvals.principals(inv, token: current, folder: folder, signers: signers)
-            guard approved.count < count else { return }
-            let found = "\(approved.count) of the \(count) approvals it needs" + (approved.isEmpty ? "" : " (\(approved.joined(separator: ", ")))")
-            guard inv.flag("break-glass") else {
-                throw RelctlError.failure("the plan \(current) of \(path) has \(found)\(refused.isEmpty ? "" : "; refused: " + refused.prefix(3).joined(separator: "; ")); nothing was applied",
-                                          hint: "each approver runs 'relctl approve \(PastedHints.quoted(path)) --key KEY' and commits \(folder); or, in an emergency, --break-glass --reason TEXT")
-            }
-            glass = BreakGlass(token: current, at: now, user: inv.context.user, reason: inv.value("reason")!, required: Int64(count),
-                               approvals: folder, signers: signers)
         }
         var asking = Invocation.Asking<[Applied]>(what: "applying \(path)", vet: vet)
         asking.remade = { glass != nil }
@@ -162,8 +163,9 @@ enum ConfigCommands {
     /// The file tried against the database (an empty one when there is
     /// none yet) and rolled back: what each project would be, and the trial
     /// (nil: no change). One instant for the whole plan: a window it ends or
-    /// cancels is ended or cancelled then.
-    static func planned(_ inv: Invocation, _ file: Source) throws -> ([Applied], Trial?) {
+    /// cancels is ended or cancelled then. `made` is handed the rows once all
+    /// are made, before the trial words them (none: no change).
+    static func planned(_ inv: Invocation, _ file: Source, made: ([RowChange]) -> Void = { _ in }) throws -> ([Applied], Trial?) {
         let missing = Store.isMissing(inv.dbPath)
         let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
@@ -176,6 +178,8 @@ enum ConfigCommands {
         defer { session.drop() }
         let before = try inv.before(store, slugs)
         let applied = try write(file, session, endingActive: inv.flag("end-active-windows"), now: inv.now)
+        // The rows are all made: the trial's (none when it is nil).
+        made(session.rows)
         var trial = try inv.trial(applied, session, slugs, before: before)
         let (risks, unchecked) = Invocation.storeLines(session.storeNotes, risk: "apply refuses this without --allow-store-risk: ")
         if let impact = trial?.impact { trial?.impact = risks + impact }
@@ -183,6 +187,16 @@ enum ConfigCommands {
         session.drop()
         if !missing { noteHeld(store, applied, file, now: inv.now) }
         return (applied, trial)
+    }
+
+    /// The same, with its token (`expectToken`), asked for where it is said, last: worked out
+    /// on the other core while this one makes the plan and words it, the file's part as soon as
+    /// it is read, the rows' once they are made.
+    static func plannedWithToken(_ inv: Invocation, _ file: Source) throws -> ([Applied], Trial?, () -> String) {
+        let digest = SHA256.Begun(file.bytes, start: Parallel.ahead)
+        var token: PlanToken? = nil
+        let (applied, trial) = try planned(inv, file) { token = PlanToken(digest, $0, start: Parallel.ahead) }
+        return (applied, trial, { [token] in token?.value ?? expectToken(digest, []) })
     }
 
     /// The page cache of a plan, apply or approve (Store.cachePages): a first plan of 1,000 projects
@@ -433,6 +447,26 @@ enum ConfigCommands {
     }
 
     private static let tokenPiece = 1 << 16
+
+    /// A plan's token, worked out by a task of its own (`start`) while the plan is worded: the
+    /// rows' part of a plan into an empty database was a tenth of what the command's own core did.
+    final class PlanToken {
+        /// Written by the task, read only once `done` has returned.
+        private final class Box: @unchecked Sendable { var token = "" }
+        private let box: Box
+        private let done: () -> Void
+
+        init(_ file: SHA256.Begun, _ rows: [RowChange], start: StartEach) {
+            let box = Box()
+            self.box = box
+            done = start(1) { _ in box.token = ConfigCommands.expectToken(file, rows) }
+        }
+
+        var value: String {
+            done()
+            return box.token
+        }
+    }
 
     static func counts(_ rows: ArraySlice<RowChange>) -> String {
         // Counted, not filtered: a filter copied each of an apply's 850,000 rows twice.
