@@ -1,5 +1,5 @@
 import CCrypto
-import RelctlCore
+import Dispatch
 
 /// SHA-256 of published files, for index.json.
 public enum SHA256 {
@@ -14,26 +14,22 @@ public enum SHA256 {
         return hasher.finish()
     }
 
-    /// A digest whose first bytes are hashed on another core while this one goes on (a plan's
-    /// token: its file, 60 MB for a fleet, hashed while the plan is made); `hasher()` waits
-    /// for them and gives the digest to go on with, on any thread (the wait is a DispatchGroup's).
-    public final class Begun: @unchecked Sendable {
-        private let first: Box
-        private let hashed: () -> Void
+    /// A digest worked out on a queue of its own, one piece after another, while the caller
+    /// goes on (a plan's token: its file, 60 MB for a fleet, as soon as it is read, then its
+    /// rows once they are made). Only the queue touches the hasher, and no task of it waits
+    /// for another.
+    public final class Pending: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "relctl.sha256")
+        private var hasher = Hasher()
 
-        /// A hasher the one task `init` starts writes, read only once `hashed` has returned.
-        private final class Box: @unchecked Sendable { var hasher = Hasher() }
+        /// Begins with `data`.
+        public init(_ data: [UInt8]) { queue.async { self.hasher.update(data) } }
 
-        public init(_ data: [UInt8], start: StartEach) {
-            let first = Box()
-            self.first = first
-            hashed = start(1) { _ in first.hasher.update(data) }
-        }
+        /// Hashes what `more` writes into the hasher after everything given before, on the queue.
+        public func then(_ more: @escaping @Sendable (inout Hasher) -> Void) { queue.async { more(&self.hasher) } }
 
-        public func hasher() -> Hasher {
-            hashed()
-            return first.hasher
-        }
+        /// The digest of everything given so far, once hashed: finished, or to go on with.
+        public func state() -> Hasher { queue.sync { hasher } }
     }
 
     /// Of bytes handed over a piece at a time (index.json, written as it is made).

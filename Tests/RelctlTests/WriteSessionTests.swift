@@ -59,7 +59,7 @@ final class WriteSessionTests: XCTestCase {
     /// (Context.leaveToExit) only in relctl's own process: a test that runs
     /// command after command in one process frees each one's as it ends.
     func testOnlyTheProcessLeavesItsRowsForItsEnd() throws {
-        final class Probe {}
+        final class Probe: Sendable {}
         weak var inTests: Probe?, inProcess: Probe?
         do {
             let a = Probe(), b = Probe()

@@ -32,8 +32,8 @@ enum ApproveCommand {
             token = given
         } else {
             let file = try ConfigCommands.read(inv)
-            let (_, _, planned) = try ConfigCommands.plannedWithToken(inv, file)
-            token = planned()
+            let (_, _, plans) = try ConfigCommands.plannedWithToken(inv, file)
+            token = plans()
         }
         let signature = try Approvals.sign(inv, token: token, key: keyPath)
         let folder = Approvals.folder(path, given: inv.value("approvals"))

@@ -35,12 +35,13 @@ enum ConfigCommands {
             return
         }
         let words = trial.words
-        inv.render(.object(["file": .string(path), "changes": .bool(true), "expect": .string(token()),
+        // The token last: asked for once every row is written out (the keys are written sorted).
+        inv.render(.object(["file": .string(path), "changes": .bool(true),
                             "projects": .array(trial.result.map { p in
                                 .object(["project": .string(p.slug), "status": .string(p.status), "rows": .array(trial.rows[p.rows].map(LogCommand.json)),
                                          "drift": .array(p.drift.map { driftJSON($0, trial.rows) }),
                                          "warnings": .array(p.warnings.map { .string($0) })]) }),
-                            "impact": .array(trial.impact.map { .string($0) })])) {
+                            "impact": .array(trial.impact.map { .string($0) }), "expect": .string(token())])) {
             // Projects left as they are, in one line: a fleet's plan of one edit said "unchanged" a hundred times.
             let quiet = trial.result.filter { $0.rows.isEmpty && $0.warnings.isEmpty }.map(\.slug)
             var text = quiet.isEmpty ? "" : "unchanged: \(Suggest.few(quiet))\n"
@@ -59,7 +60,7 @@ enum ConfigCommands {
             return text
         }
         if inv.flag("exit-code") { inv.exitStatus = ExitStatus.changes }
-        inv.context.leaveToExit(trial)
+        inv.context.leaveToExit(trial.rows)
     }
 
     static let apply: RunnableCommand = RunnableCommand(
@@ -107,7 +108,7 @@ enum ConfigCommands {
         var vet: (([RowChange]) throws -> Void)? = nil
         if expected != nil || required != nil {
             // The file's part of the token, hashed on the other core while the change is made.
-            let digest = SHA256.Begun(bytes, start: Parallel.ahead)
+            let digest = SHA256.Pending(bytes)
             vet = { rows in
                 let current = expectToken(digest, rows)
                 if let token = expected, current != token {
@@ -165,7 +166,7 @@ enum ConfigCommands {
     /// (nil: no change). One instant for the whole plan: a window it ends or
     /// cancels is ended or cancelled then. `made` is handed the rows once all
     /// are made, before the trial words them (none: no change).
-    static func planned(_ inv: Invocation, _ file: Source, made: ([RowChange]) -> Void = { _ in }) throws -> ([Applied], Trial?) {
+    static func planned(_ inv: Invocation, _ file: Source, made: ([RowChange]) -> Void) throws -> ([Applied], Trial?) {
         let missing = Store.isMissing(inv.dbPath)
         let store = missing ? try Store.empty(user: inv.context.user, now: inv.now) : try inv.store(.write)
         if missing { inv.info("no database at \(inv.dbPath): planned against an empty one ('relctl apply' creates it)") }
@@ -189,14 +190,13 @@ enum ConfigCommands {
         return (applied, trial)
     }
 
-    /// The same, with its token (`expectToken`), asked for where it is said, last: worked out
-    /// on the other core while this one makes the plan and words it, the file's part as soon as
-    /// it is read, the rows' once they are made.
+    /// The same, with its token (`expectToken`), to be asked for where it is said, last: worked
+    /// out on another core while this one makes the plan and words it, the file's part as soon
+    /// as it is read, the rows' once they are made (none: the file's alone, as for no change).
     static func plannedWithToken(_ inv: Invocation, _ file: Source) throws -> ([Applied], Trial?, () -> String) {
-        let digest = SHA256.Begun(file.bytes, start: Parallel.ahead)
-        var token: PlanToken? = nil
-        let (applied, trial) = try planned(inv, file) { token = PlanToken(digest, $0, start: Parallel.ahead) }
-        return (applied, trial, { [token] in token?.value ?? expectToken(digest, []) })
+        let digest = SHA256.Pending(file.bytes)
+        let (applied, trial) = try planned(inv, file) { rows in digest.then { hashRows(rows, into: &$0) } }
+        return (applied, trial, { String(digest.state().finish().prefix(16)) })
     }
 
     /// The page cache of a plan, apply or approve (Store.cachePages): a first plan of 1,000 projects
@@ -410,25 +410,22 @@ enum ConfigCommands {
     /// Names one plan: the file, and every row it changes as it was before.
     /// What it makes of them follows from those (and the instant, which is
     /// not part of the plan: a window it ends is ended when it is applied).
-    static func expectToken(_ bytes: [UInt8], _ rows: [RowChange]) -> String {
-        // The file is hashed where it is: a copy to append the rows to was 60 MB for a fleet.
-        var file = SHA256.Hasher()
-        file.update(bytes)
-        return token(file, rows)
+    /// The file's part is begun on another core (SHA256.Pending), and hashed where it is: a
+    /// copy to append the rows to was 60 MB for a fleet.
+    static func expectToken(_ file: SHA256.Pending, _ rows: [RowChange]) -> String {
+        var hasher = file.state()
+        hashRows(rows, into: &hasher)
+        return String(hasher.finish().prefix(16))
     }
 
-    /// The same, the file's part begun on another core (SHA256.Begun).
-    static func expectToken(_ file: SHA256.Begun, _ rows: [RowChange]) -> String { token(file.hasher(), rows) }
-
-    /// The token, given the file's digest: its rows after it.
-    private static func token(_ file: SHA256.Hasher, _ rows: [RowChange]) -> String {
-        var hasher = file
+    /// What the token hashes after the file.
+    private static func hashRows(_ rows: [RowChange], into hasher: inout SHA256.Hasher) {
         // Each row is `[table,key,before]` as `JSON.writeCompact` writes it, in place: an
         // array made of them to be written was most of the token of an apply into an empty
         // database (850,000 rows). Hashed 64 KiB at a time, not gathered whole (38 MB for a
         // fleet). The bytes must not change: approvals sign the token.
         var more: [UInt8] = []
-        more.reserveCapacity(Self.tokenPiece + 4096)
+        more.reserveCapacity(Self.tokenPiece)
         for row in rows {
             more += "\n[".utf8
             JSON.quoteBytes(row.table, into: &more)
@@ -443,30 +440,9 @@ enum ConfigCommands {
             }
         }
         hasher.update(more)
-        return String(hasher.finish().prefix(16))
     }
 
     private static let tokenPiece = 1 << 16
-
-    /// A plan's token, worked out by a task of its own (`start`) while the plan is worded: the
-    /// rows' part of a plan into an empty database was a tenth of what the command's own core did.
-    final class PlanToken {
-        /// Written by the task, read only once `done` has returned.
-        private final class Box: @unchecked Sendable { var token = "" }
-        private let box: Box
-        private let done: () -> Void
-
-        init(_ file: SHA256.Begun, _ rows: [RowChange], start: StartEach) {
-            let box = Box()
-            self.box = box
-            done = start(1) { _ in box.token = ConfigCommands.expectToken(file, rows) }
-        }
-
-        var value: String {
-            done()
-            return box.token
-        }
-    }
 
     static func counts(_ rows: ArraySlice<RowChange>) -> String {
         // Counted, not filtered: a filter copied each of an apply's 850,000 rows twice.

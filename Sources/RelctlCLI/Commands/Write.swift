@@ -24,8 +24,9 @@ extension Invocation {
         get { written as? Session }
         set {
             written = newValue
-            // Its rows, once it is done with: an apply into an empty database made 850,000.
-            if let rows = newValue?.rows { context.leaveToExit(rows) }
+            // A committed session's rows (an apply into an empty database made 850,000); not a
+            // dry run's, which is set while open and may write again (it would copy its rows).
+            if let done = newValue, !done.isOpen { context.leaveToExit(done.rows) }
         }
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import RelctlPublish
+import Synchronization
 
 /// Everything a command may touch of the outside world, so that tests can run
 /// commands in-process with captured streams, a fixed clock and their own env.
@@ -43,15 +44,17 @@ public final class Context {
     public var readStdin: () throws -> [UInt8]
     /// The process ends when the command does (relctl itself, not a test that calls Runner):
     /// what it still holds then is the kernel's to take back, all at once (`leaveToExit`).
-    public private(set) var endsWithCommand = false
+    private(set) var endsWithCommand = false
     /// What commands left for the process's end to free (only when `endsWithCommand`): held
-    /// by no context, which is freed before the process ends. Only the main thread keeps them.
-    nonisolated(unsafe) private static var leftToExit: [Any] = []
+    /// by no context, which is freed before the process ends.
+    private static let leftToExit = Mutex<[any Sendable]>([])
 
-    /// Keeps `value` to the process's end rather than free it piece by piece: a plan's rows
-    /// into an empty database (850,000 of them, each with its dictionaries) took 5 % of it to free.
-    func leaveToExit(_ value: Any) {
-        if endsWithCommand { Context.leftToExit.append(value) }
+    /// Keeps `value` to the process's end rather than free it piece by piece: freeing the
+    /// rows of a plan into an empty database one by one (the five-project file's 42,000, each
+    /// with its dictionaries) was 5 % of it. Only plain values: a store or session kept here
+    /// would never be closed, and closing the database is what folds its log into it.
+    func leaveToExit(_ value: any Sendable) {
+        if endsWithCommand { Context.leftToExit.withLock { $0.append(value) } }
     }
     /// Reads one answer from the terminal (confirmations).
     public var readLine: () -> String?
