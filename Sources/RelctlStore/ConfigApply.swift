@@ -264,11 +264,7 @@ extension Session {
                 out.append(v)
                 touched.insert(id)
             }
-            if try ChangeCapture.leftAlone(db, notesOf: ids) {
-                try db.withoutTriggers { try NoteRows.upsert(db, notes) }
-            } else {
-                try NoteRows.upsert(db, notes)
-            }
+            try db.withoutTriggers(when: try ChangeCapture.leftAlone(db, notesOf: ids)) { try NoteRows.upsert(db, notes) }
             fresh = []
         }
         for w in wanted {

@@ -8,8 +8,8 @@ import SQLite
 /// its audit row and the rows it made (ChangeCapture; a preview's session,
 /// never committed, logs only the rows it changed, not those it made); a
 /// change that leaves every row as it was is rolled back and logs nothing:
-/// unchanged is "no rows". A session dropped, or never committed, leaves the database
-/// as it was (closing the connection rolls it back too).
+/// unchanged is "no rows". A session dropped, or never committed, leaves
+/// the database as it was (closing the connection rolls it back too).
 ///
 /// The same session type serves every protocol a command follows: a trial
 /// (made and read, then committed itself when nothing was asked, or

@@ -240,8 +240,9 @@ public final class Connection {
     /// again at its next use, which is also what keeps a statement prepared
     /// with them off from running without them later. Afterwards they are as
     /// they were, however `body` ends; were SQLite to refuse to turn them
-    /// off, `body` runs with them on.
-    public func withoutTriggers<T>(_ body: () throws -> T) throws -> T {
+    /// off, `body` runs with them on. `when` false: `body` runs with them as they are.
+    public func withoutTriggers<T>(when off: Bool = true, _ body: () throws -> T) throws -> T {
+        guard off else { return try body() }
         let was = relctl_sqlite3_triggers(handle, -1)
         guard was == 1, relctl_sqlite3_triggers(handle, 0) == 0 else { return try body() }
         // Turning them on cannot fail (a flag of the connection); were it to, every later write

@@ -101,7 +101,9 @@ final class StoreTests: XCTestCase {
         struct Stop: Error {}
         XCTAssertThrowsError(try db.withoutTriggers { try db.run(insert, [.int(8)]); throw Stop() })
         try db.run(insert, [.int(9)])
-        XCTAssertEqual(try db.query("SELECT n FROM fired").map { $0[0] }, [.int(9)], "fired only with the triggers on, after one threw; a nested call left them off")
+        try db.withoutTriggers(when: false) { try db.run(insert, [.int(10)]) }
+        XCTAssertEqual(try db.query("SELECT n FROM fired").map { $0[0] }, [.int(9), .int(10)],
+                       "fired only with the triggers on (or not asked off), after one threw; a nested call left them off")
     }
 
     /// A platform's versions, read by every write's lockout check, come from one index:
