@@ -264,7 +264,7 @@ extension Session {
                 out.append(v)
                 touched.insert(id)
             }
-            try db.withoutTriggers(when: try ChangeCapture.leftAlone(db, notesOf: ids)) { try NoteRows.upsert(db, notes) }
+            try db.withoutTriggers(when: ChangeCapture.leftAlone(db, notesOf: ids)) { try NoteRows.upsert(db, notes) }
             fresh = []
         }
         for w in wanted {

@@ -240,7 +240,8 @@ public final class Connection {
     /// again at its next use, which is also what keeps a statement prepared
     /// with them off from running without them later. Afterwards they are as
     /// they were, however `body` ends; were SQLite to refuse to turn them
-    /// off, `body` runs with them on. `when` false: `body` runs with them as they are.
+    /// off, `body` runs with them on. With `when` false, `body` runs with
+    /// them as they are.
     public func withoutTriggers<T>(when off: Bool = true, _ body: () throws -> T) throws -> T {
         guard off else { return try body() }
         let was = relctl_sqlite3_triggers(handle, -1)

@@ -71,7 +71,8 @@ final class StoreTests: XCTestCase {
     /// `relctl_row(base)` numbers a statement's rows from base + 1, again from
     /// 1 in the next statement, and refuses a number past the largest integer
     /// rather than wrap; no trigger of a database can call it. The triggers
-    /// are off only inside `withoutTriggers`, and as they were after it,
+    /// are off only inside a `withoutTriggers` asked to turn them off (with
+    /// `when` false they stay as they are), and as they were after it,
     /// nested in another or thrown out of.
     func testRowsAreNumberedAndTriggersTurnedOffOnlyWhereAsked() throws {
         let h = Harness()
@@ -96,6 +97,7 @@ final class StoreTests: XCTestCase {
         try db.withoutTriggers {
             try db.run(insert, [.int(7)])
             try db.withoutTriggers { try db.run(insert, [.int(6)]) }
+            try db.withoutTriggers(when: false) { try db.run(insert, [.int(4)]) }
             try db.run(insert, [.int(5)])
         }
         struct Stop: Error {}
